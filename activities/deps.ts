@@ -1,0 +1,32 @@
+import type { Drafter } from '../ports/drafter';
+import type { MailSender } from '../ports/mail-sender';
+import type { Mailbox } from '../ports/mailbox';
+import type { AuditLog, DraftStore, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
+import type { VectorIndex } from '../ports/vector-index';
+import type { WorkflowStarter } from '../ports/workflow-starter';
+
+/** Mailbox-level settings the activities need; taken from the validated config. */
+export interface MailSettings {
+  /** Names the IMAP account in workflow ids and watermarks. */
+  account: string;
+  mailbox: string;
+  sentMailbox: string;
+  maxMessageBytes: number;
+  pollBatchSize: number;
+  importHistory: boolean;
+  from: { name: string; address: string };
+}
+
+export interface ActivityDeps {
+  mailbox: Mailbox;
+  messages: MessageStore;
+  audit: AuditLog;
+  drafts: DraftStore;
+  sends: SendLedger;
+  watermarks: WatermarkStore;
+  index: VectorIndex;
+  drafter: Drafter;
+  sender: MailSender;
+  starter: WorkflowStarter;
+  settings: MailSettings;
+}

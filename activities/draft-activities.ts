@@ -1,0 +1,136 @@
+import { PermanentError, errorMessage } from '../lib/errors';
+import type { DraftContextItem } from '../ports/drafter';
+import type { DraftRecord } from '../ports/store';
+import type { ActivityDeps } from './deps';
+import { correlationId, transition } from './context';
+
+/** What the workflow keeps of a draft: enough for the approval query, nothing large. */
+export interface DraftView {
+  draftId: string;
+  version: number;
+  subject: string;
+  body: string;
+  to: { name: string; address: string };
+  language: string;
+  confidence: number;
+  drafter: string;
+  model: string;
+  flags: string[];
+  /** True when the drafter gave up (no usable body): a person must write the reply. */
+  needsHuman: boolean;
+}
+
+const CONTEXT_LIMIT = 8;
+
+function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
+  return {
+    draftId: d.id,
+    version: d.version,
+    subject: d.subject,
+    body: d.body,
+    to: d.to,
+    language: d.language,
+    confidence: d.confidence,
+    drafter: d.drafter,
+    model: d.model,
+  };
+}
+
+export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts'>) {
+  return {
+    /** A reply written by a person (manual review): stored as a draft like any other. */
+    async saveHumanDraft(input: { emailId: string; version: number; body: string; by: string }): Promise<DraftView> {
+      const email = await deps.messages.getEmail(input.emailId);
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      const to = email.replyTo ?? email.from;
+      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', 'NO_REPLY_ADDRESS');
+      const draft = await deps.drafts.save({
+        id: `${email.id}:draft:${input.version}`,
+        emailId: email.id,
+        version: input.version,
+        subject: /^(re|aw):/i.test(email.subject) ? email.subject : `Re: ${email.subject}`,
+        body: input.body,
+        language: 'und',
+        confidence: 1,
+        drafter: 'human',
+        model: input.by,
+        promptVersion: 'human',
+        contextIds: [],
+        to,
+      });
+      return { ...toView(draft), flags: ['human_written'], needsHuman: false };
+    },
+
+    async draftReply(input: { emailId: string; version: number }): Promise<DraftView> {
+      const email = await deps.messages.getEmail(input.emailId);
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      const to = email.replyTo ?? email.from;
+      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', 'NO_REPLY_ADDRESS');
+      const cid = correlationId();
+      let context: DraftContextItem[] = [];
+      try {
+        context = await deps.index.retrieve(
+          {
+            emailId: email.id,
+            threadId: email.threadId,
+            mailbox: email.mailbox ?? '',
+            direction: 'in',
+            fromAddress: to.address,
+            subject: email.subject,
+            text: email.text,
+            date: email.date,
+          },
+          CONTEXT_LIMIT,
+        );
+      } catch (err) {
+        // Less context is better than no draft (seed 001: carry on with reduced context).
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'retrieval_degraded',
+          errorClass: 'dependency',
+          message: `drafting without retrieved context: ${errorMessage(err)}`,
+          eventKey: `${cid}:retrieval_degraded:${input.version}`,
+        });
+      }
+      const result = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
+      const draft = await deps.drafts.save({
+        id: `${email.id}:draft:${input.version}`,
+        emailId: email.id,
+        version: input.version,
+        subject: result.subject,
+        body: result.body,
+        language: result.language,
+        confidence: result.confidence,
+        drafter: deps.drafter.name,
+        model: result.model,
+        promptVersion: result.promptVersion,
+        contextIds: [...new Set(context.map((c) => c.sourceId))],
+        to,
+      });
+      const needsHuman = draft.body.trim() === '';
+      await transition(deps, email.id, 'drafted', `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
+        draftId: draft.id,
+        flags: result.flags,
+        contextIds: draft.contextIds,
+      });
+      if (result.flags.length > 0) {
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'draft_flagged',
+          errorClass: needsHuman ? 'unclear' : null,
+          message: `draft ${draft.version} flagged: ${result.flags.join(', ')}`,
+          eventKey: `${cid}:draft_flagged:${draft.id}`,
+        });
+      }
+      await transition(
+        deps,
+        email.id,
+        needsHuman ? 'manual_review' : 'awaiting_approval',
+        needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${draft.version}`,
+      );
+      return { ...toView(draft), flags: result.flags, needsHuman };
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { ActivityDeps } from './deps';
+import { createDraftActivities } from './draft-activities';
+import { createFetchActivities } from './fetch-activities';
+import { createIndexActivities } from './index-activities';
+import { createOutcomeActivities } from './outcome-activities';
+import { createParseActivities } from './parse-activities';
+import { createPollActivities } from './poll-activities';
+import { createSendActivities } from './send-activities';
+
+/** Every activity of the pipeline, built from its dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createPollActivities(deps),
+    ...createFetchActivities(deps),
+    ...createParseActivities(deps),
+    ...createIndexActivities(deps),
+    ...createDraftActivities(deps),
+    ...createSendActivities(deps),
+    ...createOutcomeActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps, MailSettings } from './deps';

@@ -1,0 +1,34 @@
+import { parseRawEmail } from '../adapters/mail-parser';
+import type { Priority } from '../lib/domain';
+import { PermanentError } from '../lib/errors';
+import type { ActivityDeps } from './deps';
+import { transition } from './context';
+
+export interface ParseSummary {
+  priority: Priority;
+  hasReplyAddress: boolean;
+  attachments: number;
+}
+
+export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
+  return {
+    async parseEmail(input: { emailId: string }): Promise<ParseSummary> {
+      const raw = await deps.messages.getRaw(input.emailId);
+      if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
+      const parsed = await parseRawEmail(raw, input.emailId);
+      // A reply joins the thread of any message we already know among its references.
+      const known = await deps.messages.findThreadId([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])]);
+      if (known) parsed.threadId = known;
+      await deps.messages.saveParsed(input.emailId, parsed);
+      await transition(deps, input.emailId, 'parsed', `"${parsed.subject.slice(0, 120)}" from ${parsed.from?.address ?? 'unknown sender'}`, {
+        attachments: parsed.attachments.length,
+        priority: parsed.priority,
+      });
+      return {
+        priority: parsed.priority,
+        hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),
+        attachments: parsed.attachments.length,
+      };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { ImapFlow } from 'imapflow';
+import { PermanentError, TransientError } from '../lib/errors';
+import type { Mailbox, MailboxListing } from '../ports/mailbox';
+
+export interface ImapSettings {
+  host: string;
+  port: number;
+  tls: boolean;
+  user: string;
+  password: string;
+}
+
+/** Maps imapflow failures: bad credentials and refused commands are permanent, the rest transient. */
+function classifyImapError(err: unknown, what: string): Error {
+  if (err instanceof PermanentError || err instanceof TransientError) return err;
+  const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; message?: string };
+  const detail = e.responseText ?? e.message ?? String(err);
+  if (e.authenticationFailed) {
+    return new PermanentError(`IMAP login refused during ${what}: ${detail} (check IMAP_USER / IMAP_PASSWORD)`, 'IMAP_AUTH', { cause: err });
+  }
+  return new TransientError(`IMAP unavailable during ${what}: ${detail}`, 'IMAP_UNAVAILABLE', { cause: err });
+}
+
+/**
+ * One short-lived connection per operation: a worker holds no idle IMAP session, and a server
+ * restart costs one retry instead of a broken shared connection.
+ */
+export function createImapMailbox(settings: ImapSettings): Mailbox {
+  async function withClient<T>(what: string, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
+    const client = new ImapFlow({
+      host: settings.host,
+      port: settings.port,
+      secure: settings.tls,
+      auth: { user: settings.user, pass: settings.password },
+      logger: false,
+      connectionTimeout: 15_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 120_000,
+    });
+    // imapflow emits 'error' on socket trouble; without a listener it would crash the worker.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (err) {
+      throw classifyImapError(err, what);
+    }
+    try {
+      return await fn(client);
+    } catch (err) {
+      throw classifyImapError(err, what);
+    } finally {
+      await client.logout().catch(() => client.close());
+    }
+  }
+
+  return {
+    listSince(mailbox, afterUid, limit): Promise<MailboxListing> {
+      return withClient(`listing ${mailbox}`, async (client) => {
+        const box = await client.mailboxOpen(mailbox, { readOnly: true });
+        const uidValidity = Number(box.uidValidity);
+        const highestUid = Math.max(0, box.uidNext - 1);
+        if (box.exists === 0 || highestUid <= afterUid) return { uidValidity, highestUid, messages: [] };
+        const messages: MailboxListing['messages'] = [];
+        // "n:*" also matches the last message when its UID is below n, hence the filter.
+        for await (const msg of client.fetch(`${afterUid + 1}:*`, { uid: true, size: true }, { uid: true })) {
+          if (msg.uid > afterUid) messages.push({ uid: msg.uid, size: msg.size ?? 0 });
+        }
+        messages.sort((a, b) => a.uid - b.uid);
+        return { uidValidity, highestUid, messages: messages.slice(0, limit) };
+      });
+    },
+
+    fetchRaw({ mailbox, uidValidity, uid, maxBytes }): Promise<Buffer> {
+      return withClient(`fetching UID ${uid} from ${mailbox}`, async (client) => {
+        const box = await client.mailboxOpen(mailbox, { readOnly: true });
+        if (Number(box.uidValidity) !== uidValidity) {
+          throw new PermanentError(
+            `UIDVALIDITY of ${mailbox} changed from ${uidValidity} to ${box.uidValidity}: UID ${uid} no longer names this message`,
+            'UIDVALIDITY_CHANGED',
+          );
+        }
+        const meta = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
+        if (!meta) throw new PermanentError(`message UID ${uid} is no longer in ${mailbox}`, 'MESSAGE_GONE');
+        const size = meta.size ?? 0;
+        if (size > maxBytes) {
+          throw new PermanentError(
+            `message UID ${uid} has ${size} bytes, above the limit of ${maxBytes} (MAX_MESSAGE_BYTES); not downloaded`,
+            'MESSAGE_TOO_LARGE',
+          );
+        }
+        const full = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
+        if (!full || !full.source) throw new PermanentError(`message UID ${uid} vanished while downloading`, 'MESSAGE_GONE');
+        return full.source;
+      });
+    },
+
+    appendOnce(mailbox, raw, messageId): Promise<'appended' | 'present'> {
+      return withClient(`appending to ${mailbox}`, async (client) => {
+        try {
+          await client.mailboxOpen(mailbox);
+        } catch {
+          await client.mailboxCreate(mailbox);
+          await client.mailboxOpen(mailbox);
+        }
+        const found = await client.search({ header: { 'message-id': messageId } }, { uid: true });
+        if (Array.isArray(found) && found.length > 0) return 'present';
+        await client.append(mailbox, raw, ['\\Seen']);
+        return 'appended';
+      });
+    },
+
+    async close(): Promise<void> {
+      // Nothing held open between operations.
+    },
+  };
+}

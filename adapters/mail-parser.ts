@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { convert } from 'html-to-text';
+import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
+import { PermanentError } from '../lib/errors';
+import { priorityFromHeaders } from '../lib/priority';
+import type { ParsedEmail } from '../ports/store';
+
+type Address = { name: string; address: string };
+
+function addresses(field: ParsedAddressObject | ParsedAddressObject[] | undefined): Address[] {
+  const list = Array.isArray(field) ? field : field ? [field] : [];
+  const out: Address[] = [];
+  for (const group of list) {
+    for (const a of group.value) {
+      if (a.address) out.push({ name: a.name ?? '', address: a.address.toLowerCase() });
+      for (const member of a.group ?? []) if (member.address) out.push({ name: member.name ?? '', address: member.address.toLowerCase() });
+    }
+  }
+  return out;
+}
+
+function headerText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && 'value' in (value as Record<string, unknown>)) return String((value as { value: unknown }).value);
+  return String(value);
+}
+
+/** The thread is named after its first message; long ids are hashed to fit an index. */
+export function threadIdFor(rootMessageId: string): string {
+  return `thread-${createHash('sha256').update(rootMessageId).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Parses raw RFC 822 bytes. mailparser tolerates almost anything, so "malformed" here means
+ * what we cannot work with at all: no header block, or neither sender nor any content.
+ */
+export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedEmail> {
+  const head = raw.subarray(0, 64 * 1024).toString('latin1');
+  if (raw.length === 0 || !/^[!-9;-~]+:/m.test(head.split(/\r?\n\r?\n/)[0] ?? '')) {
+    throw new PermanentError('message has no RFC 822 header block', 'MALFORMED_MESSAGE');
+  }
+  let parsed;
+  try {
+    parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
+  } catch (err) {
+    throw new PermanentError(`message cannot be parsed: ${(err as Error).message}`, 'MALFORMED_MESSAGE', { cause: err });
+  }
+  const from = addresses(parsed.from)[0] ?? null;
+  const replyTo = addresses(parsed.replyTo)[0] ?? null;
+  const htmlText = typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '';
+  const text = (parsed.text?.trim() ? parsed.text : htmlText).trim();
+  if (!from && !text && !parsed.subject) {
+    throw new PermanentError('message has neither sender nor subject nor text', 'MALFORMED_MESSAGE');
+  }
+  const references = (Array.isArray(parsed.references) ? parsed.references : parsed.references ? [parsed.references] : [])
+    .flatMap((r) => r.split(/\s+/))
+    .filter(Boolean);
+  const inReplyTo = parsed.inReplyTo?.trim() || null;
+  const messageId = parsed.messageId?.trim() || null;
+  const root = references[0] ?? inReplyTo ?? messageId ?? fallbackId;
+  return {
+    messageId,
+    inReplyTo,
+    references,
+    threadId: threadIdFor(root),
+    from,
+    replyTo,
+    to: addresses(parsed.to),
+    cc: addresses(parsed.cc),
+    subject: (parsed.subject ?? '').trim(),
+    text,
+    hasHtml: typeof parsed.html === 'string',
+    date: parsed.date ?? null,
+    attachments: parsed.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      contentType: a.contentType,
+      size: a.size,
+      contentId: a.contentId ?? null,
+    })),
+    priority: priorityFromHeaders({
+      xPriority: headerText(parsed.headers.get('x-priority')),
+      importance: headerText(parsed.headers.get('importance')),
+      priority: headerText(parsed.headers.get('priority')),
+    }),
+  };
+}

@@ -1,0 +1,74 @@
+import type { QueueStatus } from '../../lib/domain';
+import type { JobAttempt, JobFailure, JobLedger } from '../../ports/store';
+import { query, type Pool } from './pool';
+
+export function createMariaDbJobLedger(pool: Pool): JobLedger {
+  return {
+    async started(job: JobAttempt): Promise<void> {
+      // Upsert keyed by (workflow, step). `attempt` only moves forward, so a duplicated delivery of
+      // an older attempt does not rewind the row; retry_count is derived from it, never incremented.
+      await query(
+        pool,
+        'marking a queue row processing',
+        `INSERT INTO queue_jobs (workflow_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts, started_at)
+         VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3))
+         ON DUPLICATE KEY UPDATE
+           status = IF(VALUES(attempt) >= attempt AND status <> 'done', 'processing', status),
+           started_at = IF(VALUES(attempt) >= attempt AND status <> 'done', CURRENT_TIMESTAMP(3), started_at),
+           next_attempt_at = IF(VALUES(attempt) >= attempt AND status <> 'done', NULL, next_attempt_at),
+           retry_count = GREATEST(retry_count, VALUES(retry_count)),
+           max_attempts = VALUES(max_attempts),
+           attempt = GREATEST(attempt, VALUES(attempt))`,
+        [job.workflowId, job.emailId, job.step, job.activityId, job.priority, job.attempt, job.attempt - 1, job.maxAttempts],
+      );
+    },
+
+    async succeeded(job: JobAttempt, runtimeMs: number): Promise<void> {
+      await query(
+        pool,
+        'marking a queue row done',
+        `UPDATE queue_jobs SET status = 'done', finished_at = CURRENT_TIMESTAMP(3), runtime_ms = ?,
+           next_attempt_at = NULL, attempt = GREATEST(attempt, ?)
+         WHERE workflow_id = ? AND step = ? AND activity_id = ?`,
+        [Math.round(runtimeMs), job.attempt, job.workflowId, job.step, job.activityId],
+      );
+    },
+
+    async failed(job: JobAttempt, f: JobFailure): Promise<void> {
+      await query(
+        pool,
+        `marking a queue row ${f.status}`,
+        `UPDATE queue_jobs SET status = ?, error_class = ?, last_error = ?, next_attempt_at = ?,
+           finished_at = CURRENT_TIMESTAMP(3), runtime_ms = ?, retry_count = GREATEST(retry_count, ?)
+         WHERE workflow_id = ? AND step = ? AND activity_id = ? AND attempt <= ? AND status <> 'done'`,
+        [
+          f.status,
+          f.errorClass,
+          f.error.slice(0, 60_000),
+          f.nextAttemptAt,
+          Math.round(f.runtimeMs),
+          f.status === 'failed' ? job.attempt : job.attempt - 1,
+          job.workflowId,
+          job.step,
+          job.activityId,
+          job.attempt,
+        ],
+      );
+    },
+
+    async countByStatus(): Promise<Record<string, number>> {
+      const rows = await query<Array<{ status: string; n: number }>>(pool, 'counting queue rows', 'SELECT status, COUNT(*) AS n FROM queue_jobs GROUP BY status');
+      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    },
+
+    async forWorkflow(workflowId: string) {
+      const rows = await query<Array<{ step: string; status: QueueStatus; attempt: number; retry_count: number }>>(
+        pool,
+        'reading queue rows',
+        'SELECT step, status, attempt, retry_count FROM queue_jobs WHERE workflow_id = ? ORDER BY id',
+        [workflowId],
+      );
+      return rows.map((r) => ({ step: r.step, status: r.status, attempt: r.attempt, retryCount: r.retry_count }));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { SendAttemptRecord, SendLedger } from '../../ports/store';
+import { query, type Pool } from './pool';
+
+interface SendRow {
+  draft_id: string;
+  email_id: string;
+  message_id: string;
+  status: SendAttemptRecord['status'];
+  attempts: number;
+  last_error: string | null;
+  envelope: string | null;
+  appended_to_sent: number;
+}
+
+export function createMariaDbSendLedger(pool: Pool): SendLedger {
+  const get = async (draftId: string): Promise<SendAttemptRecord | null> => {
+    const rows = await query<SendRow[]>(pool, 'reading a send attempt', 'SELECT * FROM send_attempts WHERE draft_id = ?', [draftId]);
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      draftId: r.draft_id,
+      emailId: r.email_id,
+      messageId: r.message_id,
+      status: r.status,
+      attempts: r.attempts,
+      lastError: r.last_error,
+      envelope: r.envelope ? (JSON.parse(r.envelope) as SendAttemptRecord['envelope']) : null,
+      appendedToSent: r.appended_to_sent === 1,
+    };
+  };
+  return {
+    get,
+    async begin(draftId, emailId, messageId): Promise<SendAttemptRecord> {
+      // One row per draft (unique draft_id); a sent row is never reopened.
+      await query(
+        pool,
+        'recording a send attempt',
+        `INSERT INTO send_attempts (draft_id, email_id, message_id, status, attempts) VALUES (?, ?, ?, 'sending', 1)
+         ON DUPLICATE KEY UPDATE
+           attempts = IF(status = 'sent', attempts, attempts + 1),
+           status = IF(status = 'sent', 'sent', 'sending')`,
+        [draftId, emailId, messageId],
+      );
+      const row = await get(draftId);
+      if (!row) throw new Error(`send attempt for ${draftId} vanished right after it was written`);
+      return row;
+    },
+    async succeeded(draftId, envelope, response): Promise<void> {
+      await query(
+        pool,
+        'recording a sent message',
+        `UPDATE send_attempts SET status = 'sent', envelope = ?, smtp_response = ?, last_error = NULL, sent_at = CURRENT_TIMESTAMP(3)
+         WHERE draft_id = ?`,
+        [JSON.stringify(envelope), response.slice(0, 2000), draftId],
+      );
+    },
+    async failed(draftId, error): Promise<void> {
+      await query(
+        pool,
+        'recording a failed send',
+        `UPDATE send_attempts SET status = 'failed', last_error = ? WHERE draft_id = ? AND status <> 'sent'`,
+        [error.slice(0, 60_000), draftId],
+      );
+    },
+    async markAppended(draftId): Promise<void> {
+      await query(pool, 'recording the Sent copy', 'UPDATE send_attempts SET appended_to_sent = 1 WHERE draft_id = ?', [draftId]);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
+import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from '../lib/draft-prompt';
+import { TransientError } from '../lib/errors';
+import { classifyHttpStatus } from '../lib/http-errors';
+import type { DraftRequest, DraftResult, Drafter } from '../ports/drafter';
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
+function classifyOpenAiError(err: unknown): Error {
+  if (err instanceof APIConnectionTimeoutError) {
+    return new TransientError(`LLM did not answer in time: ${err.message}`, 'LLM_TIMEOUT', { cause: err });
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    return classifyHttpStatus('llm', err.status, err.message, err.headers?.get('retry-after'), err);
+  }
+  return new TransientError(`LLM unreachable: ${(err as Error).message ?? String(err)}`, 'LLM_UNAVAILABLE', { cause: err });
+}
+
+/** Drafts through any OpenAI-compatible chat API with structured (JSON schema) output. */
+export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
+  // Temporal owns every retry, so the client's own retry loop is off.
+  const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
+
+  async function ask(request: DraftRequest, repair: boolean): Promise<{ raw: string; model: string }> {
+    try {
+      const res = await client.chat.completions.create({
+        model: settings.model,
+        messages: buildDraftMessages(request, repair),
+        response_format: { type: 'json_schema', json_schema: { name: 'email_draft', schema: DRAFT_JSON_SCHEMA, strict: true } },
+        temperature: 0.2,
+      });
+      return { raw: res.choices[0]?.message?.content ?? '', model: res.model || settings.model };
+    } catch (err) {
+      throw classifyOpenAiError(err);
+    }
+  }
+
+  return {
+    name: 'openai',
+    async draft(request: DraftRequest): Promise<DraftResult> {
+      // Seed 001: invalid JSON gets one retry with an adjusted prompt, then default values.
+      let answer = await ask(request, false);
+      let json: DraftJson | null = parseDraftJson(answer.raw);
+      let flags: string[] = [];
+      if (!json) {
+        answer = await ask(request, true);
+        json = parseDraftJson(answer.raw);
+        flags = json ? ['json_repaired'] : ['json_invalid_defaults'];
+      }
+      const known = new Set(request.context.map((c) => c.sourceId));
+      if (!json) {
+        return {
+          ...defaultDraft(request),
+          model: answer.model,
+          promptVersion: PROMPT_VERSION,
+          flags,
+        };
+      }
+      return {
+        subject: json.subject,
+        body: json.body,
+        language: json.language,
+        confidence: json.confidence,
+        usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
+        model: answer.model,
+        promptVersion: PROMPT_VERSION,
+        flags,
+      };
+    },
+  };
+}
+
+function defaultDraft(request: DraftRequest): Omit<DraftResult, 'model' | 'promptVersion' | 'flags'> {
+  return {
+    subject: request.subject.toLowerCase().startsWith('re:') ? request.subject : `Re: ${request.subject}`,
+    body: '',
+    language: 'und',
+    confidence: 0,
+    usedSourceIds: [],
+  };
+}

@@ -1,0 +1,40 @@
+import { Client, Connection } from '@temporalio/client';
+import { createPool, type Pool } from '../adapters/mariadb/pool';
+import type { Config } from '../lib/config';
+import { errorMessage } from '../lib/errors';
+
+/** A failure the CLI reports as one line with a hint, never as a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export async function connectTemporal(config: Config): Promise<{ client: Client; close(): Promise<void> }> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 5_000 });
+    await connection.workflowService.getSystemInfo({});
+  } catch (err) {
+    throw new CliError(
+      `cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS)`,
+      3,
+    );
+  }
+  return { client: new Client({ connection, namespace: config.temporal.namespace }), close: () => connection.close() };
+}
+
+export async function connectDatabase(config: Config): Promise<Pool> {
+  const pool = createPool(config.databaseUrl, 2);
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    const where = config.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+    throw new CliError(`cannot reach MariaDB at ${where}: ${errorMessage(err).split('\n')[0]} (run npm run setup, or set DATABASE_URL)`, 3);
+  }
+  return pool;
+}

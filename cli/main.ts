@@ -1,0 +1,149 @@
+import { parseArgs } from 'node:util';
+import { userInfo } from 'node:os';
+import { migrate } from '../adapters/mariadb/migrate';
+import { loadConfig, type Config } from '../lib/config';
+import { runWorker } from '../workers/main';
+import { ConfigError, errorMessage } from '../lib/errors';
+import { approve, reject } from './commands/approval';
+import { ingest } from './commands/ingest';
+import { drafts, formatStatus, status } from './commands/status';
+import { CliError, connectTemporal } from './context';
+import { installSchedules, triggerPoll } from './schedules';
+
+const USAGE = `usage: email-rag <command> [options]
+
+commands:
+  worker                                  run the worker (all workflows and activities)
+  migrate                                 create the database and apply migrations
+  schedules install                       install or update the IMAP poll schedule
+  poll                                    run the IMAP poll schedule once, now
+  ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
+  status [--json]                         emails per status, queue rows per status, dead letters
+  drafts [--json]                         drafts waiting for approval
+  approve <workflowId> [--body-file F] [--by NAME]
+  reject <workflowId> --reason R [--by NAME]
+
+configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see README)`;
+
+function defaultActor(): string {
+  try {
+    return process.env.EMAIL_RAG_USER || userInfo().username;
+  } catch {
+    return 'cli';
+  }
+}
+
+function args(argv: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {}) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new CliError(`${errorMessage(err)}\n${USAGE}`, 2);
+  }
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1 || !positionals[0]) throw new CliError(`expected exactly one ${what}\n${USAGE}`, 2);
+  return positionals[0];
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const config = (needsImap = false): Config => loadConfig(process.env, { imap: needsImap });
+  switch (command) {
+    case 'worker': {
+      args(rest);
+      await runWorker(config(true));
+      return;
+    }
+    case 'migrate': {
+      args(rest);
+      const result = await migrate(config().databaseUrl);
+      console.log(`database ${result.database}: ${result.applied.length ? `applied ${result.applied.join(', ')}` : 'up to date'}`);
+      return;
+    }
+    case 'schedules': {
+      const { positionals } = args(rest);
+      if (one(positionals, 'subcommand (install)') !== 'install') throw new CliError(`unknown subcommand: schedules ${positionals[0]}`, 2);
+      const cfg = config(true);
+      const temporal = await connectTemporal(cfg);
+      try {
+        for (const s of await installSchedules(temporal.client, cfg)) console.log(`schedule ${s.id} ${s.action}`);
+      } finally {
+        await temporal.close();
+      }
+      return;
+    }
+    case 'poll': {
+      args(rest);
+      const cfg = config(true);
+      const temporal = await connectTemporal(cfg);
+      try {
+        await triggerPoll(temporal.client, cfg);
+        console.log('poll triggered');
+      } finally {
+        await temporal.close();
+      }
+      return;
+    }
+    case 'ingest': {
+      const { positionals, values } = args(rest, { history: { type: 'boolean', default: false } });
+      for (const line of await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true })) console.log(line);
+      return;
+    }
+    case 'status': {
+      const { values } = args(rest, { json: { type: 'boolean', default: false } });
+      const report = await status(config());
+      console.log(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
+      return;
+    }
+    case 'drafts': {
+      const { values } = args(rest, { json: { type: 'boolean', default: false } });
+      const list = await drafts(config());
+      if (values.json) console.log(JSON.stringify(list, null, 2));
+      else if (list.length === 0) console.log('no drafts waiting for approval');
+      else for (const d of list) console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence})`);
+      return;
+    }
+    case 'approve': {
+      const { positionals, values } = args(rest, { 'body-file': { type: 'string' }, by: { type: 'string' } });
+      const by = typeof values.by === 'string' ? values.by : defaultActor();
+      const bodyFile = typeof values['body-file'] === 'string' ? values['body-file'] : undefined;
+      console.log(await approve(config(), one(positionals, 'workflow id'), { by, bodyFile }));
+      return;
+    }
+    case 'reject': {
+      const { positionals, values } = args(rest, { reason: { type: 'string' }, by: { type: 'string' } });
+      if (typeof values.reason !== 'string' || values.reason.trim() === '') throw new CliError('reject needs --reason "…"', 2);
+      const by = typeof values.by === 'string' ? values.by : defaultActor();
+      console.log(await reject(config(), one(positionals, 'workflow id'), { by, reason: values.reason }));
+      return;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    default:
+      throw new CliError(`unknown command: ${command}\n${USAGE}`, 2);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  () => {
+    // Leftover sockets (gRPC keep-alives) must not keep a one-shot command alive.
+    if (process.argv[2] !== 'worker') process.exit(process.exitCode ?? 0);
+  },
+  (err: unknown) => {
+    if (err instanceof CliError) {
+      console.error(`email-rag: ${err.message}`);
+      process.exit(err.exitCode);
+    }
+    if (err instanceof ConfigError) {
+      console.error(`email-rag: ${err.message}`);
+      process.exit(2);
+    }
+    console.error(`email-rag: ${errorMessage(err)}`);
+    process.exit(1);
+  },
+);

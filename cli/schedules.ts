@@ -1,0 +1,51 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import type { Config } from '../lib/config';
+
+function safe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._@-]+/g, '_');
+}
+
+export function pollScheduleId(config: Config): string {
+  return `imap-poll-${safe(config.imap.user)}-${safe(config.imap.mailbox)}`;
+}
+
+/**
+ * Installs (or updates) the IMAP poll schedule. Idempotent; overlap SKIP so a slow poll is
+ * never doubled, and a short catch-up window so a server outage does not replay missed runs.
+ */
+export async function installSchedules(client: Client, config: Config): Promise<Array<{ id: string; action: 'created' | 'updated' }>> {
+  const id = pollScheduleId(config);
+  const options: ScheduleOptions = {
+    scheduleId: id,
+    spec: { intervals: [{ every: `${config.imap.pollIntervalSeconds} seconds` }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'ImapPollWorkflow',
+      workflowId: `poll-${safe(config.imap.user)}-${safe(config.imap.mailbox)}`,
+      taskQueue: config.temporal.taskQueue,
+      args: [{ mailbox: config.imap.mailbox }],
+      workflowExecutionTimeout: '10 minutes',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
+    state: { note: `Polls ${config.imap.mailbox} of ${config.imap.user} every ${config.imap.pollIntervalSeconds} s` },
+  };
+  try {
+    await client.schedule.create(options);
+    return [{ id, action: 'created' }];
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(id).update((prev) => ({
+      ...prev,
+      spec: options.spec,
+      action: options.action,
+      policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000, pauseOnFailure: false },
+      state: { ...prev.state, note: options.state?.note },
+    }));
+    return [{ id, action: 'updated' }];
+  }
+}
+
+/** Runs the poll schedule once now (ALLOW_ALL: an explicit request is not skipped). */
+export async function triggerPoll(client: Client, config: Config): Promise<void> {
+  await client.schedule.getHandle(pollScheduleId(config)).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+}

@@ -1,0 +1,139 @@
+import { ConfigError } from './errors';
+
+/** One validated configuration, read once from the environment at start. */
+export interface Config {
+  temporal: { address: string; namespace: string; taskQueue: string };
+  databaseUrl: string;
+  imap: {
+    host: string;
+    port: number;
+    user: string;
+    password: string;
+    tls: boolean;
+    mailbox: string;
+    sentMailbox: string;
+    pollIntervalSeconds: number;
+    importHistory: boolean;
+    maxMessageBytes: number;
+    pollBatchSize: number;
+  };
+  smtp: { host: string; port: number; user?: string; password?: string; tls: boolean; from: { name: string; address: string } };
+  llm: {
+    /** `offline` when no endpoint is configured: a clearly labelled template drafter. */
+    mode: 'openai' | 'offline';
+    baseUrl?: string;
+    apiKey: string;
+    model: string;
+    embeddingModel: string;
+    timeoutMs: number;
+  };
+  qdrantUrl?: string;
+  arangoUrl?: string;
+  worker: { maxCachedWorkflows: number; shutdownGraceMs: number };
+}
+
+type Env = Record<string, string | undefined>;
+
+const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
+
+/**
+ * Reads and validates the environment; throws one ConfigError listing every problem.
+ * Commands that never touch the mailbox pass `{ imap: false }` so they run without its secrets.
+ */
+export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {}): Config {
+  const needImap = needs.imap ?? true;
+  const problems: string[] = [];
+  const str = (name: string, fallback?: string): string => {
+    const v = env[name]?.trim();
+    if (v) return v;
+    if (fallback !== undefined) return fallback;
+    problems.push(`${name} is required`);
+    return '';
+  };
+  const int = (name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (!raw) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[], fallback?: string): string | undefined => {
+    const raw = env[name]?.trim() || fallback;
+    if (!raw) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) {
+        problems.push(`${name} must start with ${protocols.join(' or ')}, got "${raw}"`);
+      }
+    } catch {
+      problems.push(`${name} is not a valid URL: "${raw}"`);
+    }
+    return raw;
+  };
+
+  const fromAddress = str('SMTP_FROM', 'assistant@localhost');
+  const fromMatch = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(fromAddress);
+  const from = fromMatch
+    ? { name: (fromMatch[1] ?? '').trim(), address: (fromMatch[2] ?? '').trim() }
+    : { name: '', address: fromAddress };
+  if (!ADDRESS.test(from.address)) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
+
+  const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);
+  const config: Config = {
+    temporal: {
+      address: str('TEMPORAL_ADDRESS', '127.0.0.1:7233'),
+      namespace: str('TEMPORAL_NAMESPACE', 'default'),
+      taskQueue: str('TEMPORAL_TASK_QUEUE', 'email-rag'),
+    },
+    databaseUrl: url('DATABASE_URL', ['mariadb:', 'mysql:'], 'mariadb://root@127.0.0.1:3306/email_rag') ?? '',
+    imap: {
+      host: str('IMAP_HOST', '127.0.0.1'),
+      port: int('IMAP_PORT', 143, 1, 65535),
+      user: str('IMAP_USER', needImap ? undefined : ''),
+      password: str('IMAP_PASSWORD', needImap ? undefined : ''),
+      tls: bool('IMAP_TLS', false),
+      mailbox: str('IMAP_MAILBOX', 'INBOX'),
+      sentMailbox: str('IMAP_SENT_MAILBOX', 'Sent'),
+      pollIntervalSeconds: int('IMAP_POLL_INTERVAL_SECONDS', 60, 5, 86_400),
+      importHistory: bool('IMAP_IMPORT_HISTORY', false),
+      maxMessageBytes: int('MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024),
+      pollBatchSize: int('IMAP_POLL_BATCH_SIZE', 100, 1, 10_000),
+    },
+    smtp: {
+      host: str('SMTP_HOST', '127.0.0.1'),
+      port: int('SMTP_PORT', 25, 1, 65535),
+      user: env.SMTP_USER?.trim() || undefined,
+      password: env.SMTP_PASSWORD || undefined,
+      tls: bool('SMTP_TLS', false),
+      from,
+    },
+    llm: {
+      mode: llmBaseUrl ? 'openai' : 'offline',
+      baseUrl: llmBaseUrl,
+      apiKey: env.LLM_API_KEY?.trim() || 'not-needed',
+      model: str('LLM_MODEL', 'gpt-4o-mini'),
+      embeddingModel: str('EMBEDDING_MODEL', 'text-embedding-3-small'),
+      timeoutMs: int('LLM_TIMEOUT_MS', 60_000, 100),
+    },
+    qdrantUrl: url('QDRANT_URL', ['http:', 'https:']),
+    arangoUrl: url('ARANGO_URL', ['http:', 'https:']),
+    worker: {
+      maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
+      shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
+    },
+  };
+  if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  return config;
+}

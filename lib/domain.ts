@@ -1,0 +1,55 @@
+/**
+ * Status words and identifiers shared by workflows, activities and operators' SQL.
+ * This file must stay free of I/O: workflows import it.
+ */
+
+/** Business status of one email (table `emails`, column `status`). */
+export const EMAIL_STATUSES = [
+  'fetched',
+  'parsed',
+  'indexed',
+  'partially_indexed',
+  'drafted',
+  'awaiting_approval',
+  'approved',
+  'sent',
+  'rejected',
+  'manual_review',
+  'failed',
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** Technical status of one (email, step) job (table `queue_jobs`). */
+export const QUEUE_STATUSES = ['pending', 'processing', 'done', 'failed', 'dead'] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+
+export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** The pipeline steps; each is one queue row per email. */
+export const STEPS = ['fetch', 'parse', 'index', 'draft', 'decide', 'send'] as const;
+export type Step = (typeof STEPS)[number];
+
+/** Where the raw message of an email comes from. */
+export type EmailSource =
+  | { kind: 'imap'; mailbox: string; uidValidity: number; uid: number }
+  | { kind: 'stored' };
+
+export interface EmailWorkflowInput {
+  /** Equals the workflow id: the business identity of the email. */
+  emailId: string;
+  source: EmailSource;
+  /** Imported as history: indexed for retrieval, never answered. */
+  historyOnly?: boolean;
+}
+
+/** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */
+export function imapEmailId(account: string, mailbox: string, uidValidity: number, uid: number): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._@-]+/g, '_');
+  return `email-${safe(account)}-${safe(mailbox)}-${uidValidity}-${uid}`;
+}
+
+/** Maps a priority to Temporal's priorityKey (1 runs first). */
+export function priorityKey(priority: Priority): number {
+  return { critical: 1, high: 2, normal: 3, low: 4 }[priority];
+}

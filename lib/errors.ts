@@ -1,0 +1,53 @@
+/**
+ * The few error classes of the product. Each carries a stable `code` that lands in the audit
+ * log and in Temporal's failure `type`, so operators can group failures by cause.
+ */
+
+export type ErrorClass = 'transient' | 'permanent' | 'dependency' | 'unclear';
+
+export class EmailRagError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly errorClass: ErrorClass,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A failure that may heal by itself: network, timeouts, 4xx SMTP, 429/5xx HTTP. */
+export class TransientError extends EmailRagError {
+  constructor(message: string, code = 'TRANSIENT', options?: { cause?: unknown; retryAfterMs?: number }) {
+    super(message, code, 'transient', options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+  readonly retryAfterMs: number | undefined;
+}
+
+/** A failure that will not change on retry: corrupt input, schema mismatch, rejected config. */
+export class PermanentError extends EmailRagError {
+  constructor(message: string, code = 'PERMANENT', options?: { cause?: unknown }) {
+    super(message, code, 'permanent', options);
+  }
+}
+
+/** An optional service is missing or down: degrade and carry on. */
+export class DependencyError extends EmailRagError {
+  constructor(message: string, code = 'DEPENDENCY', options?: { cause?: unknown }) {
+    super(message, code, 'dependency', options);
+  }
+}
+
+/** Configuration that cannot work; reported once at start, before anything runs. */
+export class ConfigError extends EmailRagError {
+  constructor(message: string) {
+    super(message, 'CONFIG', 'permanent');
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

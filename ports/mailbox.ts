@@ -1,0 +1,30 @@
+/** A message as the mailbox lists it: enough to decide whether to download it. */
+export interface MailboxMessageRef {
+  uid: number;
+  /** RFC 822 size as the server reports it, before any download. */
+  size: number;
+}
+
+export interface MailboxListing {
+  uidValidity: number;
+  /** Highest UID in the mailbox now (0 when empty). */
+  highestUid: number;
+  messages: MailboxMessageRef[];
+}
+
+/**
+ * Read and append access to one IMAP account. Implementations classify failures:
+ * network trouble is transient, a vanished message or a changed UIDVALIDITY is permanent.
+ */
+export interface Mailbox {
+  /** Messages with a UID above `afterUid`, oldest first, at most `limit`. */
+  listSince(mailbox: string, afterUid: number, limit: number): Promise<MailboxListing>;
+  /**
+   * The raw RFC 822 bytes of one message. Refuses (PermanentError `MESSAGE_TOO_LARGE`) before
+   * downloading when the server-side size exceeds `maxBytes`.
+   */
+  fetchRaw(ref: { mailbox: string; uidValidity: number; uid: number; maxBytes: number }): Promise<Buffer>;
+  /** Appends a sent message to a folder unless a message with that Message-ID is already there. */
+  appendOnce(mailbox: string, raw: Buffer, messageId: string): Promise<'appended' | 'present'>;
+  close(): Promise<void>;
+}

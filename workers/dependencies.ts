@@ -1,0 +1,63 @@
+import type { Client } from '@temporalio/client';
+import type { ActivityDeps } from '../activities';
+import { createImapMailbox } from '../adapters/imap-mailbox';
+import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
+import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
+import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
+import { createMariaDbMessageStore } from '../adapters/mariadb/message-store';
+import { createPool } from '../adapters/mariadb/pool';
+import { createMariaDbSendLedger } from '../adapters/mariadb/send-ledger';
+import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store';
+import { createOfflineDrafter } from '../adapters/offline-drafter';
+import { createOpenAiDrafter } from '../adapters/openai-drafter';
+import { createSmtpSender } from '../adapters/smtp-sender';
+import { createTemporalStarter } from '../adapters/temporal-starter';
+import type { Config } from '../lib/config';
+import type { JobLedger } from '../ports/store';
+
+export interface Dependencies {
+  activities: ActivityDeps;
+  jobs: JobLedger;
+  close(): Promise<void>;
+}
+
+/** Builds every adapter from one validated config; `close` releases them on shutdown. */
+export function buildDependencies(config: Config, client: Client): Dependencies {
+  const pool = createPool(config.databaseUrl);
+  const mailbox = createImapMailbox(config.imap);
+  const sender = createSmtpSender(config.smtp);
+  const drafter =
+    config.llm.mode === 'openai' && config.llm.baseUrl
+      ? createOpenAiDrafter({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, timeoutMs: config.llm.timeoutMs })
+      : createOfflineDrafter();
+  const activities: ActivityDeps = {
+    mailbox,
+    messages: createMariaDbMessageStore(pool),
+    audit: createMariaDbAuditLog(pool),
+    drafts: createMariaDbDraftStore(pool),
+    sends: createMariaDbSendLedger(pool),
+    watermarks: createMariaDbWatermarkStore(pool),
+    index: createFullTextIndex(pool),
+    drafter,
+    sender,
+    starter: createTemporalStarter(client, config.temporal.taskQueue),
+    settings: {
+      account: config.imap.user,
+      mailbox: config.imap.mailbox,
+      sentMailbox: config.imap.sentMailbox,
+      maxMessageBytes: config.imap.maxMessageBytes,
+      pollBatchSize: config.imap.pollBatchSize,
+      importHistory: config.imap.importHistory,
+      from: config.smtp.from,
+    },
+  };
+  return {
+    activities,
+    jobs: createMariaDbJobLedger(pool),
+    async close() {
+      await Promise.allSettled([mailbox.close(), sender.close()]);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

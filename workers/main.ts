@@ -1,0 +1,55 @@
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import type { Config } from '../lib/config';
+import { errorMessage } from '../lib/errors';
+import { createLogger, type LogLevel } from '../lib/logger';
+import { createEmailWorker } from './email-worker';
+
+const logger = createLogger('worker');
+
+/**
+ * Runs the worker until SIGTERM/SIGINT: stop polling, let in-flight activities finish or hand
+ * them back, and exit within the grace time plus a hard limit (seed 003).
+ */
+export async function runWorker(config: Config): Promise<void> {
+  Runtime.install({
+    logger: new DefaultLogger('INFO', (entry: LogEntry) => {
+      const level = entry.level.toLowerCase() as LogLevel;
+      const meta = (entry.meta ?? {}) as Record<string, unknown>;
+      logger.log(level === 'trace' as LogLevel ? 'debug' : level, entry.message, {
+        correlationId: meta.workflowId,
+        ...meta,
+      });
+    }),
+  });
+  const fatal = (kind: string) => (err: unknown) => {
+    // After an unexpected error the process state is suspect: log it and end cleanly (seed 003).
+    logger.error(kind, { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+    process.exit(1);
+  };
+  process.on('unhandledRejection', fatal('unhandledRejection'));
+  process.on('uncaughtException', fatal('uncaughtException'));
+
+  const running = await createEmailWorker(config);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping: no new tasks, finishing in-flight work', { signal, graceMs: config.worker.shutdownGraceMs });
+    const hardLimit = setTimeout(() => {
+      logger.error('shutdown took too long; exiting', { limitMs: config.worker.shutdownGraceMs + 5_000 });
+      process.exit(1);
+    }, config.worker.shutdownGraceMs + 5_000);
+    hardLimit.unref();
+    void running.shutdown();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  logger.info('worker started', {
+    taskQueue: config.temporal.taskQueue,
+    temporal: config.temporal.address,
+    drafter: config.llm.mode,
+    mailbox: `${config.imap.user}@${config.imap.host}:${config.imap.port}/${config.imap.mailbox}`,
+  });
+  await running.run();
+  logger.info('worker stopped');
+}

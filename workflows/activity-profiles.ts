@@ -1,0 +1,70 @@
+/**
+ * Named activity option profiles: every timeout and retry rule of the pipeline in one place.
+ * Pure data, imported by workflows (options) and by the worker's queue interceptor (schedule).
+ *
+ * Seed 000/001: a retryable failure is retried after 30 s, 120 s and 600 s (with jitter), i.e. at
+ * most 4 attempts, then the job is `dead`. Temporal's exponential policy cannot express that
+ * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
+ */
+import type { ActivityOptions } from '@temporalio/workflow';
+
+export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
+
+export interface RetryPlan {
+  /** 0 means unlimited (seed 001: IMAP and MariaDB outages are waited out). */
+  maximumAttempts: number;
+  delaysMs: readonly number[];
+}
+
+export interface ActivityProfile {
+  options: ActivityOptions;
+  plan: RetryPlan;
+}
+
+function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], plan: RetryPlan): ActivityProfile {
+  return {
+    plan,
+    options: {
+      startToCloseTimeout,
+      retry: {
+        maximumAttempts: plan.maximumAttempts,
+        // Fallback only: the interceptor sets nextRetryDelay on every retryable failure.
+        initialInterval: `${plan.delaysMs[0] ?? 30_000} ms`,
+        backoffCoefficient: 4,
+        maximumInterval: `${plan.delaysMs[plan.delaysMs.length - 1] ?? 600_000} ms`,
+      },
+    },
+  };
+}
+
+export const PROFILES = {
+  /** IMAP: unlimited retries with the backoff schedule, capped at 10 minutes. */
+  mailIo: profile('2 minutes', { maximumAttempts: 0, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** One poll pass: a few quick tries; the schedule's next run is the real retry (seed 001). */
+  poll: profile('2 minutes', { maximumAttempts: 3, delaysMs: [5_000, 15_000] }),
+  /** CPU-bound local work: the default schedule. */
+  parse: profile('1 minute', { maximumAttempts: 4, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** Qdrant/ArangoDB/full-text: 3 attempts, then the pipeline goes on as partially_indexed. */
+  index: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** LLM: one retry (seed 001), then a person drafts (manual_review). */
+  llm: profile('3 minutes', { maximumAttempts: 2, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** SMTP: three attempts; the draft stays approved and the resend schedule picks it up. */
+  send: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** MariaDB-only bookkeeping: a database outage is waited out, the write is never dropped. */
+  bookkeeping: profile('30 seconds', { maximumAttempts: 0, delaysMs: [1_000, 5_000, 30_000, 60_000] }),
+} as const satisfies Record<string, ActivityProfile>;
+
+export type ProfileName = keyof typeof PROFILES;
+
+/** Activity name → its queue step and profile; the interceptor reads this to write queue rows. */
+export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName }> = {
+  pollMailbox: { step: 'poll', profile: 'poll' },
+  fetchEmail: { step: 'fetch', profile: 'mailIo' },
+  parseEmail: { step: 'parse', profile: 'parse' },
+  indexEmail: { step: 'index', profile: 'index' },
+  draftReply: { step: 'draft', profile: 'llm' },
+  saveHumanDraft: { step: 'draft', profile: 'bookkeeping' },
+  recordDecision: { step: 'decide', profile: 'bookkeeping' },
+  sendReply: { step: 'send', profile: 'send' },
+  recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
+};

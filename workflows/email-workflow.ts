@@ -1,0 +1,197 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  log,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { DraftView } from '../activities/draft-activities';
+import type { Decision } from '../activities/send-activities';
+import type { EmailStatus, EmailWorkflowInput } from '../lib/domain';
+import { PROFILES } from './activity-profiles';
+
+/** `temporal workflow signal --name approve --input '{"by":"ops","body":"…"}'` */
+export interface ApproveSignalInput {
+  by?: string;
+  /** An edited reply body; without it the draft is sent as it is. */
+  body?: string;
+}
+export interface RejectSignalInput {
+  by?: string;
+  reason?: string;
+}
+export interface ResendSignalInput {
+  by?: string;
+}
+
+export const approveSignal = defineSignal<[ApproveSignalInput]>('approve');
+export const rejectSignal = defineSignal<[RejectSignalInput]>('reject');
+/** Retries a send that ran out of attempts (after an SMTP outage), without waiting for the timer. */
+export const resendSignal = defineSignal<[ResendSignalInput]>('resend');
+export const draftQuery = defineQuery<DraftView | null>('draft');
+export const stateQuery = defineQuery<EmailWorkflowState>('state');
+
+export interface EmailWorkflowState {
+  status: EmailStatus | 'new';
+  draft: DraftView | null;
+  decision: Decision | null;
+  sendRounds: number;
+  lastError: string | null;
+  ignoredSignals: string[];
+}
+
+export interface EmailWorkflowResult {
+  status: EmailStatus;
+  messageId?: string;
+}
+
+const mailIo = proxyActivities<Activities>(PROFILES.mailIo.options);
+const parse = proxyActivities<Activities>(PROFILES.parse.options);
+const index = proxyActivities<Activities>(PROFILES.index.options);
+const llm = proxyActivities<Activities>(PROFILES.llm.options);
+const send = proxyActivities<Activities>(PROFILES.send.options);
+const books = proxyActivities<Activities>(PROFILES.bookkeeping.options);
+
+/** How long an approved reply waits after its send attempts ran out before trying again. */
+const RESEND_AFTER = '1 hour';
+const MAX_SEND_ROUNDS = 24;
+
+function failureText(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause) {
+    const type = err.cause instanceof ApplicationFailure && err.cause.type ? `${err.cause.type}: ` : '';
+    return `${type}${err.cause.message}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The error class the queue interceptor attached to an activity's final failure. */
+function errorClassOf(err: unknown): string | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const detail = err.cause.details?.[0] as { errorClass?: string } | undefined;
+  return detail?.errorClass;
+}
+
+function clean(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.slice(0, max) : undefined;
+}
+
+/**
+ * One email from fetch to sent reply. Its id is the email's business identity; large data stays
+ * in MariaDB and only ids and the small draft view pass through history.
+ */
+export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
+  const { emailId } = input;
+  const state: EmailWorkflowState = { status: 'new', draft: null, decision: null, sendRounds: 0, lastError: null, ignoredSignals: [] };
+  let resendRequested = false;
+
+  setHandler(draftQuery, () => state.draft);
+  setHandler(stateQuery, () => state);
+  setHandler(approveSignal, (s) => {
+    const by = clean(s?.by, 191) ?? 'unknown';
+    const body = clean(s?.body, 100_000);
+    if (state.status !== 'awaiting_approval' && state.status !== 'manual_review') {
+      state.ignoredSignals.push(`approve by ${by} while ${state.status}`);
+      log.warn('approve ignored: nothing waits for approval', { emailId, status: state.status });
+      return;
+    }
+    if (state.status === 'manual_review' && !body) {
+      state.ignoredSignals.push(`approve by ${by} without a body while manual_review`);
+      return;
+    }
+    state.decision = { kind: 'approve', by, ...(body !== undefined ? { body } : {}) };
+  });
+  setHandler(rejectSignal, (s) => {
+    const by = clean(s?.by, 191) ?? 'unknown';
+    if (state.status !== 'awaiting_approval' && state.status !== 'manual_review') {
+      state.ignoredSignals.push(`reject by ${by} while ${state.status}`);
+      return;
+    }
+    state.decision = { kind: 'reject', by, reason: clean(s?.reason, 2000) ?? 'no reason given' };
+  });
+  setHandler(resendSignal, () => {
+    resendRequested = true;
+  });
+
+  const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
+    state.lastError = failureText(err);
+    await books.recordOutcome({ emailId, status, eventType, errorClass: 'permanent', message: state.lastError });
+    state.status = status;
+    return { status };
+  };
+
+  try {
+    await mailIo.fetchEmail(input);
+    state.status = 'fetched';
+  } catch (err) {
+    return stop('failed', 'fetch_failed', err);
+  }
+  try {
+    await parse.parseEmail({ emailId });
+    state.status = 'parsed';
+  } catch (err) {
+    return stop('failed', 'parse_failed', err);
+  }
+  try {
+    await index.indexEmail({ emailId });
+    state.status = 'indexed';
+  } catch (err) {
+    // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
+    state.lastError = failureText(err);
+    await books.recordOutcome({ emailId, status: 'partially_indexed', eventType: 'index_degraded', errorClass: 'dependency', message: state.lastError });
+    state.status = 'partially_indexed';
+  }
+  if (input.historyOnly) return { status: state.status === 'partially_indexed' ? 'partially_indexed' : 'indexed' };
+
+  try {
+    state.draft = await llm.draftReply({ emailId, version: 1 });
+    state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
+  } catch (err) {
+    if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
+    // Seed 001: the LLM gave up after its retry; a person writes the reply.
+    state.lastError = failureText(err);
+    await books.recordOutcome({ emailId, status: 'manual_review', eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
+    state.status = 'manual_review';
+  }
+
+  await condition(() => state.decision !== null);
+  const decision = state.decision as unknown as Decision;
+  if (!state.draft || (decision.kind === 'approve' && state.status === 'manual_review')) {
+    const body = decision.kind === 'approve' ? (decision.body ?? '') : '';
+    state.draft = await books.saveHumanDraft({ emailId, version: (state.draft?.version ?? 0) + 1, body, by: decision.by });
+  }
+  await books.recordDecision({ emailId, draftId: state.draft.draftId, decision });
+  if (decision.kind === 'reject') {
+    state.status = 'rejected';
+    return { status: 'rejected' };
+  }
+  state.status = 'approved';
+
+  // SMTP: 3 attempts per round; between rounds the draft stays approved and waits for the timer
+  // or a `resend` signal. The send_attempts row keeps every round from sending twice.
+  for (;;) {
+    state.sendRounds += 1;
+    try {
+      const sent = await send.sendReply({ emailId, draftId: state.draft.draftId });
+      state.status = 'sent';
+      return { status: 'sent', messageId: sent.messageId };
+    } catch (err) {
+      state.lastError = failureText(err);
+      if (errorClassOf(err) === 'permanent') return stop('failed', 'send_failed', err);
+      await books.recordOutcome({
+        emailId,
+        status: 'approved',
+        eventType: 'send_gave_up',
+        errorClass: 'transient',
+        message: `send round ${state.sendRounds} failed: ${state.lastError}; the approved reply is sent again later`,
+        key: String(state.sendRounds),
+      });
+      if (state.sendRounds >= MAX_SEND_ROUNDS) return stop('failed', 'send_failed', err);
+      resendRequested = false;
+      await condition(() => resendRequested, RESEND_AFTER);
+    }
+  }
+}

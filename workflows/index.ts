@@ -1,0 +1,2 @@
+export * from './email-workflow';
+export * from './imap-poll-workflow';
