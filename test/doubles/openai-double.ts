@@ -1,0 +1,113 @@
+/**
+ * TEST DOUBLE of an OpenAI-compatible LLM endpoint (no real model can run here). It speaks the
+ * HTTP API the real `openai` client uses, so the product's drafter is exercised end to end
+ * through the official client. Tests script its behaviour: latency, HTTP errors, invalid JSON.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Behaviour =
+  | { kind: 'reply' }
+  | { kind: 'content'; content: string }
+  | { kind: 'status'; status: number; retryAfter?: string }
+  | { kind: 'delay'; ms: number; then?: Behaviour };
+
+export interface RecordedRequest {
+  path: string;
+  body: {
+    model?: string;
+    messages?: Array<{ role: string; content: string }>;
+    response_format?: { type: string };
+    tools?: unknown;
+  };
+}
+
+export interface OpenAiDouble {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Behaviours for the next chat requests, in order; afterwards it replies normally. */
+  script(...behaviours: Behaviour[]): void;
+  stop(): Promise<void>;
+}
+
+/** A plausible reply built from the request: the subject and language of the delimited email. */
+function replyFor(body: RecordedRequest['body']): string {
+  const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
+  const subject = /subject="([^"]*)"/.exec(user)?.[1] ?? 'your message';
+  const german = /\b(und|bitte|danke|ich|nicht|mit)\b/i.test(user.split('<context>')[0] ?? '');
+  const ids = [...user.matchAll(/<item id="([^"]+)"/g)].map((m) => m[1]);
+  return JSON.stringify({
+    language: german ? 'de' : 'en',
+    category: 'support',
+    subject: `Re: ${subject}`,
+    body: german
+      ? `Guten Tag,\n\nvielen Dank für Ihre Nachricht zu "${subject}". Wir kümmern uns darum.\n\nViele Grüße\nSupport`
+      : `Hello,\n\nthank you for your message about "${subject}". We are on it.\n\nBest regards\nSupport`,
+    confidence: 0.8,
+    used_source_ids: ids.slice(0, 2),
+  });
+}
+
+function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(payload));
+}
+
+export async function startOpenAiDouble(): Promise<OpenAiDouble> {
+  const requests: RecordedRequest[] = [];
+  const queue: Behaviour[] = [];
+
+  const respond = async (b: Behaviour, body: RecordedRequest['body'], res: ServerResponse): Promise<void> => {
+    if (b.kind === 'delay') {
+      await new Promise((r) => setTimeout(r, b.ms));
+      if (!res.writableEnded && !res.destroyed) await respond(b.then ?? { kind: 'reply' }, body, res);
+      return;
+    }
+    if (b.kind === 'status') {
+      send(res, b.status, { error: { message: `scripted ${b.status}`, type: 'scripted' } }, b.retryAfter ? { 'retry-after': b.retryAfter } : {});
+      return;
+    }
+    const content = b.kind === 'content' ? b.content : replyFor(body);
+    send(res, 200, {
+      id: `chatcmpl-double-${requests.length}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'double-model',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+    });
+  };
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: RecordedRequest['body'] = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as RecordedRequest['body'];
+      } catch {
+        send(res, 400, { error: { message: 'invalid JSON request' } });
+        return;
+      }
+      const path = req.url ?? '';
+      requests.push({ path, body });
+      if (!path.endsWith('/chat/completions')) {
+        send(res, 404, { error: { message: `no route ${path}` } });
+        return;
+      }
+      void respond(queue.shift() ?? { kind: 'reply' }, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...b) => queue.push(...b),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

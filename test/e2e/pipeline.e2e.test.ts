@@ -1,0 +1,161 @@
+/**
+ * End to end on real servers: Temporal dev server, MariaDB, Dovecot, an SMTP listener; only the
+ * LLM is a test double (local OpenAI-compatible HTTP server, reached through the real client).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { ImapFlow } from 'imapflow';
+import { simpleParser } from 'mailparser';
+import { imapEmailId } from '../../lib/domain';
+import { temporalCliPath } from '../../scripts/services/tool-paths';
+import { installSchedules, triggerPoll } from '../../cli/schedules';
+import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
+import { draftQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
+import type { PollResult } from '../../activities/poll-activities';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { workflowBundle } from '../support/workflow-bundle';
+
+const run = promisify(execFile);
+let stack: TestStack;
+let worker: RunningWorker;
+let client: Client;
+let connection: Connection;
+let workerDone: Promise<void>;
+
+async function imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
+  const c = new ImapFlow({ host: stack.dovecot.host, port: stack.dovecot.port, secure: false, auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD }, logger: false });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.logout();
+  }
+}
+
+async function completedPolls(): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowType = 'ImapPollWorkflow' AND ExecutionStatus = 'Completed'` })) {
+    ids.push(wf.workflowId);
+  }
+  return ids;
+}
+
+async function pollOnce(): Promise<PollResult> {
+  const before = await completedPolls();
+  await triggerPoll(client, stack.config);
+  const fresh = await waitFor('a completed poll run', async () => (await completedPolls()).find((id) => !before.includes(id)), 60_000, 500);
+  return client.workflow.getHandle(fresh).result() as Promise<PollResult>;
+}
+
+async function emailRow(id: string): Promise<{ status: string } | undefined> {
+  const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;
+  return rows[0];
+}
+
+before(async () => {
+  stack = await startStack();
+  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
+  workerDone = worker.run();
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection, namespace: 'default' });
+  await installSchedules(client, stack.config);
+});
+
+after(async () => {
+  await worker?.shutdown();
+  await workerDone?.catch(() => undefined);
+  await connection?.close();
+  await stack?.stop();
+});
+
+test('a mail appended over IMAP travels to exactly one threaded reply, approved with the temporal CLI', async () => {
+  // Mail that is there before the mailbox is connected is history: never answered.
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Alte Nachricht', messageId: '<old-1@customer.example>' }));
+  const first = await pollOnce();
+  assert.deepEqual(first.started, [], 'connecting the mailbox starts nothing for existing mail');
+
+  const originalId = '<invoice-117@customer.example>';
+  const raw = sampleEmail({ messageId: originalId });
+  const appended = await imap((c) => c.append('INBOX', raw));
+  assert.ok(appended && appended.uid, 'IMAP APPEND returned a UID');
+  const uidValidity = Number(appended.uidValidity);
+  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', uidValidity, appended.uid);
+
+  const second = await pollOnce();
+  assert.deepEqual(second.started, [emailId]);
+
+  await waitFor('awaiting_approval', async () => (await emailRow(emailId))?.status === 'awaiting_approval', 90_000);
+  const handle = client.workflow.getHandle(emailId);
+  const draft = await handle.query(draftQuery);
+  assert.ok(draft, 'the draft query answers');
+  assert.equal(draft.to.address, 'erika@customer.example');
+  assert.match(draft.body, /Rechnung 2024-117/);
+  assert.equal(draft.language, 'de');
+  const llmCall = stack.llm.requests.find((r) => r.path.endsWith('/chat/completions'));
+  assert.equal(llmCall?.body.response_format?.type, 'json_schema', 'structured output was requested');
+  assert.equal(llmCall?.body.tools, undefined, 'the model gets no tools');
+
+  // Approve with the real temporal CLI, as an operator would.
+  await run(temporalCliPath(), [
+    'workflow', 'signal',
+    '--address', stack.config.temporal.address,
+    '--namespace', 'default',
+    '--workflow-id', emailId,
+    '--name', 'approve',
+    '--input', JSON.stringify({ by: 'e2e-operator' }),
+  ]);
+  const result = (await handle.result()) as EmailWorkflowResult;
+  assert.equal(result.status, 'sent');
+
+  const [mail] = await stack.smtp.waitForMessages(1, 30_000);
+  assert.ok(mail);
+  assert.deepEqual(mail.envelope.rcptTo, ['erika@customer.example']);
+  const reply = await simpleParser(mail.raw);
+  assert.equal(reply.inReplyTo, originalId);
+  assert.ok((Array.isArray(reply.references) ? reply.references : [reply.references]).includes(originalId));
+  assert.equal(reply.messageId, result.messageId);
+  assert.match(reply.subject ?? '', /^Re: /);
+
+  assert.equal((await emailRow(emailId))?.status, 'sent');
+  const jobs = (await stack.db.pool.query('SELECT step, status FROM queue_jobs WHERE workflow_id = ? ORDER BY id', [emailId])) as Array<{
+    step: string;
+    status: string;
+  }>;
+  assert.deepEqual(
+    jobs.map((j) => j.step),
+    ['fetch', 'parse', 'index', 'draft', 'decide', 'send'],
+  );
+  assert.ok(jobs.every((j) => j.status === 'done'), JSON.stringify(jobs));
+  const audit = (await stack.db.pool.query('SELECT event_type, actor, message FROM audit_log WHERE email_id = ? ORDER BY id', [emailId])) as Array<{
+    event_type: string;
+    actor: string | null;
+    message: string;
+  }>;
+  const statuses = audit.filter((a) => a.event_type === 'status_changed').map((a) => a.message.split(':')[0]);
+  assert.deepEqual(statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent']);
+  assert.ok(audit.some((a) => a.event_type === 'draft_approved' && a.actor === 'e2e-operator'));
+  const sends = (await stack.db.pool.query('SELECT status, attempts, appended_to_sent FROM send_attempts WHERE email_id = ?', [emailId])) as Array<{
+    status: string;
+    attempts: number;
+    appended_to_sent: number;
+  }>;
+  assert.deepEqual(sends, [{ status: 'sent', attempts: 1, appended_to_sent: 1 }]);
+
+  // The reply sits in the Sent folder, as a mail client would keep it.
+  const inSent = await imap(async (c) => {
+    await c.mailboxOpen('Sent');
+    return c.search({ header: { 'message-id': result.messageId ?? '' } }, { uid: true });
+  });
+  assert.equal(Array.isArray(inSent) ? inSent.length : 0, 1);
+
+  // A further poll finds nothing new, and nothing is sent again.
+  const third = await pollOnce();
+  assert.deepEqual(third.started, []);
+  const emails = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM emails')) as Array<{ n: number }>;
+  assert.equal(Number(emails[0]?.n), 1, 'the pre-existing mail was never processed');
+  assert.equal(stack.smtp.messages.length, 1);
+});

@@ -1,0 +1,109 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { loadConfig, type Config } from '../../lib/config';
+import { startDovecot, type DovecotServer } from '../../scripts/services/dovecot';
+import { startSmtpSink, type SmtpSink } from '../../scripts/services/smtp-sink';
+import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
+import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
+import { createTestDatabase } from './database';
+
+export const MAILBOX_USER = 'support@example.test';
+export const MAILBOX_PASSWORD = 'secret';
+
+export interface TestStack {
+  dir: string;
+  temporal?: TemporalDevServer;
+  dovecot: DovecotServer;
+  smtp: SmtpSink;
+  llm: OpenAiDouble;
+  db: Awaited<ReturnType<typeof createTestDatabase>>;
+  env: Record<string, string>;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+/**
+ * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
+ * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports.
+ */
+export async function startStack(opts: { temporal?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-test-'));
+  // Dovecot's unprivileged processes must be able to walk into the directory.
+  chmodSync(dir, 0o755);
+  const started: Array<() => Promise<void>> = [];
+  try {
+    const db = await createTestDatabase();
+    started.push(() => db.drop());
+    const dovecot = await startDovecot({ dir: path.join(dir, 'dovecot'), users: [{ user: MAILBOX_USER, password: MAILBOX_PASSWORD }] });
+    started.push(() => dovecot.stop());
+    const smtp = await startSmtpSink({ dir: path.join(dir, 'smtp') });
+    started.push(() => smtp.stop());
+    const llm = await startOpenAiDouble();
+    started.push(() => llm.stop());
+    let temporal: TemporalDevServer | undefined;
+    if (opts.temporal !== false) {
+      temporal = await startTemporalDevServer({ dataDir: path.join(dir, 'temporal'), headless: true });
+      started.push(() => temporal!.stop());
+    }
+    const env: Record<string, string> = {
+      TEMPORAL_ADDRESS: temporal?.address ?? '127.0.0.1:1',
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: `email-rag-test-${path.basename(dir)}`,
+      DATABASE_URL: db.url,
+      IMAP_HOST: dovecot.host,
+      IMAP_PORT: String(dovecot.port),
+      IMAP_USER: MAILBOX_USER,
+      IMAP_PASSWORD: MAILBOX_PASSWORD,
+      IMAP_TLS: 'false',
+      IMAP_MAILBOX: 'INBOX',
+      IMAP_POLL_INTERVAL_SECONDS: '3600',
+      SMTP_HOST: smtp.host,
+      SMTP_PORT: String(smtp.port),
+      SMTP_FROM: 'Support Team <support@example.test>',
+      LLM_BASE_URL: llm.baseUrl,
+      LLM_API_KEY: 'test-key',
+      LLM_MODEL: 'double-model',
+      LLM_TIMEOUT_MS: '5000',
+      WORKER_SHUTDOWN_GRACE_MS: '2000',
+      ...opts.env,
+    };
+    return {
+      dir,
+      temporal,
+      dovecot,
+      smtp,
+      llm,
+      db,
+      env,
+      config: loadConfig(env),
+      async stop() {
+        for (const stop of started.reverse()) await stop().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A realistic message; `extra` adds headers such as In-Reply-To. */
+export function sampleEmail(opts: { from?: string; subject?: string; body?: string; messageId?: string; extra?: string[] } = {}): string {
+  const messageId = opts.messageId ?? `<${Math.random().toString(36).slice(2)}@customer.example>`;
+  return [
+    `From: ${opts.from ?? 'Erika Mustermann <erika@customer.example>'}`,
+    `To: Support <${MAILBOX_USER}>`,
+    `Subject: ${opts.subject ?? 'Rechnung 2024-117 doppelt abgebucht'}`,
+    `Message-ID: ${messageId}`,
+    `Date: ${new Date().toUTCString()}`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+    ...(opts.extra ?? []),
+    '',
+    opts.body ??
+      'Hallo,\n\nmir wurde die Rechnung 2024-117 zweimal abgebucht. Können Sie bitte eine Gutschrift veranlassen?\n\nViele Grüße\nErika Mustermann',
+    '',
+  ].join('\r\n');
+}

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+const root = path.resolve(__dirname, '../..');
+
+function sourceHash(): string {
+  const h = createHash('sha256');
+  for (const dir of ['workflows', 'lib', 'activities']) {
+    for (const f of readdirSync(path.join(root, dir)).sort()) h.update(f).update(readFileSync(path.join(root, dir, f)));
+  }
+  h.update(readFileSync(path.join(root, 'package-lock.json')));
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * Bundles the workflows once and keeps the bundle on disk, keyed by the sources, so the test
+ * files (each its own process) do not each pay for webpack.
+ */
+export async function workflowBundle(): Promise<{ codePath: string }> {
+  const dir = path.join(root, '.local', 'bundles');
+  const codePath = path.join(dir, `workflows-${sourceHash()}.js`);
+  if (!existsSync(codePath)) {
+    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: undefined });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${codePath}.tmp-${process.pid}`, code);
+    // rename is atomic: a concurrent reader never sees half a bundle.
+    renameSync(`${codePath}.tmp-${process.pid}`, codePath);
+  }
+  return { codePath };
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadConfig } from '../../lib/config';
+import { ConfigError } from '../../lib/errors';
+
+const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };
+
+test('defaults give a working local configuration', () => {
+  const c = loadConfig(base);
+  assert.equal(c.temporal.address, '127.0.0.1:7233');
+  assert.equal(c.databaseUrl, 'mariadb://root@127.0.0.1:3306/email_rag');
+  assert.equal(c.llm.mode, 'offline', 'no LLM_BASE_URL: the labelled offline drafter');
+  assert.equal(c.imap.importHistory, false);
+});
+
+test('every problem is reported at once, in one clear error', () => {
+  assert.throws(
+    () => loadConfig({ IMAP_PORT: 'abc', LLM_BASE_URL: 'ftp://x', SMTP_FROM: 'not an address', IMAP_TLS: 'maybe' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      for (const part of ['IMAP_USER is required', 'IMAP_PASSWORD is required', 'IMAP_PORT', 'LLM_BASE_URL', 'SMTP_FROM', 'IMAP_TLS']) {
+        assert.ok(err.message.includes(part), `${part} missing in: ${err.message}`);
+      }
+      return true;
+    },
+  );
+});
+
+test('SMTP_FROM accepts a display name; mailbox secrets are optional for commands that do not need them', () => {
+  const c = loadConfig({ SMTP_FROM: '"Support Team" <help@example.com>' }, { imap: false });
+  assert.deepEqual(c.smtp.from, { name: 'Support Team', address: 'help@example.com' });
+  assert.equal(loadConfig({ ...base, LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm.mode, 'openai');
+});

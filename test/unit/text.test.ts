@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseRawEmail } from '../../adapters/mail-parser';
+import { parseDraftJson } from '../../lib/draft-prompt';
+import { detectLanguage } from '../../lib/language';
+import { splitPassages } from '../../lib/passages';
+import { priorityFromHeaders } from '../../lib/priority';
+
+test('passages drop quoted history and respect the size limit', () => {
+  const p = splitPassages(`Erster Absatz.\n\n> zitierte alte Mail\n> noch mehr\n\n${'x'.repeat(2000)}`, 800);
+  assert.equal(p[0], 'Erster Absatz.');
+  assert.ok(p.every((s) => s.length <= 800));
+  assert.ok(!p.join(' ').includes('zitierte'));
+});
+
+test('language and priority detection', () => {
+  assert.equal(detectLanguage('Hallo, können Sie mir bitte helfen? Vielen Dank'), 'de');
+  assert.equal(detectLanguage('Hello, could you please help me with my invoice? Thanks'), 'en');
+  assert.equal(priorityFromHeaders({ xPriority: '1 (Highest)' }), 'high');
+  assert.equal(priorityFromHeaders({ importance: 'low' }), 'low');
+  assert.equal(priorityFromHeaders({ priority: 'urgent' }), 'critical');
+  assert.equal(priorityFromHeaders({}), 'normal');
+});
+
+test('draft JSON is validated; fences are tolerated; empty bodies are rejected', () => {
+  const ok = parseDraftJson('```json\n{"language":"de","category":"billing","subject":"Re: x","body":"Hallo","confidence":3,"used_source_ids":["a",1]}\n```');
+  assert.ok(ok);
+  assert.equal(ok.confidence, 1);
+  assert.deepEqual(ok.used_source_ids, ['a']);
+  assert.equal(parseDraftJson('not json'), null);
+  assert.equal(parseDraftJson('{"subject":"x","body":"  "}'), null);
+});
+
+test('parser extracts addresses, threading headers, html text and attachment metadata', async () => {
+  const raw = Buffer.from(
+    [
+      'From: "Max Muster" <Max@Example.COM>',
+      'Reply-To: tickets@example.com',
+      'To: support@example.test',
+      'Subject: =?utf-8?q?R=C3=BCckfrage?=',
+      'Message-ID: <b@example.com>',
+      'In-Reply-To: <a@example.com>',
+      'References: <root@example.com> <a@example.com>',
+      'X-Priority: 1',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<p>Hallo <b>Team</b></p><img src="http://tracker.example/x.png">',
+      '--b1',
+      'Content-Type: application/pdf; name="rechnung.pdf"',
+      'Content-Disposition: attachment; filename="rechnung.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      'JVBERi0xLjQK',
+      '--b1--',
+      '',
+    ].join('\r\n'),
+  );
+  const p = await parseRawEmail(raw, 'fallback');
+  assert.deepEqual(p.from, { name: 'Max Muster', address: 'max@example.com' });
+  assert.equal(p.replyTo?.address, 'tickets@example.com');
+  assert.equal(p.subject, 'Rückfrage');
+  assert.equal(p.inReplyTo, '<a@example.com>');
+  assert.deepEqual(p.references, ['<root@example.com>', '<a@example.com>']);
+  assert.equal(p.priority, 'high');
+  assert.match(p.text, /Hallo TEAM|Hallo Team/);
+  assert.equal(p.attachments[0]?.filename, 'rechnung.pdf');
+  const reply = await parseRawEmail(Buffer.from('From: a@b.c\r\nReferences: <root@example.com>\r\n\r\nhi'), 'x');
+  assert.equal(reply.threadId, p.threadId, 'same root, same thread');
+});
+
+test('a message without a header block is malformed (permanent)', async () => {
+  await assert.rejects(parseRawEmail(Buffer.from('just some text without headers'), 'x'), { code: 'MALFORMED_MESSAGE' });
+  await assert.rejects(parseRawEmail(Buffer.alloc(0), 'x'), { code: 'MALFORMED_MESSAGE' });
+});
