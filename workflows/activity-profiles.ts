@@ -27,7 +27,8 @@ function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], pl
     options: {
       startToCloseTimeout,
       retry: {
-        maximumAttempts: plan.maximumAttempts,
+        // The SDK spells "unlimited" as an absent maximumAttempts.
+        ...(plan.maximumAttempts > 0 ? { maximumAttempts: plan.maximumAttempts } : {}),
         // Fallback only: the interceptor sets nextRetryDelay on every retryable failure.
         initialInterval: `${plan.delaysMs[0] ?? 30_000} ms`,
         backoffCoefficient: 4,

@@ -83,6 +83,19 @@ test('a Sent mailbox exists and deliver() can target it', async () => {
   }
 });
 
+test('deliver() creates a missing mailbox', async () => {
+  await server.deliver('alice', 'Subject: archived\r\n\r\nold\r\n', 'Archive');
+  const imap = client();
+  await imap.connect();
+  try {
+    const status = await imap.status('Archive', { messages: true });
+    assert.ok(status);
+    assert.equal(status.messages, 1);
+  } finally {
+    await imap.logout();
+  }
+});
+
 test('wrong password is refused, other users are separate', async () => {
   await assert.rejects(client({ user: 'alice', password: 'wrong' }).connect());
   const imap = client({ user: 'bob', password: 'other' });
