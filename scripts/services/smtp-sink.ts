@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerError, SMTPServerSession } from 'smtp-server';
+import { freePort } from './ports';
+
+/** One message as the sink accepted it. */
+export interface ReceivedMail {
+  /** What the client really sent in MAIL FROM / RCPT TO ('' for the null sender). */
+  envelope: { mailFrom: string; rcptTo: string[] };
+  raw: Buffer;
+  receivedAt: Date;
+}
+
+export interface SmtpSink {
+  host: string;
+  port: number;
+  /** Accepted messages, oldest first (live array). */
+  messages: ReceivedMail[];
+  /** Resolves with the accepted messages once there are at least `count`; rejects after `timeoutMs`. */
+  waitForMessages(count: number, timeoutMs: number): Promise<ReceivedMail[]>;
+  stop(): Promise<void>;
+  /** Answers the next `n` DATA commands with `code` (e.g. 451 transient, 550 permanent) and `message`. */
+  failNext(n: number, code: number, message: string): void;
+}
+
+/**
+ * Starts a receiving SMTP server on 127.0.0.1 (no TLS, any AUTH accepted) that keeps every message
+ * in memory and, when `dir` is given, also as `<dir>/<timestamp>-<n>.eml`.
+ */
+export async function startSmtpSink(opts: { port?: number; dir?: string } = {}): Promise<SmtpSink> {
+  const port = opts.port ?? (await freePort());
+  const dir = opts.dir;
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  const messages: ReceivedMail[] = [];
+  const waiters = new Set<() => void>();
+  let failures: { remaining: number; code: number; message: string } | undefined;
+  let counter = 0;
+
+  const accept = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> => {
+    const raw = await readAll(stream);
+    // A refused message is still read to the end, so the client sees the reply to DATA, not a reset.
+    if (failures && failures.remaining > 0) {
+      failures.remaining -= 1;
+      const err: SMTPServerError = new Error(failures.message);
+      err.responseCode = failures.code;
+      throw err;
+    }
+    const mail: ReceivedMail = {
+      envelope: {
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+        rcptTo: session.envelope.rcptTo.map((r) => r.address),
+      },
+      raw,
+      receivedAt: new Date(),
+    };
+    counter += 1;
+    if (dir) await fs.promises.writeFile(path.join(dir, `${mail.receivedAt.getTime()}-${counter}.eml`), raw);
+    messages.push(mail);
+    for (const wake of waiters) wake();
+  };
+
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    // stop() should not wait 30 s for a pooled client that keeps its connection open.
+    closeTimeout: 1_000,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username ?? 'anonymous' });
+    },
+    onData(stream, session, callback) {
+      accept(stream, session).then(
+        () => callback(),
+        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Errors of single connections (client resets) must not crash the test process.
+  server.on('error', () => undefined);
+
+  return {
+    host: '127.0.0.1',
+    port,
+    messages,
+    waitForMessages(count, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = (): boolean => {
+          if (messages.length < count) return false;
+          cleanup();
+          resolve(messages.slice());
+          return true;
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`SMTP sink: expected ${count} message(s) within ${timeoutMs} ms, got ${messages.length}`));
+        }, timeoutMs);
+        const wake = (): void => void check();
+        const cleanup = (): void => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+        };
+        if (!check()) waiters.add(wake);
+      });
+    },
+    stop() {
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    failNext(n, code, message) {
+      failures = { remaining: n, code, message };
+    },
+  };
+}
+
+function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
+  });
+}

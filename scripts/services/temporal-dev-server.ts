@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { spawnManaged } from './child-process';
+import { freePort } from './ports';
+import { temporalCliPath } from './tool-paths';
+
+export type SearchAttributeType = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+
+export interface TemporalDevServerOptions {
+  /** Holds temporal.db (SQLite, survives restarts) and, unless logFile is given, the server log. */
+  dataDir: string;
+  /** Frontend gRPC port; a free one when omitted. */
+  port?: number;
+  /** Web UI port; a free one when omitted (ignored when headless). */
+  uiPort?: number;
+  /** No Web UI (faster start, used by tests). */
+  headless?: boolean;
+  /** Namespace created at start; `default` always exists. */
+  namespace?: string;
+  logFile?: string;
+  /** Custom search attributes registered at start, e.g. `{ EmailStatus: 'Keyword' }`. */
+  searchAttributes?: Record<string, SearchAttributeType>;
+  /** Further `temporal server start-dev` arguments. */
+  extraArgs?: string[];
+  /** How long to wait for the frontend and namespace; default 60 s (2 slow cores). */
+  startTimeoutMs?: number;
+}
+
+export interface TemporalDevServer {
+  /** host:port of the frontend, for `Connection.connect({ address })` and TEMPORAL_ADDRESS. */
+  address: string;
+  /** The Web UI, unless headless. */
+  uiUrl?: string;
+  namespace: string;
+  logFile: string;
+  /** SIGTERM, wait for the exit, SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Dynamic config the product relies on: task priority and fairness need the new matcher, and a
+ * single partition keeps FIFO-within-priority observable (DESIGN field notes).
+ */
+const DYNAMIC_CONFIG = [
+  'matching.useNewMatcher=true',
+  'matching.enableFairness=true',
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+/**
+ * Starts `temporal server start-dev` with SQLite persistence in `dataDir` and resolves once the
+ * frontend answers gRPC and the namespace can be described. On failure the process is killed and
+ * the error carries the tail of its log.
+ */
+export async function startTemporalDevServer(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  const uiPort = opts.headless ? undefined : (opts.uiPort ?? (await freePort()));
+  const namespace = opts.namespace ?? 'default';
+  const logFile = opts.logFile ?? path.join(opts.dataDir, 'temporal-dev-server.log');
+  const address = `127.0.0.1:${port}`;
+
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(opts.dataDir, 'temporal.db'),
+    // One SQLite connection serves everything: WAL and no fsync keep it from becoming the bottleneck.
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=OFF',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort)]),
+    ...(namespace === 'default' ? [] : ['--namespace', namespace]),
+    '--log-level',
+    'warn',
+    ...DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+    ...Object.entries(opts.searchAttributes ?? {}).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(opts.extraArgs ?? []),
+  ];
+
+  fs.appendFileSync(logFile, `\n--- ${new Date().toISOString()} temporal ${args.join(' ')}\n`);
+  const proc = spawnManaged(temporalCliPath(), args, { logFile });
+
+  try {
+    await waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, () => proc.hasExited());
+  } catch (err) {
+    await proc.terminate('SIGKILL', 5_000);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `Temporal dev server on ${address} did not become ready: ${reason}\n` +
+        `--- last lines of ${logFile} ---\n${proc.logTail(40)}`,
+    );
+  }
+
+  return {
+    address,
+    uiUrl: uiPort === undefined ? undefined : `http://127.0.0.1:${uiPort}`,
+    namespace,
+    logFile,
+    stop: () => proc.terminate('SIGTERM', 10_000),
+  };
+}
+
+/** Polls with real gRPC calls: an open port alone does not mean the frontend serves requests yet. */
+async function waitUntilReady(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  hasExited: () => boolean,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'no answer';
+  const checkAlive = (): void => {
+    if (hasExited()) throw new Error(`the process exited (last error: ${lastError})`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms (last error: ${lastError})`);
+  };
+
+  let connection: Connection | undefined;
+  while (!connection) {
+    checkAlive();
+    try {
+      connection = await Connection.connect({
+        address,
+        connectTimeout: Math.min(5_000, Math.max(500, deadline - Date.now())),
+      });
+    } catch (err) {
+      lastError = describe(err);
+      await sleep(250);
+    }
+  }
+  try {
+    const calls: Array<() => Promise<unknown>> = [
+      () => connection.workflowService.getSystemInfo({}),
+      () => connection.workflowService.describeNamespace({ namespace }),
+    ];
+    for (const call of calls) {
+      for (;;) {
+        checkAlive();
+        try {
+          await connection.withDeadline(Date.now() + 5_000, call);
+          break;
+        } catch (err) {
+          lastError = describe(err);
+          await sleep(250);
+        }
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? (err.message.split('\n')[0] ?? err.name) : String(err);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

