@@ -1,0 +1,253 @@
+/**
+ * EmailWorkflow in Temporal's time-skipping test server: the real workflow code, the real queue
+ * interceptor writing to a real MariaDB, and FAKE activities (in-memory stand-ins for IMAP, LLM
+ * and SMTP) so that failures can be scripted and 30/120/600 s delays observed without waiting.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Context } from '@temporalio/activity';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { Activities } from '../../activities';
+import type { DraftView } from '../../activities/draft-activities';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
+import { PermanentError, TransientError } from '../../lib/errors';
+import { temporalTestServerPath } from '../../scripts/services/tool-paths';
+import { createQueueInterceptor } from '../../workers/queue-interceptor';
+import { EmailWorkflow, approveSignal, draftQuery, rejectSignal, resendSignal, stateQuery } from '../../workflows/email-workflow';
+import { createTestDatabase } from '../support/database';
+import { workflowBundle } from '../support/workflow-bundle';
+
+let env: TestWorkflowEnvironment;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let bundle: { codePath: string };
+
+before(async () => {
+  db = await createTestDatabase('wf');
+  bundle = await workflowBundle();
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
+});
+after(async () => {
+  await env?.teardown();
+  await db?.drop();
+});
+
+type Script = Partial<Record<keyof Activities, Array<Error | null>>>;
+
+/** Fake activities: each call takes the next scripted error (null = succeed) and records its schedule time. */
+function fakeActivities(script: Script) {
+  const calls: Array<{ name: string; attempt: number; startedMs: number; input: unknown }> = [];
+  const outcomes: Array<{ status: string; eventType: string }> = [];
+  const decisions: unknown[] = [];
+  const step = async (name: keyof Activities, input: unknown) => {
+    const info = Context.current().info;
+    // The test server's (skipped) clock: when this attempt really ran.
+    calls.push({ name, attempt: info.attempt, startedMs: await env.currentTimeMs(), input });
+    const err = script[name]?.shift();
+    if (err) throw err;
+  };
+  const draft = (draftId: string, needsHuman = false): DraftView => ({
+    draftId,
+    version: 1,
+    subject: 'Re: Rechnung',
+    body: needsHuman ? '' : 'Guten Tag, wir kümmern uns.',
+    to: { name: 'Erika', address: 'erika@customer.example' },
+    language: 'de',
+    confidence: 0.8,
+    drafter: 'fake',
+    model: 'fake',
+    flags: [],
+    needsHuman,
+  });
+  const activities = {
+    async fetchEmail(i: { emailId: string }) {
+      await step('fetchEmail', i);
+      return { size: 100 };
+    },
+    async parseEmail(i: { emailId: string }) {
+      await step('parseEmail', i);
+      return { priority: 'normal', hasReplyAddress: true, attachments: 0 };
+    },
+    async indexEmail(i: { emailId: string }) {
+      await step('indexEmail', i);
+      return { index: 'fake' };
+    },
+    async draftReply(i: { emailId: string; version: number }) {
+      await step('draftReply', i);
+      return draft(`${i.emailId}:draft:${i.version}`);
+    },
+    async saveHumanDraft(i: { emailId: string; version: number; body: string }) {
+      await step('saveHumanDraft', i);
+      return { ...draft(`${i.emailId}:draft:${i.version}`), body: i.body, drafter: 'human' };
+    },
+    async recordDecision(i: { decision: unknown }) {
+      await step('recordDecision', i);
+      decisions.push(i.decision);
+    },
+    async sendReply(i: { emailId: string; draftId: string }) {
+      await step('sendReply', i);
+      return { messageId: `<reply-${i.draftId}@example.test>`, outcome: 'sent' };
+    },
+    async recordOutcome(o: { status: string; eventType: string }) {
+      await step('recordOutcome', o);
+      outcomes.push({ status: o.status, eventType: o.eventType });
+    },
+  };
+  return { activities, calls, outcomes, decisions };
+}
+
+async function withWorker<T>(fake: ReturnType<typeof fakeActivities>, fn: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = `wf-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: fake.activities,
+    interceptors: { activity: [createQueueInterceptor(createMariaDbJobLedger(db.pool), createMariaDbAuditLog(db.pool))] },
+  });
+  return worker.runUntil(fn(taskQueue));
+}
+
+function start(taskQueue: string, emailId = `email-${randomUUID()}`) {
+  return env.client.workflow.start(EmailWorkflow, { taskQueue, workflowId: emailId, args: [{ emailId, source: { kind: 'stored' } }] });
+}
+
+async function jobRows(workflowId: string) {
+  return (await db.pool.query('SELECT step, status, attempt, retry_count, error_class FROM queue_jobs WHERE workflow_id = ? ORDER BY id', [
+    workflowId,
+  ])) as Array<{ step: string; status: string; attempt: number; retry_count: number; error_class: string | null }>;
+}
+
+/** Queries do not let the test server skip time; env.sleep does, so retries and timers come due. */
+async function waitForStatus(handle: Awaited<ReturnType<typeof start>>, status: string) {
+  for (let i = 0; i < 400; i++) {
+    if ((await handle.query(stateQuery)).status === status) return;
+    await env.sleep('5 seconds');
+  }
+  assert.fail(`workflow never reached ${status}`);
+}
+
+test('a transient failure is retried after 30 s, 120 s and 600 s (±10 % jitter); the queue row records it', async () => {
+  const fake = fakeActivities({ parseEmail: [new TransientError('db hiccup'), new TransientError('again'), new TransientError('and again')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const attempts = fake.calls.filter((c) => c.name === 'parseEmail');
+    assert.deepEqual(
+      attempts.map((a) => a.attempt),
+      [1, 2, 3, 4],
+    );
+    const gaps = attempts.slice(1).map((a, i) => (a.startedMs - attempts[i]!.startedMs) / 1000);
+    console.log('observed gaps between parse attempts (s):', gaps);
+    for (const [i, expected] of [30, 120, 600].entries()) {
+      assert.ok(gaps[i]! >= expected * 0.9 && gaps[i]! <= expected * 1.1 + 2, `gap ${i + 1} was ${gaps[i]} s, expected ~${expected} s`);
+    }
+    const parse = (await jobRows(handle.workflowId)).find((r) => r.step === 'parse');
+    assert.deepEqual(parse, { step: 'parse', status: 'done', attempt: 4, retry_count: 3, error_class: 'transient' });
+    const retries = (await db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE correlation_id = ? AND event_type = 'retry_scheduled'`, [
+      handle.workflowId,
+    ])) as Array<{ n: number }>;
+    assert.equal(Number(retries[0]?.n), 3);
+    await handle.signal(rejectSignal, { by: 'test', reason: 'done here' });
+    assert.equal((await handle.result()).status, 'rejected');
+  });
+});
+
+test('after the fourth failed attempt the job is dead and the email failed', async () => {
+  const fake = fakeActivities({ parseEmail: Array.from({ length: 4 }, () => new TransientError('still down')) });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    assert.equal((await handle.result()).status, 'failed');
+    const parse = (await jobRows(handle.workflowId)).find((r) => r.step === 'parse');
+    assert.equal(parse?.status, 'dead');
+    assert.equal(parse?.attempt, 4);
+    assert.deepEqual(fake.outcomes, [{ status: 'failed', eventType: 'parse_failed' }]);
+  });
+});
+
+test('a permanent error is dead at once, without retries', async () => {
+  const fake = fakeActivities({ parseEmail: [new PermanentError('corrupt MIME', 'MALFORMED_MESSAGE')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    assert.equal((await handle.result()).status, 'failed');
+    assert.equal(fake.calls.filter((c) => c.name === 'parseEmail').length, 1);
+    const parse = (await jobRows(handle.workflowId)).find((r) => r.step === 'parse');
+    assert.deepEqual(parse, { step: 'parse', status: 'dead', attempt: 1, retry_count: 0, error_class: 'permanent' });
+  });
+});
+
+test('an index outage degrades to partially_indexed and the pipeline goes on', async () => {
+  const fake = fakeActivities({ indexEmail: Array.from({ length: 3 }, () => new TransientError('qdrant down')) });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    assert.deepEqual(fake.outcomes, [{ status: 'partially_indexed', eventType: 'index_degraded' }]);
+    assert.equal(fake.calls.filter((c) => c.name === 'indexEmail').length, 3);
+    await handle.signal(approveSignal, { by: 'ops' });
+    assert.equal((await handle.result()).status, 'sent');
+  });
+});
+
+test('approval: the draft is queryable, early or malformed signals are ignored, an edited body is passed on', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const draft = await handle.query(draftQuery);
+    assert.equal(draft?.to.address, 'erika@customer.example');
+    await handle.signal(approveSignal, { by: 'ops', body: 'Edited reply' });
+    const result = await handle.result();
+    assert.equal(result.status, 'sent');
+    assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops', body: 'Edited reply' }]);
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
+  });
+});
+
+test('the LLM giving up leads to manual_review; only an approval with a body written by a person proceeds', async () => {
+  const fake = fakeActivities({ draftReply: [new TransientError('LLM timeout', 'LLM_TIMEOUT'), new TransientError('LLM timeout', 'LLM_TIMEOUT')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'manual_review');
+    assert.equal(fake.calls.filter((c) => c.name === 'draftReply').length, 2, 'one retry, then a person');
+    await handle.signal(approveSignal, { by: 'ops' });
+    await handle.signal(approveSignal, { by: 'ops', body: 'Written by a person' });
+    assert.equal((await handle.result()).status, 'sent');
+    const state = await handle.query(stateQuery);
+    assert.equal(state.ignoredSignals.length, 1);
+    assert.equal(state.draft?.drafter, 'human');
+  });
+});
+
+test('SMTP failures: three attempts, the draft stays approved, and it is sent on the next round', async () => {
+  const smtpDown = () => new TransientError('451 try later', 'SMTP_TRANSIENT');
+  const fake = fakeActivities({ sendReply: [smtpDown(), smtpDown(), smtpDown()] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.signal(approveSignal, { by: 'ops' });
+    const result = await handle.result();
+    assert.equal(result.status, 'sent');
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 4);
+    assert.deepEqual(fake.outcomes, [{ status: 'approved', eventType: 'send_gave_up' }]);
+    const sendRows = (await jobRows(handle.workflowId)).filter((r) => r.step === 'send');
+    assert.deepEqual(
+      sendRows.map((r) => r.status),
+      ['dead', 'done'],
+      'each round has its own queue row',
+    );
+  });
+});
+
+test('a resend signal retries a failed send round at once', async () => {
+  const fake = fakeActivities({ sendReply: [1, 2, 3].map(() => new TransientError('451', 'SMTP_TRANSIENT')) });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.signal(approveSignal, { by: 'ops' });
+    for (let i = 0; i < 400 && fake.outcomes.length === 0; i++) await env.sleep('5 seconds');
+    await handle.signal(resendSignal, { by: 'ops' });
+    assert.equal((await handle.result()).status, 'sent');
+  });
+});
