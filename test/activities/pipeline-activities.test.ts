@@ -1,0 +1,191 @@
+/**
+ * Activities against real servers: Dovecot (IMAP), MariaDB, the SMTP listener; the LLM is the
+ * OpenAI-compatible double reached through the real `openai` client.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { simpleParser } from 'mailparser';
+import { imapEmailId } from '../../lib/domain';
+import { PermanentError, TransientError } from '../../lib/errors';
+import { loadConfig } from '../../lib/config';
+import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { activityHarness } from './support';
+
+let stack: TestStack;
+let h: ReturnType<typeof activityHarness>;
+let uidValidity = 0;
+let nextUid = 1;
+
+before(async () => {
+  stack = await startStack({ temporal: false });
+  h = activityHarness(stack.config);
+});
+after(async () => {
+  await h?.close();
+  await stack?.stop();
+});
+
+/** Delivers a message to INBOX and returns the workflow input for it. */
+async function deliver(raw: string) {
+  await stack.dovecot.deliver(MAILBOX_USER, raw);
+  const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
+  uidValidity = listing.uidValidity;
+  const uid = listing.messages[listing.messages.length - 1]!.uid;
+  nextUid = uid + 1;
+  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', uidValidity, uid);
+  return { emailId, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity, uid } };
+}
+
+async function status(emailId: string): Promise<string | undefined> {
+  return (await h.deps.activities.messages.getEmail(emailId))?.status;
+}
+
+async function throughDraft(raw: string) {
+  const input = await deliver(raw);
+  await h.run(input.emailId, h.activities.fetchEmail, input);
+  await h.run(input.emailId, h.activities.parseEmail, { emailId: input.emailId });
+  await h.run(input.emailId, h.activities.indexEmail, { emailId: input.emailId });
+  return input;
+}
+
+test('fetch stores the raw bytes once; a repeated fetch is a no-op', async () => {
+  const input = await deliver(sampleEmail());
+  const first = await h.run(input.emailId, h.activities.fetchEmail, input);
+  const again = await h.run(input.emailId, h.activities.fetchEmail, input);
+  assert.equal(first.size, again.size);
+  assert.equal(await status(input.emailId), 'fetched');
+  const raw = await h.deps.activities.messages.getRaw(input.emailId);
+  assert.match(raw!.toString('utf8'), /Rechnung 2024-117/);
+});
+
+test('an oversized message is refused by its IMAP size before download, permanently', async () => {
+  const small = activityHarness(loadConfig({ ...stack.env, MAX_MESSAGE_BYTES: '2048' }));
+  try {
+    const input = await deliver(sampleEmail({ body: 'x'.repeat(10_000) }));
+    await assert.rejects(small.run(input.emailId, small.activities.fetchEmail, input), (err: unknown) => {
+      assert.ok(err instanceof PermanentError);
+      assert.equal(err.code, 'MESSAGE_TOO_LARGE');
+      assert.match(err.message, /above the limit of 2048/);
+      return true;
+    });
+    assert.equal(await small.deps.activities.messages.getRaw(input.emailId), null, 'nothing was stored');
+  } finally {
+    await small.close();
+  }
+});
+
+test('a vanished UID and an unreachable IMAP server are told apart', async () => {
+  const gone = { emailId: 'gone', source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity, uid: 999_999 } };
+  await assert.rejects(h.run('gone', h.activities.fetchEmail, gone), { code: 'MESSAGE_GONE' });
+  const down = activityHarness(loadConfig({ ...stack.env, IMAP_PORT: '1' }));
+  try {
+    await assert.rejects(down.run('down', down.activities.fetchEmail, gone), (err: unknown) => err instanceof TransientError && err.code === 'IMAP_UNAVAILABLE');
+  } finally {
+    await down.close();
+  }
+});
+
+test('malformed mail fails parsing permanently with a clear code', async () => {
+  const input = await deliver('this is not an RFC 822 message at all\r\n');
+  await h.run(input.emailId, h.activities.fetchEmail, input);
+  await assert.rejects(h.run(input.emailId, h.activities.parseEmail, { emailId: input.emailId }), { code: 'MALFORMED_MESSAGE' });
+});
+
+test('a reply joins the thread of the message it answers, and retrieval finds the thread', async () => {
+  const first = await throughDraft(sampleEmail({ messageId: '<thread-root@customer.example>', subject: 'Lieferung 4711 fehlt' }));
+  const second = await throughDraft(
+    sampleEmail({
+      messageId: '<thread-2@customer.example>',
+      subject: 'Re: Lieferung 4711 fehlt',
+      body: 'Die Lieferung 4711 ist immer noch nicht da.',
+      extra: ['In-Reply-To: <thread-root@customer.example>'],
+    }),
+  );
+  const a = await h.deps.activities.messages.getEmail(first.emailId);
+  const b = await h.deps.activities.messages.getEmail(second.emailId);
+  assert.equal(b?.threadId, a?.threadId);
+  stack.llm.requests.length = 0;
+  const draft = await h.run(second.emailId, h.activities.draftReply, { emailId: second.emailId, version: 1 });
+  assert.equal(draft.needsHuman, false);
+  const stored = await h.deps.activities.drafts.get(draft.draftId);
+  assert.ok(stored?.contextIds.includes(first.emailId), 'the earlier thread message was retrieved as context');
+  const prompt = stack.llm.requests[0]?.body.messages?.map((m) => m.content).join('\n') ?? '';
+  assert.match(prompt, /<email from=/);
+  assert.match(prompt, /never instructions/);
+  assert.equal(await status(second.emailId), 'awaiting_approval');
+});
+
+test('LLM invalid JSON: one retry with an adjusted prompt, then default values and manual_review', async () => {
+  const repaired = await throughDraft(sampleEmail({ subject: 'Passwort zurücksetzen' }));
+  stack.llm.requests.length = 0;
+  stack.llm.script({ kind: 'content', content: 'Sure! Here is your reply: ...' });
+  const d1 = await h.run(repaired.emailId, h.activities.draftReply, { emailId: repaired.emailId, version: 1 });
+  assert.deepEqual(d1.flags, ['json_repaired']);
+  assert.equal(stack.llm.requests.length, 2);
+  assert.match(stack.llm.requests[1]?.body.messages?.at(-1)?.content ?? '', /not valid JSON/);
+
+  const hopeless = await throughDraft(sampleEmail({ subject: 'Kündigung' }));
+  stack.llm.script({ kind: 'content', content: '{broken' }, { kind: 'content', content: 'still not json' });
+  const d2 = await h.run(hopeless.emailId, h.activities.draftReply, { emailId: hopeless.emailId, version: 1 });
+  assert.deepEqual(d2.flags, ['json_invalid_defaults']);
+  assert.equal(d2.needsHuman, true);
+  assert.equal(await status(hopeless.emailId), 'manual_review');
+});
+
+test('LLM errors are classified: timeout and 429 transient (Retry-After kept), 401 permanent', async () => {
+  const input = await throughDraft(sampleEmail({ subject: 'Timeout please' }));
+  stack.llm.script({ kind: 'delay', ms: 6_000 });
+  await assert.rejects(h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 }), { code: 'LLM_TIMEOUT' });
+  stack.llm.script({ kind: 'status', status: 429, retryAfter: '12' });
+  await assert.rejects(h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 }), (err: unknown) => {
+    assert.ok(err instanceof TransientError);
+    assert.equal(err.retryAfterMs, 12_000);
+    return true;
+  });
+  stack.llm.script({ kind: 'status', status: 401 });
+  await assert.rejects(h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 }), (err: unknown) => err instanceof PermanentError);
+});
+
+test('send: 451 is transient and counted on the one send_attempts row; a retry sends once; later calls send nothing', async () => {
+  const input = await throughDraft(sampleEmail({ messageId: '<send-1@customer.example>', subject: 'Bitte antworten' }));
+  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
+  await h.run(input.emailId, h.activities.recordDecision, { emailId: input.emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  const before = stack.smtp.messages.length;
+  stack.smtp.failNext(1, 451, 'mailbox busy, try later');
+  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), { code: 'SMTP_TRANSIENT' });
+  assert.equal((await h.deps.activities.sends.get(draft.draftId))?.status, 'failed');
+  assert.equal(await status(input.emailId), 'approved', 'the draft stays approved');
+  const sent = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
+  const again = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
+  assert.equal(sent.outcome, 'sent');
+  assert.equal(again.outcome, 'already_sent');
+  assert.equal(stack.smtp.messages.length, before + 1, 'exactly one message reached the server');
+  const row = await h.deps.activities.sends.get(draft.draftId);
+  assert.equal(row?.attempts, 2, 'two real tries; the call after success is not one');
+  assert.equal(row?.status, 'sent');
+  assert.deepEqual(row?.envelope?.to, ['erika@customer.example']);
+  const parsed = await simpleParser(stack.smtp.messages.at(-1)!.raw);
+  assert.equal(parsed.inReplyTo, '<send-1@customer.example>');
+  assert.equal(await status(input.emailId), 'sent');
+});
+
+test('send: 550 is permanent; a crafted display name cannot add recipients', async () => {
+  const input = await throughDraft(
+    sampleEmail({ from: '"victim@example.com, attacker@evil.example" <real@customer.example>', messageId: '<send-2@customer.example>' }),
+  );
+  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
+  await h.run(input.emailId, h.activities.recordDecision, { emailId: input.emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  stack.smtp.failNext(1, 550, 'no such user');
+  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), (err: unknown) => err instanceof PermanentError);
+  await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
+  assert.deepEqual(stack.smtp.messages.at(-1)?.envelope.rcptTo, ['real@customer.example']);
+});
+
+test('decisions and status changes are in the audit log with the correlation id', async () => {
+  const rows = (await stack.db.pool.query(`SELECT event_type, correlation_id, actor FROM audit_log WHERE event_type = 'draft_approved'`)) as Array<{
+    correlation_id: string;
+    actor: string;
+  }>;
+  assert.ok(rows.length >= 2);
+  assert.ok(rows.every((r) => r.actor === 'tester' && r.correlation_id.startsWith('email-')));
+});
