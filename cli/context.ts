@@ -28,7 +28,8 @@ export async function connectTemporal(config: Config): Promise<{ client: Client;
 }
 
 export async function connectDatabase(config: Config): Promise<Pool> {
-  const pool = createPool(config.databaseUrl, 2);
+  // A person is waiting: fail within seconds rather than the worker's patient 10 s.
+  const pool = createPool(config.databaseUrl, 2, 4_000);
   try {
     await pool.query('SELECT 1');
   } catch (err) {

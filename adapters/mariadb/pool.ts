@@ -36,11 +36,11 @@ export function parseDatabaseUrl(url: string): mariadb.PoolConfig & { database: 
 }
 
 /** A pool that keeps trying to (re)connect, so a MariaDB restart costs waiting, not data. */
-export function createPool(url: string, size = 5): Pool {
+export function createPool(url: string, size = 5, acquireTimeoutMs = 10_000): Pool {
   return mariadb.createPool({
     ...parseDatabaseUrl(url),
     connectionLimit: size,
-    acquireTimeout: 10_000,
+    acquireTimeout: acquireTimeoutMs,
     connectTimeout: 5_000,
     charset: 'utf8mb4',
     timezone: 'Z',

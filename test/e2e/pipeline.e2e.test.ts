@@ -159,3 +159,57 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
   assert.equal(Number(emails[0]?.n), 1, 'the pre-existing mail was never processed');
   assert.equal(stack.smtp.messages.length, 1);
 });
+
+const cli = (args: string[]) =>
+  run(process.execPath, ['bin/email-rag.js', ...args], { env: { ...process.env, ...stack.env }, cwd: process.cwd() });
+
+test('the project CLI: ingest files, list drafts, approve with an edited body, reject with a reason, status', async () => {
+  const dir = `${stack.dir}/ingest`;
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/a.eml`, sampleEmail({ messageId: '<cli-a@customer.example>', subject: 'Lieferverzug Auftrag 5521' }));
+  writeFileSync(
+    `${dir}/b.eml`,
+    sampleEmail({ from: 'John Smith <john@client.example>', messageId: '<cli-b@client.example>', subject: 'Contract question', body: 'Hello, can I cancel my contract early? Thanks, John' }),
+  );
+  const ingested = await cli(['ingest', dir]);
+  const ids = ingested.stdout.trim().split('\n').map((l) => l.split('\t')[0]!);
+  assert.equal(ids.length, 2);
+  assert.ok(ids.every((id) => id.startsWith('email-file-')));
+  const again = await cli(['ingest', `${dir}/a.eml`]);
+  assert.match(again.stdout, /already known/, 'importing the same message twice starts nothing');
+
+  for (const id of ids) await waitFor(`${id} awaiting approval`, async () => (await emailRow(id))?.status === 'awaiting_approval', 90_000);
+  const drafts = JSON.parse((await cli(['drafts', '--json'])).stdout) as Array<{ emailId: string; language: string }>;
+  assert.deepEqual(drafts.map((d) => d.emailId).sort(), [...ids].sort());
+  assert.equal(drafts.find((d) => d.emailId === ids[1])?.language, 'en');
+
+  const bodyFile = `${dir}/edited.txt`;
+  writeFileSync(bodyFile, 'Guten Tag,\n\nIhre Lieferung ist unterwegs.\n\nViele Grüße');
+  const approved = await cli(['approve', ids[0]!, '--body-file', bodyFile, '--by', 'alice']);
+  assert.match(approved.stdout, /approved .* as alice with an edited body/);
+  const rejected = await cli(['reject', ids[1]!, '--reason', 'answered by phone', '--by', 'bob']);
+  assert.match(rejected.stdout, /rejected/);
+
+  assert.equal(((await client.workflow.getHandle(ids[0]!).result()) as EmailWorkflowResult).status, 'sent');
+  assert.equal(((await client.workflow.getHandle(ids[1]!).result()) as EmailWorkflowResult).status, 'rejected');
+  const mails = await stack.smtp.waitForMessages(2, 30_000);
+  const edited = await simpleParser(mails[1]!.raw);
+  assert.match(edited.text ?? '', /Ihre Lieferung ist unterwegs/);
+  const rows = (await stack.db.pool.query('SELECT body, approved_body, decided_by FROM drafts WHERE email_id = ?', [ids[0]])) as Array<{
+    body: string;
+    approved_body: string;
+    decided_by: string;
+  }>;
+  assert.equal(rows[0]?.decided_by, 'alice');
+  assert.notEqual(rows[0]?.body, rows[0]?.approved_body, 'both the draft and the edited version are kept');
+
+  const late = await cli(['approve', ids[1]!]).catch((err: { code: number; stderr: string }) => err);
+  assert.equal((late as { code: number }).code, 1);
+  assert.match((late as { stderr: string }).stderr, /not waiting for a decision \(status rejected\)/);
+
+  const report = JSON.parse((await cli(['status', '--json'])).stdout) as { emails: Record<string, number>; queue: Record<string, number>; deadLetters: number };
+  assert.equal(report.emails.sent, 2);
+  assert.equal(report.emails.rejected, 1);
+  assert.equal(report.deadLetters, 0);
+});
