@@ -1,0 +1,80 @@
+/**
+ * The poll activity on a real Dovecot, MariaDB and Temporal dev server (no worker runs, so the
+ * started workflows simply wait in their task queue and can be inspected).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../../lib/config';
+import type { EmailWorkflowInput } from '../../lib/domain';
+import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { activityHarness } from './support';
+
+let stack: TestStack;
+let h: ReturnType<typeof activityHarness>;
+let client: Client;
+let connection: Connection;
+
+before(async () => {
+  stack = await startStack({ env: { IMAP_IMPORT_HISTORY: 'true' } });
+  h = activityHarness(stack.config);
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection });
+});
+after(async () => {
+  await h?.close();
+  await connection?.close();
+  await stack?.stop();
+});
+
+async function startInput(workflowId: string): Promise<EmailWorkflowInput> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  return JSON.parse(Buffer.from(payload ?? []).toString('utf8')) as EmailWorkflowInput;
+}
+
+const poll = (id: string) => h.run(id, h.activities.pollMailbox, {});
+
+test('with IMAP_IMPORT_HISTORY, existing mail is imported as history (never answered); new mail is answered', async () => {
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'old 1' }));
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'old 2' }));
+  const first = await poll('poll-1');
+  assert.equal(first.started.length, 2);
+  for (const id of first.started) assert.equal((await startInput(id)).historyOnly, true, id);
+
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'new' }));
+  const second = await poll('poll-2');
+  assert.equal(second.started.length, 1);
+  assert.equal((await startInput(second.started[0]!)).historyOnly, false);
+  const audit = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'mailbox_connected'`)) as Array<{ message: string }>;
+  assert.equal(audit.length, 1);
+  assert.match(audit[0]!.message, /imported as history/);
+});
+
+test('overlapping polls and a lost watermark write never start a message twice', async () => {
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'race' }));
+  const [a, b] = await Promise.all([poll('poll-a'), poll('poll-b')]);
+  const started = [...a.started, ...b.started];
+  assert.equal(started.length, 1, JSON.stringify({ a, b }));
+
+  // Rewind the watermark as if its write had been lost: everything is found again, nothing restarts.
+  await stack.db.pool.query('UPDATE mailbox_watermarks SET last_uid = 0');
+  const replay = await poll('poll-c');
+  assert.deepEqual(replay.started, []);
+  assert.equal(replay.existing.length, 4);
+});
+
+test('without IMAP_IMPORT_HISTORY a newly connected mailbox starts nothing for its existing mail', async () => {
+  const fresh = activityHarness(loadConfig({ ...stack.env, IMAP_IMPORT_HISTORY: 'false', IMAP_MAILBOX: 'Archive' }));
+  try {
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'archived' }), 'Archive');
+    const first = await fresh.run('poll-archive-1', fresh.activities.pollMailbox, {});
+    assert.deepEqual(first.started, []);
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'arrives later' }), 'Archive');
+    const second = await fresh.run('poll-archive-2', fresh.activities.pollMailbox, {});
+    assert.equal(second.started.length, 1);
+    assert.match(second.started[0]!, /-Archive-/);
+  } finally {
+    await fresh.close();
+  }
+});
