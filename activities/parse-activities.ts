@@ -20,10 +20,16 @@ export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       const known = await deps.messages.findThreadId([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])]);
       if (known) parsed.threadId = known;
       await deps.messages.saveParsed(input.emailId, parsed);
-      await transition(deps, input.emailId, 'parsed', `"${parsed.subject.slice(0, 120)}" from ${parsed.from?.address ?? 'unknown sender'}`, {
-        attachments: parsed.attachments.length,
-        priority: parsed.priority,
-      });
+      await transition(
+        deps,
+        input.emailId,
+        'parsed',
+        `"${parsed.subject.slice(0, 120)}" from ${parsed.from?.address ?? 'unknown sender'}`,
+        {
+          attachments: parsed.attachments.length,
+          priority: parsed.priority,
+        },
+      );
       return {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),

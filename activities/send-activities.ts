@@ -3,9 +3,7 @@ import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
 
-export type Decision =
-  | { kind: 'approve'; by: string; body?: string }
-  | { kind: 'reject'; by: string; reason: string };
+export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
 
 const ADDRESS = /^[^\s@<>()",;:\\]+@[A-Za-z0-9.-]+\.?[A-Za-z0-9-]*$/;
 
@@ -15,7 +13,9 @@ export function replyMessageId(workflowId: string, draftId: string, fromAddress:
   return `<reply-${createHash('sha256').update(`${workflowId}\n${draftId}`).digest('hex').slice(0, 32)}@${domain}>`;
 }
 
-export function createSendActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings'>) {
+export function createSendActivities(
+  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings'>,
+) {
   return {
     async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
       const cid = correlationId();

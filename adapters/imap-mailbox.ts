@@ -16,7 +16,9 @@ function classifyImapError(err: unknown, what: string): Error {
   const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; message?: string };
   const detail = e.responseText ?? e.message ?? String(err);
   if (e.authenticationFailed) {
-    return new PermanentError(`IMAP login refused during ${what}: ${detail} (check IMAP_USER / IMAP_PASSWORD)`, 'IMAP_AUTH', { cause: err });
+    return new PermanentError(`IMAP login refused during ${what}: ${detail} (check IMAP_USER / IMAP_PASSWORD)`, 'IMAP_AUTH', {
+      cause: err,
+    });
   }
   return new TransientError(`IMAP unavailable during ${what}: ${detail}`, 'IMAP_UNAVAILABLE', { cause: err });
 }

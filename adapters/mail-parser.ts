@@ -48,7 +48,8 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
   }
   const from = addresses(parsed.from)[0] ?? null;
   const replyTo = addresses(parsed.replyTo)[0] ?? null;
-  const htmlText = typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '';
+  const htmlText =
+    typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '';
   const text = (parsed.text?.trim() ? parsed.text : htmlText).trim();
   if (!from && !text && !parsed.subject) {
     throw new PermanentError('message has neither sender nor subject nor text', 'MALFORMED_MESSAGE');

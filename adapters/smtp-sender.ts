@@ -25,7 +25,8 @@ export function classifySmtpError(err: unknown): Error {
       return new PermanentError(`SMTP server refused the message (${e.responseCode}): ${detail}`, 'SMTP_REJECTED', { cause: err });
     }
   }
-  if (e.code === 'EAUTH') return new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, 'SMTP_AUTH', { cause: err });
+  if (e.code === 'EAUTH')
+    return new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, 'SMTP_AUTH', { cause: err });
   if (e.code === 'EENVELOPE') return new PermanentError(`SMTP envelope refused: ${detail}`, 'SMTP_ENVELOPE', { cause: err });
   if (e.code && TRANSIENT_CODES.has(e.code)) {
     return new TransientError(`SMTP server unavailable: ${detail}`, 'SMTP_UNAVAILABLE', { cause: err });

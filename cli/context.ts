@@ -19,10 +19,7 @@ export async function connectTemporal(config: Config): Promise<{ client: Client;
     connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 5_000 });
     await connection.workflowService.getSystemInfo({});
   } catch (err) {
-    throw new CliError(
-      `cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS)`,
-      3,
-    );
+    throw new CliError(`cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS)`, 3);
   }
   return { client: new Client({ connection, namespace: config.temporal.namespace }), close: () => connection.close() };
 }

@@ -87,7 +87,8 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'ingest': {
       const { positionals, values } = args(rest, { history: { type: 'boolean', default: false } });
-      for (const line of await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true })) console.log(line);
+      for (const line of await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true }))
+        console.log(line);
       return;
     }
     case 'status': {
@@ -101,7 +102,9 @@ async function run(argv: string[]): Promise<void> {
       const list = await drafts(config());
       if (values.json) console.log(JSON.stringify(list, null, 2));
       else if (list.length === 0) console.log('no drafts waiting for approval');
-      else for (const d of list) console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence})`);
+      else
+        for (const d of list)
+          console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence})`);
       return;
     }
     case 'approve': {

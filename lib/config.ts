@@ -84,9 +84,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
 
   const fromAddress = str('SMTP_FROM', 'assistant@localhost');
   const fromMatch = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(fromAddress);
-  const from = fromMatch
-    ? { name: (fromMatch[1] ?? '').trim(), address: (fromMatch[2] ?? '').trim() }
-    : { name: '', address: fromAddress };
+  const from = fromMatch ? { name: (fromMatch[1] ?? '').trim(), address: (fromMatch[2] ?? '').trim() } : { name: '', address: fromAddress };
   if (!ADDRESS.test(from.address)) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
 
   const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);

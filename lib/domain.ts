@@ -31,9 +31,7 @@ export const STEPS = ['fetch', 'parse', 'index', 'draft', 'decide', 'send'] as c
 export type Step = (typeof STEPS)[number];
 
 /** Where the raw message of an email comes from. */
-export type EmailSource =
-  | { kind: 'imap'; mailbox: string; uidValidity: number; uid: number }
-  | { kind: 'stored' };
+export type EmailSource = { kind: 'imap'; mailbox: string; uidValidity: number; uid: number } | { kind: 'stored' };
 
 export interface EmailWorkflowInput {
   /** Equals the workflow id: the business identity of the email. */

@@ -40,9 +40,7 @@ function fence(text: string): string {
 }
 
 export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ role: 'system' | 'user'; content: string }> {
-  const context = req.context
-    .map((c) => `<item id="${c.sourceId}" kind="${c.kind}">\n${fence(c.text)}\n</item>`)
-    .join('\n');
+  const context = req.context.map((c) => `<item id="${c.sourceId}" kind="${c.kind}">\n${fence(c.text)}\n</item>`).join('\n');
   const user = [
     `<email from="${fence(req.from.name)} <${req.from.address}>" subject="${fence(req.subject).replace(/"/g, "'")}">`,
     fence(req.text.slice(0, 20_000)),
@@ -64,7 +62,10 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
 
 /** Accepts a JSON object (optionally in a code fence) that matches the schema; null otherwise. */
 export function parseDraftJson(raw: string): DraftJson | null {
-  const trimmed = raw.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const trimmed = raw
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let value: unknown;
   try {
     value = JSON.parse(trimmed);

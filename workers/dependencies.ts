@@ -29,7 +29,12 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
   const sender = createSmtpSender(config.smtp);
   const drafter =
     config.llm.mode === 'openai' && config.llm.baseUrl
-      ? createOpenAiDrafter({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, timeoutMs: config.llm.timeoutMs })
+      ? createOpenAiDrafter({
+          baseUrl: config.llm.baseUrl,
+          apiKey: config.llm.apiKey,
+          model: config.llm.model,
+          timeoutMs: config.llm.timeoutMs,
+        })
       : createOfflineDrafter();
   const activities: ActivityDeps = {
     mailbox,

@@ -15,7 +15,7 @@ export async function runWorker(config: Config): Promise<void> {
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
       const level = entry.level.toLowerCase() as LogLevel;
       const meta = (entry.meta ?? {}) as Record<string, unknown>;
-      logger.log(level === 'trace' as LogLevel ? 'debug' : level, entry.message, {
+      logger.log(level === ('trace' as LogLevel) ? 'debug' : level, entry.message, {
         correlationId: meta.workflowId,
         ...meta,
       });

@@ -141,7 +141,13 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   } catch (err) {
     // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
     state.lastError = failureText(err);
-    await books.recordOutcome({ emailId, status: 'partially_indexed', eventType: 'index_degraded', errorClass: 'dependency', message: state.lastError });
+    await books.recordOutcome({
+      emailId,
+      status: 'partially_indexed',
+      eventType: 'index_degraded',
+      errorClass: 'dependency',
+      message: state.lastError,
+    });
     state.status = 'partially_indexed';
   }
   if (input.historyOnly) return { status: state.status === 'partially_indexed' ? 'partially_indexed' : 'indexed' };
@@ -153,7 +159,13 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
     if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
     // Seed 001: the LLM gave up after its retry; a person writes the reply.
     state.lastError = failureText(err);
-    await books.recordOutcome({ emailId, status: 'manual_review', eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
+    await books.recordOutcome({
+      emailId,
+      status: 'manual_review',
+      eventType: 'draft_failed',
+      errorClass: 'unclear',
+      message: state.lastError,
+    });
     state.status = 'manual_review';
   }
 

@@ -57,7 +57,11 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
     },
 
     async countByStatus(): Promise<Record<string, number>> {
-      const rows = await query<Array<{ status: string; n: number }>>(pool, 'counting queue rows', 'SELECT status, COUNT(*) AS n FROM queue_jobs GROUP BY status');
+      const rows = await query<Array<{ status: string; n: number }>>(
+        pool,
+        'counting queue rows',
+        'SELECT status, COUNT(*) AS n FROM queue_jobs GROUP BY status',
+      );
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 

@@ -59,7 +59,9 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
     },
 
     async getRaw(emailId: string): Promise<Buffer | null> {
-      const rows = await query<Array<{ raw: Buffer }>>(pool, 'reading the raw message', 'SELECT raw FROM raw_messages WHERE email_id = ?', [emailId]);
+      const rows = await query<Array<{ raw: Buffer }>>(pool, 'reading the raw message', 'SELECT raw FROM raw_messages WHERE email_id = ?', [
+        emailId,
+      ]);
       return rows[0]?.raw ?? null;
     },
 
@@ -145,7 +147,11 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
     },
 
     async countByStatus(): Promise<Record<string, number>> {
-      const rows = await query<Array<{ status: string; n: number }>>(pool, 'counting emails', 'SELECT status, COUNT(*) AS n FROM emails GROUP BY status');
+      const rows = await query<Array<{ status: string; n: number }>>(
+        pool,
+        'counting emails',
+        'SELECT status, COUNT(*) AS n FROM emails GROUP BY status',
+      );
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 

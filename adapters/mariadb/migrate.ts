@@ -35,17 +35,16 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
     const rows = (await conn.query('SELECT version, checksum FROM schema_migrations')) as Array<{ version: string; checksum: string }>;
     const done = new Map(rows.map((r) => [r.version, r.checksum]));
     const applied: string[] = [];
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.*\.sql$/.test(f)).sort()) {
+    for (const file of readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d+_.*\.sql$/.test(f))
+      .sort()) {
       const version = file.replace(/\.sql$/, '');
       const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
       const checksum = createHash('sha256').update(sql).digest('hex');
       const recorded = done.get(version);
       if (recorded !== undefined) {
         if (recorded !== checksum) {
-          throw new PermanentError(
-            `migration ${file} was changed after it was applied; add a new migration instead`,
-            'MIGRATION_CHANGED',
-          );
+          throw new PermanentError(`migration ${file} was changed after it was applied; add a new migration instead`, 'MIGRATION_CHANGED');
         }
         continue;
       }

@@ -17,7 +17,8 @@ async function waitingHandle(config: Config, workflowId: string) {
   } catch (err) {
     await temporal.close();
     if (err instanceof CliError) throw err;
-    if (err instanceof WorkflowNotFoundError) throw new CliError(`no email workflow ${workflowId} (list waiting ones with: email-rag drafts)`);
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliError(`no email workflow ${workflowId} (list waiting ones with: email-rag drafts)`);
     throw new CliError(`cannot read ${workflowId}: ${(err as Error).message}`);
   }
 }

@@ -24,7 +24,11 @@ function emlFiles(target: string): string[] {
 
 /** The id of an imported file: its Message-ID if it has one, else its bytes. */
 export function fileEmailId(raw: Buffer): string {
-  const head = raw.subarray(0, 64 * 1024).toString('latin1').split(/\r?\n\r?\n/)[0] ?? '';
+  const head =
+    raw
+      .subarray(0, 64 * 1024)
+      .toString('latin1')
+      .split(/\r?\n\r?\n/)[0] ?? '';
   const messageId = /^message-id:\s*(<[^>\r\n]+>)/im.exec(head)?.[1];
   return `email-file-${createHash('sha256')
     .update(messageId ?? raw)

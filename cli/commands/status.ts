@@ -34,7 +34,11 @@ export function formatStatus(r: StatusReport): string {
     Object.entries(counts)
       .map(([k, v]) => `${k}=${v}`)
       .join('  ');
-  return [`emails: ${line(r.emails)}`, `queue:  ${line(r.queue)}`, `dead letters: ${r.deadLetters}   waiting for a person: ${r.awaitingApproval}`].join('\n');
+  return [
+    `emails: ${line(r.emails)}`,
+    `queue:  ${line(r.queue)}`,
+    `dead letters: ${r.deadLetters}   waiting for a person: ${r.awaitingApproval}`,
+  ].join('\n');
 }
 
 export async function drafts(config: Config) {

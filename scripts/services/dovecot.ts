@@ -62,9 +62,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
   };
   for (const user of opts.users) {
     if (!/^[A-Za-z0-9._@+-]+$/.test(user.user) || /[\n:]/.test(user.password)) {
-      throw new Error(
-        `Dovecot test user ${JSON.stringify(user.user)}: name or password has characters a passwd-file cannot hold`,
-      );
+      throw new Error(`Dovecot test user ${JSON.stringify(user.user)}: name or password has characters a passwd-file cannot hold`);
     }
   }
 
@@ -91,8 +89,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
     logFile: path.join(dir, 'dovecot.stderr.log'),
   });
   const timeoutMs = opts.startTimeoutMs ?? 30_000;
-  const logTails = (): string =>
-    `--- ${paths.log} ---\n${tail(paths.log, 20)}\n--- ${proc.logFile} ---\n${proc.logTail(20)}`;
+  const logTails = (): string => `--- ${paths.log} ---\n${tail(paths.log, 20)}\n--- ${proc.logFile} ---\n${proc.logTail(20)}`;
   try {
     await Promise.race([
       waitForPort('127.0.0.1', port, { timeoutMs, what: 'Dovecot IMAP' }),
@@ -125,8 +122,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
     },
     async deliver(user, raw, mailbox = 'INBOX') {
       // doveadm save does the userdb lookup and drops to the mail uid by itself.
-      const save = (): Promise<void> =>
-        run(tools.doveadm, ['-c', paths.config, 'save', '-u', user, '-m', mailbox], Buffer.from(raw));
+      const save = (): Promise<void> => run(tools.doveadm, ['-c', paths.config, 'save', '-u', user, '-m', mailbox], Buffer.from(raw));
       try {
         await save();
       } catch (err) {
@@ -213,11 +209,7 @@ function identities(): Identities {
     mailUid: me.uid,
     mailGid: me.gid,
     // Without root nothing can switch users or chroot: run every process as ourselves.
-    settings: [
-      `default_login_user = ${me.username}`,
-      `default_internal_user = ${me.username}`,
-      `default_internal_group = ${group}`,
-    ],
+    settings: [`default_login_user = ${me.username}`, `default_internal_user = ${me.username}`, `default_internal_group = ${group}`],
     chroot: false,
   };
 }
@@ -297,12 +289,7 @@ async function waitForLogin(port: number, user: DovecotUser, timeoutMs: number):
 function run(command: string, args: string[], stdin?: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = execFile(command, args, { timeout: 30_000 }, (err, _stdout, stderr) => {
-      if (err)
-        reject(
-          new Error(
-            `${path.basename(command)} ${args.slice(2).join(' ')} failed: ${String(stderr).trim() || err.message}`,
-          ),
-        );
+      if (err) reject(new Error(`${path.basename(command)} ${args.slice(2).join(' ')} failed: ${String(stderr).trim() || err.message}`));
       else resolve();
     });
     child.stdin?.on('error', () => undefined);

@@ -22,11 +22,7 @@ export function freePort(): Promise<number> {
  * Resolves once something accepts TCP connections on host:port.
  * Throws an Error naming `what` when nothing answers within `timeoutMs`.
  */
-export async function waitForPort(
-  host: string,
-  port: number,
-  opts: { timeoutMs: number; what: string },
-): Promise<void> {
+export async function waitForPort(host: string, port: number, opts: { timeoutMs: number; what: string }): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   let lastError = 'no answer';
   while (Date.now() < deadline) {

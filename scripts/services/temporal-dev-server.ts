@@ -94,8 +94,7 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
     await proc.terminate('SIGKILL', 5_000);
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(
-      `Temporal dev server on ${address} did not become ready: ${reason}\n` +
-        `--- last lines of ${logFile} ---\n${proc.logTail(40)}`,
+      `Temporal dev server on ${address} did not become ready: ${reason}\n` + `--- last lines of ${logFile} ---\n${proc.logTail(40)}`,
     );
   }
 
@@ -109,12 +108,7 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
 }
 
 /** Polls with real gRPC calls: an open port alone does not mean the frontend serves requests yet. */
-async function waitUntilReady(
-  address: string,
-  namespace: string,
-  timeoutMs: number,
-  hasExited: () => boolean,
-): Promise<void> {
+async function waitUntilReady(address: string, namespace: string, timeoutMs: number, hasExited: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = 'no answer';
   const checkAlive = (): void => {

@@ -79,7 +79,10 @@ test('a vanished UID and an unreachable IMAP server are told apart', async () =>
   await assert.rejects(h.run('gone', h.activities.fetchEmail, gone), { code: 'MESSAGE_GONE' });
   const down = activityHarness(loadConfig({ ...stack.env, IMAP_PORT: '1' }));
   try {
-    await assert.rejects(down.run('down', down.activities.fetchEmail, gone), (err: unknown) => err instanceof TransientError && err.code === 'IMAP_UNAVAILABLE');
+    await assert.rejects(
+      down.run('down', down.activities.fetchEmail, gone),
+      (err: unknown) => err instanceof TransientError && err.code === 'IMAP_UNAVAILABLE',
+    );
   } finally {
     await down.close();
   }
@@ -143,16 +146,25 @@ test('LLM errors are classified: timeout and 429 transient (Retry-After kept), 4
     return true;
   });
   stack.llm.script({ kind: 'status', status: 401 });
-  await assert.rejects(h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 }), (err: unknown) => err instanceof PermanentError);
+  await assert.rejects(
+    h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 }),
+    (err: unknown) => err instanceof PermanentError,
+  );
 });
 
 test('send: 451 is transient and counted on the one send_attempts row; a retry sends once; later calls send nothing', async () => {
   const input = await throughDraft(sampleEmail({ messageId: '<send-1@customer.example>', subject: 'Bitte antworten' }));
   const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
-  await h.run(input.emailId, h.activities.recordDecision, { emailId: input.emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  await h.run(input.emailId, h.activities.recordDecision, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+  });
   const before = stack.smtp.messages.length;
   stack.smtp.failNext(1, 451, 'mailbox busy, try later');
-  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), { code: 'SMTP_TRANSIENT' });
+  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), {
+    code: 'SMTP_TRANSIENT',
+  });
   assert.equal((await h.deps.activities.sends.get(draft.draftId))?.status, 'failed');
   assert.equal(await status(input.emailId), 'approved', 'the draft stays approved');
   const sent = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
@@ -174,15 +186,24 @@ test('send: 550 is permanent; a crafted display name cannot add recipients', asy
     sampleEmail({ from: '"victim@example.com, attacker@evil.example" <real@customer.example>', messageId: '<send-2@customer.example>' }),
   );
   const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
-  await h.run(input.emailId, h.activities.recordDecision, { emailId: input.emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  await h.run(input.emailId, h.activities.recordDecision, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+  });
   stack.smtp.failNext(1, 550, 'no such user');
-  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), (err: unknown) => err instanceof PermanentError);
+  await assert.rejects(
+    h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }),
+    (err: unknown) => err instanceof PermanentError,
+  );
   await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
   assert.deepEqual(stack.smtp.messages.at(-1)?.envelope.rcptTo, ['real@customer.example']);
 });
 
 test('decisions and status changes are in the audit log with the correlation id', async () => {
-  const rows = (await stack.db.pool.query(`SELECT event_type, correlation_id, actor FROM audit_log WHERE event_type = 'draft_approved'`)) as Array<{
+  const rows = (await stack.db.pool.query(
+    `SELECT event_type, correlation_id, actor FROM audit_log WHERE event_type = 'draft_approved'`,
+  )) as Array<{
     correlation_id: string;
     actor: string;
   }>;

@@ -46,7 +46,9 @@ test('with IMAP_IMPORT_HISTORY, existing mail is imported as history (never answ
   const second = await poll('poll-2');
   assert.equal(second.started.length, 1);
   assert.equal((await startInput(second.started[0]!)).historyOnly, false);
-  const audit = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'mailbox_connected'`)) as Array<{ message: string }>;
+  const audit = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'mailbox_connected'`)) as Array<{
+    message: string;
+  }>;
   assert.equal(audit.length, 1);
   assert.match(audit[0]!.message, /imported as history/);
 });

@@ -64,7 +64,12 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       return;
     }
     if (b.kind === 'status') {
-      send(res, b.status, { error: { message: `scripted ${b.status}`, type: 'scripted' } }, b.retryAfter ? { 'retry-after': b.retryAfter } : {});
+      send(
+        res,
+        b.status,
+        { error: { message: `scripted ${b.status}`, type: 'scripted' } },
+        b.retryAfter ? { 'retry-after': b.retryAfter } : {},
+      );
       return;
     }
     const content = b.kind === 'content' ? b.content : replyFor(body);

@@ -27,7 +27,13 @@ let connection: Connection;
 let workerDone: Promise<void>;
 
 async function imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const c = new ImapFlow({ host: stack.dovecot.host, port: stack.dovecot.port, secure: false, auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD }, logger: false });
+  const c = new ImapFlow({
+    host: stack.dovecot.host,
+    port: stack.dovecot.port,
+    secure: false,
+    auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD },
+    logger: false,
+  });
   await c.connect();
   try {
     return await fn(c);
@@ -101,12 +107,18 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
 
   // Approve with the real temporal CLI, as an operator would.
   await run(temporalCliPath(), [
-    'workflow', 'signal',
-    '--address', stack.config.temporal.address,
-    '--namespace', 'default',
-    '--workflow-id', emailId,
-    '--name', 'approve',
-    '--input', JSON.stringify({ by: 'e2e-operator' }),
+    'workflow',
+    'signal',
+    '--address',
+    stack.config.temporal.address,
+    '--namespace',
+    'default',
+    '--workflow-id',
+    emailId,
+    '--name',
+    'approve',
+    '--input',
+    JSON.stringify({ by: 'e2e-operator' }),
   ]);
   const result = (await handle.result()) as EmailWorkflowResult;
   assert.equal(result.status, 'sent');
@@ -129,8 +141,13 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
     jobs.map((j) => j.step),
     ['fetch', 'parse', 'index', 'draft', 'decide', 'send'],
   );
-  assert.ok(jobs.every((j) => j.status === 'done'), JSON.stringify(jobs));
-  const audit = (await stack.db.pool.query('SELECT event_type, actor, message FROM audit_log WHERE email_id = ? ORDER BY id', [emailId])) as Array<{
+  assert.ok(
+    jobs.every((j) => j.status === 'done'),
+    JSON.stringify(jobs),
+  );
+  const audit = (await stack.db.pool.query('SELECT event_type, actor, message FROM audit_log WHERE email_id = ? ORDER BY id', [
+    emailId,
+  ])) as Array<{
     event_type: string;
     actor: string | null;
     message: string;
@@ -138,7 +155,9 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
   const statuses = audit.filter((a) => a.event_type === 'status_changed').map((a) => a.message.split(':')[0]);
   assert.deepEqual(statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent']);
   assert.ok(audit.some((a) => a.event_type === 'draft_approved' && a.actor === 'e2e-operator'));
-  const sends = (await stack.db.pool.query('SELECT status, attempts, appended_to_sent FROM send_attempts WHERE email_id = ?', [emailId])) as Array<{
+  const sends = (await stack.db.pool.query('SELECT status, attempts, appended_to_sent FROM send_attempts WHERE email_id = ?', [
+    emailId,
+  ])) as Array<{
     status: string;
     attempts: number;
     appended_to_sent: number;
@@ -170,10 +189,18 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   writeFileSync(`${dir}/a.eml`, sampleEmail({ messageId: '<cli-a@customer.example>', subject: 'Lieferverzug Auftrag 5521' }));
   writeFileSync(
     `${dir}/b.eml`,
-    sampleEmail({ from: 'John Smith <john@client.example>', messageId: '<cli-b@client.example>', subject: 'Contract question', body: 'Hello, can I cancel my contract early? Thanks, John' }),
+    sampleEmail({
+      from: 'John Smith <john@client.example>',
+      messageId: '<cli-b@client.example>',
+      subject: 'Contract question',
+      body: 'Hello, can I cancel my contract early? Thanks, John',
+    }),
   );
   const ingested = await cli(['ingest', dir]);
-  const ids = ingested.stdout.trim().split('\n').map((l) => l.split('\t')[0]!);
+  const ids = ingested.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t')[0]!);
   assert.equal(ids.length, 2);
   assert.ok(ids.every((id) => id.startsWith('email-file-')));
   const again = await cli(['ingest', `${dir}/a.eml`]);
@@ -208,7 +235,11 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   assert.equal((late as { code: number }).code, 1);
   assert.match((late as { stderr: string }).stderr, /not waiting for a decision \(status rejected\)/);
 
-  const report = JSON.parse((await cli(['status', '--json'])).stdout) as { emails: Record<string, number>; queue: Record<string, number>; deadLetters: number };
+  const report = JSON.parse((await cli(['status', '--json'])).stdout) as {
+    emails: Record<string, number>;
+    queue: Record<string, number>;
+    deadLetters: number;
+  };
   assert.equal(report.emails.sent, 2);
   assert.equal(report.emails.rejected, 1);
   assert.equal(report.deadLetters, 0);

@@ -23,7 +23,9 @@ test('language and priority detection', () => {
 });
 
 test('draft JSON is validated; fences are tolerated; empty bodies are rejected', () => {
-  const ok = parseDraftJson('```json\n{"language":"de","category":"billing","subject":"Re: x","body":"Hallo","confidence":3,"used_source_ids":["a",1]}\n```');
+  const ok = parseDraftJson(
+    '```json\n{"language":"de","category":"billing","subject":"Re: x","body":"Hallo","confidence":3,"used_source_ids":["a",1]}\n```',
+  );
   assert.ok(ok);
   assert.equal(ok.confidence, 1);
   assert.deepEqual(ok.used_source_ids, ['a']);

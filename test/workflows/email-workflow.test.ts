@@ -27,7 +27,9 @@ let bundle: { codePath: string };
 before(async () => {
   db = await createTestDatabase('wf');
   bundle = await workflowBundle();
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: temporalTestServerPath() } },
+  });
 });
 after(async () => {
   await env?.teardown();
@@ -130,7 +132,9 @@ async function waitForStatus(handle: Awaited<ReturnType<typeof start>>, status: 
 }
 
 test('a transient failure is retried after 30 s, 120 s and 600 s (±10 % jitter); the queue row records it', async () => {
-  const fake = fakeActivities({ parseEmail: [new TransientError('db hiccup'), new TransientError('again'), new TransientError('and again')] });
+  const fake = fakeActivities({
+    parseEmail: [new TransientError('db hiccup'), new TransientError('again'), new TransientError('and again')],
+  });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
@@ -146,9 +150,10 @@ test('a transient failure is retried after 30 s, 120 s and 600 s (±10 % jitter)
     }
     const parse = (await jobRows(handle.workflowId)).find((r) => r.step === 'parse');
     assert.deepEqual(parse, { step: 'parse', status: 'done', attempt: 4, retry_count: 3, error_class: 'transient' });
-    const retries = (await db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE correlation_id = ? AND event_type = 'retry_scheduled'`, [
-      handle.workflowId,
-    ])) as Array<{ n: number }>;
+    const retries = (await db.pool.query(
+      `SELECT COUNT(*) AS n FROM audit_log WHERE correlation_id = ? AND event_type = 'retry_scheduled'`,
+      [handle.workflowId],
+    )) as Array<{ n: number }>;
     assert.equal(Number(retries[0]?.n), 3);
     await handle.signal(rejectSignal, { by: 'test', reason: 'done here' });
     assert.equal((await handle.result()).status, 'rejected');
@@ -206,7 +211,9 @@ test('approval: the draft is queryable, early or malformed signals are ignored, 
 });
 
 test('the LLM giving up leads to manual_review; only an approval with a body written by a person proceeds', async () => {
-  const fake = fakeActivities({ draftReply: [new TransientError('LLM timeout', 'LLM_TIMEOUT'), new TransientError('LLM timeout', 'LLM_TIMEOUT')] });
+  const fake = fakeActivities({
+    draftReply: [new TransientError('LLM timeout', 'LLM_TIMEOUT'), new TransientError('LLM timeout', 'LLM_TIMEOUT')],
+  });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'manual_review');
