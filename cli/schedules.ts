@@ -45,7 +45,15 @@ export async function installSchedules(client: Client, config: Config): Promise<
   }
 }
 
-/** Runs the poll schedule once now (ALLOW_ALL: an explicit request is not skipped). */
+/**
+ * Runs the poll schedule once now (ALLOW_ALL: an explicit request is not skipped). A schedule
+ * names its runs by the second they start, so a second run within the same second would be
+ * dropped as a duplicate id: wait for the next second first.
+ */
 export async function triggerPoll(client: Client, config: Config): Promise<void> {
-  await client.schedule.getHandle(pollScheduleId(config)).trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  const handle = client.schedule.getHandle(pollScheduleId(config));
+  const last = (await handle.describe()).info.recentActions.at(-1)?.takenAt.getTime() ?? 0;
+  const nextSecond = Math.floor(Math.max(last, Date.now()) / 1000) * 1000 + 1000;
+  if (Math.floor(last / 1000) === Math.floor(Date.now() / 1000)) await new Promise((r) => setTimeout(r, nextSecond - Date.now() + 20));
+  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
 }

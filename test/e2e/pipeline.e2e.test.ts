@@ -11,7 +11,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../../scripts/services/tool-paths';
-import { installSchedules, triggerPoll } from '../../cli/schedules';
+import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
@@ -42,19 +42,18 @@ async function imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
   }
 }
 
-async function completedPolls(): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const wf of client.workflow.list({ query: `WorkflowType = 'ImapPollWorkflow' AND ExecutionStatus = 'Completed'` })) {
-    ids.push(wf.workflowId);
-  }
-  return ids;
-}
-
+/** Triggers the poll schedule and waits for that run's result (found through the schedule itself). */
 async function pollOnce(): Promise<PollResult> {
-  const before = await completedPolls();
+  const schedule = client.schedule.getHandle(pollScheduleId(stack.config));
+  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
   await triggerPoll(client, stack.config);
-  const fresh = await waitFor('a completed poll run', async () => (await completedPolls()).find((id) => !before.includes(id)), 60_000, 500);
-  return client.workflow.getHandle(fresh).result() as Promise<PollResult>;
+  const workflowId = await waitFor(
+    'the triggered poll run',
+    async () => (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id && !known.has(id)),
+    60_000,
+    250,
+  );
+  return client.workflow.getHandle(workflowId).result() as Promise<PollResult>;
 }
 
 async function emailRow(id: string): Promise<{ status: string } | undefined> {

@@ -1,0 +1,226 @@
+/**
+ * `npm run demo [-- --keep]`: the whole product on real servers, started fresh under .local/demo.
+ * Customer emails arrive over IMAP, the worker drafts replies, one is approved with the temporal
+ * CLI and its reply reaches the SMTP sink. Without --keep everything is stopped again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPool, type Pool } from '../adapters/mariadb/pool';
+import { loadConfig } from '../lib/config';
+import { emailRag, startWorker } from './demo/cli';
+import { appendedToSent, emailRows, watermark } from './demo/queries';
+import { draftTable, formatReply, hints, indent } from './demo/report';
+import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
+import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startSmtp, startTemporal, withDatabase } from './demo/services';
+import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
+import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
+import { acquireDemoLock } from './demo/lock';
+import { projectRoot, temporalCliPath } from './services/tool-paths';
+
+const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
+const MAILBOX = { user: 'support@demo.example', password: 'demo-password' };
+const STEPS = 7;
+
+/** Set once the demo winds down: progress lines of a step cut short would only confuse. */
+let quiet = false;
+const say = (line = ''): void => {
+  if (!quiet) console.log(line);
+};
+const heading = (n: number, text: string): void => say(`\ndemo: [${n}/${STEPS}] ${text}`);
+
+interface DemoState {
+  temporal: { address: string; uiUrl: string };
+  worker: { exited: Promise<number | string> };
+  workerLog: string;
+}
+
+async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
+  heading(1, 'starting a fresh stack (all data under .local/demo)');
+  const databaseUrl = withDatabase(process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL, 'email_rag_demo');
+  const migrated = await step(`preparing the database ${redactUrl(databaseUrl)}`, [], () => freshDatabase(databaseUrl));
+  say(`  MariaDB              ${redactUrl(databaseUrl)} (dropped, then migrated: ${migrated.applied.join(', ') || 'nothing to apply'})`);
+  const pool: Pool = createPool(databaseUrl, 2);
+  cleanup.add('database pool', () => pool.end());
+
+  const temporalDir = path.join(DEMO_DIR, 'temporal');
+  const temporal = await step('starting the Temporal dev server', [path.join(temporalDir, 'temporal-dev-server.log')], () =>
+    startTemporal(temporalDir, cleanup),
+  );
+  say(`  Temporal dev server  ${temporal.address}, Web UI ${temporal.uiUrl} (log ${relative(temporal.logFile)})`);
+
+  const dovecotDir = path.join(DEMO_DIR, 'dovecot');
+  const dovecotLogs = [path.join(dovecotDir, 'dovecot.log'), path.join(dovecotDir, 'dovecot.stderr.log')];
+  const dovecot = await step('starting Dovecot', dovecotLogs, () => startMailServer(dovecotDir, MAILBOX, cleanup));
+  say(`  Dovecot IMAP         ${dovecot.host}:${dovecot.port}, mailbox ${MAILBOX.user} / ${MAILBOX.password}`);
+  const smtpDir = path.join(DEMO_DIR, 'smtp-received');
+  const smtp = await step('starting the SMTP sink', [], () => startSmtp(smtpDir, cleanup));
+  say(`  SMTP sink            ${smtp.host}:${smtp.port}, keeps what it receives in ${relative(smtpDir)}`);
+
+  // Delivered before the worker and its poll schedule exist, so no poll can see an empty mailbox first.
+  const older = await step('reading the older sample email', [], async () => (await loadSampleMails(EXISTING_DIR, 30 * 86_400_000))[0]);
+  if (!older) throw new Error(`no .eml in ${relative(EXISTING_DIR)}`);
+  await step('delivering the older email', dovecotLogs, () => dovecot.deliver(MAILBOX.user, older.raw));
+  say(`  already in the inbox: "${older.subject}" from ${older.from} (arrived before the assistant was connected)`);
+
+  const env: Record<string, string> = {
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: 'default',
+    TEMPORAL_TASK_QUEUE: 'email-rag',
+    DATABASE_URL: databaseUrl,
+    IMAP_HOST: dovecot.host,
+    IMAP_PORT: String(dovecot.port),
+    IMAP_USER: MAILBOX.user,
+    IMAP_PASSWORD: MAILBOX.password,
+    IMAP_TLS: 'false',
+    IMAP_POLL_INTERVAL_SECONDS: '10',
+    SMTP_HOST: smtp.host,
+    SMTP_PORT: String(smtp.port),
+    SMTP_FROM: `Support Team <${MAILBOX.user}>`,
+  };
+  // The user's own mail and store settings must not leak into the demo; LLM_* are meant to.
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    IMAP_MAILBOX: 'INBOX',
+    IMAP_SENT_MAILBOX: 'Sent',
+    IMAP_IMPORT_HISTORY: 'false',
+    SMTP_TLS: 'false',
+    SMTP_USER: '',
+    SMTP_PASSWORD: '',
+    QDRANT_URL: '',
+    ARANGO_URL: '',
+    WORKER_SHUTDOWN_GRACE_MS: '5000',
+  };
+
+  heading(2, 'LLM');
+  const config = await step('checking the configuration', [], async () => loadConfig(childEnv));
+  if (config.llm.mode === 'offline') say('  no LLM_BASE_URL: using the built-in offline drafter (template replies, no model)');
+  else say(`  LLM_BASE_URL=${config.llm.baseUrl}, model ${config.llm.model}${process.env.LLM_API_KEY ? ' (key from LLM_API_KEY)' : ''}`);
+
+  heading(3, 'worker and poll schedule');
+  const workerLog = path.join(DEMO_DIR, 'worker.log');
+  const worker = await step('starting the worker (node bin/email-rag.js worker)', [workerLog], () => startWorker(childEnv, workerLog));
+  cleanup.add('worker', () => worker.terminate('SIGTERM', 20_000));
+  let workerExit: string | undefined;
+  void worker.exited.then((code) => (workerExit = String(code)));
+  const workerDied = (): string | undefined => (workerExit === undefined ? undefined : `the worker exited (${workerExit})`);
+  say(`  worker running (pid ${worker.child.pid}, task queue ${env.TEMPORAL_TASK_QUEUE}, log ${relative(workerLog)})`);
+  await cli(['schedules', 'install'], childEnv, 'installing the poll schedule', workerLog);
+
+  heading(4, 'connecting the mailbox');
+  await cli(['poll'], childEnv, 'triggering the first poll', workerLog);
+  const mark = await step('connecting the mailbox', [workerLog], () =>
+    waitFor('the mailbox_watermarks row', () => watermark(pool, MAILBOX.user, 'INBOX'), { timeoutMs: 60_000, abortIf: workerDied }),
+  );
+  say(`  connected: UIDVALIDITY ${mark.uidValidity}; mail up to UID ${mark.historyUntilUid} was there before and is left alone`);
+
+  heading(5, 'customer emails arrive');
+  const samples = await step('reading the sample emails', [], () => loadSampleMails(SAMPLE_DIR));
+  for (const s of samples) {
+    await step(`delivering ${s.file}`, dovecotLogs, () => dovecot.deliver(MAILBOX.user, s.raw));
+    say(`  delivered ${s.file.padEnd(34)} ${s.from}`);
+  }
+  await cli(['poll'], childEnv, 'triggering the poll', workerLog);
+  const watch = { say, abortIf: workerDied };
+  const rows = await step('waiting for the drafts', [workerLog], () => waitForDrafts(pool, samples, watch));
+  say();
+  say(indent(draftTable(rows)));
+  const all = await emailRows(pool);
+  say(
+    all.some((r) => sameMessageId(r.messageId, older.messageId))
+      ? `  NOTE: the older email "${older.subject}" got a workflow although it predates the connection`
+      : `  the older email "${older.subject}" got no workflow and no draft, as intended`,
+  );
+  await cli(['status'], childEnv, 'reading the status', workerLog);
+
+  heading(6, 'a person approves the invoice reply with the temporal CLI');
+  const approveIndex = samples.findIndex((s) => s.file === APPROVE_FILE);
+  const target = rows[approveIndex < 0 ? 0 : approveIndex];
+  if (!target) throw new Error('no drafted sample to approve');
+  const temporalCli = relative(temporalCliPath());
+  await approveWithTemporalCli(target, { cli: temporalCli, address: temporal.address }, pool, workerLog, watch);
+  const reply = await step('waiting for the reply at the SMTP sink', [workerLog], () => receivedReply(smtp, smtpDir));
+  const filed = await appendedToSent(pool, target.id);
+  say(
+    indent(
+      formatReply({
+        ...reply,
+        file: reply.file && relative(reply.file),
+        filedIn: filed ? `the Sent folder of ${MAILBOX.user}` : undefined,
+      }),
+    ),
+  );
+
+  heading(7, 'try it yourself');
+  const waiting = (await emailRows(pool)).filter((r) => WAITING.has(r.status));
+  const shownEnv = { ...env, DATABASE_URL: redactUrl(databaseUrl) };
+  const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';
+  say(indent(hints({ env: shownEnv, envNote, uiUrl: temporal.uiUrl, temporalCli, temporalAddress: temporal.address, waiting, keep })));
+  return { temporal, worker, workerLog };
+}
+
+/** Runs one CLI command as an operator would, echoing the command and its output. */
+async function cli(args: string[], env: NodeJS.ProcessEnv, what: string, log: string): Promise<void> {
+  say(`  $ email-rag ${args.join(' ')}`);
+  const out = await step(what, [log], () => emailRag(args, env));
+  if (out) say(indent(out, '    '));
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.find((a) => a !== '--keep');
+  if (unknown !== undefined) {
+    console.error(`demo: unknown argument ${unknown} (usage: npm run demo [-- --keep])`);
+    process.exit(2);
+  }
+  const keep = args.includes('--keep');
+  const startedAt = Date.now();
+  const cleanup = new Cleanup();
+  let waitingForCtrlC = false;
+  let finishing: Promise<void> | undefined;
+  const finish = (code: number): Promise<void> => {
+    finishing ??= (async () => {
+      quiet = true;
+      await cleanup.runAll((line) => console.log(`demo: ${line}`));
+      if (code === 0) console.log(`demo: finished in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+      process.exit(code);
+    })();
+    return finishing;
+  };
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      // The exit hook of scripts/services/child-process still sends SIGTERM to every child.
+      console.log('demo: second signal, exiting without waiting');
+      process.exit(130);
+    }
+    console.log(`\ndemo: ${signal}: stopping everything`);
+    void finish(waitingForCtrlC ? 0 : 130);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+
+  try {
+    fs.mkdirSync(DEMO_DIR, { recursive: true });
+    acquireDemoLock(path.join(DEMO_DIR, 'demo.pid'), cleanup);
+    const state = await runDemo(keep, cleanup);
+    if (!keep) {
+      say(`\ndemo: all steps done in ${Math.round((Date.now() - startedAt) / 1000)} s; stopping the stack`);
+      await finish(0);
+      return;
+    }
+    waitingForCtrlC = true;
+    say(`\ndemo: the stack keeps running (Temporal ${state.temporal.address}, Web UI ${state.temporal.uiUrl}); press Ctrl-C to stop it`);
+    void state.worker.exited.then((code) => {
+      if (!finishing) console.log(`demo: the worker exited (${code}); see ${relative(state.workerLog)}. Ctrl-C stops the rest`);
+    });
+    // The child processes and servers keep the event loop busy; this makes waiting explicit.
+    setInterval(() => undefined, 1 << 30);
+  } catch (err) {
+    if (finishing) return;
+    console.error(describeFailure(err));
+    await finish(1);
+  }
+}
+
+void main();

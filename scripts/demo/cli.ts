@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnManaged, type ManagedChild } from '../services/child-process';
+import { projectRoot } from '../services/tool-paths';
+import { waitFor } from './step';
+
+const BIN = path.join(projectRoot, 'bin', 'email-rag.js');
+
+/** Runs a short command; resolves with its stdout, rejects with its stderr (the CLI's one-line error). */
+export function runCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { env, cwd: projectRoot, timeout: timeoutMs, maxBuffer: 10 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) {
+        resolve(String(stdout).trimEnd());
+        return;
+      }
+      const detail = String(stderr).trim() || String(stdout).trim() || err.message;
+      reject(new Error(`${path.basename(command)} ${args.join(' ')} failed: ${detail}`));
+    });
+  });
+}
+
+/** `node bin/email-rag.js <args>`, the way an operator runs the CLI. */
+export function emailRag(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return runCommand(process.execPath, [BIN, ...args], env);
+}
+
+/**
+ * Starts `email-rag worker` with its log in `logFile` and resolves once it reports that it polls
+ * the task queue (bundling the workflows takes a while on a small machine).
+ */
+export async function startWorker(env: NodeJS.ProcessEnv, logFile: string, timeoutMs = 120_000): Promise<ManagedChild> {
+  fs.rmSync(logFile, { force: true });
+  const worker = spawnManaged(process.execPath, [BIN, 'worker'], { logFile, env, cwd: projectRoot });
+  try {
+    await waitFor('the worker to start', async () => readLog(logFile).includes('"message":"worker started"'), {
+      timeoutMs,
+      abortIf: () => (worker.hasExited() ? 'the worker exited' : undefined),
+    });
+  } catch (err) {
+    await worker.terminate('SIGTERM', 5_000);
+    throw err;
+  }
+  return worker;
+}
+
+function readLog(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A command line the user can paste into a POSIX shell. */
+export function shellQuote(args: readonly string[]): string {
+  return args.map((a) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

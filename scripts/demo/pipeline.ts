@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import type { Pool } from '../../adapters/mariadb/pool';
+import type { SmtpSink } from '../services/smtp-sink';
+import { runCommand, shellQuote } from './cli';
+import { emailRows, emailStatus, type EmailRow } from './queries';
+import { indent } from './report';
+import { sameMessageId, type SampleMail } from './sample-mails';
+import { step, waitFor } from './step';
+
+export const WAITING = new Set(['awaiting_approval', 'manual_review']);
+
+interface Watch {
+  say: (line: string) => void;
+  /** A reason to give up early, e.g. that the worker died. */
+  abortIf: () => string | undefined;
+}
+
+/** Waits until every sample has a draft waiting for a person; prints progress as it changes. */
+export async function waitForDrafts(pool: Pool, samples: readonly SampleMail[], watch: Watch): Promise<EmailRow[]> {
+  const started = Date.now();
+  let shown = -1;
+  let failed: string | undefined;
+  return waitFor(
+    `drafts for all ${samples.length} emails`,
+    async () => {
+      const all = await emailRows(pool);
+      const mine = samples.map((s) => all.find((r) => sameMessageId(r.messageId, s.messageId)));
+      const bad = mine.find((r) => r?.status === 'failed');
+      if (bad) failed = `${bad.id} ended as failed`;
+      const ready = mine.filter((r) => r !== undefined && WAITING.has(r.status)).length;
+      if (ready !== shown) {
+        watch.say(`  ${ready}/${samples.length} drafted and waiting for approval (${Math.round((Date.now() - started) / 1000)} s)`);
+        shown = ready;
+      }
+      return ready === samples.length ? (mine as EmailRow[]) : undefined;
+    },
+    { timeoutMs: 120_000, everyMs: 1_000, abortIf: () => failed ?? watch.abortIf() },
+  );
+}
+
+/** Approves with the real temporal CLI, as an operator without this project's CLI would, and waits for `sent`. */
+export async function approveWithTemporalCli(
+  target: EmailRow,
+  temporal: { cli: string; address: string },
+  pool: Pool,
+  workerLog: string,
+  watch: Watch,
+): Promise<void> {
+  // A draft in manual_review has no usable text: approving it needs the reply a person wrote.
+  const input =
+    target.status === 'manual_review'
+      ? { by: 'demo-operator', body: 'Guten Tag,\n\nvielen Dank für Ihre Nachricht, wir kümmern uns darum.\n\nIhr Support-Team' }
+      : { by: 'demo-operator' };
+  const args = ['workflow', 'signal', '--address', temporal.address, '--namespace', 'default'];
+  args.push('--workflow-id', target.id, '--name', 'approve', '--input', JSON.stringify(input));
+  watch.say(`  $ ${shellQuote([temporal.cli, ...args])}`);
+  const out = await step('approving with the temporal CLI', [], () => runCommand(temporal.cli, args, process.env, 30_000));
+  if (out) watch.say(indent(out, '    '));
+  const signalled = Date.now();
+  await step(`waiting for ${target.id} to be sent`, [workerLog], () =>
+    waitFor('status sent', async () => (await emailStatus(pool, target.id)) === 'sent', { timeoutMs: 60_000, abortIf: watch.abortIf }),
+  );
+  watch.say(`  ${target.id} is sent (${((Date.now() - signalled) / 1000).toFixed(1)} s after the signal)`);
+}
+
+export interface ReceivedReply {
+  rcptTo: string[];
+  subject: string;
+  inReplyTo?: string;
+  messageId?: string;
+  text: string;
+  /** The .eml the sink wrote, when found. */
+  file?: string;
+}
+
+/** The first message the SMTP sink accepts, parsed, with the file it was stored in. */
+export async function receivedReply(smtp: SmtpSink, dir: string): Promise<ReceivedReply> {
+  const [mail] = await smtp.waitForMessages(1, 30_000);
+  if (!mail) throw new Error('the SMTP sink returned no message');
+  const parsed = await simpleParser(mail.raw);
+  // The sink names files <epoch ms>-<n>.eml and writes them before it reports the message.
+  const name = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .pop();
+  return {
+    rcptTo: mail.envelope.rcptTo,
+    subject: parsed.subject ?? '',
+    inReplyTo: parsed.inReplyTo,
+    messageId: parsed.messageId,
+    text: parsed.text ?? '',
+    file: name && path.join(dir, name),
+  };
+}

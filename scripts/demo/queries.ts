@@ -1,0 +1,66 @@
+import type { Pool } from '../../adapters/mariadb/pool';
+
+export interface Watermark {
+  uidValidity: number;
+  lastUid: number;
+  historyUntilUid: number;
+}
+
+export interface EmailRow {
+  id: string;
+  messageId: string | null;
+  fromName: string | null;
+  fromAddress: string | null;
+  subject: string | null;
+  status: string;
+  /** The newest draft's body, when there is one. */
+  draftBody: string | null;
+}
+
+export async function watermark(pool: Pool, account: string, mailbox: string): Promise<Watermark | undefined> {
+  const rows = (await pool.query(
+    'SELECT uid_validity, last_uid, history_until_uid FROM mailbox_watermarks WHERE account = ? AND mailbox = ?',
+    [account, mailbox],
+  )) as Array<{ uid_validity: number; last_uid: number; history_until_uid: number }>;
+  const r = rows[0];
+  return r && { uidValidity: Number(r.uid_validity), lastUid: Number(r.last_uid), historyUntilUid: Number(r.history_until_uid) };
+}
+
+/** Every email row with its newest draft, in mailbox order. */
+export async function emailRows(pool: Pool): Promise<EmailRow[]> {
+  const rows = (await pool.query(
+    `SELECT e.id, e.message_id, e.from_name, e.from_address, e.subject, e.status,
+            (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body
+       FROM emails e ORDER BY e.uid_validity, e.uid, e.created_at`,
+  )) as Array<{
+    id: string;
+    message_id: string | null;
+    from_name: string | null;
+    from_address: string | null;
+    subject: string | null;
+    status: string;
+    draft_body: string | null;
+  }>;
+  return rows.map((r) => ({
+    id: r.id,
+    messageId: r.message_id,
+    fromName: r.from_name,
+    fromAddress: r.from_address,
+    subject: r.subject,
+    status: r.status,
+    draftBody: r.draft_body,
+  }));
+}
+
+export async function emailStatus(pool: Pool, emailId: string): Promise<string | undefined> {
+  const rows = (await pool.query('SELECT status FROM emails WHERE id = ?', [emailId])) as Array<{ status: string }>;
+  return rows[0]?.status;
+}
+
+/** Whether the sent reply was also filed in the IMAP Sent folder. */
+export async function appendedToSent(pool: Pool, emailId: string): Promise<boolean> {
+  const rows = (await pool.query("SELECT appended_to_sent FROM send_attempts WHERE email_id = ? AND status = 'sent'", [emailId])) as Array<{
+    appended_to_sent: number;
+  }>;
+  return rows.some((r) => Number(r.appended_to_sent) === 1);
+}

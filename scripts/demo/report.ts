@@ -1,0 +1,117 @@
+import type { EmailRow } from './queries';
+import { shellQuote } from './cli';
+
+/** Left-aligned columns; cells longer than their column's limit end in an ellipsis. */
+export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, limits: readonly number[]): string {
+  const cut = (s: string, max: number): string => {
+    const chars = [...s.replace(/\s+/g, ' ').trim()];
+    return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+  };
+  const cells = [headers, ...rows].map((row) => row.map((c, i) => cut(c, limits[i] ?? 60)));
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => [...(r[i] ?? '')].length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - [...c].length)))
+      .join('  ')
+      .trimEnd();
+  const [head, ...body] = cells;
+  return [line(head ?? []), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+export function draftTable(rows: readonly EmailRow[]): string {
+  return table(
+    ['workflow id', 'from', 'subject', 'status', 'draft (first line)'],
+    rows.map((r) => [r.id, r.fromName || r.fromAddress || '?', r.subject ?? '', r.status, firstLine(r.draftBody ?? '(no draft)')]),
+    [80, 22, 44, 17, 40],
+  );
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '') ?? '';
+}
+
+export function indent(text: string, prefix = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => `${prefix}${l}`.trimEnd())
+    .join('\n');
+}
+
+export function formatReply(r: {
+  rcptTo: string[];
+  subject: string;
+  inReplyTo?: string;
+  messageId?: string;
+  text: string;
+  file?: string;
+  filedIn?: string;
+}): string {
+  return [
+    'the SMTP sink received:',
+    `  envelope to:  ${r.rcptTo.join(', ')}`,
+    `  Subject:      ${r.subject}`,
+    `  In-Reply-To:  ${r.inReplyTo ?? '(none)'}`,
+    `  Message-ID:   ${r.messageId ?? '(none)'}`,
+    `  stored as:    ${r.file ?? '(file not found)'}`,
+    ...(r.filedIn ? [`  a copy was filed in ${r.filedIn}`] : []),
+    indent(r.text.trimEnd(), '  | '),
+  ].join('\n');
+}
+
+export interface DemoEndpoints {
+  env: Record<string, string>;
+  uiUrl: string;
+  temporalCli: string;
+  temporalAddress: string;
+  /** Emails still waiting for a person, with their status. */
+  waiting: ReadonlyArray<{ id: string; status: string }>;
+  keep: boolean;
+  /** Shown under the export line, e.g. that a password was masked. */
+  envNote?: string;
+}
+
+/** What to try next; only meaningful while the stack runs, which --keep allows. */
+export function hints(e: DemoEndpoints): string {
+  const first = e.waiting[0];
+  const example = first?.id ?? '<workflow-id>';
+  // manual_review means there is no usable draft: approving needs the reply a person wrote.
+  const approve =
+    first?.status === 'manual_review'
+      ? `  npx email-rag approve ${example} --body-file reply.txt --by you   (manual_review: write the reply into reply.txt first)`
+      : `  npx email-rag approve ${example} --by you`;
+  const exportLine = `export ${Object.entries(e.env)
+    .map(([k, v]) => shellQuote([`${k}=${v}`]))
+    .join(' ')}`;
+  const reject = shellQuote([
+    e.temporalCli,
+    'workflow',
+    'signal',
+    '--address',
+    e.temporalAddress,
+    '--namespace',
+    'default',
+    '--workflow-id',
+    example,
+    '--name',
+    'reject',
+    '--input',
+    JSON.stringify({ by: 'you', reason: 'not needed' }),
+  ]);
+  return [
+    `Temporal Web UI: ${e.uiUrl}/namespaces/default/workflows`,
+    e.keep
+      ? 'The stack keeps running. In another shell, from the project directory:'
+      : 'The stack stops now; `npm run demo -- --keep` leaves it running so you can try, from the project directory:',
+    `  ${exportLine}`,
+    ...(e.envNote ? [`  (${e.envNote})`] : []),
+    '  npx email-rag drafts',
+    approve,
+    `  npx email-rag reject ${example} --reason "not needed" --by you`,
+    '  npx email-rag status',
+    '  or signal the workflow directly with the temporal CLI:',
+    `  ${reject}`,
+    e.waiting.length > 0
+      ? `Still waiting for a decision:\n${e.waiting.map((w) => `  ${w.id}  (${w.status})`).join('\n')}`
+      : 'Nothing else waits for a decision.',
+  ].join('\n');
+}
