@@ -90,27 +90,29 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
 
   setHandler(draftQuery, () => state.draft);
   setHandler(stateQuery, () => state);
+  // Decisions are accepted from the moment drafting starts: the draft activity marks the email
+  // awaiting_approval in MariaDB before its result reaches this workflow, and an operator who
+  // acts on that row must not be ignored. A decision before drafting is a mistake and is dropped.
+  let decisionsOpen = false;
+  const offer = (decision: Decision): void => {
+    const what = `${decision.kind} by ${decision.by}`;
+    if (!decisionsOpen) {
+      state.ignoredSignals.push(`${what} while ${state.status}: nothing waits for a decision yet`);
+      log.warn('decision ignored: nothing waits for approval', { emailId, status: state.status });
+    } else if (state.decision) {
+      state.ignoredSignals.push(`${what}: ${state.decision.kind} by ${state.decision.by} came first`);
+    } else if (decision.kind === 'approve' && state.status === 'manual_review' && decision.body === undefined) {
+      state.ignoredSignals.push(`${what} without a body while manual_review: a person must supply the reply`);
+    } else {
+      state.decision = decision;
+    }
+  };
   setHandler(approveSignal, (s) => {
-    const by = clean(s?.by, 191) ?? 'unknown';
     const body = clean(s?.body, 100_000);
-    if (state.status !== 'awaiting_approval' && state.status !== 'manual_review') {
-      state.ignoredSignals.push(`approve by ${by} while ${state.status}`);
-      log.warn('approve ignored: nothing waits for approval', { emailId, status: state.status });
-      return;
-    }
-    if (state.status === 'manual_review' && !body) {
-      state.ignoredSignals.push(`approve by ${by} without a body while manual_review`);
-      return;
-    }
-    state.decision = { kind: 'approve', by, ...(body !== undefined ? { body } : {}) };
+    offer({ kind: 'approve', by: clean(s?.by, 191) ?? 'unknown', ...(body !== undefined ? { body } : {}) });
   });
   setHandler(rejectSignal, (s) => {
-    const by = clean(s?.by, 191) ?? 'unknown';
-    if (state.status !== 'awaiting_approval' && state.status !== 'manual_review') {
-      state.ignoredSignals.push(`reject by ${by} while ${state.status}`);
-      return;
-    }
-    state.decision = { kind: 'reject', by, reason: clean(s?.reason, 2000) ?? 'no reason given' };
+    offer({ kind: 'reject', by: clean(s?.by, 191) ?? 'unknown', reason: clean(s?.reason, 2000) ?? 'no reason given' });
   });
   setHandler(resendSignal, () => {
     resendRequested = true;
@@ -152,6 +154,7 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   }
   if (input.historyOnly) return { status: state.status === 'partially_indexed' ? 'partially_indexed' : 'indexed' };
 
+  decisionsOpen = true;
   try {
     state.draft = await llm.draftReply({ emailId, version: 1 });
     state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
@@ -169,6 +172,11 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
     state.status = 'manual_review';
   }
 
+  if (state.status === 'manual_review' && state.decision?.kind === 'approve' && state.decision.body === undefined) {
+    // Approved while drafting, but the drafter gave up: there is nothing to send yet.
+    state.ignoredSignals.push(`approve by ${state.decision.by} without a body: the draft needs a person`);
+    state.decision = null;
+  }
   await condition(() => state.decision !== null);
   const decision = state.decision as unknown as Decision;
   if (!state.draft || (decision.kind === 'approve' && state.status === 'manual_review')) {

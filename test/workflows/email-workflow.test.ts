@@ -258,3 +258,35 @@ test('a resend signal retries a failed send round at once', async () => {
     assert.equal((await handle.result()).status, 'sent');
   });
 });
+
+test('an approval that races the end of drafting is kept; one before drafting is ignored', async () => {
+  const fake = fakeActivities({});
+  const slowDraft = fake.activities.draftReply;
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  fake.activities.draftReply = async (i) => {
+    await gate;
+    return slowDraft(i);
+  };
+  const slowFetch = fake.activities.fetchEmail;
+  let fetched: () => void = () => undefined;
+  const fetchGate = new Promise<void>((r) => (fetched = r));
+  fake.activities.fetchEmail = async (i) => {
+    await fetchGate;
+    return slowFetch(i);
+  };
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await handle.signal(approveSignal, { by: 'too-early' });
+    fetched();
+    for (let i = 0; i < 100 && !fake.calls.some((c) => c.name === 'indexEmail'); i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    await handle.signal(approveSignal, { by: 'ops' });
+    release();
+    assert.equal((await handle.result()).status, 'sent');
+    const state = await handle.query(stateQuery);
+    assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops' }]);
+    assert.equal(state.ignoredSignals.length, 1);
+    assert.match(state.ignoredSignals[0]!, /too-early/);
+  });
+});
