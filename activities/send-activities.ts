@@ -47,7 +47,15 @@ export function createSendActivities(
       }
     },
 
-    async sendReply(input: { emailId: string; draftId: string }): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
+    /**
+     * Sends an approved draft at most once. `force` is an operator's explicit go-ahead after an
+     * interrupted attempt (the `resend` signal with `force: true`).
+     */
+    async sendReply(input: {
+      emailId: string;
+      draftId: string;
+      force?: boolean;
+    }): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
       const cid = correlationId();
       const draft = await deps.drafts.get(input.draftId);
       if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, 'DRAFT_GONE');
@@ -61,6 +69,24 @@ export function createSendActivities(
         throw new PermanentError(`recipient "${draft.to.address}" is not a plain email address`, 'BAD_RECIPIENT');
       }
       const messageId = replyMessageId(cid, draft.id, deps.settings.from.address);
+      const previous = await deps.sends.get(draft.id);
+      if (previous?.status === 'sending' && !input.force) {
+        // An earlier attempt died after handing the message to the SMTP server and before it
+        // could record the answer: it may have been delivered. Never guess; ask a person.
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'send_in_doubt',
+          errorClass: 'unclear',
+          message: `attempt ${previous.attempts} to send ${messageId} was interrupted during the SMTP hand-over; not sent again automatically`,
+          eventKey: `${cid}:send_in_doubt:${draft.id}:${previous.attempts}`,
+        });
+        throw new PermanentError(
+          `an earlier attempt to send ${messageId} was interrupted during the SMTP hand-over and may have been delivered; ` +
+            'check the SMTP server log for that Message-ID, then send again with the resend signal {"force":true} if it was not',
+          'SEND_IN_DOUBT',
+        );
+      }
       const attempt = await deps.sends.begin(draft.id, email.id, messageId);
       if (attempt.status === 'sent') {
         await deps.drafts.markSent(draft.id);
@@ -69,6 +95,7 @@ export function createSendActivities(
       }
       const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
       let result;
+      await deps.sends.markSending(draft.id);
       try {
         result = await deps.sender.send({
           from: deps.settings.from,

@@ -145,6 +145,11 @@ export interface SendAttemptRecord {
 export interface SendLedger {
   /** Creates the row on the first attempt, counts every further one; returns the row as it now is. */
   begin(draftId: string, emailId: string, messageId: string): Promise<SendAttemptRecord>;
+  /**
+   * Marks the moment the message is handed to the SMTP server. A row still `sending` when the
+   * next attempt starts means that attempt was interrupted and the message may have gone out.
+   */
+  markSending(draftId: string): Promise<void>;
   succeeded(draftId: string, envelope: { from: string; to: string[] }, response: string): Promise<void>;
   failed(draftId: string, error: string): Promise<void>;
   markAppended(draftId: string): Promise<void>;

@@ -26,6 +26,8 @@ export interface RejectSignalInput {
 }
 export interface ResendSignalInput {
   by?: string;
+  /** Send even though an earlier attempt was interrupted during the SMTP hand-over (checked by a person). */
+  force?: boolean;
 }
 
 export const approveSignal = defineSignal<[ApproveSignalInput]>('approve');
@@ -75,6 +77,10 @@ function errorClassOf(err: unknown): string | undefined {
   return detail?.errorClass;
 }
 
+function typeOf(err: unknown): string | undefined {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+}
+
 function clean(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.slice(0, max) : undefined;
 }
@@ -114,8 +120,10 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   setHandler(rejectSignal, (s) => {
     offer({ kind: 'reject', by: clean(s?.by, 191) ?? 'unknown', reason: clean(s?.reason, 2000) ?? 'no reason given' });
   });
-  setHandler(resendSignal, () => {
+  let forceSend = false;
+  setHandler(resendSignal, (s) => {
     resendRequested = true;
+    if (s?.force === true) forceSend = true;
   });
 
   const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
@@ -195,11 +203,25 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await send.sendReply({ emailId, draftId: state.draft.draftId });
+      const sent = await send.sendReply({ emailId, draftId: state.draft.draftId, ...(forceSend ? { force: true } : {}) });
       state.status = 'sent';
       return { status: 'sent', messageId: sent.messageId };
     } catch (err) {
       state.lastError = failureText(err);
+      if (typeOf(err) === 'SEND_IN_DOUBT') {
+        // Only a person can tell whether the interrupted attempt was delivered: wait for them.
+        await books.recordOutcome({
+          emailId,
+          status: 'approved',
+          eventType: 'send_waits_for_operator',
+          errorClass: 'unclear',
+          message: state.lastError,
+          key: String(state.sendRounds),
+        });
+        resendRequested = false;
+        await condition(() => resendRequested && forceSend);
+        continue;
+      }
       if (errorClassOf(err) === 'permanent') return stop('failed', 'send_failed', err);
       await books.recordOutcome({
         emailId,

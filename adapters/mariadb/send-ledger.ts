@@ -35,15 +35,23 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
       await query(
         pool,
         'recording a send attempt',
-        `INSERT INTO send_attempts (draft_id, email_id, message_id, status, attempts) VALUES (?, ?, ?, 'sending', 1)
+        `INSERT INTO send_attempts (draft_id, email_id, message_id, status, attempts) VALUES (?, ?, ?, 'pending', 1)
          ON DUPLICATE KEY UPDATE
            attempts = IF(status = 'sent', attempts, attempts + 1),
-           status = IF(status = 'sent', 'sent', 'sending')`,
+           status = IF(status = 'sent', 'sent', 'pending')`,
         [draftId, emailId, messageId],
       );
       const row = await get(draftId);
       if (!row) throw new Error(`send attempt for ${draftId} vanished right after it was written`);
       return row;
+    },
+    async markSending(draftId): Promise<void> {
+      await query(
+        pool,
+        'recording the SMTP hand-over',
+        `UPDATE send_attempts SET status = 'sending' WHERE draft_id = ? AND status <> 'sent'`,
+        [draftId],
+      );
     },
     async succeeded(draftId, envelope, response): Promise<void> {
       await query(

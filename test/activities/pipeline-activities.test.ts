@@ -210,3 +210,28 @@ test('decisions and status changes are in the audit log with the correlation id'
   assert.ok(rows.length >= 2);
   assert.ok(rows.every((r) => r.actor === 'tester' && r.correlation_id.startsWith('email-')));
 });
+
+test('an attempt interrupted during the SMTP hand-over is never resent automatically, only with an operator’s force', async () => {
+  const input = await throughDraft(sampleEmail({ messageId: '<doubt-1@customer.example>', subject: 'Doppelte Zustellung?' }));
+  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
+  await h.run(input.emailId, h.activities.recordDecision, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+  });
+  // What a worker killed right after the SMTP server's 250 leaves behind.
+  await h.deps.activities.sends.begin(draft.draftId, input.emailId, '<irrelevant>');
+  await h.deps.activities.sends.markSending(draft.draftId);
+  const before = stack.smtp.messages.length;
+  await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), {
+    code: 'SEND_IN_DOUBT',
+  });
+  assert.equal(stack.smtp.messages.length, before, 'nothing sent while in doubt');
+  const audit = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE email_id = ? AND event_type = 'send_in_doubt'`, [
+    input.emailId,
+  ])) as Array<{ n: number }>;
+  assert.equal(Number(audit[0]?.n), 1);
+  const forced = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId, force: true });
+  assert.equal(forced.outcome, 'sent');
+  assert.equal(stack.smtp.messages.length, before + 1);
+});

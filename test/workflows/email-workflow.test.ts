@@ -290,3 +290,21 @@ test('an approval that races the end of drafting is kept; one before drafting is
     assert.match(state.ignoredSignals[0]!, /too-early/);
   });
 });
+
+test('a send in doubt waits for an operator: a plain resend is not enough, resend with force sends', async () => {
+  const fake = fakeActivities({ sendReply: [new PermanentError('interrupted hand-over', 'SEND_IN_DOUBT')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.signal(approveSignal, { by: 'ops' });
+    for (let i = 0; i < 100 && fake.outcomes.length === 0; i++) await env.sleep('5 seconds');
+    assert.deepEqual(fake.outcomes, [{ status: 'approved', eventType: 'send_waits_for_operator' }]);
+    await handle.signal(resendSignal, { by: 'ops' });
+    await env.sleep('2 hours');
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1, 'no automatic resend, not even after the timer');
+    await handle.signal(resendSignal, { by: 'ops', force: true });
+    assert.equal((await handle.result()).status, 'sent');
+    const last = fake.calls.filter((c) => c.name === 'sendReply').at(-1);
+    assert.equal((last?.input as { force?: boolean }).force, true);
+  });
+});
