@@ -5,7 +5,7 @@ import type { Priority } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
 import { decideRetry } from '../lib/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../ports/store';
-import { ACTIVITY_PLAN, PROFILES } from '../workflows/activity-profiles';
+import { ACTIVITY_PLAN, HEARTBEAT_EVERY_MS, PROFILES } from '../workflows/activity-profiles';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 
@@ -33,6 +33,8 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         };
         const startedAt = Date.now();
         await ledger.started(job);
+        const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+        beat.unref();
         try {
           const result = await next(input);
           await ledger.succeeded(job, Date.now() - startedAt);
@@ -67,6 +69,8 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
             details: [{ errorClass: d.errorClass, step: plan.step, attempt: info.attempt }],
             cause: err instanceof Error ? err : undefined,
           });
+        } finally {
+          clearInterval(beat);
         }
       },
     },

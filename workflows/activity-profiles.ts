@@ -10,6 +10,10 @@ import type { ActivityOptions } from '@temporalio/workflow';
 
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
 
+export const HEARTBEAT_TIMEOUT = '20 seconds';
+/** How often the interceptor heartbeats for a running activity; well inside HEARTBEAT_TIMEOUT. */
+export const HEARTBEAT_EVERY_MS = 5_000;
+
 export interface RetryPlan {
   /** 0 means unlimited (seed 001: IMAP and MariaDB outages are waited out). */
   maximumAttempts: number;
@@ -26,6 +30,9 @@ function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], pl
     plan,
     options: {
       startToCloseTimeout,
+      // The queue interceptor heartbeats every few seconds: a crashed worker's attempt is retried
+      // after this, not after the whole start-to-close timeout.
+      heartbeatTimeout: HEARTBEAT_TIMEOUT,
       retry: {
         // The SDK spells "unlimited" as an absent maximumAttempts.
         ...(plan.maximumAttempts > 0 ? { maximumAttempts: plan.maximumAttempts } : {}),

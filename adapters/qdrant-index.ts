@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+// The client ships its types as ESM only; the value is loaded with import() below.
+import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
+import { DependencyError, EmailRagError, PermanentError, TransientError } from '../lib/errors';
+import { classifyHttpStatus } from '../lib/http-errors';
+import { splitPassages } from '../lib/passages';
+import type { DraftContextItem } from '../ports/drafter';
+import type { Embedder } from '../ports/embedder';
+import type { IndexableEmail, VectorIndex } from '../ports/vector-index';
+
+export interface QdrantIndexSettings {
+  url: string;
+  apiKey?: string;
+  collection: string;
+  embedder: Embedder;
+  /** Per request; the client's own default is five minutes, far beyond any activity timeout. */
+  timeoutMs?: number;
+}
+
+export type QdrantIndex = VectorIndex & {
+  /** Creates the collection and its payload indexes if missing; costs one embedding call to learn the size. */
+  ensureCollection(): Promise<void>;
+};
+
+const KEYWORD_FIELDS = ['email_id', 'thread_id', 'mailbox', 'direction', 'from_address'] as const;
+// Pruning filters on idx, and Qdrant's strict mode (on by default in Qdrant Cloud) refuses
+// updates filtered by an unindexed field.
+const INTEGER_FIELDS = ['idx'] as const;
+const UPSERT_CHUNK = 64;
+// Threads are short; one page is enough and lets us order by date, which scroll cannot do unindexed.
+const THREAD_SCAN_LIMIT = 256;
+const PROBE_CHARS = 1000;
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+interface Passage {
+  emailId: string;
+  idx: number;
+  date: string | null;
+  text: string;
+}
+
+/**
+ * The point id of passage `idx` of an email: a UUID built from sha256, so re-indexing overwrites
+ * the same points instead of adding new ones.
+ */
+export function passagePointId(emailId: string, idx: number): string {
+  const h = createHash('sha256').update(`${emailId}\u0000${idx}`).digest().subarray(0, 16);
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x80; // version 8, "custom" (RFC 9562)
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80; // RFC 4122 variant
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+function isConnectionFailure(err: unknown): boolean {
+  const e = err as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+  if (err instanceof TypeError && /fetch failed/i.test(e.message ?? '')) return true;
+  return CONNECTION_CODES.has(e?.code ?? '') || CONNECTION_CODES.has(e?.cause?.code ?? '');
+}
+
+function httpStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Maps what the Qdrant client throws onto the product's error classes. */
+function classifyQdrantError(err: unknown, doing: string): Error {
+  if (err instanceof EmailRagError) return err; // the embedder's, already classified
+  const e = err as {
+    name?: string;
+    message?: string;
+    data?: { status?: { error?: string } };
+    headers?: { get?(name: string): string | null };
+    retry_after?: number;
+    cause?: { message?: string };
+  };
+  // Class names, not instanceof: the client may be loaded twice (its ESM and CJS builds).
+  if (e?.name === 'QdrantClientTimeoutError') {
+    return new TransientError(`Qdrant did not answer in time while ${doing}`, 'QDRANT_TIMEOUT', { cause: err });
+  }
+  if (e?.name === 'QdrantClientResourceExhaustedError') {
+    const retryAfterMs = typeof e.retry_after === 'number' ? e.retry_after * 1000 : undefined;
+    return new TransientError(`Qdrant is rate limiting (${doing}): ${e.message}`, 'QDRANT_HTTP_429', { cause: err, retryAfterMs });
+  }
+  const status = httpStatus(err);
+  if (status !== undefined) {
+    const detail = e.data?.status?.error ?? e.message ?? '';
+    return classifyHttpStatus('qdrant', status, `${doing}: ${detail}`, e.headers?.get?.('retry-after'), err);
+  }
+  if (e?.name === 'QdrantClientUnexpectedResponseError') {
+    return new TransientError(`Qdrant answered unexpectedly while ${doing}: ${e.message}`, 'QDRANT_UNEXPECTED_RESPONSE', { cause: err });
+  }
+  if (isConnectionFailure(err)) {
+    const why = e.cause?.message ? `${e.message} (${e.cause.message})` : e.message;
+    return new DependencyError(`Qdrant unreachable while ${doing}: ${why}`, 'QDRANT_UNAVAILABLE', { cause: err });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function match(key: string, value: string): Schemas['FieldCondition'] {
+  return { key, match: { value } };
+}
+
+function toPassage(payload: Record<string, unknown> | null | undefined): Passage | null {
+  if (!payload || typeof payload.email_id !== 'string' || typeof payload.text !== 'string') return null;
+  return {
+    emailId: payload.email_id,
+    idx: typeof payload.idx === 'number' ? payload.idx : 0,
+    date: typeof payload.date === 'string' ? payload.date : null,
+    text: payload.text,
+  };
+}
+
+/** Newest email first (undated last), passages of one email in their order. */
+function byRecency(a: Passage, b: Passage): number {
+  if (a.date !== b.date) return a.date === null ? 1 : b.date === null ? -1 : a.date < b.date ? 1 : -1;
+  return a.emailId === b.emailId ? a.idx - b.idx : a.emailId < b.emailId ? -1 : 1;
+}
+
+/**
+ * Retrieval over Qdrant: passages embedded with `embedder`, one point per passage, every query
+ * filtered to the email's own mailbox. The collection is created on first use.
+ */
+export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
+  const { collection, embedder } = settings;
+  let clientPromise: Promise<QdrantClient> | undefined;
+  let setup: Promise<number> | undefined;
+
+  function client(): Promise<QdrantClient> {
+    clientPromise ??= import('@qdrant/js-client-rest').then(
+      ({ QdrantClient: Client }) =>
+        new Client({ url: settings.url, apiKey: settings.apiKey, timeout: settings.timeoutMs, checkCompatibility: false }),
+    );
+    return clientPromise;
+  }
+
+  async function call<T>(doing: string, fn: (c: QdrantClient) => Promise<T>): Promise<T> {
+    try {
+      return await fn(await client());
+    } catch (err) {
+      throw classifyQdrantError(err, doing);
+    }
+  }
+
+  /** The collection's vector size and indexed fields, or null when it does not exist. */
+  async function describe(): Promise<{ size: number; indexed: Set<string> } | null> {
+    try {
+      const info = await (await client()).getCollection(collection);
+      const vectors = info.config.params.vectors as { size?: unknown } | undefined;
+      if (typeof vectors?.size !== 'number') {
+        throw new PermanentError(`Qdrant collection "${collection}" uses named vectors; it was not made by this product`, 'QDRANT_SCHEMA');
+      }
+      return { size: vectors.size, indexed: new Set(Object.keys(info.payload_schema ?? {})) };
+    } catch (err) {
+      if (httpStatus(err) === 404) return null;
+      throw classifyQdrantError(err, 'reading the collection');
+    }
+  }
+
+  async function setUp(size: number): Promise<number> {
+    let info = await describe();
+    if (!info) {
+      try {
+        await call('creating the collection', (c) => c.createCollection(collection, { vectors: { size, distance: 'Cosine' } }));
+      } catch (err) {
+        // Another worker may have created it a moment earlier.
+        if (!(await describe())) throw err;
+      }
+      info = (await describe()) ?? { size, indexed: new Set() };
+    }
+    const wanted = [
+      ...KEYWORD_FIELDS.map((f) => [f, 'keyword'] as const),
+      ...INTEGER_FIELDS.map((f) => [f, 'integer'] as const),
+    ].filter(([f]) => !info.indexed.has(f));
+    for (const [field_name, field_schema] of wanted) {
+      await call(`indexing payload field ${field_name}`, (c) => c.createPayloadIndex(collection, { field_name, field_schema, wait: true }));
+    }
+    return info.size;
+  }
+
+  /** Resolves once the collection exists with vectors of `size`; checked once per process. */
+  async function ready(size: number): Promise<void> {
+    setup ??= setUp(size).catch((err: unknown) => {
+      setup = undefined;
+      throw err;
+    });
+    const actual = await setup;
+    if (actual !== size) {
+      throw new PermanentError(
+        `Qdrant collection "${collection}" holds vectors of size ${actual}, but ${embedder.model} gives ${size}: ` +
+          'configure another collection or re-create this one',
+        'QDRANT_VECTOR_SIZE_MISMATCH',
+      );
+    }
+  }
+
+  async function exists(): Promise<boolean> {
+    return setup !== undefined || (await describe()) !== null;
+  }
+
+  async function prune(emailId: string, from: number): Promise<void> {
+    await call('pruning old passages', (c) =>
+      c.delete(collection, {
+        wait: true,
+        filter: { must: [match('email_id', emailId), { key: 'idx', range: { gte: from } }] },
+      }),
+    );
+  }
+
+  return {
+    name: 'qdrant',
+
+    async ensureCollection(): Promise<void> {
+      const [vector] = await embedder.embed(['dimension probe']);
+      if (!vector) throw new TransientError('embedding service returned no vector', 'EMBEDDING_INVALID_RESPONSE');
+      await ready(vector.length);
+    },
+
+    async index(email: IndexableEmail): Promise<void> {
+      const passages = splitPassages(`${email.subject}\n\n${email.text}`);
+      if (passages.length === 0) {
+        if (await exists()) await prune(email.emailId, 0);
+        return;
+      }
+      const vectors = await embedder.embed(passages);
+      await ready(vectors[0]?.length ?? 0);
+      const base = {
+        email_id: email.emailId,
+        thread_id: email.threadId,
+        mailbox: email.mailbox,
+        direction: email.direction,
+        from_address: email.fromAddress,
+        subject: email.subject,
+        date: email.date ? email.date.toISOString() : null,
+      };
+      const points = passages.map((text, idx) => ({
+        id: passagePointId(email.emailId, idx),
+        vector: vectors[idx] ?? [],
+        payload: { ...base, idx, text },
+      }));
+      for (let i = 0; i < points.length; i += UPSERT_CHUNK) {
+        const chunk = points.slice(i, i + UPSERT_CHUNK);
+        await call('storing passages', (c) => c.upsert(collection, { wait: true, points: chunk }));
+      }
+      await prune(email.emailId, passages.length);
+    },
+
+    async retrieve(email: IndexableEmail, limit: number): Promise<DraftContextItem[]> {
+      if (limit <= 0) return [];
+      const probe = `${email.subject} ${email.text.slice(0, PROBE_CHARS)}`.trim();
+      const [vector] = probe ? await embedder.embed([probe]) : [];
+      if (vector) await ready(vector.length);
+      else if (!(await exists())) return [];
+
+      const withPayload = ['email_id', 'idx', 'date', 'text'];
+      const threadPage = await call('reading the thread history', (c) =>
+        c.scroll(collection, {
+          filter: { must: [match('thread_id', email.threadId), match('mailbox', email.mailbox)], must_not: [match('email_id', email.emailId)] },
+          limit: THREAD_SCAN_LIMIT,
+          with_payload: withPayload,
+          with_vector: false,
+        }),
+      );
+      const thread = threadPage.points.flatMap((p) => toPassage(p.payload) ?? []).sort(byRecency);
+
+      let similar: Passage[] = [];
+      if (vector) {
+        const found = await call('searching similar passages', (c) =>
+          c.query(collection, {
+            query: vector,
+            filter: {
+              must: [match('mailbox', email.mailbox)],
+              must_not: [match('email_id', email.emailId), match('thread_id', email.threadId)],
+            },
+            limit,
+            with_payload: withPayload,
+          }),
+        );
+        similar = found.points.flatMap((p) => toPassage(p.payload) ?? []);
+      }
+
+      const seen = new Set<string>();
+      const items: DraftContextItem[] = [];
+      for (const [kind, passages] of [
+        ['thread', thread],
+        ['similar', similar],
+      ] as const) {
+        for (const p of passages) {
+          const key = `${p.emailId}:${p.text}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          items.push({ sourceId: p.emailId, kind, text: p.text });
+        }
+      }
+      return items.slice(0, limit);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * Turns texts into vectors for similarity search. Vectors of different models live in different
+ * spaces and must never be compared, which is why the model travels with the embedder.
+ */
+export interface Embedder {
+  /** The embedding model's name, e.g. `text-embedding-3-small`. */
+  readonly model: string;
+  /**
+   * One vector per text, in the order of `texts`; all of the same length. An empty list gives an
+   * empty list without asking the service.
+   */
+  embed(texts: string[]): Promise<number[][]>;
+}

@@ -1,0 +1,151 @@
+/**
+ * Failures of the real processes: a worker killed with SIGKILL in the middle of an activity, and
+ * MariaDB going away during processing (a cuttable TCP link in front of the real server). Every
+ * email must end in a final or waiting state, none lost, no reply sent twice.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
+import { approveSignal } from '../../workflows/email-workflow';
+import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { startTcpProxy } from '../support/tcp-proxy';
+import { waitFor } from '../support/wait';
+
+let stack: TestStack;
+let client: Client;
+let connection: Connection;
+const workers: ChildProcess[] = [];
+
+/** The real worker process, as an operator runs it. */
+function startWorker(env: Record<string, string>, name: string): ChildProcess {
+  const child = spawn(process.execPath, ['bin/email-rag.js', 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(`${stack.dir}/${name}.log`);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  workers.push(child);
+  return child;
+}
+
+async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await stack.db.pool.query(sql, params)) as T[];
+}
+
+async function pollNow(): Promise<void> {
+  const schedule = client.schedule.getHandle(pollScheduleId(stack.config));
+  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
+  await triggerPoll(client, stack.config);
+  const id = await waitFor('poll run', async () =>
+    (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((w) => !known.has(w)),
+  );
+  await client.workflow.getHandle(id).result();
+}
+
+before(async () => {
+  stack = await startStack();
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection });
+  await installSchedules(client, stack.config);
+});
+after(async () => {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+  await connection?.close();
+  await stack?.stop();
+});
+
+test('a worker killed with SIGKILL while drafting: a new worker finishes the email, one reply is sent', async () => {
+  const first = startWorker(stack.env, 'worker-1');
+  await pollNow(); // connects the mailbox
+  // The first draft request hangs, so the draft activity is in flight when the worker dies.
+  stack.llm.script({ kind: 'delay', ms: 120_000 });
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<crash-1@customer.example>' }));
+  await pollNow();
+  const [job] = await waitFor('draft in flight', async () => {
+    const r = await rows<{ workflow_id: string }>(`SELECT workflow_id FROM queue_jobs WHERE step = 'draft' AND status = 'processing'`);
+    return r.length > 0 ? r : undefined;
+  });
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  startWorker(stack.env, 'worker-2');
+  const emailId = job!.workflow_id;
+  // Heartbeats stop with the process: the attempt times out after 20 s and runs again.
+  await waitFor(
+    'awaiting approval after the crash',
+    async () => {
+      const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
+      return r[0]?.status === 'awaiting_approval';
+    },
+    120_000,
+    500,
+  );
+  await client.workflow.getHandle(emailId).signal(approveSignal, { by: 'ops' });
+  await client.workflow.getHandle(emailId).result();
+  const draft = await rows<{ status: string; attempt: number }>(
+    `SELECT status, attempt FROM queue_jobs WHERE workflow_id = ? AND step = 'draft'`,
+    [emailId],
+  );
+  assert.deepEqual(draft, [{ status: 'done', attempt: 2 }]);
+  await stack.smtp.waitForMessages(1, 30_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal(stack.smtp.messages.length, 1, 'exactly one reply');
+});
+
+test('MariaDB unreachable during processing: writes wait and land, nothing is lost', async () => {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGTERM');
+  const db = new URL(stack.env.DATABASE_URL!);
+  const proxy = await startTcpProxy({ host: db.hostname, port: Number(db.port || 3306) });
+  try {
+    const viaProxy = new URL(db);
+    viaProxy.port = String(proxy.port);
+    startWorker({ ...stack.env, DATABASE_URL: viaProxy.toString() }, 'worker-db');
+    stack.llm.script({ kind: 'delay', ms: 3_000 });
+    const before = stack.smtp.messages.length;
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<db-outage@customer.example>', subject: 'Datenbank weg' }));
+    await pollNow();
+    const emailId = await waitFor('the new email', async () => {
+      const r = await rows<{ id: string }>(`SELECT id FROM emails WHERE subject = 'Datenbank weg'`);
+      return r[0]?.id;
+    });
+    // Cut the database while the draft request is in flight, for longer than one quick retry.
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 8_000));
+    proxy.restore();
+    await waitFor(
+      'awaiting approval after the outage',
+      async () => {
+        const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
+        return r[0]?.status === 'awaiting_approval';
+      },
+      180_000,
+      500,
+    );
+    await client.workflow.getHandle(emailId).signal(approveSignal, { by: 'ops' });
+    assert.equal(((await client.workflow.getHandle(emailId).result()) as { status: string }).status, 'sent');
+    const statuses = await rows<{ message: string }>(
+      `SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed' ORDER BY id`,
+      [emailId],
+    );
+    assert.deepEqual(
+      statuses.map((s) => s.message.split(':')[0]),
+      ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent'],
+      'every status change landed once',
+    );
+    const jobs = await rows<{ step: string; status: string }>('SELECT step, status FROM queue_jobs WHERE workflow_id = ? ORDER BY id', [
+      emailId,
+    ]);
+    assert.ok(
+      jobs.every((j) => j.status === 'done'),
+      JSON.stringify(jobs),
+    );
+    await stack.smtp.waitForMessages(before + 1, 30_000);
+    assert.equal(stack.smtp.messages.length, before + 1);
+  } finally {
+    await proxy.stop();
+  }
+});
