@@ -61,12 +61,24 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       return { ...toView(draft), flags: ['human_written'], needsHuman: false };
     },
 
-    async draftReply(input: { emailId: string; version: number }): Promise<DraftView> {
+    async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
       const to = email.replyTo ?? email.from;
       if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', 'NO_REPLY_ADDRESS');
       const cid = correlationId();
+      if (input.requestedBy) {
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'redraft_requested',
+          actor: input.requestedBy,
+          message: `${input.requestedBy} asked for draft ${input.version}`,
+          eventKey: `${cid}:redraft:${input.version}`,
+        });
+      }
+      // Earlier drafts can no longer be approved once a newer one exists.
+      await deps.drafts.markStale(email.id, input.version);
       let context: DraftContextItem[] = [];
       try {
         context = await deps.index.retrieve(

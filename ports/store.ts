@@ -127,6 +127,8 @@ export interface DraftStore {
   approve(draftId: string, by: string, editedBody: string | null): Promise<void>;
   reject(draftId: string, by: string, reason: string): Promise<void>;
   markSent(draftId: string): Promise<void>;
+  /** Drafts of the email below `version` still waiting for approval become `stale`. */
+  markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
 }
 

@@ -30,7 +30,13 @@ export interface ResendSignalInput {
   force?: boolean;
 }
 
+export interface RedraftSignalInput {
+  by?: string;
+}
+
 export const approveSignal = defineSignal<[ApproveSignalInput]>('approve');
+/** Asks for a new draft (from manual_review after the LLM recovered, or instead of a weak draft). */
+export const redraftSignal = defineSignal<[RedraftSignalInput]>('redraft');
 export const rejectSignal = defineSignal<[RejectSignalInput]>('reject');
 /** Retries a send that ran out of attempts (after an SMTP outage), without waiting for the timer. */
 export const resendSignal = defineSignal<[ResendSignalInput]>('resend');
@@ -120,6 +126,12 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   setHandler(rejectSignal, (s) => {
     offer({ kind: 'reject', by: clean(s?.by, 191) ?? 'unknown', reason: clean(s?.reason, 2000) ?? 'no reason given' });
   });
+  let redraftBy: string | null = null;
+  setHandler(redraftSignal, (s) => {
+    const by = clean(s?.by, 191) ?? 'unknown';
+    if (!decisionsOpen || state.decision) state.ignoredSignals.push(`redraft by ${by} while ${state.status}`);
+    else redraftBy = by;
+  });
   let forceSend = false;
   setHandler(resendSignal, (s) => {
     resendRequested = true;
@@ -163,33 +175,40 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   if (input.historyOnly) return { status: state.status === 'partially_indexed' ? 'partially_indexed' : 'indexed' };
 
   decisionsOpen = true;
-  try {
-    state.draft = await llm.draftReply({ emailId, version: 1 });
-    state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
-  } catch (err) {
-    if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
-    // Seed 001: the LLM gave up after its retry; a person writes the reply.
-    state.lastError = failureText(err);
-    await books.recordOutcome({
-      emailId,
-      status: 'manual_review',
-      eventType: 'draft_failed',
-      errorClass: 'unclear',
-      message: state.lastError,
-    });
-    state.status = 'manual_review';
+  let version = 0;
+  for (;;) {
+    version += 1;
+    const requestedBy: string | null = redraftBy;
+    redraftBy = null;
+    try {
+      state.draft = await llm.draftReply({ emailId, version, ...(requestedBy ? { requestedBy } : {}) });
+      state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
+    } catch (err) {
+      if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
+      // Seed 001: the LLM gave up after its retry; a person writes the reply (or asks for a redraft).
+      state.lastError = failureText(err);
+      await books.recordOutcome({
+        emailId,
+        status: 'manual_review',
+        eventType: 'draft_failed',
+        errorClass: 'unclear',
+        message: state.lastError,
+        key: String(version),
+      });
+      state.status = 'manual_review';
+    }
+    if (state.status === 'manual_review' && state.decision?.kind === 'approve' && state.decision.body === undefined) {
+      // Approved while drafting, but the drafter gave up: there is nothing to send yet.
+      state.ignoredSignals.push(`approve by ${state.decision.by} without a body: the draft needs a person`);
+      state.decision = null;
+    }
+    await condition(() => state.decision !== null || redraftBy !== null);
+    if (state.decision) break;
   }
-
-  if (state.status === 'manual_review' && state.decision?.kind === 'approve' && state.decision.body === undefined) {
-    // Approved while drafting, but the drafter gave up: there is nothing to send yet.
-    state.ignoredSignals.push(`approve by ${state.decision.by} without a body: the draft needs a person`);
-    state.decision = null;
-  }
-  await condition(() => state.decision !== null);
   const decision = state.decision as unknown as Decision;
   if (!state.draft || (decision.kind === 'approve' && state.status === 'manual_review')) {
     const body = decision.kind === 'approve' ? (decision.body ?? '') : '';
-    state.draft = await books.saveHumanDraft({ emailId, version: (state.draft?.version ?? 0) + 1, body, by: decision.by });
+    state.draft = await books.saveHumanDraft({ emailId, version: version + 1, body, by: decision.by });
   }
   await books.recordDecision({ emailId, draftId: state.draft.draftId, decision });
   if (decision.kind === 'reject') {

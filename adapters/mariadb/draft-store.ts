@@ -107,6 +107,14 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
     async markSent(draftId: string): Promise<void> {
       await query(pool, 'marking a draft sent', `UPDATE drafts SET status = 'sent' WHERE id = ? AND status = 'approved'`, [draftId]);
     },
+    async markStale(emailId: string, version: number): Promise<void> {
+      await query(
+        pool,
+        'marking older drafts stale',
+        `UPDATE drafts SET status = 'stale' WHERE email_id = ? AND version < ? AND status = 'awaiting_approval'`,
+        [emailId, version],
+      );
+    },
     async listAwaiting(): Promise<DraftRecord[]> {
       const rows = await query<DraftRow[]>(
         pool,

@@ -16,7 +16,15 @@ import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { temporalTestServerPath } from '../../scripts/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
-import { EmailWorkflow, approveSignal, draftQuery, rejectSignal, resendSignal, stateQuery } from '../../workflows/email-workflow';
+import {
+  EmailWorkflow,
+  approveSignal,
+  draftQuery,
+  redraftSignal,
+  rejectSignal,
+  resendSignal,
+  stateQuery,
+} from '../../workflows/email-workflow';
 import { createTestDatabase } from '../support/database';
 import { workflowBundle } from '../support/workflow-bundle';
 
@@ -306,5 +314,20 @@ test('a send in doubt waits for an operator: a plain resend is not enough, resen
     assert.equal((await handle.result()).status, 'sent');
     const last = fake.calls.filter((c) => c.name === 'sendReply').at(-1);
     assert.equal((last?.input as { force?: boolean }).force, true);
+  });
+});
+
+test('from manual_review a person can ask for a new draft once the LLM is back', async () => {
+  const timeout = () => new TransientError('LLM timeout', 'LLM_TIMEOUT');
+  const fake = fakeActivities({ draftReply: [timeout(), timeout()] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'manual_review');
+    await handle.signal(redraftSignal, { by: 'ops' });
+    await waitForStatus(handle, 'awaiting_approval');
+    const drafts = fake.calls.filter((c) => c.name === 'draftReply');
+    assert.deepEqual(drafts.at(-1)?.input, { emailId: handle.workflowId, version: 2, requestedBy: 'ops' });
+    await handle.signal(approveSignal, { by: 'ops' });
+    assert.equal((await handle.result()).status, 'sent');
   });
 });
