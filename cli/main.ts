@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../lib/config';
 import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../lib/errors';
 import { approve, reject } from './commands/approval';
+import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
 import { drafts, formatStatus, status } from './commands/status';
 import { CliError, connectTemporal } from './context';
@@ -20,6 +21,9 @@ commands:
   ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
   status [--json]                         emails per status, queue rows per status, dead letters
   drafts [--json]                         drafts waiting for approval
+  dlq list [--json]                       dead letters: steps with no automatic retry left
+  dlq show <id> [--json]                  payload reference, cause, retry history, correlation id
+  dlq requeue <id> --by NAME              re-run a dead step after a fix
   approve <workflowId> [--body-file F] [--by NAME]
   reject <workflowId> --reason R [--by NAME]
 
@@ -106,6 +110,28 @@ async function run(argv: string[]): Promise<void> {
         for (const d of list)
           console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence})`);
       return;
+    }
+    case 'dlq': {
+      const { positionals, values } = args(rest, { json: { type: 'boolean', default: false }, by: { type: 'string' } });
+      const [sub, idText, ...extra] = positionals;
+      const id = Number(idText);
+      if (sub === 'list' && idText === undefined) {
+        const list = await dlqList(config());
+        console.log(values.json ? JSON.stringify(list, null, 2) : formatDeadLetters(list));
+        return;
+      }
+      if ((sub === 'show' || sub === 'requeue') && Number.isInteger(id) && id > 0 && extra.length === 0) {
+        if (sub === 'show') {
+          const d = await dlqShow(config(), id);
+          console.log(values.json ? JSON.stringify(d, null, 2) : formatDeadLetter(d));
+        } else {
+          if (typeof values.by !== 'string' || values.by.trim() === '')
+            throw new CliError('dlq requeue needs --by NAME (who authorised it)', 2);
+          console.log(await dlqRequeue(config(), id, values.by));
+        }
+        return;
+      }
+      throw new CliError(`usage: email-rag dlq list | dlq show <id> | dlq requeue <id> --by NAME\n${USAGE}`, 2);
     }
     case 'approve': {
       const { positionals, values } = args(rest, { 'body-file': { type: 'string' }, by: { type: 'string' } });

@@ -13,7 +13,7 @@ import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../../scripts/services/tool-paths';
 import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
-import { draftQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
+import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -242,4 +242,48 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   assert.equal(report.emails.sent, 2);
   assert.equal(report.emails.rejected, 1);
   assert.equal(report.deadLetters, 0);
+});
+
+test('dead letters: a malformed mail dies at parse, is inspected, fixed and requeued by an operator', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const file = `${stack.dir}/broken.eml`;
+  writeFileSync(file, 'this is not an RFC 822 message\r\n');
+  const [emailId] = (await cli(['ingest', file])).stdout.trim().split('\t');
+  assert.ok(emailId);
+  const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
+  assert.equal(result.status, 'failed');
+
+  const list = JSON.parse((await cli(['dlq', 'list', '--json'])).stdout) as Array<{ id: number; step: string; correlationId: string }>;
+  const dead = list.find((d) => d.correlationId === emailId);
+  assert.equal(dead?.step, 'parse');
+  const shown = (await cli(['dlq', 'show', String(dead.id)])).stdout;
+  assert.match(shown, /cause: +\[permanent\] message has no RFC 822 header block/);
+  assert.match(shown, new RegExp(`correlation id: ${emailId}`));
+  assert.match(shown, /payload: +raw_messages\.email_id/);
+  assert.match(shown, /job_dead/);
+  const report = JSON.parse((await cli(['status', '--json'])).stdout) as { deadLetters: number };
+  assert.ok(report.deadLetters >= 1);
+
+  const refused = await cli(['dlq', 'requeue', String(dead.id)]).catch((err: { code: number; stderr: string }) => err);
+  assert.equal((refused as { code: number }).code, 2, 'who authorised it must be named');
+
+  // The fix: the stored message is repaired, then the dead step runs again.
+  await stack.db.pool.query('UPDATE raw_messages SET raw = ? WHERE email_id = ?', [
+    Buffer.from(sampleEmail({ messageId: '<repaired@customer.example>', subject: 'Repariert' })),
+    emailId,
+  ]);
+  const requeued = await cli(['dlq', 'requeue', String(dead.id), '--by', 'carol']);
+  assert.match(requeued.stdout, /requeued .* as carol: the email workflow was started again/);
+  await waitFor('repaired email awaiting approval', async () => (await emailRow(emailId))?.status === 'awaiting_approval', 90_000);
+  const row = (await stack.db.pool.query('SELECT status, requeued_by, requeue_count FROM queue_jobs WHERE id = ?', [dead.id])) as Array<{
+    status: string;
+    requeued_by: string;
+    requeue_count: number;
+  }>;
+  assert.deepEqual(row[0], { status: 'done', requeued_by: 'carol', requeue_count: 1 });
+  const audit = (await stack.db.pool.query(`SELECT actor FROM audit_log WHERE correlation_id = ? AND event_type = 'dlq_requeued'`, [
+    emailId,
+  ])) as Array<{ actor: string }>;
+  assert.deepEqual(audit, [{ actor: 'carol' }]);
+  await client.workflow.getHandle(emailId).signal(rejectSignal, { by: 'carol', reason: 'test done' });
 });

@@ -1,0 +1,100 @@
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from '../../adapters/mariadb/dead-letters';
+import type { Config } from '../../lib/config';
+import type { EmailWorkflowInput } from '../../lib/domain';
+import { redraftSignal, resendSignal } from '../../workflows/email-workflow';
+import { CliError, connectDatabase, connectTemporal } from '../context';
+
+export async function dlqList(config: Config): Promise<DeadLetter[]> {
+  const pool = await connectDatabase(config);
+  try {
+    return await createMariaDbDeadLetters(pool).list();
+  } finally {
+    await pool.end();
+  }
+}
+
+export function formatDeadLetters(list: DeadLetter[]): string {
+  if (list.length === 0) return 'no dead letters';
+  return list
+    .map((d) => `${d.id}\t${d.step}\t${d.correlationId}\t${d.errorClass ?? '?'}\t${(d.lastError ?? '').split('\n')[0]?.slice(0, 120)}`)
+    .join('\n');
+}
+
+export async function dlqShow(config: Config, id: number): Promise<DeadLetterDetail> {
+  const pool = await connectDatabase(config);
+  try {
+    const d = await createMariaDbDeadLetters(pool).show(id);
+    if (!d) throw new CliError(`no queue row ${id} (list dead letters with: email-rag dlq list)`);
+    return d;
+  } finally {
+    await pool.end();
+  }
+}
+
+export function formatDeadLetter(d: DeadLetterDetail): string {
+  return [
+    `dead letter ${d.id} (${d.status}): step ${d.step} of ${d.correlationId}`,
+    `correlation id: ${d.correlationId}`,
+    `cause:          [${d.errorClass ?? '?'}] ${d.lastError ?? ''}`,
+    `attempts:       ${d.attempts}, last runtime ${d.lastRuntimeMs ?? '?'} ms, died ${d.diedAt?.toISOString() ?? '?'}`,
+    `payload:        ${d.payload.rawMessage ?? 'no stored message'}${d.payload.rawBytes !== null ? ` (${d.payload.rawBytes} bytes)` : ''}`,
+    `email:          ${d.payload.subject ?? '?'} from ${d.payload.from ?? '?'}, status ${d.payload.emailStatus ?? '?'}`,
+    `requeued:       ${d.requeueCount} time(s)${d.requeuedBy ? `, last by ${d.requeuedBy}` : ''}`,
+    'history:',
+    ...d.history.map((h) => `  ${h.at.toISOString()}  ${h.event}${h.actor ? ` by ${h.actor}` : ''}  ${h.message}`),
+  ].join('\n');
+}
+
+/**
+ * Re-runs a dead step after a fix: inside a waiting workflow by signal (send, draft), or by a new
+ * run of the finished email workflow from its original input (the steps before are idempotent).
+ */
+export async function dlqRequeue(config: Config, id: number, by: string): Promise<string> {
+  const d = await dlqShow(config, id);
+  if (d.status !== 'dead') throw new CliError(`queue row ${id} is ${d.status}, not dead`);
+  if (d.step === 'poll') throw new CliError('a dead poll is retried by the schedule; run `email-rag poll` to poll now');
+  const temporal = await connectTemporal(config);
+  const pool = await connectDatabase(config);
+  try {
+    const handle = temporal.client.workflow.getHandle(d.correlationId);
+    const running = (await handle.describe()).status.name === 'RUNNING';
+    let how: string;
+    if (running && d.step === 'send') {
+      await handle.signal(resendSignal, { by });
+      how = 'the waiting workflow was signalled to send again';
+    } else if (running && d.step === 'draft') {
+      await handle.signal(redraftSignal, { by });
+      how = 'the waiting workflow was asked for a new draft';
+    } else if (running) {
+      throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
+    } else {
+      const history = await handle.fetchHistory();
+      const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+      if (!data) throw new CliError(`cannot read the original input of ${d.correlationId}`);
+      const input = JSON.parse(Buffer.from(data).toString('utf8')) as EmailWorkflowInput;
+      await temporal.client.workflow.start('EmailWorkflow', {
+        taskQueue: config.temporal.taskQueue,
+        workflowId: d.correlationId,
+        args: [input],
+        // The only place a finished email may run again: an operator's explicit requeue.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      });
+      how = 'the email workflow was started again from its original input';
+    }
+    await createMariaDbDeadLetters(pool).markRequeued(id, by);
+    await createMariaDbAuditLog(pool).record({
+      emailId: d.emailId,
+      correlationId: d.correlationId,
+      eventType: 'dlq_requeued',
+      actor: by,
+      message: `dead ${d.step} job ${id} requeued by ${by}: ${how}`,
+      details: { step: d.step, queueJobId: id },
+    });
+    return `requeued ${id} (${d.step} of ${d.correlationId}) as ${by}: ${how}`;
+  } finally {
+    await pool.end();
+    await temporal.close();
+  }
+}
