@@ -1,8 +1,9 @@
 import type { Drafter } from '../ports/drafter';
 import type { MailSender } from '../ports/mail-sender';
 import type { Mailbox } from '../ports/mailbox';
-import type { AuditLog, DraftStore, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
+import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
+import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowStarter } from '../ports/workflow-starter';
 
 /** Mailbox-level settings the activities need; taken from the validated config. */
@@ -28,5 +29,7 @@ export interface ActivityDeps {
   drafter: Drafter;
   sender: MailSender;
   starter: WorkflowStarter;
+  inspector: WorkflowInspector;
+  jobs: JobLedger;
   settings: MailSettings;
 }

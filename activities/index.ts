@@ -1,3 +1,4 @@
+import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
 import { createFetchActivities } from './fetch-activities';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDraftActivities(deps),
     ...createSendActivities(deps),
     ...createOutcomeActivities(deps),
+    ...createCleanupActivities(deps),
   };
 }
 

@@ -9,7 +9,7 @@ import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } fro
 import { ingest } from './commands/ingest';
 import { drafts, formatStatus, status } from './commands/status';
 import { CliError, connectTemporal } from './context';
-import { installSchedules, triggerPoll } from './schedules';
+import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
 
 const USAGE = `usage: email-rag <command> [options]
 
@@ -18,6 +18,7 @@ commands:
   migrate                                 create the database and apply migrations
   schedules install                       install or update the IMAP poll schedule
   poll                                    run the IMAP poll schedule once, now
+  cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
   status [--json]                         emails per status, queue rows per status, dead letters
   drafts [--json]                         drafts waiting for approval
@@ -84,6 +85,17 @@ async function run(argv: string[]): Promise<void> {
       try {
         await triggerPoll(temporal.client, cfg);
         console.log('poll triggered');
+      } finally {
+        await temporal.close();
+      }
+      return;
+    }
+    case 'cleanup': {
+      args(rest);
+      const temporal = await connectTemporal(config());
+      try {
+        await triggerSchedule(temporal.client, CLEANUP_SCHEDULE_ID);
+        console.log('cleanup triggered');
       } finally {
         await temporal.close();
       }

@@ -29,9 +29,30 @@ export async function installSchedules(client: Client, config: Config): Promise<
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
     state: { note: `Polls ${config.imap.mailbox} of ${config.imap.user} every ${config.imap.pollIntervalSeconds} s` },
   };
+  const cleanup: ScheduleOptions = {
+    scheduleId: CLEANUP_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 hour' }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'CleanupWorkflow',
+      workflowId: 'cleanup-stuck-jobs',
+      taskQueue: config.temporal.taskQueue,
+      args: [{}],
+      workflowExecutionTimeout: '30 minutes',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
+    state: { note: 'Resets queue rows stuck in processing for more than 600 s, after asking Temporal' },
+  };
+  return [await upsertSchedule(client, options), await upsertSchedule(client, cleanup)];
+}
+
+export const CLEANUP_SCHEDULE_ID = 'cleanup-stuck-jobs';
+
+async function upsertSchedule(client: Client, options: ScheduleOptions): Promise<{ id: string; action: 'created' | 'updated' }> {
+  const id = options.scheduleId;
   try {
     await client.schedule.create(options);
-    return [{ id, action: 'created' }];
+    return { id, action: 'created' };
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     await client.schedule.getHandle(id).update((prev) => ({
@@ -41,19 +62,23 @@ export async function installSchedules(client: Client, config: Config): Promise<
       policies: { ...prev.policies, overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000, pauseOnFailure: false },
       state: { ...prev.state, note: options.state?.note },
     }));
-    return [{ id, action: 'updated' }];
+    return { id, action: 'updated' };
   }
 }
 
 /**
- * Runs the poll schedule once now (ALLOW_ALL: an explicit request is not skipped). A schedule
- * names its runs by the second they start, so a second run within the same second would be
- * dropped as a duplicate id: wait for the next second first.
+ * Runs a schedule once now (ALLOW_ALL: an explicit request is not skipped). A schedule names its
+ * runs by the second they start, so a second run within the same second would be dropped as a
+ * duplicate id: wait for the next second first.
  */
-export async function triggerPoll(client: Client, config: Config): Promise<void> {
-  const handle = client.schedule.getHandle(pollScheduleId(config));
+export async function triggerSchedule(client: Client, scheduleId: string): Promise<void> {
+  const handle = client.schedule.getHandle(scheduleId);
   const last = (await handle.describe()).info.recentActions.at(-1)?.takenAt.getTime() ?? 0;
   const nextSecond = Math.floor(Math.max(last, Date.now()) / 1000) * 1000 + 1000;
   if (Math.floor(last / 1000) === Math.floor(Date.now() / 1000)) await new Promise((r) => setTimeout(r, nextSecond - Date.now() + 20));
   await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+}
+
+export function triggerPoll(client: Client, config: Config): Promise<void> {
+  return triggerSchedule(client, pollScheduleId(config));
 }

@@ -93,6 +93,12 @@ export interface JobLedger {
   succeeded(job: JobAttempt, runtimeMs: number): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
   countByStatus(): Promise<Record<string, number>>;
+  /** Rows in `processing` whose attempt started more than `olderThanSeconds` ago. */
+  findStuck(
+    olderThanSeconds: number,
+  ): Promise<Array<{ id: number; workflowId: string; emailId: string | null; step: string; activityId: string; startedAt: Date }>>;
+  /** Puts a stuck row back into the retry cycle as `failed` (unless it moved on meanwhile). */
+  resetStuck(id: number, reason: string, nextAttemptAt: Date | null): Promise<boolean>;
   forWorkflow(workflowId: string): Promise<Array<{ step: string; status: QueueStatus; attempt: number; retryCount: number }>>;
 }
 

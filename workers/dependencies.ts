@@ -12,6 +12,7 @@ import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store
 import { createOfflineDrafter } from '../adapters/offline-drafter';
 import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createSmtpSender } from '../adapters/smtp-sender';
+import { createTemporalInspector } from '../adapters/temporal-inspector';
 import { createTemporalStarter } from '../adapters/temporal-starter';
 import type { Config } from '../lib/config';
 import type { JobLedger } from '../ports/store';
@@ -36,6 +37,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
           timeoutMs: config.llm.timeoutMs,
         })
       : createOfflineDrafter();
+  const jobs = createMariaDbJobLedger(pool);
   const activities: ActivityDeps = {
     mailbox,
     messages: createMariaDbMessageStore(pool),
@@ -47,6 +49,8 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     drafter,
     sender,
     starter: createTemporalStarter(client, config.temporal.taskQueue),
+    inspector: createTemporalInspector(client),
+    jobs,
     settings: {
       account: config.imap.user,
       mailbox: config.imap.mailbox,
@@ -59,7 +63,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
   };
   return {
     activities,
-    jobs: createMariaDbJobLedger(pool),
+    jobs,
     async close() {
       await Promise.allSettled([mailbox.close(), sender.close()]);
       await pool.end().catch(() => undefined);

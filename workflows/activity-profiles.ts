@@ -75,4 +75,5 @@ export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName 
   recordDecision: { step: 'decide', profile: 'bookkeeping' },
   sendReply: { step: 'send', profile: 'send' },
   recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
+  resetStuckJobs: { step: 'cleanup', profile: 'poll' },
 };

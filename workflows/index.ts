@@ -1,2 +1,3 @@
 export * from './email-workflow';
 export * from './imap-poll-workflow';
+export * from './cleanup-workflow';

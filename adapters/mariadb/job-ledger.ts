@@ -65,6 +65,37 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 
+    async findStuck(olderThanSeconds: number) {
+      const rows = await query<
+        Array<{ id: number; workflow_id: string; email_id: string | null; step: string; activity_id: string; started_at: Date }>
+      >(
+        pool,
+        'finding stuck queue rows',
+        `SELECT id, workflow_id, email_id, step, activity_id, started_at FROM queue_jobs
+         WHERE status = 'processing' AND started_at < CURRENT_TIMESTAMP(3) - INTERVAL ? SECOND ORDER BY started_at`,
+        [olderThanSeconds],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        workflowId: r.workflow_id,
+        emailId: r.email_id,
+        step: r.step,
+        activityId: r.activity_id,
+        startedAt: r.started_at,
+      }));
+    },
+
+    async resetStuck(id: number, reason: string, nextAttemptAt: Date | null): Promise<boolean> {
+      const res = await query<{ affectedRows: number }>(
+        pool,
+        'resetting a stuck queue row',
+        `UPDATE queue_jobs SET status = 'failed', error_class = 'unclear', last_error = ?, next_attempt_at = ?, finished_at = CURRENT_TIMESTAMP(3)
+         WHERE id = ? AND status = 'processing'`,
+        [reason, nextAttemptAt, id],
+      );
+      return res.affectedRows > 0;
+    },
+
     async forWorkflow(workflowId: string) {
       const rows = await query<Array<{ step: string; status: QueueStatus; attempt: number; retry_count: number }>>(
         pool,

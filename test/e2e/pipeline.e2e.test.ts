@@ -11,7 +11,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../../scripts/services/tool-paths';
-import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
+import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
@@ -42,19 +42,21 @@ async function imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
   }
 }
 
-/** Triggers the poll schedule and waits for that run's result (found through the schedule itself). */
-async function pollOnce(): Promise<PollResult> {
-  const schedule = client.schedule.getHandle(pollScheduleId(stack.config));
+/** Triggers a schedule and waits for that run's result (found through the schedule itself). */
+async function runSchedule<T>(scheduleId: string): Promise<T> {
+  const schedule = client.schedule.getHandle(scheduleId);
   const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-  await triggerPoll(client, stack.config);
+  await triggerSchedule(client, scheduleId);
   const workflowId = await waitFor(
-    'the triggered poll run',
+    `the triggered run of ${scheduleId}`,
     async () => (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id && !known.has(id)),
     60_000,
     250,
   );
-  return client.workflow.getHandle(workflowId).result() as Promise<PollResult>;
+  return client.workflow.getHandle(workflowId).result() as Promise<T>;
 }
+
+const pollOnce = () => runSchedule<PollResult>(pollScheduleId(stack.config));
 
 async function emailRow(id: string): Promise<{ status: string } | undefined> {
   const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;
@@ -62,7 +64,8 @@ async function emailRow(id: string): Promise<{ status: string } | undefined> {
 }
 
 before(async () => {
-  stack = await startStack();
+  // Drafts may take a while here: the cleanup test keeps one running for 15 s.
+  stack = await startStack({ env: { LLM_TIMEOUT_MS: '30000' } });
   worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
   workerDone = worker.run();
   connection = await Connection.connect({ address: stack.config.temporal.address });
@@ -286,4 +289,43 @@ test('dead letters: a malformed mail dies at parse, is inspected, fixed and requ
   ])) as Array<{ actor: string }>;
   assert.deepEqual(audit, [{ actor: 'carol' }]);
   await client.workflow.getHandle(emailId).signal(rejectSignal, { by: 'carol', reason: 'test done' });
+});
+
+test('the cleanup schedule resets rows stuck in processing, but not an attempt that still runs', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const [closed] = (await stack.db.pool.query(`SELECT id FROM emails WHERE status = 'sent' LIMIT 1`)) as Array<{ id: string }>;
+  assert.ok(closed);
+  // What a lost worker leaves behind: a row that says processing for a workflow long finished.
+  await stack.db.pool.query(
+    `INSERT INTO queue_jobs (workflow_id, email_id, step, activity_id, status, attempt, started_at)
+     VALUES (?, ?, 'fetch', 'lost-1', 'processing', 1, CURRENT_TIMESTAMP(3) - INTERVAL 20 MINUTE)`,
+    [closed.id, closed.id],
+  );
+  // A long draft that is still heartbeating.
+  stack.llm.script({ kind: 'delay', ms: 15_000 });
+  const file = `${stack.dir}/slow.eml`;
+  writeFileSync(file, sampleEmail({ messageId: '<slow-draft@customer.example>', subject: 'Langsamer Entwurf' }));
+  const [slowId] = (await cli(['ingest', file])).stdout.trim().split('\t');
+  await waitFor('slow draft running', async () => {
+    const r = (await stack.db.pool.query(`SELECT 1 FROM queue_jobs WHERE workflow_id = ? AND step = 'draft' AND status = 'processing'`, [
+      slowId,
+    ])) as unknown[];
+    return r.length > 0;
+  });
+  await stack.db.pool.query(
+    `UPDATE queue_jobs SET started_at = CURRENT_TIMESTAMP(3) - INTERVAL 20 MINUTE WHERE workflow_id = ? AND step = 'draft'`,
+    [slowId],
+  );
+  const result = await runSchedule<{ checked: number; reset: number; stillRunning: number }>(CLEANUP_SCHEDULE_ID);
+  assert.deepEqual(result, { checked: 2, reset: 1, stillRunning: 1 });
+  const lost = (await stack.db.pool.query(`SELECT status, last_error FROM queue_jobs WHERE activity_id = 'lost-1'`)) as Array<{
+    status: string;
+    last_error: string;
+  }>;
+  assert.equal(lost[0]?.status, 'failed');
+  assert.match(lost[0]?.last_error ?? '', /workflow closed/);
+  const audit = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE event_type = 'stuck_reset'`)) as Array<{ n: number }>;
+  assert.equal(Number(audit[0]?.n), 1);
+  await waitFor('slow draft finished', async () => (await emailRow(slowId!))?.status === 'awaiting_approval', 60_000);
+  await client.workflow.getHandle(slowId!).signal(rejectSignal, { by: 'test', reason: 'done' });
 });

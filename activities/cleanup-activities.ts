@@ -1,0 +1,45 @@
+import type { ActivityDeps } from './deps';
+
+export interface CleanupResult {
+  checked: number;
+  reset: number;
+  stillRunning: number;
+}
+
+/**
+ * Seed 001's safety line: queue rows stuck in `processing` longer than the threshold are reset to
+ * `failed` and rejoin the retry cycle, but only after asking Temporal: an attempt that still runs
+ * (a long, heartbeating activity) is left alone.
+ */
+export function createCleanupActivities(deps: Pick<ActivityDeps, 'jobs' | 'inspector' | 'audit'>) {
+  return {
+    async resetStuckJobs(input: { olderThanSeconds: number }): Promise<CleanupResult> {
+      const stuck = await deps.jobs.findStuck(input.olderThanSeconds);
+      const result: CleanupResult = { checked: stuck.length, reset: 0, stillRunning: 0 };
+      for (const row of stuck) {
+        const live = await deps.inspector.activity(row.workflowId, row.activityId);
+        if (live.kind === 'running') {
+          result.stillRunning += 1;
+          continue;
+        }
+        const reason =
+          live.kind === 'waiting-to-retry'
+            ? `stuck in processing since ${row.startedAt.toISOString()}; Temporal retries it`
+            : `stuck in processing since ${row.startedAt.toISOString()}; no attempt is running (${live.kind === 'closed' ? 'workflow closed' : 'worker lost it'})`;
+        const nextAttemptAt = live.kind === 'waiting-to-retry' ? live.nextAttemptAt : null;
+        if (!(await deps.jobs.resetStuck(row.id, reason, nextAttemptAt))) continue;
+        result.reset += 1;
+        await deps.audit.record({
+          emailId: row.emailId,
+          correlationId: row.workflowId,
+          eventType: 'stuck_reset',
+          errorClass: 'unclear',
+          message: `${row.step}: ${reason}`,
+          details: { step: row.step, queueJobId: row.id },
+          eventKey: `stuck:${row.id}:${row.startedAt.getTime()}`,
+        });
+      }
+      return result;
+    },
+  };
+}
