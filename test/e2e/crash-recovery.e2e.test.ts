@@ -149,3 +149,30 @@ test('MariaDB unreachable during processing: writes wait and land, nothing is lo
     await proxy.stop();
   }
 });
+
+test('SIGTERM: the worker stops polling, finishes the activity in flight and exits cleanly', async () => {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+  const env = { ...stack.env, WORKER_SHUTDOWN_GRACE_MS: '20000' };
+  const worker = startWorker(env, 'worker-term');
+  stack.llm.script({ kind: 'delay', ms: 4_000 });
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<sigterm@customer.example>', subject: 'Während des Deployments' }));
+  await pollNow();
+  const [job] = await waitFor('draft in flight', async () => {
+    const r = await rows<{ workflow_id: string }>(
+      `SELECT q.workflow_id FROM queue_jobs q JOIN emails e ON e.id = q.workflow_id
+       WHERE q.step = 'draft' AND q.status = 'processing' AND e.subject = 'Während des Deployments'`,
+    );
+    return r.length > 0 ? r : undefined;
+  });
+  const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+  worker.kill('SIGTERM');
+  assert.equal(await exited, 0, 'a clean exit');
+  const draft = await rows<{ status: string; attempt: number }>(
+    `SELECT status, attempt FROM queue_jobs WHERE workflow_id = ? AND step = 'draft'`,
+    [job!.workflow_id],
+  );
+  assert.deepEqual(draft, [{ status: 'done', attempt: 1 }], 'the in-flight draft finished during the grace period');
+  const log = (await import('node:fs')).readFileSync(`${stack.dir}/worker-term.log`, 'utf8');
+  assert.match(log, /"message":"stopping: no new tasks, finishing in-flight work"/);
+  assert.match(log, /"message":"worker stopped"/);
+});
