@@ -1,3 +1,4 @@
+import type { PriorityRule } from '../lib/priority-rules';
 import type { Drafter } from '../ports/drafter';
 import type { MailSender } from '../ports/mail-sender';
 import type { Mailbox } from '../ports/mailbox';
@@ -15,6 +16,8 @@ export interface MailSettings {
   maxMessageBytes: number;
   pollBatchSize: number;
   importHistory: boolean;
+  backlogLimit: number;
+  priorityRules: PriorityRule[];
   from: { name: string; address: string };
 }
 

@@ -1,6 +1,7 @@
 import { parseRawEmail } from '../adapters/mail-parser';
 import type { Priority } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
+import { higher } from '../lib/priority-rules';
 import type { ActivityDeps } from './deps';
 import { transition } from './context';
 
@@ -12,13 +13,15 @@ export interface ParseSummary {
 
 export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
   return {
-    async parseEmail(input: { emailId: string }): Promise<ParseSummary> {
+    async parseEmail(input: { emailId: string; priority?: Priority }): Promise<ParseSummary> {
       const raw = await deps.messages.getRaw(input.emailId);
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
       // A reply joins the thread of any message we already know among its references.
       const known = await deps.messages.findThreadId([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])]);
       if (known) parsed.threadId = known;
+      // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
+      if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       await deps.messages.saveParsed(input.emailId, parsed);
       await transition(
         deps,

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { imapEmailId } from '../lib/domain';
+import { effectivePriority } from '../lib/priority-rules';
 import { correlationId } from './context';
 import type { ActivityDeps } from './deps';
 
@@ -48,15 +49,30 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
       const started: string[] = [];
       const existing: string[] = [];
       let last = mark.lastUid;
-      for (const msg of listing.messages) {
+      // Backpressure (seed 004): while the pipeline holds many unfinished emails, take fewer in.
+      const backlog = await deps.messages.countUnfinished();
+      const room = Math.max(0, settings.backlogLimit - backlog);
+      const batch = listing.messages.slice(0, room);
+      if (batch.length < listing.messages.length) {
+        await deps.audit.record({
+          emailId: null,
+          correlationId: cid,
+          eventType: 'backpressure',
+          message: `backlog of ${backlog} unfinished emails (limit ${settings.backlogLimit}): taking ${batch.length} of ${listing.messages.length} new messages now`,
+          details: { backlog, limit: settings.backlogLimit, taken: batch.length, waiting: listing.messages.length },
+        });
+      }
+      for (const msg of batch) {
         const emailId = imapEmailId(settings.account, mailbox, listing.uidValidity, msg.uid);
+        const priority = effectivePriority(msg.headerPriority, msg, settings.priorityRules);
         const outcome = await deps.starter.startEmail(
           {
             emailId,
             source: { kind: 'imap', mailbox, uidValidity: listing.uidValidity, uid: msg.uid },
             historyOnly: msg.uid <= mark.historyUntilUid,
+            priority,
           },
-          'normal',
+          priority,
         );
         (outcome === 'started' ? started : existing).push(emailId);
         last = msg.uid;

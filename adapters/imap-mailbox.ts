@@ -1,5 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import { PermanentError, TransientError } from '../lib/errors';
+import { priorityFromHeaders } from '../lib/priority';
 import type { Mailbox, MailboxListing } from '../ports/mailbox';
 
 export interface ImapSettings {
@@ -13,8 +14,11 @@ export interface ImapSettings {
 /** Maps imapflow failures: bad credentials and refused commands are permanent, the rest transient. */
 function classifyImapError(err: unknown, what: string): Error {
   if (err instanceof PermanentError || err instanceof TransientError) return err;
-  const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; message?: string };
+  const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; serverResponseCode?: string; message?: string };
   const detail = e.responseText ?? e.message ?? String(err);
+  if (e.serverResponseCode === 'NONEXISTENT' || /doesn't exist|does not exist/i.test(detail)) {
+    return new PermanentError(`IMAP folder missing during ${what}: ${detail} (check IMAP_MAILBOX)`, 'IMAP_NO_MAILBOX', { cause: err });
+  }
   if (e.authenticationFailed) {
     return new PermanentError(`IMAP login refused during ${what}: ${detail} (check IMAP_USER / IMAP_PASSWORD)`, 'IMAP_AUTH', {
       cause: err,
@@ -64,8 +68,22 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
         if (box.exists === 0 || highestUid <= afterUid) return { uidValidity, highestUid, messages: [] };
         const messages: MailboxListing['messages'] = [];
         // "n:*" also matches the last message when its UID is below n, hence the filter.
-        for await (const msg of client.fetch(`${afterUid + 1}:*`, { uid: true, size: true }, { uid: true })) {
-          if (msg.uid > afterUid) messages.push({ uid: msg.uid, size: msg.size ?? 0 });
+        const query = { uid: true, size: true, envelope: true, headers: ['x-priority', 'importance', 'priority'] };
+        for await (const msg of client.fetch(`${afterUid + 1}:*`, query, { uid: true })) {
+          if (msg.uid <= afterUid) continue;
+          const headers = msg.headers?.toString('utf8') ?? '';
+          const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1]?.trim();
+          messages.push({
+            uid: msg.uid,
+            size: msg.size ?? 0,
+            from: msg.envelope?.from?.[0]?.address?.toLowerCase() ?? null,
+            subject: msg.envelope?.subject ?? '',
+            headerPriority: priorityFromHeaders({
+              xPriority: header('x-priority'),
+              importance: header('importance'),
+              priority: header('priority'),
+            }),
+          });
         }
         messages.sort((a, b) => a.uid - b.uid);
         return { uidValidity, highestUid, messages: messages.slice(0, limit) };

@@ -1,4 +1,5 @@
 import { ConfigError } from './errors';
+import { parsePriorityRules, type PriorityRule } from './priority-rules';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -16,7 +17,10 @@ export interface Config {
     importHistory: boolean;
     maxMessageBytes: number;
     pollBatchSize: number;
+    /** Backpressure: the poll takes no more than this many emails into the pipeline at once. */
+    backlogLimit: number;
   };
+  priorityRules: PriorityRule[];
   smtp: { host: string; port: number; user?: string; password?: string; tls: boolean; from: { name: string; address: string } };
   llm: {
     /** `offline` when no endpoint is configured: a clearly labelled template drafter. */
@@ -29,7 +33,12 @@ export interface Config {
   };
   qdrantUrl?: string;
   arangoUrl?: string;
-  worker: { maxCachedWorkflows: number; shutdownGraceMs: number };
+  worker: {
+    maxCachedWorkflows: number;
+    shutdownGraceMs: number;
+    /** Concurrent activities per cost class (each has its own task queue). */
+    concurrency: { mailIo: number; parse: number; index: number; llm: number };
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,7 +116,9 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       importHistory: bool('IMAP_IMPORT_HISTORY', false),
       maxMessageBytes: int('MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024),
       pollBatchSize: int('IMAP_POLL_BATCH_SIZE', 100, 1, 10_000),
+      backlogLimit: int('BACKLOG_LIMIT', 500, 1),
     },
+    priorityRules: [],
     smtp: {
       host: str('SMTP_HOST', '127.0.0.1'),
       port: int('SMTP_PORT', 25, 1, 65535),
@@ -129,8 +140,18 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
+      concurrency: {
+        // Dovecot allows 10 connections per user and address by default: stay below.
+        mailIo: int('WORKER_CONCURRENCY_MAIL_IO', 8, 1, 1000),
+        parse: int('WORKER_CONCURRENCY_PARSE', 4, 1, 1000),
+        index: int('WORKER_CONCURRENCY_INDEX', 4, 1, 1000),
+        llm: int('WORKER_CONCURRENCY_LLM', 4, 1, 1000),
+      },
     },
   };
+  const rules = parsePriorityRules(env.PRIORITY_RULES);
+  config.priorityRules = rules.rules;
+  problems.push(...rules.problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -39,6 +39,8 @@ export interface EmailWorkflowInput {
   source: EmailSource;
   /** Imported as history: indexed for retrieval, never answered. */
   historyOnly?: boolean;
+  /** Priority decided at intake (headers and rules); aging raises it while the email waits. */
+  priority?: Priority;
 }
 
 /** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */

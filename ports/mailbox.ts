@@ -1,8 +1,14 @@
+import type { Priority } from '../lib/domain';
+
 /** A message as the mailbox lists it: enough to decide whether to download it. */
 export interface MailboxMessageRef {
   uid: number;
   /** RFC 822 size as the server reports it, before any download. */
   size: number;
+  /** From the envelope and a few headers, enough to prioritise before the body is fetched. */
+  from: string | null;
+  subject: string;
+  headerPriority: Priority;
 }
 
 export interface MailboxListing {

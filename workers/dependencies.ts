@@ -58,6 +58,8 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,
       importHistory: config.imap.importHistory,
+      backlogLimit: config.imap.backlogLimit,
+      priorityRules: config.priorityRules,
       from: config.smtp.from,
     },
   };

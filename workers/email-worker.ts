@@ -4,6 +4,7 @@ import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
 import { buildDependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
+import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
 
 export interface RunningWorker {
   worker: Worker;
@@ -14,7 +15,8 @@ export interface RunningWorker {
 }
 
 /**
- * The worker: all pipeline activities and workflows on one task queue. Pass a prebuilt
+ * The worker: workflows and bookkeeping on the main task queue, and one activity pool per cost
+ * class (mail I/O, parse, index, LLM) on its own queue. Pass a prebuilt
  * `workflowBundle` in tests to bundle once; otherwise the workflows are bundled at start.
  */
 export async function createEmailWorker(config: Config, options: { workflowBundle?: WorkflowBundleOption } = {}): Promise<RunningWorker> {
@@ -22,17 +24,38 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
   const deps = buildDependencies(config, client);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await Worker.create({
+  const activities = createActivities(deps.activities);
+  const common = {
     connection,
     namespace: config.temporal.namespace,
+    activities,
+    interceptors: { activity: [createQueueInterceptor(deps.jobs, deps.activities.audit)] },
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+  };
+  const worker = await Worker.create({
+    ...common,
     taskQueue: config.temporal.taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities(deps.activities),
-    interceptors: { activity: [createQueueInterceptor(deps.jobs, deps.activities.audit)] },
     // Every email waits open for approval; evicted workflows replay when their signal comes.
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
-    shutdownGraceTime: config.worker.shutdownGraceMs,
   });
+  // One activity-only pool per cost class, each with its own concurrency limit (seed 004).
+  const limits: Record<CostClass, number> = {
+    'mail-io': config.worker.concurrency.mailIo,
+    parse: config.worker.concurrency.parse,
+    index: config.worker.concurrency.index,
+    llm: config.worker.concurrency.llm,
+  };
+  const pools = await Promise.all(
+    COST_CLASSES.map((costClass) =>
+      Worker.create({
+        ...common,
+        taskQueue: `${config.temporal.taskQueue}-${costClass}`,
+        maxConcurrentActivityTaskExecutions: limits[costClass],
+      }),
+    ),
+  );
+  const all = [worker, ...pools];
   let closing: Promise<void> | undefined;
   const closeAll = async () => {
     await deps.close();
@@ -43,11 +66,13 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   return {
     worker,
     run() {
-      runPromise ??= worker.run().finally(() => (closing ??= closeAll()));
+      runPromise ??= Promise.all(all.map((w) => w.run()))
+        .then(() => undefined)
+        .finally(() => (closing ??= closeAll()));
       return runPromise;
     },
     async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const w of all) if (w.getState() === 'RUNNING') w.shutdown();
       if (runPromise) await runPromise.catch(() => undefined);
       await (closing ??= closeAll());
     },

@@ -77,3 +77,27 @@ export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName 
   recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
   resetStuckJobs: { step: 'cleanup', profile: 'poll' },
 };
+
+/**
+ * Cost classes (seed 004): each has its own task queue and worker pool with its own concurrency
+ * limit, so a slow LLM never blocks mail I/O or parsing. Bookkeeping stays on the workflow's queue.
+ */
+export const COST_CLASS: Record<ProfileName, 'mail-io' | 'parse' | 'index' | 'llm' | null> = {
+  mailIo: 'mail-io',
+  poll: 'mail-io',
+  send: 'mail-io',
+  parse: 'parse',
+  index: 'index',
+  llm: 'llm',
+  bookkeeping: null,
+};
+export const COST_CLASSES = ['mail-io', 'parse', 'index', 'llm'] as const;
+export type CostClass = (typeof COST_CLASSES)[number];
+
+export function taskQueueFor(baseQueue: string, profile: ProfileName): string {
+  const costClass = COST_CLASS[profile];
+  return costClass ? `${baseQueue}-${costClass}` : baseQueue;
+}
+
+/** Aging (seed 004): every 10 minutes of waiting raises the priority of the next step by one level. */
+export const AGING_STEP_MS = 10 * 60 * 1000;

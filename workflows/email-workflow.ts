@@ -7,12 +7,14 @@ import {
   log,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DraftView } from '../activities/draft-activities';
 import type { Decision } from '../activities/send-activities';
-import type { EmailStatus, EmailWorkflowInput } from '../lib/domain';
-import { PROFILES } from './activity-profiles';
+import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
+import { agedPriorityKey } from '../lib/priority-rules';
+import { AGING_STEP_MS, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
 
 /** `temporal workflow signal --name approve --input '{"by":"ops","body":"…"}'` */
 export interface ApproveSignalInput {
@@ -57,12 +59,17 @@ export interface EmailWorkflowResult {
   messageId?: string;
 }
 
-const mailIo = proxyActivities<Activities>(PROFILES.mailIo.options);
-const parse = proxyActivities<Activities>(PROFILES.parse.options);
-const index = proxyActivities<Activities>(PROFILES.index.options);
-const llm = proxyActivities<Activities>(PROFILES.llm.options);
-const send = proxyActivities<Activities>(PROFILES.send.options);
-const books = proxyActivities<Activities>(PROFILES.bookkeeping.options);
+/**
+ * Activities of one profile, on its cost class's task queue, with the email's priority raised by
+ * aging: the longer the email has been ready and waiting, the more urgent its next step.
+ */
+function activities(profile: ProfileName, basePriority: Priority, readySinceMs: number) {
+  return proxyActivities<Activities>({
+    ...PROFILES[profile].options,
+    taskQueue: taskQueueFor(workflowInfo().taskQueue, profile),
+    priority: { priorityKey: agedPriorityKey(priorityKey(basePriority), Date.now() - readySinceMs, AGING_STEP_MS) },
+  });
+}
 
 /** How long an approved reply waits after its send attempts ran out before trying again. */
 const RESEND_AFTER = '1 hour';
@@ -97,6 +104,10 @@ function clean(value: unknown, max: number): string | undefined {
  */
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   const { emailId } = input;
+  const priority: Priority = input.priority ?? 'normal';
+  // Waiting for a person does not age an email; waiting for the pipeline does.
+  let readySince = workflowInfo().startTime.getTime();
+  const act = (profile: ProfileName) => activities(profile, priority, readySince);
   const state: EmailWorkflowState = { status: 'new', draft: null, decision: null, sendRounds: 0, lastError: null, ignoredSignals: [] };
   let resendRequested = false;
 
@@ -140,30 +151,30 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
 
   const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
     state.lastError = failureText(err);
-    await books.recordOutcome({ emailId, status, eventType, errorClass: 'permanent', message: state.lastError });
+    await act('bookkeeping').recordOutcome({ emailId, status, eventType, errorClass: 'permanent', message: state.lastError });
     state.status = status;
     return { status };
   };
 
   try {
-    await mailIo.fetchEmail(input);
+    await act('mailIo').fetchEmail(input);
     state.status = 'fetched';
   } catch (err) {
     return stop('failed', 'fetch_failed', err);
   }
   try {
-    await parse.parseEmail({ emailId });
+    await act('parse').parseEmail({ emailId, priority });
     state.status = 'parsed';
   } catch (err) {
     return stop('failed', 'parse_failed', err);
   }
   try {
-    await index.indexEmail({ emailId });
+    await act('index').indexEmail({ emailId });
     state.status = 'indexed';
   } catch (err) {
     // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
     state.lastError = failureText(err);
-    await books.recordOutcome({
+    await act('bookkeeping').recordOutcome({
       emailId,
       status: 'partially_indexed',
       eventType: 'index_degraded',
@@ -181,13 +192,13 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
     const requestedBy: string | null = redraftBy;
     redraftBy = null;
     try {
-      state.draft = await llm.draftReply({ emailId, version, ...(requestedBy ? { requestedBy } : {}) });
+      state.draft = await act('llm').draftReply({ emailId, version, ...(requestedBy ? { requestedBy } : {}) });
       state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
     } catch (err) {
       if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
       // Seed 001: the LLM gave up after its retry; a person writes the reply (or asks for a redraft).
       state.lastError = failureText(err);
-      await books.recordOutcome({
+      await act('bookkeeping').recordOutcome({
         emailId,
         status: 'manual_review',
         eventType: 'draft_failed',
@@ -206,11 +217,12 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
     if (state.decision) break;
   }
   const decision = state.decision as unknown as Decision;
+  readySince = Date.now();
   if (!state.draft || (decision.kind === 'approve' && state.status === 'manual_review')) {
     const body = decision.kind === 'approve' ? (decision.body ?? '') : '';
-    state.draft = await books.saveHumanDraft({ emailId, version: version + 1, body, by: decision.by });
+    state.draft = await act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body, by: decision.by });
   }
-  await books.recordDecision({ emailId, draftId: state.draft.draftId, decision });
+  await act('bookkeeping').recordDecision({ emailId, draftId: state.draft.draftId, decision });
   if (decision.kind === 'reject') {
     state.status = 'rejected';
     return { status: 'rejected' };
@@ -222,14 +234,14 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await send.sendReply({ emailId, draftId: state.draft.draftId, ...(forceSend ? { force: true } : {}) });
+      const sent = await act('send').sendReply({ emailId, draftId: state.draft.draftId, ...(forceSend ? { force: true } : {}) });
       state.status = 'sent';
       return { status: 'sent', messageId: sent.messageId };
     } catch (err) {
       state.lastError = failureText(err);
       if (typeOf(err) === 'SEND_IN_DOUBT') {
         // Only a person can tell whether the interrupted attempt was delivered: wait for them.
-        await books.recordOutcome({
+        await act('bookkeeping').recordOutcome({
           emailId,
           status: 'approved',
           eventType: 'send_waits_for_operator',
@@ -242,7 +254,7 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
         continue;
       }
       if (errorClassOf(err) === 'permanent') return stop('failed', 'send_failed', err);
-      await books.recordOutcome({
+      await act('bookkeeping').recordOutcome({
         emailId,
         status: 'approved',
         eventType: 'send_gave_up',

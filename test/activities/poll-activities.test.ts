@@ -80,3 +80,39 @@ test('without IMAP_IMPORT_HISTORY a newly connected mailbox starts nothing for i
     await fresh.close();
   }
 });
+
+test('priority is decided at intake from headers and rules; backpressure takes fewer while the backlog is full', async () => {
+  const limited = activityHarness(
+    loadConfig({
+      ...stack.env,
+      IMAP_MAILBOX: 'Priority',
+      BACKLOG_LIMIT: '3',
+      PRIORITY_RULES: 'critical:keyword=ausfall;low:keyword=newsletter',
+    }),
+  );
+  try {
+    await assert.rejects(limited.run('poll-prio-x', limited.activities.pollMailbox, {}), { code: 'IMAP_NO_MAILBOX' });
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'was there before' }), 'Priority');
+    await limited.run('poll-prio-0', limited.activities.pollMailbox, {}); // connect the folder
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Totaler Ausfall im Lager' }), 'Priority');
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Frage', extra: ['X-Priority: 1 (Highest)'] }), 'Priority');
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Unser Newsletter' }), 'Priority');
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Später' }), 'Priority');
+    // Two unfinished emails in the pipeline already: room for one more.
+    for (const id of ['busy-1', 'busy-2']) {
+      await stack.db.pool.query(`INSERT INTO emails (id, source, status) VALUES (?, 'file', 'parsed')`, [id]);
+    }
+    const first = await limited.run('poll-prio-1', limited.activities.pollMailbox, {});
+    assert.equal(first.started.length, 1);
+    assert.equal((await startInput(first.started[0]!)).priority, 'critical');
+    const bp = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'backpressure'`)) as Array<{ message: string }>;
+    assert.match(bp[0]?.message ?? '', /taking 1 of 4/);
+
+    await stack.db.pool.query(`UPDATE emails SET status = 'sent' WHERE id IN ('busy-1', 'busy-2')`);
+    const second = await limited.run('poll-prio-2', limited.activities.pollMailbox, {});
+    const priorities = await Promise.all(second.started.map(async (id) => (await startInput(id)).priority));
+    assert.deepEqual(priorities, ['high', 'low', 'normal'], 'the rest, in arrival order, once there is room');
+  } finally {
+    await limited.close();
+  }
+});

@@ -16,6 +16,7 @@ import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { temporalTestServerPath } from '../../scripts/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
+import { COST_CLASSES } from '../../workflows/activity-profiles';
 import {
   EmailWorkflow,
   approveSignal,
@@ -110,14 +111,17 @@ function fakeActivities(script: Script) {
 
 async function withWorker<T>(fake: ReturnType<typeof fakeActivities>, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `wf-${randomUUID()}`;
-  const worker = await Worker.create({
+  const common = {
     connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
     activities: fake.activities,
     interceptors: { activity: [createQueueInterceptor(createMariaDbJobLedger(db.pool), createMariaDbAuditLog(db.pool))] },
-  });
-  return worker.runUntil(fn(taskQueue));
+  };
+  // The main queue runs the workflow; each cost class has its own activity queue, as in production.
+  const main = await Worker.create({ ...common, taskQueue, workflowBundle: bundle });
+  const pools = await Promise.all(COST_CLASSES.map((c) => Worker.create({ ...common, taskQueue: `${taskQueue}-${c}` })));
+  const work = fn(taskQueue);
+  const [result] = await Promise.all([main.runUntil(work), ...pools.map((p) => p.runUntil(work))]);
+  return result;
 }
 
 function start(taskQueue: string, emailId = `email-${randomUUID()}`) {
