@@ -19,11 +19,9 @@ function addresses(field: ParsedAddressObject | ParsedAddressObject[] | undefine
   return out;
 }
 
-function headerText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && 'value' in (value as Record<string, unknown>)) return String((value as { value: unknown }).value);
-  return String(value);
+function rawHeader(lines: ReadonlyArray<{ key: string; line: string }>, key: string): string | undefined {
+  const line = lines.find((l) => l.key === key)?.line;
+  return line?.slice(line.indexOf(':') + 1).trim();
 }
 
 /** The thread is named after its first message; long ids are hashed to fit an index. */
@@ -79,10 +77,12 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       size: a.size,
       contentId: a.contentId ?? null,
     })),
+    // mailparser folds these three into one normalised `priority`; read the original lines so that
+    // file imports and IMAP intake (which reads the raw headers) decide alike.
     priority: priorityFromHeaders({
-      xPriority: headerText(parsed.headers.get('x-priority')),
-      importance: headerText(parsed.headers.get('importance')),
-      priority: headerText(parsed.headers.get('priority')),
+      xPriority: rawHeader(parsed.headerLines, 'x-priority'),
+      importance: rawHeader(parsed.headerLines, 'importance'),
+      priority: rawHeader(parsed.headerLines, 'priority'),
     }),
   };
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { parseRawEmail } from '../../adapters/mail-parser';
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
 import { createTemporalStarter } from '../../adapters/temporal-starter';
 import type { Config } from '../../lib/config';
+import { effectivePriority } from '../../lib/priority-rules';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
 function emlFiles(target: string): string[] {
@@ -55,8 +57,13 @@ export async function ingest(config: Config, target: string, opts: { history: bo
         continue;
       }
       const emailId = fileEmailId(raw);
+      // Same intake rule as the poll: headers and PRIORITY_RULES decide the priority up front.
+      const head = await parseRawEmail(raw, emailId).catch(() => null);
+      const priority = head
+        ? effectivePriority(head.priority, { from: head.from?.address ?? null, subject: head.subject }, config.priorityRules)
+        : 'normal';
       await store.saveRaw({ emailId, source: 'file', raw, historyOnly: opts.history });
-      const outcome = await starter.startEmail({ emailId, source: { kind: 'stored' }, historyOnly: opts.history }, 'normal');
+      const outcome = await starter.startEmail({ emailId, source: { kind: 'stored' }, historyOnly: opts.history, priority }, priority);
       lines.push(`${emailId}\t${outcome === 'started' ? 'started' : 'already known'}\t${file}`);
     }
     return lines;
