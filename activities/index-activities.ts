@@ -1,24 +1,64 @@
-import { PermanentError } from '../lib/errors';
+import { PermanentError, errorMessage } from '../lib/errors';
+import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { transition } from './context';
+import { correlationId, transition } from './context';
 
 export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index'>) {
+  /** Writes the email's retrieval entries; true when they are complete. */
+  const writeIndex = async (emailId: string): Promise<EmailRecord> => {
+    const email = await deps.messages.getEmail(emailId);
+    if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
+    await deps.index.index({
+      emailId: email.id,
+      threadId: email.threadId,
+      mailbox: email.mailbox ?? '',
+      direction: 'in',
+      fromAddress: email.from?.address ?? '',
+      subject: email.subject,
+      text: email.text,
+      date: email.date,
+    });
+    await deps.messages.setIndexState(email.id, 'complete');
+    return email;
+  };
   return {
     async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
-      const email = await deps.messages.getEmail(input.emailId);
-      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
-      await deps.index.index({
-        emailId: email.id,
-        threadId: email.threadId,
-        mailbox: email.mailbox ?? '',
-        direction: 'in',
-        fromAddress: email.from?.address ?? '',
-        subject: email.subject,
-        text: email.text,
-        date: email.date,
-      });
+      const email = await writeIndex(input.emailId);
       await transition(deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
       return { index: deps.index.name };
+    },
+
+    /**
+     * The re-index sync (seed 001): completes the index entries of emails whose index step was
+     * degraded. Their business status has usually moved on (drafted, sent, …) and is kept; one
+     * still `partially_indexed` becomes `indexed`. A failure leaves the email for the next run.
+     */
+    async reindexPartial(input: { limit: number }): Promise<{ checked: number; completed: number; failed: number }> {
+      const ids = await deps.messages.idsNeedingReindex(input.limit);
+      const cid = correlationId();
+      let completed = 0;
+      for (const emailId of ids) {
+        try {
+          const email = await writeIndex(emailId);
+          completed += 1;
+          await deps.audit.record({
+            emailId,
+            correlationId: cid,
+            eventType: 'reindexed',
+            message: `index entries completed in ${deps.index.name}`,
+          });
+          if (email.status === 'partially_indexed') await transition(deps, emailId, 'indexed', 'completed by the re-index sync');
+        } catch (err) {
+          await deps.audit.record({
+            emailId,
+            correlationId: cid,
+            eventType: 'reindex_failed',
+            errorClass: 'dependency',
+            message: `re-index sync could not complete the index yet: ${errorMessage(err)}`,
+          });
+        }
+      }
+      return { checked: ids.length, completed, failed: ids.length - completed };
     },
   };
 }

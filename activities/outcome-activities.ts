@@ -26,6 +26,7 @@ export function createOutcomeActivities(deps: Pick<ActivityDeps, 'messages' | 'a
         message: o.message,
         eventKey: `${cid}:${o.eventType}:${o.status}:${o.key ?? ''}`,
       });
+      if (o.status === 'partially_indexed') await deps.messages.setIndexState(o.emailId, 'partial');
       await transition(deps, o.emailId, o.status, o.message);
     },
   };

@@ -66,10 +66,10 @@ const SAME_ORGANISATION_QUERY = `WITH people, emails, organisations
 FOR p IN 1..1 INBOUND @organisation works_at
   FILTER p._id != @person
   FOR e IN 1..1 OUTBOUND p sent
-    FILTER e.mailbox == @mailbox AND e.email_id != @emailId
-    SORT e.date DESC, e.email_id DESC
-    LIMIT @limit
-    RETURN e.email_id`;
+  FILTER e.mailbox == @mailbox AND e.email_id != @emailId
+  SORT e.date DESC, e.email_id DESC
+  LIMIT @limit
+  RETURN e.email_id`;
 
 /** A key-safe, fixed-length `_key` for any natural key (addresses and ids may hold `/` or spaces). */
 export function graphKey(natural: string): string {
@@ -83,7 +83,13 @@ export function personKey(address: string): string {
 /** The organisation of an address: its mail domain, unless it is a public mail provider. */
 export function organisationDomain(address: string): string | null {
   const at = address.lastIndexOf('@');
-  const domain = at >= 0 ? address.slice(at + 1).trim().toLowerCase() : '';
+  const domain =
+    at >= 0
+      ? address
+          .slice(at + 1)
+          .trim()
+          .toLowerCase()
+      : '';
   return domain && !PUBLIC_MAIL_DOMAINS.has(domain) ? domain : null;
 }
 

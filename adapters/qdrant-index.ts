@@ -137,7 +137,10 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
     try {
       return await fn(await client());
     } catch (err) {
-      throw classifyQdrantError(err, doing);
+      if (httpStatus(err) !== 404) throw classifyQdrantError(err, doing);
+      // Dropped behind our back: the next attempt sets the collection up again.
+      setup = undefined;
+      throw new TransientError(`Qdrant collection "${collection}" vanished while ${doing}`, 'QDRANT_COLLECTION_MISSING', { cause: err });
     }
   }
 
@@ -167,10 +170,9 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       }
       info = (await describe()) ?? { size, indexed: new Set() };
     }
-    const wanted = [
-      ...KEYWORD_FIELDS.map((f) => [f, 'keyword'] as const),
-      ...INTEGER_FIELDS.map((f) => [f, 'integer'] as const),
-    ].filter(([f]) => !info.indexed.has(f));
+    const wanted = [...KEYWORD_FIELDS.map((f) => [f, 'keyword'] as const), ...INTEGER_FIELDS.map((f) => [f, 'integer'] as const)].filter(
+      ([f]) => !info.indexed.has(f),
+    );
     for (const [field_name, field_schema] of wanted) {
       await call(`indexing payload field ${field_name}`, (c) => c.createPayloadIndex(collection, { field_name, field_schema, wait: true }));
     }
@@ -254,7 +256,10 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       const withPayload = ['email_id', 'idx', 'date', 'text'];
       const threadPage = await call('reading the thread history', (c) =>
         c.scroll(collection, {
-          filter: { must: [match('thread_id', email.threadId), match('mailbox', email.mailbox)], must_not: [match('email_id', email.emailId)] },
+          filter: {
+            must: [match('thread_id', email.threadId), match('mailbox', email.mailbox)],
+            must_not: [match('email_id', email.emailId)],
+          },
           limit: THREAD_SCAN_LIMIT,
           with_payload: withPayload,
           with_vector: false,

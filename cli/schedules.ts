@@ -43,10 +43,25 @@ export async function installSchedules(client: Client, config: Config): Promise<
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
     state: { note: 'Resets queue rows stuck in processing for more than 600 s, after asking Temporal' },
   };
-  return [await upsertSchedule(client, options), await upsertSchedule(client, cleanup)];
+  const reindex: ScheduleOptions = {
+    scheduleId: REINDEX_SCHEDULE_ID,
+    spec: { intervals: [{ every: '15 minutes' }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'ReindexSyncWorkflow',
+      workflowId: 'reindex-sync',
+      taskQueue: config.temporal.taskQueue,
+      args: [{}],
+      workflowExecutionTimeout: '1 hour',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
+    state: { note: 'Completes the index entries of partially indexed emails once the index answers again' },
+  };
+  return [await upsertSchedule(client, options), await upsertSchedule(client, cleanup), await upsertSchedule(client, reindex)];
 }
 
 export const CLEANUP_SCHEDULE_ID = 'cleanup-stuck-jobs';
+export const REINDEX_SCHEDULE_ID = 'reindex-sync';
 
 async function upsertSchedule(client: Client, options: ScheduleOptions): Promise<{ id: string; action: 'created' | 'updated' }> {
   const id = options.scheduleId;

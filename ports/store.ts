@@ -47,6 +47,10 @@ export interface MessageStore {
   findThreadId(messageIds: string[]): Promise<string | null>;
   setStatus(emailId: string, status: EmailStatus): Promise<void>;
   countByStatus(): Promise<Record<string, number>>;
+  /** Records whether the email's retrieval entries are complete (`partial` after a degraded index step). */
+  setIndexState(emailId: string, state: 'partial' | 'complete'): Promise<void>;
+  /** Emails whose index entries are incomplete, oldest first. */
+  idsNeedingReindex(limit: number): Promise<string[]>;
   /** Emails that are neither finished nor waiting for a person: the backlog. */
   countUnfinished(): Promise<number>;
 }

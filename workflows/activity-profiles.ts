@@ -76,6 +76,7 @@ export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName 
   sendReply: { step: 'send', profile: 'send' },
   recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
   resetStuckJobs: { step: 'cleanup', profile: 'poll' },
+  reindexPartial: { step: 'reindex', profile: 'index' },
 };
 
 /**

@@ -1,7 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CleanupResult } from '../activities/cleanup-activities';
-import { PROFILES } from './activity-profiles';
+import { PROFILES, taskQueueFor } from './activity-profiles';
 
 const { resetStuckJobs } = proxyActivities<Activities>(PROFILES.poll.options);
 
@@ -11,4 +11,13 @@ export const STUCK_AFTER_SECONDS = 600;
 /** Started hourly by the cleanup schedule. */
 export async function CleanupWorkflow(input: { olderThanSeconds?: number } = {}): Promise<CleanupResult> {
   return resetStuckJobs({ olderThanSeconds: input.olderThanSeconds ?? STUCK_AFTER_SECONDS });
+}
+
+/** Started by the re-index sync schedule: completes degraded index entries once the index is back. */
+export async function ReindexSyncWorkflow(input: { limit?: number } = {}): Promise<{ checked: number; completed: number; failed: number }> {
+  const { reindexPartial } = proxyActivities<Activities>({
+    ...PROFILES.index.options,
+    taskQueue: taskQueueFor(workflowInfo().taskQueue, 'index'),
+  });
+  return reindexPartial({ limit: input.limit ?? 500 });
 }

@@ -155,6 +155,20 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
 
+    async setIndexState(emailId: string, state: 'partial' | 'complete'): Promise<void> {
+      await query(pool, 'recording the index state', 'UPDATE emails SET index_state = ? WHERE id = ?', [state, emailId]);
+    },
+
+    async idsNeedingReindex(limit: number): Promise<string[]> {
+      const rows = await query<Array<{ id: string }>>(
+        pool,
+        'listing partially indexed emails',
+        `SELECT id FROM emails WHERE index_state = 'partial' ORDER BY updated_at LIMIT ?`,
+        [limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
     async countUnfinished(): Promise<number> {
       const rows = await query<Array<{ n: number }>>(
         pool,

@@ -235,3 +235,23 @@ test('an attempt interrupted during the SMTP hand-over is never resent automatic
   assert.equal(forced.outcome, 'sent');
   assert.equal(stack.smtp.messages.length, before + 1);
 });
+
+test('re-index sync completes degraded index entries, once', async () => {
+  const input = await throughDraft(sampleEmail({ messageId: '<reindex-1@customer.example>', subject: 'Nachindexieren bitte' }));
+  // As after a degraded index step: entries gone, state partial, the email went on to drafting.
+  await stack.db.pool.query('DELETE FROM passages WHERE email_id = ?', [input.emailId]);
+  await h.deps.activities.messages.setIndexState(input.emailId, 'partial');
+  const result = await h.run('reindex-sync', h.activities.reindexPartial, { limit: 100 });
+  assert.equal(result.completed, 1);
+  assert.equal(result.failed, 0);
+  const passages = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM passages WHERE email_id = ?', [input.emailId])) as Array<{
+    n: number;
+  }>;
+  assert.ok(Number(passages[0]?.n) > 0);
+  const email = (await stack.db.pool.query('SELECT status, index_state FROM emails WHERE id = ?', [input.emailId])) as Array<{
+    status: string;
+    index_state: string;
+  }>;
+  assert.deepEqual(email[0], { status: 'indexed', index_state: 'complete' });
+  assert.deepEqual(await h.run('reindex-sync', h.activities.reindexPartial, { limit: 100 }), { checked: 0, completed: 0, failed: 0 });
+});
