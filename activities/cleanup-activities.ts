@@ -11,8 +11,20 @@ export interface CleanupResult {
  * `failed` and rejoin the retry cycle, but only after asking Temporal: an attempt that still runs
  * (a long, heartbeating activity) is left alone.
  */
-export function createCleanupActivities(deps: Pick<ActivityDeps, 'jobs' | 'inspector' | 'audit'>) {
+export function createCleanupActivities(deps: Pick<ActivityDeps, 'jobs' | 'inspector' | 'audit' | 'sends' | 'signals'>) {
   return {
+    /**
+     * The resend schedule (design: approved drafts whose send ran out of attempts): nudges each
+     * waiting workflow to try its next send round now. The workflow and `send_attempts` decide
+     * whether anything is sent, so a nudge can never cause a second copy.
+     */
+    async resendApproved(input: { olderThanSeconds: number }): Promise<{ nudged: number; gone: number }> {
+      const ids = await deps.sends.failedSendsOlderThan(input.olderThanSeconds);
+      let nudged = 0;
+      for (const id of ids) if (await deps.signals.requestResend(id, 'resend-schedule')) nudged += 1;
+      return { nudged, gone: ids.length - nudged };
+    },
+
     async resetStuckJobs(input: { olderThanSeconds: number }): Promise<CleanupResult> {
       const stuck = await deps.jobs.findStuck(input.olderThanSeconds);
       const result: CleanupResult = { checked: stuck.length, reset: 0, stillRunning: 0 };

@@ -5,7 +5,7 @@ import type { Mailbox } from '../ports/mailbox';
 import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
-import type { WorkflowStarter } from '../ports/workflow-starter';
+import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 
 /** Mailbox-level settings the activities need; taken from the validated config. */
 export interface MailSettings {
@@ -33,6 +33,7 @@ export interface ActivityDeps {
   sender: MailSender;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
+  signals: WorkflowSignals;
   jobs: JobLedger;
   settings: MailSettings;
 }

@@ -1,8 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { TransientError } from '../lib/errors';
-import type { WorkflowStarter } from '../ports/workflow-starter';
+import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 
 /**
  * Starts EmailWorkflows. REJECT_DUPLICATE makes the workflow id the guard against processing a
@@ -23,6 +23,23 @@ export function createTemporalStarter(client: Client, taskQueue: string): Workfl
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
         throw new TransientError(`Temporal did not accept workflow ${input.emailId}: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE', {
+          cause: err,
+        });
+      }
+    },
+  };
+}
+
+export function createTemporalSignals(client: Client): WorkflowSignals {
+  return {
+    async requestResend(workflowId: string, by: string): Promise<boolean> {
+      try {
+        // By name: adapters must not import workflow code.
+        await client.workflow.getHandle(workflowId).signal('resend', { by });
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        throw new TransientError(`Temporal did not take the resend for ${workflowId}: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE', {
           cause: err,
         });
       }

@@ -57,11 +57,28 @@ export async function installSchedules(client: Client, config: Config): Promise<
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
     state: { note: 'Completes the index entries of partially indexed emails once the index answers again' },
   };
-  return [await upsertSchedule(client, options), await upsertSchedule(client, cleanup), await upsertSchedule(client, reindex)];
+  const resend: ScheduleOptions = {
+    scheduleId: RESEND_SCHEDULE_ID,
+    spec: { intervals: [{ every: '15 minutes' }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'ResendWorkflow',
+      workflowId: 'resend-approved',
+      taskQueue: config.temporal.taskQueue,
+      args: [{}],
+      workflowExecutionTimeout: '30 minutes',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
+    state: { note: 'Gives approved replies whose SMTP round failed their next round' },
+  };
+  const results = [];
+  for (const s of [options, cleanup, reindex, resend]) results.push(await upsertSchedule(client, s));
+  return results;
 }
 
 export const CLEANUP_SCHEDULE_ID = 'cleanup-stuck-jobs';
 export const REINDEX_SCHEDULE_ID = 'reindex-sync';
+export const RESEND_SCHEDULE_ID = 'resend-approved';
 
 async function upsertSchedule(client: Client, options: ScheduleOptions): Promise<{ id: string; action: 'created' | 'updated' }> {
   const id = options.scheduleId;

@@ -165,6 +165,8 @@ export interface SendLedger {
   succeeded(draftId: string, envelope: { from: string; to: string[] }, response: string): Promise<void>;
   failed(draftId: string, error: string): Promise<void>;
   markAppended(draftId: string): Promise<void>;
+  /** Emails still `approved` whose last send round failed more than `olderThanSeconds` ago. */
+  failedSendsOlderThan(olderThanSeconds: number): Promise<string[]>;
   get(draftId: string): Promise<SendAttemptRecord | null>;
 }
 

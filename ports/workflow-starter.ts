@@ -4,3 +4,8 @@ import type { EmailWorkflowInput, Priority } from '../lib/domain';
 export interface WorkflowStarter {
   startEmail(input: EmailWorkflowInput, priority: Priority): Promise<'started' | 'exists'>;
 }
+
+/** Nudges a waiting email workflow; false when it no longer runs. */
+export interface WorkflowSignals {
+  requestResend(workflowId: string, by: string): Promise<boolean>;
+}

@@ -13,7 +13,7 @@ import { createOfflineDrafter } from '../adapters/offline-drafter';
 import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createSmtpSender } from '../adapters/smtp-sender';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
-import { createTemporalStarter } from '../adapters/temporal-starter';
+import { createTemporalSignals, createTemporalStarter } from '../adapters/temporal-starter';
 import type { Config } from '../lib/config';
 import type { JobLedger } from '../ports/store';
 
@@ -50,6 +50,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     sender,
     starter: createTemporalStarter(client, config.temporal.taskQueue),
     inspector: createTemporalInspector(client),
+    signals: createTemporalSignals(client),
     jobs,
     settings: {
       account: config.imap.user,

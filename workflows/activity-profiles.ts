@@ -77,6 +77,7 @@ export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName 
   recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
   resetStuckJobs: { step: 'cleanup', profile: 'poll' },
   reindexPartial: { step: 'reindex', profile: 'index' },
+  resendApproved: { step: 'resend', profile: 'poll' },
 };
 
 /**

@@ -21,3 +21,9 @@ export async function ReindexSyncWorkflow(input: { limit?: number } = {}): Promi
   });
   return reindexPartial({ limit: input.limit ?? 500 });
 }
+
+/** Started by the resend schedule: approved replies whose send round failed get their next round now. */
+export async function ResendWorkflow(input: { olderThanSeconds?: number } = {}): Promise<{ nudged: number; gone: number }> {
+  const { resendApproved } = proxyActivities<Activities>(PROFILES.poll.options);
+  return resendApproved({ olderThanSeconds: input.olderThanSeconds ?? 600 });
+}

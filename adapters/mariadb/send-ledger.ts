@@ -70,6 +70,17 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
         [error.slice(0, 60_000), draftId],
       );
     },
+    async failedSendsOlderThan(olderThanSeconds: number): Promise<string[]> {
+      const rows = await query<Array<{ email_id: string }>>(
+        pool,
+        'finding failed sends',
+        `SELECT s.email_id FROM send_attempts s JOIN emails e ON e.id = s.email_id
+         WHERE s.status = 'failed' AND e.status = 'approved' AND s.updated_at < CURRENT_TIMESTAMP(3) - INTERVAL ? SECOND
+         ORDER BY s.updated_at`,
+        [olderThanSeconds],
+      );
+      return rows.map((r) => r.email_id);
+    },
     async markAppended(draftId): Promise<void> {
       await query(pool, 'recording the Sent copy', 'UPDATE send_attempts SET appended_to_sent = 1 WHERE draft_id = ?', [draftId]);
     },

@@ -116,3 +116,30 @@ test('priority is decided at intake from headers and rules; backpressure takes f
     await limited.close();
   }
 });
+
+test('the resend schedule nudges approved emails whose send round failed, and only those', async () => {
+  const waiting = 'email-resend-waiting';
+  await client.workflow.start('EmailWorkflow', {
+    taskQueue: `${stack.config.temporal.taskQueue}-idle`,
+    workflowId: waiting,
+    args: [{ emailId: waiting, source: { kind: 'stored' } }],
+  });
+  for (const [id, emailStatus, sendStatus, minutesAgo] of [
+    [waiting, 'approved', 'failed', 30],
+    ['email-resend-fresh', 'approved', 'failed', 1],
+    ['email-resend-sent', 'sent', 'sent', 30],
+  ] as const) {
+    await stack.db.pool.query(`INSERT INTO emails (id, source, status) VALUES (?, 'file', ?)`, [id, emailStatus]);
+    await stack.db.pool.query(
+      `INSERT INTO send_attempts (draft_id, email_id, message_id, status, attempts, updated_at)
+       VALUES (?, ?, '<x@y>', ?, 3, CURRENT_TIMESTAMP(3) - INTERVAL ? MINUTE)`,
+      [`${id}:draft:1`, id, sendStatus, minutesAgo],
+    );
+  }
+  const result = await h.run('resend-run', h.activities.resendApproved, { olderThanSeconds: 600 });
+  assert.deepEqual(result, { nudged: 1, gone: 0 });
+  const history = await client.workflow.getHandle(waiting).fetchHistory();
+  const signals = history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'resend') ?? [];
+  assert.equal(signals.length, 1);
+  await client.workflow.getHandle(waiting).terminate('test done');
+});
