@@ -9,76 +9,77 @@ export function pollScheduleId(config: Config): string {
   return `imap-poll-${safe(config.imap.user)}-${safe(config.imap.mailbox)}`;
 }
 
-/**
- * Installs (or updates) the IMAP poll schedule. Idempotent; overlap SKIP so a slow poll is
- * never doubled, and a short catch-up window so a server outage does not replay missed runs.
- */
-export async function installSchedules(client: Client, config: Config): Promise<Array<{ id: string; action: 'created' | 'updated' }>> {
-  const id = pollScheduleId(config);
-  const options: ScheduleOptions = {
-    scheduleId: id,
-    spec: { intervals: [{ every: `${config.imap.pollIntervalSeconds} seconds` }] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: 'ImapPollWorkflow',
-      workflowId: `poll-${safe(config.imap.user)}-${safe(config.imap.mailbox)}`,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ mailbox: config.imap.mailbox }],
-      workflowExecutionTimeout: '10 minutes',
-    },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
-    state: { note: `Polls ${config.imap.mailbox} of ${config.imap.user} every ${config.imap.pollIntervalSeconds} s` },
-  };
-  const cleanup: ScheduleOptions = {
-    scheduleId: CLEANUP_SCHEDULE_ID,
-    spec: { intervals: [{ every: '1 hour' }] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: 'CleanupWorkflow',
-      workflowId: 'cleanup-stuck-jobs',
-      taskQueue: config.temporal.taskQueue,
-      args: [{}],
-      workflowExecutionTimeout: '30 minutes',
-    },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
-    state: { note: 'Resets queue rows stuck in processing for more than 600 s, after asking Temporal' },
-  };
-  const reindex: ScheduleOptions = {
-    scheduleId: REINDEX_SCHEDULE_ID,
-    spec: { intervals: [{ every: '15 minutes' }] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: 'ReindexSyncWorkflow',
-      workflowId: 'reindex-sync',
-      taskQueue: config.temporal.taskQueue,
-      args: [{}],
-      workflowExecutionTimeout: '1 hour',
-    },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
-    state: { note: 'Completes the index entries of partially indexed emails once the index answers again' },
-  };
-  const resend: ScheduleOptions = {
-    scheduleId: RESEND_SCHEDULE_ID,
-    spec: { intervals: [{ every: '15 minutes' }] },
-    action: {
-      type: 'startWorkflow',
-      workflowType: 'ResendWorkflow',
-      workflowId: 'resend-approved',
-      taskQueue: config.temporal.taskQueue,
-      args: [{}],
-      workflowExecutionTimeout: '30 minutes',
-    },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
-    state: { note: 'Gives approved replies whose SMTP round failed their next round' },
-  };
-  const results = [];
-  for (const s of [options, cleanup, reindex, resend]) results.push(await upsertSchedule(client, s));
-  return results;
-}
-
 export const CLEANUP_SCHEDULE_ID = 'cleanup-stuck-jobs';
 export const REINDEX_SCHEDULE_ID = 'reindex-sync';
 export const RESEND_SCHEDULE_ID = 'resend-approved';
+
+/** Every schedule of the product: an interval, one workflow per run, overlap SKIP. */
+function intervalSchedule(
+  config: Config,
+  s: { id: string; every: string; workflowType: string; workflowId: string; args: unknown[]; timeout: string; note: string },
+): ScheduleOptions {
+  return {
+    scheduleId: s.id,
+    spec: { intervals: [{ every: s.every }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: s.workflowType,
+      workflowId: s.workflowId,
+      taskQueue: config.temporal.taskQueue,
+      args: s.args,
+      workflowExecutionTimeout: s.timeout,
+    },
+    // A slow run is never doubled, and an outage does not replay the runs it missed.
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false },
+    state: { note: s.note },
+  };
+}
+
+/** Installs (or updates) the poll, cleanup, re-index sync and resend schedules. Idempotent. */
+export async function installSchedules(client: Client, config: Config): Promise<Array<{ id: string; action: 'created' | 'updated' }>> {
+  const { user, mailbox, pollIntervalSeconds } = config.imap;
+  const schedules = [
+    intervalSchedule(config, {
+      id: pollScheduleId(config),
+      every: `${pollIntervalSeconds} seconds`,
+      workflowType: 'ImapPollWorkflow',
+      workflowId: `poll-${safe(user)}-${safe(mailbox)}`,
+      args: [{ mailbox }],
+      timeout: '10 minutes',
+      note: `Polls ${mailbox} of ${user} every ${pollIntervalSeconds} s`,
+    }),
+    intervalSchedule(config, {
+      id: CLEANUP_SCHEDULE_ID,
+      every: '1 hour',
+      workflowType: 'CleanupWorkflow',
+      workflowId: CLEANUP_SCHEDULE_ID,
+      args: [{}],
+      timeout: '30 minutes',
+      note: 'Resets queue rows stuck in processing for more than 600 s, after asking Temporal',
+    }),
+    intervalSchedule(config, {
+      id: REINDEX_SCHEDULE_ID,
+      every: '15 minutes',
+      workflowType: 'ReindexSyncWorkflow',
+      workflowId: REINDEX_SCHEDULE_ID,
+      args: [{}],
+      timeout: '1 hour',
+      note: 'Completes the index entries of partially indexed emails once the index answers again',
+    }),
+    intervalSchedule(config, {
+      id: RESEND_SCHEDULE_ID,
+      every: '15 minutes',
+      workflowType: 'ResendWorkflow',
+      workflowId: RESEND_SCHEDULE_ID,
+      args: [{}],
+      timeout: '30 minutes',
+      note: 'Gives approved replies whose SMTP round failed their next round',
+    }),
+  ];
+  const results = [];
+  for (const s of schedules) results.push(await upsertSchedule(client, s));
+  return results;
+}
 
 async function upsertSchedule(client: Client, options: ScheduleOptions): Promise<{ id: string; action: 'created' | 'updated' }> {
   const id = options.scheduleId;
