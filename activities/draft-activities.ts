@@ -1,4 +1,5 @@
 import { PermanentError, errorMessage } from '../lib/errors';
+import { detectInjection } from '../lib/injection-detector';
 import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
@@ -105,7 +106,28 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:retrieval_degraded:${input.version}`,
         });
       }
-      const result = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
+      const lines = email.text.split(/\r?\n/);
+      const findings = detectInjection({
+        subject: email.subject,
+        body: lines.filter((l) => !l.trimStart().startsWith('>')).join('\n'),
+        quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
+        attachments: email.attachments.map((a) => a.filename ?? '').join('\n'),
+        context: context.map((c) => c.text).join('\n'),
+      });
+      if (findings.length > 0) {
+        // The model never acts on these (no tools, fixed recipient), but the reviewer must know.
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'injection_suspected',
+          errorClass: null,
+          message: `possible prompt injection: ${findings.map((f) => `${f.kind} in ${f.where} ("${f.excerpt}")`).join('; ')}`,
+          details: { findings },
+          eventKey: `${cid}:injection:${input.version}`,
+        });
+      }
+      const drafted = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
+      const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       const draft = await deps.drafts.save({
         id: `${email.id}:draft:${input.version}`,
         emailId: email.id,
