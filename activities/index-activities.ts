@@ -14,6 +14,8 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       mailbox: email.mailbox ?? '',
       direction: 'in',
       fromAddress: email.from?.address ?? '',
+      fromName: email.from?.name ?? '',
+      toAddresses: email.to.map((t) => t.address),
       subject: email.subject,
       text: email.text,
       date: email.date,

@@ -31,8 +31,10 @@ export interface Config {
     embeddingModel: string;
     timeoutMs: number;
   };
-  qdrantUrl?: string;
-  arangoUrl?: string;
+  qdrant?: { url: string; apiKey?: string; collection: string };
+  arango?: { url: string; database: string; username: string; password: string };
+  /** OpenAI-compatible embeddings endpoint (defaults to LLM_BASE_URL); needed with Qdrant. */
+  embeddingBaseUrl?: string;
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -135,8 +137,9 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       embeddingModel: str('EMBEDDING_MODEL', 'text-embedding-3-small'),
       timeoutMs: int('LLM_TIMEOUT_MS', 60_000, 100),
     },
-    qdrantUrl: url('QDRANT_URL', ['http:', 'https:']),
-    arangoUrl: url('ARANGO_URL', ['http:', 'https:']),
+    qdrant: undefined,
+    arango: undefined,
+    embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
@@ -149,6 +152,24 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       },
     },
   };
+  const qdrantUrl = url('QDRANT_URL', ['http:', 'https:']);
+  if (qdrantUrl) {
+    config.qdrant = {
+      url: qdrantUrl,
+      apiKey: env.QDRANT_API_KEY?.trim() || undefined,
+      collection: str('QDRANT_COLLECTION', 'email_passages'),
+    };
+    if (!config.embeddingBaseUrl) problems.push('QDRANT_URL needs an embeddings endpoint: set EMBEDDING_BASE_URL or LLM_BASE_URL');
+  }
+  const arangoUrl = url('ARANGO_URL', ['http:', 'https:']);
+  if (arangoUrl) {
+    config.arango = {
+      url: arangoUrl,
+      database: str('ARANGO_DATABASE', 'email_rag'),
+      username: str('ARANGO_USER', 'root'),
+      password: env.ARANGO_PASSWORD ?? '',
+    };
+  }
   const rules = parsePriorityRules(env.PRIORITY_RULES);
   config.priorityRules = rules.rules;
   problems.push(...rules.problems);

@@ -6,6 +6,9 @@ export interface IndexableEmail {
   mailbox: string;
   direction: 'in' | 'out';
   fromAddress: string;
+  /** For the sender/thread graph; optional for indexes that do not need them. */
+  fromName?: string;
+  toAddresses?: string[];
   subject: string;
   text: string;
   date: Date | null;

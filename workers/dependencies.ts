@@ -14,7 +14,13 @@ import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createSmtpSender } from '../adapters/smtp-sender';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
 import { createTemporalSignals, createTemporalStarter } from '../adapters/temporal-starter';
+import { createArangoGraph } from '../adapters/arango-graph';
+import { createOpenAiEmbedder } from '../adapters/openai-embedder';
+import { createQdrantIndex } from '../adapters/qdrant-index';
+import { correlationId } from '../activities/context';
+import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
+import { errorMessage } from '../lib/errors';
 import type { JobLedger } from '../ports/store';
 
 export interface Dependencies {
@@ -38,14 +44,50 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
         })
       : createOfflineDrafter();
   const jobs = createMariaDbJobLedger(pool);
+  const messages = createMariaDbMessageStore(pool);
+  const audit = createMariaDbAuditLog(pool);
+  const index = createCompositeIndex({
+    primary: createFullTextIndex(pool),
+    vector: config.qdrant
+      ? createQdrantIndex({
+          ...config.qdrant,
+          embedder: createOpenAiEmbedder({
+            baseUrl: config.embeddingBaseUrl ?? '',
+            apiKey: config.llm.apiKey,
+            model: config.llm.embeddingModel,
+            timeoutMs: config.llm.timeoutMs,
+          }),
+        })
+      : undefined,
+    graph: config.arango
+      ? createArangoGraph({
+          url: config.arango.url,
+          databaseName: config.arango.database,
+          username: config.arango.username,
+          password: config.arango.password,
+        })
+      : undefined,
+    messages,
+    // Retrieval goes on with less context; the audit log says what was missing (seed 001).
+    async onDegraded(part, err) {
+      const cid = correlationId();
+      await audit.record({
+        emailId: cid,
+        correlationId: cid,
+        eventType: 'retrieval_degraded',
+        errorClass: 'dependency',
+        message: `${part} unavailable while retrieving context: ${errorMessage(err)}`,
+      });
+    },
+  });
   const activities: ActivityDeps = {
     mailbox,
-    messages: createMariaDbMessageStore(pool),
-    audit: createMariaDbAuditLog(pool),
+    messages,
+    audit,
     drafts: createMariaDbDraftStore(pool),
     sends: createMariaDbSendLedger(pool),
     watermarks: createMariaDbWatermarkStore(pool),
-    index: createFullTextIndex(pool),
+    index,
     drafter,
     sender,
     starter: createTemporalStarter(client, config.temporal.taskQueue),
