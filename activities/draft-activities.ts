@@ -22,6 +22,23 @@ export interface DraftView {
 }
 
 const CONTEXT_LIMIT = 8;
+/** About 2,000 tokens of context (4 characters a token): enough for a thread, cheap for any model. */
+const CONTEXT_CHAR_BUDGET = 8_000;
+
+/** Keeps the context items in their order of relevance until the budget is spent. */
+export function withinBudget(items: DraftContextItem[], budget = CONTEXT_CHAR_BUDGET): DraftContextItem[] {
+  const kept: DraftContextItem[] = [];
+  let used = 0;
+  for (const item of items) {
+    if (used + item.text.length > budget) {
+      if (budget - used > 200) kept.push({ ...item, text: `${item.text.slice(0, budget - used)} …` });
+      break;
+    }
+    kept.push(item);
+    used += item.text.length;
+  }
+  return kept;
+}
 
 function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   return {
@@ -57,9 +74,10 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         model: input.by,
         promptVersion: 'human',
         contextIds: [],
+        flags: ['human_written'],
         to,
       });
-      return { ...toView(draft), flags: ['human_written'], needsHuman: false };
+      return { ...toView(draft), flags: draft.flags, needsHuman: false };
     },
 
     async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
@@ -82,19 +100,21 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       await deps.drafts.markStale(email.id, input.version);
       let context: DraftContextItem[] = [];
       try {
-        context = await deps.index.retrieve(
-          {
-            emailId: email.id,
-            threadId: email.threadId,
-            mailbox: email.mailbox ?? '',
-            direction: 'in',
-            fromAddress: to.address,
-            subject: email.subject,
-            text: email.text,
-            date: email.date,
-          },
-          CONTEXT_LIMIT,
-        );
+        context = await deps.index
+          .retrieve(
+            {
+              emailId: email.id,
+              threadId: email.threadId,
+              mailbox: email.mailbox ?? '',
+              direction: 'in',
+              fromAddress: to.address,
+              subject: email.subject,
+              text: email.text,
+              date: email.date,
+            },
+            CONTEXT_LIMIT,
+          )
+          .then((items) => withinBudget(items));
       } catch (err) {
         // Less context is better than no draft (seed 001: carry on with reduced context).
         await deps.audit.record({
@@ -140,6 +160,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         model: result.model,
         promptVersion: result.promptVersion,
         contextIds: [...new Set(context.map((c) => c.sourceId))],
+        flags: result.flags,
         to,
       });
       const needsHuman = draft.body.trim() === '';

@@ -14,7 +14,7 @@ export function replyMessageId(workflowId: string, draftId: string, fromAddress:
 }
 
 export function createSendActivities(
-  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings'>,
+  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings' | 'index'>,
 ) {
   return {
     async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
@@ -128,6 +128,28 @@ export function createSendActivities(
         envelope: result.envelope,
         attempts: attempt.attempts,
       });
+      try {
+        // Feedback: the approved text (a person's edit included) becomes context for future drafts.
+        await deps.index.index({
+          emailId: `${draft.id}:sent`,
+          threadId: email.threadId,
+          mailbox: email.mailbox ?? '',
+          direction: 'out',
+          fromAddress: deps.settings.from.address,
+          subject: draft.subject,
+          text: draft.approvedBody ?? draft.body,
+          date: new Date(),
+        });
+      } catch (err) {
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'reply_not_indexed',
+          errorClass: 'dependency',
+          message: `the sent reply could not be indexed for future drafts: ${errorMessage(err)}`,
+          eventKey: `${cid}:reply_not_indexed:${draft.id}`,
+        });
+      }
       try {
         await deps.mailbox.appendOnce(deps.settings.sentMailbox, result.raw, messageId);
         await deps.sends.markAppended(draft.id);

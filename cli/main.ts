@@ -119,8 +119,10 @@ async function run(argv: string[]): Promise<void> {
       if (values.json) console.log(JSON.stringify(list, null, 2));
       else if (list.length === 0) console.log('no drafts waiting for approval');
       else
-        for (const d of list)
-          console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence})`);
+        for (const d of list) {
+          const flags = d.flags.length > 0 ? `, flags: ${d.flags.join(' ')}` : '';
+          console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence}${flags})`);
+        }
       return;
     }
     case 'dlq': {

@@ -121,6 +121,8 @@ export interface DraftRecord {
   model: string;
   promptVersion: string;
   contextIds: string[];
+  /** Notes for the reviewer, e.g. `possible_prompt_injection`, `json_repaired`, `offline_template`. */
+  flags: string[];
   to: { name: string; address: string };
   approvedBody: string | null;
   decidedBy: string | null;

@@ -14,6 +14,7 @@ interface DraftRow {
   model: string;
   prompt_version: string;
   context_ids: string;
+  flags: string | null;
   to_address: string;
   to_name: string;
   approved_body: string | null;
@@ -36,6 +37,7 @@ function toRecord(r: DraftRow): DraftRecord {
     model: r.model,
     promptVersion: r.prompt_version,
     contextIds: JSON.parse(r.context_ids) as string[],
+    flags: r.flags ? (JSON.parse(r.flags) as string[]) : [],
     to: { address: r.to_address, name: r.to_name },
     approvedBody: r.approved_body,
     decidedBy: r.decided_by,
@@ -57,15 +59,16 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         pool,
         'saving a draft',
         `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model,
-           prompt_version, context_ids, to_address, to_name)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           prompt_version, context_ids, flags, to_address, to_name)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE
            subject = IF(status = 'awaiting_approval', VALUES(subject), subject),
            body = IF(status = 'awaiting_approval', VALUES(body), body),
            language = IF(status = 'awaiting_approval', VALUES(language), language),
            confidence = IF(status = 'awaiting_approval', VALUES(confidence), confidence),
            model = IF(status = 'awaiting_approval', VALUES(model), model),
-           context_ids = IF(status = 'awaiting_approval', VALUES(context_ids), context_ids)`,
+           context_ids = IF(status = 'awaiting_approval', VALUES(context_ids), context_ids),
+           flags = IF(status = 'awaiting_approval', VALUES(flags), flags)`,
         [
           d.id,
           d.emailId,
@@ -78,6 +81,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
           d.model,
           d.promptVersion,
           JSON.stringify(d.contextIds),
+          JSON.stringify(d.flags),
           d.to.address,
           d.to.name,
         ],

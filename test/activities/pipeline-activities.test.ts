@@ -279,3 +279,34 @@ test('a mail that tries to steer the assistant is flagged for the reviewer; the 
   ])) as Array<{ message: string }>;
   assert.match(flagged[0]?.message ?? '', /possible_prompt_injection/);
 });
+
+test('feedback: the approved reply is indexed as outgoing mail and becomes context for the next mail of the thread', async () => {
+  const first = await throughDraft(sampleEmail({ messageId: '<fb-1@customer.example>', subject: 'Gutschrift 8812' }));
+  const draft = await h.run(first.emailId, h.activities.draftReply, { emailId: first.emailId, version: 1 });
+  await h.run(first.emailId, h.activities.recordDecision, {
+    emailId: first.emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester', body: 'Die Gutschrift 8812 ist heute veranlasst worden.' },
+  });
+  await h.run(first.emailId, h.activities.sendReply, { emailId: first.emailId, draftId: draft.draftId });
+  const out = (await stack.db.pool.query(`SELECT direction, text FROM passages WHERE email_id = ?`, [`${draft.draftId}:sent`])) as Array<{
+    direction: string;
+    text: string;
+  }>;
+  assert.equal(out[0]?.direction, 'out');
+  assert.match(out[0]?.text ?? '', /Gutschrift 8812 ist heute veranlasst/, 'the edited, approved text');
+
+  const followUp = await throughDraft(
+    sampleEmail({ messageId: '<fb-2@customer.example>', subject: 'Re: Gutschrift 8812', extra: ['In-Reply-To: <fb-1@customer.example>'] }),
+  );
+  stack.llm.requests.length = 0;
+  const next = await h.run(followUp.emailId, h.activities.draftReply, { emailId: followUp.emailId, version: 1 });
+  const stored = await h.deps.activities.drafts.get(next.draftId);
+  assert.ok(stored?.contextIds.includes(`${draft.draftId}:sent`), 'our earlier reply is in the context');
+  assert.match(stack.llm.requests[0]?.body.messages?.find((m) => m.role === 'user')?.content ?? '', /heute veranlasst/);
+});
+
+test('drafts keep their reviewer flags', async () => {
+  const rows = (await stack.db.pool.query(`SELECT flags FROM drafts WHERE flags LIKE '%possible_prompt_injection%'`)) as unknown[];
+  assert.equal(rows.length, 1);
+});

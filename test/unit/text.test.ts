@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { withinBudget } from '../../activities/draft-activities';
 import { parseRawEmail } from '../../adapters/mail-parser';
 import { parseDraftJson } from '../../lib/draft-prompt';
 import { detectLanguage } from '../../lib/language';
@@ -77,4 +78,15 @@ test('parser extracts addresses, threading headers, html text and attachment met
 test('a message without a header block is malformed (permanent)', async () => {
   await assert.rejects(parseRawEmail(Buffer.from('just some text without headers'), 'x'), { code: 'MALFORMED_MESSAGE' });
   await assert.rejects(parseRawEmail(Buffer.alloc(0), 'x'), { code: 'MALFORMED_MESSAGE' });
+});
+
+test('the context is cut to its budget in order of relevance', () => {
+  const item = (id: string, n: number) => ({ sourceId: id, kind: 'similar' as const, text: 'x'.repeat(n) });
+  const kept = withinBudget([item('a', 3000), item('b', 3000), item('c', 3000), item('d', 100)], 8000);
+  assert.deepEqual(
+    kept.map((k) => k.sourceId),
+    ['a', 'b', 'c'],
+  );
+  assert.ok(kept[2]!.text.length <= 2002 + 2, 'the last one shortened');
+  assert.equal(withinBudget([item('a', 9000)], 8000)[0]?.text.length, 8002);
 });
