@@ -3,7 +3,7 @@ import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index'>) {
+export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals'>) {
   /** Writes the email's retrieval entries; true when they are complete. */
   const writeIndex = async (emailId: string): Promise<EmailRecord> => {
     const email = await deps.messages.getEmail(emailId);
@@ -27,6 +27,18 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
       const email = await writeIndex(input.emailId);
       await transition(deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
+      // A draft waiting in the same thread was written without this message: it is stale now,
+      // and a new one is drafted with the newer context (after this one is indexed, so it is found).
+      for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
+        if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
+        await deps.audit.record({
+          emailId: waiting,
+          correlationId: waiting,
+          eventType: 'draft_stale',
+          message: `a newer message of the thread arrived (${email.id}); a new draft was requested`,
+          eventKey: `${waiting}:draft_stale:${email.id}`,
+        });
+      }
       return { index: deps.index.name };
     },
 

@@ -31,18 +31,24 @@ export function createTemporalStarter(client: Client, taskQueue: string): Workfl
 }
 
 export function createTemporalSignals(client: Client): WorkflowSignals {
-  return {
-    async requestResend(workflowId: string, by: string): Promise<boolean> {
-      try {
-        // By name: adapters must not import workflow code.
-        await client.workflow.getHandle(workflowId).signal('resend', { by });
-        return true;
-      } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return false;
-        throw new TransientError(`Temporal did not take the resend for ${workflowId}: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE', {
+  // By name: adapters must not import workflow code.
+  const signal = async (workflowId: string, name: string, by: string): Promise<boolean> => {
+    try {
+      await client.workflow.getHandle(workflowId).signal(name, { by });
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw new TransientError(
+        `Temporal did not take the ${name} signal for ${workflowId}: ${(err as Error).message}`,
+        'TEMPORAL_UNAVAILABLE',
+        {
           cause: err,
-        });
-      }
-    },
+        },
+      );
+    }
+  };
+  return {
+    requestResend: (workflowId, by) => signal(workflowId, 'resend', by),
+    requestRedraft: (workflowId, by) => signal(workflowId, 'redraft', by),
   };
 }

@@ -49,6 +49,8 @@ export interface MessageStore {
   countByStatus(): Promise<Record<string, number>>;
   /** Records whether the email's retrieval entries are complete (`partial` after a degraded index step). */
   setIndexState(emailId: string, state: 'partial' | 'complete'): Promise<void>;
+  /** Other emails of the thread whose draft waits for a person (awaiting_approval, manual_review). */
+  waitingInThread(threadId: string, exceptEmailId: string): Promise<string[]>;
   /** Emails whose index entries are incomplete, oldest first. */
   idsNeedingReindex(limit: number): Promise<string[]>;
   /** Emails that are neither finished nor waiting for a person: the backlog. */

@@ -8,4 +8,6 @@ export interface WorkflowStarter {
 /** Nudges a waiting email workflow; false when it no longer runs. */
 export interface WorkflowSignals {
   requestResend(workflowId: string, by: string): Promise<boolean>;
+  /** Asks a workflow waiting for approval for a new draft (its current one is stale). */
+  requestRedraft(workflowId: string, by: string): Promise<boolean>;
 }

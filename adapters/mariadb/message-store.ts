@@ -159,6 +159,16 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       await query(pool, 'recording the index state', 'UPDATE emails SET index_state = ? WHERE id = ?', [state, emailId]);
     },
 
+    async waitingInThread(threadId: string, exceptEmailId: string): Promise<string[]> {
+      const rows = await query<Array<{ id: string }>>(
+        pool,
+        'finding waiting drafts of the thread',
+        `SELECT id FROM emails WHERE thread_id = ? AND id <> ? AND status IN ('awaiting_approval', 'manual_review')`,
+        [threadId, exceptEmailId],
+      );
+      return rows.map((r) => r.id);
+    },
+
     async idsNeedingReindex(limit: number): Promise<string[]> {
       const rows = await query<Array<{ id: string }>>(
         pool,

@@ -329,3 +329,40 @@ test('the cleanup schedule resets rows stuck in processing, but not an attempt t
   await waitFor('slow draft finished', async () => (await emailRow(slowId!))?.status === 'awaiting_approval', 60_000);
   await client.workflow.getHandle(slowId!).signal(rejectSignal, { by: 'test', reason: 'done' });
 });
+
+test('a new message in the thread makes the waiting draft stale; a new one is drafted with it as context', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const first = `${stack.dir}/thread-1.eml`;
+  writeFileSync(first, sampleEmail({ messageId: '<stale-1@customer.example>', subject: 'Retoure 3141' }));
+  const [firstId] = (await cli(['ingest', first])).stdout.trim().split('\t');
+  await waitFor('first draft', async () => (await emailRow(firstId!))?.status === 'awaiting_approval');
+  const second = `${stack.dir}/thread-2.eml`;
+  writeFileSync(
+    second,
+    sampleEmail({
+      messageId: '<stale-2@customer.example>',
+      subject: 'Re: Retoure 3141',
+      body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
+      extra: ['In-Reply-To: <stale-1@customer.example>', 'References: <stale-1@customer.example>'],
+    }),
+  );
+  const [secondId] = (await cli(['ingest', second])).stdout.trim().split('\t');
+  const drafts = await waitFor('a second draft for the first email', async () => {
+    const rows = (await stack.db.pool.query('SELECT version, status, context_ids FROM drafts WHERE email_id = ? ORDER BY version', [
+      firstId,
+    ])) as Array<{ version: number; status: string; context_ids: string }>;
+    return rows.length === 2 && rows[1]!.status === 'awaiting_approval' ? rows : undefined;
+  });
+  assert.equal(drafts[0]!.status, 'stale');
+  assert.ok((JSON.parse(drafts[1]!.context_ids) as string[]).includes(secondId!), 'the new draft knows the newer message');
+  const handle = client.workflow.getHandle(firstId!);
+  assert.equal((await handle.query(draftQuery))?.version, 2);
+  const audit = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE email_id = ? AND event_type = 'draft_stale'`, [
+    firstId,
+  ])) as Array<{ n: number }>;
+  assert.equal(Number(audit[0]?.n), 1);
+  for (const id of [firstId!, secondId!]) {
+    await waitFor(`${id} waiting`, async () => (await emailRow(id))?.status === 'awaiting_approval');
+    await client.workflow.getHandle(id).signal(rejectSignal, { by: 'test', reason: 'done' });
+  }
+});
