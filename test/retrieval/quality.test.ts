@@ -1,0 +1,79 @@
+/**
+ * Retrieval quality of the embedded full-text index on the real MariaDB, on a small labelled set:
+ * for each new question, is the earlier thread that answers it among the top 3 sources?
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
+import type { VectorIndex } from '../../ports/vector-index';
+import { createTestDatabase } from '../support/database';
+import { QUESTIONS, THREADS } from './labelled-threads';
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let index: VectorIndex;
+
+before(async () => {
+  db = await createTestDatabase('quality');
+  index = createFullTextIndex(db.pool);
+  for (const t of THREADS) {
+    for (const [i, m] of t.messages.entries()) {
+      await index.index({
+        emailId: `${t.thread}-${i}`,
+        threadId: t.thread,
+        mailbox: 'INBOX',
+        direction: i === 0 ? 'in' : 'out',
+        fromAddress: 'kunde@example.com',
+        subject: m.subject,
+        text: m.text,
+        date: null,
+      });
+    }
+  }
+});
+after(() => db?.drop());
+
+test('the right earlier thread is among the top 3 for most questions (figure printed)', async () => {
+  let hits = 0;
+  const misses: string[] = [];
+  for (const [i, q] of QUESTIONS.entries()) {
+    const items = await index.retrieve(
+      {
+        emailId: `question-${i}`,
+        threadId: `question-${i}`,
+        mailbox: 'INBOX',
+        direction: 'in',
+        fromAddress: 'neu@example.com',
+        subject: q.subject,
+        text: q.text,
+        date: null,
+      },
+      8,
+    );
+    const top3 = [...new Set(items.map((it) => it.sourceId.replace(/-\d+$/, '')))].slice(0, 3);
+    if (top3.includes(q.expected)) hits += 1;
+    else misses.push(`${q.expected} (got ${top3.join(', ') || 'nothing'})`);
+  }
+  const rate = hits / QUESTIONS.length;
+  console.log(
+    `retrieval quality (MariaDB full-text): right thread in top 3 for ${hits}/${QUESTIONS.length} = ${(rate * 100).toFixed(0)} %`,
+  );
+  if (misses.length > 0) console.log(`misses: ${misses.join('; ')}`);
+  assert.ok(rate >= 0.8, `top-3 hit rate ${rate} below 0.8; misses: ${misses.join('; ')}`);
+});
+
+test('retrieval never crosses mailboxes', async () => {
+  const items = await index.retrieve(
+    {
+      emailId: 'other',
+      threadId: 'other',
+      mailbox: 'Other',
+      direction: 'in',
+      fromAddress: 'x@example.com',
+      subject: QUESTIONS[0]!.subject,
+      text: QUESTIONS[0]!.text,
+      date: null,
+    },
+    8,
+  );
+  assert.deepEqual(items, []);
+});
