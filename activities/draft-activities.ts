@@ -168,6 +168,10 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         draftId: draft.id,
         flags: result.flags,
         contextIds: draft.contextIds,
+        category: result.category,
+        prioritySuggestion: result.prioritySuggestion,
+        model: draft.model,
+        promptVersion: draft.promptVersion,
       });
       if (result.flags.length > 0) {
         await deps.audit.record({

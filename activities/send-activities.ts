@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { wordEditDistance } from '../lib/edit-distance';
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
@@ -21,14 +22,16 @@ export function createSendActivities(
       const cid = correlationId();
       const d = input.decision;
       if (d.kind === 'approve') {
-        await deps.drafts.approve(input.draftId, d.by, d.body ?? null);
+        const draft = await deps.drafts.get(input.draftId);
+        const editDistance = d.body !== undefined && draft ? wordEditDistance(draft.body, d.body) : 0;
+        await deps.drafts.approve(input.draftId, d.by, d.body ?? null, editDistance);
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,
           eventType: 'draft_approved',
           actor: d.by,
           message: `draft approved by ${d.by}${d.body !== undefined ? ' with an edited body' : ''}`,
-          details: { draftId: input.draftId, edited: d.body !== undefined },
+          details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
         await transition(deps, input.emailId, 'approved', `approved by ${d.by}`);

@@ -3,6 +3,7 @@ import { Database } from 'arangojs';
 import { HttpError, ResponseTimeoutError, isArangoError, isNetworkError } from 'arangojs/errors';
 import { DependencyError, EmailRagError, TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
+import { organisationDomain } from '../lib/organisation';
 import type { GraphEmail, RelatedEmail, ThreadGraph } from '../ports/thread-graph';
 
 export interface ArangoGraphSettings {
@@ -19,40 +20,6 @@ const EDGE_COLLECTIONS = ['sent', 'received', 'replied_to', 'in_thread', 'works_
 type CollectionName = (typeof VERTEX_COLLECTIONS)[number] | (typeof EDGE_COLLECTIONS)[number];
 
 const ERROR_DUPLICATE_NAME = 1207;
-
-/**
- * Public mail providers: everyone at gmail.com is not one organisation, so these domains get no
- * `works_at` edge and no same-organisation context.
- */
-const PUBLIC_MAIL_DOMAINS = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'outlook.com',
-  'outlook.de',
-  'hotmail.com',
-  'hotmail.de',
-  'live.com',
-  'live.de',
-  'msn.com',
-  'yahoo.com',
-  'yahoo.de',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'aol.com',
-  'aol.de',
-  'gmx.de',
-  'gmx.net',
-  'gmx.at',
-  'gmx.ch',
-  'web.de',
-  't-online.de',
-  'freenet.de',
-  'posteo.de',
-  'mailbox.org',
-  'proton.me',
-  'protonmail.com',
-]);
 
 // The test double recognises these two texts verbatim (whitespace aside): change both together.
 const SAME_SENDER_QUERY = `WITH people, emails
@@ -72,6 +39,8 @@ FOR p IN 1..1 INBOUND @organisation works_at
   RETURN e.email_id`;
 
 /** A key-safe, fixed-length `_key` for any natural key (addresses and ids may hold `/` or spaces). */
+export { organisationDomain };
+
 export function graphKey(natural: string): string {
   return createHash('sha256').update(natural).digest('hex').slice(0, 40);
 }
@@ -81,17 +50,6 @@ export function personKey(address: string): string {
 }
 
 /** The organisation of an address: its mail domain, unless it is a public mail provider. */
-export function organisationDomain(address: string): string | null {
-  const at = address.lastIndexOf('@');
-  const domain =
-    at >= 0
-      ? address
-          .slice(at + 1)
-          .trim()
-          .toLowerCase()
-      : '';
-  return domain && !PUBLIC_MAIL_DOMAINS.has(domain) ? domain : null;
-}
 
 function organisationKey(domain: string): string {
   return /^[a-z0-9][a-z0-9.-]{0,200}$/.test(domain) ? domain : graphKey(`organisation\u0000${domain}`);

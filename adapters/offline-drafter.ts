@@ -22,6 +22,8 @@ export function createOfflineDrafter(): Drafter {
         subject,
         body,
         language,
+        category: 'unclassified',
+        prioritySuggestion: 'normal',
         confidence: 0.1,
         usedSourceIds: [],
         model: 'offline-template',

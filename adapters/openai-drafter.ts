@@ -65,6 +65,8 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         subject: json.subject,
         body: json.body,
         language: json.language,
+        category: json.category,
+        prioritySuggestion: json.priority_suggestion,
         confidence: json.confidence,
         usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
         model: answer.model,
@@ -80,6 +82,8 @@ function defaultDraft(request: DraftRequest): Omit<DraftResult, 'model' | 'promp
     subject: request.subject.toLowerCase().startsWith('re:') ? request.subject : `Re: ${request.subject}`,
     body: '',
     language: 'und',
+    category: 'unknown',
+    prioritySuggestion: 'normal',
     confidence: 0,
     usedSourceIds: [],
   };

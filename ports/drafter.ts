@@ -17,6 +17,8 @@ export interface DraftResult {
   subject: string;
   body: string;
   language: string;
+  category: string;
+  prioritySuggestion: 'critical' | 'high' | 'normal' | 'low';
   confidence: number;
   usedSourceIds: string[];
   model: string;

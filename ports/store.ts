@@ -138,7 +138,8 @@ export interface DraftStore {
   /** Upsert on (email, version): a retried draft step overwrites its own version only. */
   save(draft: NewDraft): Promise<DraftRecord>;
   get(draftId: string): Promise<DraftRecord | null>;
-  approve(draftId: string, by: string, editedBody: string | null): Promise<void>;
+  /** `editDistance`: words changed by the person (0 when approved as drafted). */
+  approve(draftId: string, by: string, editedBody: string | null, editDistance: number): Promise<void>;
   reject(draftId: string, by: string, reason: string): Promise<void>;
   markSent(draftId: string): Promise<void>;
   /** Drafts of the email below `version` still waiting for approval become `stale`. */

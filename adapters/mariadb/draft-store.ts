@@ -90,13 +90,14 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       if (!saved) throw new Error(`draft ${d.id} vanished right after it was saved`);
       return saved;
     },
-    async approve(draftId: string, by: string, editedBody: string | null): Promise<void> {
+    async approve(draftId: string, by: string, editedBody: string | null, editDistance: number): Promise<void> {
       await query(
         pool,
         'approving a draft',
-        `UPDATE drafts SET status = 'approved', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), approved_body = COALESCE(?, body)
+        `UPDATE drafts SET status = 'approved', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), approved_body = COALESCE(?, body),
+           edit_distance = ?
          WHERE id = ? AND status = 'awaiting_approval'`,
-        [by, editedBody, draftId],
+        [by, editedBody, editDistance, draftId],
       );
     },
     async reject(draftId: string, by: string, reason: string): Promise<void> {

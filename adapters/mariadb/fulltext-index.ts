@@ -1,3 +1,4 @@
+import { organisationDomain } from '../../lib/organisation';
 import { splitPassages } from '../../lib/passages';
 import type { DraftContextItem } from '../../ports/drafter';
 import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
@@ -39,11 +40,24 @@ export function createFullTextIndex(pool: Pool): VectorIndex {
          ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
         [email.mailbox, email.emailId, email.threadId, probe, probe, limit],
       );
+      // The sender's and their organisation's recent mail in other threads: the embedded stand-in
+      // for the graph's same-sender and same-organisation relations.
+      const domain = organisationDomain(email.fromAddress);
+      const sender = await query<Array<{ email_id: string; text: string }>>(
+        pool,
+        'reading the sender history',
+        `SELECT email_id, text FROM passages
+         WHERE mailbox = ? AND email_id <> ? AND thread_id <> ? AND idx = 0 AND direction = 'in'
+           AND (from_address = ? OR (? IS NOT NULL AND from_address LIKE ?))
+         ORDER BY from_address = ? DESC, created_at DESC LIMIT 3`,
+        [email.mailbox, email.emailId, email.threadId, email.fromAddress, domain, `%@${domain ?? ''}`, email.fromAddress],
+      );
       const seen = new Set<string>();
       const items: DraftContextItem[] = [];
       for (const [kind, rows] of [
         ['thread', thread],
         ['similar', similar],
+        ['sender', sender],
       ] as const) {
         for (const r of rows) {
           const key = `${r.email_id}:${r.text}`;
@@ -52,7 +66,8 @@ export function createFullTextIndex(pool: Pool): VectorIndex {
           items.push({ sourceId: r.email_id, kind, text: r.text });
         }
       }
-      return items.slice(0, limit);
+      // Sender history comes on top of the limit: it is short, and the budget cuts later anyway.
+      return [...items.filter((i) => i.kind !== 'sender').slice(0, limit), ...items.filter((i) => i.kind === 'sender')];
     },
   };
 }

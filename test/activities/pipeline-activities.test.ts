@@ -266,6 +266,7 @@ test('a mail that tries to steer the assistant is flagged for the reviewer; the 
   );
   const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
   assert.ok(draft.flags.includes('possible_prompt_injection'));
+  assert.deepEqual((await h.deps.activities.drafts.get(draft.draftId))?.flags, draft.flags, 'the flags are kept with the draft');
   assert.equal(draft.to.address, 'erika@customer.example');
   const audit = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'injection_suspected'`, [
     input.emailId,
@@ -304,9 +305,4 @@ test('feedback: the approved reply is indexed as outgoing mail and becomes conte
   const stored = await h.deps.activities.drafts.get(next.draftId);
   assert.ok(stored?.contextIds.includes(`${draft.draftId}:sent`), 'our earlier reply is in the context');
   assert.match(stack.llm.requests[0]?.body.messages?.find((m) => m.role === 'user')?.content ?? '', /heute veranlasst/);
-});
-
-test('drafts keep their reviewer flags', async () => {
-  const rows = (await stack.db.pool.query(`SELECT flags FROM drafts WHERE flags LIKE '%possible_prompt_injection%'`)) as unknown[];
-  assert.equal(rows.length, 1);
 });

@@ -39,6 +39,7 @@ function replyFor(body: RecordedRequest['body']): string {
   return JSON.stringify({
     language: german ? 'de' : 'en',
     category: 'support',
+    priority_suggestion: german ? 'high' : 'normal',
     subject: `Re: ${subject}`,
     body: german
       ? `Guten Tag,\n\nvielen Dank für Ihre Nachricht zu "${subject}". Wir kümmern uns darum.\n\nViele Grüße\nSupport`

@@ -225,11 +225,15 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   const mails = await stack.smtp.waitForMessages(2, 30_000);
   const edited = await simpleParser(mails[1]!.raw);
   assert.match(edited.text ?? '', /Ihre Lieferung ist unterwegs/);
-  const rows = (await stack.db.pool.query('SELECT body, approved_body, decided_by FROM drafts WHERE email_id = ?', [ids[0]])) as Array<{
+  const rows = (await stack.db.pool.query('SELECT body, approved_body, decided_by, edit_distance FROM drafts WHERE email_id = ?', [
+    ids[0],
+  ])) as Array<{
     body: string;
     approved_body: string;
     decided_by: string;
+    edit_distance: number;
   }>;
+  assert.ok(rows[0]!.edit_distance > 0, 'the size of the edit is kept');
   assert.equal(rows[0]?.decided_by, 'alice');
   assert.notEqual(rows[0]?.body, rows[0]?.approved_body, 'both the draft and the edited version are kept');
 

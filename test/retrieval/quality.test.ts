@@ -77,3 +77,33 @@ test('retrieval never crosses mailboxes', async () => {
   );
   assert.deepEqual(items, []);
 });
+
+test('the sender’s and their organisation’s other threads come as sender context; public mail providers do not group', async () => {
+  const base = { mailbox: 'INBOX', direction: 'in' as const, date: null };
+  await index.index({
+    ...base,
+    emailId: 'org-1',
+    threadId: 'org-t1',
+    fromAddress: 'max@firma.example',
+    subject: 'Rahmenvertrag',
+    text: 'Frage zum Rahmenvertrag.',
+  });
+  await index.index({ ...base, emailId: 'free-1', threadId: 'free-t1', fromAddress: 'a@gmail.com', subject: 'Hallo', text: 'Eine Frage.' });
+  const colleague = await index.retrieve(
+    {
+      ...base,
+      emailId: 'org-2',
+      threadId: 'org-t2',
+      fromAddress: 'anna@firma.example',
+      subject: 'Neues Thema',
+      text: 'Etwas ganz anderes.',
+    },
+    8,
+  );
+  assert.ok(colleague.some((i) => i.kind === 'sender' && i.sourceId === 'org-1'));
+  const stranger = await index.retrieve(
+    { ...base, emailId: 'free-2', threadId: 'free-t2', fromAddress: 'b@gmail.com', subject: 'Neues Thema', text: 'Etwas ganz anderes.' },
+    8,
+  );
+  assert.ok(!stranger.some((i) => i.kind === 'sender'));
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withinBudget } from '../../activities/draft-activities';
+import { wordEditDistance } from '../../lib/edit-distance';
 import { parseRawEmail } from '../../adapters/mail-parser';
 import { parseDraftJson } from '../../lib/draft-prompt';
 import { detectLanguage } from '../../lib/language';
@@ -89,4 +90,10 @@ test('the context is cut to its budget in order of relevance', () => {
   );
   assert.ok(kept[2]!.text.length <= 2002 + 2, 'the last one shortened');
   assert.equal(withinBudget([item('a', 9000)], 8000)[0]?.text.length, 8002);
+});
+
+test('edit size is counted in words', () => {
+  assert.equal(wordEditDistance('Hallo Frau Muster, danke.', 'Hallo Frau Muster, danke.'), 0);
+  assert.equal(wordEditDistance('Ihre Lieferung kommt morgen.', 'Ihre Lieferung kommt heute an.'), 2);
+  assert.equal(wordEditDistance('', 'drei neue Wörter'), 3);
 });
