@@ -5,6 +5,7 @@ import { DependencyError, EmailRagError, PermanentError, TransientError } from '
 import { classifyHttpStatus } from '../lib/http-errors';
 import { splitPassages } from '../lib/passages';
 import type { DraftContextItem } from '../ports/drafter';
+import { detectLanguage } from '../lib/language';
 import type { Embedder } from '../ports/embedder';
 import type { IndexableEmail, VectorIndex } from '../ports/vector-index';
 
@@ -233,6 +234,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
         from_address: email.fromAddress,
         subject: email.subject,
         date: email.date ? email.date.toISOString() : null,
+        language: detectLanguage(`${email.subject}\n${email.text}`),
       };
       const points = passages.map((text, idx) => ({
         id: passagePointId(email.emailId, idx),

@@ -112,6 +112,7 @@ function qdrantSuite(
       assert.match(String(point?.payload?.text), /kurze Frage/);
       assert.equal(point?.payload?.idx, 0);
       assert.equal(point?.payload?.date, '2024-05-01T10:00:00.000Z');
+      assert.equal(point?.payload?.language, 'de');
     });
 
     test('retrieval: the same thread first, then the most similar other email; never another mailbox', async () => {
