@@ -7,6 +7,7 @@ import { ConfigError, errorMessage } from '../lib/errors';
 import { approve, reject } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
+import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
@@ -21,6 +22,8 @@ commands:
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
   status [--json]                         emails per status, queue rows per status, dead letters
+  metrics [--json] [--minutes N] [--urgent-deadline M]
+                                          intake, time to draft, step runtimes and failures, backlog age, alerts
   drafts [--json]                         drafts waiting for approval
   dlq list [--json]                       dead letters: steps with no automatic retry left
   dlq show <id> [--json]                  payload reference, cause, retry history, correlation id
@@ -111,6 +114,22 @@ async function run(argv: string[]): Promise<void> {
       const { values } = args(rest, { json: { type: 'boolean', default: false } });
       const report = await status(config());
       console.log(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
+      return;
+    }
+    case 'metrics': {
+      const { values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        minutes: { type: 'string' },
+        'urgent-deadline': { type: 'string' },
+      });
+      const minutes = Number(values.minutes ?? 60);
+      const deadline = Number(values['urgent-deadline'] ?? 30);
+      if (!Number.isInteger(minutes) || minutes < 1 || !Number.isInteger(deadline) || deadline < 1) {
+        throw new CliError('--minutes and --urgent-deadline take whole numbers of minutes', 2);
+      }
+      const m = await metrics(config(), minutes, deadline);
+      console.log(values.json ? JSON.stringify(m, null, 2) : formatMetrics(m));
+      if (m.alerts.length > 0) process.exitCode = 4;
       return;
     }
     case 'drafts': {

@@ -370,3 +370,28 @@ test('a new message in the thread makes the waiting draft stale; a new one is dr
     await client.workflow.getHandle(id).signal(rejectSignal, { by: 'test', reason: 'done' });
   }
 });
+
+test('metrics: intake, time to draft, step runtimes, backlog age, and an alert when urgent mail waits too long', async () => {
+  const ok = JSON.parse((await cli(['metrics', '--json', '--minutes', '120'])).stdout) as {
+    intake: { emails: number };
+    timeToDraftMs: { p50: number | null };
+    steps: Record<string, { runs: number; p50Ms: number | null }>;
+    alerts: string[];
+  };
+  assert.ok(ok.intake.emails >= 5);
+  assert.ok(ok.timeToDraftMs.p50 !== null && ok.timeToDraftMs.p50 > 0);
+  assert.ok((ok.steps.draft?.runs ?? 0) >= 5 && ok.steps.draft?.p50Ms !== null);
+  assert.deepEqual(ok.alerts, []);
+
+  await stack.db.pool.query(
+    `INSERT INTO emails (id, source, status, priority, created_at, status_changed_at)
+     VALUES ('email-urgent-stuck', 'file', 'parsed', 'critical', CURRENT_TIMESTAMP(3) - INTERVAL 2 HOUR, CURRENT_TIMESTAMP(3) - INTERVAL 2 HOUR)`,
+  );
+  try {
+    const alerting = await cli(['metrics', '--urgent-deadline', '30']).catch((err: { code: number; stdout: string }) => err);
+    assert.equal((alerting as { code: number }).code, 4, 'a non-zero exit for monitoring scripts');
+    assert.match((alerting as { stdout: string }).stdout, /ALERT: urgent mail has waited 120 min in the pipeline \(deadline 30 min\)/);
+  } finally {
+    await stack.db.pool.query(`DELETE FROM emails WHERE id = 'email-urgent-stuck'`);
+  }
+});
