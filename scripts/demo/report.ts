@@ -1,3 +1,4 @@
+import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { shellQuote } from './cli';
 
@@ -37,15 +38,7 @@ export function indent(text: string, prefix = '  '): string {
     .join('\n');
 }
 
-export function formatReply(r: {
-  rcptTo: string[];
-  subject: string;
-  inReplyTo?: string;
-  messageId?: string;
-  text: string;
-  file?: string;
-  filedIn?: string;
-}): string {
+export function formatReply(r: ReceivedReply & { filedIn?: string }): string {
   return [
     'the SMTP sink received:',
     `  envelope to:  ${r.rcptTo.join(', ')}`,

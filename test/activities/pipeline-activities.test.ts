@@ -48,6 +48,17 @@ async function throughDraft(raw: string) {
   return input;
 }
 
+/** Drafts and approves an indexed email, as the workflow would before sending. */
+async function approvedDraft(input: { emailId: string }, body?: string) {
+  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
+  await h.run(input.emailId, h.activities.recordDecision, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester', ...(body !== undefined ? { body } : {}) },
+  });
+  return draft;
+}
+
 test('fetch stores the raw bytes once; a repeated fetch is a no-op', async () => {
   const input = await deliver(sampleEmail());
   const first = await h.run(input.emailId, h.activities.fetchEmail, input);
@@ -154,12 +165,7 @@ test('LLM errors are classified: timeout and 429 transient (Retry-After kept), 4
 
 test('send: 451 is transient and counted on the one send_attempts row; a retry sends once; later calls send nothing', async () => {
   const input = await throughDraft(sampleEmail({ messageId: '<send-1@customer.example>', subject: 'Bitte antworten' }));
-  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
-  await h.run(input.emailId, h.activities.recordDecision, {
-    emailId: input.emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester' },
-  });
+  const draft = await approvedDraft(input);
   const before = stack.smtp.messages.length;
   stack.smtp.failNext(1, 451, 'mailbox busy, try later');
   await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), {
@@ -185,12 +191,7 @@ test('send: 550 is permanent; a crafted display name cannot add recipients', asy
   const input = await throughDraft(
     sampleEmail({ from: '"victim@example.com, attacker@evil.example" <real@customer.example>', messageId: '<send-2@customer.example>' }),
   );
-  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
-  await h.run(input.emailId, h.activities.recordDecision, {
-    emailId: input.emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester' },
-  });
+  const draft = await approvedDraft(input);
   stack.smtp.failNext(1, 550, 'no such user');
   await assert.rejects(
     h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }),
@@ -213,12 +214,7 @@ test('decisions and status changes are in the audit log with the correlation id'
 
 test('an attempt interrupted during the SMTP hand-over is never resent automatically, only with an operator’s force', async () => {
   const input = await throughDraft(sampleEmail({ messageId: '<doubt-1@customer.example>', subject: 'Doppelte Zustellung?' }));
-  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
-  await h.run(input.emailId, h.activities.recordDecision, {
-    emailId: input.emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester' },
-  });
+  const draft = await approvedDraft(input);
   // What a worker killed right after the SMTP server's 250 leaves behind.
   await h.deps.activities.sends.begin(draft.draftId, input.emailId, '<irrelevant>');
   await h.deps.activities.sends.markSending(draft.draftId);
@@ -283,12 +279,7 @@ test('a mail that tries to steer the assistant is flagged for the reviewer; the 
 
 test('feedback: the approved reply is indexed as outgoing mail and becomes context for the next mail of the thread', async () => {
   const first = await throughDraft(sampleEmail({ messageId: '<fb-1@customer.example>', subject: 'Gutschrift 8812' }));
-  const draft = await h.run(first.emailId, h.activities.draftReply, { emailId: first.emailId, version: 1 });
-  await h.run(first.emailId, h.activities.recordDecision, {
-    emailId: first.emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester', body: 'Die Gutschrift 8812 ist heute veranlasst worden.' },
-  });
+  const draft = await approvedDraft(first, 'Die Gutschrift 8812 ist heute veranlasst worden.');
   await h.run(first.emailId, h.activities.sendReply, { emailId: first.emailId, draftId: draft.draftId });
   const out = (await stack.db.pool.query(`SELECT direction, text FROM passages WHERE email_id = ?`, [`${draft.draftId}:sent`])) as Array<{
     direction: string;
