@@ -84,7 +84,7 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
         uidValidity: listing.uidValidity,
         started,
         existing,
-        backlog: await deps.messages.countUnfinished(),
+        backlog,
         watermark: last,
       };
     },

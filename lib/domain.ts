@@ -26,10 +26,6 @@ export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-/** The pipeline steps; each is one queue row per email. */
-export const STEPS = ['fetch', 'parse', 'index', 'draft', 'decide', 'send'] as const;
-export type Step = (typeof STEPS)[number];
-
 /** Where the raw message of an email comes from. */
 export type EmailSource = { kind: 'imap'; mailbox: string; uidValidity: number; uid: number } | { kind: 'stored' };
 

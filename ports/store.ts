@@ -72,7 +72,6 @@ export interface AuditEntry {
 /** Append-only record of every error, retry, fallback and human decision. */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
-  forEmail(emailId: string): Promise<Array<AuditEntry & { createdAt: Date }>>;
 }
 
 export interface JobAttempt {
@@ -105,7 +104,6 @@ export interface JobLedger {
   ): Promise<Array<{ id: number; workflowId: string; emailId: string | null; step: string; activityId: string; startedAt: Date }>>;
   /** Puts a stuck row back into the retry cycle as `failed` (unless it moved on meanwhile). */
   resetStuck(id: number, reason: string, nextAttemptAt: Date | null): Promise<boolean>;
-  forWorkflow(workflowId: string): Promise<Array<{ step: string; status: QueueStatus; attempt: number; retryCount: number }>>;
 }
 
 export type DraftStatus = 'awaiting_approval' | 'approved' | 'rejected' | 'sent' | 'stale';

@@ -22,32 +22,5 @@ export function createMariaDbAuditLog(pool: Pool): AuditLog {
         ],
       );
     },
-
-    async forEmail(emailId: string) {
-      const rows = await query<
-        Array<{
-          email_id: string | null;
-          correlation_id: string;
-          event_type: string;
-          error_class: AuditEntry['errorClass'];
-          message: string;
-          actor: string | null;
-          details: string | null;
-          event_key: string | null;
-          created_at: Date;
-        }>
-      >(pool, 'reading the audit log', 'SELECT * FROM audit_log WHERE email_id = ? ORDER BY id', [emailId]);
-      return rows.map((r) => ({
-        emailId: r.email_id,
-        correlationId: r.correlation_id,
-        eventType: r.event_type,
-        errorClass: r.error_class,
-        message: r.message,
-        actor: r.actor,
-        details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : undefined,
-        eventKey: r.event_key ?? undefined,
-        createdAt: r.created_at,
-      }));
-    },
   };
 }

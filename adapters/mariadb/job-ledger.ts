@@ -1,4 +1,3 @@
-import type { QueueStatus } from '../../lib/domain';
 import type { JobAttempt, JobFailure, JobLedger } from '../../ports/store';
 import { query, type Pool } from './pool';
 
@@ -94,16 +93,6 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
         [reason, nextAttemptAt, id],
       );
       return res.affectedRows > 0;
-    },
-
-    async forWorkflow(workflowId: string) {
-      const rows = await query<Array<{ step: string; status: QueueStatus; attempt: number; retry_count: number }>>(
-        pool,
-        'reading queue rows',
-        'SELECT step, status, attempt, retry_count FROM queue_jobs WHERE workflow_id = ? ORDER BY id',
-        [workflowId],
-      );
-      return rows.map((r) => ({ step: r.step, status: r.status, attempt: r.attempt, retryCount: r.retry_count }));
     },
   };
 }
