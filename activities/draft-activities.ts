@@ -3,7 +3,7 @@ import { detectInjection } from '../lib/injection-detector';
 import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, transition } from './context';
+import { correlationId, legacyTransition, type StatusOwned } from './context';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -80,7 +80,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       return { ...toView(draft), flags: draft.flags, needsHuman: false };
     },
 
-    async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
+    async draftReply(input: { emailId: string; version: number; requestedBy?: string } & StatusOwned): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
       const to = email.replyTo ?? email.from;
@@ -164,7 +164,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         to,
       });
       const needsHuman = draft.body.trim() === '';
-      await transition(deps, email.id, 'drafted', `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
+      await legacyTransition(input, deps, email.id, 'drafted', `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
         draftId: draft.id,
         flags: result.flags,
         contextIds: draft.contextIds,
@@ -183,7 +183,8 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:draft_flagged:${draft.id}`,
         });
       }
-      await transition(
+      await legacyTransition(
+        input,
         deps,
         email.id,
         needsHuman ? 'manual_review' : 'awaiting_approval',

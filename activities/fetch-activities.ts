@@ -1,17 +1,17 @@
 import type { EmailWorkflowInput } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
-import { transition } from './context';
+import { legacyTransition, type StatusOwned } from './context';
 
 /** Downloads the raw message once and stores it; the workflow only ever sees its id. */
 export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'messages' | 'audit' | 'settings'>) {
   return {
-    async fetchEmail(input: EmailWorkflowInput): Promise<{ size: number }> {
+    async fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }> {
       const { source, emailId } = input;
       if (source.kind === 'stored') {
         const raw = await deps.messages.getRaw(emailId);
         if (!raw) throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
-        await transition(deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
+        await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
         return { size: raw.length };
       }
       const existing = await deps.messages.getRaw(emailId);
@@ -32,7 +32,7 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'mess
         raw,
         historyOnly: input.historyOnly ?? false,
       });
-      await transition(deps, emailId, 'fetched', `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
+      await legacyTransition(input, deps, emailId, 'fetched', `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
       return { size: raw.length };
     },
   };

@@ -1,7 +1,7 @@
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, transition } from './context';
+import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
 
 export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals'>) {
   /** Writes the email's retrieval entries; true when they are complete. */
@@ -24,9 +24,9 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     return email;
   };
   return {
-    async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
+    async indexEmail(input: { emailId: string } & StatusOwned): Promise<{ index: string }> {
       const email = await writeIndex(input.emailId);
-      await transition(deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
+      await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
       for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {

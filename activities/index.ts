@@ -7,6 +7,7 @@ import { createOutcomeActivities } from './outcome-activities';
 import { createParseActivities } from './parse-activities';
 import { createPollActivities } from './poll-activities';
 import { createSendActivities } from './send-activities';
+import { createStatusActivities } from './status-activities';
 
 /** Every activity of the pipeline, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSendActivities(deps),
     ...createOutcomeActivities(deps),
     ...createCleanupActivities(deps),
+    ...createStatusActivities(deps),
   };
 }
 

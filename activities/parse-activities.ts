@@ -3,7 +3,7 @@ import type { Priority } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
 import type { ActivityDeps } from './deps';
-import { transition } from './context';
+import { legacyTransition, type StatusOwned } from './context';
 
 export interface ParseSummary {
   priority: Priority;
@@ -13,7 +13,7 @@ export interface ParseSummary {
 
 export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
   return {
-    async parseEmail(input: { emailId: string; priority?: Priority }): Promise<ParseSummary> {
+    async parseEmail(input: { emailId: string; priority?: Priority } & StatusOwned): Promise<ParseSummary> {
       const raw = await deps.messages.getRaw(input.emailId);
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
@@ -23,7 +23,8 @@ export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       await deps.messages.saveParsed(input.emailId, parsed);
-      await transition(
+      await legacyTransition(
+        input,
         deps,
         input.emailId,
         'parsed',

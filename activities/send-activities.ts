@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { wordEditDistance } from '../lib/edit-distance';
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
-import { correlationId, transition } from './context';
+import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
 
 export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
 
@@ -18,7 +18,7 @@ export function createSendActivities(
   deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings' | 'index'>,
 ) {
   return {
-    async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
+    async recordDecision(input: { emailId: string; draftId: string; decision: Decision } & StatusOwned): Promise<void> {
       const cid = correlationId();
       const d = input.decision;
       if (d.kind === 'approve') {
@@ -34,7 +34,7 @@ export function createSendActivities(
           details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await transition(deps, input.emailId, 'approved', `approved by ${d.by}`);
+        await legacyTransition(input, deps, input.emailId, 'approved', `approved by ${d.by}`);
       } else {
         await deps.drafts.reject(input.draftId, d.by, d.reason);
         await deps.audit.record({
@@ -46,7 +46,7 @@ export function createSendActivities(
           details: { draftId: input.draftId },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await transition(deps, input.emailId, 'rejected', `rejected by ${d.by}: ${d.reason}`);
+        await legacyTransition(input, deps, input.emailId, 'rejected', `rejected by ${d.by}: ${d.reason}`);
       }
     },
 

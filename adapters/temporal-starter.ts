@@ -1,3 +1,4 @@
+import { DECISIONS, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../lib/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../lib/domain';
@@ -48,7 +49,8 @@ export function createTemporalSignals(client: Client): WorkflowSignals {
     }
   };
   return {
-    requestResend: (workflowId, by) => signal(workflowId, 'resend', by),
-    requestRedraft: (workflowId, by) => signal(workflowId, 'redraft', by),
+    requestResend: (workflowId, by) => signal(workflowId, DECISIONS.resend, by),
+    // Not a person's decision: the thread got a genuine follow-up, so the waiting draft is stale.
+    requestRedraft: (workflowId, by) => signal(workflowId, SYSTEM_SIGNALS.threadUpdated, by),
   };
 }

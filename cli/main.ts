@@ -4,7 +4,7 @@ import { migrate } from '../adapters/mariadb/migrate';
 import { loadConfig, type Config } from '../lib/config';
 import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../lib/errors';
-import { approve, reject } from './commands/approval';
+import { approve, markSent, redraft, reject, resend } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
 import { formatMetrics, metrics } from './commands/metrics';
@@ -28,8 +28,17 @@ commands:
   dlq list [--json]                       dead letters: steps with no automatic retry left
   dlq show <id> [--json]                  payload reference, cause, retry history, correlation id
   dlq requeue <id> --by NAME              re-run a dead step after a fix
-  approve <workflowId> [--body-file F] [--by NAME]
-  reject <workflowId> --reason R [--by NAME]
+  approve <workflowId> [--draft N|ID] [--body-file F] [--by NAME]
+                                          approve the draft you read (shown first); --draft pins it
+  reject <workflowId> --reason R [--draft N|ID] [--by NAME]
+  redraft <workflowId> [--reason R] [--by NAME]
+                                          ask for a new draft
+  resend <workflowId> [--force] [--by NAME]
+                                          next send round now; --force only for a send in doubt,
+                                          after checking the SMTP log: one more attempt
+  mark-sent <workflowId> [--note N] [--by NAME]
+                                          a send in doubt did arrive: record it as sent
+  (a decision the workflow refuses exits 5 with its reason)
 
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see README)`;
 
@@ -140,7 +149,9 @@ async function run(argv: string[]): Promise<void> {
       else
         for (const d of list) {
           const flags = d.flags.length > 0 ? `, flags: ${d.flags.join(' ')}` : '';
-          console.log(`${d.emailId}\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence}${flags})`);
+          console.log(
+            `${d.emailId}\tdraft ${d.version} (${d.id})\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence}${flags})`,
+          );
         }
       return;
     }
@@ -167,17 +178,52 @@ async function run(argv: string[]): Promise<void> {
       throw new CliError(`usage: email-rag dlq list | dlq show <id> | dlq requeue <id> --by NAME\n${USAGE}`, 2);
     }
     case 'approve': {
-      const { positionals, values } = args(rest, { 'body-file': { type: 'string' }, by: { type: 'string' } });
+      const { positionals, values } = args(rest, { 'body-file': { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } });
       const by = typeof values.by === 'string' ? values.by : defaultActor();
       const bodyFile = typeof values['body-file'] === 'string' ? values['body-file'] : undefined;
-      console.log(await approve(config(), one(positionals, 'workflow id'), { by, bodyFile }));
+      const draft = typeof values.draft === 'string' ? values.draft : undefined;
+      console.log(await approve(config(), one(positionals, 'workflow id'), { by, bodyFile, ...(draft ? { draft } : {}) }));
+      return;
+    }
+    case 'redraft': {
+      const { positionals, values } = args(rest, { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } });
+      const by = typeof values.by === 'string' ? values.by : defaultActor();
+      const opts = {
+        by,
+        ...(typeof values.reason === 'string' ? { reason: values.reason } : {}),
+        ...(typeof values.draft === 'string' ? { draft: values.draft } : {}),
+      };
+      console.log(await redraft(config(), one(positionals, 'workflow id'), opts));
+      return;
+    }
+    case 'resend': {
+      const { positionals, values } = args(rest, { force: { type: 'boolean', default: false }, by: { type: 'string' } });
+      const by = typeof values.by === 'string' ? values.by : defaultActor();
+      console.log(await resend(config(), one(positionals, 'workflow id'), { by, force: values.force === true }));
+      return;
+    }
+    case 'mark-sent': {
+      const { positionals, values } = args(rest, { note: { type: 'string' }, by: { type: 'string' } });
+      const by = typeof values.by === 'string' ? values.by : defaultActor();
+      console.log(
+        await markSent(config(), one(positionals, 'workflow id'), {
+          by,
+          ...(typeof values.note === 'string' ? { note: values.note } : {}),
+        }),
+      );
       return;
     }
     case 'reject': {
-      const { positionals, values } = args(rest, { reason: { type: 'string' }, by: { type: 'string' } });
+      const { positionals, values } = args(rest, { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } });
       if (typeof values.reason !== 'string' || values.reason.trim() === '') throw new CliError('reject needs --reason "…"', 2);
       const by = typeof values.by === 'string' ? values.by : defaultActor();
-      console.log(await reject(config(), one(positionals, 'workflow id'), { by, reason: values.reason }));
+      console.log(
+        await reject(config(), one(positionals, 'workflow id'), {
+          by,
+          reason: values.reason,
+          ...(typeof values.draft === 'string' ? { draft: values.draft } : {}),
+        }),
+      );
       return;
     }
     case undefined:

@@ -1,3 +1,4 @@
+import { WORKFLOW_TYPES } from '../lib/contract';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import type { Config } from '../lib/config';
 
@@ -42,7 +43,7 @@ export async function installSchedules(client: Client, config: Config): Promise<
     intervalSchedule(config, {
       id: pollScheduleId(config),
       every: `${pollIntervalSeconds} seconds`,
-      workflowType: 'ImapPollWorkflow',
+      workflowType: WORKFLOW_TYPES.imapPoll,
       workflowId: `poll-${safe(user)}-${safe(mailbox)}`,
       args: [{ mailbox }],
       timeout: '10 minutes',
@@ -51,7 +52,7 @@ export async function installSchedules(client: Client, config: Config): Promise<
     intervalSchedule(config, {
       id: CLEANUP_SCHEDULE_ID,
       every: '1 hour',
-      workflowType: 'CleanupWorkflow',
+      workflowType: WORKFLOW_TYPES.cleanup,
       workflowId: CLEANUP_SCHEDULE_ID,
       args: [{}],
       timeout: '30 minutes',
@@ -60,7 +61,7 @@ export async function installSchedules(client: Client, config: Config): Promise<
     intervalSchedule(config, {
       id: REINDEX_SCHEDULE_ID,
       every: '15 minutes',
-      workflowType: 'ReindexSyncWorkflow',
+      workflowType: WORKFLOW_TYPES.reindexSync,
       workflowId: REINDEX_SCHEDULE_ID,
       args: [{}],
       timeout: '1 hour',
@@ -69,7 +70,7 @@ export async function installSchedules(client: Client, config: Config): Promise<
     intervalSchedule(config, {
       id: RESEND_SCHEDULE_ID,
       every: '15 minutes',
-      workflowType: 'ResendWorkflow',
+      workflowType: WORKFLOW_TYPES.resend,
       workflowId: RESEND_SCHEDULE_ID,
       args: [{}],
       timeout: '30 minutes',

@@ -37,6 +37,8 @@ export interface EmailWorkflowInput {
   historyOnly?: boolean;
   /** Priority decided at intake (headers and rules); aging raises it while the email waits. */
   priority?: Priority;
+  /** Drafts one email may get (people's redrafts and thread follow-ups) before a person must write it. */
+  maxDrafts?: number;
 }
 
 /** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */

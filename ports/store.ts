@@ -36,6 +36,13 @@ export interface NewRawEmail {
   historyOnly: boolean;
 }
 
+/** One email's send as far as MariaDB knows it (status of `send_attempts`). */
+export interface SendSnapshot {
+  draftId: string;
+  status: string;
+  messageId: string;
+}
+
 /** Raw and parsed emails and their business status. */
 export interface MessageStore {
   /** Stores the raw bytes once (upsert on the email id); returns false when they were there already. */
@@ -45,7 +52,13 @@ export interface MessageStore {
   getEmail(emailId: string): Promise<EmailRecord | null>;
   /** The thread of any known email among these Message-IDs (a reply joins its parent's thread). */
   findThreadId(messageIds: string[]): Promise<string | null>;
-  setStatus(emailId: string, status: EmailStatus): Promise<void>;
+  /**
+   * Records the status the workflow decided (with why). A sent email stays sent; returns the
+   * status stored afterwards.
+   */
+  setStatus(emailId: string, status: EmailStatus, reason?: string): Promise<EmailStatus | null>;
+  /** The send that matters most for this email (sent or in doubt before failed), and its newest draft version. */
+  sendSnapshot(emailId: string): Promise<{ send: SendSnapshot | null; maxDraftVersion: number }>;
   countByStatus(): Promise<Record<string, number>>;
   /** Records whether the email's retrieval entries are complete (`partial` after a degraded index step). */
   setIndexState(emailId: string, state: 'partial' | 'complete'): Promise<void>;

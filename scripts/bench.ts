@@ -56,9 +56,12 @@ async function main(): Promise<void> {
     const single = await deliverAndDraft(stack, client, 1, 'single');
     const batch = await deliverAndDraft(stack, client, N, 'batch');
 
-    const waiting = (await stack.db.pool.query(`SELECT id FROM emails WHERE status = 'awaiting_approval'`)) as Array<{ id: string }>;
+    const waiting = (await stack.db.pool.query(
+      `SELECT e.id, d.id AS draft_id FROM emails e JOIN drafts d ON d.email_id = e.id AND d.status = 'awaiting_approval'
+       WHERE e.status = 'awaiting_approval'`,
+    )) as Array<{ id: string; draft_id: string }>;
     const s0 = Date.now();
-    await Promise.all(waiting.map((w) => client.workflow.getHandle(w.id).signal(approveSignal, { by: 'bench' })));
+    await Promise.all(waiting.map((w) => client.workflow.getHandle(w.id).signal(approveSignal, { draftId: w.draft_id, by: 'bench' })));
     // The send step ends after the Sent-folder copy, so wait for the steps, not just the status.
     await waitFor(
       'all send steps finished',

@@ -6,7 +6,7 @@
  * most 4 attempts, then the job is `dead`. Temporal's exponential policy cannot express that
  * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
  */
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
 
@@ -103,3 +103,14 @@ export function taskQueueFor(baseQueue: string, profile: ProfileName): string {
 
 /** Aging (seed 004): every 10 minutes of waiting raises the priority of the next step by one level. */
 export const AGING_STEP_MS = 10 * 60 * 1000;
+
+/**
+ * Local activities: the workflow's own bookkeeping (status, refusals), run in the workflow worker
+ * without a task-queue round trip. A MariaDB outage is waited out; the write is never dropped.
+ */
+export const LOCAL_PROFILES = {
+  status: {
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  },
+} as const satisfies Record<string, LocalActivityOptions>;

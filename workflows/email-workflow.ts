@@ -1,63 +1,57 @@
 import {
-  ActivityFailure,
+  allHandlersFinished,
   ApplicationFailure,
   condition,
   defineQuery,
   defineSignal,
+  defineUpdate,
   log,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { DraftView } from '../activities/draft-activities';
-import type { Decision } from '../activities/send-activities';
+import type { StatusRecord } from '../activities/status-activities';
+import { DECISIONS, DEFAULT_MAX_DRAFTS, FAILURE_TYPES, PATCHES, QUERIES, SYSTEM_SIGNALS, type DecisionName } from '../lib/contract';
 import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
-import { AGING_STEP_MS, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
+import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
+import { decisionRefusal, type DecisionInput, type DecisionResult } from './decision-rules';
+import type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
+import { emailWorkflowV1 } from './legacy/email-workflow-v1';
+import { runSendPhase, type SendControl } from './send-phase';
+import { errorClassOf, failureText } from './failures';
 
-/** `temporal workflow signal --name approve --input '{"by":"ops","body":"…"}'` */
-export interface ApproveSignalInput {
-  by?: string;
-  /** An edited reply body; without it the draft is sent as it is. */
-  body?: string;
-}
-export interface RejectSignalInput {
-  by?: string;
-  reason?: string;
-}
-export interface ResendSignalInput {
-  by?: string;
-  /** Send even though an earlier attempt was interrupted during the SMTP hand-over (checked by a person). */
-  force?: boolean;
-}
+export type {
+  ApproveInput,
+  DecisionInput,
+  DecisionResult,
+  MarkSentInput,
+  RedraftInput,
+  RejectInput,
+  ResendInput,
+  WaitingFor,
+} from './decision-rules';
+export type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
 
-export interface RedraftSignalInput {
-  by?: string;
-}
-
-export const approveSignal = defineSignal<[ApproveSignalInput]>('approve');
-/** Asks for a new draft (from manual_review after the LLM recovered, or instead of a weak draft). */
-export const redraftSignal = defineSignal<[RedraftSignalInput]>('redraft');
-export const rejectSignal = defineSignal<[RejectSignalInput]>('reject');
-/** Retries a send that ran out of attempts (after an SMTP outage), without waiting for the timer. */
-export const resendSignal = defineSignal<[ResendSignalInput]>('resend');
-export const draftQuery = defineQuery<DraftView | null>('draft');
-export const stateQuery = defineQuery<EmailWorkflowState>('state');
-
-export interface EmailWorkflowState {
-  status: EmailStatus | 'new';
-  draft: DraftView | null;
-  decision: Decision | null;
-  sendRounds: number;
-  lastError: string | null;
-  ignoredSignals: string[];
-}
-
-export interface EmailWorkflowResult {
-  status: EmailStatus;
-  messageId?: string;
-}
+export const approveUpdate = defineUpdate<DecisionResult, [DecisionInput['approve']]>(DECISIONS.approve);
+export const rejectUpdate = defineUpdate<DecisionResult, [DecisionInput['reject']]>(DECISIONS.reject);
+export const redraftUpdate = defineUpdate<DecisionResult, [DecisionInput['redraft']]>(DECISIONS.redraft);
+export const resendUpdate = defineUpdate<DecisionResult, [DecisionInput['resend']]>(DECISIONS.resend);
+export const markSentUpdate = defineUpdate<DecisionResult, [DecisionInput['markSent']]>(DECISIONS.markSent);
+/** Same names as the Updates, for scripts that cannot wait for an answer; refusals are audited. */
+export const approveSignal = defineSignal<[DecisionInput['approve']]>(DECISIONS.approve);
+export const rejectSignal = defineSignal<[DecisionInput['reject']]>(DECISIONS.reject);
+export const redraftSignal = defineSignal<[DecisionInput['redraft']]>(DECISIONS.redraft);
+export const resendSignal = defineSignal<[DecisionInput['resend']]>(DECISIONS.resend);
+export const markSentSignal = defineSignal<[DecisionInput['markSent']]>(DECISIONS.markSent);
+export const threadUpdatedSignal = defineSignal<[{ by?: string }]>(SYSTEM_SIGNALS.threadUpdated);
+export const draftQuery = defineQuery<DraftView | null>(QUERIES.draft);
+export const stateQuery = defineQuery<EmailWorkflowState>(QUERIES.state);
 
 /**
  * Activities of one profile, on its cost class's task queue, with the email's priority raised by
@@ -71,31 +65,11 @@ function activities(profile: ProfileName, basePriority: Priority, readySinceMs: 
   });
 }
 
-/** How long an approved reply waits after its send attempts ran out before trying again. */
-const RESEND_AFTER = '1 hour';
-const MAX_SEND_ROUNDS = 24;
-
-function failureText(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) {
-    const type = err.cause instanceof ApplicationFailure && err.cause.type ? `${err.cause.type}: ` : '';
-    return `${type}${err.cause.message}`;
+/** A reply for this email left already (e.g. after an operator reset the workflow): stop, never draft or send again. */
+class AlreadyHandedOver extends Error {
+  constructor(readonly record: StatusRecord) {
+    super('a reply for this email was already handed to the SMTP server');
   }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** The error class the queue interceptor attached to an activity's final failure. */
-function errorClassOf(err: unknown): string | undefined {
-  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const detail = err.cause.details?.[0] as { errorClass?: string } | undefined;
-  return detail?.errorClass;
-}
-
-function typeOf(err: unknown): string | undefined {
-  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
-}
-
-function clean(value: unknown, max: number): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.slice(0, max) : undefined;
 }
 
 /**
@@ -103,168 +77,264 @@ function clean(value: unknown, max: number): string | undefined {
  * in MariaDB and only ids and the small draft view pass through history.
  */
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
+  // Runs started before decisions were bound to draft ids replay and finish on the old code.
+  if (!patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
+  return emailWorkflowV2(input);
+}
+
+async function emailWorkflowV2(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
+  const run = startEmailRun(input);
+  const result = await run.result;
+  // Signals refused while an activity ran are audited before the run ends.
+  await run.flushRefusals();
+  await condition(allHandlersFinished);
+  return result;
+}
+
+function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
+  const maxDrafts = input.maxDrafts ?? DEFAULT_MAX_DRAFTS;
   // Waiting for a person does not age an email; waiting for the pipeline does.
   let readySince = workflowInfo().startTime.getTime();
   const act = (profile: ProfileName) => activities(profile, priority, readySince);
-  const state: EmailWorkflowState = { status: 'new', draft: null, decision: null, sendRounds: 0, lastError: null, ignoredSignals: [] };
-  let resendRequested = false;
-
-  setHandler(draftQuery, () => state.draft);
-  setHandler(stateQuery, () => state);
-  // Decisions are accepted from the moment drafting starts: the draft activity marks the email
-  // awaiting_approval in MariaDB before its result reaches this workflow, and an operator who
-  // acts on that row must not be ignored. A decision before drafting is a mistake and is dropped.
-  let decisionsOpen = false;
-  const offer = (decision: Decision): void => {
-    const what = `${decision.kind} by ${decision.by}`;
-    if (!decisionsOpen) {
-      state.ignoredSignals.push(`${what} while ${state.status}: nothing waits for a decision yet`);
-      log.warn('decision ignored: nothing waits for approval', { emailId, status: state.status });
-    } else if (state.decision) {
-      state.ignoredSignals.push(`${what}: ${state.decision.kind} by ${state.decision.by} came first`);
-    } else if (decision.kind === 'approve' && state.status === 'manual_review' && decision.body === undefined) {
-      state.ignoredSignals.push(`${what} without a body while manual_review: a person must supply the reply`);
-    } else {
-      state.decision = decision;
-    }
+  const book = proxyLocalActivities<Activities>(LOCAL_PROFILES.status);
+  const state: EmailWorkflowState = {
+    status: 'new',
+    draft: null,
+    waitingFor: null,
+    decision: null,
+    drafts: 0,
+    sendRounds: 0,
+    lastError: null,
+    refusals: [],
   };
-  setHandler(approveSignal, (s) => {
-    const body = clean(s?.body, 100_000);
-    offer({ kind: 'approve', by: clean(s?.by, 191) ?? 'unknown', ...(body !== undefined ? { body } : {}) });
-  });
-  setHandler(rejectSignal, (s) => {
-    offer({ kind: 'reject', by: clean(s?.by, 191) ?? 'unknown', reason: clean(s?.reason, 2000) ?? 'no reason given' });
-  });
-  let redraftBy: string | null = null;
-  setHandler(redraftSignal, (s) => {
-    const by = clean(s?.by, 191) ?? 'unknown';
-    if (!decisionsOpen || state.decision) state.ignoredSignals.push(`redraft by ${by} while ${state.status}`);
-    else redraftBy = by;
-  });
-  let forceSend = false;
-  setHandler(resendSignal, (s) => {
-    resendRequested = true;
-    if (s?.force === true) forceSend = true;
-  });
+  const statusOwner = 'workflow' as const;
+  let seq = 0;
+  let lastRecord: StatusRecord | null = null;
+  let sending = false;
 
+  /** The workflow decides each status; the local activity records it (and tells what MariaDB knows). */
+  const record = async (
+    status: EmailStatus,
+    reason: string,
+    event?: { eventType: string; errorClass: string | null; message: string },
+  ): Promise<void> => {
+    seq += 1;
+    lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}) });
+    state.status = status;
+    setCurrentDetails(`${status}: ${reason}`.slice(0, 300));
+    const send = lastRecord.send;
+    if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(lastRecord);
+  };
   const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
     state.lastError = failureText(err);
-    await act('bookkeeping').recordOutcome({ emailId, status, eventType, errorClass: 'permanent', message: state.lastError });
-    state.status = status;
+    state.waitingFor = null;
+    await record(status, state.lastError, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError });
     return { status };
   };
 
-  try {
-    await act('mailIo').fetchEmail(input);
-    state.status = 'fetched';
-  } catch (err) {
-    return stop('failed', 'fetch_failed', err);
-  }
-  try {
-    await act('parse').parseEmail({ emailId, priority });
-    state.status = 'parsed';
-  } catch (err) {
-    return stop('failed', 'parse_failed', err);
-  }
-  try {
-    await act('index').indexEmail({ emailId });
-    state.status = 'indexed';
-  } catch (err) {
-    // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
-    state.lastError = failureText(err);
-    await act('bookkeeping').recordOutcome({
-      emailId,
-      status: 'partially_indexed',
-      eventType: 'index_degraded',
-      errorClass: 'dependency',
-      message: state.lastError,
-    });
-    state.status = 'partially_indexed';
-  }
-  if (input.historyOnly) return { status: state.status === 'partially_indexed' ? 'partially_indexed' : 'indexed' };
-
-  decisionsOpen = true;
-  let version = 0;
-  for (;;) {
-    version += 1;
-    const requestedBy: string | null = redraftBy;
-    redraftBy = null;
-    try {
-      state.draft = await act('llm').draftReply({ emailId, version, ...(requestedBy ? { requestedBy } : {}) });
-      state.status = state.draft.needsHuman ? 'manual_review' : 'awaiting_approval';
-    } catch (err) {
-      if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return stop('failed', 'draft_failed', err);
-      // Seed 001: the LLM gave up after its retry; a person writes the reply (or asks for a redraft).
-      state.lastError = failureText(err);
-      await act('bookkeeping').recordOutcome({
-        emailId,
-        status: 'manual_review',
-        eventType: 'draft_failed',
-        errorClass: 'unclear',
-        message: state.lastError,
-        key: String(version),
-      });
-      state.status = 'manual_review';
-    }
-    if (state.status === 'manual_review' && state.decision?.kind === 'approve' && state.decision.body === undefined) {
-      // Approved while drafting, but the drafter gave up: there is nothing to send yet.
-      state.ignoredSignals.push(`approve by ${state.decision.by} without a body: the draft needs a person`);
-      state.decision = null;
-    }
-    await condition(() => state.decision !== null || redraftBy !== null);
-    if (state.decision) break;
-  }
-  const decision = state.decision as unknown as Decision;
-  readySince = Date.now();
-  if (!state.draft || (decision.kind === 'approve' && state.status === 'manual_review')) {
-    const body = decision.kind === 'approve' ? (decision.body ?? '') : '';
-    state.draft = await act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body, by: decision.by });
-  }
-  await act('bookkeeping').recordDecision({ emailId, draftId: state.draft.draftId, decision });
-  if (decision.kind === 'reject') {
-    state.status = 'rejected';
-    return { status: 'rejected' };
-  }
-  state.status = 'approved';
-
-  // SMTP: 3 attempts per round; between rounds the draft stays approved and waits for the timer
-  // or a `resend` signal. The send_attempts row keeps every round from sending twice.
-  for (;;) {
-    state.sendRounds += 1;
-    try {
-      const sent = await act('send').sendReply({ emailId, draftId: state.draft.draftId, ...(forceSend ? { force: true } : {}) });
-      state.status = 'sent';
-      return { status: 'sent', messageId: sent.messageId };
-    } catch (err) {
-      state.lastError = failureText(err);
-      if (typeOf(err) === 'SEND_IN_DOUBT') {
-        // Only a person can tell whether the interrupted attempt was delivered: wait for them.
-        await act('bookkeeping').recordOutcome({
-          emailId,
-          status: 'approved',
-          eventType: 'send_waits_for_operator',
-          errorClass: 'unclear',
-          message: state.lastError,
-          key: String(state.sendRounds),
-        });
-        resendRequested = false;
-        await condition(() => resendRequested && forceSend);
-        continue;
+  // --- decisions --------------------------------------------------------------------------
+  type Pending = { name: DecisionName; input: Record<string, unknown>; resolve?: (r: DecisionResult) => void };
+  const queue: Pending[] = [];
+  let threadUpdated = false;
+  let decided: string | null = null;
+  const context = () => ({ waitingFor: state.waitingFor, decided, status: state.status, redraftAllowed: state.drafts < maxDrafts });
+  /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
+  const claim = (name: DecisionName, i: Record<string, unknown>) => {
+    if (name === 'approve' || name === 'reject' || name === 'redraft') decided = `${name} by ${String(i.by)}`;
+    // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
+    else state.waitingFor = null;
+  };
+  const refusedSignals: Refusal[] = [];
+  for (const name of Object.values(DECISIONS)) {
+    const update = { approve: approveUpdate, reject: rejectUpdate, redraft: redraftUpdate, resend: resendUpdate, markSent: markSentUpdate }[
+      name
+    ];
+    const signal = { approve: approveSignal, reject: rejectSignal, redraft: redraftSignal, resend: resendSignal, markSent: markSentSignal }[
+      name
+    ];
+    setHandler(
+      update,
+      async (i: unknown) => {
+        const raw = i as Record<string, unknown>;
+        claim(name, raw);
+        return new Promise<DecisionResult>((resolve) => queue.push({ name, input: raw, resolve }));
+      },
+      {
+        validator: (i: unknown) => {
+          const refusal = decisionRefusal(name, i, context());
+          if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
+        },
+      },
+    );
+    setHandler(signal, (i: unknown) => {
+      const refusal = decisionRefusal(name, i, context());
+      if (refusal) {
+        const by = typeof (i as { by?: unknown })?.by === 'string' ? (i as { by: string }).by.slice(0, 191) : 'unknown';
+        const r: Refusal = { at: new Date().toISOString(), decision: name, by, reason: refusal };
+        state.refusals.push(r);
+        refusedSignals.push(r);
+        log.warn('decision signal refused', { emailId, decision: name, reason: refusal });
+        return;
       }
-      if (errorClassOf(err) === 'permanent') return stop('failed', 'send_failed', err);
-      await act('bookkeeping').recordOutcome({
-        emailId,
-        status: 'approved',
-        eventType: 'send_gave_up',
-        errorClass: 'transient',
-        message: `send round ${state.sendRounds} failed: ${state.lastError}; the approved reply is sent again later`,
-        key: String(state.sendRounds),
-      });
-      if (state.sendRounds >= MAX_SEND_ROUNDS) return stop('failed', 'send_failed', err);
-      resendRequested = false;
-      await condition(() => resendRequested, RESEND_AFTER);
-    }
+      claim(name, i as Record<string, unknown>);
+      queue.push({ name, input: i as Record<string, unknown> });
+    });
   }
+  setHandler(threadUpdatedSignal, () => {
+    if (sending || !state.waitingFor) return;
+    // The waiting draft is stale from this moment: no decision may land on it.
+    threadUpdated = true;
+    state.waitingFor = null;
+  });
+  setHandler(draftQuery, () => state.draft);
+  setHandler(stateQuery, () => state);
+  /** Refused signals get an audit row in the background of the main flow. */
+  const flushRefusals = async () => {
+    while (refusedSignals.length > 0) {
+      const r = refusedSignals.shift() as Refusal;
+      await book.recordRefusal({ emailId, decision: r.decision, by: r.by, reason: r.reason, at: r.at });
+    }
+  };
+  const next = async (pred: () => boolean, timeout?: string): Promise<boolean> => {
+    for (;;) {
+      const woken = () => pred() || refusedSignals.length > 0;
+      const ok = timeout ? await condition(woken, timeout) : (await condition(woken), true);
+      if (refusedSignals.length > 0) {
+        await flushRefusals();
+        if (!pred()) continue;
+      }
+      return ok;
+    }
+  };
+
+  const pipeline = async (): Promise<EmailWorkflowResult> => {
+    try {
+      // --- pipeline ---------------------------------------------------------------------------
+      try {
+        await act('mailIo').fetchEmail({ ...input, statusOwner });
+      } catch (err) {
+        return await stop('failed', 'fetch_failed', err);
+      }
+      await record('fetched', input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message');
+      try {
+        await act('parse').parseEmail({ emailId, priority, statusOwner });
+      } catch (err) {
+        return await stop('failed', 'parse_failed', err);
+      }
+      await record('parsed', 'parsed');
+      try {
+        const indexed = await act('index').indexEmail({ emailId, statusOwner });
+        await record('indexed', `indexed in ${indexed.index}`);
+      } catch (err) {
+        // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
+        state.lastError = failureText(err);
+        await record('partially_indexed', state.lastError, {
+          eventType: 'index_degraded',
+          errorClass: 'dependency',
+          message: state.lastError,
+        });
+      }
+      if (input.historyOnly) return { status: state.status as EmailStatus };
+
+      // --- drafts and the decision -------------------------------------------------------------
+      let version = (lastRecord as StatusRecord | null)?.maxDraftVersion ?? 0;
+      let requestedBy: string | null = null;
+      let decision: Pending | null = null;
+      while (!decision) {
+        decided = null;
+        state.waitingFor = null;
+        threadUpdated = false;
+        version += 1;
+        if (state.drafts >= maxDrafts) {
+          state.draft = null;
+          await record('manual_review', `${state.drafts} drafts written, the limit for one email: a person writes the reply`, {
+            eventType: 'draft_limit_reached',
+            errorClass: 'unclear',
+            message: `no further draft after ${state.drafts}; approve with a body or reject`,
+          });
+        } else {
+          try {
+            state.draft = await act('llm').draftReply({ emailId, version, statusOwner, ...(requestedBy ? { requestedBy } : {}) });
+            state.drafts += 1;
+            await record(
+              state.draft.needsHuman ? 'manual_review' : 'awaiting_approval',
+              state.draft.needsHuman
+                ? 'the drafter produced no usable reply; a person must write it'
+                : `waiting for approval of draft ${version}`,
+            );
+          } catch (err) {
+            if (err instanceof AlreadyHandedOver) throw err;
+            if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return await stop('failed', 'draft_failed', err);
+            // Seed 001: the LLM gave up after its retry; a person writes the reply (or asks for a redraft).
+            state.draft = null;
+            state.drafts += 1;
+            state.lastError = failureText(err);
+            await record('manual_review', state.lastError, { eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
+          }
+        }
+        const draftId = state.draft?.draftId ?? `${emailId}:draft:${version}`;
+        state.waitingFor = { kind: state.status === 'manual_review' ? 'manual_review' : 'approval', draftId, version };
+        await next(() => queue.length > 0 || threadUpdated);
+        const head = queue.shift();
+        if (head?.name === 'redraft') {
+          requestedBy = String(head.input.by);
+          head.resolve?.({ draftId, status: 'drafting', message: `a new draft (version ${version + 1}) is being written` });
+        } else if (head) {
+          decision = head;
+        } else {
+          requestedBy = null; // a follow-up in the thread: the waiting draft is stale
+        }
+      }
+
+      readySince = Date.now();
+      const d = decision.input;
+      const by = String(d.by);
+      const body = typeof d.body === 'string' ? d.body : undefined;
+      let draftId = String(d.draftId);
+      state.waitingFor = null;
+      if (decision.name === 'approve' && (state.status === 'manual_review' || !state.draft)) {
+        state.draft = await act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body: body ?? '', by });
+        draftId = state.draft.draftId;
+      }
+      const kind = decision.name === 'approve' ? 'approve' : 'reject';
+      await act('bookkeeping').recordDecision({
+        emailId,
+        draftId,
+        statusOwner,
+        decision: kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) },
+      });
+      state.decision = { kind, by, draftId };
+      if (kind === 'reject') {
+        await record('rejected', `rejected by ${by}: ${String(d.reason)}`);
+        decision.resolve?.({ draftId, status: 'rejected', message: `draft ${draftId} rejected` });
+        return { status: 'rejected' };
+      }
+      await record('approved', `approved by ${by}${body !== undefined ? ' with an edited body' : ''}`);
+      decision.resolve?.({ draftId, status: 'approved', message: `draft ${draftId} approved; it is sent next` });
+      sending = true;
+      const control: SendControl = { emailId, draftId, state, queue, next, record, act, stop, book };
+      return await runSendPhase(control);
+    } catch (err) {
+      if (!(err instanceof AlreadyHandedOver)) throw err;
+      // After a reset (or a second run) the ledger knows better than this run's history.
+      const send = err.record.send!;
+      sending = true;
+      state.waitingFor = null;
+      if (send.status === 'sent' || send.status === 'bounced') {
+        await record('sent', `already sent as ${send.messageId}; nothing sent again`, {
+          eventType: 'already_sent',
+          errorClass: null,
+          message: `draft ${send.draftId} was already sent as ${send.messageId}; this run ends without drafting or sending`,
+        });
+        for (const p of queue.splice(0)) p.resolve?.({ draftId: send.draftId, status: 'sent', message: 'already sent' });
+        return { status: 'sent', messageId: send.messageId };
+      }
+      // In doubt (or interrupted): only a person may decide; drafting again could send a second reply.
+      state.decision = { kind: 'approve', by: 'earlier run', draftId: send.draftId };
+      return await runSendPhase({ emailId, draftId: send.draftId, state, queue, next, record, act, stop, book });
+    }
+  };
+  return { result: pipeline(), flushRefusals };
 }

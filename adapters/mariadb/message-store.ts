@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EmailStatus, Priority } from '../../lib/domain';
-import type { EmailRecord, MessageStore, NewRawEmail, ParsedEmail } from '../../ports/store';
+import type { EmailRecord, MessageStore, NewRawEmail, ParsedEmail, SendSnapshot } from '../../ports/store';
 import { query, type Pool } from './pool';
 
 interface EmailRow {
@@ -135,15 +135,42 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return rows[0]?.thread_id ?? null;
     },
 
-    async setStatus(emailId: string, status: EmailStatus): Promise<void> {
+    async setStatus(emailId: string, status: EmailStatus, reason?: string): Promise<EmailStatus | null> {
       await query(
         pool,
         `setting status ${status}`,
-        // Assignments run left to right: compare with the old status before overwriting it.
-        `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)), status = ?
+        // Assignments run left to right: compare with the old status before overwriting it. A sent
+        // email stays sent: a late attempt or a reset run can never move it backwards.
+        `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)),
+           status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, ?),
+           status = IF(status = 'sent', 'sent', ?)
          WHERE id = ?`,
-        [status, status, emailId],
+        [status, status, reason?.slice(0, 2000) ?? null, status, emailId],
       );
+      const rows = await query<Array<{ status: EmailStatus }>>(pool, 'reading the status', 'SELECT status FROM emails WHERE id = ?', [emailId]);
+      return rows[0]?.status ?? null;
+    },
+
+    async sendSnapshot(emailId: string): Promise<{ send: SendSnapshot | null; maxDraftVersion: number }> {
+      const sends = await query<Array<{ draft_id: string; status: string; message_id: string }>>(
+        pool,
+        'reading the sends of an email',
+        // The one that matters most first: a reply that left (or may have) outranks a failed try.
+        `SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
+         ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1`,
+        [emailId],
+      );
+      const versions = await query<Array<{ v: number | null }>>(
+        pool,
+        'reading the draft versions',
+        'SELECT MAX(version) AS v FROM drafts WHERE email_id = ?',
+        [emailId],
+      );
+      const s = sends[0];
+      return {
+        send: s ? { draftId: s.draft_id, status: s.status, messageId: s.message_id } : null,
+        maxDraftVersion: Number(versions[0]?.v ?? 0),
+      };
     },
 
     async countByStatus(): Promise<Record<string, number>> {

@@ -1,56 +1,163 @@
 import { readFileSync } from 'node:fs';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../../lib/config';
-import { approveSignal, rejectSignal, stateQuery } from '../../workflows/email-workflow';
+import { DECISIONS, type DecisionName } from '../../lib/contract';
+import { errorMessage } from '../../lib/errors';
+import type { DecisionInput, DecisionResult, EmailWorkflowState } from '../../workflows/email-workflow';
+import { stateQuery } from '../../workflows/email-workflow';
 import { CliError, connectTemporal } from '../context';
 
-async function waitingHandle(config: Config, workflowId: string) {
+/** Exit code of a decision the workflow refused (stale draft, second decision, …). */
+export const REFUSED_EXIT = 5;
+
+async function withEmail<T>(
+  config: Config,
+  workflowId: string,
+  fn: (handle: WorkflowHandle, state: EmailWorkflowState) => Promise<T>,
+): Promise<T> {
   const temporal = await connectTemporal(config);
-  const handle = temporal.client.workflow.getHandle(workflowId);
   try {
-    const state = await handle.query(stateQuery);
-    if (state.status !== 'awaiting_approval' && state.status !== 'manual_review') {
-      await temporal.close();
-      throw new CliError(`${workflowId} is not waiting for a decision (status ${state.status})`);
-    }
-    return { handle, state, close: temporal.close };
-  } catch (err) {
-    await temporal.close();
-    if (err instanceof CliError) throw err;
-    if (err instanceof WorkflowNotFoundError)
-      throw new CliError(`no email workflow ${workflowId} (list waiting ones with: email-rag drafts)`);
-    throw new CliError(`cannot read ${workflowId}: ${(err as Error).message}`);
-  }
-}
-
-export async function approve(config: Config, workflowId: string, opts: { by: string; bodyFile?: string }): Promise<string> {
-  let body: string | undefined;
-  if (opts.bodyFile) {
+    const handle = temporal.client.workflow.getHandle(workflowId);
+    let state: EmailWorkflowState;
     try {
-      body = readFileSync(opts.bodyFile, 'utf8');
+      state = await handle.query(stateQuery);
     } catch (err) {
-      throw new CliError(`cannot read --body-file ${opts.bodyFile}: ${(err as Error).message}`, 2);
+      if (err instanceof WorkflowNotFoundError)
+        throw new CliError(`no email workflow ${workflowId} (list waiting ones with: email-rag drafts)`);
+      throw new CliError(`cannot read ${workflowId}: ${errorMessage(err)}`);
     }
-    if (body.trim() === '') throw new CliError(`--body-file ${opts.bodyFile} is empty`, 2);
-  }
-  const { handle, state, close } = await waitingHandle(config, workflowId);
-  try {
-    if (state.status === 'manual_review' && !body) {
-      throw new CliError(`${workflowId} has no usable draft (manual_review): approve it with --body-file containing your reply`, 2);
-    }
-    await handle.signal(approveSignal, { by: opts.by, ...(body !== undefined ? { body } : {}) });
+    return await fn(handle, state);
   } finally {
-    await close();
+    await temporal.close();
   }
-  return `approved ${workflowId} as ${opts.by}${body !== undefined ? ' with an edited body' : ''}`;
 }
 
-export async function reject(config: Config, workflowId: string, opts: { by: string; reason: string }): Promise<string> {
-  const { handle, close } = await waitingHandle(config, workflowId);
-  try {
-    await handle.signal(rejectSignal, { by: opts.by, reason: opts.reason });
-  } finally {
-    await close();
+/**
+ * Sends a decision as an Update and returns the workflow's answer. Runs started before decisions
+ * were Updates (their state has no `waitingFor`) get the same-named signal.
+ */
+async function decide<N extends DecisionName>(
+  handle: WorkflowHandle,
+  state: EmailWorkflowState,
+  name: N,
+  input: DecisionInput[N],
+): Promise<DecisionResult> {
+  if (!('waitingFor' in state)) {
+    await handle.signal(name, input);
+    return {
+      draftId: String((input as { draftId?: string }).draftId ?? ''),
+      status: 'signalled',
+      message: `${name} signalled (workflow started before decisions were Updates)`,
+    };
   }
-  return `rejected ${workflowId} as ${opts.by}: ${opts.reason}`;
+  try {
+    return await handle.executeUpdate<DecisionResult, [DecisionInput[N]]>(name, { args: [input] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new CliError(errorMessage(err.cause ?? err), REFUSED_EXIT);
+    throw new CliError(`${name} on ${handle.workflowId} failed: ${errorMessage(err)}`);
+  }
+}
+
+function readBody(bodyFile: string | undefined): string | undefined {
+  if (!bodyFile) return undefined;
+  let body: string;
+  try {
+    body = readFileSync(bodyFile, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read --body-file ${bodyFile}: ${(err as Error).message}`, 2);
+  }
+  if (body.trim() === '') throw new CliError(`--body-file ${bodyFile} is empty`, 2);
+  return body;
+}
+
+/**
+ * The draft a decision names. `--draft` pins it (a version number or a draft id). Without it the
+ * current draft is taken only when it is the email's first: once a newer draft replaced the one a
+ * reviewer may have read, they must say which one they mean.
+ */
+function pickDraft(workflowId: string, state: EmailWorkflowState, pinned: string | undefined): string {
+  const w = state.waitingFor;
+  if (pinned) return /^\d+$/.test(pinned) ? `${workflowId}:draft:${pinned}` : pinned;
+  if (!w || (w.kind !== 'approval' && w.kind !== 'manual_review')) {
+    throw new CliError(`${workflowId} waits for no decision on a draft (status ${state.status})`);
+  }
+  if (w.kind === 'approval' && state.drafts > 1) {
+    throw new CliError(
+      `${workflowId} has had ${state.drafts} drafts; the current one is version ${w.version} (${w.draftId}). ` +
+        `Read it (email-rag drafts) and name it: --draft ${w.version}`,
+      2,
+    );
+  }
+  return w.draftId;
+}
+
+function preview(state: EmailWorkflowState, draftId: string): string {
+  const d = state.draft;
+  if (!d || d.draftId !== draftId) return `draft ${draftId}`;
+  const lines = d.body
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 3);
+  return [`draft ${d.draftId} (version ${d.version}) to ${d.to.address}: ${d.subject}`, ...lines.map((l) => `  | ${l.slice(0, 100)}`)].join(
+    '\n',
+  );
+}
+
+export async function approve(
+  config: Config,
+  workflowId: string,
+  opts: { by: string; bodyFile?: string; draft?: string },
+): Promise<string> {
+  const body = readBody(opts.bodyFile);
+  return withEmail(config, workflowId, async (handle, state) => {
+    const draftId =
+      'waitingFor' in state
+        ? pickDraft(workflowId, state, opts.draft)
+        : ((state as { draft: { draftId: string } | null }).draft?.draftId ?? '');
+    const shown = preview(state, draftId);
+    const r = await decide(handle, state, DECISIONS.approve, { draftId, by: opts.by, ...(body !== undefined ? { body } : {}) });
+    return `${shown}\napproved as ${opts.by}${body !== undefined ? ' with an edited body' : ''}: ${r.message} (status ${r.status})`;
+  });
+}
+
+export async function reject(config: Config, workflowId: string, opts: { by: string; reason: string; draft?: string }): Promise<string> {
+  return withEmail(config, workflowId, async (handle, state) => {
+    const draftId =
+      'waitingFor' in state
+        ? pickDraft(workflowId, state, opts.draft)
+        : ((state as { draft: { draftId: string } | null }).draft?.draftId ?? '');
+    const r = await decide(handle, state, DECISIONS.reject, { draftId, by: opts.by, reason: opts.reason });
+    return `rejected ${draftId} as ${opts.by}: ${opts.reason} (status ${r.status})`;
+  });
+}
+
+export async function redraft(config: Config, workflowId: string, opts: { by: string; draft?: string; reason?: string }): Promise<string> {
+  return withEmail(config, workflowId, async (handle, state) => {
+    const draftId = pickDraftForRedraft(workflowId, state, opts.draft);
+    const r = await decide(handle, state, DECISIONS.redraft, { draftId, by: opts.by, ...(opts.reason ? { reason: opts.reason } : {}) });
+    return `${workflowId}: ${r.message}`;
+  });
+}
+
+function pickDraftForRedraft(workflowId: string, state: EmailWorkflowState, pinned: string | undefined): string {
+  if (pinned) return pickDraft(workflowId, state, pinned);
+  // Asking for another draft is not a decision on the current one: it need not be pinned.
+  const w = state.waitingFor;
+  return w && 'draftId' in w ? w.draftId : '';
+}
+
+/** `resend` (next round now) or, for a send in doubt, `resend --force` after a person checked it did not arrive. */
+export async function resend(config: Config, workflowId: string, opts: { by: string; force: boolean }): Promise<string> {
+  return withEmail(config, workflowId, async (handle, state) => {
+    const r = await decide(handle, state, DECISIONS.resend, { by: opts.by, ...(opts.force ? { force: true } : {}) });
+    return `${workflowId}: ${r.message}`;
+  });
+}
+
+/** A person checked that the customer got a reply whose send was in doubt. */
+export async function markSent(config: Config, workflowId: string, opts: { by: string; note?: string }): Promise<string> {
+  return withEmail(config, workflowId, async (handle, state) => {
+    const r = await decide(handle, state, DECISIONS.markSent, { by: opts.by, ...(opts.note ? { note: opts.note } : {}) });
+    return `${workflowId}: ${r.message}`;
+  });
 }

@@ -1,9 +1,10 @@
+import { WORKFLOW_TYPES } from '../../lib/contract';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from '../../adapters/mariadb/dead-letters';
 import type { Config } from '../../lib/config';
 import type { EmailWorkflowInput } from '../../lib/domain';
-import { redraftSignal, resendSignal } from '../../workflows/email-workflow';
+import { redraft, resend } from './approval';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
 export async function dlqList(config: Config): Promise<DeadLetter[]> {
@@ -62,11 +63,10 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
     const running = (await handle.describe()).status.name === 'RUNNING';
     let how: string;
     if (running && d.step === 'send') {
-      await handle.signal(resendSignal, { by });
-      how = 'the waiting workflow was signalled to send again';
+      // Without force: a send in doubt is refused here and needs a person's explicit decision.
+      how = await resend(config, d.correlationId, { by, force: false });
     } else if (running && d.step === 'draft') {
-      await handle.signal(redraftSignal, { by });
-      how = 'the waiting workflow was asked for a new draft';
+      how = await redraft(config, d.correlationId, { by });
     } else if (running) {
       throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
     } else {
@@ -74,7 +74,7 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
       const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
       if (!data) throw new CliError(`cannot read the original input of ${d.correlationId}`);
       const input = JSON.parse(Buffer.from(data).toString('utf8')) as EmailWorkflowInput;
-      await temporal.client.workflow.start('EmailWorkflow', {
+      await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
         taskQueue: config.temporal.taskQueue,
         workflowId: d.correlationId,
         args: [input],

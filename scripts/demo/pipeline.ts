@@ -40,6 +40,13 @@ export async function waitForDrafts(pool: Pool, samples: readonly SampleMail[], 
   );
 }
 
+async function currentDraft(pool: Pool, emailId: string): Promise<string> {
+  const rows = (await pool.query(`SELECT id FROM drafts WHERE email_id = ? ORDER BY version DESC LIMIT 1`, [emailId])) as Array<{
+    id: string;
+  }>;
+  return rows[0]?.id ?? `${emailId}:draft:1`;
+}
+
 /** Approves with the real temporal CLI, as an operator without this project's CLI would, and waits for `sent`. */
 export async function approveWithTemporalCli(
   target: EmailRow,
@@ -48,12 +55,14 @@ export async function approveWithTemporalCli(
   workerLog: string,
   watch: Watch,
 ): Promise<void> {
+  // The decision names the draft the operator read: a newer draft is never approved in its place.
+  const draftId = await currentDraft(pool, target.id);
   // A draft in manual_review has no usable text: approving it needs the reply a person wrote.
   const input =
     target.status === 'manual_review'
-      ? { by: 'demo-operator', body: 'Guten Tag,\n\nvielen Dank für Ihre Nachricht, wir kümmern uns darum.\n\nIhr Support-Team' }
-      : { by: 'demo-operator' };
-  const args = ['workflow', 'signal', '--address', temporal.address, '--namespace', 'default'];
+      ? { draftId, by: 'demo-operator', body: 'Guten Tag,\n\nvielen Dank für Ihre Nachricht, wir kümmern uns darum.\n\nIhr Support-Team' }
+      : { draftId, by: 'demo-operator' };
+  const args = ['workflow', 'update', 'execute', '--address', temporal.address, '--namespace', 'default'];
   args.push('--workflow-id', target.id, '--name', 'approve', '--input', JSON.stringify(input));
   watch.say(`  $ ${shellQuote([temporal.cli, ...args])}`);
   const out = await step('approving with the temporal CLI', [], () => runCommand(temporal.cli, args, process.env, 30_000));
@@ -62,7 +71,7 @@ export async function approveWithTemporalCli(
   await step(`waiting for ${target.id} to be sent`, [workerLog], () =>
     waitFor('status sent', async () => (await emailStatus(pool, target.id)) === 'sent', { timeoutMs: 60_000, abortIf: watch.abortIf }),
   );
-  watch.say(`  ${target.id} is sent (${((Date.now() - signalled) / 1000).toFixed(1)} s after the signal)`);
+  watch.say(`  ${target.id} is sent (${((Date.now() - signalled) / 1000).toFixed(1)} s after the approval)`);
 }
 
 export interface ReceivedReply {

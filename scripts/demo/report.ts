@@ -78,7 +78,8 @@ export function hints(e: DemoEndpoints): string {
   const reject = shellQuote([
     e.temporalCli,
     'workflow',
-    'signal',
+    'update',
+    'execute',
     '--address',
     e.temporalAddress,
     '--namespace',
@@ -88,7 +89,7 @@ export function hints(e: DemoEndpoints): string {
     '--name',
     'reject',
     '--input',
-    JSON.stringify({ by: 'you', reason: 'not needed' }),
+    JSON.stringify({ draftId: `${example}:draft:1`, by: 'you', reason: 'not needed' }),
   ]);
   return [
     `Temporal Web UI: ${e.uiUrl}/namespaces/default/workflows`,
@@ -101,7 +102,7 @@ export function hints(e: DemoEndpoints): string {
     approve,
     `  npx email-rag reject ${example} --reason "not needed" --by you`,
     '  npx email-rag status',
-    '  or signal the workflow directly with the temporal CLI:',
+    '  or decide with the temporal CLI (an Update that names the draft you read; see `email-rag drafts`):',
     `  ${reject}`,
     e.waiting.length > 0
       ? `Still waiting for a decision:\n${e.waiting.map((w) => `  ${w.id}  (${w.status})`).join('\n')}`

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
 import { approveSignal } from '../../workflows/email-workflow';
+import { currentDraftId } from '../support/decisions';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait';
@@ -84,7 +85,7 @@ test('a worker killed with SIGKILL while drafting: a new worker finishes the ema
     120_000,
     500,
   );
-  await client.workflow.getHandle(emailId).signal(approveSignal, { by: 'ops' });
+  await client.workflow.getHandle(emailId).signal(approveSignal, { draftId: await currentDraftId(client, emailId), by: 'ops' });
   await client.workflow.getHandle(emailId).result();
   const draft = await rows<{ status: string; attempt: number }>(
     `SELECT status, attempt FROM queue_jobs WHERE workflow_id = ? AND step = 'draft'`,
@@ -125,7 +126,7 @@ test('MariaDB unreachable during processing: writes wait and land, nothing is lo
       180_000,
       500,
     );
-    await client.workflow.getHandle(emailId).signal(approveSignal, { by: 'ops' });
+    await client.workflow.getHandle(emailId).signal(approveSignal, { draftId: await currentDraftId(client, emailId), by: 'ops' });
     assert.equal(((await client.workflow.getHandle(emailId).result()) as { status: string }).status, 'sent');
     const statuses = await rows<{ message: string }>(
       `SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed' ORDER BY id`,

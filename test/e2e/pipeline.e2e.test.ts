@@ -16,6 +16,7 @@ import { createEmailWorker, type RunningWorker } from '../../workers/email-worke
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
 
@@ -107,21 +108,35 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
   assert.equal(llmCall?.body.response_format?.type, 'json_schema', 'structured output was requested');
   assert.equal(llmCall?.body.tools, undefined, 'the model gets no tools');
 
-  // Approve with the real temporal CLI, as an operator would.
-  await run(temporalCliPath(), [
-    'workflow',
-    'signal',
-    '--address',
-    stack.config.temporal.address,
-    '--namespace',
-    'default',
-    '--workflow-id',
-    emailId,
-    '--name',
-    'approve',
-    '--input',
-    JSON.stringify({ by: 'e2e-operator' }),
-  ]);
+  // Decide with the real temporal CLI, as an operator would: an Update that names the draft.
+  const update = (input: Record<string, unknown>) =>
+    run(temporalCliPath(), [
+      'workflow',
+      'update',
+      'execute',
+      '--address',
+      stack.config.temporal.address,
+      '--namespace',
+      'default',
+      '--workflow-id',
+      emailId,
+      '--name',
+      'approve',
+      '--input',
+      JSON.stringify(input),
+    ]);
+  const refusals: Array<[Record<string, unknown>, RegExp]> = [
+    [{ draftId: `${emailId}:draft:9`, by: 'e2e-operator' }, /not the current one/],
+    [{ draftId: draft.draftId }, /"by" is required/],
+    [{ draftId: draft.draftId, by: 'e2e-operator', body: '' }, /"body" must not be empty/],
+    [{ draftId: draft.draftId, by: 'e2e-operator', body: 'x'.repeat(100_001) }, /at most 100000/],
+  ];
+  for (const [input, why] of refusals) {
+    const refused = await update(input).catch((err: { stderr: string; stdout: string }) => err);
+    assert.match(`${(refused as { stderr?: string }).stderr ?? ''}${(refused as { stdout?: string }).stdout ?? ''}`, why);
+  }
+  const accepted = await update({ draftId: draft.draftId, by: 'e2e-operator' });
+  assert.match(accepted.stdout, /approved/);
   const result = (await handle.result()) as EmailWorkflowResult;
   assert.equal(result.status, 'sent');
 
@@ -239,7 +254,7 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
 
   const late = await cli(['approve', ids[1]!]).catch((err: { code: number; stderr: string }) => err);
   assert.equal((late as { code: number }).code, 1);
-  assert.match((late as { stderr: string }).stderr, /not waiting for a decision \(status rejected\)/);
+  assert.match((late as { stderr: string }).stderr, /waits for no decision on a draft \(status rejected\)/);
 
   const report = JSON.parse((await cli(['status', '--json'])).stdout) as {
     emails: Record<string, number>;
@@ -292,7 +307,9 @@ test('dead letters: a malformed mail dies at parse, is inspected, fixed and requ
     emailId,
   ])) as Array<{ actor: string }>;
   assert.deepEqual(audit, [{ actor: 'carol' }]);
-  await client.workflow.getHandle(emailId).signal(rejectSignal, { by: 'carol', reason: 'test done' });
+  await client.workflow
+    .getHandle(emailId)
+    .signal(rejectSignal, { draftId: await currentDraftId(client, emailId), by: 'carol', reason: 'test done' });
 });
 
 test('the cleanup schedule resets rows stuck in processing, but not an attempt that still runs', async () => {
@@ -331,7 +348,9 @@ test('the cleanup schedule resets rows stuck in processing, but not an attempt t
   const audit = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE event_type = 'stuck_reset'`)) as Array<{ n: number }>;
   assert.equal(Number(audit[0]?.n), 1);
   await waitFor('slow draft finished', async () => (await emailRow(slowId!))?.status === 'awaiting_approval', 60_000);
-  await client.workflow.getHandle(slowId!).signal(rejectSignal, { by: 'test', reason: 'done' });
+  await client.workflow
+    .getHandle(slowId!)
+    .signal(rejectSignal, { draftId: await currentDraftId(client, slowId!), by: 'test', reason: 'done' });
 });
 
 test('a new message in the thread makes the waiting draft stale; a new one is drafted with it as context', async () => {
@@ -361,13 +380,20 @@ test('a new message in the thread makes the waiting draft stale; a new one is dr
   assert.ok((JSON.parse(drafts[1]!.context_ids) as string[]).includes(secondId!), 'the new draft knows the newer message');
   const handle = client.workflow.getHandle(firstId!);
   assert.equal((await handle.query(draftQuery))?.version, 2);
+  // The reviewer read version 1; approving it now is refused, and version 2 is not sent either.
+  const stale = await cli(['approve', firstId!, '--draft', '1', '--by', 'dora']).catch((err: { code: number; stderr: string }) => err);
+  assert.equal((stale as { code: number }).code, 5);
+  assert.match((stale as { stderr: string }).stderr, /draft .*:draft:1 is not the current one/);
+  const unpinned = await cli(['approve', firstId!, '--by', 'dora']).catch((err: { code: number; stderr: string }) => err);
+  assert.equal((unpinned as { code: number }).code, 2, 'with two drafts the reviewer must name the one they read');
+  assert.equal((await emailRow(firstId!))?.status, 'awaiting_approval');
   const audit = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE email_id = ? AND event_type = 'draft_stale'`, [
     firstId,
   ])) as Array<{ n: number }>;
   assert.equal(Number(audit[0]?.n), 1);
   for (const id of [firstId!, secondId!]) {
     await waitFor(`${id} waiting`, async () => (await emailRow(id))?.status === 'awaiting_approval');
-    await client.workflow.getHandle(id).signal(rejectSignal, { by: 'test', reason: 'done' });
+    await client.workflow.getHandle(id).signal(rejectSignal, { draftId: await currentDraftId(client, id), by: 'test', reason: 'done' });
   }
 });
 

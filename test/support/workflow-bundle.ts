@@ -5,11 +5,18 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 
 const root = path.resolve(__dirname, '../..');
 
+function hashDir(h: ReturnType<typeof createHash>, dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    h.update(entry.name);
+    if (entry.isDirectory()) hashDir(h, full);
+    else h.update(readFileSync(full));
+  }
+}
+
 function sourceHash(): string {
   const h = createHash('sha256');
-  for (const dir of ['workflows', 'lib', 'activities']) {
-    for (const f of readdirSync(path.join(root, dir)).sort()) h.update(f).update(readFileSync(path.join(root, dir, f)));
-  }
+  for (const dir of ['workflows', 'lib', 'activities']) hashDir(h, path.join(root, dir));
   h.update(readFileSync(path.join(root, 'package-lock.json')));
   return h.digest('hex').slice(0, 16);
 }

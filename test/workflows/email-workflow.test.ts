@@ -20,11 +20,15 @@ import { COST_CLASSES } from '../../workflows/activity-profiles';
 import {
   EmailWorkflow,
   approveSignal,
+  approveUpdate,
   draftQuery,
-  redraftSignal,
+  markSentUpdate,
+  redraftUpdate,
   rejectSignal,
-  resendSignal,
+  rejectUpdate,
+  resendUpdate,
   stateQuery,
+  threadUpdatedSignal,
 } from '../../workflows/email-workflow';
 import { createTestDatabase } from '../support/database';
 import { workflowBundle } from '../support/workflow-bundle';
@@ -48,7 +52,15 @@ after(async () => {
 type Script = Partial<Record<keyof Activities, Array<Error | null>>>;
 
 /** Fake activities: each call takes the next scripted error (null = succeed) and records its schedule time. */
-function fakeActivities(script: Script) {
+function fakeActivities(
+  script: Script,
+  ledger: { send: { draftId: string; status: string; messageId: string } | null; maxDraftVersion: number } = {
+    send: null,
+    maxDraftVersion: 0,
+  },
+) {
+  const statuses: string[] = [];
+  const refusals: string[] = [];
   const calls: Array<{ name: string; attempt: number; startedMs: number; input: unknown }> = [];
   const outcomes: Array<{ status: string; eventType: string }> = [];
   const decisions: unknown[] = [];
@@ -105,8 +117,21 @@ function fakeActivities(script: Script) {
       await step('recordOutcome', o);
       outcomes.push({ status: o.status, eventType: o.eventType });
     },
+    // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
+    async recordStatus(o: { status: string; event?: { eventType: string } }) {
+      statuses.push(o.status);
+      if (o.event) outcomes.push({ status: o.status, eventType: o.event.eventType });
+      return { stored: o.status, send: ledger.send, maxDraftVersion: ledger.maxDraftVersion };
+    },
+    async recordRefusal(o: { decision: string; by: string; reason: string }) {
+      refusals.push(`${o.decision} by ${o.by}: ${o.reason}`);
+    },
+    async confirmSentByOperator(i: { draftId: string; by: string }) {
+      await step('confirmSentByOperator', i);
+      return { messageId: `<reply-${i.draftId}@example.test>` };
+    },
   };
-  return { activities, calls, outcomes, decisions };
+  return { activities, calls, outcomes, decisions, statuses, refusals };
 }
 
 async function withWorker<T>(fake: ReturnType<typeof fakeActivities>, fn: (taskQueue: string) => Promise<T>): Promise<T> {
@@ -126,6 +151,21 @@ async function withWorker<T>(fake: ReturnType<typeof fakeActivities>, fn: (taskQ
 
 function start(taskQueue: string, emailId = `email-${randomUUID()}`) {
   return env.client.workflow.start(EmailWorkflow, { taskQueue, workflowId: emailId, args: [{ emailId, source: { kind: 'stored' } }] });
+}
+
+/** An Update the workflow refused: its answer carries the reason. */
+async function refusedWith(update: Promise<unknown>, why: RegExp): Promise<void> {
+  await assert.rejects(update, (err: Error & { cause?: Error }) => {
+    assert.match(err.cause?.message ?? err.message, why);
+    return true;
+  });
+}
+
+/** The draft id a decision must name now (what a reviewer reads before deciding). */
+async function currentDraftId(handle: Awaited<ReturnType<typeof start>>): Promise<string> {
+  const w = (await handle.query(stateQuery)).waitingFor;
+  assert.ok(w && 'draftId' in w, 'the workflow waits for a decision on a draft');
+  return w.draftId;
 }
 
 async function jobRows(workflowId: string) {
@@ -167,7 +207,7 @@ test('a transient failure is retried after 30 s, 120 s and 600 s (±10 % jitter)
       [handle.workflowId],
     )) as Array<{ n: number }>;
     assert.equal(Number(retries[0]?.n), 3);
-    await handle.signal(rejectSignal, { by: 'test', reason: 'done here' });
+    await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
     assert.equal((await handle.result()).status, 'rejected');
   });
 });
@@ -202,23 +242,92 @@ test('an index outage degrades to partially_indexed and the pipeline goes on', a
     await waitForStatus(handle, 'awaiting_approval');
     assert.deepEqual(fake.outcomes, [{ status: 'partially_indexed', eventType: 'index_degraded' }]);
     assert.equal(fake.calls.filter((c) => c.name === 'indexEmail').length, 3);
-    await handle.signal(approveSignal, { by: 'ops' });
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     assert.equal((await handle.result()).status, 'sent');
   });
 });
 
-test('approval: the draft is queryable, early or malformed signals are ignored, an edited body is passed on', async () => {
+test('approval names the draft: an edited body is passed on, the Update answers with the draft and status', async () => {
   const fake = fakeActivities({});
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
     const draft = await handle.query(draftQuery);
     assert.equal(draft?.to.address, 'erika@customer.example');
-    await handle.signal(approveSignal, { by: 'ops', body: 'Edited reply' });
+    const answer = await handle.executeUpdate(approveUpdate, { args: [{ draftId: draft!.draftId, by: 'ops', body: 'Edited reply' }] });
+    assert.deepEqual([answer.draftId, answer.status], [draft!.draftId, 'approved']);
     const result = await handle.result();
     assert.equal(result.status, 'sent');
     assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops', body: 'Edited reply' }]);
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
+    assert.deepEqual(
+      fake.statuses,
+      ['fetched', 'parsed', 'indexed', 'awaiting_approval', 'approved', 'sent'],
+      'the workflow records every status',
+    );
+  });
+});
+
+test('refused decisions: each gets a clear message and nothing is applied', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const draftId = await currentDraftId(handle);
+    const refused = async (
+      update: typeof approveUpdate | typeof rejectUpdate | typeof resendUpdate | typeof markSentUpdate,
+      input: unknown,
+      why: RegExp,
+    ) => {
+      await assert.rejects(
+        handle.executeUpdate(update as typeof approveUpdate, { args: [input as never] }),
+        (err: Error & { cause?: Error }) => {
+          assert.match(err.cause?.message ?? err.message, why);
+          return true;
+        },
+      );
+    };
+    await refused(approveUpdate, { draftId: `${handle.workflowId}:draft:7`, by: 'ops' }, /not the current one.*draft:1/);
+    await refused(approveUpdate, { draftId, by: 'ops', body: '   ' }, /"body" must not be empty/);
+    await refused(approveUpdate, { draftId, by: 'ops', body: 42 }, /"body" must be a string/);
+    await refused(approveUpdate, { draftId, by: 'ops', body: 'x'.repeat(100_001) }, /at most 100000 are accepted/);
+    await refused(approveUpdate, { draftId }, /"by" is required/);
+    await refused(rejectUpdate, { draftId, by: 'ops' }, /"reason" is required/);
+    await refused(resendUpdate, { by: 'ops', force: true }, /force applies only to a send in doubt/);
+    await refused(markSentUpdate, { by: 'ops' }, /only a send in doubt/);
+    await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', reason: 'wrong tone' }] });
+    assert.equal((await handle.result()).status, 'rejected');
+    assert.deepEqual(fake.decisions, [{ kind: 'reject', by: 'carol', reason: 'wrong tone' }]);
+  });
+});
+
+test('a second decision, and a signal before any draft, are refused; signal refusals are audited and shown', async () => {
+  const fake = fakeActivities({});
+  const slowFetch = fake.activities.fetchEmail;
+  let fetched: () => void = () => undefined;
+  const fetchGate = new Promise<void>((r) => (fetched = r));
+  fake.activities.fetchEmail = async (i) => {
+    await fetchGate;
+    return slowFetch(i);
+  };
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await handle.signal(approveSignal, { draftId: `${handle.workflowId}:draft:1`, by: 'too-early' });
+    fetched();
+    await waitForStatus(handle, 'awaiting_approval');
+    const draftId = await currentDraftId(handle);
+    await handle.signal(approveSignal, { draftId, by: 'ops' });
+    await handle.signal(rejectSignal, { draftId, by: 'late', reason: 'no' });
+    assert.equal((await handle.result()).status, 'sent');
+    const state = await handle.query(stateQuery);
+    assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops' }]);
+    assert.deepEqual(
+      state.refusals.map((r) => r.by),
+      ['too-early', 'late'],
+    );
+    assert.match(state.refusals[0]!.reason, /waits for no decision/);
+    assert.match(state.refusals[1]!.reason, /approve by ops came first/);
+    assert.equal(fake.refusals.length, 2, 'each refused signal has an audit row');
   });
 });
 
@@ -230,11 +339,11 @@ test('the LLM giving up leads to manual_review; only an approval with a body wri
     const handle = await start(tq);
     await waitForStatus(handle, 'manual_review');
     assert.equal(fake.calls.filter((c) => c.name === 'draftReply').length, 2, 'one retry, then a person');
-    await handle.signal(approveSignal, { by: 'ops' });
-    await handle.signal(approveSignal, { by: 'ops', body: 'Written by a person' });
+    const draftId = await currentDraftId(handle);
+    await refusedWith(handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }), /manual_review/);
+    await handle.signal(approveSignal, { draftId, by: 'ops', body: 'Written by a person' });
     assert.equal((await handle.result()).status, 'sent');
     const state = await handle.query(stateQuery);
-    assert.equal(state.ignoredSignals.length, 1);
     assert.equal(state.draft?.drafter, 'human');
   });
 });
@@ -245,7 +354,7 @@ test('SMTP failures: three attempts, the draft stays approved, and it is sent on
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
-    await handle.signal(approveSignal, { by: 'ops' });
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     const result = await handle.result();
     assert.equal(result.status, 'sent');
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 4);
@@ -259,79 +368,130 @@ test('SMTP failures: three attempts, the draft stays approved, and it is sent on
   });
 });
 
-test('a resend signal retries a failed send round at once', async () => {
+test('a resend retries a failed send round at once', async () => {
   const fake = fakeActivities({ sendReply: [1, 2, 3].map(() => new TransientError('451', 'SMTP_TRANSIENT')) });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
-    await handle.signal(approveSignal, { by: 'ops' });
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     for (let i = 0; i < 400 && fake.outcomes.length === 0; i++) await env.sleep('5 seconds');
-    await handle.signal(resendSignal, { by: 'ops' });
+    const answer = await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] });
+    assert.match(answer.message, /send round 2 started by ops/);
     assert.equal((await handle.result()).status, 'sent');
   });
 });
 
-test('an approval that races the end of drafting is kept; one before drafting is ignored', async () => {
-  const fake = fakeActivities({});
-  const slowDraft = fake.activities.draftReply;
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((r) => (release = r));
-  fake.activities.draftReply = async (i) => {
-    await gate;
-    return slowDraft(i);
-  };
-  const slowFetch = fake.activities.fetchEmail;
-  let fetched: () => void = () => undefined;
-  const fetchGate = new Promise<void>((r) => (fetched = r));
-  fake.activities.fetchEmail = async (i) => {
-    await fetchGate;
-    return slowFetch(i);
-  };
-  await withWorker(fake, async (tq) => {
-    const handle = await start(tq);
-    await handle.signal(approveSignal, { by: 'too-early' });
-    fetched();
-    for (let i = 0; i < 100 && !fake.calls.some((c) => c.name === 'indexEmail'); i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 200));
-    await handle.signal(approveSignal, { by: 'ops' });
-    release();
-    assert.equal((await handle.result()).status, 'sent');
-    const state = await handle.query(stateQuery);
-    assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops' }]);
-    assert.equal(state.ignoredSignals.length, 1);
-    assert.match(state.ignoredSignals[0]!, /too-early/);
-  });
-});
-
-test('a send in doubt waits for an operator: a plain resend is not enough, resend with force sends', async () => {
-  const fake = fakeActivities({ sendReply: [new PermanentError('interrupted hand-over', 'SEND_IN_DOUBT')] });
+test('a send in doubt waits for a person: plain resend refused, force is one-shot, the forced attempt is keyed', async () => {
+  const inDoubt = () => new PermanentError('interrupted after the final dot', 'SEND_IN_DOUBT');
+  const fake = fakeActivities({ sendReply: [inDoubt(), inDoubt()] });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
-    await handle.signal(approveSignal, { by: 'ops' });
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     for (let i = 0; i < 100 && fake.outcomes.length === 0; i++) await env.sleep('5 seconds');
     assert.deepEqual(fake.outcomes, [{ status: 'approved', eventType: 'send_waits_for_operator' }]);
-    await handle.signal(resendSignal, { by: 'ops' });
+    assert.equal((await handle.query(stateQuery)).waitingFor?.kind, 'send_in_doubt');
+    await refusedWith(handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] }), /in doubt/);
     await env.sleep('2 hours');
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1, 'no automatic resend, not even after the timer');
-    await handle.signal(resendSignal, { by: 'ops', force: true });
+    await handle.executeUpdate(resendUpdate, { args: [{ by: 'alice', force: true }] });
+    // The forced attempt went in doubt again: the force is spent, a person must decide again.
+    for (let i = 0; i < 100 && fake.outcomes.length < 2; i++) await env.sleep('5 seconds');
+    const forced = fake.calls.filter((c) => c.name === 'sendReply').at(-1)?.input as { force?: { by: string; key: string } };
+    assert.equal(forced.force?.by, 'alice');
+    assert.match(forced.force?.key ?? '', /:2$/);
+    await env.sleep('2 hours');
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 2);
+    const answer = await handle.executeUpdate(markSentUpdate, { args: [{ by: 'bob', note: 'customer confirmed' }] });
+    assert.equal(answer.status, 'sent');
     assert.equal((await handle.result()).status, 'sent');
-    const last = fake.calls.filter((c) => c.name === 'sendReply').at(-1);
-    assert.equal((last?.input as { force?: boolean }).force, true);
+    assert.equal(fake.calls.filter((c) => c.name === 'confirmSentByOperator').length, 1);
   });
 });
 
-test('from manual_review a person can ask for a new draft once the LLM is back', async () => {
+test('from manual_review a person can ask for a new draft once the LLM is back; a stale draft id is refused', async () => {
   const timeout = () => new TransientError('LLM timeout', 'LLM_TIMEOUT');
   const fake = fakeActivities({ draftReply: [timeout(), timeout()] });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'manual_review');
-    await handle.signal(redraftSignal, { by: 'ops' });
+    const first = await currentDraftId(handle);
+    await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
     await waitForStatus(handle, 'awaiting_approval');
     const drafts = fake.calls.filter((c) => c.name === 'draftReply');
-    assert.deepEqual(drafts.at(-1)?.input, { emailId: handle.workflowId, version: 2, requestedBy: 'ops' });
-    await handle.signal(approveSignal, { by: 'ops' });
+    assert.deepEqual(drafts.at(-1)?.input, { emailId: handle.workflowId, version: 2, statusOwner: 'workflow', requestedBy: 'ops' });
+    await refusedWith(handle.executeUpdate(approveUpdate, { args: [{ draftId: first, by: 'ops' }] }), /not the current one/);
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
+    assert.equal((await handle.result()).status, 'sent');
+  });
+});
+
+test('a follow-up in the thread makes the waiting draft stale: approving it is refused, the new one must be approved', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const v1 = await currentDraftId(handle);
+    await handle.signal(threadUpdatedSignal, { by: 'new-message-in-thread' });
+    await refusedWith(handle.executeUpdate(approveUpdate, { args: [{ draftId: v1, by: 'ops' }] }), /refused/);
+    for (let i = 0; i < 100 && (await handle.query(stateQuery)).drafts < 2; i++) await env.sleep('1 second');
+    const v2 = await currentDraftId(handle);
+    assert.notEqual(v2, v1);
+    await refusedWith(handle.executeUpdate(approveUpdate, { args: [{ draftId: v1, by: 'ops' }] }), /not the current one/);
+    await handle.executeUpdate(approveUpdate, { args: [{ draftId: v2, by: 'ops' }] });
+    assert.equal((await handle.result()).status, 'sent');
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
+  });
+});
+
+test('the draft limit: after maxDrafts drafts the email goes to manual_review and redraft is refused', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const emailId = `email-${randomUUID()}`;
+    const handle = await env.client.workflow.start(EmailWorkflow, {
+      taskQueue: tq,
+      workflowId: emailId,
+      args: [{ emailId, source: { kind: 'stored' }, maxDrafts: 2 }],
+    });
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.executeUpdate(redraftUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
+    for (let i = 0; i < 100 && (await handle.query(stateQuery)).drafts < 2; i++) await env.sleep('1 second');
+    await waitForStatus(handle, 'awaiting_approval');
+    await refusedWith(
+      handle.executeUpdate(redraftUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] }),
+      /limit of drafts/,
+    );
+    await handle.signal(threadUpdatedSignal, {});
+    await waitForStatus(handle, 'manual_review');
+    assert.equal(fake.calls.filter((c) => c.name === 'draftReply').length, 2);
+    await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops', body: 'Mine' }] });
+    assert.equal((await handle.result()).status, 'sent');
+  });
+});
+
+test('a run that finds the reply already sent (e.g. after a reset) completes as sent without drafting or sending', async () => {
+  const emailId = `email-${randomUUID()}`;
+  const fake = fakeActivities({}, { send: { draftId: `${emailId}:draft:1`, status: 'sent', messageId: '<r@x>' }, maxDraftVersion: 1 });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq, emailId);
+    const result = await handle.result();
+    assert.deepEqual(result, { status: 'sent', messageId: '<r@x>' });
+    assert.equal(fake.calls.filter((c) => c.name === 'draftReply' || c.name === 'sendReply').length, 0);
+    assert.deepEqual(fake.outcomes.at(-1), { status: 'sent', eventType: 'already_sent' });
+  });
+});
+
+test('a run that finds a send in doubt waits for a person instead of drafting a second reply', async () => {
+  const emailId = `email-${randomUUID()}`;
+  const fake = fakeActivities(
+    { sendReply: [new PermanentError('in doubt', 'SEND_IN_DOUBT')] },
+    { send: { draftId: `${emailId}:draft:1`, status: 'in_doubt', messageId: '<r@x>' }, maxDraftVersion: 1 },
+  );
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq, emailId);
+    for (let i = 0; i < 100 && (await handle.query(stateQuery)).waitingFor?.kind !== 'send_in_doubt'; i++) await env.sleep('1 second');
+    assert.equal(fake.calls.filter((c) => c.name === 'draftReply').length, 0);
+    await handle.executeUpdate(markSentUpdate, { args: [{ by: 'ops' }] });
     assert.equal((await handle.result()).status, 'sent');
   });
 });

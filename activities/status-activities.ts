@@ -1,0 +1,75 @@
+import { Context } from '@temporalio/activity';
+import type { EmailStatus } from '../lib/domain';
+import type { SendSnapshot } from '../ports/store';
+import type { ActivityDeps } from './deps';
+import { correlationId } from './context';
+
+/** What MariaDB knows after the workflow recorded a status. */
+export interface StatusRecord {
+  stored: EmailStatus | null;
+  /** The send that matters most: a reply that left (or may have) outranks a failed try. */
+  send: SendSnapshot | null;
+  /** Drafts of earlier runs keep their versions; a reset run numbers on from here. */
+  maxDraftVersion: number;
+}
+
+/** `workflowId/runId`: audit keys of a reset run must not collide with the first run's. */
+function runKey(): string {
+  const info = Context.current().info;
+  return `${correlationId()}/${info.workflowExecution?.runId ?? ''}`;
+}
+
+/**
+ * The email workflow's own bookkeeping (run as local activities): it decides every status
+ * transition and these record it, with an audit row each.
+ */
+export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
+  return {
+    async recordStatus(input: {
+      emailId: string;
+      status: EmailStatus;
+      reason: string;
+      /** The transition's number within the run: the audit row's idempotency key. */
+      seq: number;
+      event?: { eventType: string; errorClass: string | null; message: string };
+    }): Promise<StatusRecord> {
+      const cid = correlationId();
+      const key = runKey();
+      if (input.event) {
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: input.event.eventType,
+          errorClass: (input.event.errorClass as never) ?? null,
+          message: input.event.message,
+          eventKey: `${key}:event:${input.seq}`,
+        });
+      }
+      const stored = await deps.messages.setStatus(input.emailId, input.status, input.reason);
+      await deps.audit.record({
+        emailId: input.emailId,
+        correlationId: cid,
+        eventType: 'status_changed',
+        message: `${input.status}: ${input.reason}`,
+        details: { status: input.status, stored },
+        eventKey: `${key}:status:${input.seq}`,
+      });
+      const snapshot = await deps.messages.sendSnapshot(input.emailId);
+      return { stored, ...snapshot };
+    },
+
+    /** A decision signal the workflow refused (an Update's refusal is answered to the caller instead). */
+    async recordRefusal(input: { emailId: string; decision: string; by: string; reason: string; at: string }): Promise<void> {
+      await deps.audit.record({
+        emailId: input.emailId,
+        correlationId: correlationId(),
+        eventType: 'decision_refused',
+        errorClass: null,
+        actor: input.by,
+        message: input.reason,
+        details: { decision: input.decision, at: input.at },
+        eventKey: `${runKey()}:refused:${input.decision}:${input.at}`,
+      });
+    },
+  };
+}

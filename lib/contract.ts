@@ -1,0 +1,62 @@
+/**
+ * Names that cross a process boundary: workflow types, decision (update and signal) names, query
+ * names, failure types and patch ids. Workflows, the worker, the CLI, scripts and adapters take
+ * them from here; operators type them into the `temporal` CLI. Free of I/O: workflows import it.
+ */
+
+export const WORKFLOW_TYPES = {
+  email: 'EmailWorkflow',
+  imapPoll: 'ImapPollWorkflow',
+  cleanup: 'CleanupWorkflow',
+  reindexSync: 'ReindexSyncWorkflow',
+  resend: 'ResendWorkflow',
+} as const;
+
+/**
+ * A person's decisions on an email. Each is a Temporal Update (validated, answered) and a signal
+ * of the same name for scripts (same rules; a refusal is audited and shown by the `state` query).
+ */
+export const DECISIONS = {
+  approve: 'approve',
+  reject: 'reject',
+  redraft: 'redraft',
+  resend: 'resend',
+  markSent: 'markSent',
+} as const;
+export type DecisionName = (typeof DECISIONS)[keyof typeof DECISIONS];
+
+/** Signals sent by the system itself (not decisions). */
+export const SYSTEM_SIGNALS = {
+  /** A genuine follow-up arrived in the thread: the waiting draft is stale, draft again. */
+  threadUpdated: 'threadUpdated',
+} as const;
+
+export const QUERIES = { draft: 'draft', state: 'state' } as const;
+
+/** Failure types an operator sees in the Web UI, the audit log and `dlq show`. */
+export const FAILURE_TYPES = {
+  sendInDoubt: 'SEND_IN_DOUBT',
+  notInDoubt: 'NOT_IN_DOUBT',
+  decisionRefused: 'DECISION_REFUSED',
+  alreadySent: 'ALREADY_SENT',
+} as const;
+
+/**
+ * `patched()` ids of workflow changes. A history recorded before a patch replays on the code path
+ * it took then; see the README section on changing the workflow.
+ */
+export const PATCHES = {
+  /** Decisions as Updates bound to a draft id, status owned by the workflow, reset-safe sends. */
+  decisionsV2: 'decisions-bound-to-draft-v2',
+} as const;
+
+/** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */
+export const DECISION_LIMITS = {
+  bodyChars: 100_000,
+  byChars: 191,
+  reasonChars: 2_000,
+  noteChars: 2_000,
+} as const;
+
+/** How many drafts one email may get (redrafts by people and by thread follow-ups) before a person must write it. */
+export const DEFAULT_MAX_DRAFTS = 6;

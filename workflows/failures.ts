@@ -1,0 +1,21 @@
+/** Reading activity failures inside workflows: the message, the type and the error class. */
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+
+export function failureText(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause) {
+    const type = err.cause instanceof ApplicationFailure && err.cause.type ? `${err.cause.type}: ` : '';
+    return `${type}${err.cause.message}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The error class the queue interceptor attached to an activity's final failure. */
+export function errorClassOf(err: unknown): string | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const detail = err.cause.details?.[0] as { errorClass?: string } | undefined;
+  return detail?.errorClass;
+}
+
+export function failureTypeOf(err: unknown): string | undefined {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+}
