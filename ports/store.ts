@@ -89,6 +89,8 @@ export interface AuditLog {
 
 export interface JobAttempt {
   workflowId: string;
+  /** The workflow run: a reset run's activity ids start again at 1 and must get rows of their own. */
+  runId: string;
   emailId: string | null;
   step: string;
   activityId: string;

@@ -24,6 +24,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         const arg = input.args[0] as { emailId?: unknown } | undefined;
         const job: JobAttempt = {
           workflowId: info.workflowExecution?.workflowId ?? `activity-${info.activityId}`,
+          runId: info.workflowExecution?.runId ?? '',
           emailId: typeof arg?.emailId === 'string' ? arg.emailId : null,
           step: plan.step,
           activityId: info.activityId,
@@ -57,7 +58,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
                 d.retry ? `; next attempt in ${Math.round((d.delayMs ?? 0) / 1000)} s` : '; no automatic retry left'
               }`,
               details: { step: plan.step, attempt: info.attempt, code: d.code, delayMs: d.delayMs ?? null },
-              eventKey: `${job.workflowId}:${info.activityId}:${info.attempt}:failed`,
+              eventKey: `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`,
             })
             .catch((e: unknown) => ctx.log.warn('audit row not written', { error: errorMessage(e) }));
           ctx.log.warn(`${plan.step} failed`, { code: d.code, errorClass: d.errorClass, attempt: info.attempt, retry: d.retry });

@@ -4,13 +4,13 @@ import { query, type Pool } from './pool';
 export function createMariaDbJobLedger(pool: Pool): JobLedger {
   return {
     async started(job: JobAttempt): Promise<void> {
-      // Upsert keyed by (workflow, step). `attempt` only moves forward, so a duplicated delivery of
+      // Upsert keyed by (workflow, run, step, activity). `attempt` only moves forward, so a duplicated delivery of
       // an older attempt does not rewind the row; retry_count is derived from it, never incremented.
       await query(
         pool,
         'marking a queue row processing',
-        `INSERT INTO queue_jobs (workflow_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts, started_at)
-         VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3))
+        `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts, started_at)
+         VALUES (?, ?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3))
          ON DUPLICATE KEY UPDATE
            status = IF(VALUES(attempt) >= attempt AND status <> 'done', 'processing', status),
            started_at = IF(VALUES(attempt) >= attempt AND status <> 'done', CURRENT_TIMESTAMP(3), started_at),
@@ -18,7 +18,7 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
            retry_count = GREATEST(retry_count, VALUES(retry_count)),
            max_attempts = VALUES(max_attempts),
            attempt = GREATEST(attempt, VALUES(attempt))`,
-        [job.workflowId, job.emailId, job.step, job.activityId, job.priority, job.attempt, job.attempt - 1, job.maxAttempts],
+        [job.workflowId, job.runId, job.emailId, job.step, job.activityId, job.priority, job.attempt, job.attempt - 1, job.maxAttempts],
       );
     },
 
@@ -28,8 +28,8 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
         'marking a queue row done',
         `UPDATE queue_jobs SET status = 'done', finished_at = CURRENT_TIMESTAMP(3), runtime_ms = ?,
            next_attempt_at = NULL, attempt = GREATEST(attempt, ?)
-         WHERE workflow_id = ? AND step = ? AND activity_id = ?`,
-        [Math.round(runtimeMs), job.attempt, job.workflowId, job.step, job.activityId],
+         WHERE workflow_id = ? AND run_id = ? AND step = ? AND activity_id = ?`,
+        [Math.round(runtimeMs), job.attempt, job.workflowId, job.runId, job.step, job.activityId],
       );
     },
 
@@ -39,7 +39,7 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
         `marking a queue row ${f.status}`,
         `UPDATE queue_jobs SET status = ?, error_class = ?, last_error = ?, next_attempt_at = ?,
            finished_at = CURRENT_TIMESTAMP(3), runtime_ms = ?, retry_count = GREATEST(retry_count, ?)
-         WHERE workflow_id = ? AND step = ? AND activity_id = ? AND attempt <= ? AND status <> 'done'`,
+         WHERE workflow_id = ? AND run_id = ? AND step = ? AND activity_id = ? AND attempt <= ? AND status <> 'done'`,
         [
           f.status,
           f.errorClass,
@@ -48,6 +48,7 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
           Math.round(f.runtimeMs),
           f.status === 'failed' ? job.attempt : job.attempt - 1,
           job.workflowId,
+          job.runId,
           job.step,
           job.activityId,
           job.attempt,
