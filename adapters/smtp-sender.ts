@@ -45,11 +45,15 @@ export function classifySmtpError(err: unknown, phase?: SmtpPhase): Error {
   return phase ? Object.assign(out, { smtpPhase: phase }) : out;
 }
 
-/** The finer phase a failed command names (nodemailer's `err.command`), or the one we were in. */
-function failedPhase(err: unknown, current: SmtpPhase): SmtpPhase {
-  const command = String((err as { command?: unknown }).command ?? '');
+/**
+ * The finer phase a failure belongs to: the command nodemailer names on the error, or for a
+ * broken connection the last command the client wrote; otherwise the phase we were in.
+ */
+function failedPhase(err: unknown, current: SmtpPhase, lastCommand: string): SmtpPhase {
+  let command = String((err as { command?: unknown }).command ?? '');
   const timeout = String((err as { timeoutType?: unknown }).timeoutType ?? '');
   if (command === 'CONN' && current === 'connect') return timeout === 'CONNECT_TIMEOUT' ? 'connect' : 'greeting';
+  if (command === 'CONN' || command === '') command = lastCommand;
   if (/^(EHLO|HELO|LHLO)$/.test(command)) return 'greeting';
   if (command === 'STARTTLS') return 'tls';
   if (/^AUTH/.test(command)) return 'login';
@@ -142,6 +146,13 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         .compile()
         .build();
       const envelope = { from: mail.from.address, to: [mail.to.address] };
+      // The transaction log only tells which command went out last (never stored: AUTH is in it).
+      let lastCommand = '';
+      const commandWatcher = {
+        debug(entry: { tnx?: string }, message?: unknown) {
+          if (entry?.tnx === 'client' && typeof message === 'string') lastCommand = /^(MAIL FROM|RCPT TO|[A-Z]+)/.exec(message)?.[1] ?? '';
+        },
+      };
       const conn = new SMTPConnection({
         host: settings.host,
         port: settings.port,
@@ -150,7 +161,8 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         connectionTimeout: 15_000,
         greetingTimeout: 10_000,
         socketTimeout: timeoutMs,
-        logger: false,
+        logger: commandWatcher as unknown as SMTPConnection.Options['logger'],
+        transactionLog: true,
       });
       // Without a listener an 'error' event would crash the worker; every step races it.
       const broken = new Promise<never>((_, reject) => conn.on('error', reject));
@@ -158,9 +170,15 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
       const step = <T>(start: (done: (err: unknown, value?: T) => void) => void): Promise<T> =>
         Promise.race([new Promise<T>((resolve, reject) => start((err, value) => (err ? reject(err) : resolve(value as T)))), broken]);
       let phase: SmtpPhase = 'connect';
+      let hookError: unknown = null;
       const enter = async (next: Exclude<SmtpPhase, 'data_end'>) => {
         phase = next;
-        await hooks.onPhase?.(next);
+        try {
+          await hooks.onPhase?.(next);
+        } catch (err) {
+          hookError = err;
+          throw err;
+        }
       };
       const handOver = new HandOver(raw, {
         beforeData: async () => {
@@ -198,7 +216,8 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         return { envelope: { from: envelope.from, to: [...info.accepted] }, response: info.response, raw };
       } catch (err) {
         conn.close();
-        if (handOver.hookError) throw handOver.hookError;
+        // A hook refused (lost claim, envelope mismatch, database down): its own error, not SMTP's.
+        if (hookError ?? handOver.hookError) throw hookError ?? handOver.hookError;
         const replied = typeof (err as { responseCode?: unknown }).responseCode === 'number';
         if (handOver.dotReleased && !replied) {
           throw Object.assign(
@@ -210,7 +229,7 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
           );
         }
         // Before the dot nothing was handed over; after it, a 4xx/5xx reply is a definite refusal.
-        throw classifySmtpError(err, handOver.dotReleased ? 'data_end' : failedPhase(err, phase));
+        throw classifySmtpError(err, handOver.dotReleased ? 'data_end' : failedPhase(err, phase, lastCommand));
       }
     },
     async close(): Promise<void> {
