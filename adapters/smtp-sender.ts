@@ -183,7 +183,8 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
       const handOver = new HandOver(raw, {
         beforeData: async () => {
           await enter('data');
-          // What the connection really holds after MAIL FROM and RCPT TO, not what we asked for.
+          // What the connection really holds after MAIL FROM and RCPT TO, not what we asked for
+          // (nodemailer's internal envelope: were it renamed, the check would refuse every send, loudly).
           const seen = (conn as unknown as { _envelope?: { from?: string; to?: string[]; accepted?: string[] } })._envelope;
           const check: EnvelopeSeen = { from: seen?.from ?? '', to: [...(seen?.to ?? [])], accepted: [...(seen?.accepted ?? [])] };
           await hooks.beforeData(check);
