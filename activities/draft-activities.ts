@@ -1,5 +1,6 @@
 import { PermanentError, errorMessage } from '../lib/errors';
 import { detectInjection } from '../lib/injection-detector';
+import { replyToDiffers } from '../lib/recipients';
 import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
@@ -148,6 +149,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       }
       const drafted = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
+      if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
       const draft = await deps.drafts.save({
         id: `${email.id}:draft:${input.version}`,
         emailId: email.id,

@@ -1,12 +1,24 @@
-import { createHash } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { createHash, randomUUID } from 'node:crypto';
 import { wordEditDistance } from '../lib/edit-distance';
-import { PermanentError, errorMessage } from '../lib/errors';
+import { PermanentError, TransientError, errorMessage } from '../lib/errors';
+import { envelopeMismatch, recipientProblem } from '../lib/recipients';
+import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
+import type { SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
+import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+
+/**
+ * Runs still on the workflow code from before one-shot force (patch `decisions-bound-to-draft-v2`)
+ * pass `force: true`; it counts once per activity (its retries share the key), never across rounds.
+ */
+function legacyForce(force: unknown): unknown {
+  if (force !== true) return force;
+  return { by: 'resend signal (earlier workflow version)', key: `legacy:${Context.current().info.activityId}` };
+}
 
 export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
-
-const ADDRESS = /^[^\s@<>()",;:\\]+@[A-Za-z0-9.-]+\.?[A-Za-z0-9-]*$/;
 
 /** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
 export function replyMessageId(workflowId: string, draftId: string, fromAddress: string): string {
@@ -51,15 +63,22 @@ export function createSendActivities(
     },
 
     /**
-     * Sends an approved draft at most once. `force` is an operator's explicit go-ahead after an
-     * interrupted attempt (the `resend` signal with `force: true`).
+     * Sends an approved draft exactly once where SMTP allows it. Failures before the final dot
+     * of DATA leave the row `failed` (safe to retry); a break after it leaves it `in_doubt` and
+     * throws SEND_IN_DOUBT, as does every later call until an operator decides: `force` (one-shot
+     * per key) sends again, confirmSentByOperator records that it arrived. The email's status is
+     * the workflow's; this records the ledger row, the draft and the audit trail.
      */
-    async sendReply(input: {
-      emailId: string;
-      draftId: string;
-      force?: boolean;
-    }): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
+    async sendReply(
+      input: {
+        emailId: string;
+        draftId: string;
+        /** `true` only from runs on the earlier workflow code (see legacyForce). */
+        force?: { by: string; key: string } | true;
+      } & StatusOwned,
+    ): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
       const cid = correlationId();
+      const force = checkForce(legacyForce(input.force));
       const draft = await deps.drafts.get(input.draftId);
       if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, 'DRAFT_GONE');
       if (draft.status !== 'approved' && draft.status !== 'sent') {
@@ -67,69 +86,85 @@ export function createSendActivities(
       }
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
-      // Only the address the original came from, validated: model output never picks a recipient.
-      if (!ADDRESS.test(draft.to.address)) {
-        throw new PermanentError(`recipient "${draft.to.address}" is not a plain email address`, 'BAD_RECIPIENT');
-      }
-      const messageId = replyMessageId(cid, draft.id, deps.settings.from.address);
-      const previous = await deps.sends.get(draft.id);
-      if (previous?.status === 'sending' && !input.force) {
-        // An earlier attempt died after handing the message to the SMTP server and before it
-        // could record the answer: it may have been delivered. Never guess; ask a person.
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: 'send_in_doubt',
-          errorClass: 'unclear',
-          message: `attempt ${previous.attempts} to send ${messageId} was interrupted during the SMTP hand-over; not sent again automatically`,
-          eventKey: `${cid}:send_in_doubt:${draft.id}:${previous.attempts}`,
-        });
-        throw new PermanentError(
-          `an earlier attempt to send ${messageId} was interrupted during the SMTP hand-over and may have been delivered; ` +
-            'check the SMTP server log for that Message-ID, then send again with the resend signal {"force":true} if it was not',
-          'SEND_IN_DOUBT',
-        );
-      }
-      const attempt = await deps.sends.begin(draft.id, email.id, messageId);
-      if (attempt.status === 'sent') {
+      // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
+      const problem = recipientProblem(draft.to.address);
+      if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, 'BAD_RECIPIENT');
+      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, deps.settings.from.address));
+      const messageId = row.messageId;
+      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
+      const claim = await claimSend(deps, ctx);
+      if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
-        await transition(deps, email.id, 'sent', `already sent as ${messageId}`);
+        await legacyTransition(input, deps, email.id, 'sent', `already sent as ${messageId}`);
         return { messageId, outcome: 'already_sent' };
       }
+      const fenced = async (phase: SendPhase) => {
+        if (!(await deps.sends.setPhase(draft.id, ctx.token, phase))) {
+          throw new TransientError(
+            `another attempt took over the send of ${messageId}; this one stopped before the final dot`,
+            'SEND_SUPERSEDED',
+          );
+        }
+      };
       const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
+      let reached: SendPhase = 'claimed';
       let result;
-      await deps.sends.markSending(draft.id);
       try {
-        result = await deps.sender.send({
-          from: deps.settings.from,
-          to: [{ name: draft.to.name, address: draft.to.address }],
-          subject: draft.subject,
-          text: draft.approvedBody ?? draft.body,
-          messageId,
-          inReplyTo: email.messageId ?? undefined,
-          references: references.length > 0 ? references.slice(-20) : undefined,
-        });
+        result = await deps.sender.send(
+          {
+            from: deps.settings.from,
+            to: { name: draft.to.name, address: draft.to.address },
+            subject: draft.subject,
+            text: draft.approvedBody ?? draft.body,
+            messageId,
+            inReplyTo: email.messageId ?? undefined,
+            references: references.length > 0 ? references.slice(-20) : undefined,
+          },
+          {
+            onPhase: async (phase) => {
+              reached = phase;
+              await fenced(phase);
+            },
+            beforeData: async (seen) => {
+              const mismatch = envelopeMismatch({ from: deps.settings.from.address, to: draft.to.address }, seen);
+              if (!mismatch) return;
+              await deps.audit.record({
+                emailId: email.id,
+                correlationId: cid,
+                eventType: 'envelope_mismatch',
+                errorClass: 'permanent',
+                message: `send of ${messageId} stopped before the message: ${mismatch}`,
+                details: { draftId: draft.id, seen },
+              });
+              throw new PermanentError(`the SMTP envelope differs from the approved recipient: ${mismatch}`, 'ENVELOPE_MISMATCH');
+            },
+            beforeFinalDot: async () => {
+              await fenced('data_end');
+              reached = 'data_end';
+            },
+          },
+        );
       } catch (err) {
-        await deps.sends.failed(draft.id, errorMessage(err));
+        if (err instanceof HandOverInDoubtError) {
+          await deps.sends.markInDoubt(draft.id, ctx.token, errorMessage(err));
+          const now = await deps.sends.get(draft.id);
+          if (now?.status === 'in_doubt') return refuseInDoubt(deps, ctx, now);
+        } else {
+          await deps.sends.failed(draft.id, ctx.token, smtpPhaseOf(err) ?? reached, errorMessage(err));
+        }
         throw err;
-      }
-      const expected = draft.to.address.toLowerCase();
-      if (result.envelope.to.length !== 1 || result.envelope.to[0]?.toLowerCase() !== expected) {
-        // Cannot be undone, but must never pass silently.
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: 'envelope_mismatch',
-          errorClass: 'permanent',
-          message: `envelope ${JSON.stringify(result.envelope.to)} differs from the approved recipient ${expected}`,
-        });
       }
       await deps.sends.succeeded(draft.id, result.envelope, result.response);
       await deps.drafts.markSent(draft.id);
-      await transition(deps, email.id, 'sent', `sent as ${messageId} to ${result.envelope.to.join(', ')}`, {
-        messageId,
-        envelope: result.envelope,
-        attempts: attempt.attempts,
+      await legacyTransition(input, deps, email.id, 'sent', `sent as ${messageId}`);
+      await deps.audit.record({
+        emailId: email.id,
+        correlationId: cid,
+        eventType: 'reply_sent',
+        actor: claim.forced ? (force?.by ?? null) : null,
+        message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
+        details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
+        eventKey: `${cid}:reply_sent:${draft.id}`,
       });
       try {
         // Feedback: the approved text (a person's edit included) becomes context for future drafts.
@@ -168,6 +203,46 @@ export function createSendActivities(
         });
       }
       return { messageId, outcome: 'sent' };
+    },
+
+    /**
+     * A person checked that the customer got a reply whose send is in doubt: `in_doubt → sent`,
+     * with who said so. Refused (NOT_IN_DOUBT) for a send that is not in doubt.
+     */
+    async confirmSentByOperator(input: { emailId: string; draftId: string; by: string; note?: string }): Promise<{ messageId: string }> {
+      const cid = correlationId();
+      const by = input.by.trim().slice(0, 191);
+      if (!by) throw new PermanentError('confirming a send needs the name of the person who checked it', 'BAD_ACTOR');
+      const row = await deps.sends.get(input.draftId);
+      if (!row || row.emailId !== input.emailId) {
+        throw new PermanentError(`draft ${input.draftId} of ${input.emailId} has no send attempt; nothing is in doubt`, 'NOT_IN_DOUBT');
+      }
+      // A retry of this same confirmation finds its own result.
+      const already = row.status === 'sent' && row.resolvedBy === by;
+      if (!already && !(await deps.sends.confirmSent(row.draftId, by, input.note?.slice(0, 2000) ?? null))) {
+        const now = await deps.sends.get(row.draftId);
+        throw new PermanentError(
+          `the send of ${row.messageId} is ${now?.status ?? row.status}, not in doubt; nothing to confirm`,
+          'NOT_IN_DOUBT',
+        );
+      }
+      await deps.drafts.markSent(row.draftId);
+      await deps.audit.record({
+        emailId: input.emailId,
+        correlationId: cid,
+        eventType: 'send_marked_sent',
+        actor: by,
+        message: `${by} confirmed that ${row.messageId} reached the customer${input.note ? `: ${input.note.slice(0, 500)}` : ''}`,
+        details: { draftId: row.draftId, messageId: row.messageId },
+        eventKey: `${cid}:send_marked_sent:${row.draftId}`,
+      });
+      return { messageId: row.messageId };
+    },
+
+    /** The newest send row of the email: lets a reset workflow see that a send already happened. */
+    async sendStateOf(input: { emailId: string }): Promise<{ draftId: string; status: string; messageId: string } | null> {
+      const row = await deps.sends.latestOfEmail(input.emailId);
+      return row ? { draftId: row.draftId, status: row.status, messageId: row.messageId } : null;
     },
   };
 }

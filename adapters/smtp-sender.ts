@@ -1,7 +1,16 @@
-import * as nodemailer from 'nodemailer';
+import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { PermanentError, TransientError } from '../lib/errors';
-import type { MailSender, OutgoingMail, SendResult } from '../ports/mail-sender';
+import {
+  HandOverInDoubtError,
+  type EnvelopeSeen,
+  type MailSender,
+  type OutgoingMail,
+  type SendHooks,
+  type SendResult,
+  type SmtpPhase,
+} from '../ports/mail-sender';
 
 export interface SmtpSettings {
   host: string;
@@ -9,44 +18,118 @@ export interface SmtpSettings {
   tls: boolean;
   user?: string;
   password?: string;
+  /** Silence on the connection that ends the session (also the wait for the reply after the final dot). */
+  timeoutMs?: number;
 }
 
-const TRANSIENT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNRESET', 'ECONNREFUSED', 'EPROTOCOL']);
+const TRANSIENT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNRESET', 'ECONNREFUSED', 'EPROTOCOL', 'ETLS']);
 
 /** SMTP reply classes decide: 4xx may heal, 5xx will not; socket trouble is transient. */
-export function classifySmtpError(err: unknown): Error {
+export function classifySmtpError(err: unknown, phase?: SmtpPhase): Error {
   const e = err as { responseCode?: number; code?: string; response?: string; message?: string };
-  const detail = e.response ?? e.message ?? String(err);
-  if (typeof e.responseCode === 'number') {
-    if (e.responseCode >= 400 && e.responseCode < 500) {
-      return new TransientError(`SMTP server deferred the message (${e.responseCode}): ${detail}`, 'SMTP_TRANSIENT', { cause: err });
-    }
-    if (e.responseCode >= 500) {
-      return new PermanentError(`SMTP server refused the message (${e.responseCode}): ${detail}`, 'SMTP_REJECTED', { cause: err });
-    }
+  const detail = `${e.response ?? e.message ?? String(err)}${phase ? ` (during ${phase})` : ''}`;
+  let out: Error;
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400 && e.responseCode < 500) {
+    out = new TransientError(`SMTP server deferred the message (${e.responseCode}): ${detail}`, 'SMTP_TRANSIENT', { cause: err });
+  } else if (typeof e.responseCode === 'number' && e.responseCode >= 500) {
+    out = new PermanentError(`SMTP server refused the message (${e.responseCode}): ${detail}`, 'SMTP_REJECTED', { cause: err });
+  } else if (e.code === 'EAUTH') {
+    out = new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, 'SMTP_AUTH', { cause: err });
+  } else if (e.code === 'EENVELOPE') {
+    out = new PermanentError(`SMTP envelope refused: ${detail}`, 'SMTP_ENVELOPE', { cause: err });
+  } else if (e.code && TRANSIENT_CODES.has(e.code)) {
+    out = new TransientError(`SMTP server unavailable: ${detail}`, 'SMTP_UNAVAILABLE', { cause: err });
+  } else {
+    out = new TransientError(`SMTP send failed: ${detail}`, 'SMTP_UNCLEAR', { cause: err });
   }
-  if (e.code === 'EAUTH')
-    return new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, 'SMTP_AUTH', { cause: err });
-  if (e.code === 'EENVELOPE') return new PermanentError(`SMTP envelope refused: ${detail}`, 'SMTP_ENVELOPE', { cause: err });
-  if (e.code && TRANSIENT_CODES.has(e.code)) {
-    return new TransientError(`SMTP server unavailable: ${detail}`, 'SMTP_UNAVAILABLE', { cause: err });
-  }
-  return new TransientError(`SMTP send failed: ${detail}`, 'SMTP_UNCLEAR', { cause: err });
+  return phase ? Object.assign(out, { smtpPhase: phase }) : out;
 }
 
+/**
+ * The finer phase a failure belongs to: the command nodemailer names on the error, or for a
+ * broken connection the last command the client wrote; otherwise the phase we were in.
+ */
+function failedPhase(err: unknown, current: SmtpPhase, lastCommand: string): SmtpPhase {
+  let command = String((err as { command?: unknown }).command ?? '');
+  const timeout = String((err as { timeoutType?: unknown }).timeoutType ?? '');
+  if (command === 'CONN' && current === 'connect') return timeout === 'CONNECT_TIMEOUT' ? 'connect' : 'greeting';
+  if (command === 'CONN' || command === '') command = lastCommand;
+  if (/^(EHLO|HELO|LHLO)$/.test(command)) return 'greeting';
+  if (command === 'STARTTLS') return 'tls';
+  if (/^AUTH/.test(command)) return 'login';
+  if (command === 'MAIL FROM') return 'mail_from';
+  if (command === 'RCPT TO') return 'rcpt';
+  return current;
+}
+
+const CHUNK = 16 * 1024;
+
+/**
+ * The message as the SMTP connection reads it: the first read means the server asked for the
+ * message (354); every byte is fed, then the stream waits until they are on the wire and the
+ * final-dot hook has run before it ends, which is what makes the connection write the dot.
+ */
+class HandOver extends Readable {
+  private started = false;
+  private offset = 0;
+  private finishing = false;
+  /** Set once the stream was allowed to end: from here on the outcome can be in doubt. */
+  dotReleased = false;
+  /** A hook's own error, kept apart because nodemailer rewrites the code of stream errors. */
+  hookError: unknown = null;
+
+  constructor(
+    private readonly raw: Buffer,
+    private readonly steps: { beforeData(): Promise<void>; flushed(): Promise<void>; beforeFinalDot(): Promise<void> },
+  ) {
+    super({ highWaterMark: CHUNK });
+  }
+
+  override _read(): void {
+    if (!this.started) {
+      this.started = true;
+      this.steps.beforeData().then(
+        () => this.feed(),
+        (err: unknown) => this.abort(err),
+      );
+      return;
+    }
+    this.feed();
+  }
+
+  private feed(): void {
+    while (this.offset < this.raw.length) {
+      const chunk = this.raw.subarray(this.offset, this.offset + CHUNK);
+      this.offset += chunk.length;
+      if (!this.push(chunk)) return;
+    }
+    if (this.finishing || this.destroyed) return;
+    this.finishing = true;
+    this.steps
+      .flushed()
+      .then(() => this.steps.beforeFinalDot())
+      .then(
+        () => {
+          if (this.destroyed || this.hookError) return;
+          this.dotReleased = true;
+          this.push(null);
+        },
+        (err: unknown) => this.abort(err),
+      );
+  }
+
+  private abort(err: unknown): void {
+    this.hookError = err ?? new Error('aborted before the final dot');
+    this.destroy(new Error('message aborted before the final dot'));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function createSmtpSender(settings: SmtpSettings): MailSender {
-  const transport = nodemailer.createTransport({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.tls && settings.port === 465,
-    requireTLS: settings.tls && settings.port !== 465,
-    auth: settings.user ? { user: settings.user, pass: settings.password ?? '' } : undefined,
-    connectionTimeout: 15_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 60_000,
-  });
+  const timeoutMs = settings.timeoutMs ?? 60_000;
   return {
-    async send(mail: OutgoingMail): Promise<SendResult> {
+    async send(mail: OutgoingMail, hooks: SendHooks): Promise<SendResult> {
       // Compose once and send those exact bytes, so the Sent copy is what the server received.
       // Addresses are objects, never strings nodemailer would parse (a crafted string can redirect).
       const raw = await new MailComposer({
@@ -62,20 +145,96 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
       })
         .compile()
         .build();
-      const envelope = { from: mail.from.address, to: mail.to.map((t) => t.address) };
-      let info: { envelope: { from: string | false; to: string[] }; response: string; rejected: unknown[] };
+      const envelope = { from: mail.from.address, to: [mail.to.address] };
+      // The transaction log only tells which command went out last (never stored: AUTH is in it).
+      let lastCommand = '';
+      const commandWatcher = {
+        debug(entry: { tnx?: string }, message?: unknown) {
+          if (entry?.tnx === 'client' && typeof message === 'string') lastCommand = /^(MAIL FROM|RCPT TO|[A-Z]+)/.exec(message)?.[1] ?? '';
+        },
+      };
+      const conn = new SMTPConnection({
+        host: settings.host,
+        port: settings.port,
+        secure: settings.tls && settings.port === 465,
+        requireTLS: settings.tls && settings.port !== 465,
+        connectionTimeout: 15_000,
+        greetingTimeout: 10_000,
+        socketTimeout: timeoutMs,
+        logger: commandWatcher as unknown as SMTPConnection.Options['logger'],
+        transactionLog: true,
+      });
+      // Without a listener an 'error' event would crash the worker; every step races it.
+      const broken = new Promise<never>((_, reject) => conn.on('error', reject));
+      broken.catch(() => undefined);
+      const step = <T>(start: (done: (err: unknown, value?: T) => void) => void): Promise<T> =>
+        Promise.race([new Promise<T>((resolve, reject) => start((err, value) => (err ? reject(err) : resolve(value as T)))), broken]);
+      let phase: SmtpPhase = 'connect';
+      let hookError: unknown = null;
+      const enter = async (next: Exclude<SmtpPhase, 'data_end'>) => {
+        phase = next;
+        try {
+          await hooks.onPhase?.(next);
+        } catch (err) {
+          hookError = err;
+          throw err;
+        }
+      };
+      const handOver = new HandOver(raw, {
+        beforeData: async () => {
+          await enter('data');
+          // What the connection really holds after MAIL FROM and RCPT TO, not what we asked for
+          // (nodemailer's internal envelope: were it renamed, the check would refuse every send, loudly).
+          const seen = (conn as unknown as { _envelope?: { from?: string; to?: string[]; accepted?: string[] } })._envelope;
+          const check: EnvelopeSeen = { from: seen?.from ?? '', to: [...(seen?.to ?? [])], accepted: [...(seen?.accepted ?? [])] };
+          await hooks.beforeData(check);
+        },
+        flushed: async () => {
+          // Only the dot should be left to write once the hand-over is recorded: wait (bounded)
+          // until the bytes left the stream and the socket's own buffer.
+          const socket = conn._socket;
+          for (let i = 0; i < 1000; i++) {
+            const pending = handOver.readableLength + (socket ? socket.writableLength : 0);
+            if (pending === 0) return;
+            await sleep(5);
+          }
+        },
+        beforeFinalDot: async () => {
+          await hooks.beforeFinalDot();
+          phase = 'data_end';
+        },
+      });
       try {
-        info = (await transport.sendMail({ envelope, raw })) as typeof info;
+        await enter('connect');
+        await step<void>((done) => conn.connect((err) => done(err)));
+        if (settings.user) {
+          await enter('login');
+          await step<boolean>((done) => conn.login({ user: settings.user, pass: settings.password ?? '' }, done));
+        }
+        await enter('mail_from');
+        const info = await step<SMTPConnection.SentMessageInfo>((done) => conn.send(envelope, handOver, done));
+        conn.quit();
+        return { envelope: { from: envelope.from, to: [...info.accepted] }, response: info.response, raw };
       } catch (err) {
-        throw classifySmtpError(err);
+        conn.close();
+        // A hook refused (lost claim, envelope mismatch, database down): its own error, not SMTP's.
+        if (hookError ?? handOver.hookError) throw hookError ?? handOver.hookError;
+        const replied = typeof (err as { responseCode?: unknown }).responseCode === 'number';
+        if (handOver.dotReleased && !replied) {
+          throw Object.assign(
+            new HandOverInDoubtError(
+              `the SMTP session broke after the final dot of ${mail.messageId}, before the server answered: ${(err as Error).message ?? String(err)}`,
+              { cause: err },
+            ),
+            { smtpPhase: 'data_end' as const },
+          );
+        }
+        // Before the dot nothing was handed over; after it, a 4xx/5xx reply is a definite refusal.
+        throw classifySmtpError(err, handOver.dotReleased ? 'data_end' : failedPhase(err, phase, lastCommand));
       }
-      if (info.rejected.length > 0) {
-        throw new PermanentError(`SMTP server refused recipients: ${JSON.stringify(info.rejected)}`, 'SMTP_REJECTED');
-      }
-      return { envelope: { from: info.envelope.from || '', to: info.envelope.to }, response: info.response, raw };
     },
     async close(): Promise<void> {
-      transport.close();
+      // One connection per message: nothing pooled to close.
     },
   };
 }

@@ -13,7 +13,7 @@ export function createTemporalStarter(client: Client, taskQueue: string): Workfl
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority): Promise<'started' | 'exists'> {
       try {
-        await client.workflow.start('EmailWorkflow', {
+        await client.workflow.start(WORKFLOW_TYPES.email, {
           taskQueue,
           workflowId: input.emailId,
           args: [input],

@@ -21,7 +21,16 @@ export interface Config {
     backlogLimit: number;
   };
   priorityRules: PriorityRule[];
-  smtp: { host: string; port: number; user?: string; password?: string; tls: boolean; from: { name: string; address: string } };
+  smtp: {
+    host: string;
+    port: number;
+    user?: string;
+    password?: string;
+    tls: boolean;
+    /** Silence that ends an SMTP session, also the wait for the reply after the final dot (SMTP_TIMEOUT_MS). */
+    timeoutMs: number;
+    from: { name: string; address: string };
+  };
   llm: {
     /** `offline` when no endpoint is configured: a clearly labelled template drafter. */
     mode: 'openai' | 'offline';
@@ -127,6 +136,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       user: env.SMTP_USER?.trim() || undefined,
       password: env.SMTP_PASSWORD || undefined,
       tls: bool('SMTP_TLS', false),
+      timeoutMs: int('SMTP_TIMEOUT_MS', 60_000, 500, 600_000),
       from,
     },
     llm: {

@@ -1,5 +1,6 @@
 import type { EmailStatus, Priority, QueueStatus } from '../lib/domain';
 import type { ErrorClass } from '../lib/errors';
+import type { SmtpPhase } from './mail-sender';
 
 export interface ParsedEmail {
   messageId: string | null;
@@ -160,32 +161,76 @@ export interface DraftStore {
   listAwaiting(): Promise<DraftRecord[]>;
 }
 
+/** Send level of the design: `pending → sending → sent`, `failed` (safe to retry), `in_doubt`, `bounced`. */
+export type SendStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'in_doubt' | 'bounced';
+
+/** SMTP phases an attempt can have reached; see ports/mail-sender.ts. `claimed`: no session yet. */
+export type SendPhase = 'claimed' | SmtpPhase;
+
+/** Phases before the final dot of DATA: nothing was handed over, a retry cannot duplicate. */
+export const PHASES_BEFORE_FINAL_DOT: readonly SendPhase[] = [
+  'claimed',
+  'connect',
+  'greeting',
+  'tls',
+  'login',
+  'mail_from',
+  'rcpt',
+  'data',
+];
+
 export interface SendAttemptRecord {
   draftId: string;
   emailId: string;
   messageId: string;
-  status: 'pending' | 'sending' | 'sent' | 'failed';
+  status: SendStatus;
+  phase: SendPhase | null;
+  /** Fences attempts: only the holder of the current claim may write the final dot. */
+  attemptToken: string | null;
   attempts: number;
   lastError: string | null;
   envelope: { from: string; to: string[] } | null;
   appendedToSent: boolean;
+  forcedBy: string | null;
+  forceKey: string | null;
+  resolvedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-/** Exactly one row per draft: the idempotency record of sending. */
+/**
+ * Exactly one row per draft: the idempotency record of sending. Every transition is a
+ * compare-and-swap that reports whether it applied; a `sent` row is never reopened.
+ */
 export interface SendLedger {
-  /** Creates the row on the first attempt, counts every further one; returns the row as it now is. */
-  begin(draftId: string, emailId: string, messageId: string): Promise<SendAttemptRecord>;
+  /** Creates the row as `pending` on the first attempt; returns the row as it now is. */
+  ensure(draftId: string, emailId: string, messageId: string): Promise<SendAttemptRecord>;
+  /** `pending | failed → sending` under `token` (counts an attempt). */
+  claim(draftId: string, token: string): Promise<boolean>;
+  /** `sending` still before the final dot under `staleToken` → `sending` under `token`: takes over an interrupted attempt. */
+  takeOver(draftId: string, staleToken: string | null, token: string): Promise<boolean>;
+  /** `in_doubt` whose force key differs from `key` → `sending` under `token`, recording who forced it with which key. */
+  claimForced(draftId: string, token: string, by: string, key: string): Promise<boolean>;
+  /** Records the phase the attempt under `token` reached; false when it no longer holds the claim. */
+  setPhase(draftId: string, token: string, phase: SendPhase): Promise<boolean>;
   /**
-   * Marks the moment the message is handed to the SMTP server. A row still `sending` when the
-   * next attempt starts means that attempt was interrupted and the message may have gone out.
+   * The server accepted the message. Applies unless the row is already `sent`/`bounced`: a 250 is
+   * certain, so it also settles a doubt or a competing attempt that has not reached the dot.
    */
-  markSending(draftId: string): Promise<void>;
-  succeeded(draftId: string, envelope: { from: string; to: string[] }, response: string): Promise<void>;
-  failed(draftId: string, error: string): Promise<void>;
+  succeeded(draftId: string, envelope: { from: string; to: string[] }, response: string): Promise<boolean>;
+  /** `sending` under `token` → `failed` (nothing handed over), recording the phase it failed in. */
+  failed(draftId: string, token: string, phase: SendPhase | null, error: string): Promise<boolean>;
+  /** `sending` under `token` past the final dot → `in_doubt`. */
+  markInDoubt(draftId: string, token: string | null, reason: string): Promise<boolean>;
+  /** `in_doubt → sent` on a person's word that the customer got it. */
+  confirmSent(draftId: string, by: string, note: string | null): Promise<boolean>;
   markAppended(draftId: string): Promise<void>;
   /** Emails still `approved` whose last send round failed more than `olderThanSeconds` ago. */
   failedSendsOlderThan(olderThanSeconds: number): Promise<string[]>;
   get(draftId: string): Promise<SendAttemptRecord | null>;
+  /** The newest row of the email (its latest draft sent or tried). */
+  latestOfEmail(emailId: string): Promise<SendAttemptRecord | null>;
+  countByStatus(): Promise<Record<string, number>>;
 }
 
 export interface Watermark {

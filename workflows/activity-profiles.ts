@@ -74,6 +74,7 @@ export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName 
   saveHumanDraft: { step: 'draft', profile: 'bookkeeping' },
   recordDecision: { step: 'decide', profile: 'bookkeeping' },
   sendReply: { step: 'send', profile: 'send' },
+  confirmSentByOperator: { step: 'decide', profile: 'bookkeeping' },
   recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
   resetStuckJobs: { step: 'cleanup', profile: 'poll' },
   reindexPartial: { step: 'reindex', profile: 'index' },

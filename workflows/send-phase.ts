@@ -35,7 +35,7 @@ export async function runSendPhase(c: SendControl): Promise<EmailWorkflowResult>
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await c.act('send').sendReply({ emailId, draftId, ...(force ? { force } : {}) });
+      const sent = await c.act('send').sendReply({ emailId, draftId, statusOwner: 'workflow', ...(force ? { force } : {}) });
       await c.record('sent', sent.outcome === 'already_sent' ? `already sent as ${sent.messageId}` : `sent as ${sent.messageId}`);
       return { status: 'sent', messageId: sent.messageId };
     } catch (err) {

@@ -2,6 +2,8 @@ import { WORKFLOW_TYPES } from '../../lib/contract';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from '../../adapters/mariadb/dead-letters';
+import { createMariaDbSendLedger } from '../../adapters/mariadb/send-ledger';
+import { inDoubtAdvice } from '../../activities/send-claim';
 import type { Config } from '../../lib/config';
 import type { EmailWorkflowInput } from '../../lib/domain';
 import { redraft, resend } from './approval';
@@ -23,18 +25,27 @@ export function formatDeadLetters(list: DeadLetter[]): string {
     .join('\n');
 }
 
-export async function dlqShow(config: Config, id: number): Promise<DeadLetterDetail> {
+/** A dead letter, and for a send step the state of its send_attempts row. */
+export type DeadLetterView = DeadLetterDetail & { send: { draftId: string; status: string; messageId: string } | null };
+
+export async function dlqShow(config: Config, id: number): Promise<DeadLetterView> {
   const pool = await connectDatabase(config);
   try {
     const d = await createMariaDbDeadLetters(pool).show(id);
     if (!d) throw new CliError(`no queue row ${id} (list dead letters with: email-rag dlq list)`);
-    return d;
+    const row = d.step === 'send' && d.emailId ? await createMariaDbSendLedger(pool).latestOfEmail(d.emailId) : null;
+    return { ...d, send: row ? { draftId: row.draftId, status: row.status, messageId: row.messageId } : null };
   } finally {
     await pool.end();
   }
 }
 
-export function formatDeadLetter(d: DeadLetterDetail): string {
+/** What an operator must do about a send in doubt: decide, after checking the SMTP log. */
+function inDoubtText(emailId: string | null, messageId: string): string {
+  return `the send of ${messageId} is IN DOUBT: it may have reached the customer and is never resent automatically; ${inDoubtAdvice(emailId ?? '<email id>')}`;
+}
+
+export function formatDeadLetter(d: DeadLetterView): string {
   return [
     `dead letter ${d.id} (${d.status}): step ${d.step} of ${d.correlationId}`,
     `correlation id: ${d.correlationId}`,
@@ -42,6 +53,8 @@ export function formatDeadLetter(d: DeadLetterDetail): string {
     `attempts:       ${d.attempts}, last runtime ${d.lastRuntimeMs ?? '?'} ms, died ${d.diedAt?.toISOString() ?? '?'}`,
     `payload:        ${d.payload.rawMessage ?? 'no stored message'}${d.payload.rawBytes !== null ? ` (${d.payload.rawBytes} bytes)` : ''}`,
     `email:          ${d.payload.subject ?? '?'} from ${d.payload.from ?? '?'}, status ${d.payload.emailStatus ?? '?'}`,
+    ...(d.send ? [`send:           ${d.send.status} (${d.send.messageId}, draft ${d.send.draftId})`] : []),
+    ...(d.send?.status === 'in_doubt' ? [`IN DOUBT:       ${inDoubtText(d.emailId, d.send.messageId)}`] : []),
     `requeued:       ${d.requeueCount} time(s)${d.requeuedBy ? `, last by ${d.requeuedBy}` : ''}`,
     'history:',
     ...d.history.map((h) => `  ${h.at.toISOString()}  ${h.event}${h.actor ? ` by ${h.actor}` : ''}  ${h.message}`),
@@ -56,6 +69,8 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
   const d = await dlqShow(config, id);
   if (d.status !== 'dead') throw new CliError(`queue row ${id} is ${d.status}, not dead`);
   if (d.step === 'poll') throw new CliError('a dead poll is retried by the schedule; run `email-rag poll` to poll now');
+  // A plain requeue would only be refused again, or look like a decision nobody took: make it explicit.
+  if (d.send?.status === 'in_doubt') throw new CliError(`cannot requeue ${id}: ${inDoubtText(d.emailId, d.send.messageId)}`);
   const temporal = await connectTemporal(config);
   const pool = await connectDatabase(config);
   try {

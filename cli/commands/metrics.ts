@@ -10,6 +10,8 @@ export interface Metrics {
   steps: Record<string, { runs: number; p50Ms: number | null; p95Ms: number | null; failedAttempts: number; dead: number }>;
   backlog: { unfinished: number; oldestAgeSeconds: number | null; oldestUrgentAgeSeconds: number | null };
   deadLetters: number;
+  /** Sends a person must decide on (in doubt) and sends that came back (bounced); all time, not the window. */
+  sends: { inDoubt: number; bounced: number };
   alerts: string[];
 }
 
@@ -75,6 +77,11 @@ export async function metrics(config: Config, windowMinutes: number, urgentDeadl
        FROM emails WHERE status IN ${UNFINISHED}`,
     );
     const [dead] = await rows<{ n: number }>(pool, `SELECT COUNT(*) AS n FROM queue_jobs WHERE status = 'dead'`);
+    const [sends] = await rows<{ in_doubt: number | null; bounced: number | null }>(
+      pool,
+      `SELECT SUM(status = 'in_doubt') AS in_doubt, SUM(status = 'bounced') AS bounced FROM send_attempts`,
+    );
+    const inDoubt = Number(sends?.in_doubt ?? 0);
     const [recent] = await rows<{ n: number }>(
       pool,
       `SELECT COUNT(*) AS n FROM audit_log WHERE event_type = 'status_changed' AND created_at >= ${since}
@@ -86,6 +93,7 @@ export async function metrics(config: Config, windowMinutes: number, urgentDeadl
     if (urgentAge !== null && urgentAge > urgentDeadlineMinutes * 60) {
       alerts.push(`urgent mail has waited ${Math.round(urgentAge / 60)} min in the pipeline (deadline ${urgentDeadlineMinutes} min)`);
     }
+    if (inDoubt > 0) alerts.push(`${inDoubt} send(s) in doubt wait for a person (email-rag status)`);
     if (unfinished > 0 && Number(recent?.n ?? 0) === 0) {
       alerts.push(`${unfinished} emails unfinished and no draft or reply came out in the last ${windowMinutes} min`);
     }
@@ -113,6 +121,7 @@ export async function metrics(config: Config, windowMinutes: number, urgentDeadl
         oldestUrgentAgeSeconds: urgentAge,
       },
       deadLetters: Number(dead?.n ?? 0),
+      sends: { inDoubt, bounced: Number(sends?.bounced ?? 0) },
       alerts,
     };
   } finally {
@@ -132,6 +141,7 @@ export function formatMetrics(m: Metrics): string {
     ),
     `backlog: ${m.backlog.unfinished} unfinished, oldest ${m.backlog.oldestAgeSeconds ?? '–'} s, oldest urgent ${m.backlog.oldestUrgentAgeSeconds ?? '–'} s`,
     `dead letters: ${m.deadLetters}`,
+    `sends in doubt: ${m.sends.inDoubt}, bounced: ${m.sends.bounced}`,
     ...(m.alerts.length > 0 ? m.alerts.map((a) => `ALERT: ${a}`) : ['alerts: none']),
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { DECISIONS } from '../../lib/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -63,7 +64,7 @@ export async function approveWithTemporalCli(
       ? { draftId, by: 'demo-operator', body: 'Guten Tag,\n\nvielen Dank für Ihre Nachricht, wir kümmern uns darum.\n\nIhr Support-Team' }
       : { draftId, by: 'demo-operator' };
   const args = ['workflow', 'update', 'execute', '--address', temporal.address, '--namespace', 'default'];
-  args.push('--workflow-id', target.id, '--name', 'approve', '--input', JSON.stringify(input));
+  args.push('--workflow-id', target.id, '--name', DECISIONS.approve, '--input', JSON.stringify(input));
   watch.say(`  $ ${shellQuote([temporal.cli, ...args])}`);
   const out = await step('approving with the temporal CLI', [], () => runCommand(temporal.cli, args, process.env, 30_000));
   if (out) watch.say(indent(out, '    '));

@@ -1,3 +1,4 @@
+import { DECISIONS } from '../../lib/contract';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { shellQuote } from './cli';
@@ -87,7 +88,7 @@ export function hints(e: DemoEndpoints): string {
     '--workflow-id',
     example,
     '--name',
-    'reject',
+    DECISIONS.reject,
     '--input',
     JSON.stringify({ draftId: `${example}:draft:1`, by: 'you', reason: 'not needed' }),
   ]);

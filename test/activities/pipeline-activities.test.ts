@@ -184,7 +184,9 @@ test('send: 451 is transient and counted on the one send_attempts row; a retry s
   assert.deepEqual(row?.envelope?.to, ['erika@customer.example']);
   const parsed = await simpleParser(stack.smtp.messages.at(-1)!.raw);
   assert.equal(parsed.inReplyTo, '<send-1@customer.example>');
-  assert.equal(await status(input.emailId), 'sent');
+  // The workflow owns the email's status; the send step records the ledger row and the draft.
+  assert.equal(await status(input.emailId), 'approved');
+  assert.equal((await h.deps.activities.drafts.get(draft.draftId))?.status, 'sent');
 });
 
 test('send: 550 is permanent; a crafted display name cannot add recipients', async () => {
@@ -212,12 +214,13 @@ test('decisions and status changes are in the audit log with the correlation id'
   assert.ok(rows.every((r) => r.actor === 'tester' && r.correlation_id.startsWith('email-')));
 });
 
-test('an attempt interrupted during the SMTP hand-over is never resent automatically, only with an operator’s force', async () => {
+test('an attempt interrupted after the final dot is never resent automatically, only with an operator’s force', async () => {
   const input = await throughDraft(sampleEmail({ messageId: '<doubt-1@customer.example>', subject: 'Doppelte Zustellung?' }));
   const draft = await approvedDraft(input);
-  // What a worker killed right after the SMTP server's 250 leaves behind.
-  await h.deps.activities.sends.begin(draft.draftId, input.emailId, '<irrelevant>');
-  await h.deps.activities.sends.markSending(draft.draftId);
+  // What a worker killed after writing the final dot, before the server's reply, leaves behind.
+  await h.deps.activities.sends.ensure(draft.draftId, input.emailId, '<irrelevant>');
+  assert.ok(await h.deps.activities.sends.claim(draft.draftId, 'killed-worker'));
+  assert.ok(await h.deps.activities.sends.setPhase(draft.draftId, 'killed-worker', 'data_end'));
   const before = stack.smtp.messages.length;
   await assert.rejects(h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId }), {
     code: 'SEND_IN_DOUBT',
@@ -227,7 +230,11 @@ test('an attempt interrupted during the SMTP hand-over is never resent automatic
     input.emailId,
   ])) as Array<{ n: number }>;
   assert.equal(Number(audit[0]?.n), 1);
-  const forced = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId, force: true });
+  const forced = await h.run(input.emailId, h.activities.sendReply, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    force: { by: 'ops', key: 'checked-smtp-log-1' },
+  });
   assert.equal(forced.outcome, 'sent');
   assert.equal(stack.smtp.messages.length, before + 1);
 });
