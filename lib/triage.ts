@@ -104,7 +104,8 @@ function autoReply(m: TriageMessage): string | null {
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^auto[_-]reply$/i.test(precedence)) return `Precedence: ${precedence}`;
   const type = (first(m.headers, 'content-type') ?? '').toLowerCase();
-  if (type.startsWith('multipart/report') && /report-type\s*=\s*"?disposition-notification/.test(type)) return 'read receipt (disposition-notification)';
+  if (type.startsWith('multipart/report') && /report-type\s*=\s*"?disposition-notification/.test(type))
+    return 'read receipt (disposition-notification)';
   if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
   if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
   return null;
@@ -184,7 +185,9 @@ export function parseTriageAllow(text: string | undefined): { rules: TriageAllow
       (cls === undefined || (classes as readonly string[]).includes(cls)) &&
       (m[2] === 'sender' ? /^[^\s@]+@[^\s@]+$/.test(value) : /^[a-z0-9.-]+\.[a-z0-9-]+$/.test(value));
     if (!valid) {
-      problems.push(`TRIAGE_ALLOW entry "${entry}" is not [class:]sender=address or [class:]domain=name (class one of ${classes.join(', ')})`);
+      problems.push(
+        `TRIAGE_ALLOW entry "${entry}" is not [class:]sender=address or [class:]domain=name (class one of ${classes.join(', ')})`,
+      );
       continue;
     }
     rules.push({ class: (cls as TriageClass | undefined) ?? '*', kind: m![2] as TriageAllowRule['kind'], value });

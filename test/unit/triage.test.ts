@@ -60,7 +60,9 @@ test('a bounce names the Message-ID of the message it returns, wherever the repo
   assert.ok(ids.includes('<reply-5f1c0a9e2b7d4c3a8e6f1d2c3b4a5968@example.test>'), ids.join(' '));
   assert.ok(!ids.includes('<20241112091503.4Wq1Zk3Jz9z9sQ@mx.example.test>'), "the bounce's own id is not one of ours");
   const exchange = await classify('bounce-exchange-unzustellbar.eml');
-  assert.ok(bouncedMessageIds(exchange.raw.toString('latin1'), exchange.parsed).includes('<reply-aa11bb22cc33dd44ee55ff6677889900@example.test>'));
+  assert.ok(
+    bouncedMessageIds(exchange.raw.toString('latin1'), exchange.parsed).includes('<reply-aa11bb22cc33dd44ee55ff6677889900@example.test>'),
+  );
   // Subject-only bounce: nothing to link, and that is not an error.
   const gmail = await classify('bounce-gmail-subject-only.eml');
   assert.deepEqual(bouncedMessageIds(gmail.raw.toString('latin1'), gmail.parsed), []);
@@ -96,7 +98,11 @@ test('TRIAGE_ALLOW and OWN_ADDRESSES are validated with every other variable, al
       return true;
     },
   );
-  const config = loadConfig({ ...env, SMTP_FROM: 'Support <Support@Example.test>', OWN_ADDRESSES: 'help@example.test;noreply@example.test' });
+  const config = loadConfig({
+    ...env,
+    SMTP_FROM: 'Support <Support@Example.test>',
+    OWN_ADDRESSES: 'help@example.test;noreply@example.test',
+  });
   assert.deepEqual(config.triage.ownAddresses, ['support@example.test', 'help@example.test', 'noreply@example.test']);
   assert.deepEqual(loadConfig({ ...env, TRIAGE_ALLOW: 'sender=Alerts@Bank.example' }).triage.allow, [
     { class: '*', kind: 'sender', value: 'alerts@bank.example' },
