@@ -17,14 +17,19 @@ export const MIN_MAX_ALLOWED_PACKET = 4 * 1024 * 1024;
  */
 export async function checkDatabaseLimits(db: Queryable, maxMessageBytes: number): Promise<{ maxAllowedPacket: number }> {
   const limit = await maxAllowedPacket(db);
-  if (limit < MIN_MAX_ALLOWED_PACKET) {
-    throw new ConfigError(
-      `MariaDB max_allowed_packet is ${limit} bytes, below the ${MIN_MAX_ALLOWED_PACKET} needed to store mail up to ` +
-        `MAX_MESSAGE_BYTES=${maxMessageBytes} (in ${RAW_CHUNK_BYTES}-byte chunks): raise it on the server ` +
-        `(SET GLOBAL max_allowed_packet = 67108864, and max_allowed_packet = 64M under [mysqld])`,
-    );
-  }
+  const problem = databaseLimitProblem(limit, maxMessageBytes);
+  if (problem) throw new ConfigError(problem);
   return { maxAllowedPacket: limit };
+}
+
+/** One line naming both values and the fix, or null when the server's limit is enough. */
+export function databaseLimitProblem(maxAllowedPacket: number, maxMessageBytes: number): string | null {
+  if (maxAllowedPacket >= MIN_MAX_ALLOWED_PACKET) return null;
+  return (
+    `MariaDB max_allowed_packet is ${maxAllowedPacket} bytes, below the ${MIN_MAX_ALLOWED_PACKET} needed to store mail up to ` +
+    `MAX_MESSAGE_BYTES=${maxMessageBytes} (in ${RAW_CHUNK_BYTES}-byte chunks): raise it on the server ` +
+    `(SET GLOBAL max_allowed_packet = 67108864, and max_allowed_packet = 64M under [mysqld])`
+  );
 }
 
 /**
