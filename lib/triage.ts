@@ -38,7 +38,8 @@ export interface TriageSettings {
 }
 
 const BOUNCE_SENDER = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon)([+.-].*)?$/i;
-const NO_REPLY_SENDER = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|no[-_.]?answer)([+._-].*)?$/i;
+// A whole token of the local part: noreply@, no-reply-billing@, gmail-noreply@; not noreplying.fan@.
+const NO_REPLY_SENDER = /(^|[-_.+])(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|no[-_.]?answer)([-_.+]|$)/i;
 
 // Anchored at the start: "Fwd: Undelivered Mail ..." from a colleague is a person asking about it.
 const BOUNCE_SUBJECT =

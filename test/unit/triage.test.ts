@@ -115,6 +115,8 @@ test('hostile header values do not throw and do not over-match', () => {
   assert.equal(triage({ ...base, headers: { 'x-spam-flag': ['NO'], 'x-spam-status': ['No, score=-1.0'] } }, OURS), null);
   assert.equal(triage({ ...base, headers: { precedence: ['first-class'] } }, OURS), null);
   assert.equal(triage({ ...base, from: 'noreplying.fan@customer.example', headers: {} }, OURS), null);
+  assert.equal(triage({ ...base, from: 'gmail-noreply@google.example', headers: {} }, OURS)?.class, 'no_reply');
+  assert.equal(triage({ ...base, from: 'do_not_reply.billing@bank.example', headers: {} }, OURS)?.class, 'no_reply');
   assert.equal(triage({ ...base, from: 'mailer-daemon-fan@x.example', headers: {} }, OURS)?.class, 'bounce');
   assert.equal(triage({ ...base, from: null, subject: '', headers: { 'content-type': [''] } }, OURS), null);
   assert.equal(triage({ ...base, subject: 'Re: Out of office policy question', headers: {} }, OURS), null);
