@@ -1,4 +1,6 @@
 import type { PriorityRule } from '../lib/priority-rules';
+import type { TriageSettings } from '../lib/triage';
+import type { BounceLedger } from '../ports/bounce-ledger';
 import type { Drafter } from '../ports/drafter';
 import type { MailSender } from '../ports/mail-sender';
 import type { Mailbox } from '../ports/mailbox';
@@ -18,6 +20,7 @@ export interface MailSettings {
   importHistory: boolean;
   backlogLimit: number;
   priorityRules: PriorityRule[];
+  triage: TriageSettings;
   from: { name: string; address: string };
 }
 
@@ -27,6 +30,7 @@ export interface ActivityDeps {
   audit: AuditLog;
   drafts: DraftStore;
   sends: SendLedger;
+  bounces: BounceLedger;
   watermarks: WatermarkStore;
   index: VectorIndex;
   drafter: Drafter;

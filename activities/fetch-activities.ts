@@ -1,28 +1,77 @@
 import type { EmailWorkflowInput } from '../lib/domain';
-import { PermanentError } from '../lib/errors';
+import { PermanentError, TooLargeError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
-import { legacyTransition, type StatusOwned } from './context';
+import { correlationId, legacyTransition, type StatusOwned } from './context';
 
 /** Downloads the raw message once and stores it; the workflow only ever sees its id. */
 export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'messages' | 'audit' | 'settings'>) {
+  /** Mail over the limit leaves a visible row and one audit entry, then ends the step for good. */
+  async function refuseOversized(input: EmailWorkflowInput, err: TooLargeError): Promise<never> {
+    const { source, emailId } = input;
+    const cid = correlationId();
+    if (source.kind === 'imap') {
+      await deps.messages.saveOversized({
+        emailId,
+        source: 'imap',
+        mailbox: source.mailbox,
+        uidValidity: source.uidValidity,
+        uid: source.uid,
+        size: err.size,
+        subject: err.known.subject,
+        from: err.known.from,
+        historyOnly: input.historyOnly ?? false,
+      });
+    }
+    await deps.audit.record({
+      emailId,
+      correlationId: cid,
+      eventType: 'too_large',
+      errorClass: 'permanent',
+      message: err.message,
+      details: { size: err.size, limit: err.limit },
+      eventKey: `${cid}:too_large`,
+    });
+    throw err;
+  }
+
   return {
     async fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }> {
       const { source, emailId } = input;
       if (source.kind === 'stored') {
         const raw = await deps.messages.getRaw(emailId);
-        if (!raw) throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
+        if (!raw) {
+          // An imported file over the limit was recorded, not stored (email-rag ingest).
+          const stub = await deps.messages.getEmail(emailId);
+          if (stub?.statusReason === 'too_large') {
+            const limit = deps.settings.maxMessageBytes;
+            return refuseOversized(
+              input,
+              new TooLargeError(
+                `message has ${stub.rawSize} bytes, above the limit of ${limit} (MAX_MESSAGE_BYTES); not stored`,
+                stub.rawSize,
+                limit,
+              ),
+            );
+          }
+          throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
+        }
         await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
         return { size: raw.length };
       }
-      const existing = await deps.messages.getRaw(emailId);
-      const raw =
-        existing ??
-        (await deps.mailbox.fetchRaw({
-          mailbox: source.mailbox,
-          uidValidity: source.uidValidity,
-          uid: source.uid,
-          maxBytes: deps.settings.maxMessageBytes,
-        }));
+      let raw = await deps.messages.getRaw(emailId);
+      if (!raw) {
+        try {
+          raw = await deps.mailbox.fetchRaw({
+            mailbox: source.mailbox,
+            uidValidity: source.uidValidity,
+            uid: source.uid,
+            maxBytes: deps.settings.maxMessageBytes,
+          });
+        } catch (err) {
+          if (err instanceof TooLargeError) return refuseOversized(input, err);
+          throw err;
+        }
+      }
       await deps.messages.saveRaw({
         emailId,
         source: 'imap',

@@ -1,5 +1,5 @@
 import { ImapFlow } from 'imapflow';
-import { PermanentError, TransientError } from '../lib/errors';
+import { PermanentError, TooLargeError, TransientError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
 import type { Mailbox, MailboxListing } from '../ports/mailbox';
 
@@ -99,13 +99,18 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
             'UIDVALIDITY_CHANGED',
           );
         }
-        const meta = await client.fetchOne(String(uid), { uid: true, size: true }, { uid: true });
+        const meta = await client.fetchOne(String(uid), { uid: true, size: true, envelope: true }, { uid: true });
         if (!meta) throw new PermanentError(`message UID ${uid} is no longer in ${mailbox}`, 'MESSAGE_GONE');
         const size = meta.size ?? 0;
         if (size > maxBytes) {
-          throw new PermanentError(
+          throw new TooLargeError(
             `message UID ${uid} has ${size} bytes, above the limit of ${maxBytes} (MAX_MESSAGE_BYTES); not downloaded`,
-            'MESSAGE_TOO_LARGE',
+            size,
+            maxBytes,
+            {
+              subject: meta.envelope?.subject ?? null,
+              from: meta.envelope?.from?.[0]?.address?.toLowerCase() ?? null,
+            },
           );
         }
         const full = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });

@@ -3,6 +3,7 @@ import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
 import { PermanentError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
+import type { TriageMessage } from '../lib/triage';
 import type { ParsedEmail } from '../ports/store';
 
 type Address = { name: string; address: string };
@@ -29,11 +30,27 @@ export function threadIdFor(rootMessageId: string): string {
   return `thread-${createHash('sha256').update(rootMessageId).digest('hex').slice(0, 32)}`;
 }
 
+/** Top-level header values by lower-case name, unfolded; what triage reads. */
+function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<string, string[]> {
+  const map: Record<string, string[]> = {};
+  for (const l of lines) {
+    const value = l.line
+      .slice(l.line.indexOf(':') + 1)
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .trim();
+    (map[l.key] ??= []).push(value);
+  }
+  return map;
+}
+
+/** A parsed email plus the header and structure facts that triage needs (not stored as such). */
+export type ParsedMessage = ParsedEmail & { triage: Pick<TriageMessage, 'headers' | 'partTypes'> };
+
 /**
  * Parses raw RFC 822 bytes. mailparser tolerates almost anything, so "malformed" here means
  * what we cannot work with at all: no header block, or neither sender nor any content.
  */
-export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedEmail> {
+export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedMessage> {
   const head = raw.subarray(0, 64 * 1024).toString('latin1');
   if (raw.length === 0 || !/^[!-9;-~]+:/m.test(head.split(/\r?\n\r?\n/)[0] ?? '')) {
     throw new PermanentError('message has no RFC 822 header block', 'MALFORMED_MESSAGE');
@@ -84,5 +101,10 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       importance: rawHeader(parsed.headerLines, 'importance'),
       priority: rawHeader(parsed.headerLines, 'priority'),
     }),
+    triage: {
+      headers: headerMap(parsed.headerLines),
+      // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.
+      partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { checkDatabaseLimits } from '../adapters/mariadb/limits';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
@@ -24,7 +25,8 @@ export async function connectTemporal(config: Config): Promise<{ client: Client;
   return { client: new Client({ connection, namespace: config.temporal.namespace }), close: () => connection.close() };
 }
 
-export async function connectDatabase(config: Config): Promise<Pool> {
+/** `storesMail`: the command writes raw mail, so the server's packet limit is checked first. */
+export async function connectDatabase(config: Config, opts: { storesMail?: boolean } = {}): Promise<Pool> {
   // A person is waiting: fail within seconds rather than the worker's patient 10 s.
   const pool = createPool(config.databaseUrl, 2, 4_000);
   try {
@@ -33,6 +35,14 @@ export async function connectDatabase(config: Config): Promise<Pool> {
     await pool.end().catch(() => undefined);
     const where = config.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
     throw new CliError(`cannot reach MariaDB at ${where}: ${errorMessage(err).split('\n')[0]} (run npm run setup, or set DATABASE_URL)`, 3);
+  }
+  if (opts.storesMail) {
+    try {
+      await checkDatabaseLimits(pool, config.imap.maxMessageBytes);
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw new CliError(errorMessage(err), 2);
+    }
   }
   return pool;
 }

@@ -4,6 +4,7 @@ import { migrate } from '../adapters/mariadb/migrate';
 import { loadConfig, type Config } from '../lib/config';
 import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../lib/errors';
+import { answer } from './commands/answer';
 import { approve, markSent, redraft, reject, resend } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
@@ -20,7 +21,7 @@ commands:
   schedules install                       install or update the IMAP poll schedule
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
-  ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
+  ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
   status [--json]                         emails per status, queue rows per status, dead letters
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
@@ -39,6 +40,7 @@ commands:
   mark-sent <workflowId> [--note N] [--by NAME]
                                           a send in doubt did arrive: record it as sent
   (a decision the workflow refuses exits 5 with its reason)
+  answer <emailId> --by NAME              draft a reply to an email triage set aside (status ignored)
 
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see README)`;
 
@@ -115,8 +117,11 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'ingest': {
       const { positionals, values } = args(rest, { history: { type: 'boolean', default: false } });
-      for (const line of await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true }))
-        console.log(line);
+      const report = await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true });
+      for (const line of report.lines) console.log(line);
+      // The summary goes to stderr: stdout stays one line per file for scripts.
+      console.error(`email-rag ingest: ${report.summary}`);
+      if (report.failed > 0) process.exitCode = 1;
       return;
     }
     case 'status': {
@@ -224,6 +229,14 @@ async function run(argv: string[]): Promise<void> {
           ...(typeof values.draft === 'string' ? { draft: values.draft } : {}),
         }),
       );
+      return;
+    }
+    case 'answer': {
+      const { positionals, values } = args(rest, { by: { type: 'string' } });
+      const id = one(positionals, 'email id');
+      if (typeof values.by !== 'string' || values.by.trim() === '')
+        throw new CliError('answer needs --by NAME (who asked for the reply)', 2);
+      console.log(await answer(config(), id, values.by.trim()));
       return;
     }
     case undefined:

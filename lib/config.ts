@@ -1,5 +1,6 @@
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
+import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
     backlogLimit: number;
   };
   priorityRules: PriorityRule[];
+  /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
+  triage: TriageSettings;
   smtp: {
     host: string;
     port: number;
@@ -130,6 +133,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       backlogLimit: int('BACKLOG_LIMIT', 500, 1),
     },
     priorityRules: [],
+    triage: { ownAddresses: [], allow: [] },
     smtp: {
       host: str('SMTP_HOST', '127.0.0.1'),
       port: int('SMTP_PORT', 25, 1, 65535),
@@ -183,6 +187,10 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   const rules = parsePriorityRules(env.PRIORITY_RULES);
   config.priorityRules = rules.rules;
   problems.push(...rules.problems);
+  const own = parseOwnAddresses(env.OWN_ADDRESSES);
+  const allow = parseTriageAllow(env.TRIAGE_ALLOW);
+  config.triage = { ownAddresses: [...new Set([from.address.toLowerCase(), ...own.addresses])], allow: allow.rules };
+  problems.push(...own.problems, ...allow.problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;

@@ -16,12 +16,21 @@ export const EMAIL_STATUSES = [
   'rejected',
   'manual_review',
   'failed',
+  // Triage decided no reply is due (bounce, auto-reply, list mail, ...); a person can pull it back.
+  'ignored',
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** Technical status of one (email, step) job (table `queue_jobs`). */
 export const QUEUE_STATUSES = ['pending', 'processing', 'done', 'failed', 'dead'] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+
+/**
+ * Why an incoming email gets no draft (stored as `emails.triage_class`). Order matters only for
+ * documentation; lib/triage.ts decides which class wins when several apply.
+ */
+export const TRIAGE_CLASSES = ['own_address', 'spam', 'bounce', 'auto_reply', 'list', 'no_reply'] as const;
+export type TriageClass = (typeof TRIAGE_CLASSES)[number];
 
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -39,6 +48,8 @@ export interface EmailWorkflowInput {
   priority?: Priority;
   /** Drafts one email may get (people's redrafts and thread follow-ups) before a person must write it. */
   maxDrafts?: number;
+  /** A person pulled an `ignored` email back into the pipeline: triage is skipped, a draft is made. */
+  answerRequestedBy?: string;
 }
 
 /** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */

@@ -33,6 +33,19 @@ export class PermanentError extends EmailRagError {
   }
 }
 
+/** A message above MAX_MESSAGE_BYTES: never downloaded or stored, never retried. */
+export class TooLargeError extends PermanentError {
+  constructor(
+    message: string,
+    readonly size: number,
+    readonly limit: number,
+    /** What is known without downloading it (IMAP envelope, or the head of a file). */
+    readonly known: { subject?: string | null; from?: string | null } = {},
+  ) {
+    super(message, 'TOO_LARGE');
+  }
+}
+
 /** An optional service is missing or down: degrade and carry on. */
 export class DependencyError extends EmailRagError {
   constructor(message: string, code = 'DEPENDENCY', options?: { cause?: unknown }) {

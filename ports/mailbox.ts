@@ -26,7 +26,7 @@ export interface Mailbox {
   /** Messages with a UID above `afterUid`, oldest first, at most `limit`. */
   listSince(mailbox: string, afterUid: number, limit: number): Promise<MailboxListing>;
   /**
-   * The raw RFC 822 bytes of one message. Refuses (PermanentError `MESSAGE_TOO_LARGE`) before
+   * The raw RFC 822 bytes of one message. Refuses (TooLargeError, code `TOO_LARGE`) before
    * downloading when the server-side size exceeds `maxBytes`.
    */
   fetchRaw(ref: { mailbox: string; uidValidity: number; uid: number; maxBytes: number }): Promise<Buffer>;

@@ -1,6 +1,7 @@
-import type { EmailStatus, Priority, QueueStatus } from '../lib/domain';
+import type { EmailStatus, Priority, QueueStatus, TriageClass } from '../lib/domain';
 import type { ErrorClass } from '../lib/errors';
 import type { SmtpPhase } from './mail-sender';
+import type { TriageVerdict } from '../lib/triage';
 
 export interface ParsedEmail {
   messageId: string | null;
@@ -25,6 +26,10 @@ export interface EmailRecord extends ParsedEmail {
   status: EmailStatus;
   historyOnly: boolean;
   rawSize: number;
+  /** Intake triage class when the email deserves no reply (see lib/triage.ts). */
+  triageClass?: TriageClass | null;
+  /** Why the email ended where it is: a triage reason, `too_large`, … */
+  statusReason?: string | null;
 }
 
 export interface NewRawEmail {
@@ -44,11 +49,28 @@ export interface SendSnapshot {
   messageId: string;
 }
 
+/** An email above MAX_MESSAGE_BYTES: recorded with what is known, never downloaded or stored. */
+export interface OversizedEmail {
+  emailId: string;
+  source: 'imap' | 'file';
+  mailbox?: string;
+  uidValidity?: number;
+  uid?: number;
+  size: number;
+  subject?: string | null;
+  from?: string | null;
+  historyOnly: boolean;
+}
+
 /** Raw and parsed emails and their business status. */
 export interface MessageStore {
   /** Stores the raw bytes once (upsert on the email id); returns false when they were there already. */
   saveRaw(email: NewRawEmail): Promise<boolean>;
   getRaw(emailId: string): Promise<Buffer | null>;
+  /** The `emails` row of a message too large to store (`status_reason = 'too_large'`). */
+  saveOversized(email: OversizedEmail): Promise<void>;
+  /** Stores the triage class and reason (null: the email deserves a draft). */
+  saveTriage(emailId: string, verdict: TriageVerdict | null): Promise<void>;
   saveParsed(emailId: string, parsed: ParsedEmail): Promise<void>;
   getEmail(emailId: string): Promise<EmailRecord | null>;
   /** The thread of any known email among these Message-IDs (a reply joins its parent's thread). */

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import { createImapMailbox } from '../adapters/imap-mailbox';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
 import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
@@ -86,6 +87,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     audit,
     drafts: createMariaDbDraftStore(pool),
     sends: createMariaDbSendLedger(pool),
+    bounces: createMariaDbBounceLedger(pool),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     drafter,
@@ -103,6 +105,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
       importHistory: config.imap.importHistory,
       backlogLimit: config.imap.backlogLimit,
       priorityRules: config.priorityRules,
+      triage: config.triage,
       from: config.smtp.from,
     },
   };

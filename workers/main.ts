@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import { checkDatabaseLimitsAt } from '../adapters/mariadb/limits';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
 import { createLogger, type LogLevel } from '../lib/logger';
@@ -29,6 +30,9 @@ export async function runWorker(config: Config): Promise<void> {
   process.on('unhandledRejection', fatal('unhandledRejection'));
   process.on('uncaughtException', fatal('uncaughtException'));
 
+  // Large mail must not meet a packet limit mid-pipeline (it would look like an outage): refuse now.
+  const limits = await checkDatabaseLimitsAt(config.databaseUrl, config.imap.maxMessageBytes);
+  if (!limits) logger.warn('MariaDB not reachable at start; its limits are checked on the first large write');
   const running = await createEmailWorker(config);
   let stopping = false;
   const stop = (signal: string) => {

@@ -24,7 +24,7 @@ import { decisionRefusal, type DecisionInput, type DecisionResult } from './deci
 import type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
 import { emailWorkflowV1 } from './legacy/email-workflow-v1';
 import { runSendPhase, type SendControl } from './send-phase';
-import { errorClassOf, failureText } from './failures';
+import { errorClassOf, failureText, failureTypeOf } from './failures';
 
 export type {
   ApproveInput,
@@ -130,7 +130,9 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
   const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
     state.lastError = failureText(err);
     state.waitingFor = null;
-    await record(status, state.lastError, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError });
+    // The reason column holds the failure's code (e.g. too_large) for SQL; the audit row has the whole text.
+    const reason = failureTypeOf(err)?.toLowerCase() ?? state.lastError;
+    await record(status, reason, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError });
     return { status };
   };
 
@@ -218,12 +220,23 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
         return await stop('failed', 'fetch_failed', err);
       }
       await record('fetched', input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message');
+      let parsed: Awaited<ReturnType<Activities['parseEmail']>>;
       try {
-        await act('parse').parseEmail({ emailId, priority, statusOwner });
+        parsed = await act('parse').parseEmail({ emailId, priority, statusOwner });
       } catch (err) {
         return await stop('failed', 'parse_failed', err);
       }
-      await record('parsed', 'parsed');
+      if (parsed.triage && !input.answerRequestedBy) {
+        // Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back.
+        const why = `${parsed.triage.class}: ${parsed.triage.reason}`;
+        await record('ignored', why, {
+          eventType: 'triaged',
+          errorClass: null,
+          message: `not answered (${why}); email-rag answer pulls it back`,
+        });
+        return { status: 'ignored' };
+      }
+      await record('parsed', input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : 'parsed');
       try {
         const indexed = await act('index').indexEmail({ emailId, statusOwner });
         await record('indexed', `indexed in ${indexed.index}`);

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { EmailStatus, Priority } from '../../lib/domain';
-import type { EmailRecord, MessageStore, NewRawEmail, ParsedEmail, SendSnapshot } from '../../ports/store';
-import { query, type Pool } from './pool';
+import type { EmailStatus, Priority, TriageClass } from '../../lib/domain';
+import { PermanentError } from '../../lib/errors';
+import type { TriageVerdict } from '../../lib/triage';
+import type { EmailRecord, MessageStore, NewRawEmail, OversizedEmail, ParsedEmail, SendSnapshot } from '../../ports/store';
+import { MAX_STORED_TEXT_CHARS, RAW_CHUNK_BYTES } from './limits';
+import { classifyDbError, query, type Pool } from './pool';
 
 interface EmailRow {
   id: string;
@@ -25,20 +28,67 @@ interface EmailRow {
   attachments: string | null;
   sent_date: Date | null;
   raw_size: number;
+  triage_class: TriageClass | null;
+  status_reason: string | null;
 }
 
 const UNFINISHED: EmailStatus[] = ['fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved'];
 
+/**
+ * Writes the raw bytes as one row (small mail) or a first chunk plus parts, in one transaction:
+ * a crash half-way leaves nothing, so a retry writes it all again. Returns false when stored already.
+ */
+async function saveRawChunks(pool: Pool, emailId: string, raw: Buffer): Promise<boolean> {
+  const sha = createHash('sha256').update(raw).digest('hex');
+  const chunks = Math.max(1, Math.ceil(raw.length / RAW_CHUNK_BYTES));
+  const chunk = (i: number) => raw.subarray(i * RAW_CHUNK_BYTES, (i + 1) * RAW_CHUNK_BYTES);
+  if (chunks === 1) {
+    const res = await query<{ affectedRows: number }>(
+      pool,
+      'saving the raw message',
+      `INSERT IGNORE INTO raw_messages (email_id, raw, size, sha256, chunks) VALUES (?, ?, ?, ?, 1)`,
+      [emailId, raw, raw.length, sha],
+    );
+    return res.affectedRows > 0;
+  }
+  let conn;
+  try {
+    conn = await pool.getConnection();
+  } catch (err) {
+    throw classifyDbError(err, 'saving the raw message');
+  }
+  try {
+    await conn.beginTransaction();
+    const res = await query<{ affectedRows: number }>(
+      conn,
+      'saving the raw message',
+      `INSERT IGNORE INTO raw_messages (email_id, raw, size, sha256, chunks) VALUES (?, ?, ?, ?, ?)`,
+      [emailId, chunk(0), raw.length, sha, chunks],
+    );
+    if (res.affectedRows > 0) {
+      for (let i = 1; i < chunks; i++) {
+        await query(
+          conn,
+          `saving part ${i + 1} of ${chunks} of the raw message`,
+          'REPLACE INTO raw_message_parts (email_id, seq, data) VALUES (?, ?, ?)',
+          [emailId, i, chunk(i)],
+        );
+      }
+    }
+    await conn.commit();
+    return res.affectedRows > 0;
+  } catch (err) {
+    await conn.rollback().catch(() => undefined);
+    throw classifyDbError(err, 'saving the raw message');
+  } finally {
+    await conn.release().catch(() => undefined);
+  }
+}
+
 export function createMariaDbMessageStore(pool: Pool): MessageStore {
   return {
     async saveRaw(email: NewRawEmail): Promise<boolean> {
-      const sha = createHash('sha256').update(email.raw).digest('hex');
-      const res = await query<{ affectedRows: number }>(
-        pool,
-        'saving the raw message',
-        `INSERT IGNORE INTO raw_messages (email_id, raw, size, sha256) VALUES (?, ?, ?, ?)`,
-        [email.emailId, email.raw, email.raw.length, sha],
-      );
+      const stored = await saveRawChunks(pool, email.emailId, email.raw);
       await query(
         pool,
         'recording the fetched email',
@@ -55,14 +105,65 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
           email.raw.length,
         ],
       );
-      return res.affectedRows > 0;
+      return stored;
+    },
+
+    async saveOversized(email: OversizedEmail): Promise<void> {
+      // A stub with what is known without downloading: the workflow records the end (failed).
+      await query(
+        pool,
+        'recording the oversized email',
+        `INSERT INTO emails (id, source, mailbox, uid_validity, uid, history_only, status, raw_size, subject, from_address, status_reason)
+         VALUES (?, ?, ?, ?, ?, ?, 'fetched', ?, ?, ?, 'too_large')
+         ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), status_reason = 'too_large'`,
+        [
+          email.emailId,
+          email.source,
+          email.mailbox ?? null,
+          email.uidValidity ?? null,
+          email.uid ?? null,
+          email.historyOnly ? 1 : 0,
+          email.size,
+          email.subject?.slice(0, 2000) ?? null,
+          email.from?.slice(0, 320) ?? null,
+        ],
+      );
     },
 
     async getRaw(emailId: string): Promise<Buffer | null> {
-      const rows = await query<Array<{ raw: Buffer }>>(pool, 'reading the raw message', 'SELECT raw FROM raw_messages WHERE email_id = ?', [
-        emailId,
-      ]);
-      return rows[0]?.raw ?? null;
+      const rows = await query<Array<{ raw: Buffer; size: number; chunks: number }>>(
+        pool,
+        'reading the raw message',
+        'SELECT raw, size, chunks FROM raw_messages WHERE email_id = ?',
+        [emailId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      if (row.chunks <= 1) return row.raw;
+      const parts = await query<Array<{ data: Buffer }>>(
+        pool,
+        'reading the raw message parts',
+        'SELECT data FROM raw_message_parts WHERE email_id = ? ORDER BY seq',
+        [emailId],
+      );
+      const raw = Buffer.concat([row.raw, ...parts.map((p) => p.data)]);
+      if (parts.length !== row.chunks - 1 || raw.length !== row.size) {
+        throw new PermanentError(
+          `stored message ${emailId} is incomplete: ${parts.length + 1} of ${row.chunks} chunks, ${raw.length} of ${row.size} bytes`,
+          'RAW_INCOMPLETE',
+        );
+      }
+      return raw;
+    },
+
+    async saveTriage(emailId: string, verdict: TriageVerdict | null): Promise<void> {
+      await query(
+        pool,
+        'recording the triage verdict',
+        // Without a verdict the reason of an earlier verdict goes too; other reasons (too_large) stay.
+        `UPDATE emails SET status_reason = IF(?, ?, IF(triage_class IS NULL, status_reason, NULL)), triage_class = ? WHERE id = ?`,
+        [verdict ? 1 : 0, verdict ? `${verdict.class}: ${verdict.reason}`.slice(0, 500) : null, verdict?.class ?? null, emailId],
+      );
     },
 
     async saveParsed(emailId: string, p: ParsedEmail): Promise<void> {
@@ -85,7 +186,8 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
           JSON.stringify(p.to),
           JSON.stringify(p.cc),
           p.subject,
-          p.text,
+          // Enough for any draft; keeps one statement far below max_allowed_packet and MEDIUMTEXT.
+          p.text.slice(0, MAX_STORED_TEXT_CHARS),
           p.hasHtml ? 1 : 0,
           JSON.stringify(p.attachments),
           p.date,
@@ -120,6 +222,8 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         date: r.sent_date,
         attachments: r.attachments ? (JSON.parse(r.attachments) as EmailRecord['attachments']) : [],
         priority: r.priority,
+        triageClass: r.triage_class,
+        statusReason: r.status_reason,
       };
     },
 

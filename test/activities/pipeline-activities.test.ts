@@ -75,11 +75,12 @@ test('an oversized message is refused by its IMAP size before download, permanen
     const input = await deliver(sampleEmail({ body: 'x'.repeat(10_000) }));
     await assert.rejects(small.run(input.emailId, small.activities.fetchEmail, input), (err: unknown) => {
       assert.ok(err instanceof PermanentError);
-      assert.equal(err.code, 'MESSAGE_TOO_LARGE');
+      assert.equal(err.code, 'TOO_LARGE');
       assert.match(err.message, /above the limit of 2048/);
       return true;
     });
     assert.equal(await small.deps.activities.messages.getRaw(input.emailId), null, 'nothing was stored');
+    assert.equal((await small.deps.activities.messages.getEmail(input.emailId))?.statusReason, 'too_large', 'but the email is visible');
   } finally {
     await small.close();
   }

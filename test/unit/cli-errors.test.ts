@@ -16,7 +16,15 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 test('bad arguments: one clear line and exit 2, never a stack trace', async () => {
-  for (const args of [['frobnicate'], ['approve'], ['reject', 'x'], ['status', '--colour'], ['ingest', '/no/such/file.eml']]) {
+  for (const args of [
+    ['frobnicate'],
+    ['approve'],
+    ['reject', 'x'],
+    ['status', '--colour'],
+    ['ingest', '/no/such/file.eml'],
+    ['answer'],
+    ['answer', 'email-x'],
+  ]) {
     const r = await cli(args, { TEMPORAL_ADDRESS: '127.0.0.1:1', DATABASE_URL: 'mariadb://root@127.0.0.1:1/x' });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /^email-rag: /);

@@ -1,0 +1,53 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
+import type { Config } from '../../lib/config';
+import { priorityKey, type EmailWorkflowInput } from '../../lib/domain';
+import { errorMessage } from '../../lib/errors';
+import { CliError, connectDatabase, connectTemporal } from '../context';
+
+/**
+ * A person pulls an email that triage set aside (`ignored`) back into the pipeline: the email
+ * workflow runs again under the same id, skips triage and drafts a reply.
+ */
+export async function answer(config: Config, emailId: string, by: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const email = await createMariaDbMessageStore(pool).getEmail(emailId);
+    if (!email) throw new CliError(`no email ${emailId} (ignored ones: SELECT id FROM emails WHERE status = 'ignored')`, 2);
+    if (email.status !== 'ignored') throw new CliError(`${emailId} is ${email.status}, not ignored: nothing to pull back`, 2);
+    const temporal = await connectTemporal(config);
+    try {
+      const priority = email.priority;
+      const input: EmailWorkflowInput = { emailId, source: { kind: 'stored' }, priority, answerRequestedBy: by };
+      await temporal.client.workflow.start('EmailWorkflow', {
+        taskQueue: config.temporal.taskQueue,
+        workflowId: emailId,
+        args: [input],
+        // The earlier run ended with `ignored`; polls keep REJECT_DUPLICATE, only a person re-runs it.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        priority: { priorityKey: priorityKey(priority) },
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError)
+        throw new CliError(`${emailId} is still being processed; try again when it has ended`);
+      if (err instanceof CliError) throw err;
+      throw new CliError(`Temporal did not start ${emailId} again: ${errorMessage(err).split('\n')[0]}`);
+    } finally {
+      await temporal.close();
+    }
+    const why = email.statusReason ?? email.triageClass ?? 'triage';
+    await createMariaDbAuditLog(pool).record({
+      emailId,
+      correlationId: emailId,
+      eventType: 'triage_overridden',
+      actor: by,
+      message: `${by} asked for a reply to an email triage had set aside (${why})`,
+      details: { triageClass: email.triageClass ?? null, statusReason: email.statusReason ?? null },
+    });
+    return `${emailId} is back in the pipeline for a reply, requested by ${by} (was ignored: ${why})`;
+  } finally {
+    await pool.end();
+  }
+}
