@@ -137,7 +137,8 @@ export function composeReply(req: Pick<DraftRequest, 'emailId' | 'from' | 'subje
   const question = questionOf(req.subject, req.text);
   const language = detectLanguage(question);
   const t = TEXT[language];
-  const query = terms(question);
+  // The opening of a long mail says what it is about; the bound keeps the scoring cheap.
+  const query = terms(question.slice(0, 5_000));
   const context = req.context.filter((c) => c.sourceId !== req.emailId && c.text.trim() !== '');
 
   const answerItems = context.filter((c) => ANSWER_WEIGHT[c.kind] !== undefined);
