@@ -5,8 +5,8 @@ import { inverseFrequencies, matchedTerms, overlapScore, terms } from './term-ov
 /**
  * Composes a reply from retrieved context without a model: the knowledge passages that share
  * most of the customer's words, cut down to their most relevant sentences, each cited, framed by a
- * greeting and closing in the mail's language. It never quotes other mail: the correspondent's
- * own history is only referred to, and our earlier replies to others (masked) lend sentences only
+ * greeting and closing in the mail's language. It never quotes other mail: the thread's and the
+ * correspondent's history is only referred to, and our earlier replies to others (masked) lend sentences only
  * when those carry nothing that looks like personal data.
  */
 export interface ComposedReply {
@@ -20,7 +20,11 @@ export interface ComposedReply {
 
 /** Knowledge is ours and meant to be quoted; a masked reply to someone else is second choice. */
 const ANSWER_WEIGHT: Partial<Record<DraftContextItem['kind'], number>> = { knowledge: 1, own_reply: 0.7 };
-const HISTORY_KINDS = new Set<DraftContextItem['kind']>(['thread', 'sender', 'similar']);
+/**
+ * Earlier mail of this thread or correspondent. `similar` passages are left out: whose they are is
+ * up to retrieval's scoping, and a reply must not call someone else's mail the customer's own.
+ */
+const HISTORY_KINDS = new Set<DraftContextItem['kind']>(['thread', 'sender']);
 /** A passage must share at least this many of the customer's content words to count. */
 const MIN_MATCHED_TERMS = 2;
 const MAX_PASSAGES = 2;
@@ -41,7 +45,7 @@ const TEXT = {
     thanks: (subject: string) => (subject ? `vielen Dank für Ihre Nachricht zu „${subject}“.` : 'vielen Dank für Ihre Nachricht.'),
     answerIntro: 'Dazu können wir Ihnen Folgendes sagen:',
     source: (id: string) => `(Quelle: ${id})`,
-    history: (id: string) => `Ihre frühere Nachricht zu diesem Thema haben wir dabei berücksichtigt (Quelle: ${id}).`,
+    history: (id: string) => `Die bisherige Korrespondenz zu diesem Thema haben wir dabei berücksichtigt (Quelle: ${id}).`,
     nothing:
       'Zu Ihrer Frage haben wir in unserer Wissensdatenbank und in Ihrem bisherigen Schriftverkehr leider nichts Passendes gefunden. ' +
       'Eine Mitarbeiterin oder ein Mitarbeiter prüft Ihr Anliegen und meldet sich so bald wie möglich persönlich bei Ihnen.',
@@ -53,7 +57,7 @@ const TEXT = {
     thanks: (subject: string) => (subject ? `thank you for your message about "${subject}".` : 'thank you for your message.'),
     answerIntro: 'Here is what we can tell you:',
     source: (id: string) => `(Source: ${id})`,
-    history: (id: string) => `We have also taken your earlier message on this topic into account (Source: ${id}).`,
+    history: (id: string) => `We have also taken the earlier correspondence on this topic into account (Source: ${id}).`,
     nothing:
       'Unfortunately we found nothing relevant to your question in our knowledge base or in your previous correspondence. ' +
       'A member of our team will look into it and get back to you personally as soon as possible.',

@@ -110,7 +110,7 @@ test('says plainly when nothing relevant was found, with a low confidence', asyn
   assert.match(en.body, /found nothing relevant to your question/);
 });
 
-test('the correspondent’s history is cited, never quoted, and personal data of others is never copied', async () => {
+test('the correspondent’s history is cited, never quoted; similar mail is not called theirs; others’ personal data is never copied', async () => {
   const context: DraftContextItem[] = [
     {
       sourceId: 'email-older',
@@ -125,10 +125,17 @@ test('the correspondent’s history is cited, never quoted, and personal data of
   ];
   const d = await drafter.draft({ ...GERMAN_INVOICE, context });
   assert.ok(d.usedSourceIds.includes('email-older'), JSON.stringify(d.usedSourceIds));
-  assert.match(d.body, /frühere Nachricht .*Quelle: email-older/);
+  assert.match(d.body, /bisherige Korrespondenz .*Quelle: email-older/);
   assert.doesNotMatch(d.body, /DE02|DE89|\[NAME\]|\[EMAIL\]|März/, d.body);
   assert.ok(!d.usedSourceIds.includes('reply-42'), 'a reply whose every matching sentence carries personal data is not used');
   assert.deepEqual(d.flags, ['offline_drafter', 'no_relevant_context']);
+
+  const similar = await drafter.draft({
+    ...GERMAN_INVOICE,
+    context: [{ ...context[0]!, sourceId: 'email-someone-else', kind: 'similar' }],
+  });
+  assert.doesNotMatch(similar.body, /Korrespondenz|email-someone-else/);
+  assert.deepEqual(similar.usedSourceIds, []);
 });
 
 test('hostile input: odd names, empty subject, quoted history and huge bodies do not break the reply', async () => {
