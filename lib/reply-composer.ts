@@ -77,8 +77,17 @@ export function questionOf(subject: string, text: string): string {
   return `${subject.replace(/^((re|aw|fwd?|wg)\s*:\s*)+/i, '')}\n${kept.join('\n')}`;
 }
 
-/** Sentences of a passage: wrapped lines joined, headings dropped, list items kept apart. */
-export function sentencesOf(text: string): string[] {
+/**
+ * Sentences of a passage: wrapped lines joined, headings dropped, list items kept apart. A passage
+ * whose line breaks were collapsed ("# Billing ## Double charge If an invoice …") still works when
+ * its headings are given as `title`: those are cut off; other inline headings lose only their marks.
+ */
+export function sentencesOf(text: string, title = ''): string[] {
+  const headings = title
+    .split(/\s+[›>/|–-]\s+/)
+    .map((h) => h.replace(/^#+\s*/, '').trim())
+    .filter((h) => h.length > 0)
+    .sort((a, b) => b.length - a.length);
   const segments: string[] = [];
   let current = '';
   const flush = (): void => {
@@ -86,16 +95,29 @@ export function sentencesOf(text: string): string[] {
     current = '';
   };
   for (const line of text.split(/\r?\n/)) {
+    const inline = /\S\s+#{1,6}\s/.test(line) || (/^\s*#/.test(line) && line.length > 120);
+    if (inline) {
+      flush();
+      for (const piece of line.split(/(?:^|\s)#{1,6}\s+/)) {
+        const heading = headings.find((h) => piece.trimStart().toLowerCase().startsWith(h.toLowerCase()));
+        segments.push(heading ? piece.trimStart().slice(heading.length) : piece);
+      }
+      continue;
+    }
     const listItem = /^\s*([-*•]|\d+[.)])\s+/.test(line);
     if (/^\s*#/.test(line) || line.trim() === '' || listItem) flush();
     if (/^\s*#/.test(line)) continue;
-    current += ` ${line.replace(/^\s*([-*•]|\d+[.)])\s+/, '').replace(/\*\*|__|`/g, '')}`;
+    current += ` ${line.replace(/^\s*([-*•]|\d+[.)])\s+/, '')}`;
   }
   flush();
-  return segments
-    .flatMap((seg) => seg.split(/(?<=[.!?])\s+(?=[\p{Lu}\d„"])/u))
-    .map((s) => s.replace(/\s+/g, ' ').trim())
-    .filter((s) => s.length >= 20 && s.length <= MAX_SENTENCE_CHARS);
+  return (
+    segments
+      .flatMap((seg) => seg.replace(/\*\*|__|`/g, '').split(/(?<=[.!?])\s+(?=[\p{Lu}\d„"])/u))
+      .map((s) => s.replace(/\s+/g, ' ').trim())
+      // A heading on its own: a few words without a sentence's punctuation.
+      .filter((s) => /[.!?:;,)"“]/.test(s) || s.split(' ').length > 8)
+      .filter((s) => s.length >= 20 && s.length <= MAX_SENTENCE_CHARS)
+  );
 }
 
 function cleanName(name: string): string {
@@ -126,7 +148,7 @@ function rank(items: DraftContextItem[], query: Set<string>, idf: Map<string, nu
 
 /** The best sentences of a passage, in their original order. */
 function extract(c: Candidate, query: Set<string>, idf: Map<string, number>): string[] {
-  const sentences = sentencesOf(c.item.text).filter((s) => c.item.kind === 'knowledge' || !PERSONAL_DATA.test(s));
+  const sentences = sentencesOf(c.item.text, c.item.title).filter((s) => c.item.kind === 'knowledge' || !PERSONAL_DATA.test(s));
   const scored = sentences.map((s, i) => ({ s, i, score: overlapScore(query, terms(s), idf) }));
   const best = scored
     .filter((x) => x.score > 0)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parseRawEmail } from '../../adapters/mail-parser';
 import { createOfflineDrafter } from '../../adapters/offline-drafter';
+import { splitPassages } from '../../lib/passages';
 import type { DraftContextItem, DraftRequest } from '../../ports/drafter';
 
 const drafter = createOfflineDrafter();
@@ -138,6 +139,18 @@ test('the correspondent’s history is cited, never quoted; similar mail is not 
   assert.deepEqual(similar.usedSourceIds, []);
 });
 
+test('a passage folded onto one line loses its headings when they are given as its title', async () => {
+  const text =
+    '# Invoices and payments ## Double charge If an invoice amount was charged twice, we refund the duplicate payment within 5 business days. ## Invoice copies Copies are in the portal.';
+  const d = await drafter.draft(
+    request('Invoice charged twice', 'Hello, my invoice was charged twice. Please refund the duplicate payment.', [
+      { sourceId: 'knowledge:faq/billing.md#1', kind: 'knowledge', title: 'Invoices and payments › Double charge', text },
+    ]),
+  );
+  assert.match(d.body, /\n\nIf an invoice amount was charged twice, we refund the duplicate payment within 5 business days\./);
+  assert.doesNotMatch(d.body, /(^|\s)#+\s|Double charge If/);
+});
+
 test('hostile input: odd names, empty subject, quoted history and huge bodies do not break the reply', async () => {
   const d = await drafter.draft(
     request(
@@ -154,8 +167,11 @@ test('hostile input: odd names, empty subject, quoted history and huge bodies do
   assert.equal(d.subject, 'Re: ');
 });
 
-/** The demo's knowledge folder, one passage per "##" section, numbered like `file#n`. */
-function demoKnowledge(): DraftContextItem[] {
+/**
+ * The demo's knowledge folder, numbered like `file#n`: one passage per "##" section with its line
+ * breaks, or cut by the mail passage splitter, which folds each passage onto one line.
+ */
+function demoKnowledge(style: 'sections' | 'collapsed'): DraftContextItem[] {
   const root = path.join(__dirname, '..', '..', 'scripts', 'demo-knowledge');
   const items: DraftContextItem[] = [];
   const walk = (dir: string): void => {
@@ -163,9 +179,9 @@ function demoKnowledge(): DraftContextItem[] {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
       else
-        fs.readFileSync(file, 'utf8')
-          .split(/\n(?=## )/)
-          .forEach((text, i) => items.push({ sourceId: `knowledge:${path.relative(root, file)}#${i + 1}`, kind: 'knowledge', text }));
+        (style === 'sections' ? fs.readFileSync(file, 'utf8').split(/\n(?=## )/) : splitPassages(fs.readFileSync(file, 'utf8'))).forEach(
+          (text, i) => items.push({ sourceId: `knowledge:${path.relative(root, file)}#${i + 1}`, kind: 'knowledge', text }),
+        );
     }
   };
   walk(root);
@@ -181,14 +197,17 @@ test('each demo mail is answered from its own topic in the demo knowledge folder
     '04-vertrag-kuendigung.eml': /^knowledge:policy\/kuendigung\.md#/,
     '05-feature-question.eml': /^knowledge:product\/features\.md#/,
   };
-  const knowledge = demoKnowledge();
-  const bodies = new Set<string>();
-  for (const [file, source] of Object.entries(expected)) {
-    const email = await parseRawEmail(fs.readFileSync(path.join(dir, file)), file);
-    const d = await drafter.draft({ emailId: file, from: email.from!, subject: email.subject, text: email.text, context: knowledge });
-    assert.ok(d.usedSourceIds.length > 0, `${file}: ${d.body}`);
-    for (const id of d.usedSourceIds) assert.match(id, source, `${file} used ${id}`);
-    bodies.add(d.body);
+  for (const style of ['sections', 'collapsed'] as const) {
+    const knowledge = demoKnowledge(style);
+    const bodies = new Set<string>();
+    for (const [file, source] of Object.entries(expected)) {
+      const email = await parseRawEmail(fs.readFileSync(path.join(dir, file)), file);
+      const d = await drafter.draft({ emailId: file, from: email.from!, subject: email.subject, text: email.text, context: knowledge });
+      assert.ok(d.usedSourceIds.length > 0, `${style} ${file}: ${d.body}`);
+      for (const id of d.usedSourceIds) assert.match(id, source, `${style}: ${file} used ${id}`);
+      assert.doesNotMatch(d.body, /(^|\s)#+\s/, `${style} ${file}: no markdown marks in the reply`);
+      bodies.add(d.body);
+    }
+    assert.equal(bodies.size, Object.keys(expected).length);
   }
-  assert.equal(bodies.size, Object.keys(expected).length);
 });
