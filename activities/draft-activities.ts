@@ -1,3 +1,4 @@
+import { hiddenHtmlText } from '../adapters/mail-parser';
 import { PermanentError, errorMessage } from '../lib/errors';
 import { detectInjection } from '../lib/injection-detector';
 import { replyToDiffers } from '../lib/recipients';
@@ -134,6 +135,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
         attachments: email.attachments.map((a) => a.filename ?? '').join('\n'),
         context: context.map((c) => c.text).join('\n'),
+        hiddenHtml: email.hasHtml ? await hiddenHtmlText(await deps.messages.getRaw(email.id)) : undefined,
       });
       if (findings.length > 0) {
         // The model never acts on these (no tools, fixed recipient), but the reviewer must know.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
 import { PermanentError } from '../lib/errors';
+import { extractHiddenText } from '../lib/html-hidden-text';
 import { priorityFromHeaders } from '../lib/priority';
 import type { TriageMessage } from '../lib/triage';
 import type { ParsedEmail } from '../ports/store';
@@ -107,4 +108,20 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
     },
   };
+}
+
+/**
+ * The text the HTML body of a stored message hides from its reader (white on white,
+ * `display:none`, comments, …), for the injection check; '' for plain-text mail. Read again from
+ * the raw bytes when a draft is written, so nothing extra has to be stored with the email.
+ */
+export async function hiddenHtmlText(raw: Buffer | null): Promise<string> {
+  if (!raw) return '';
+  try {
+    const parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
+    return typeof parsed.html === 'string' ? extractHiddenText(parsed.html) : '';
+  } catch {
+    // The message was parsed once already; a second failure only means there is nothing to check.
+    return '';
+  }
 }

@@ -78,7 +78,7 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       }
       // Thread first, then the rest; one entry per source passage.
       const seen = new Set<string>();
-      const rank = { thread: 0, similar: 1, sender: 2 } as const;
+      const rank: Record<DraftContextItem['kind'], number> = { thread: 0, similar: 1, sender: 2, knowledge: 3, own_reply: 4 };
       return items
         .filter((i) => {
           const key = `${i.sourceId}\n${i.text}`;

@@ -1,8 +1,10 @@
 export interface DraftContextItem {
-  /** Source id (email id) so a reader can trace what the draft was built from. */
+  /** Source id (email id, or `knowledge:<relative path>#<n>`) so a reader can trace what the draft was built from. */
   sourceId: string;
-  kind: 'thread' | 'similar' | 'sender';
+  kind: 'thread' | 'similar' | 'sender' | 'knowledge' | 'own_reply';
   text: string;
+  /** A heading for the passage, e.g. a knowledge file's title. */
+  title?: string;
 }
 
 export interface DraftRequest {
@@ -23,7 +25,7 @@ export interface DraftResult {
   usedSourceIds: string[];
   model: string;
   promptVersion: string;
-  /** Notes for the reviewer, e.g. `json_repaired`, `json_invalid_defaults`, `offline_template`. */
+  /** Notes for the reviewer, e.g. `json_repaired`, `json_invalid_defaults`, `offline_drafter`. */
   flags: string[];
 }
 

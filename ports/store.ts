@@ -159,7 +159,7 @@ export interface DraftRecord {
   model: string;
   promptVersion: string;
   contextIds: string[];
-  /** Notes for the reviewer, e.g. `possible_prompt_injection`, `json_repaired`, `offline_template`. */
+  /** Notes for the reviewer, e.g. `possible_prompt_injection`, `json_repaired`, `offline_drafter`. */
   flags: string[];
   to: { name: string; address: string };
   approvedBody: string | null;

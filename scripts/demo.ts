@@ -9,7 +9,7 @@ import { createPool, type Pool } from '../adapters/mariadb/pool';
 import { loadConfig } from '../lib/config';
 import { emailRag, startWorker } from './demo/cli';
 import { appendedToSent, emailRows, watermark } from './demo/queries';
-import { draftTable, formatReply, hints, indent } from './demo/report';
+import { draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
 import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
 import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startSmtp, startTemporal, withDatabase } from './demo/services';
 import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
@@ -76,6 +76,8 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
     SMTP_HOST: smtp.host,
     SMTP_PORT: String(smtp.port),
     SMTP_FROM: `Support Team <${MAILBOX.user}>`,
+    // FAQ and policy passages matching the sample mails: drafts are built from them.
+    KNOWLEDGE_DIR: path.join(projectRoot, 'scripts', 'demo-knowledge'),
   };
   // The user's own mail and store settings must not leak into the demo; LLM_* are meant to.
   const childEnv: NodeJS.ProcessEnv = {
@@ -94,8 +96,9 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
 
   heading(2, 'LLM');
   const config = await step('checking the configuration', [], async () => loadConfig(childEnv));
-  if (config.llm.mode === 'offline') say('  no LLM_BASE_URL: using the built-in offline drafter (template replies, no model)');
-  else say(`  LLM_BASE_URL=${config.llm.baseUrl}, model ${config.llm.model}${process.env.LLM_API_KEY ? ' (key from LLM_API_KEY)' : ''}`);
+  if (config.llm.mode === 'offline') {
+    say('  no LLM_BASE_URL: using the built-in offline drafter (replies composed from the retrieved knowledge passages, no model)');
+  } else say(`  LLM_BASE_URL=${config.llm.baseUrl}, model ${config.llm.model}${process.env.LLM_API_KEY ? ' (key from LLM_API_KEY)' : ''}`);
 
   heading(3, 'worker and poll schedule');
   const workerLog = path.join(DEMO_DIR, 'worker.log');
@@ -125,6 +128,8 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
   const rows = await step('waiting for the drafts', [workerLog], () => waitForDrafts(pool, samples, watch));
   say();
   say(indent(draftTable(rows)));
+  say();
+  say(indent(draftPreviews(rows)));
   const all = await emailRows(pool);
   say(
     all.some((r) => sameMessageId(r.messageId, older.messageId))

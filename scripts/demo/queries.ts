@@ -15,6 +15,8 @@ export interface EmailRow {
   status: string;
   /** The newest draft's body, when there is one. */
   draftBody: string | null;
+  /** The ids of the context the newest draft was written from. */
+  draftContextIds: string[];
 }
 
 export async function watermark(pool: Pool, account: string, mailbox: string): Promise<Watermark | undefined> {
@@ -30,7 +32,8 @@ export async function watermark(pool: Pool, account: string, mailbox: string): P
 export async function emailRows(pool: Pool): Promise<EmailRow[]> {
   const rows = (await pool.query(
     `SELECT e.id, e.message_id, e.from_name, e.from_address, e.subject, e.status,
-            (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body
+            (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body,
+            (SELECT d.context_ids FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_context_ids
        FROM emails e ORDER BY e.uid_validity, e.uid, e.created_at`,
   )) as Array<{
     id: string;
@@ -40,6 +43,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     subject: string | null;
     status: string;
     draft_body: string | null;
+    draft_context_ids: string | null;
   }>;
   return rows.map((r) => ({
     id: r.id,
@@ -49,6 +53,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     subject: r.subject,
     status: r.status,
     draftBody: r.draft_body,
+    draftContextIds: r.draft_context_ids ? (JSON.parse(r.draft_context_ids) as string[]) : [],
   }));
 }
 

@@ -28,6 +28,35 @@ export function draftTable(rows: readonly EmailRow[]): string {
   );
 }
 
+/**
+ * Each draft's opening lines after the greeting and the sources it cites ("Quelle: …" /
+ * "Source: …" in offline drafts; a model's draft lists the context it was given), so a viewer
+ * sees that every mail got its own answer.
+ */
+export function draftPreviews(rows: readonly EmailRow[]): string {
+  return rows
+    .map((r) => {
+      const body = r.draftBody ?? '';
+      const cited = [...body.matchAll(/\((?:Quelle|Source): ([^)\s]+)\)/g)].map((m) => m[1]!);
+      const lines = body
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !/^\((Quelle|Source):/.test(l))
+        .slice(1, 4)
+        .map((l) => ([...l].length > 110 ? `${[...l].slice(0, 109).join('')}…` : l));
+      const sources =
+        cited.length > 0
+          ? `cites ${cited.join(', ')}`
+          : r.draftContextIds.length > 0
+            ? `context ${r.draftContextIds.join(', ')}`
+            : 'no sources';
+      return [`${r.subject ?? '(no subject)'}  [${sources}]`, ...(lines.length > 0 ? lines : ['(no draft)']).map((l) => `  | ${l}`)].join(
+        '\n',
+      );
+    })
+    .join('\n\n');
+}
+
 function firstLine(text: string): string {
   return text.split('\n').find((l) => l.trim() !== '') ?? '';
 }
