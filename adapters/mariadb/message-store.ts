@@ -251,7 +251,9 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
          WHERE id = ?`,
         [status, status, reason?.slice(0, 2000) ?? null, status, emailId],
       );
-      const rows = await query<Array<{ status: EmailStatus }>>(pool, 'reading the status', 'SELECT status FROM emails WHERE id = ?', [emailId]);
+      const rows = await query<Array<{ status: EmailStatus }>>(pool, 'reading the status', 'SELECT status FROM emails WHERE id = ?', [
+        emailId,
+      ]);
       return rows[0]?.status ?? null;
     },
 
