@@ -19,6 +19,8 @@ export interface MailSettings {
   backlogLimit: number;
   priorityRules: PriorityRule[];
   from: { name: string; address: string };
+  /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
+  threadJoinOrganisation?: boolean;
 }
 
 export interface ActivityDeps {

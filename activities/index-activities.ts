@@ -3,7 +3,7 @@ import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals'>) {
+export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'settings'>) {
   /** Writes the email's retrieval entries; true when they are complete. */
   const writeIndex = async (emailId: string): Promise<EmailRecord> => {
     const email = await deps.messages.getEmail(emailId);
@@ -11,6 +11,7 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     await deps.index.index({
       emailId: email.id,
       threadId: email.threadId,
+      account: deps.settings.account,
       mailbox: email.mailbox ?? '',
       direction: 'in',
       fromAddress: email.from?.address ?? '',
@@ -29,6 +30,8 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       await transition(deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
+      // Only a genuine follow-up is in the thread: parsing let the email join it only if its
+      // sender took part (thread-join.ts); anyone else started a thread of their own.
       for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
         if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
         await deps.audit.record({

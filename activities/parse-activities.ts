@@ -4,6 +4,7 @@ import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
 import type { ActivityDeps } from './deps';
 import { transition } from './context';
+import { joinThread } from './thread-join';
 
 export interface ParseSummary {
   priority: Priority;
@@ -11,14 +12,14 @@ export interface ParseSummary {
   attachments: number;
 }
 
-export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
+export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings'>) {
   return {
     async parseEmail(input: { emailId: string; priority?: Priority }): Promise<ParseSummary> {
       const raw = await deps.messages.getRaw(input.emailId);
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
-      // A reply joins the thread of any message we already know among its references.
-      const known = await deps.messages.findThreadId([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])]);
+      // A reply joins a known thread only if its sender took part in it.
+      const known = await joinThread(deps, input.emailId, parsed);
       if (known) parsed.threadId = known;
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);

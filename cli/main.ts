@@ -7,6 +7,7 @@ import { ConfigError, errorMessage } from '../lib/errors';
 import { approve, reject } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
+import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
 import { CliError, connectTemporal } from './context';
@@ -21,6 +22,7 @@ commands:
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; prints one workflow id per file
+  knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
   status [--json]                         emails per status, queue rows per status, dead letters
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
@@ -108,6 +110,12 @@ async function run(argv: string[]): Promise<void> {
       const { positionals, values } = args(rest, { history: { type: 'boolean', default: false } });
       for (const line of await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true }))
         console.log(line);
+      return;
+    }
+    case 'knowledge': {
+      const { positionals } = args(rest);
+      if (one(positionals, 'subcommand (sync)') !== 'sync') throw new CliError(`unknown subcommand: knowledge ${positionals[0]}`, 2);
+      for (const line of await knowledgeSync(config())) console.log(line);
       return;
     }
     case 'status': {

@@ -43,8 +43,18 @@ export interface MessageStore {
   getRaw(emailId: string): Promise<Buffer | null>;
   saveParsed(emailId: string, parsed: ParsedEmail): Promise<void>;
   getEmail(emailId: string): Promise<EmailRecord | null>;
-  /** The thread of any known email among these Message-IDs (a reply joins its parent's thread). */
-  findThreadId(messageIds: string[]): Promise<string | null>;
+  /**
+   * The thread of any known email among these Message-IDs, within `account` when given. Whether
+   * the new email may join it is the caller's decision (`threadParticipants`).
+   */
+  findThreadId(messageIds: string[], account?: string): Promise<string | null>;
+  /** Records the mail account an email belongs to: threads never cross accounts. */
+  setAccount(emailId: string, account: string): Promise<void>;
+  /**
+   * Every address that took part in the thread, lower case: senders, Reply-To, To and Cc of its
+   * emails, and the recipients of our sent replies.
+   */
+  threadParticipants(threadId: string, account: string): Promise<string[]>;
   setStatus(emailId: string, status: EmailStatus): Promise<void>;
   countByStatus(): Promise<Record<string, number>>;
   /** Records whether the email's retrieval entries are complete (`partial` after a degraded index step). */
