@@ -19,8 +19,7 @@ export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
       // A reply joins a known thread only if its sender took part in it.
-      const known = await joinThread(deps, input.emailId, parsed);
-      if (known) parsed.threadId = known;
+      parsed.threadId = await joinThread(deps, input.emailId, parsed);
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       await deps.messages.saveParsed(input.emailId, parsed);

@@ -1,33 +1,41 @@
+import { createHash } from 'node:crypto';
 import { normaliseAddress } from '../lib/context-scope';
 import { organisationDomain } from '../lib/organisation';
 import type { ParsedEmail } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
 
+/** The thread of an email refused elsewhere: named after its workflow id, which no header can forge. */
+export function ownThreadId(emailId: string): string {
+  return `thread-${createHash('sha256').update(`own\u0000${emailId}`).digest('hex').slice(0, 32)}`;
+}
+
 /**
- * Decides whether a reply joins the thread its In-Reply-To / References point at. A Message-ID
- * is no secret (it travels in every reply and every forward), so knowing one proves nothing: the
- * sender must have taken part in the thread (sent, received or been answered), or, when
- * THREAD_JOIN_ORGANISATION is on, belong to the organisation of someone who did. Otherwise the
- * email starts its own thread, and the audit log says why.
- *
- * Returns the thread to join, or null for a thread of its own.
+ * Decides which thread an email belongs to. Its In-Reply-To / References (or, for a first
+ * message, its own Message-ID) name a thread; a Message-ID is no secret (it travels in every
+ * reply and forward, and anyone can write any of them into a header), so naming a thread proves
+ * nothing. An email joins a thread that already has mail only if its sender took part in it
+ * (sent, received or was answered), or, when THREAD_JOIN_ORGANISATION is on, belongs to the
+ * organisation of someone who did. Otherwise it starts its own thread, and the audit log says why.
  */
 export async function joinThread(
   deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings'>,
   emailId: string,
-  parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from'>,
-): Promise<string | null> {
+  parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from' | 'threadId'>,
+): Promise<string> {
   const { account } = deps.settings;
   await deps.messages.setAccount(emailId, account);
   const ids = [...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])];
-  const known = await deps.messages.findThreadId(ids, account);
-  if (!known) return null;
+  // A known message among the references names its thread; else the parser's name (the root
+  // reference, or the email's own Message-ID), which may still be an existing thread's.
+  const known = (await deps.messages.findThreadId(ids, account)) ?? parsed.threadId;
+  const members = await deps.messages.threadParticipants(known, account);
+  if (members.length === 0) return known;
 
   const sender = normaliseAddress(parsed.from?.address ?? '');
   // Our own addresses are in every thread; they vouch for no one.
   const ours = new Set([normaliseAddress(deps.settings.from.address), normaliseAddress(account)]);
-  const participants = (await deps.messages.threadParticipants(known, account)).filter((a) => !ours.has(a));
+  const participants = members.filter((a) => !ours.has(a));
   if (sender && !ours.has(sender) && participants.includes(sender)) return known;
   const domain = organisationDomain(sender);
   const colleague = domain !== null && participants.some((a) => organisationDomain(a) === domain);
@@ -46,9 +54,9 @@ export async function joinThread(
     correlationId: cid,
     eventType: 'thread_join_refused',
     errorClass: null,
-    message: `not joined to thread ${known} that its In-Reply-To/References point at: ${why}; it starts its own thread`,
+    message: `not joined to thread ${known} that its headers point at: ${why}; it starts its own thread`,
     details: { thread: known, sender, references: ids.slice(-20) },
     eventKey: `${cid}:thread_join_refused:${emailId}`,
   });
-  return null;
+  return ownThreadId(emailId);
 }
