@@ -232,6 +232,19 @@ describe('whose data a draft may see', () => {
       assert.ok(!ids.includes(anna) && !ids.includes(bernd), `${name}: ${ids.join(', ')}`);
     }
 
+    // Forged headers name the thread without a known reference: an unknown root that is Anna's
+    // thread's name, or the stranger's own Message-ID set to Anna's.
+    for (const headers of [
+      { messageId: '<anna-1@kunde-a.example>', extra: [] },
+      { extra: ['References: <anna-1@kunde-a.example> <unknown@elsewhere.example>'] },
+    ]) {
+      const forged = await arrive(
+        sampleEmail({ from: 'Mallory <mallory@fremd.example>', subject: 'Vertrag 4711', body: 'Details bitte.', ...headers }),
+      );
+      assert.equal(await threadOf(forged), ownThreadId(forged), JSON.stringify(headers));
+      assert.equal((await audit(forged, 'thread_join_refused')).length, 1);
+    }
+
     // Anna's own follow-up is a genuine one: it joins, and her waiting draft is the one to renew.
     const followUp = await arrive(
       sampleEmail({
