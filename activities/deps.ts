@@ -38,4 +38,6 @@ export interface ActivityDeps {
   signals: WorkflowSignals;
   jobs: JobLedger;
   settings: MailSettings;
+  /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
+  knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
 }

@@ -3,7 +3,7 @@ import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'settings'>) {
+export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'settings' | 'knowledge'>) {
   /** Writes the email's retrieval entries; true when they are complete. */
   const writeIndex = async (emailId: string): Promise<EmailRecord> => {
     const email = await deps.messages.getEmail(emailId);
@@ -23,6 +23,29 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     });
     await deps.messages.setIndexState(email.id, 'complete');
     return email;
+  };
+  /** Changed knowledge files are re-indexed, removed ones removed; a failure waits for the next run. */
+  const syncKnowledge = async (cid: string): Promise<void> => {
+    if (!deps.knowledge) return;
+    try {
+      const r = await deps.knowledge.sync();
+      if (!r || r.added.length + r.updated.length + r.removed.length === 0) return;
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: 'knowledge_synced',
+        message: `knowledge folder: ${r.added.length} added, ${r.updated.length} updated, ${r.removed.length} removed`,
+        details: { added: r.added, updated: r.updated, removed: r.removed },
+      });
+    } catch (err) {
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: 'knowledge_sync_failed',
+        errorClass: 'dependency',
+        message: `knowledge folder not (fully) indexed yet: ${errorMessage(err)}`,
+      });
+    }
   };
   return {
     async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
@@ -75,6 +98,7 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           });
         }
       }
+      await syncKnowledge(cid);
       return { checked: ids.length, completed, failed: ids.length - completed };
     },
   };

@@ -121,6 +121,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
+    knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
       account: config.imap.user,
       mailbox: config.imap.mailbox,
