@@ -29,11 +29,11 @@ const RULES: Rule[] = [
   { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' },
   // IBAN: country code, check digits, 11 to 30 more characters, often in groups of four.
   { pattern: /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, replace: '[IBAN]' },
-  keyed('Kundennummer|Kunden-?Nr\\.?|Kd\\.?-?Nr\\.?|customer\\s+(?:number|no\\.?|id|ID)|customer|client\\s+(?:number|no\\.?)', '[customer number]'),
   keyed(
-    'Rechnungsnummer|Rechnungs-?Nr\\.?|Rechnung\\s+Nr\\.?|Rechnung|invoice\\s+(?:number|no\\.?)|invoice',
-    '[invoice number]',
+    'Kundennummer|Kunden-?Nr\\.?|Kd\\.?-?Nr\\.?|customer\\s+(?:number|no\\.?|id|ID)|customer|client\\s+(?:number|no\\.?)',
+    '[customer number]',
   ),
+  keyed('Rechnungsnummer|Rechnungs-?Nr\\.?|Rechnung\\s+Nr\\.?|Rechnung|invoice\\s+(?:number|no\\.?)|invoice', '[invoice number]'),
   keyed(
     'Bestellnummer|Bestell-?Nr\\.?|Bestellung\\s+Nr\\.?|Bestellung|Auftragsnummer|Auftrags-?Nr\\.?|Auftrag|order\\s+(?:number|no\\.?|id|ID)|order',
     '[order number]',
@@ -51,11 +51,13 @@ const RULES: Rule[] = [
   },
   // Street and house number (German and English forms), and a German postcode with its town.
   {
-    pattern:
-      /\b[A-ZÄÖÜ][a-zäöüß-]{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d+\s?[a-z]?\b/gu,
+    pattern: /\b[A-ZÄÖÜ][a-zäöüß-]{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d+\s?[a-z]?\b/gu,
     replace: '[address]',
   },
-  { pattern: /\b\d{1,5}\s+[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Drive|Way|Boulevard|Close)/g, replace: '[address]' },
+  {
+    pattern: /\b\d{1,5}\s+[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Drive|Way|Boulevard|Close)/g,
+    replace: '[address]',
+  },
   { pattern: /\b(?:D-)?\d{5}\s+[A-ZÄÖÜ][a-zäöüß]+(?:[ -](?:am|an der|im|[A-ZÄÖÜ])[a-zäöüß.]*)*\b/gu, replace: '[postcode town]' },
   // Names after a title or in a greeting.
   {
@@ -63,7 +65,10 @@ const RULES: Rule[] = [
     replace: (_m, lead) => `${lead}[name]`,
   },
   {
-    pattern: new RegExp(`\\b((?:Hallo|Liebe[rs]?|Guten Tag|Moin|Hi|Hello|Dear|Good (?:morning|afternoon|evening))\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`, 'gmu'),
+    pattern: new RegExp(
+      `\\b((?:Hallo|Liebe[rs]?|Guten Tag|Moin|Hi|Hello|Dear|Good (?:morning|afternoon|evening))\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
+      'gmu',
+    ),
     replace: (_m, lead) => `${lead}[name]`,
   },
 ];

@@ -71,6 +71,8 @@ test('ordinary support prose stays readable and unchanged', () => {
 });
 
 test('masking is idempotent', () => {
-  const once = maskPersonalData('Sehr geehrte Frau Schmidt, Ihre Kundennummer 12345, IBAN DE89 3704 0044 0532 0130 00, Tel. +49 30 1234567.');
+  const once = maskPersonalData(
+    'Sehr geehrte Frau Schmidt, Ihre Kundennummer 12345, IBAN DE89 3704 0044 0532 0130 00, Tel. +49 30 1234567.',
+  );
   assert.equal(maskPersonalData(once), once);
 });
