@@ -21,7 +21,7 @@ export function ownThreadId(emailId: string): string {
 export async function joinThread(
   deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings'>,
   emailId: string,
-  parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from' | 'threadId'>,
+  parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from' | 'replyTo' | 'threadId'>,
 ): Promise<string> {
   const { account } = deps.settings;
   await deps.messages.setAccount(emailId, account);
@@ -32,22 +32,28 @@ export async function joinThread(
   const members = await deps.messages.threadParticipants(known, account);
   if (members.length === 0) return known;
 
-  const sender = normaliseAddress(parsed.from?.address ?? '');
   // Our own addresses are in every thread; they vouch for no one.
   const ours = new Set([normaliseAddress(deps.settings.from.address), normaliseAddress(account)]);
   const participants = members.filter((a) => !ours.has(a));
-  if (sender && !ours.has(sender) && participants.includes(sender)) return known;
-  const domain = organisationDomain(sender);
-  const colleague = domain !== null && participants.some((a) => organisationDomain(a) === domain);
-  if (sender && !ours.has(sender) && deps.settings.threadJoinOrganisation && colleague) return known;
-
-  const why = !sender
-    ? 'the email names no sender'
-    : ours.has(sender)
-      ? `the sender ${sender} is our own address`
-      : colleague
-        ? `${sender} did not take part in it (a colleague did, but THREAD_JOIN_ORGANISATION is off)`
-        : `${sender} did not take part in it`;
+  // The sender and, when it differs, the Reply-To address (the draft goes there, with the
+  // thread as context) must both qualify: a spoofed From alone must not open a thread.
+  const addresses = [
+    ...new Set([parsed.from?.address, parsed.replyTo?.address].filter((a): a is string => Boolean(a)).map(normaliseAddress)),
+  ];
+  const refusal = (address: string): string | null => {
+    if (ours.has(address)) return `${address} is our own address`;
+    if (participants.includes(address)) return null;
+    const domain = organisationDomain(address);
+    const colleague = domain !== null && participants.some((a) => organisationDomain(a) === domain);
+    if (colleague && deps.settings.threadJoinOrganisation) return null;
+    return colleague
+      ? `${address} did not take part in it (a colleague did, but THREAD_JOIN_ORGANISATION is off)`
+      : `${address} did not take part in it`;
+  };
+  const reasons = addresses.map(refusal).filter((r): r is string => r !== null);
+  if (addresses.length > 0 && reasons.length === 0) return known;
+  const why = addresses.length === 0 ? 'the email names no sender' : reasons.join('; ');
+  const sender = addresses[0] ?? '';
   const cid = correlationId();
   await deps.audit.record({
     emailId,

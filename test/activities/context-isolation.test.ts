@@ -245,6 +245,21 @@ describe('whose data a draft may see', () => {
       assert.equal((await audit(forged, 'thread_join_refused')).length, 1);
     }
 
+    // Anna's address as From does not open her thread for a Reply-To elsewhere (the draft would go there).
+    const spoofed = await arrive(
+      sampleEmail({
+        from: ANNA,
+        subject: 'Re: Kündigung Vertrag 4711',
+        body: 'Bitte an meine neue Adresse antworten.',
+        extra: ['Reply-To: <mallory@fremd.example>', 'In-Reply-To: <anna-1@kunde-a.example>'],
+      }),
+    );
+    assert.equal(await threadOf(spoofed), ownThreadId(spoofed));
+    assert.match((await audit(spoofed, 'thread_join_refused'))[0] ?? '', /mallory@fremd\.example did not take part/);
+    const spoofedPrompt = await prompt(h, spoofed);
+    assert.ok(!spoofedPrompt.contextIds.includes(anna), 'Anna’s mail is not drafted into a reply to Mallory');
+    assert.ok(!spoofedPrompt.text.includes('Geburtsdatum'));
+
     // Anna's own follow-up is a genuine one: it joins, and her waiting draft is the one to renew.
     const followUp = await arrive(
       sampleEmail({
