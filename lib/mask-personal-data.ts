@@ -42,6 +42,12 @@ const RULES: Rule[] = [
     'Kontonummer|Konto-?Nr\\.?|Konto|account\\s+(?:number|no\\.?)|account|Vertragsnummer|Vertrags-?Nr\\.?|contract\\s+(?:number|no\\.?)|Sendungsnummer|tracking\\s+(?:number|no\\.?)|BIC|Steuernummer|USt-?IdNr\\.?|VAT\\s+(?:number|no\\.?|ID)',
     '[account number]',
   ),
+  // Dates of birth: the date after the keyword, in German or English form.
+  {
+    pattern:
+      /(\b(?:Geburtsdatum|geboren am|geb\.|date of birth|born on|DOB)\s*:?\s*)(?:der\s+|the\s+)?(?:\d{1,2}\.\s?(?:\d{1,2}\.|[A-ZÄÖÜ][a-zäöü]+)\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/gu,
+    replace: (_m, lead) => `${lead}[date of birth]`,
+  },
   // Payment card numbers: 13 to 19 digits, in groups or not.
   { pattern: /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,7})\b/g, replace: '[card number]' },
   // Phone numbers: international (+49, 0049) or a leading 0 area code, at least 7 digits in all.

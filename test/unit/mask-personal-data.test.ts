@@ -58,6 +58,13 @@ test('names after titles and in greetings', () => {
   masks('Hi Anna!', 'Anna', 'Hi [name]');
 });
 
+test('dates of birth', () => {
+  masks('Geburtsdatum: 03.05.1980', '1980', '[date of birth]');
+  masks('geboren am 3. Mai 1980 in Köln', 'Mai 1980', '[date of birth]');
+  masks('date of birth 1980-05-03', '1980-05-03', '[date of birth]');
+  masks('born on 3 May 1980', 'May 1980', '[date of birth]');
+});
+
 test('email addresses', () => {
   masks('Schreiben Sie an erika.mustermann@firma.example bitte.', 'erika.mustermann', '[email]');
 });
