@@ -22,6 +22,8 @@ export interface MailSettings {
   priorityRules: PriorityRule[];
   triage: TriageSettings;
   from: { name: string; address: string };
+  /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
+  threadJoinOrganisation?: boolean;
 }
 
 export interface ActivityDeps {
@@ -40,4 +42,6 @@ export interface ActivityDeps {
   signals: WorkflowSignals;
   jobs: JobLedger;
   settings: MailSettings;
+  /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
+  knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
 }

@@ -3,7 +3,7 @@ import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals'>) {
+export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'settings' | 'knowledge'>) {
   /** Writes the email's retrieval entries; true when they are complete. */
   const writeIndex = async (emailId: string): Promise<EmailRecord> => {
     const email = await deps.messages.getEmail(emailId);
@@ -11,6 +11,7 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     await deps.index.index({
       emailId: email.id,
       threadId: email.threadId,
+      account: deps.settings.account,
       mailbox: email.mailbox ?? '',
       direction: 'in',
       fromAddress: email.from?.address ?? '',
@@ -23,12 +24,37 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     await deps.messages.setIndexState(email.id, 'complete');
     return email;
   };
+  /** Changed knowledge files are re-indexed, removed ones removed; a failure waits for the next run. */
+  const syncKnowledge = async (cid: string): Promise<void> => {
+    if (!deps.knowledge) return;
+    try {
+      const r = await deps.knowledge.sync();
+      if (!r || r.added.length + r.updated.length + r.removed.length === 0) return;
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: 'knowledge_synced',
+        message: `knowledge folder: ${r.added.length} added, ${r.updated.length} updated, ${r.removed.length} removed`,
+        details: { added: r.added, updated: r.updated, removed: r.removed },
+      });
+    } catch (err) {
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: 'knowledge_sync_failed',
+        errorClass: 'dependency',
+        message: `knowledge folder not (fully) indexed yet: ${errorMessage(err)}`,
+      });
+    }
+  };
   return {
     async indexEmail(input: { emailId: string } & StatusOwned): Promise<{ index: string }> {
       const email = await writeIndex(input.emailId);
       await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
+      // Only a genuine follow-up is in the thread: parsing let the email join it only if its
+      // sender took part (thread-join.ts); anyone else started a thread of their own.
       for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
         if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
         await deps.audit.record({
@@ -72,6 +98,7 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           });
         }
       }
+      await syncKnowledge(cid);
       return { checked: ids.length, completed, failed: ids.length - completed };
     },
   };

@@ -5,6 +5,7 @@ import { higher } from '../lib/priority-rules';
 import { bouncedMessageIds, triage, triageMessage } from '../lib/triage';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { joinThread } from './thread-join';
 
 export interface ParseSummary {
   priority: Priority;
@@ -49,9 +50,8 @@ export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       const raw = await deps.messages.getRaw(input.emailId);
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
-      // A reply joins the thread of any message we already know among its references.
-      const known = await deps.messages.findThreadId([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])]);
-      if (known) parsed.threadId = known;
+      // A reply joins a known thread only if its sender took part in it.
+      parsed.threadId = await joinThread(deps, input.emailId, parsed);
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       await deps.messages.saveParsed(input.emailId, parsed);

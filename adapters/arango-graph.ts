@@ -4,7 +4,7 @@ import { HttpError, ResponseTimeoutError, isArangoError, isNetworkError } from '
 import { DependencyError, EmailRagError, TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
 import { organisationDomain } from '../lib/organisation';
-import type { GraphEmail, RelatedEmail, ThreadGraph } from '../ports/thread-graph';
+import type { GraphEmail, RelatedEmail, RelatedQuery, ThreadGraph } from '../ports/thread-graph';
 
 export interface ArangoGraphSettings {
   url: string;
@@ -24,7 +24,7 @@ const ERROR_DUPLICATE_NAME = 1207;
 // The test double recognises these two texts verbatim (whitespace aside): change both together.
 const SAME_SENDER_QUERY = `WITH people, emails
 FOR e IN 1..1 OUTBOUND @person sent
-  FILTER e.mailbox == @mailbox AND e.email_id != @emailId
+  FILTER e.account == @account AND e.mailbox == @mailbox AND e.direction == 'in' AND e.email_id != @emailId
   SORT e.date DESC, e.email_id DESC
   LIMIT @limit
   RETURN e.email_id`;
@@ -33,7 +33,7 @@ const SAME_ORGANISATION_QUERY = `WITH people, emails, organisations
 FOR p IN 1..1 INBOUND @organisation works_at
   FILTER p._id != @person
   FOR e IN 1..1 OUTBOUND p sent
-  FILTER e.mailbox == @mailbox AND e.email_id != @emailId
+  FILTER e.account == @account AND e.mailbox == @mailbox AND e.direction == 'in' AND e.email_id != @emailId
   SORT e.date DESC, e.email_id DESC
   LIMIT @limit
   RETURN e.email_id`;
@@ -156,7 +156,8 @@ export function createArangoGraph(settings: ArangoGraphSettings): ThreadGraph {
     async record(e: GraphEmail): Promise<void> {
       await ready();
       const emailId = `emails/${graphKey(`email\u0000${e.emailId}`)}`;
-      const threadId = `threads/${graphKey(`thread\u0000${e.mailbox}\u0000${e.threadId}`)}`;
+      const account = e.account ?? '';
+      const threadId = `threads/${graphKey(`thread\u0000${account}\u0000${e.mailbox}\u0000${e.threadId}`)}`;
       const senderAddress = e.fromAddress.trim().toLowerCase();
       const recipients = [...new Set(e.toAddresses.map((a) => a.trim().toLowerCase()).filter((a) => a.length > 0))];
 
@@ -180,12 +181,13 @@ export function createArangoGraph(settings: ArangoGraphSettings): ThreadGraph {
 
       await upsert('people', [...people.values()]);
       await upsert('organisations', [...organisations.values()]);
-      await upsert('threads', [{ _key: threadId.slice('threads/'.length), thread_id: e.threadId, mailbox: e.mailbox }]);
+      await upsert('threads', [{ _key: threadId.slice('threads/'.length), thread_id: e.threadId, account, mailbox: e.mailbox }]);
       await upsert('emails', [
         {
           _key: emailId.slice('emails/'.length),
           email_id: e.emailId,
           thread_id: e.threadId,
+          account,
           mailbox: e.mailbox,
           direction: e.direction,
           from_address: senderAddress,
@@ -205,15 +207,21 @@ export function createArangoGraph(settings: ArangoGraphSettings): ThreadGraph {
       }
     },
 
-    async related(e: { emailId: string; fromAddress: string; mailbox: string }, limit: number): Promise<RelatedEmail[]> {
+    async related(e: RelatedQuery, limit: number): Promise<RelatedEmail[]> {
       if (limit <= 0 || !e.fromAddress.trim()) return [];
       await ready();
-      const base = { person: `people/${personKey(e.fromAddress)}`, mailbox: e.mailbox, emailId: e.emailId, limit };
+      const base = {
+        person: `people/${personKey(e.fromAddress)}`,
+        account: e.account ?? '',
+        mailbox: e.mailbox,
+        emailId: e.emailId,
+        limit,
+      };
       const run = (doing: string, query: string, bindVars: Record<string, unknown>) =>
         call(doing, async () => (await db.query<string>(query, bindVars, { batchSize: Math.max(limit, 1) })).all());
 
       const sameSender = await run('finding mail of the same sender', SAME_SENDER_QUERY, base);
-      const domain = organisationDomain(e.fromAddress);
+      const domain = e.includeOrganisation === false ? null : organisationDomain(e.fromAddress);
       const sameOrganisation = domain
         ? await run('finding mail of the same organisation', SAME_ORGANISATION_QUERY, {
             ...base,

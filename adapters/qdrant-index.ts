@@ -7,7 +7,8 @@ import { splitPassages } from '../lib/passages';
 import type { DraftContextItem } from '../ports/drafter';
 import { detectLanguage } from '../lib/language';
 import type { Embedder } from '../ports/embedder';
-import type { IndexableEmail, VectorIndex } from '../ports/vector-index';
+import type { ContextScope, IndexableEmail, VectorIndex } from '../ports/vector-index';
+import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from '../lib/context-scope';
 
 export interface QdrantIndexSettings {
   url: string;
@@ -23,7 +24,16 @@ export type QdrantIndex = VectorIndex & {
   ensureCollection(): Promise<void>;
 };
 
-const KEYWORD_FIELDS = ['email_id', 'thread_id', 'mailbox', 'direction', 'from_address'] as const;
+const KEYWORD_FIELDS = [
+  'email_id',
+  'thread_id',
+  'account',
+  'mailbox',
+  'direction',
+  'from_address',
+  'correspondent',
+  'organisation',
+] as const;
 // Pruning filters on idx, and Qdrant's strict mode (on by default in Qdrant Cloud) refuses
 // updates filtered by an unindexed field.
 const INTEGER_FIELDS = ['idx'] as const;
@@ -31,6 +41,8 @@ const UPSERT_CHUNK = 64;
 // Threads are short; one page is enough and lets us order by date, which scroll cannot do unindexed.
 const THREAD_SCAN_LIMIT = 256;
 const PROBE_CHARS = 1000;
+const KNOWLEDGE_LIMIT = 3;
+const OWN_REPLY_LIMIT = 2;
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 
 interface Passage {
@@ -38,6 +50,7 @@ interface Passage {
   idx: number;
   date: string | null;
   text: string;
+  subject: string;
 }
 
 /**
@@ -108,6 +121,7 @@ function toPassage(payload: Record<string, unknown> | null | undefined): Passage
     idx: typeof payload.idx === 'number' ? payload.idx : 0,
     date: typeof payload.date === 'string' ? payload.date : null,
     text: payload.text,
+    subject: typeof payload.subject === 'string' ? payload.subject : '',
   };
 }
 
@@ -118,8 +132,9 @@ function byRecency(a: Passage, b: Passage): number {
 }
 
 /**
- * Retrieval over Qdrant: passages embedded with `embedder`, one point per passage, every query
- * filtered to the email's own mailbox. The collection is created on first use.
+ * Retrieval over Qdrant: passages embedded with `embedder`, one point per passage. Every query is
+ * filtered by payload to the account and mailbox, and mail to the correspondent (or their
+ * organisation); our replies to others come back masked. The collection is created on first use.
  */
 export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
   const { collection, embedder } = settings;
@@ -229,7 +244,9 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       const base = {
         email_id: email.emailId,
         thread_id: email.threadId,
+        account: email.account ?? '',
         mailbox: email.mailbox,
+        ...entryCorrespondent(email),
         direction: email.direction,
         from_address: email.fromAddress,
         subject: email.subject,
@@ -248,19 +265,30 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       await prune(email.emailId, passages.length);
     },
 
-    async retrieve(email: IndexableEmail, limit: number): Promise<DraftContextItem[]> {
+    async remove(sourceId: string): Promise<void> {
+      if (await exists()) {
+        await call('removing passages', (c) => c.delete(collection, { wait: true, filter: { must: [match('email_id', sourceId)] } }));
+      }
+    },
+
+    async retrieve(email: IndexableEmail, limit: number, given?: ContextScope): Promise<DraftContextItem[]> {
       if (limit <= 0) return [];
+      const s = given ?? contextScope(email);
       const probe = `${email.subject} ${email.text.slice(0, PROBE_CHARS)}`.trim();
       const [vector] = probe ? await embedder.embed([probe]) : [];
       if (vector) await ready(vector.length);
       else if (!(await exists())) return [];
 
-      const withPayload = ['email_id', 'idx', 'date', 'text'];
+      const withPayload = ['email_id', 'idx', 'date', 'text', 'subject'];
+      const box = [match('account', s.account), match('mailbox', s.mailbox)];
+      const notKnowledge = match('direction', 'knowledge');
+      // The correspondent, or anyone of their organisation when that is allowed.
+      const theirs = [match('correspondent', s.correspondent), ...(s.organisation ? [match('organisation', s.organisation)] : [])];
       const threadPage = await call('reading the thread history', (c) =>
         c.scroll(collection, {
           filter: {
-            must: [match('thread_id', email.threadId), match('mailbox', email.mailbox)],
-            must_not: [match('email_id', email.emailId)],
+            must: [match('thread_id', email.threadId), ...box],
+            must_not: [match('email_id', email.emailId), notKnowledge],
           },
           limit: THREAD_SCAN_LIMIT,
           with_payload: withPayload,
@@ -269,36 +297,45 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       );
       const thread = threadPage.points.flatMap((p) => toPassage(p.payload) ?? []).sort(byRecency);
 
-      let similar: Passage[] = [];
-      if (vector) {
-        const found = await call('searching similar passages', (c) =>
-          c.query(collection, {
-            query: vector,
-            filter: {
-              must: [match('mailbox', email.mailbox)],
-              must_not: [match('email_id', email.emailId), match('thread_id', email.threadId)],
-            },
+      const nearest = async (doing: string, filter: Schemas['Filter'], n: number): Promise<Passage[]> => {
+        if (!vector || n <= 0) return [];
+        const found = await call(doing, (c) => c.query(collection, { query: vector, filter, limit: n, with_payload: withPayload }));
+        return found.points.flatMap((p) => toPassage(p.payload) ?? []);
+      };
+      const similar = s.correspondent
+        ? await nearest(
+            'searching similar passages of the correspondent',
+            { must: box, should: theirs, must_not: [match('email_id', email.emailId), match('thread_id', email.threadId), notKnowledge] },
             limit,
-            with_payload: withPayload,
-          }),
-        );
-        similar = found.points.flatMap((p) => toPassage(p.payload) ?? []);
-      }
+          )
+        : [];
+      const knowledge = await nearest('searching the knowledge folder', { must: [match('direction', 'knowledge')] }, KNOWLEDGE_LIMIT);
+      // Our replies to anyone else: reusable wording, never their personal data (masked below).
+      const ownReplies =
+        s.reuseReplies === 'masked'
+          ? await nearest(
+              'searching our replies to others',
+              { must: [...box, match('direction', 'out')], must_not: [...theirs, match('thread_id', email.threadId)] },
+              OWN_REPLY_LIMIT,
+            )
+          : [];
 
       const seen = new Set<string>();
       const items: DraftContextItem[] = [];
-      for (const [kind, passages] of [
-        ['thread', thread],
-        ['similar', similar],
-      ] as const) {
-        for (const p of passages) {
-          const key = `${p.emailId}:${p.text}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          items.push({ sourceId: p.emailId, kind, text: p.text });
-        }
-      }
-      return items.slice(0, limit);
+      const add = (item: DraftContextItem) => {
+        const key = `${item.sourceId}:${item.text}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        items.push(item);
+      };
+      const title = (p: Passage) => (p.subject ? { title: p.subject } : {});
+      for (const p of thread) add({ sourceId: p.emailId, kind: 'thread', text: p.text, ...title(p) });
+      for (const p of similar) add({ sourceId: p.emailId, kind: 'similar', text: p.text, ...title(p) });
+      const main = items.splice(0).slice(0, limit);
+      items.push(...main);
+      for (const p of knowledge) add({ sourceId: knowledgeSourceId(p.emailId, p.idx), kind: 'knowledge', text: p.text, ...title(p) });
+      for (const p of ownReplies) add(ownReplyItem(p.emailId, p.text, p.subject));
+      return items;
     },
   };
 }

@@ -8,6 +8,7 @@ import { answer } from './commands/answer';
 import { approve, markSent, redraft, reject, resend } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
+import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
 import { CliError, connectTemporal } from './context';
@@ -22,6 +23,7 @@ commands:
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
+  knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
   status [--json]                         emails per status, queue rows per status, dead letters
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
@@ -122,6 +124,12 @@ async function run(argv: string[]): Promise<void> {
       // The summary goes to stderr: stdout stays one line per file for scripts.
       console.error(`email-rag ingest: ${report.summary}`);
       if (report.failed > 0) process.exitCode = 1;
+      return;
+    }
+    case 'knowledge': {
+      const { positionals } = args(rest);
+      if (one(positionals, 'subcommand (sync)') !== 'sync') throw new CliError(`unknown subcommand: knowledge ${positionals[0]}`, 2);
+      for (const line of await knowledgeSync(config())) console.log(line);
       return;
     }
     case 'status': {

@@ -1,8 +1,10 @@
 import type { DraftContextItem } from '../ports/drafter';
 import type { MessageStore } from '../ports/store';
 import type { ThreadGraph } from '../ports/thread-graph';
-import type { IndexableEmail, VectorIndex } from '../ports/vector-index';
+import type { ContextScope, IndexableEmail, VectorIndex } from '../ports/vector-index';
+import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
 import { DependencyError, errorMessage } from './errors';
+import { organisationDomain } from './organisation';
 
 export interface CompositeIndexParts {
   /** The embedded full-text index: always there, its failure fails the step. */
@@ -11,33 +13,84 @@ export interface CompositeIndexParts {
   vector?: VectorIndex;
   /** ArangoDB, when configured: optional, likewise. */
   graph?: ThreadGraph;
-  /** Reads the text of graph-related emails for the context. */
+  /** Reads the text of graph-related emails for the context, and whom our sent replies went to. */
   messages: Pick<MessageStore, 'getEmail'>;
+  /** The mail account this worker serves: part of every entry's isolation key. */
+  account?: string;
+  /** CONTEXT_INCLUDE_ORGANISATION and CONTEXT_REUSE_REPLIES. */
+  policy?: ContextPolicy;
   /** Told about every optional part that failed, so the caller can audit it. */
   onDegraded(part: string, err: unknown): Promise<void>;
+}
+
+const RANK: Record<DraftContextItem['kind'], number> = { thread: 0, similar: 1, knowledge: 2, sender: 3, own_reply: 4 };
+const GRAPH_LIMIT = 3;
+
+/** The email a sent reply answered: our sent replies are indexed as `<email id>:draft:<n>:sent`. */
+export function answeredEmailId(sentId: string): string | null {
+  const m = /^(.*):draft:\d+:sent$/.exec(sentId);
+  return m?.[1] ?? null;
 }
 
 /**
  * The index the pipeline uses: the embedded full-text index plus the optional vector store and
  * graph. Writing: the primary must succeed; an optional part that fails makes the step fail with a
  * DependencyError after the primary is written, so retries and finally `partially_indexed` and the
- * re-index sync take over. Reading: what the optional parts cannot give is simply missing.
+ * re-index sync take over. Reading: what the optional parts cannot give is simply missing. Every
+ * part gets the same scope (README, "Whose data a draft may see"); what the graph names is checked
+ * against it once more, because its text is read from the message store.
  */
 export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
   const names = [parts.primary.name, ...(parts.vector ? [parts.vector.name] : []), ...(parts.graph ? ['arangodb'] : [])];
+  const policy = parts.policy ?? DEFAULT_CONTEXT_POLICY;
+
+  /** Stamps the account and, for our sent replies, the correspondent they went to. */
+  async function complete(email: IndexableEmail): Promise<IndexableEmail> {
+    const account = email.account ?? parts.account ?? '';
+    if (email.direction !== 'out' || (email.toAddresses?.length ?? 0) > 0) return { ...email, account };
+    const answered = answeredEmailId(email.emailId);
+    const original = answered ? await parts.messages.getEmail(answered) : null;
+    const to = original?.replyTo?.address ?? original?.from?.address;
+    return { ...email, account, toAddresses: to ? [to] : [] };
+  }
+
+  async function graphItems(email: IndexableEmail, scope: ContextScope): Promise<DraftContextItem[]> {
+    if (!parts.graph) return [];
+    const items: DraftContextItem[] = [];
+    const related = await parts.graph.related(
+      {
+        emailId: email.emailId,
+        fromAddress: email.fromAddress,
+        account: scope.account,
+        mailbox: scope.mailbox,
+        includeOrganisation: scope.organisation !== null,
+      },
+      GRAPH_LIMIT,
+    );
+    for (const r of related) {
+      const other = await parts.messages.getEmail(r.emailId);
+      const from = normaliseAddress(other?.from?.address ?? '');
+      if (!other || (other.mailbox ?? '') !== scope.mailbox || !sameCorrespondent(scope, from, organisationDomain(from))) continue;
+      items.push({ sourceId: other.id, kind: 'sender', text: `${other.subject}\n${other.text.slice(0, 800)}`, title: other.subject });
+    }
+    return items;
+  }
+
   return {
     name: names.join('+'),
-    async index(email: IndexableEmail): Promise<void> {
+    async index(input: IndexableEmail): Promise<void> {
+      const email = await complete(input);
       await parts.primary.index(email);
       const failed: string[] = [];
       if (parts.vector) {
         await parts.vector.index(email).catch((err: unknown) => failed.push(`${parts.vector!.name}: ${errorMessage(err)}`));
       }
-      if (parts.graph) {
+      if (parts.graph && email.direction !== 'knowledge') {
         await parts.graph
           .record({
             emailId: email.emailId,
             threadId: email.threadId,
+            account: email.account,
             mailbox: email.mailbox,
             direction: email.direction,
             fromAddress: email.fromAddress,
@@ -54,39 +107,48 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       }
     },
 
-    async retrieve(email: IndexableEmail, limit: number): Promise<DraftContextItem[]> {
-      const items = await parts.primary.retrieve(email, limit);
+    async remove(sourceId: string): Promise<void> {
+      await parts.primary.remove?.(sourceId);
+      if (parts.vector?.remove) {
+        try {
+          await parts.vector.remove(sourceId);
+        } catch (err) {
+          throw new DependencyError(
+            `removed from ${parts.primary.name}, but not from ${parts.vector.name}: ${errorMessage(err)}`,
+            'INDEX_DEGRADED',
+          );
+        }
+      }
+    },
+
+    async retrieve(input: IndexableEmail, limit: number, given?: ContextScope): Promise<DraftContextItem[]> {
+      const email = { ...input, account: input.account ?? parts.account ?? '' };
+      const scope = given ?? contextScope(email, policy);
+      const items = await parts.primary.retrieve(email, limit, scope);
       if (parts.vector) {
         try {
-          items.push(...(await parts.vector.retrieve(email, limit)));
+          items.push(...(await parts.vector.retrieve(email, limit, scope)));
         } catch (err) {
           await parts.onDegraded(parts.vector.name, err);
         }
       }
-      if (parts.graph) {
-        try {
-          for (const r of await parts.graph.related(
-            { emailId: email.emailId, fromAddress: email.fromAddress, mailbox: email.mailbox },
-            3,
-          )) {
-            const other = await parts.messages.getEmail(r.emailId);
-            if (other) items.push({ sourceId: other.id, kind: 'sender', text: `${other.subject}\n${other.text.slice(0, 800)}` });
-          }
-        } catch (err) {
-          await parts.onDegraded('arangodb', err);
-        }
+      try {
+        items.push(...(await graphItems(email, scope)));
+      } catch (err) {
+        await parts.onDegraded('arangodb', err);
       }
-      // Thread first, then the rest; one entry per source passage.
+      // Thread first, then the rest; one entry per source passage. An index that ignored the
+      // setting does not bring our replies to others back in.
       const seen = new Set<string>();
-      const rank: Record<DraftContextItem['kind'], number> = { thread: 0, similar: 1, sender: 2, knowledge: 3, own_reply: 4 };
       return items
         .filter((i) => {
+          if (i.kind === 'own_reply' && scope.reuseReplies === 'off') return false;
           const key = `${i.sourceId}\n${i.text}`;
           if (seen.has(key)) return false;
           seen.add(key);
           return true;
         })
-        .sort((a, b) => rank[a.kind] - rank[b.kind])
+        .sort((a, b) => RANK[a.kind] - RANK[b.kind])
         .slice(0, limit * 2);
     },
   };

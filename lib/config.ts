@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
@@ -47,6 +49,17 @@ export interface Config {
   arango?: { url: string; database: string; username: string; password: string };
   /** OpenAI-compatible embeddings endpoint (defaults to LLM_BASE_URL); needed with Qdrant. */
   embeddingBaseUrl?: string;
+  /** Whose data a draft may see (README): the correspondent's, the knowledge folder's, masked replies. */
+  context: {
+    /** CONTEXT_INCLUDE_ORGANISATION: colleagues at the same non-public mail domain count as the correspondent. */
+    includeOrganisation: boolean;
+    /** CONTEXT_REUSE_REPLIES: our replies to others as masked knowledge, or not at all. */
+    reuseReplies: 'masked' | 'off';
+    /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it by In-Reply-To. */
+    threadJoinOrganisation: boolean;
+    /** KNOWLEDGE_DIR: Markdown and text files (FAQ, policies) always allowed as context. */
+    knowledgeDir?: string;
+  };
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -105,6 +118,27 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     return raw;
   };
 
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (!raw) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    return fallback;
+  };
+  const directory = (name: string): string | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const dir = path.resolve(raw);
+    let ok = false;
+    try {
+      ok = statSync(dir).isDirectory();
+    } catch {
+      ok = false;
+    }
+    if (!ok) problems.push(`${name} is not a readable directory: "${raw}"`);
+    return dir;
+  };
+
   const fromAddress = str('SMTP_FROM', 'assistant@localhost');
   const fromMatch = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(fromAddress);
   const from = fromMatch ? { name: (fromMatch[1] ?? '').trim(), address: (fromMatch[2] ?? '').trim() } : { name: '', address: fromAddress };
@@ -153,6 +187,12 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     qdrant: undefined,
     arango: undefined,
+    context: {
+      includeOrganisation: bool('CONTEXT_INCLUDE_ORGANISATION', true),
+      reuseReplies: oneOf('CONTEXT_REUSE_REPLIES', ['masked', 'off'] as const, 'masked'),
+      threadJoinOrganisation: bool('THREAD_JOIN_ORGANISATION', false),
+      knowledgeDir: directory('KNOWLEDGE_DIR'),
+    },
     embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),

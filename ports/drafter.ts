@@ -1,12 +1,24 @@
+/**
+ * One piece of retrieved context. Where it may come from is a privacy rule (see the README,
+ * "Whose data a draft may see"): the same correspondent, the knowledge folder, or our own
+ * replies to others with personal data masked.
+ */
 export interface DraftContextItem {
-  /** Source id (email id, or `knowledge:<relative path>#<n>`) so a reader can trace what the draft was built from. */
+  /**
+   * Traces the item to its source: an email id (our sent replies: `<email id>:draft:<n>:sent`)
+   * or `knowledge:<relative path>#<passage n>` for the knowledge folder.
+   */
   sourceId: string;
+  /**
+   * `thread`: the same conversation; `similar` / `sender`: the correspondent's (or their
+   * organisation's) other mail; `knowledge`: the knowledge folder; `own_reply`: our reply to
+   * another correspondent, personal data masked.
+   */
   kind: 'thread' | 'similar' | 'sender' | 'knowledge' | 'own_reply';
   text: string;
-  /** A heading for the passage, e.g. a knowledge file's title. */
+  /** A short human label: the subject, or the knowledge file's path. */
   title?: string;
 }
-
 export interface DraftRequest {
   emailId: string;
   from: { name: string; address: string };

@@ -73,8 +73,18 @@ export interface MessageStore {
   saveTriage(emailId: string, verdict: TriageVerdict | null): Promise<void>;
   saveParsed(emailId: string, parsed: ParsedEmail): Promise<void>;
   getEmail(emailId: string): Promise<EmailRecord | null>;
-  /** The thread of any known email among these Message-IDs (a reply joins its parent's thread). */
-  findThreadId(messageIds: string[]): Promise<string | null>;
+  /**
+   * The thread of any known email among these Message-IDs, within `account` when given. Whether
+   * the new email may join it is the caller's decision (`threadParticipants`).
+   */
+  findThreadId(messageIds: string[], account?: string): Promise<string | null>;
+  /** Records the mail account an email belongs to: threads never cross accounts. */
+  setAccount(emailId: string, account: string): Promise<void>;
+  /**
+   * Every address that took part in the thread, lower case: senders, Reply-To, To and Cc of its
+   * emails, and the recipients of our sent replies.
+   */
+  threadParticipants(threadId: string, account: string): Promise<string[]>;
   /**
    * Records the status the workflow decided (with why). A sent email stays sent; returns the
    * status stored afterwards.

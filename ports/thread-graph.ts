@@ -2,6 +2,8 @@
 export interface GraphEmail {
   emailId: string;
   threadId: string;
+  /** With the mailbox, the isolation key: retrieval never crosses accounts. */
+  account?: string;
   mailbox: string;
   direction: 'in' | 'out';
   fromAddress: string;
@@ -11,6 +13,15 @@ export interface GraphEmail {
   date: Date | null;
   /** The email this one answers, when it is known to the store; null otherwise. */
   inReplyToEmailId: string | null;
+}
+
+export interface RelatedQuery {
+  emailId: string;
+  fromAddress: string;
+  account?: string;
+  mailbox: string;
+  /** False: the sender's own mail only, not their colleagues' (CONTEXT_INCLUDE_ORGANISATION). */
+  includeOrganisation?: boolean;
 }
 
 export interface RelatedEmail {
@@ -23,8 +34,9 @@ export interface ThreadGraph {
   /** Adds or updates the email and its edges; recording the same email again changes nothing. */
   record(e: GraphEmail): Promise<void>;
   /**
-   * Recent emails of the same sender, then of the sender's organisation (mail domain), newest
-   * first, in the same mailbox only, never the email itself; at most `limit` in all.
+   * Recent inbound emails of the same sender, then of the sender's organisation (mail domain,
+   * never a public provider), newest first, in the same account and mailbox only, never the
+   * email itself; at most `limit` in all.
    */
-  related(e: { emailId: string; fromAddress: string; mailbox: string }, limit: number): Promise<RelatedEmail[]>;
+  related(e: RelatedQuery, limit: number): Promise<RelatedEmail[]>;
 }

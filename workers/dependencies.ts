@@ -7,7 +7,10 @@ import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
 import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
 import { createMariaDbMessageStore } from '../adapters/mariadb/message-store';
-import { createPool } from '../adapters/mariadb/pool';
+import { createPool, type Pool } from '../adapters/mariadb/pool';
+import { createMariaDbKnowledgeLedger } from '../adapters/mariadb/knowledge-ledger';
+import { readKnowledgeFolder } from '../adapters/knowledge-folder';
+import { syncKnowledge, type KnowledgeSyncResult } from '../lib/knowledge-sync';
 import { createMariaDbSendLedger } from '../adapters/mariadb/send-ledger';
 import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store';
 import { createOfflineDrafter } from '../adapters/offline-drafter';
@@ -22,32 +25,23 @@ import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
-import type { JobLedger } from '../ports/store';
+import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
+import type { VectorIndex } from '../ports/vector-index';
 
 export interface Dependencies {
   activities: ActivityDeps;
   jobs: JobLedger;
+  /** Indexes the knowledge folder (KNOWLEDGE_DIR) as it is now; null when none is configured. */
+  syncKnowledge(): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null>;
   close(): Promise<void>;
 }
 
-/** Builds every adapter from one validated config; `close` releases them on shutdown. */
-export function buildDependencies(config: Config, client: Client): Dependencies {
-  const pool = createPool(config.databaseUrl);
-  const mailbox = createImapMailbox(config.imap);
-  const sender = createSmtpSender(config.smtp);
-  const drafter =
-    config.llm.mode === 'openai' && config.llm.baseUrl
-      ? createOpenAiDrafter({
-          baseUrl: config.llm.baseUrl,
-          apiKey: config.llm.apiKey,
-          model: config.llm.model,
-          timeoutMs: config.llm.timeoutMs,
-        })
-      : createOfflineDrafter();
-  const jobs = createMariaDbJobLedger(pool);
-  const messages = createMariaDbMessageStore(pool);
-  const audit = createMariaDbAuditLog(pool);
-  const index = createCompositeIndex({
+/**
+ * The index with every configured part: full text always, Qdrant and ArangoDB when set, all
+ * scoped by the account and the context rules of the config.
+ */
+export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog): VectorIndex {
+  return createCompositeIndex({
     primary: createFullTextIndex(pool),
     vector: config.qdrant
       ? createQdrantIndex({
@@ -69,6 +63,8 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
         })
       : undefined,
     messages,
+    account: config.imap.user,
+    policy: { includeOrganisation: config.context.includeOrganisation, reuseReplies: config.context.reuseReplies },
     // Retrieval goes on with less context; the audit log says what was missing (seed 001).
     async onDegraded(part, err) {
       const cid = correlationId();
@@ -81,6 +77,37 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
       });
     },
   });
+}
+
+/** Reads the knowledge folder and brings the indexes in line with it. */
+export async function syncKnowledgeFolder(
+  config: Config,
+  pool: Pool,
+  index: VectorIndex,
+): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null> {
+  if (!config.context.knowledgeDir) return null;
+  const { files, skipped } = readKnowledgeFolder(config.context.knowledgeDir);
+  return { ...(await syncKnowledge({ files, ledger: createMariaDbKnowledgeLedger(pool), index })), skipped };
+}
+
+/** Builds every adapter from one validated config; `close` releases them on shutdown. */
+export function buildDependencies(config: Config, client: Client): Dependencies {
+  const pool = createPool(config.databaseUrl);
+  const mailbox = createImapMailbox(config.imap);
+  const sender = createSmtpSender(config.smtp);
+  const drafter =
+    config.llm.mode === 'openai' && config.llm.baseUrl
+      ? createOpenAiDrafter({
+          baseUrl: config.llm.baseUrl,
+          apiKey: config.llm.apiKey,
+          model: config.llm.model,
+          timeoutMs: config.llm.timeoutMs,
+        })
+      : createOfflineDrafter();
+  const jobs = createMariaDbJobLedger(pool);
+  const messages = createMariaDbMessageStore(pool);
+  const audit = createMariaDbAuditLog(pool);
+  const index = buildIndex(config, pool, messages, audit);
   const activities: ActivityDeps = {
     mailbox,
     messages,
@@ -96,6 +123,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
+    knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
       account: config.imap.user,
       mailbox: config.imap.mailbox,
@@ -107,11 +135,13 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
       priorityRules: config.priorityRules,
       triage: config.triage,
       from: config.smtp.from,
+      threadJoinOrganisation: config.context.threadJoinOrganisation,
     },
   };
   return {
     activities,
     jobs,
+    syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
     async close() {
       await Promise.allSettled([mailbox.close(), sender.close()]);
       await pool.end().catch(() => undefined);

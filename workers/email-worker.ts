@@ -2,12 +2,14 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
-import { buildDependencies } from './dependencies';
+import { buildDependencies, type Dependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
 import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
 
 export interface RunningWorker {
   worker: Worker;
+  /** Indexes the knowledge folder as it is now (null without KNOWLEDGE_DIR). */
+  syncKnowledge: Dependencies['syncKnowledge'];
   /** Stops polling, lets in-flight activities finish (up to the grace time), closes adapters. */
   shutdown(): Promise<void>;
   /** Resolves when the worker has stopped (after shutdown or on a fatal error). */
@@ -65,6 +67,7 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   let runPromise: Promise<void> | undefined;
   return {
     worker,
+    syncKnowledge: () => deps.syncKnowledge(),
     run() {
       runPromise ??= Promise.all(all.map((w) => w.run()))
         .then(() => undefined)

@@ -54,6 +54,20 @@ export async function runWorker(config: Config): Promise<void> {
     drafter: config.llm.mode,
     mailbox: `${config.imap.user}@${config.imap.host}:${config.imap.port}/${config.imap.mailbox}`,
   });
+  const knowledge = running.syncKnowledge().then(
+    (r) =>
+      r &&
+      logger.info('knowledge folder indexed', {
+        added: r.added.length,
+        updated: r.updated.length,
+        removed: r.removed.length,
+        unchanged: r.unchanged,
+        skipped: r.skipped,
+      }),
+    // Drafting works without it; the next start or `email-rag knowledge sync` tries again.
+    (err: unknown) => logger.warn('knowledge folder not indexed', { error: errorMessage(err) }),
+  );
   await running.run();
+  await knowledge;
   logger.info('worker stopped');
 }

@@ -227,16 +227,51 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       };
     },
 
-    async findThreadId(messageIds: string[]): Promise<string | null> {
+    async findThreadId(messageIds: string[], account?: string): Promise<string | null> {
       if (messageIds.length === 0) return null;
       const rows = await query<Array<{ thread_id: string }>>(
         pool,
         'looking up the thread',
         `SELECT thread_id FROM emails WHERE message_id IN (${messageIds.map(() => '?').join(',')}) AND thread_id IS NOT NULL
+           ${account === undefined ? '' : 'AND account = ?'}
          ORDER BY created_at LIMIT 1`,
-        messageIds,
+        account === undefined ? messageIds : [...messageIds, account],
       );
       return rows[0]?.thread_id ?? null;
+    },
+
+    async setAccount(emailId: string, account: string): Promise<void> {
+      await query(pool, 'recording the account', 'UPDATE emails SET account = ? WHERE id = ?', [account, emailId]);
+    },
+
+    async threadParticipants(threadId: string, account: string): Promise<string[]> {
+      const rows = await query<
+        Array<{ from_address: string | null; reply_to_address: string | null; to_addresses: string | null; cc_addresses: string | null }>
+      >(
+        pool,
+        'reading the thread participants',
+        'SELECT from_address, reply_to_address, to_addresses, cc_addresses FROM emails WHERE thread_id = ? AND account = ?',
+        [threadId, account],
+      );
+      const replies = await query<Array<{ to_address: string }>>(
+        pool,
+        'reading the recipients of our replies in the thread',
+        `SELECT d.to_address FROM drafts d JOIN emails e ON e.id = d.email_id
+         WHERE e.thread_id = ? AND e.account = ? AND d.status = 'sent'`,
+        [threadId, account],
+      );
+      const list = (json: string | null): string[] => {
+        try {
+          return json ? (JSON.parse(json) as Array<{ address?: unknown }>).map((a) => String(a.address ?? '')) : [];
+        } catch {
+          return [];
+        }
+      };
+      const all = [
+        ...rows.flatMap((r) => [r.from_address ?? '', r.reply_to_address ?? '', ...list(r.to_addresses), ...list(r.cc_addresses)]),
+        ...replies.map((r) => r.to_address),
+      ];
+      return [...new Set(all.map((a) => a.trim().toLowerCase()).filter((a) => a.length > 0))];
     },
 
     async setStatus(emailId: string, status: EmailStatus, reason?: string): Promise<EmailStatus | null> {

@@ -163,6 +163,30 @@ function arangoSuite(name: string, start: () => Promise<Backend>, skip?: string)
       assert.equal(organisationDomain('x@GMX.de'), null);
     });
 
+    test('related: never another account, never our outgoing replies; the organisation only when asked', async () => {
+      const graph = createArangoGraph(settings());
+      const day = (d: number) => new Date(Date.UTC(2024, 1, d));
+      for (const e of [
+        mail({ emailId: 'acc-anna-1', fromAddress: 'anna@acct.example', account: 'a@shop.example', date: day(1) }),
+        mail({ emailId: 'acc-bob-1', fromAddress: 'bob@acct.example', account: 'a@shop.example', date: day(2) }),
+        mail({ emailId: 'acc-anna-other', fromAddress: 'anna@acct.example', account: 'b@shop.example', date: day(3) }),
+        // A mail whose sender is the customer's address but that we sent (direction out) is ours.
+        mail({ emailId: 'acc-out', fromAddress: 'anna@acct.example', direction: 'out', account: 'a@shop.example', date: day(4) }),
+      ]) {
+        await graph.record(e);
+      }
+      const q = { emailId: 'acc-anna-now', fromAddress: 'anna@acct.example', account: 'a@shop.example', mailbox: 'INBOX' };
+      assert.deepEqual(await graph.related(q, 10), [
+        { emailId: 'acc-anna-1', relation: 'same_sender' },
+        { emailId: 'acc-bob-1', relation: 'same_organisation' },
+      ]);
+      assert.deepEqual(await graph.related({ ...q, includeOrganisation: false }, 10), [{ emailId: 'acc-anna-1', relation: 'same_sender' }]);
+      assert.deepEqual(await graph.related({ ...q, account: 'b@shop.example' }, 10), [
+        { emailId: 'acc-anna-other', relation: 'same_sender' },
+      ]);
+      assert.deepEqual(await graph.related({ ...q, account: 'c@shop.example' }, 10), []);
+    });
+
     test('wrong credentials are a permanent configuration error', async () => {
       const err = await rejection(
         createArangoGraph({ ...settings(), password: 'wrong' }).record(mail({ emailId: 'x', fromAddress: 'a@b.example' })),

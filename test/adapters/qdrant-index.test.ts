@@ -80,7 +80,7 @@ function qdrantSuite(
       await idx.index(mail({ emailId: 'b', subject: 'Zweite', text: 'Hello, my parcel is late.' }));
       const info = await client.getCollection(idx.collection);
       assert.deepEqual(info.config.params.vectors, { ...(info.config.params.vectors as object), size: 64, distance: 'Cosine' });
-      for (const field of ['email_id', 'thread_id', 'mailbox', 'direction', 'from_address']) {
+      for (const field of ['email_id', 'thread_id', 'account', 'mailbox', 'direction', 'from_address', 'correspondent', 'organisation']) {
         assert.equal(info.payload_schema[field]?.data_type, 'keyword', `${field} has a keyword index`);
       }
       // A second worker process meets the existing collection and creates nothing.
@@ -89,7 +89,7 @@ function qdrantSuite(
         const creates = server.double.requests.filter((r) => r.method === 'PUT' && r.path === `/collections/${idx.collection}`);
         assert.equal(creates.length, 1);
         const indexes = server.double.requests.filter((r) => r.path.startsWith(`/collections/${idx.collection}/index`));
-        assert.equal(indexes.length, 6, 'five keyword fields and idx, each once');
+        assert.equal(indexes.length, 9, 'eight keyword fields and idx, each once');
       }
     });
 
@@ -157,6 +157,7 @@ function qdrantSuite(
         sourceId: 't1',
         kind: 'thread',
         text: 'Rechnung doppelt abgebucht Guten Tag, die Rechnung 4711 wurde doppelt abgebucht.',
+        title: 'Rechnung doppelt abgebucht',
       });
       const similar = items.filter((i) => i.kind === 'similar').map((i) => i.sourceId);
       assert.equal(similar[0], 'sim-de', 'the German invoice mail is the nearest');

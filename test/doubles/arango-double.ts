@@ -62,7 +62,7 @@ const normalise = (q: string) => q.replace(/\s+/g, ' ').trim();
 // Verbatim copies of the adapter's queries: a changed query must be re-interpreted here on purpose.
 const SAME_SENDER = normalise(`WITH people, emails
 FOR e IN 1..1 OUTBOUND @person sent
-  FILTER e.mailbox == @mailbox AND e.email_id != @emailId
+  FILTER e.account == @account AND e.mailbox == @mailbox AND e.direction == 'in' AND e.email_id != @emailId
   SORT e.date DESC, e.email_id DESC
   LIMIT @limit
   RETURN e.email_id`);
@@ -70,7 +70,7 @@ const SAME_ORGANISATION = normalise(`WITH people, emails, organisations
 FOR p IN 1..1 INBOUND @organisation works_at
   FILTER p._id != @person
   FOR e IN 1..1 OUTBOUND p sent
-  FILTER e.mailbox == @mailbox AND e.email_id != @emailId
+  FILTER e.account == @account AND e.mailbox == @mailbox AND e.direction == 'in' AND e.email_id != @emailId
   SORT e.date DESC, e.email_id DESC
   LIMIT @limit
   RETURN e.email_id`);
@@ -156,7 +156,7 @@ export async function startArangoDouble(auth: { username: string; password: stri
     const vars = (body.bindVars ?? {}) as Record<string, unknown>;
     const pickEmails = (emails: Doc[]) =>
       emails
-        .filter((e) => e.mailbox === vars.mailbox && e.email_id !== vars.emailId)
+        .filter((e) => e.account === vars.account && e.mailbox === vars.mailbox && e.direction === 'in' && e.email_id !== vars.emailId)
         .sort((a, b) => compareAql(b.date, a.date) || compareAql(b.email_id, a.email_id))
         .slice(0, Number(vars.limit))
         .map((e) => e.email_id);

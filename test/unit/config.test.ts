@@ -31,3 +31,48 @@ test('SMTP_FROM accepts a display name; mailbox secrets are optional for command
   assert.deepEqual(c.smtp.from, { name: 'Support Team', address: 'help@example.com' });
   assert.equal(loadConfig({ ...base, LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm.mode, 'openai');
 });
+
+test('context rules: defaults, and every bad value reported together with the others', () => {
+  const c = loadConfig(base);
+  assert.deepEqual(c.context, {
+    includeOrganisation: true,
+    reuseReplies: 'masked',
+    threadJoinOrganisation: false,
+    knowledgeDir: undefined,
+  });
+  const set = loadConfig({
+    ...base,
+    CONTEXT_INCLUDE_ORGANISATION: 'false',
+    CONTEXT_REUSE_REPLIES: 'OFF',
+    THREAD_JOIN_ORGANISATION: 'yes',
+    KNOWLEDGE_DIR: '.',
+  });
+  assert.equal(set.context.includeOrganisation, false);
+  assert.equal(set.context.reuseReplies, 'off');
+  assert.equal(set.context.threadJoinOrganisation, true);
+  assert.ok(set.context.knowledgeDir?.startsWith('/'), 'resolved to an absolute path');
+  assert.throws(
+    () =>
+      loadConfig({
+        ...base,
+        IMAP_PORT: 'abc',
+        CONTEXT_INCLUDE_ORGANISATION: 'sometimes',
+        CONTEXT_REUSE_REPLIES: 'plain',
+        THREAD_JOIN_ORGANISATION: '2',
+        KNOWLEDGE_DIR: '/no/such/knowledge/dir',
+      }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      for (const part of [
+        'IMAP_PORT',
+        'CONTEXT_INCLUDE_ORGANISATION',
+        'CONTEXT_REUSE_REPLIES must be one of masked, off',
+        'THREAD_JOIN_ORGANISATION',
+        'KNOWLEDGE_DIR',
+      ]) {
+        assert.ok(err.message.includes(part), `${part} missing in: ${err.message}`);
+      }
+      return true;
+    },
+  );
+});

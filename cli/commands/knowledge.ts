@@ -1,0 +1,29 @@
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
+import type { Config } from '../../lib/config';
+import { errorMessage } from '../../lib/errors';
+import { buildIndex, syncKnowledgeFolder } from '../../workers/dependencies';
+import { CliError, connectDatabase } from '../context';
+
+/** `email-rag knowledge sync`: indexes new and changed files of KNOWLEDGE_DIR, removes deleted ones. */
+export async function knowledgeSync(config: Config): Promise<string[]> {
+  if (!config.context.knowledgeDir) throw new CliError('KNOWLEDGE_DIR is not set: there is no knowledge folder to index', 2);
+  const pool = await connectDatabase(config);
+  try {
+    const messages = createMariaDbMessageStore(pool);
+    const index = buildIndex(config, pool, messages, createMariaDbAuditLog(pool));
+    const result = await syncKnowledgeFolder(config, pool, index).catch((err: unknown) => {
+      throw new CliError(`knowledge sync incomplete: ${errorMessage(err)} (run it again once the index is back)`, 3);
+    });
+    if (!result) return [];
+    return [
+      ...result.added.map((p) => `added\t${p}`),
+      ...result.updated.map((p) => `updated\t${p}`),
+      ...result.removed.map((p) => `removed\t${p}`),
+      ...result.skipped.map((p) => `skipped\t${p}`),
+      `${result.added.length} added, ${result.updated.length} updated, ${result.removed.length} removed, ${result.unchanged} unchanged (${config.context.knowledgeDir})`,
+    ];
+  } finally {
+    await pool.end();
+  }
+}
