@@ -1,0 +1,123 @@
+/**
+ * Replay: every history recorded by scripts/capture-histories.ts (real servers, the workflow code
+ * of its day) must still replay with the workflow code of today. Emails wait days for approval,
+ * so a deployment meets histories written by the previous code; a change that is not guarded by
+ * `patched()` fails here with a DeterminismViolationError instead of stranding those emails.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { before, test } from 'node:test';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { historyFromJson } from '../../scripts/replay/history-json';
+import { workflowBundle } from '../support/workflow-bundle';
+
+const HISTORIES = path.join(__dirname, 'histories');
+/** The paths the captured set must keep covering; a lost file must not pass silently. */
+const REQUIRED = [
+  'approve-sent',
+  'approve-edited-sent',
+  'reject',
+  'redraft-then-approve',
+  'manual-review-approve-body',
+  'send-failed-round-resend',
+  'send-in-doubt-force',
+  'waiting-for-approval',
+  'history-only',
+  'parse-failed',
+  'fetch-failed',
+];
+
+interface Captured {
+  name: string;
+  workflowId: string;
+  json: { events: Array<Record<string, unknown>> };
+}
+
+let bundle: { codePath: string };
+let captured: Captured[];
+
+before(async () => {
+  // Each replay starts and stops a worker; their state changes are noise here.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  bundle = await workflowBundle();
+  const manifest = JSON.parse(readFileSync(path.join(__dirname, 'manifest.json'), 'utf8')) as Record<string, { workflowId: string }>;
+  captured = readdirSync(HISTORIES)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const name = f.replace(/\.json$/, '');
+      // Replays run under the original workflow id, in case the workflow ever reads it.
+      const workflowId = manifest[name]?.workflowId ?? `replay-${name}`;
+      return { name, workflowId, json: JSON.parse(readFileSync(path.join(HISTORIES, f), 'utf8')) as Captured['json'] };
+    });
+});
+
+/** Replays all given histories with the current workflow code; scenario name → error text. */
+async function replay(items: Array<{ name: string; workflowId: string; history: History }>): Promise<Map<string, string>> {
+  const byId = new Map(items.map((i) => [i.workflowId, i.name]));
+  const failures = new Map<string, string>();
+  const seen = new Set<string>();
+  const results = Worker.runReplayHistories(
+    { workflowBundle: bundle, replayName: 'email-rag-replay' },
+    items.map((i) => ({ workflowId: i.workflowId, history: i.history })),
+  );
+  for await (const r of results) {
+    const name = byId.get(r.workflowId) ?? r.workflowId;
+    seen.add(name);
+    if (r.error) failures.set(name, `${r.error.name}: ${r.error.message}`);
+  }
+  for (const i of items) if (!seen.has(i.name)) failures.set(i.name, 'no replay result');
+  return failures;
+}
+
+const load = (c: Captured) => ({ name: c.name, workflowId: c.workflowId, history: historyFromJson(c.json) });
+
+test('the captured set covers every path of the email workflow', () => {
+  const names = captured.map((c) => c.name);
+  assert.deepEqual(
+    REQUIRED.filter((r) => !names.includes(r)),
+    [],
+    'missing histories: run scripts/capture-histories.ts with the workflow code that wrote them',
+  );
+  const open = captured.find((c) => c.name === 'waiting-for-approval');
+  const last = open?.json.events.at(-1);
+  assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), 'waiting-for-approval is an open (partial) history');
+});
+
+test('every captured history replays with the current workflow code', async () => {
+  const failures = await replay(captured.map(load));
+  assert.deepEqual(
+    [...failures].map(([name, error]) => `${name}: ${error}`),
+    [],
+    'histories recorded by earlier workflow code no longer replay: guard the change with patched()',
+  );
+});
+
+test('a history that no longer matches the code is reported, with its scenario name', async () => {
+  const source = captured.find((c) => c.name === 'approve-sent');
+  assert.ok(source, 'approve-sent.json is captured');
+  // As if the workflow had renamed an activity: the history scheduled parseEmail, the code does not.
+  const renamed = structuredClone(source.json);
+  for (const e of renamed.events) {
+    const attrs = e.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined;
+    if (attrs?.activityType?.name === 'parseEmail') attrs.activityType.name = 'parseMessage';
+  }
+  // As if the code had changed what a decision does: the history's approve is now a reject.
+  const decided = structuredClone(source.json);
+  for (const e of decided.events) {
+    const attrs = e.workflowExecutionSignaledEventAttributes as { signalName?: string; input?: unknown } | undefined;
+    if (attrs?.signalName === 'approve') {
+      attrs.signalName = 'reject';
+    }
+  }
+  const failures = await replay([
+    { name: 'activity-renamed', workflowId: 'replay-activity-renamed', history: historyFromJson(renamed) },
+    { name: 'decision-changed', workflowId: 'replay-decision-changed', history: historyFromJson(decided) },
+    load(source),
+  ]);
+  assert.match(failures.get('activity-renamed') ?? '', /DeterminismViolationError.*parse/s);
+  assert.match(failures.get('decision-changed') ?? '', /DeterminismViolationError/);
+  assert.equal(failures.get('approve-sent'), undefined, 'the unaltered history still replays in the same run');
+});
