@@ -32,6 +32,8 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       /** The transition's number within the run: the audit row's idempotency key. */
       seq: number;
       event?: { eventType: string; errorClass: string | null; message: string };
+      /** A status the email passes through on the way (e.g. `drafted` before `awaiting_approval`), recorded first. */
+      via?: { status: EmailStatus; reason: string };
     }): Promise<StatusRecord> {
       const cid = correlationId();
       const key = runKey();
@@ -43,6 +45,17 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
           errorClass: (input.event.errorClass as never) ?? null,
           message: input.event.message,
           eventKey: `${key}:event:${input.seq}`,
+        });
+      }
+      if (input.via) {
+        await deps.messages.setStatus(input.emailId, input.via.status, input.via.reason);
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: 'status_changed',
+          message: `${input.via.status}: ${input.via.reason}`,
+          details: { status: input.via.status },
+          eventKey: `${key}:status:${input.seq}:via`,
         });
       }
       const stored = await deps.messages.setStatus(input.emailId, input.status, input.reason);

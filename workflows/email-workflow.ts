@@ -119,9 +119,10 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     status: EmailStatus,
     reason: string,
     event?: { eventType: string; errorClass: string | null; message: string },
+    via?: { status: EmailStatus; reason: string },
   ): Promise<void> => {
     seq += 1;
-    lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}) });
+    lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) });
     state.status = status;
     setCurrentDetails(`${status}: ${reason}`.slice(0, 300));
     const send = lastRecord.send;
@@ -276,6 +277,8 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
               state.draft.needsHuman
                 ? 'the drafter produced no usable reply; a person must write it'
                 : `waiting for approval of draft ${version}`,
+              undefined,
+              { status: 'drafted', reason: `draft ${version} by ${state.draft.drafter}/${state.draft.model}` },
             );
           } catch (err) {
             if (err instanceof AlreadyHandedOver) throw err;

@@ -4,6 +4,18 @@ import { query, type Pool } from './pool';
 export function createMariaDbJobLedger(pool: Pool): JobLedger {
   return {
     async started(job: JobAttempt): Promise<void> {
+      if (job.attempt === 1) {
+        // A dead step an operator requeued runs again as a new activity (or a new run): that row
+        // carries on as this job's row, so it ends done instead of waiting as pending forever.
+        await query(
+          pool,
+          'taking over a requeued queue row',
+          `UPDATE IGNORE queue_jobs SET run_id = ?, activity_id = ?
+           WHERE workflow_id = ? AND step = ? AND status = 'pending' AND requeued_by IS NOT NULL AND NOT (run_id = ? AND activity_id = ?)
+           ORDER BY id DESC LIMIT 1`,
+          [job.runId, job.activityId, job.workflowId, job.step, job.runId, job.activityId],
+        );
+      }
       // Upsert keyed by (workflow, run, step, activity). `attempt` only moves forward, so a duplicated delivery of
       // an older attempt does not rewind the row; retry_count is derived from it, never incremented.
       await query(

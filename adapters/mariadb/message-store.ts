@@ -281,7 +281,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         // Assignments run left to right: compare with the old status before overwriting it. A sent
         // email stays sent: a late attempt or a reset run can never move it backwards.
         `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)),
-           status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, ?),
+           status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, COALESCE(?, status_reason)),
            status = IF(status = 'sent', 'sent', ?)
          WHERE id = ?`,
         [status, status, reason?.slice(0, 2000) ?? null, status, emailId],

@@ -174,8 +174,17 @@ test('send: 451 is transient and counted on the one send_attempts row; a retry s
   });
   assert.equal((await h.deps.activities.sends.get(draft.draftId))?.status, 'failed');
   assert.equal(await status(input.emailId), 'approved', 'the draft stays approved');
-  const sent = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
-  const again = await h.run(input.emailId, h.activities.sendReply, { emailId: input.emailId, draftId: draft.draftId });
+  // As the workflow calls it: the workflow, not the send step, records the email's status.
+  const sent = await h.run(input.emailId, h.activities.sendReply, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    statusOwner: 'workflow',
+  });
+  const again = await h.run(input.emailId, h.activities.sendReply, {
+    emailId: input.emailId,
+    draftId: draft.draftId,
+    statusOwner: 'workflow',
+  });
   assert.equal(sent.outcome, 'sent');
   assert.equal(again.outcome, 'already_sent');
   assert.equal(stack.smtp.messages.length, before + 1, 'exactly one message reached the server');

@@ -231,7 +231,7 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   const bodyFile = `${dir}/edited.txt`;
   writeFileSync(bodyFile, 'Guten Tag,\n\nIhre Lieferung ist unterwegs.\n\nViele Grüße');
   const approved = await cli(['approve', ids[0]!, '--body-file', bodyFile, '--by', 'alice']);
-  assert.match(approved.stdout, /approved .* as alice with an edited body/);
+  assert.match(approved.stdout, /draft .*:draft:1 \(version 1\)[^]*approved as alice with an edited body/);
   const rejected = await cli(['reject', ids[1]!, '--reason', 'answered by phone', '--by', 'bob']);
   assert.match(rejected.stdout, /rejected/);
 
