@@ -21,6 +21,8 @@ export interface DraftView {
   flags: string[];
   /** True when the drafter gave up (no usable body): a person must write the reply. */
   needsHuman: boolean;
+  /** The drafter's category for the email (e.g. billing), when it gave one. */
+  category?: string;
 }
 
 const CONTEXT_LIMIT = 8;
@@ -194,7 +196,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         needsHuman ? 'manual_review' : 'awaiting_approval',
         needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${draft.version}`,
       );
-      return { ...toView(draft), flags: result.flags, needsHuman };
+      return { ...toView(draft), flags: result.flags, needsHuman, ...(result.category ? { category: result.category.slice(0, 100) } : {}) };
     },
   };
 }

@@ -11,6 +11,7 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
+import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
 
@@ -20,6 +21,7 @@ commands:
   worker                                  run the worker (all workflows and activities)
   migrate                                 create the database and apply migrations
   schedules install                       install or update the IMAP poll schedule
+  temporal setup                          register the search attributes (EmailStatus, …) on the namespace
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
@@ -89,6 +91,21 @@ async function run(argv: string[]): Promise<void> {
       const temporal = await connectTemporal(cfg);
       try {
         for (const s of await installSchedules(temporal.client, cfg)) console.log(`schedule ${s.id} ${s.action}`);
+      } finally {
+        await temporal.close();
+      }
+      return;
+    }
+    case 'temporal': {
+      const { positionals } = args(rest);
+      if (one(positionals, 'subcommand (setup)') !== 'setup') throw new CliError(`unknown subcommand: temporal ${positionals[0]}`, 2);
+      const cfg = config();
+      const temporal = await connectTemporal(cfg);
+      try {
+        const r = await registerSearchAttributes(temporal.client.connection, cfg.temporal.namespace);
+        console.log(
+          `search attributes on ${cfg.temporal.namespace}: added ${r.added.join(', ') || 'none'}; already there ${r.present.join(', ') || 'none'}`,
+        );
       } finally {
         await temporal.close();
       }

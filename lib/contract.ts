@@ -60,3 +60,19 @@ export const DECISION_LIMITS = {
 
 /** How many drafts one email may get (redrafts by people and by thread follow-ups) before a person must write it. */
 export const DEFAULT_MAX_DRAFTS = 6;
+
+/**
+ * Custom search attributes the email workflow keeps up to date, so operators can find emails in
+ * the Web UI and with `temporal workflow list --query 'EmailStatus="awaiting_approval"'`. The
+ * types are the `temporal` CLI's spelling (`--search-attribute EmailStatus=Keyword`).
+ */
+export const SEARCH_ATTRIBUTES = {
+  EmailStatus: 'Keyword',
+  EmailPriority: 'Keyword',
+  Mailbox: 'Keyword',
+  NeedsHuman: 'Bool',
+  DraftVersion: 'Int',
+  TriageClass: 'Keyword',
+  Category: 'Keyword',
+} as const;
+export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;

@@ -11,6 +11,7 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -23,6 +24,7 @@ import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName
 import { decisionRefusal, type DecisionInput, type DecisionResult } from './decision-rules';
 import type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
 import { emailWorkflowV1 } from './legacy/email-workflow-v1';
+import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
 import { runSendPhase, type SendControl } from './send-phase';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
 
@@ -110,6 +112,10 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     refusals: [],
   };
   const statusOwner = 'workflow' as const;
+  upsertSearchAttributes([
+    { key: EMAIL_PRIORITY, value: priority },
+    { key: MAILBOX, value: input.source.kind === 'imap' ? input.source.mailbox : 'file' },
+  ]);
   let seq = 0;
   let lastRecord: StatusRecord | null = null;
   let sending = false;
@@ -122,6 +128,14 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     via?: { status: EmailStatus; reason: string },
   ): Promise<void> => {
     seq += 1;
+    // What operators filter on in the Web UI and `temporal workflow list --query`.
+    const needsHuman = status === 'awaiting_approval' || status === 'manual_review' || event?.eventType === 'send_waits_for_operator';
+    upsertSearchAttributes([
+      { key: EMAIL_STATUS, value: status },
+      { key: NEEDS_HUMAN, value: needsHuman },
+      ...(state.draft ? [{ key: DRAFT_VERSION, value: state.draft.version }] : []),
+      ...(state.draft?.category ? [{ key: CATEGORY, value: state.draft.category }] : []),
+    ]);
     lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) });
     state.status = status;
     setCurrentDetails(`${status}: ${reason}`.slice(0, 300));
@@ -227,6 +241,7 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
       } catch (err) {
         return await stop('failed', 'parse_failed', err);
       }
+      if (parsed.triage) upsertSearchAttributes([{ key: TRIAGE_CLASS, value: parsed.triage.class }]);
       if (parsed.triage && !input.answerRequestedBy) {
         // Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back.
         const why = `${parsed.triage.class}: ${parsed.triage.reason}`;

@@ -1,3 +1,4 @@
+import { SEARCH_ATTRIBUTES } from '../../lib/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -81,7 +82,11 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
     '--log-level',
     'warn',
     ...DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
-    ...Object.entries(opts.searchAttributes ?? {}).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    // The product's own attributes are always there, so workflows can upsert them from the first run.
+    ...Object.entries({ ...SEARCH_ATTRIBUTES, ...opts.searchAttributes }).flatMap(([name, type]) => [
+      '--search-attribute',
+      `${name}=${type}`,
+    ]),
     ...(opts.extraArgs ?? []),
   ];
 

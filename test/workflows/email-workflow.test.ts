@@ -13,6 +13,7 @@ import type { Activities } from '../../activities';
 import type { DraftView } from '../../activities/draft-activities';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
+import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { temporalTestServerPath } from '../../scripts/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
@@ -43,6 +44,8 @@ before(async () => {
   env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: temporalTestServerPath() } },
   });
+  // As `email-rag temporal setup` does on a cluster: the workflow upserts these at every step.
+  await registerSearchAttributes(env.connection, env.namespace ?? 'default');
 });
 after(async () => {
   await env?.teardown();

@@ -1,0 +1,15 @@
+/** Typed keys of the email workflow's search attributes (names and types from the contract). */
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import { SEARCH_ATTRIBUTES } from '../lib/contract';
+
+const type = { Keyword: SearchAttributeType.KEYWORD, Bool: SearchAttributeType.BOOL, Int: SearchAttributeType.INT } as const;
+
+export const EMAIL_STATUS = defineSearchAttributeKey('EmailStatus', type[SEARCH_ATTRIBUTES.EmailStatus]);
+export const EMAIL_PRIORITY = defineSearchAttributeKey('EmailPriority', type[SEARCH_ATTRIBUTES.EmailPriority]);
+export const MAILBOX = defineSearchAttributeKey('Mailbox', type[SEARCH_ATTRIBUTES.Mailbox]);
+export const NEEDS_HUMAN = defineSearchAttributeKey('NeedsHuman', type[SEARCH_ATTRIBUTES.NeedsHuman]);
+export const DRAFT_VERSION = defineSearchAttributeKey('DraftVersion', type[SEARCH_ATTRIBUTES.DraftVersion]);
+export const TRIAGE_CLASS = defineSearchAttributeKey('TriageClass', type[SEARCH_ATTRIBUTES.TriageClass]);
+export const CATEGORY = defineSearchAttributeKey('Category', type[SEARCH_ATTRIBUTES.Category]);
+
+export type EmailSearchUpdate = SearchAttributeUpdatePair[];
