@@ -174,6 +174,8 @@ export function createSendActivities(
           mailbox: email.mailbox ?? '',
           direction: 'out',
           fromAddress: deps.settings.from.address,
+          // Whose reply it is: it counts as that correspondent's history, masked for anyone else.
+          toAddresses: [draft.to.address],
           subject: draft.subject,
           text: draft.approvedBody ?? draft.body,
           date: new Date(),

@@ -65,7 +65,14 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
   const from = addresses(parsed.from)[0] ?? null;
   const replyTo = addresses(parsed.replyTo)[0] ?? null;
   const htmlText =
-    typeof parsed.html === 'string' ? convert(parsed.html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '';
+    typeof parsed.html === 'string'
+      ? convert(parsed.html, {
+          wordwrap: false,
+          selectors: [{ selector: 'img', format: 'skip' }],
+          // Deeply nested hostile HTML would overflow the stack; text below this depth is dropped.
+          limits: { maxDepth: 1000 },
+        })
+      : '';
   const text = (parsed.text?.trim() ? parsed.text : htmlText).trim();
   if (!from && !text && !parsed.subject) {
     throw new PermanentError('message has neither sender nor subject nor text', 'MALFORMED_MESSAGE');

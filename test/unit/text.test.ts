@@ -97,3 +97,21 @@ test('edit size is counted in words', () => {
   assert.equal(wordEditDistance('Ihre Lieferung kommt morgen.', 'Ihre Lieferung kommt heute an.'), 2);
   assert.equal(wordEditDistance('', 'drei neue Wörter'), 3);
 });
+
+test('hostile HTML nested 30,000 levels deep parses (text below the depth limit is dropped) instead of overflowing the stack', async () => {
+  const html = `<p>Visible start</p>${'<div>'.repeat(30_000)}deep text${'</div>'.repeat(30_000)}`;
+  const raw = Buffer.from(
+    [
+      'From: a@customer.example',
+      'To: c@example.test',
+      'Subject: nested',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      html,
+      '',
+    ].join('\r\n'),
+  );
+  const parsed = await parseRawEmail(raw, 'email-nested');
+  assert.match(parsed.text, /Visible start/);
+});
