@@ -9,14 +9,14 @@ import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter
  * Starts EmailWorkflows. REJECT_DUPLICATE makes the workflow id the guard against processing a
  * message twice, even after the first run finished.
  */
-export function createTemporalStarter(client: Client, taskQueue: string): WorkflowStarter {
+export function createTemporalStarter(client: Client, taskQueue: string, limits: { maxDrafts?: number } = {}): WorkflowStarter {
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority): Promise<'started' | 'exists'> {
       try {
         await client.workflow.start(WORKFLOW_TYPES.email, {
           taskQueue,
           workflowId: input.emailId,
-          args: [input],
+          args: [{ ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}), ...input }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           priority: { priorityKey: priorityKey(priority) },
         });

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DRAFTS } from './contract';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
@@ -24,6 +25,8 @@ export interface Config {
     backlogLimit: number;
   };
   priorityRules: PriorityRule[];
+  /** Drafts one email may get (redrafts and thread follow-ups) before a person writes the reply (MAX_DRAFTS). */
+  maxDrafts: number;
   /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
   triage: TriageSettings;
   smtp: {
@@ -167,6 +170,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       backlogLimit: int('BACKLOG_LIMIT', 500, 1),
     },
     priorityRules: [],
+    maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
     smtp: {
       host: str('SMTP_HOST', '127.0.0.1'),

@@ -119,7 +119,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     index,
     drafter,
     sender,
-    starter: createTemporalStarter(client, config.temporal.taskQueue),
+    starter: createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,

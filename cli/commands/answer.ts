@@ -1,3 +1,4 @@
+import { WORKFLOW_TYPES } from '../../lib/contract';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
@@ -20,8 +21,14 @@ export async function answer(config: Config, emailId: string, by: string): Promi
     const temporal = await connectTemporal(config);
     try {
       const priority = email.priority;
-      const input: EmailWorkflowInput = { emailId, source: { kind: 'stored' }, priority, answerRequestedBy: by };
-      await temporal.client.workflow.start('EmailWorkflow', {
+      const input: EmailWorkflowInput = {
+        emailId,
+        source: { kind: 'stored' },
+        priority,
+        answerRequestedBy: by,
+        maxDrafts: config.maxDrafts,
+      };
+      await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
         taskQueue: config.temporal.taskQueue,
         workflowId: emailId,
         args: [input],

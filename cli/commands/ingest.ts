@@ -87,7 +87,7 @@ export async function ingest(config: Config, target: string, opts: { history: bo
   try {
     const store = createMariaDbMessageStore(pool);
     const audit = createMariaDbAuditLog(pool);
-    const starter = createTemporalStarter(temporal.client, config.temporal.taskQueue);
+    const starter = createTemporalStarter(temporal.client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts });
     const lines: string[] = [];
     for (const file of files) {
       let emailId = '-';

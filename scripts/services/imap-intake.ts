@@ -39,7 +39,7 @@ export async function appendMessages(config: Config, raws: Array<string | Buffer
 export async function startImapEmail(client: Client, config: Config, msg: AppendedMessage, priority: Priority = 'normal'): Promise<string> {
   const { mailbox } = config.imap;
   const emailId = imapEmailId(config.imap.user, mailbox, msg.uidValidity, msg.uid);
-  const starter = createTemporalStarter(client, config.temporal.taskQueue);
+  const starter = createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts });
   await starter.startEmail({ emailId, source: { kind: 'imap', mailbox, uidValidity: msg.uidValidity, uid: msg.uid }, priority }, priority);
   return emailId;
 }
