@@ -5,20 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import { imapEmailId } from '../../lib/domain';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { loadConfig } from '../../lib/config';
-import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness } from './support';
+import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { activityHarness, inboxDelivery } from './support';
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
-let uidValidity = 0;
-let nextUid = 1;
+let deliver: ReturnType<typeof inboxDelivery>;
 
 before(async () => {
   stack = await startStack({ temporal: false });
   h = activityHarness(stack.config);
+  deliver = inboxDelivery(stack, h);
 });
 after(async () => {
   await h?.close();
@@ -26,15 +25,6 @@ after(async () => {
 });
 
 /** Delivers a message to INBOX and returns the workflow input for it. */
-async function deliver(raw: string) {
-  await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
-  uidValidity = listing.uidValidity;
-  const uid = listing.messages[listing.messages.length - 1]!.uid;
-  nextUid = uid + 1;
-  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', uidValidity, uid);
-  return { emailId, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity, uid } };
-}
 
 async function status(emailId: string): Promise<string | undefined> {
   return (await h.deps.activities.messages.getEmail(emailId))?.status;
@@ -87,6 +77,7 @@ test('an oversized message is refused by its IMAP size before download, permanen
 });
 
 test('a vanished UID and an unreachable IMAP server are told apart', async () => {
+  const { uidValidity } = await h.deps.activities.mailbox.listSince('INBOX', 0, 1);
   const gone = { emailId: 'gone', source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity, uid: 999_999 } };
   await assert.rejects(h.run('gone', h.activities.fetchEmail, gone), { code: 'MESSAGE_GONE' });
   const down = activityHarness(loadConfig({ ...stack.env, IMAP_PORT: '1' }));

@@ -9,36 +9,27 @@ import { after, before, test } from 'node:test';
 import { checkDatabaseLimits, databaseLimitProblem, RAW_CHUNK_BYTES } from '../../adapters/mariadb/limits';
 import { classifyDbError, query } from '../../adapters/mariadb/pool';
 import { loadConfig } from '../../lib/config';
-import { imapEmailId } from '../../lib/domain';
 import { PermanentError, TooLargeError, TransientError } from '../../lib/errors';
 import { decideRetry } from '../../lib/retry-decision';
 import { largeEmail } from '../support/large-mail';
-import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
+import { startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { activityHarness } from './support';
+import { activityHarness, inboxDelivery } from './support';
 
 const MB = 1_000_000;
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
-let nextUid = 1;
+let deliver: ReturnType<typeof inboxDelivery>;
 
 before(async () => {
   stack = await startStack({ temporal: false });
   h = activityHarness(stack.config);
+  deliver = inboxDelivery(stack, h);
 });
 after(async () => {
   await h?.close();
   await stack?.stop();
 });
-
-async function deliver(raw: Buffer) {
-  await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
-  const msg = listing.messages[listing.messages.length - 1]!;
-  nextUid = msg.uid + 1;
-  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, msg.uid);
-  return { emailId, size: msg.size, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: msg.uid } };
-}
 
 test('a 20 MB mail below MAX_MESSAGE_BYTES is fetched, stored in chunks and parsed, though max_allowed_packet is smaller', async () => {
   const { maxAllowedPacket } = await checkDatabaseLimits(stack.db.pool, stack.config.imap.maxMessageBytes);

@@ -3,7 +3,9 @@ import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { Config } from '../../lib/config';
+import { imapEmailId } from '../../lib/domain';
 import { buildDependencies, type Dependencies } from '../../workers/dependencies';
+import { MAILBOX_USER } from '../support/stack';
 
 /**
  * The production adapters (real Dovecot, MariaDB, SMTP listener, LLM double over HTTP) wired by
@@ -29,5 +31,24 @@ export function activityHarness(config: Config) {
       await deps.close();
       await connection.close().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Drops messages into the test mailbox's INBOX with `doveadm` and returns, for each, the workflow
+ * input the poll would have built (the newest UID, its size and the email id).
+ */
+export function inboxDelivery(
+  stack: { dovecot: { deliver(user: string, raw: string | Buffer): Promise<void> } },
+  h: ReturnType<typeof activityHarness>,
+) {
+  let nextUid = 1;
+  return async (raw: string | Buffer) => {
+    await stack.dovecot.deliver(MAILBOX_USER, raw);
+    const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
+    const msg = listing.messages[listing.messages.length - 1]!;
+    nextUid = msg.uid + 1;
+    const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, msg.uid);
+    return { emailId, size: msg.size, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: msg.uid } };
   };
 }

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { imapEmailId } from '../../lib/domain';
-import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness } from './support';
+import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { activityHarness, inboxDelivery } from './support';
 
 const FIXTURES = path.join(__dirname, '../fixtures/triage');
 /** The Message-ID of our reply inside the bounce fixture; replaced by the one we really sent. */
@@ -16,25 +15,17 @@ const FIXTURE_REPLY_ID = '<reply-5f1c0a9e2b7d4c3a8e6f1d2c3b4a5968@example.test>'
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
-let nextUid = 1;
+let deliver: ReturnType<typeof inboxDelivery>;
 
 before(async () => {
   stack = await startStack({ temporal: false });
   h = activityHarness(stack.config);
+  deliver = inboxDelivery(stack, h);
 });
 after(async () => {
   await h?.close();
   await stack?.stop();
 });
-
-async function deliver(raw: string) {
-  await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
-  const uid = listing.messages[listing.messages.length - 1]!.uid;
-  nextUid = uid + 1;
-  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);
-  return { emailId, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid } };
-}
 
 async function fetchAndParse(raw: string) {
   const input = await deliver(raw);
