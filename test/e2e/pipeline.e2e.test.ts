@@ -379,7 +379,8 @@ test('a new message in the thread makes the waiting draft stale; a new one is dr
   assert.equal(drafts[0]!.status, 'stale');
   assert.ok((JSON.parse(drafts[1]!.context_ids) as string[]).includes(secondId!), 'the new draft knows the newer message');
   const handle = client.workflow.getHandle(firstId!);
-  assert.equal((await handle.query(draftQuery))?.version, 2);
+  // The draft row is written before the workflow hears of it: wait for the workflow, not the table.
+  await waitFor('the workflow waits on draft 2', async () => (await handle.query(draftQuery))?.version === 2);
   // The reviewer read version 1; approving it now is refused, and version 2 is not sent either.
   const stale = await cli(['approve', firstId!, '--draft', '1', '--by', 'dora']).catch((err: { code: number; stderr: string }) => err);
   assert.equal((stale as { code: number }).code, 5);
