@@ -200,8 +200,9 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     });
   }
   setHandler(threadUpdatedSignal, () => {
-    if (sending || !state.waitingFor) return;
-    // The waiting draft is stale from this moment: no decision may land on it.
+    if (sending) return;
+    // The waiting draft (or the one being written) is stale from this moment: no decision may
+    // land on it, and the loop drafts again with the follow-up in its context.
     threadUpdated = true;
     state.waitingFor = null;
   });
