@@ -3,14 +3,17 @@ import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-fig
 import { createPool } from '../adapters/mariadb/pool';
 import type { Config } from '../lib/config';
 import { EMAIL_STATUSES, PRIORITIES } from '../lib/domain';
-import { errorMessage } from '../lib/errors';
+import { errorMessage, type ErrorClass } from '../lib/errors';
 import { createLogger } from '../lib/logger';
 import { UNFINISHED_STATUSES, URGENT_PRIORITIES, WAITING_STATUSES, type OperatingFigures } from '../ports/operating-figures';
 import type { SendStatus } from '../ports/store';
+import { ACTIVITY_PLAN } from '../workflows/activity-profiles';
 
 const logger = createLogger('metrics');
 
 const SEND_STATUSES: readonly SendStatus[] = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'];
+const ERROR_CLASSES: readonly ErrorClass[] = ['transient', 'permanent', 'dependency', 'unclear'];
+const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).map((p) => p.step))];
 /** Rows written in the last seconds may still be in flight: they are read on the next round. */
 const SETTLE_SECONDS = 2;
 
@@ -86,6 +89,12 @@ export function startBusinessMetricsSampler(figures: OperatingFigures, meter: Me
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
   for (const priority of PRIORITIES) received.add(0, { priority });
   for (const status of EMAIL_STATUSES) statusChanges.add(0, { status });
+  for (const step of STEPS) {
+    for (const error_class of ERROR_CLASSES) {
+      retries.add(0, { step, error_class });
+      dead.add(0, { step, error_class });
+    }
+  }
   sampleFailures.add(0);
 
   let mark: Date | undefined;
