@@ -2,7 +2,14 @@ import type { EmailStatus, Priority } from '../lib/domain';
 import type { SendStatus } from './store';
 
 /** Statuses in which an email is still work for the pipeline (its backlog). */
-export const UNFINISHED_STATUSES = ['fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved'] as const satisfies readonly EmailStatus[];
+export const UNFINISHED_STATUSES = [
+  'fetched',
+  'parsed',
+  'indexed',
+  'partially_indexed',
+  'drafted',
+  'approved',
+] as const satisfies readonly EmailStatus[];
 /** Statuses in which an email waits for a person (approval, or a draft a person must write). */
 export const WAITING_STATUSES = ['awaiting_approval', 'manual_review'] as const satisfies readonly EmailStatus[];
 /** Priorities whose oldest unfinished email has a deadline (seed 004 alert). */

@@ -71,7 +71,12 @@ function labelledGauge(gauge: MetricGauge) {
 export function startBusinessMetricsSampler(figures: OperatingFigures, meter: MetricMeter, intervalMs: number): { stop(): Promise<void> } {
   const m = BUSINESS_METRICS;
   const backlog = meter.createGauge(m.backlog, 'int', '', 'Unfinished emails in the pipeline, per status and priority');
-  const oldestUnfinished = meter.createGauge(m.oldestUnfinished, 'int', 's', 'Longest time an unfinished email has been in its current status');
+  const oldestUnfinished = meter.createGauge(
+    m.oldestUnfinished,
+    'int',
+    's',
+    'Longest time an unfinished email has been in its current status',
+  );
   const oldestUrgent = meter.createGauge(m.oldestUrgent, 'int', 's', 'Age since arrival of the oldest unfinished critical or high email');
   const waiting = meter.createGauge(m.waiting, 'int', '', 'Emails waiting for a person (approval, manual review), per status and priority');
   const oldestWaiting = meter.createGauge(m.oldestWaiting, 'int', 's', 'Longest time an email has waited for a person');
@@ -161,7 +166,11 @@ export function startBusinessMetricsSampler(figures: OperatingFigures, meter: Me
 /** The sampler on its own one-connection pool: a slow figure never holds up an activity. */
 export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop(): Promise<void> } {
   const pool = createPool(config.databaseUrl, 1);
-  const sampler = startBusinessMetricsSampler(createMariaDbOperatingFigures(pool), meter, (config.metrics?.sampleIntervalSeconds ?? 15) * 1000);
+  const sampler = startBusinessMetricsSampler(
+    createMariaDbOperatingFigures(pool),
+    meter,
+    (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
+  );
   return {
     async stop() {
       await sampler.stop();

@@ -63,15 +63,13 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         'SELECT status, COUNT(*) AS n FROM send_attempts GROUP BY status',
       );
       return {
-        emails: groups.map(
-          (g): EmailGroup => ({
-            status: g.status as EmailGroup['status'],
-            priority: g.priority,
-            count: num(g.n),
-            oldestInStatusSeconds: Math.max(0, num(g.in_status)),
-            oldestSinceArrivalSeconds: Math.max(0, num(g.since_arrival)),
-          }),
-        ),
+        emails: groups.map((g): EmailGroup => ({
+          status: g.status as EmailGroup['status'],
+          priority: g.priority,
+          count: num(g.n),
+          oldestInStatusSeconds: Math.max(0, num(g.in_status)),
+          oldestSinceArrivalSeconds: Math.max(0, num(g.since_arrival)),
+        })),
         deadLetters: dead.map((d) => ({ step: d.step, errorClass: d.error_class, count: num(d.n) })),
         sends: Object.fromEntries(sends.map((s) => [s.status, num(s.n)])),
       };

@@ -70,7 +70,10 @@ after(async () => {
 
 test('the endpoint serves the SDK metrics and the business figures before any mail', async () => {
   const before = await scrapeUntil('a first business sample', (s) => total(s, 'email_rag_metrics_last_sample_timestamp_seconds') > 0);
-  assert.ok(before.some((s) => s.name === 'temporal_worker_task_slots_available'), 'SDK slot gauges');
+  assert.ok(
+    before.some((s) => s.name === 'temporal_worker_task_slots_available'),
+    'SDK slot gauges',
+  );
   assert.ok(total(before, 'temporal_worker_task_slots_available', { task_queue: `${stack.env.TEMPORAL_TASK_QUEUE}-llm` }) > 0);
   // The full (status, priority) grid is there from the start, at 0, so alerts see no gaps.
   assert.equal(before.filter((s) => s.name === 'email_rag_backlog_emails').length, 6 * 4);
