@@ -236,6 +236,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       host: str('METRICS_HOST', '0.0.0.0'),
       sampleIntervalSeconds: int('METRICS_SAMPLE_SECONDS', 15, 1, 3600),
     };
+    if (!/^[A-Za-z0-9.:-]+$/.test(config.metrics.host))
+      problems.push(`METRICS_HOST must be an IP address or host name, got "${config.metrics.host}"`);
   }
   const rules = parsePriorityRules(env.PRIORITY_RULES);
   config.priorityRules = rules.rules;

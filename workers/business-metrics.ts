@@ -14,6 +14,7 @@ const logger = createLogger('metrics');
 const SEND_STATUSES: readonly SendStatus[] = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'];
 const ERROR_CLASSES: readonly ErrorClass[] = ['transient', 'permanent', 'dependency', 'unclear'];
 const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).map((p) => p.step))];
+const STATUS_WORDS = new Set<string>(EMAIL_STATUSES);
 /** Rows written in the last seconds may still be in flight: they are read on the next round. */
 const SETTLE_SECONDS = 2;
 
@@ -110,8 +111,12 @@ export function startBusinessMetricsSampler(figures: OperatingFigures, meter: Me
       if (mark) {
         const events = await figures.eventsBetween(mark, to);
         for (const r of events.received) received.add(r.count, { priority: r.priority });
-        for (const c of events.statusChanges) statusChanges.add(c.count, { status: c.status });
-        for (const f of events.failures) (f.dead ? dead : retries).add(f.count, { step: f.step, error_class: f.errorClass });
+        // Label values only from the status words: an odd audit message must not make new series.
+        for (const c of events.statusChanges) if (STATUS_WORDS.has(c.status)) statusChanges.add(c.count, { status: c.status });
+        for (const f of events.failures) {
+          const tags = { step: STEPS.includes(f.step) ? f.step : 'unknown', error_class: f.errorClass };
+          (f.dead ? dead : retries).add(f.count, tags);
+        }
         for (const s of events.timeToDraftSeconds) timeToDraft.record(s);
         for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
       }
