@@ -63,6 +63,11 @@ export interface Config {
     /** KNOWLEDGE_DIR: Markdown and text files (FAQ, policies) always allowed as context. */
     knowledgeDir?: string;
   };
+  /**
+   * Prometheus endpoint of the worker (METRICS_PORT; off when unset): the SDK's metrics and the
+   * business figures sampled from MariaDB every `sampleIntervalSeconds`, on one `/metrics`.
+   */
+  metrics?: { host: string; port: number; sampleIntervalSeconds: number };
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -227,6 +232,16 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       username: str('ARANGO_USER', 'root'),
       password: env.ARANGO_PASSWORD ?? '',
     };
+  }
+  if (env.METRICS_PORT?.trim()) {
+    config.metrics = {
+      port: int('METRICS_PORT', 9464, 1, 65535),
+      // Prometheus scrapes from another host or container; the figures hold no personal data.
+      host: str('METRICS_HOST', '0.0.0.0'),
+      sampleIntervalSeconds: int('METRICS_SAMPLE_SECONDS', 15, 1, 3600),
+    };
+    if (!/^[A-Za-z0-9.:-]+$/.test(config.metrics.host))
+      problems.push(`METRICS_HOST must be an IP address or host name, got "${config.metrics.host}"`);
   }
   const rules = parsePriorityRules(env.PRIORITY_RULES);
   config.priorityRules = rules.rules;

@@ -168,6 +168,11 @@ if has_command dovecot; then
   say "dovecot ${dovecot_version%% *} (tests start their own instance; the system service is not used)"
 fi
 
+# promtool checks the shipped Prometheus alert rules in the tests (package prometheus; its service is not used).
+if ! has_command promtool && apt_install prometheus; then
+  has_command promtool || die "prometheus was installed but promtool is not found: check the package, then rerun"
+fi
+
 # --- e. MariaDB ----------------------------------------------------------------------------
 # DB_HOST DB_PORT DB_USER DB_PASS DB_NAME from DATABASE_URL, shell-quoted by node.
 db_vars=$(node -e '

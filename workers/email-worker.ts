@@ -1,7 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
+import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
 import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
@@ -58,8 +59,11 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     ),
   );
   const all = [worker, ...pools];
+  // Business figures on the SDK's Prometheus endpoint (METRICS_PORT, set up by Runtime.install).
+  const businessMetrics = config.metrics ? startBusinessMetrics(config, Runtime.instance().metricMeter) : undefined;
   let closing: Promise<void> | undefined;
   const closeAll = async () => {
+    await businessMetrics?.stop();
     await deps.close();
     await connection.close().catch(() => undefined);
     await clientConnection.close().catch(() => undefined);

@@ -4,6 +4,7 @@ import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
 import { createLogger, type LogLevel } from '../lib/logger';
 import { createEmailWorker } from './email-worker';
+import { metricsBindAddress, telemetryOptions } from './telemetry';
 
 const logger = createLogger('worker');
 
@@ -13,6 +14,7 @@ const logger = createLogger('worker');
  */
 export async function runWorker(config: Config): Promise<void> {
   Runtime.install({
+    telemetryOptions: telemetryOptions(config),
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
       const level = entry.level.toLowerCase() as LogLevel;
       const meta = (entry.meta ?? {}) as Record<string, unknown>;
@@ -52,6 +54,7 @@ export async function runWorker(config: Config): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     temporal: config.temporal.address,
     drafter: config.llm.mode,
+    metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     mailbox: `${config.imap.user}@${config.imap.host}:${config.imap.port}/${config.imap.mailbox}`,
   });
   const knowledge = running.syncKnowledge().then(

@@ -1,5 +1,6 @@
-import type { Pool } from '../../adapters/mariadb/pool';
+import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
 import type { Config } from '../../lib/config';
+import { URGENT_PRIORITIES, UNFINISHED_STATUSES } from '../../ports/operating-figures';
 import { connectDatabase } from '../context';
 
 export interface Metrics {
@@ -15,86 +16,61 @@ export interface Metrics {
   alerts: string[];
 }
 
-const UNFINISHED = `('fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved')`;
-
 function pct(values: number[], p: number): number | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? null;
 }
 
-async function rows<T>(pool: Pool, sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await pool.query(sql, params)) as T[];
-}
+/** Statuses that mean something came out of the pipeline: a draft for a person, a reply sent. */
+const OUTPUT_STATUSES = new Set(['awaiting_approval', 'manual_review', 'sent']);
 
 /**
  * The operating figures of seed 004 from the product's own tables: intake and peak, time to a
  * draft, runtime percentiles and failures per step, backlog age, dead letters, and alerts when
- * urgent mail waits past its deadline or nothing has come out for a while.
+ * urgent mail waits past its deadline or nothing has come out for a while. The worker exports the
+ * same figures to Prometheus (workers/business-metrics.ts).
  */
 export async function metrics(config: Config, windowMinutes: number, urgentDeadlineMinutes: number): Promise<Metrics> {
   const pool = await connectDatabase(config);
   try {
-    const since = `CURRENT_TIMESTAMP(3) - INTERVAL ${Math.floor(windowMinutes)} MINUTE`;
-    const perMinute = await rows<{ n: number }>(
-      pool,
-      `SELECT COUNT(*) AS n FROM emails WHERE created_at >= ${since} GROUP BY DATE_FORMAT(created_at, '%Y-%m-%d %H:%i')`,
-    );
-    const intake = perMinute.reduce((sum, r) => sum + Number(r.n), 0);
-    const toDraft = await rows<{ ms: number }>(
-      pool,
-      `SELECT TIMESTAMPDIFF(MICROSECOND, e.created_at, MIN(a.created_at)) / 1000 AS ms
-       FROM emails e JOIN audit_log a ON a.email_id = e.id AND a.event_type = 'status_changed'
-         AND (a.message LIKE 'awaiting_approval:%' OR a.message LIKE 'manual_review:%')
-       WHERE e.created_at >= ${since} GROUP BY e.id, e.created_at`,
-    );
-    const jobs = await rows<{ step: string; status: string; runtime_ms: number | null }>(
-      pool,
-      `SELECT step, status, runtime_ms FROM queue_jobs WHERE updated_at >= ${since}`,
-    );
-    const failures = await rows<{ step: string; n: number }>(
-      pool,
-      `SELECT JSON_VALUE(details, '$.step') AS step, COUNT(*) AS n FROM audit_log
-       WHERE event_type IN ('retry_scheduled', 'job_dead') AND created_at >= ${since} GROUP BY step`,
-    );
+    const figures = createMariaDbOperatingFigures(pool);
+    const now = await figures.now();
+    const events = await figures.eventsBetween(new Date(now.getTime() - Math.floor(windowMinutes) * 60_000), now);
+    const state = await figures.state();
+
+    const perMinute = new Map<string, number>();
+    for (const r of events.received) perMinute.set(r.minute, (perMinute.get(r.minute) ?? 0) + r.count);
+    const intake = [...perMinute.values()].reduce((sum, n) => sum + n, 0);
     const steps: Metrics['steps'] = {};
-    for (const j of jobs) {
-      const s = (steps[j.step] ??= { runs: 0, p50Ms: null, p95Ms: null, failedAttempts: 0, dead: 0 });
-      s.runs += 1;
-      if (j.status === 'dead') s.dead += 1;
+    const step = (name: string) => (steps[name] ??= { runs: 0, p50Ms: null, p95Ms: null, failedAttempts: 0, dead: 0 });
+    for (const r of events.stepRuntimes) step(r.step).runs += 1;
+    for (const f of events.failures) {
+      const s = step(f.step);
+      s.failedAttempts += f.count;
+      if (f.dead) {
+        s.dead += f.count;
+        s.runs += f.count;
+      }
     }
-    for (const [step, s] of Object.entries(steps)) {
-      const runtimes = jobs.filter((j) => j.step === step && j.status === 'done' && j.runtime_ms !== null).map((j) => Number(j.runtime_ms));
-      s.p50Ms = pct(runtimes, 50);
-      s.p95Ms = pct(runtimes, 95);
-      s.failedAttempts = Number(failures.find((f) => f.step === step)?.n ?? 0);
+    for (const [name, s] of Object.entries(steps)) {
+      const ms = events.stepRuntimes.filter((r) => r.step === name).map((r) => r.seconds * 1000);
+      s.p50Ms = pct(ms, 50);
+      s.p95Ms = pct(ms, 95);
     }
-    const [backlog] = await rows<{ n: number; oldest: number | null; urgent: number | null }>(
-      pool,
-      `SELECT COUNT(*) AS n,
-              MAX(TIMESTAMPDIFF(SECOND, status_changed_at, CURRENT_TIMESTAMP(3))) AS oldest,
-              MAX(IF(priority IN ('critical', 'high'), TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3)), NULL)) AS urgent
-       FROM emails WHERE status IN ${UNFINISHED}`,
-    );
-    const [dead] = await rows<{ n: number }>(pool, `SELECT COUNT(*) AS n FROM queue_jobs WHERE status = 'dead'`);
-    const [sends] = await rows<{ in_doubt: number | null; bounced: number | null }>(
-      pool,
-      `SELECT SUM(status = 'in_doubt') AS in_doubt, SUM(status = 'bounced') AS bounced FROM send_attempts`,
-    );
-    const inDoubt = Number(sends?.in_doubt ?? 0);
-    const [recent] = await rows<{ n: number }>(
-      pool,
-      `SELECT COUNT(*) AS n FROM audit_log WHERE event_type = 'status_changed' AND created_at >= ${since}
-         AND (message LIKE 'awaiting_approval:%' OR message LIKE 'manual_review:%' OR message LIKE 'sent:%')`,
-    );
-    const unfinished = Number(backlog?.n ?? 0);
-    const urgentAge = backlog?.urgent === null || backlog?.urgent === undefined ? null : Number(backlog.urgent);
+    const unfinishedGroups = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
+    const unfinished = unfinishedGroups.reduce((sum, g) => sum + g.count, 0);
+    const oldest = unfinishedGroups.length > 0 ? Math.max(...unfinishedGroups.map((g) => g.oldestInStatusSeconds)) : null;
+    const urgentGroups = unfinishedGroups.filter((g) => URGENT_PRIORITIES.includes(g.priority));
+    const urgentAge = urgentGroups.length > 0 ? Math.max(...urgentGroups.map((g) => g.oldestSinceArrivalSeconds)) : null;
+    const inDoubt = state.sends.in_doubt ?? 0;
+    const outputs = events.statusChanges.filter((c) => OUTPUT_STATUSES.has(c.status)).reduce((sum, c) => sum + c.count, 0);
     const alerts: string[] = [];
     if (urgentAge !== null && urgentAge > urgentDeadlineMinutes * 60) {
       alerts.push(`urgent mail has waited ${Math.round(urgentAge / 60)} min in the pipeline (deadline ${urgentDeadlineMinutes} min)`);
     }
     if (inDoubt > 0) alerts.push(`${inDoubt} send(s) in doubt wait for a person (email-rag status)`);
-    if (unfinished > 0 && Number(recent?.n ?? 0) === 0) {
+    if (unfinished > 0 && outputs === 0) {
       alerts.push(`${unfinished} emails unfinished and no draft or reply came out in the last ${windowMinutes} min`);
     }
     return {
@@ -102,26 +78,22 @@ export async function metrics(config: Config, windowMinutes: number, urgentDeadl
       intake: {
         emails: intake,
         perMinute: Number((intake / windowMinutes).toFixed(2)),
-        peakPerMinute: Math.max(0, ...perMinute.map((r) => Number(r.n))),
+        peakPerMinute: Math.max(0, ...perMinute.values()),
       },
       timeToDraftMs: {
         p50: pct(
-          toDraft.map((r) => Number(r.ms)),
+          events.timeToDraftSeconds.map((s) => s * 1000),
           50,
         ),
         p95: pct(
-          toDraft.map((r) => Number(r.ms)),
+          events.timeToDraftSeconds.map((s) => s * 1000),
           95,
         ),
       },
       steps,
-      backlog: {
-        unfinished,
-        oldestAgeSeconds: backlog?.oldest === null || backlog?.oldest === undefined ? null : Number(backlog.oldest),
-        oldestUrgentAgeSeconds: urgentAge,
-      },
-      deadLetters: Number(dead?.n ?? 0),
-      sends: { inDoubt, bounced: Number(sends?.bounced ?? 0) },
+      backlog: { unfinished, oldestAgeSeconds: oldest, oldestUrgentAgeSeconds: urgentAge },
+      deadLetters: state.deadLetters.reduce((sum, d) => sum + d.count, 0),
+      sends: { inDoubt, bounced: state.sends.bounced ?? 0 },
       alerts,
     };
   } finally {

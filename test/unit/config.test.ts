@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
+import { metricsBindAddress, telemetryOptions } from '../../workers/telemetry';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };
 
@@ -69,6 +70,37 @@ test('context rules: defaults, and every bad value reported together with the ot
         'CONTEXT_REUSE_REPLIES must be one of masked, off',
         'THREAD_JOIN_ORGANISATION',
         'KNOWLEDGE_DIR',
+      ]) {
+        assert.ok(err.message.includes(part), `${part} missing in: ${err.message}`);
+      }
+      return true;
+    },
+  );
+});
+
+test('metrics: off without METRICS_PORT; the exporter address from METRICS_HOST; bad values reported with the others', () => {
+  assert.equal(loadConfig(base).metrics, undefined);
+  assert.equal(telemetryOptions(loadConfig(base)), undefined, 'no Prometheus exporter without METRICS_PORT');
+  const c = loadConfig({ ...base, METRICS_PORT: '9464' });
+  assert.deepEqual(c.metrics, { host: '0.0.0.0', port: 9464, sampleIntervalSeconds: 15 });
+  const prometheus = telemetryOptions(c)?.metrics as {
+    prometheus: { bindAddress: string; histogramBucketOverrides: Record<string, number[]> };
+  };
+  assert.equal(prometheus.prometheus.bindAddress, '0.0.0.0:9464');
+  assert.ok(
+    prometheus.prometheus.histogramBucketOverrides.email_rag_time_to_draft_seconds!.length > 5,
+    'seconds buckets for our histograms',
+  );
+  assert.equal(metricsBindAddress(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '::1' }).metrics!), '[::1]:9464');
+  assert.throws(
+    () => loadConfig({ ...base, METRICS_PORT: '70000', METRICS_HOST: 'localhost/metrics', METRICS_SAMPLE_SECONDS: '0', IMAP_PORT: 'x' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      for (const part of [
+        'METRICS_PORT must be a whole number between 1 and 65535',
+        'METRICS_HOST',
+        'METRICS_SAMPLE_SECONDS',
+        'IMAP_PORT',
       ]) {
         assert.ok(err.message.includes(part), `${part} missing in: ${err.message}`);
       }

@@ -1,0 +1,136 @@
+import { EMAIL_STATUSES, PRIORITIES, type Priority } from '../../lib/domain';
+import {
+  UNFINISHED_STATUSES,
+  WAITING_STATUSES,
+  type EmailGroup,
+  type OperatingEvents,
+  type OperatingFigures,
+  type OperatingState,
+} from '../../ports/operating-figures';
+import type { SendStatus } from '../../ports/store';
+import { query, type Queryable } from './pool';
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+/** Every status: the range on `ix_emails_status (status, status_changed_at)` then needs no table scan. */
+const ALL_STATUSES = list(EMAIL_STATUSES);
+const ALL_PRIORITIES = list(PRIORITIES);
+/** An audit row of `alias` recording a draft that waits for a person, or the email going to a person. */
+const outForPerson = (alias: string) => `(${alias}.message LIKE 'awaiting_approval:%' OR ${alias}.message LIKE 'manual_review:%')`;
+/**
+ * Step runtimes are read through `ix_queue_jobs_status` by creation time: a job that finished more
+ * than this long after its row was made (a dead letter requeued days later) is not in the histogram.
+ */
+const RUNTIME_LOOKBACK_HOURS = 6;
+
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+
+/**
+ * Every query here is a range on an index (status, event type, creation time), so the worker can
+ * run the set every few seconds on a large database.
+ */
+export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures {
+  return {
+    async now(lagSeconds = 0): Promise<Date> {
+      const [row] = await query<Array<{ t: Date }>>(
+        pool,
+        'reading the database clock',
+        'SELECT CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND AS t',
+        [Math.round(lagSeconds * 1e6)],
+      );
+      return new Date(row!.t);
+    },
+
+    async state(): Promise<OperatingState> {
+      const groups = await query<Array<{ status: string; priority: Priority; n: number; in_status: number; since_arrival: number }>>(
+        pool,
+        'reading the backlog',
+        `SELECT status, priority, COUNT(*) AS n,
+                MAX(TIMESTAMPDIFF(SECOND, status_changed_at, CURRENT_TIMESTAMP(3))) AS in_status,
+                MAX(TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3))) AS since_arrival
+         FROM emails WHERE status IN (${list([...UNFINISHED_STATUSES, ...WAITING_STATUSES])})
+         GROUP BY status, priority`,
+      );
+      const dead = await query<Array<{ step: string; error_class: string; n: number }>>(
+        pool,
+        'reading the dead letters',
+        `SELECT step, COALESCE(error_class, 'unclear') AS error_class, COUNT(*) AS n
+         FROM queue_jobs WHERE status = 'dead' GROUP BY step, error_class`,
+      );
+      const sends = await query<Array<{ status: SendStatus; n: number }>>(
+        pool,
+        'reading the sends',
+        'SELECT status, COUNT(*) AS n FROM send_attempts GROUP BY status',
+      );
+      return {
+        emails: groups.map((g): EmailGroup => ({
+          status: g.status as EmailGroup['status'],
+          priority: g.priority,
+          count: num(g.n),
+          oldestInStatusSeconds: Math.max(0, num(g.in_status)),
+          oldestSinceArrivalSeconds: Math.max(0, num(g.since_arrival)),
+        })),
+        deadLetters: dead.map((d) => ({ step: d.step, errorClass: d.error_class, count: num(d.n) })),
+        sends: Object.fromEntries(sends.map((s) => [s.status, num(s.n)])),
+      };
+    },
+
+    async eventsBetween(from: Date, to: Date): Promise<OperatingEvents> {
+      const range = [from, to];
+      // An email that arrived after `from` changed status after it too (status_changed_at >= created_at).
+      const received = await query<Array<{ minute: string; priority: Priority; n: number }>>(
+        pool,
+        'reading the intake',
+        `SELECT DATE_FORMAT(created_at, '%Y-%m-%d %H:%i') AS minute, priority, COUNT(*) AS n FROM emails
+         WHERE status IN (${ALL_STATUSES}) AND status_changed_at > ? AND created_at > ? AND created_at <= ?
+         GROUP BY minute, priority`,
+        [from, ...range],
+      );
+      const changes = await query<Array<{ status: string; n: number }>>(
+        pool,
+        'reading the status changes',
+        `SELECT SUBSTRING_INDEX(message, ':', 1) AS status, COUNT(*) AS n FROM audit_log
+         WHERE event_type = 'status_changed' AND created_at > ? AND created_at <= ? GROUP BY status`,
+        range,
+      );
+      const failures = await query<Array<{ step: string | null; error_class: string; event_type: string; n: number }>>(
+        pool,
+        'reading the failed attempts',
+        `SELECT JSON_VALUE(details, '$.step') AS step, COALESCE(error_class, 'unclear') AS error_class, event_type, COUNT(*) AS n
+         FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead') AND created_at > ? AND created_at <= ?
+         GROUP BY step, error_class, event_type`,
+        range,
+      );
+      const toDraft = await query<Array<{ seconds: number }>>(
+        pool,
+        'reading the time to draft',
+        `SELECT TIMESTAMPDIFF(MICROSECOND, e.created_at, a.created_at) / 1e6 AS seconds
+         FROM audit_log a JOIN emails e ON e.id = a.email_id
+         WHERE a.event_type = 'status_changed' AND a.created_at > ? AND a.created_at <= ? AND ${outForPerson('a')}
+           AND NOT EXISTS (SELECT 1 FROM audit_log b WHERE b.email_id = a.email_id AND b.event_type = 'status_changed'
+                             AND b.id < a.id AND ${outForPerson('b')})`,
+        range,
+      );
+      const runtimes = await query<Array<{ step: string; runtime_ms: number }>>(
+        pool,
+        'reading the step runtimes',
+        `SELECT step, runtime_ms FROM queue_jobs
+         WHERE status = 'done' AND priority IN (${ALL_PRIORITIES}) AND created_at >= ? - INTERVAL ${RUNTIME_LOOKBACK_HOURS} HOUR
+           AND finished_at > ? AND finished_at <= ? AND runtime_ms IS NOT NULL`,
+        [from, ...range],
+      );
+      return {
+        received: received.map((r) => ({ minute: r.minute, priority: r.priority, count: num(r.n) })),
+        statusChanges: changes.map((c) => ({ status: c.status, count: num(c.n) })),
+        failures: failures.map((f) => ({
+          step: f.step ?? 'unknown',
+          errorClass: f.error_class,
+          dead: f.event_type === 'job_dead',
+          count: num(f.n),
+        })),
+        timeToDraftSeconds: toDraft.map((t) => Math.max(0, num(t.seconds))),
+        stepRuntimes: runtimes.map((r) => ({ step: r.step, seconds: num(r.runtime_ms) / 1000 })),
+      };
+    },
+  };
+}

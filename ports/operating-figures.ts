@@ -1,0 +1,68 @@
+import type { EmailStatus, Priority } from '../lib/domain';
+import type { SendStatus } from './store';
+
+/** Statuses in which an email is still work for the pipeline (its backlog). */
+export const UNFINISHED_STATUSES = [
+  'fetched',
+  'parsed',
+  'indexed',
+  'partially_indexed',
+  'drafted',
+  'approved',
+] as const satisfies readonly EmailStatus[];
+/** Statuses in which an email waits for a person (approval, or a draft a person must write). */
+export const WAITING_STATUSES = ['awaiting_approval', 'manual_review'] as const satisfies readonly EmailStatus[];
+/** Priorities whose oldest unfinished email has a deadline (seed 004 alert). */
+export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
+
+/** Emails of one (status, priority) among the unfinished and waiting ones. */
+export interface EmailGroup {
+  status: (typeof UNFINISHED_STATUSES)[number] | (typeof WAITING_STATUSES)[number];
+  priority: Priority;
+  count: number;
+  /** How long the longest-waiting of them has been in this status. */
+  oldestInStatusSeconds: number;
+  /** How long ago the oldest of them arrived. */
+  oldestSinceArrivalSeconds: number;
+}
+
+/** Queue jobs (or failed attempts) of one step and error class. */
+export interface StepFailures {
+  step: string;
+  errorClass: string;
+  count: number;
+}
+
+/** What the database holds right now. */
+export interface OperatingState {
+  emails: EmailGroup[];
+  /** `queue_jobs` rows in `dead` now (the dead-letter queue). */
+  deadLetters: StepFailures[];
+  /** `send_attempts` rows per status; statuses without rows are absent. */
+  sends: Partial<Record<SendStatus, number>>;
+}
+
+/** What happened in a time range (after `from`, up to and including `to`). */
+export interface OperatingEvents {
+  /** Emails that arrived, per minute (`YYYY-MM-DD HH:MM`, UTC) and priority. */
+  received: Array<{ minute: string; priority: Priority; count: number }>;
+  /** Status transitions the workflows recorded (`status_changed` audit rows). */
+  statusChanges: Array<{ status: string; count: number }>;
+  /** Failed attempts per step and error class: retried (`retry_scheduled`) or dead (`job_dead`). */
+  failures: Array<StepFailures & { dead: boolean }>;
+  /** Arrival to the first draft waiting for a person (or to `manual_review`), per email. */
+  timeToDraftSeconds: number[];
+  /** Runtime of each step that finished (`done`). */
+  stepRuntimes: Array<{ step: string; seconds: number }>;
+}
+
+/**
+ * The seed-004 operating figures, read from the product's own tables: shared by the
+ * `email-rag metrics` command (a window) and the worker's Prometheus sampler (every few seconds).
+ */
+export interface OperatingFigures {
+  /** The database's clock minus `lagSeconds`, so that rows still being written are read next time. */
+  now(lagSeconds?: number): Promise<Date>;
+  state(): Promise<OperatingState>;
+  eventsBetween(from: Date, to: Date): Promise<OperatingEvents>;
+}

@@ -1,0 +1,185 @@
+import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
+import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
+import { createPool } from '../adapters/mariadb/pool';
+import type { Config } from '../lib/config';
+import { EMAIL_STATUSES, PRIORITIES } from '../lib/domain';
+import { errorMessage, type ErrorClass } from '../lib/errors';
+import { createLogger } from '../lib/logger';
+import { UNFINISHED_STATUSES, URGENT_PRIORITIES, WAITING_STATUSES, type OperatingFigures } from '../ports/operating-figures';
+import type { SendStatus } from '../ports/store';
+import { ACTIVITY_PLAN } from '../workflows/activity-profiles';
+
+const logger = createLogger('metrics');
+
+const SEND_STATUSES: readonly SendStatus[] = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'];
+const ERROR_CLASSES: readonly ErrorClass[] = ['transient', 'permanent', 'dependency', 'unclear'];
+const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).map((p) => p.step))];
+const STATUS_WORDS = new Set<string>(EMAIL_STATUSES);
+/** Rows written in the last seconds may still be in flight: they are read on the next round. */
+const SETTLE_SECONDS = 2;
+
+/**
+ * The business metrics the worker exports beside the SDK's own (names are the contract of
+ * deploy/prometheus/alerts.yml and deploy/grafana/email-rag.json). Values describe the shared
+ * database, so every worker reports the same: aggregate with `max without (instance)`.
+ */
+export const BUSINESS_METRICS = {
+  backlog: 'email_rag_backlog_emails',
+  oldestUnfinished: 'email_rag_oldest_unfinished_age_seconds',
+  oldestUrgent: 'email_rag_oldest_urgent_age_seconds',
+  waiting: 'email_rag_waiting_for_person_emails',
+  oldestWaiting: 'email_rag_oldest_waiting_for_person_seconds',
+  sends: 'email_rag_send_attempts',
+  deadLetters: 'email_rag_dead_letters',
+  lastSample: 'email_rag_metrics_last_sample_timestamp_seconds',
+  received: 'email_rag_emails_received_total',
+  statusChanges: 'email_rag_status_changes_total',
+  retries: 'email_rag_job_retries_total',
+  dead: 'email_rag_jobs_dead_total',
+  sampleFailures: 'email_rag_metrics_sample_failures_total',
+  timeToDraft: 'email_rag_time_to_draft_seconds',
+  stepRuntime: 'email_rag_step_runtime_seconds',
+} as const;
+
+/** Histogram buckets in seconds (the SDK's default buckets are milliseconds). */
+export const BUSINESS_HISTOGRAM_BUCKETS: Record<string, number[]> = {
+  [BUSINESS_METRICS.timeToDraft]: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600],
+  [BUSINESS_METRICS.stepRuntime]: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+};
+
+/**
+ * A gauge whose label sets come and go (dead letters of a step, …): a set that disappears from
+ * the database is set to 0, not left at its last value.
+ */
+function labelledGauge(gauge: MetricGauge) {
+  const seen = new Map<string, MetricTags>();
+  return (values: Array<[MetricTags, number]>) => {
+    const now = new Map(values.map(([tags, v]) => [JSON.stringify(tags), [tags, v] as const]));
+    for (const [key, tags] of seen) if (!now.has(key)) gauge.set(0, tags);
+    for (const [key, [tags, v]] of now) {
+      gauge.set(v, tags);
+      seen.set(key, tags);
+    }
+  };
+}
+
+/**
+ * Samples the seed-004 figures from MariaDB every `intervalMs` into the runtime's metric meter, so
+ * they appear on the SDK's Prometheus endpoint. Counters count what happened since the worker
+ * started; gauges show the database as it is. A failed round is counted and logged, and the
+ * next one catches up on the events.
+ */
+export function startBusinessMetricsSampler(figures: OperatingFigures, meter: MetricMeter, intervalMs: number): { stop(): Promise<void> } {
+  const m = BUSINESS_METRICS;
+  const backlog = meter.createGauge(m.backlog, 'int', '', 'Unfinished emails in the pipeline, per status and priority');
+  const oldestUnfinished = meter.createGauge(
+    m.oldestUnfinished,
+    'int',
+    's',
+    'Longest time an unfinished email has been in its current status',
+  );
+  const oldestUrgent = meter.createGauge(m.oldestUrgent, 'int', 's', 'Age since arrival of the oldest unfinished critical or high email');
+  const waiting = meter.createGauge(m.waiting, 'int', '', 'Emails waiting for a person (approval, manual review), per status and priority');
+  const oldestWaiting = meter.createGauge(m.oldestWaiting, 'int', 's', 'Longest time an email has waited for a person');
+  const sends = labelledGauge(meter.createGauge(m.sends, 'int', '', 'send_attempts rows per status (in_doubt waits for a person)'));
+  const deadLetters = labelledGauge(meter.createGauge(m.deadLetters, 'int', '', 'Dead queue jobs, per step and error class'));
+  const lastSample = meter.createGauge(m.lastSample, 'int', 's', 'Unix time of the last successful sample of the database');
+  const received = meter.createCounter(m.received, '', 'Emails received, per priority');
+  const statusChanges = meter.createCounter(m.statusChanges, '', 'Email status transitions recorded, per new status');
+  const retries = meter.createCounter(m.retries, '', 'Failed attempts that will be retried, per step and error class');
+  const dead = meter.createCounter(m.dead, '', 'Jobs that went dead (no automatic retry left), per step and error class');
+  const sampleFailures = meter.createCounter(m.sampleFailures, '', 'Rounds in which the database could not be sampled');
+  const timeToDraft = meter.createHistogram(m.timeToDraft, 'float', 's', 'Arrival to the first draft waiting for a person');
+  const stepRuntime = meter.createHistogram(m.stepRuntime, 'float', 's', 'Runtime of finished steps');
+
+  // Known label sets start at 0, so that the first increase is seen by rate() and increase().
+  for (const priority of PRIORITIES) received.add(0, { priority });
+  for (const status of EMAIL_STATUSES) statusChanges.add(0, { status });
+  for (const step of STEPS) {
+    for (const error_class of ERROR_CLASSES) {
+      retries.add(0, { step, error_class });
+      dead.add(0, { step, error_class });
+    }
+  }
+  sampleFailures.add(0);
+
+  let mark: Date | undefined;
+  let failing = false;
+  const round = async () => {
+    try {
+      const to = await figures.now(SETTLE_SECONDS);
+      if (mark) {
+        const events = await figures.eventsBetween(mark, to);
+        for (const r of events.received) received.add(r.count, { priority: r.priority });
+        // Label values only from the status words: an odd audit message must not make new series.
+        for (const c of events.statusChanges) if (STATUS_WORDS.has(c.status)) statusChanges.add(c.count, { status: c.status });
+        for (const f of events.failures) {
+          const tags = { step: STEPS.includes(f.step) ? f.step : 'unknown', error_class: f.errorClass };
+          (f.dead ? dead : retries).add(f.count, tags);
+        }
+        for (const s of events.timeToDraftSeconds) timeToDraft.record(s);
+        for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
+      }
+      mark = to;
+      const state = await figures.state();
+      const group = (status: string, priority: string) => state.emails.find((g) => g.status === status && g.priority === priority);
+      for (const priority of PRIORITIES) {
+        for (const status of UNFINISHED_STATUSES) backlog.set(group(status, priority)?.count ?? 0, { status, priority });
+        for (const status of WAITING_STATUSES) waiting.set(group(status, priority)?.count ?? 0, { status, priority });
+      }
+      const max = (values: number[]) => Math.max(0, ...values);
+      const unfinished = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
+      oldestUnfinished.set(max(unfinished.map((g) => g.oldestInStatusSeconds)));
+      oldestUrgent.set(max(unfinished.filter((g) => URGENT_PRIORITIES.includes(g.priority)).map((g) => g.oldestSinceArrivalSeconds)));
+      oldestWaiting.set(
+        max(state.emails.filter((g) => (WAITING_STATUSES as readonly string[]).includes(g.status)).map((g) => g.oldestInStatusSeconds)),
+      );
+      sends(SEND_STATUSES.map((status) => [{ status }, state.sends[status] ?? 0]));
+      deadLetters(state.deadLetters.map((d) => [{ step: d.step, error_class: d.errorClass }, d.count]));
+      lastSample.set(Math.floor(Date.now() / 1000));
+      if (failing) logger.info('business metrics sampled again');
+      failing = false;
+    } catch (err) {
+      sampleFailures.add(1);
+      // One line per outage, not one per round.
+      if (!failing) logger.warn('business metrics not sampled; retrying every round', { error: errorMessage(err) });
+      failing = true;
+    }
+  };
+
+  // The next round is timed from the end of this one: a slow database never piles rounds up.
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+  const loop = () => {
+    current = round().finally(() => {
+      if (stopped) return;
+      timer = setTimeout(loop, intervalMs);
+      timer.unref();
+    });
+  };
+  loop();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+/** The sampler on its own one-connection pool: a slow figure never holds up an activity. */
+export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop(): Promise<void> } {
+  const pool = createPool(config.databaseUrl, 1);
+  const sampler = startBusinessMetricsSampler(
+    createMariaDbOperatingFigures(pool),
+    meter,
+    (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
+  );
+  return {
+    async stop() {
+      await sampler.stop();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
