@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     // leaves a row in doubt that was not delivered: the safe side, a person checks and forces.
     if (doubtNotDelivered.length > 0) {
       console.log(
-        `NOTE: ${doubtNotDelivered.length} send(s) in doubt never reached the listener (killed between recording data_end and the final dot)`,
+        `NOTE: ${doubtNotDelivered.length} send(s) in doubt never reached the listener (the attempt had recorded data_end; its final dot never arrived)`,
       );
     }
     if (duplicates.length > 0 || lost > 0) process.exitCode = 1;
