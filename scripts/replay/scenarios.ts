@@ -2,251 +2,274 @@
  * The paths an email can take through EmailWorkflow, each driven on real servers so that its
  * history is what production records. scripts/capture-histories.ts runs them and saves the
  * histories that test/replay/replay.test.ts replays against every later version of the workflow.
+ *
+ * Only the current generation is listed here (`v2-…`: decisions are Updates naming the draft the
+ * person read). The histories without the prefix were recorded by the code before that change
+ * (signals without a draft id); their files are the record of what it wrote and are never
+ * captured again.
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Client, WorkflowHandle } from '@temporalio/client';
 import { ingest } from '../../cli/commands/ingest';
-import type { Config } from '../../lib/config';
+import { waitFor } from '../../test/support/wait';
 import {
   approveSignal,
-  redraftSignal,
+  approveUpdate,
+  markSentSignal,
+  markSentUpdate,
+  redraftUpdate,
   rejectSignal,
-  resendSignal,
+  rejectUpdate,
+  resendUpdate,
   stateQuery,
-  type EmailWorkflowResult,
 } from '../../workflows/email-workflow';
-import { appendMessages, startImapEmail } from '../services/imap-intake';
-import type { SwitchableSmtp } from '../services/switchable-smtp';
-import { sampleEmail } from '../../test/support/stack';
-import { waitFor } from '../../test/support/wait';
-import type { OpenAiDouble } from '../../test/doubles/openai-double';
+import {
+  currentDraft,
+  deliver,
+  finish,
+  handedOver,
+  mailOf,
+  refused,
+  resetWorkflow,
+  waitingFor,
+  type CaptureContext,
+  type Handle,
+  type Scenario,
+} from './scenario-kit';
 
-export interface CaptureContext {
-  client: Client;
-  config: Config;
-  smtp: SwitchableSmtp;
-  llm: OpenAiDouble;
-  dir: string;
-  /** Kills the worker with SIGKILL (or stops it) and starts a new one. */
-  restartWorker(how: 'kill' | 'stop'): Promise<void>;
-  log(line: string): void;
-}
-
-export interface Scenario {
-  name: string;
-  /** Runs alone (it scripts a shared server or kills the worker) rather than beside the others. */
-  alone?: boolean;
-  /** The email status the run must end with; `running` for a history that stays open. */
-  expect: string;
-  run(ctx: CaptureContext): Promise<WorkflowHandle>;
-}
-
-type Handle = WorkflowHandle;
-
-/** Appends a message over IMAP and starts its workflow the way the poll does. */
-async function deliver(ctx: CaptureContext, raw: string | Buffer, uidOffset = 0): Promise<Handle> {
-  const [appended] = await appendMessages(ctx.config, [raw]);
-  // An offset names a UID that no longer exists: the message was expunged after the poll saw it.
-  const emailId = await startImapEmail(ctx.client, ctx.config, { uidValidity: appended!.uidValidity, uid: appended!.uid + uidOffset });
-  return ctx.client.workflow.getHandle(emailId);
-}
-
-/** A customer of its own per scenario, so SMTP rules can tell the replies apart. */
-function mailOf(name: string, subject = 'Rechnung 2024-117 doppelt abgebucht'): string {
-  return sampleEmail({ from: `Kunde ${name} <${name}@customer.example>`, subject, messageId: `<${name}@customer.example>` });
-}
-
-async function waitForStatus(handle: Handle, statuses: string[], timeoutMs = 120_000): Promise<void> {
-  await waitFor(
-    `${handle.workflowId} in ${statuses.join('/')}`,
-    async () => statuses.includes((await handle.query(stateQuery)).status),
-    timeoutMs,
-    300,
-  );
-}
-
-type HistoryEvent = NonNullable<Awaited<ReturnType<Handle['fetchHistory']>>['events']>[number];
-
-/**
- * Nothing in flight: no pending activity and no workflow task. A signal sent now meets the
- * workflow in its wait, not in the middle of its bookkeeping.
- */
-async function waitSettled(handle: Handle, extra: (events: HistoryEvent[]) => boolean = () => true) {
-  await waitFor(
-    `${handle.workflowId} settled`,
-    async () => {
-      const d = await handle.describe();
-      if ((d.raw.pendingActivities ?? []).length > 0 || d.raw.pendingWorkflowTask) return false;
-      return extra((await handle.fetchHistory()).events ?? []);
-    },
-    240_000,
-    500,
-  );
-}
-
-async function finish(handle: Handle, expected: string): Promise<Handle> {
-  const result = (await handle.result()) as EmailWorkflowResult;
-  if (result.status !== expected) throw new Error(`${handle.workflowId} ended ${result.status}, expected ${expected}`);
-  return handle;
-}
-
-async function approveWhenWaiting(handle: Handle, body?: string): Promise<Handle> {
-  await waitForStatus(handle, ['awaiting_approval']);
-  await waitSettled(handle);
-  await handle.signal(approveSignal, { by: 'ops', ...(body !== undefined ? { body } : {}) });
-  return finish(handle, 'sent');
-}
+export type { CaptureContext, Scenario } from './scenario-kit';
 
 const EDITED = 'Guten Tag,\n\ndie doppelte Abbuchung erstatten wir Ihnen in den nächsten Tagen.\n\nViele Grüße\nIhr Support-Team';
 
+async function approveWhenWaiting(handle: Handle, body?: string): Promise<Handle> {
+  const draftId = await currentDraft(handle);
+  await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops', ...(body !== undefined ? { body } : {}) }] });
+  return finish(handle, 'sent');
+}
+
+/**
+ * The listener reads the reply to its final dot and never answers; the worker's SMTP timeout ends
+ * the wait, so the send is in doubt. Later copies to `to` are accepted.
+ */
+async function sendInDoubt(ctx: CaptureContext, name: string): Promise<Handle> {
+  const to = `${name}@customer.example`;
+  let held = false;
+  ctx.smtp.addRule((m) => (!m.rcptTo.includes(to) ? undefined : held ? 'done' : ((held = true), { kind: 'hold' })));
+  const handOver = handedOver(ctx, to);
+  const handle = await deliver(ctx, mailOf(name, 'Zahlung bestätigt?'));
+  const draftId = await currentDraft(handle);
+  await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
+  await handOver;
+  ctx.log(`  ${name}: the listener holds the reply after its final dot; waiting for the SMTP timeout`);
+  await waitingFor(handle, ['send_in_doubt'], 120_000);
+  // A plain resend is refused while the send is in doubt: a person must say what the SMTP log showed.
+  await refused('resend without force', () => handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] }));
+  return handle;
+}
+
 export const SCENARIOS: Scenario[] = [
   {
-    name: 'approve-sent',
+    name: 'v2-approve-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('approve-sent'))),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v2-approve-sent'))),
   },
   {
-    name: 'approve-edited-sent',
+    name: 'v2-approve-edited-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('approve-edited-sent')), EDITED),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v2-approve-edited-sent')), EDITED),
   },
   {
-    name: 'approve-twice-second-ignored',
-    expect: 'sent',
-    run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('approve-twice'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
-      // Two people approve at once: the second decision is recorded as ignored, never applied.
-      await Promise.all([handle.signal(approveSignal, { by: 'anna' }), handle.signal(approveSignal, { by: 'ben', body: EDITED })]);
-      return finish(handle, 'sent');
-    },
-  },
-  {
-    name: 'reject',
+    name: 'v2-reject',
     expect: 'rejected',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('reject', 'Kündigung Vertrag 8812'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
-      await handle.signal(rejectSignal, { by: 'ops', reason: 'answered by phone' });
+      const handle = await deliver(ctx, mailOf('v2-reject', 'Kündigung Vertrag 8812'));
+      const draftId = await currentDraft(handle);
+      await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'ops', reason: 'answered by phone' }] });
       return finish(handle, 'rejected');
     },
   },
   {
-    name: 'redraft-then-approve',
+    name: 'v2-redraft-then-approve',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('redraft', 'Lieferverzug Auftrag 5521'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
-      await handle.signal(redraftSignal, { by: 'ops' });
-      await waitFor('the second draft', async () => (await handle.query(stateQuery)).draft?.version === 2, 120_000, 300);
+      const handle = await deliver(ctx, mailOf('v2-redraft', 'Lieferverzug Auftrag 5521'));
+      const first = await currentDraft(handle);
+      await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
+      const w = await waitingFor(handle, ['approval']);
+      if (w.draftId === first || !('version' in w) || w.version !== 2)
+        throw new Error(`expected draft 2, waiting for ${JSON.stringify(w)}`);
       return approveWhenWaiting(handle);
     },
   },
   {
-    name: 'waiting-for-approval',
+    name: 'v2-waiting-for-approval',
     expect: 'running',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('waiting', 'Frage zum Tarif'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
+      const handle = await deliver(ctx, mailOf('v2-waiting', 'Frage zum Tarif'));
+      await currentDraft(handle);
       return handle;
     },
   },
   {
-    name: 'history-only',
+    name: 'v2-history-only',
     expect: 'indexed',
     run: async (ctx) => {
       // `email-rag ingest --history`: an archive is indexed for retrieval and never answered.
-      const file = path.join(ctx.dir, 'history-only.eml');
-      writeFileSync(file, mailOf('history-only', 'Alte Korrespondenz'));
-      const [line] = await ingest(ctx.config, file, { history: true });
-      const emailId = line?.split('\t')[0];
-      if (!emailId?.startsWith('email-file-')) throw new Error(`ingest did not start a workflow: ${line}`);
+      const file = path.join(ctx.dir, 'v2-history-only.eml');
+      writeFileSync(file, mailOf('v2-history-only', 'Alte Korrespondenz'));
+      const { lines } = await ingest(ctx.config, file, { history: true });
+      const emailId = lines[0]?.split('\t')[0];
+      if (!emailId?.startsWith('email-file-')) throw new Error(`ingest did not start a workflow: ${lines[0]}`);
       return finish(ctx.client.workflow.getHandle(emailId), 'indexed');
     },
   },
   {
-    name: 'parse-failed',
+    name: 'v2-parse-failed',
     expect: 'failed',
     // No header block at all: mailparser would take it, the product refuses it as MALFORMED_MESSAGE.
     run: async (ctx) => finish(await deliver(ctx, '\r\nkein Header, nur Text\r\n'), 'failed'),
   },
   {
-    name: 'fetch-failed',
-    expect: 'failed',
-    // The message was expunged between the poll and the fetch: MESSAGE_GONE, permanent.
-    run: async (ctx) => finish(await deliver(ctx, mailOf('fetch-failed'), 1000), 'failed'),
+    name: 'v2-triaged-ignored',
+    expect: 'ignored',
+    run: async (ctx) => {
+      const ooo = mailOf('v2-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
+        body: 'Ich bin bis zum 14. Dezember nicht im Büro und lese meine E-Mails nicht.',
+        extra: ['Auto-Submitted: auto-replied', 'X-Autoreply: yes'],
+      });
+      return finish(await deliver(ctx, ooo), 'ignored');
+    },
   },
   {
-    name: 'send-failed-round-resend',
+    name: 'v2-thread-follow-up',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'send-failed@customer.example';
-      let refused = 0;
-      // The receiving server defers the whole first round (3 attempts, 30 s and 120 s apart).
-      ctx.smtp.addRule((m) =>
-        !m.rcptTo.includes(to) ? undefined : refused++ < 3 ? { kind: 'refuse', code: 451, message: 'try later' } : 'done',
+      const handle = await deliver(ctx, mailOf('v2-thread', 'Retoure 3141'));
+      const first = await currentDraft(handle);
+      // The same customer writes again in the thread: the waiting draft is stale, a new one is written.
+      const followUp = mailOf('v2-thread', 'Re: Retoure 3141', {
+        messageId: '<v2-thread-2@customer.example>',
+        body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
+        extra: ['In-Reply-To: <v2-thread@customer.example>', 'References: <v2-thread@customer.example>'],
+      });
+      const second = await deliver(ctx, followUp);
+      await waitFor(
+        'a new draft after the follow-up',
+        async () => {
+          const now = (await handle.query(stateQuery)).waitingFor;
+          return now?.kind === 'approval' && now.draftId !== first;
+        },
+        180_000,
+        300,
       );
-      const handle = await deliver(ctx, mailOf('send-failed', 'Adresse ändern'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
-      await handle.signal(approveSignal, { by: 'ops' });
-      ctx.log('  send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
-      // The round gave up and the workflow waits on its 1-hour timer: a person asks for the resend.
-      await waitSettled(handle, (events) => events.some((e) => e.timerStartedEventAttributes));
-      await handle.signal(resendSignal, { by: 'ops' });
+      const w = await waitingFor(handle, ['approval']);
+      await refused('approve of the stale draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: first, by: 'ops' }] }));
+      await handle.executeUpdate(approveUpdate, { args: [{ draftId: w.draftId, by: 'ops' }] });
+      // The follow-up itself is answered by the reply above.
+      const secondDraft = await currentDraft(second);
+      await second.executeUpdate(rejectUpdate, { args: [{ draftId: secondDraft, by: 'ops', reason: 'answered in the thread' }] });
       return finish(handle, 'sent');
     },
   },
   {
-    name: 'manual-review-approve-body',
+    name: 'v2-refused-decisions',
+    expect: 'sent',
+    run: async (ctx) => {
+      const handle = await deliver(ctx, mailOf('v2-refused', 'Bestellung 7781 storniert?'));
+      const draftId = await currentDraft(handle);
+      const stale = `${draftId.replace(/:draft:\d+$/, '')}:draft:99`;
+      await refused('approve of an unknown draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: stale, by: 'ops' }] }));
+      // Signals cannot be answered: the workflow refuses them, shows them in `state` and audits them.
+      await handle.signal(approveSignal, { draftId: stale, by: 'script' });
+      await handle.signal(markSentSignal, { by: 'script' });
+      await refusedSignals(handle, 2);
+      // Two people decide at once: the first wins, the second is refused.
+      await handle.signal(approveSignal, { draftId, by: 'anna' });
+      await handle.signal(rejectSignal, { draftId, by: 'ben', reason: 'too late' });
+      await finish(handle, 'sent');
+      const refusals = (await handle.query(stateQuery)).refusals;
+      if (refusals.length < 3) throw new Error(`expected 3 refused signals, state shows ${JSON.stringify(refusals)}`);
+      return handle;
+    },
+  },
+  {
+    name: 'v2-send-failed-round-resend',
+    expect: 'sent',
+    run: async (ctx) => {
+      const to = 'v2-send-failed@customer.example';
+      let deferred = 0;
+      // The receiving server defers the whole first round (3 attempts, 30 s and 120 s apart).
+      ctx.smtp.addRule((m) =>
+        !m.rcptTo.includes(to) ? undefined : deferred++ < 3 ? { kind: 'refuse', code: 451, message: 'try later' } : 'done',
+      );
+      const handle = await deliver(ctx, mailOf('v2-send-failed', 'Adresse ändern'));
+      const draftId = await currentDraft(handle);
+      await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
+      ctx.log('  v2-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
+      // The round gave up and the workflow waits on its 1-hour timer: a person asks for the resend.
+      await waitingFor(handle, ['send_round'], 400_000);
+      await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] });
+      return finish(handle, 'sent');
+    },
+  },
+  {
+    name: 'v2-send-in-doubt-force',
+    expect: 'sent',
+    run: async (ctx) => {
+      const handle = await sendInDoubt(ctx, 'v2-in-doubt-force');
+      // A person checked the SMTP log and found nothing delivered: one more attempt.
+      await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops', force: true }] });
+      return finish(handle, 'sent');
+    },
+  },
+  {
+    name: 'v2-send-in-doubt-mark-sent',
+    expect: 'sent',
+    run: async (ctx) => {
+      const handle = await sendInDoubt(ctx, 'v2-in-doubt-mark');
+      await handle.executeUpdate(markSentUpdate, { args: [{ by: 'ops', note: 'the customer confirmed receipt by phone' }] });
+      return finish(handle, 'sent');
+    },
+  },
+  {
+    name: 'v2-reset-after-sent',
+    expect: 'sent',
+    run: async (ctx) => {
+      const to = 'v2-reset@customer.example';
+      let copies = 0;
+      ctx.smtp.events.on('data-end', (m) => void (m.rcptTo.includes(to) && (copies += 1)));
+      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v2-reset', 'Gutschrift erhalten?')));
+      const first = (await handle.describe()).runId;
+      await resetWorkflow(ctx, handle.workflowId, 'FirstWorkflowTask');
+      // Without a run id the handle follows the new run: its history is the one saved.
+      const current = ctx.client.workflow.getHandle(handle.workflowId);
+      await finish(current, 'sent');
+      if ((await current.describe()).runId === first) throw new Error('the reset started no new run');
+      if (copies !== 1) throw new Error(`the listener received ${copies} copies of the reply; exactly one was sent`);
+      return current;
+    },
+  },
+  {
+    name: 'v2-manual-review-approve-body',
     alone: true,
     expect: 'sent',
     run: async (ctx) => {
       // Both attempts time out (LLM_TIMEOUT_MS is below the delay): the LLM gave up, a person writes.
       ctx.llm.script({ kind: 'delay', ms: 8_000 }, { kind: 'delay', ms: 8_000 });
-      const handle = await deliver(ctx, mailOf('manual-review', 'Passwort zurücksetzen'));
-      await waitForStatus(handle, ['manual_review'], 180_000);
-      await waitSettled(handle);
-      await handle.signal(approveSignal, { by: 'ops', body: EDITED });
-      return finish(handle, 'sent');
-    },
-  },
-  {
-    name: 'send-in-doubt-force',
-    alone: true,
-    expect: 'sent',
-    run: async (ctx) => {
-      const to = 'in-doubt@customer.example';
-      // The server reads the message to its final dot and never answers: the hand-over is in doubt.
-      let held = false;
-      ctx.smtp.addRule((m) => (!m.rcptTo.includes(to) ? undefined : held ? 'done' : ((held = true), { kind: 'hold' })));
-      const handedOver = new Promise<void>((resolve) => {
-        const on = (m: { rcptTo: string[] }) => {
-          if (!m.rcptTo.includes(to)) return;
-          ctx.smtp.events.off('data-end', on);
-          resolve();
-        };
-        ctx.smtp.events.on('data-end', on);
-      });
-      const handle = await deliver(ctx, mailOf('in-doubt', 'Zahlung bestätigt?'));
-      await waitForStatus(handle, ['awaiting_approval']);
-      await waitSettled(handle);
-      await handle.signal(approveSignal, { by: 'ops' });
-      await handedOver;
-      ctx.log('  send-in-doubt-force: worker killed during the SMTP hand-over; the retry finds the send in doubt');
-      await ctx.restartWorker('kill');
-      ctx.smtp.releaseHeld();
-      await waitSettled(handle, (events) =>
-        events.some((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'SEND_IN_DOUBT'),
-      );
-      // A person checked the SMTP log and found nothing delivered: send it after all.
-      await handle.signal(resendSignal, { by: 'ops', force: true });
+      const handle = await deliver(ctx, mailOf('v2-manual-review', 'Passwort zurücksetzen'));
+      const draftId = await currentDraft(handle, ['manual_review']);
+      await refused('approve without a body', () => handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }));
+      await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops', body: EDITED }] });
       return finish(handle, 'sent');
     },
   },
 ];
+
+/** Waits until the `state` query lists `n` refused signals. */
+async function refusedSignals(handle: Handle, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await handle.query(stateQuery)).refusals.length >= n) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${handle.workflowId}: ${n} refused signals expected in state`);
+}

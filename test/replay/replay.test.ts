@@ -10,12 +10,17 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DECISIONS, PATCHES } from '../../lib/contract';
 import { historyFromJson } from '../../scripts/replay/history-json';
 import { workflowBundle } from '../support/workflow-bundle';
 
 const HISTORIES = path.join(__dirname, 'histories');
-/** The paths the captured set must keep covering; a lost file must not pass silently. */
-const REQUIRED = [
+/**
+ * The paths the captured set must keep covering; a lost file must not pass silently. Two
+ * generations: the runs written before decisions became Updates (they replay on the legacy branch
+ * behind `patched()`), and the `v2-` runs written by the current code.
+ */
+const REQUIRED_BEFORE_UPDATES = [
   'approve-sent',
   'approve-edited-sent',
   'reject',
@@ -28,6 +33,24 @@ const REQUIRED = [
   'parse-failed',
   'fetch-failed',
 ];
+const REQUIRED_V2 = [
+  'v2-approve-sent',
+  'v2-approve-edited-sent',
+  'v2-reject',
+  'v2-redraft-then-approve',
+  'v2-manual-review-approve-body',
+  'v2-send-failed-round-resend',
+  'v2-send-in-doubt-force',
+  'v2-send-in-doubt-mark-sent',
+  'v2-refused-decisions',
+  'v2-thread-follow-up',
+  'v2-triaged-ignored',
+  'v2-waiting-for-approval',
+  'v2-history-only',
+  'v2-parse-failed',
+  'v2-reset-after-sent',
+];
+const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2];
 
 interface Captured {
   name: string;
@@ -81,9 +104,44 @@ test('the captured set covers every path of the email workflow', () => {
     [],
     'missing histories: run scripts/capture-histories.ts with the workflow code that wrote them',
   );
-  const open = captured.find((c) => c.name === 'waiting-for-approval');
-  const last = open?.json.events.at(-1);
-  assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), 'waiting-for-approval is an open (partial) history');
+  for (const name of ['waiting-for-approval', 'v2-waiting-for-approval']) {
+    const last = captured.find((c) => c.name === name)?.json.events.at(-1);
+    assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
+  }
+});
+
+/** The patch ids a history recorded with `patched()`. */
+function patchesOf(c: Captured): string[] {
+  return c.json.events.flatMap((e) => {
+    const m = e.markerRecordedEventAttributes as
+      { markerName?: string; details?: Record<string, { payloads?: Array<{ data?: string }> }> } | undefined;
+    if (m?.markerName !== 'core_patch') return [];
+    const data = m.details?.['patch-data']?.payloads?.[0]?.data ?? '';
+    return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { id: string }).id];
+  });
+}
+
+/** Decision names a history received as accepted Updates. */
+function updatesOf(c: Captured): string[] {
+  return c.json.events.flatMap((e) => {
+    const a = e.workflowExecutionUpdateAcceptedEventAttributes as { acceptedRequest?: { input?: { name?: string } } } | undefined;
+    return a?.acceptedRequest?.input?.name ? [a.acceptedRequest.input.name] : [];
+  });
+}
+
+test('each generation takes its own branch: v2 histories recorded the patch, the earlier ones did not', () => {
+  for (const c of captured) {
+    const patches = patchesOf(c);
+    if (c.name.startsWith('v2-')) assert.ok(patches.includes(PATCHES.decisionsV2), `${c.name} was recorded by the current code`);
+    else assert.deepEqual(patches, [], `${c.name} was recorded before ${PATCHES.decisionsV2}`);
+  }
+  // Every decision reached the current code as an Update in some v2 history.
+  const updates = new Set(captured.filter((c) => c.name.startsWith('v2-')).flatMap(updatesOf));
+  assert.deepEqual(
+    Object.values(DECISIONS).filter((d) => !updates.has(d)),
+    [],
+    'decisions never captured as an Update',
+  );
 });
 
 test('every captured history replays with the current workflow code', async () => {
@@ -120,4 +178,30 @@ test('a history that no longer matches the code is reported, with its scenario n
   assert.match(failures.get('activity-renamed') ?? '', /DeterminismViolationError.*parse/s);
   assert.match(failures.get('decision-changed') ?? '', /DeterminismViolationError/);
   assert.equal(failures.get('approve-sent'), undefined, 'the unaltered history still replays in the same run');
+});
+
+test('a v2 history whose decision or send step no longer matches the code is reported', async () => {
+  const source = captured.find((c) => c.name === 'v2-approve-sent');
+  assert.ok(source, 'v2-approve-sent.json is captured');
+  // As if the send phase had renamed its activity.
+  const renamed = structuredClone(source.json);
+  for (const e of renamed.events) {
+    const attrs = e.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined;
+    if (attrs?.activityType?.name === 'sendReply') attrs.activityType.name = 'sendMessage';
+  }
+  // As if the approve Update now did what reject does.
+  const decided = structuredClone(source.json);
+  for (const e of decided.events) {
+    const attrs = e.workflowExecutionUpdateAcceptedEventAttributes as { acceptedRequest?: { input?: { name?: string } } } | undefined;
+    const input = attrs?.acceptedRequest?.input;
+    if (input?.name === 'approve') input.name = 'reject';
+  }
+  const failures = await replay([
+    { name: 'v2-activity-renamed', workflowId: 'replay-v2-activity-renamed', history: historyFromJson(renamed) },
+    { name: 'v2-decision-changed', workflowId: 'replay-v2-decision-changed', history: historyFromJson(decided) },
+    load(source),
+  ]);
+  assert.match(failures.get('v2-activity-renamed') ?? '', /DeterminismViolationError.*send/s);
+  assert.match(failures.get('v2-decision-changed') ?? '', /DeterminismViolationError/);
+  assert.equal(failures.get('v2-approve-sent'), undefined, 'the unaltered history still replays in the same run');
 });
