@@ -219,7 +219,7 @@ async function main(): Promise<void> {
       ['lost', String(lost)],
     ];
     console.log('');
-    for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(30)} ${value}`);
+    for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(32)} ${value}`);
     for (const k of kills) {
       const mine = outcome.rows.filter((r) => r.status === 'in_doubt' && k.interrupted.has(attemptKey(r))).map((r) => r.draftId);
       console.log(
