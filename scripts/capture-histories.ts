@@ -3,7 +3,7 @@
  * servers (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP listener, the LLM
  * double), and saves them for the replay test:
  *
- *   node --import tsx scripts/capture-histories.ts [outDir] [--only name,name]
+ *   node --import tsx scripts/capture-histories.ts [outDir] [--only name,prefix-*]
  *
  * Run it before changing the workflow, commit the files, and the replay test keeps proving that
  * the histories of runs already in production still replay with the new code. It captures the
@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
   const outDir = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories'));
-  const scenarios = SCENARIOS.filter((s) => !only || only.has(s.name));
+  // `--only v2-send-*` takes every scenario whose name starts with `v2-send-`.
+  const picked = (name: string) => !only || [...only].some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : o === name));
+  const scenarios = SCENARIOS.filter((s) => picked(s.name));
   if (scenarios.length === 0) throw new Error(`no scenario matches; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
 
   const started = Date.now();

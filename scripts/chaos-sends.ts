@@ -8,8 +8,8 @@
  *
  *   node --import tsx scripts/chaos-sends.ts [--emails N] [--kills K] [--latency MS]
  *
- * Exit 1 when a reply arrived twice, or an email was lost: neither sent nor in doubt, or recorded
- * as sent without reaching the server.
+ * Exit 1 when a reply arrived twice, an email was lost (neither sent nor in doubt, or recorded as
+ * sent without reaching the server), or a send is in doubt whose attempt stopped before the final dot.
  */
 import * as path from 'node:path';
 import { Client, Connection, WorkflowUpdateStage } from '@temporalio/client';
@@ -189,6 +189,7 @@ async function main(): Promise<void> {
       return readSends(pool);
     });
 
+    say('settled');
     const copies = smtp.copies;
     const duplicates = [...copies].filter(([, n]) => n > 1);
     const sentRows = outcome.rows.filter((r) => r.status === 'sent');
@@ -196,6 +197,8 @@ async function main(): Promise<void> {
     const delivered = (draftId: string) => (copies.get(byDraft.get(draftId)?.messageId ?? '') ?? 0) > 0;
     const doubtful = [...outcome.inDoubt];
     const doubtNotDelivered = doubtful.filter((d) => !delivered(d));
+    // Only an attempt that reached the final dot may be in doubt; anything earlier is a safe retry.
+    const doubtBeforeDot = doubtful.filter((d) => byDraft.get(d)?.phase !== 'data_end');
     // Recorded as sent, but the listener never read its final dot: a reply that went nowhere.
     const sentNotReceived = sentRows.filter((r) => !delivered(r.draftId));
     const lost = emails - sentRows.length - doubtful.length + sentNotReceived.length;
@@ -210,12 +213,13 @@ async function main(): Promise<void> {
       ['copies received', `${smtp.received()} (${copies.size} distinct Message-IDs)`],
       ['duplicates', `${duplicates.length}${sample(duplicates.map(([id, n]) => `${id} x${n}`))}`],
       ["in doubt (status 'in_doubt')", String(doubtful.length)],
+      ['  stopped before the final dot', `${doubtBeforeDot.length}${sample(doubtBeforeDot)}`],
       ['  not at the listener', `${doubtNotDelivered.length}${sample(doubtNotDelivered)}`],
       ['sent, not at the listener', `${sentNotReceived.length}${sample(sentNotReceived.map((r) => r.draftId))}`],
       ['lost', String(lost)],
     ];
     console.log('');
-    for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(30)} ${value}`);
+    for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(32)} ${value}`);
     for (const k of kills) {
       const mine = outcome.rows.filter((r) => r.status === 'in_doubt' && k.interrupted.has(attemptKey(r))).map((r) => r.draftId);
       console.log(
@@ -231,7 +235,7 @@ async function main(): Promise<void> {
         `NOTE: ${doubtNotDelivered.length} send(s) in doubt never reached the listener (the attempt had recorded data_end; its final dot never arrived)`,
       );
     }
-    if (duplicates.length > 0 || lost > 0) process.exitCode = 1;
+    if (duplicates.length > 0 || lost > 0 || doubtBeforeDot.length > 0) process.exitCode = 1;
   } finally {
     await worker?.kill().catch(() => undefined);
     await connection?.close().catch(() => undefined);
