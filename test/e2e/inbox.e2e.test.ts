@@ -260,13 +260,19 @@ test('a hostile HTML mail: no script runs, no handler or javascript: link reache
       handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
       jsLinks: [...document.querySelectorAll('[href],[src]')].filter((e) => /^\\s*javascript:/i.test(e.getAttribute('href') ?? e.getAttribute('src') ?? '')).length,
       frames: document.querySelectorAll('iframe, object, embed, svg, img').length,
-      styles: document.querySelectorAll('style, [style]').length,
+      styles: [...document.querySelectorAll('style, [style]:not(input):not(textarea)')].map((e) => e.outerHTML.slice(0, 80)),
     })`);
-    assert.deepEqual(dom, { pwned: null, scripts: 0, handlers: [], jsLinks: 0, frames: 0, styles: 0 });
+    assert.deepEqual(dom, { pwned: null, scripts: 0, handlers: [], jsLinks: 0, frames: 0, styles: [] });
     assert.deepEqual(events, [], 'no dialog, console message or page error');
     assert.deepEqual(outside, [], 'nothing loaded from outside the inbox');
-    const csp = (await page.request.get(page.url())).headers()['content-security-policy'] ?? '';
-    assert.match(csp, /default-src 'none'/);
+    // The markup as served (before the browser touches it): the mail's tags only ever appear escaped.
+    const served = await page.request.get(page.url());
+    const markup = await served.text();
+    assert.match(markup, /&lt;img src=x onerror=alert\(6\)&gt; Bestellung 9001/);
+    assert.doesNotMatch(markup, /<(script|style|iframe|svg|img|object|embed|meta http-equiv="refresh" content="0)\b/i);
+    assert.doesNotMatch(markup, /<[^>]*\s(on[a-z]+|style)\s*=/i);
+    assert.doesNotMatch(markup, /<[^>]*(href|src)\s*=\s*["']?\s*javascript:/i);
+    assert.match(served.headers()['content-security-policy'] ?? '', /default-src 'none'/);
   } finally {
     await context.close();
   }
@@ -320,6 +326,30 @@ test('German from Accept-Language, English by the switch', async () => {
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
     await page.goto(`${inbox.url}/ops`);
     assert.match((await page.locator('h1').textContent()) ?? '', /Operations/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('accessibility basics: every visible form control has a label; Tab reaches the reply text before the approve button', async () => {
+  const id = await ingestMail('a11y', sampleEmail({ subject: 'Adresse ändern', messageId: '<a11y@customer.example>' }));
+  const { context, page } = await loginAs('rita');
+  try {
+    for (const url of [`${inbox.url}/`, `${inbox.url}/email/${encodeURIComponent(id)}`, `${inbox.url}/ops`]) {
+      await page.goto(url);
+      const unlabelled = await page.evaluate(`[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
+        .filter((e) => !(e.labels && e.labels.length > 0) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+        .map((e) => e.outerHTML.slice(0, 80))`);
+      assert.deepEqual(unlabelled, [], url);
+      assert.ok(await page.locator('html[lang]').count(), 'the page names its language');
+    }
+    await page.goto(`${inbox.url}/email/${encodeURIComponent(id)}`);
+    await page.locator('#body').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.id'), 'approve');
+    await page.getByLabel('Reason', { exact: true }).fill('a11y done');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#flash.ok').waitFor();
   } finally {
     await context.close();
   }
