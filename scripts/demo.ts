@@ -163,7 +163,9 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
   const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';
   say(indent(hints({ env: shownEnv, envNote, uiUrl: temporal.uiUrl, temporalCli, temporalAddress: temporal.address, waiting, keep })));
   if (keep) {
-    const inbox = await step('starting the review inbox', [], () => startDemoInbox(config, cleanup));
+    const inbox = await step('starting the review inbox', [], () =>
+      startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, cleanup),
+    );
     say(`\n  Review inbox         ${inbox.url}  (log in as ${inbox.user} / ${inbox.password}, role operator)`);
   }
   return { temporal, worker, workerLog };
