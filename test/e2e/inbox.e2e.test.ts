@@ -179,7 +179,7 @@ test('approving a draft that a follow-up made stale is refused on screen and the
     await openFromQueue(page, firstId);
     assert.equal(await page.locator('#draft-id').textContent(), `${firstId}:draft:1`);
     // The customer writes again in the same thread while the reviewer reads draft 1.
-    await ingestMail(
+    const secondId = await ingestMail(
       'stale-2',
       sampleEmail({
         messageId: '<inbox-stale-2@customer.example>',
@@ -203,6 +203,14 @@ test('approving a draft that a follow-up made stale is refused on screen and the
     await page.locator('#newer-draft').click();
     await page.waitForURL(new RegExp(`/email/${encodeURIComponent(firstId)}$`));
     assert.equal(await page.locator('#draft-id').textContent(), `${firstId}:draft:2`);
+    // The new draft's sources open as text; only a draft's own sources can be opened from its email.
+    await Promise.all([page.waitForURL(/\/source\?sid=/), page.locator('#sources a', { hasText: secondId }).click()]);
+    assert.match((await page.locator('#source-text').textContent()) ?? '', /Ladekabel/);
+    const foreign = await page.request.get(
+      `${inbox.url}/email/${encodeURIComponent(firstId)}/source?sid=${encodeURIComponent('email-not-a-source')}`,
+    );
+    assert.equal(foreign.status(), 404);
+    await page.goBack();
     await page.getByLabel('Reason', { exact: true }).fill('test done');
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.locator('#flash.ok').waitFor();
