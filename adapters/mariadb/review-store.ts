@@ -1,5 +1,5 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
-import { maskPersonalData } from '../../lib/mask-personal-data';
+import { readDraftSource, type SourceText } from './draft-sources';
 import { query, type Pool } from './pool';
 
 export interface QueueFilter {
@@ -63,12 +63,7 @@ export interface DraftRecord {
   createdAt: Date;
 }
 
-export interface SourceText {
-  id: string;
-  kind: 'knowledge' | 'email' | 'own_reply_masked';
-  title: string;
-  text: string;
-}
+export type { SourceText } from './draft-sources';
 
 export const QUEUE_STATUSES = ['awaiting_approval', 'manual_review', 'in_doubt'] as const;
 export const QUEUE_FLAGS = ['possible_prompt_injection', 'reply_to_differs', 'offline_drafter', 'manual_review', 'stale'] as const;
@@ -280,41 +275,9 @@ export function createMariaDbReviewStore(pool: Pool) {
       return rows.map((r) => ({ at: r.created_at, event: r.event_type, actor: r.actor, message: r.message }));
     },
 
-    /**
-     * One source of a draft as the model saw it: a knowledge passage, the correspondent's own mail
-     * as text, or our reply to another customer with personal data masked.
-     */
-    async source(sourceId: string, correspondent: string): Promise<SourceText | null> {
-      const knowledge = /^(.*)#(\d+)$/.exec(sourceId);
-      if (knowledge) {
-        const rows = await query<Array<{ title: string; text: string }>>(
-          pool,
-          'reading a knowledge passage',
-          `SELECT title, text FROM passages WHERE email_id = ? AND idx = ? AND direction = 'knowledge'`,
-          [knowledge[1], Number(knowledge[2]) - 1],
-        );
-        if (rows[0]) return { id: sourceId, kind: 'knowledge', title: rows[0].title || knowledge[1]!, text: rows[0].text };
-      }
-      const passages = await query<Array<{ direction: string; correspondent: string; title: string; text: string }>>(
-        pool,
-        'reading source passages',
-        'SELECT direction, correspondent, title, text FROM passages WHERE email_id = ? ORDER BY idx',
-        [sourceId],
-      );
-      const ours = passages.find((p) => p.direction === 'out');
-      if (ours && ours.correspondent.toLowerCase() !== correspondent.toLowerCase()) {
-        return {
-          id: sourceId,
-          kind: 'own_reply_masked',
-          title: maskPersonalData(ours.title),
-          text: maskPersonalData(passages.map((p) => p.text).join('\n')),
-        };
-      }
-      const mail = await this.email(sourceId);
-      if (mail) return { id: sourceId, kind: 'email', title: mail.subject ?? sourceId, text: mail.text };
-      if (passages.length > 0)
-        return { id: sourceId, kind: 'email', title: passages[0]!.title, text: passages.map((p) => p.text).join('\n') };
-      return null;
+    /** One source of a draft as the model saw it (see draft-sources.ts). */
+    source(sourceId: string, correspondent: string): Promise<SourceText | null> {
+      return readDraftSource(pool, sourceId, correspondent);
     },
   };
 }
