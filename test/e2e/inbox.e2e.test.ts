@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -392,6 +394,33 @@ test('CSRF: a post without or with a wrong token is refused; a reviewer cannot r
     await operator.page.screenshot({ path: path.join(ARTIFACTS, 'operations.png'), fullPage: true });
   } finally {
     await operator.context.close();
+  }
+});
+
+test('a forged form post from another site is refused and decides nothing', async () => {
+  const id = await ingestMail('forged', sampleEmail({ subject: 'Passwort vergessen', messageId: '<forged@customer.example>' }));
+  const draftId = `${id}:draft:1`;
+  // The attacker's page: another origin that posts a rejection to the inbox as soon as it loads.
+  const evil = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<form method="post" action="${inbox.url}/email/${encodeURIComponent(id)}/reject">
+      <input name="draftId" value="${draftId}"><input name="reason" value="forged"></form>
+      <script>document.forms[0].submit()</script>`);
+  });
+  await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+  const { context, page } = await loginAs('rita');
+  try {
+    const posted = page.waitForResponse((r) => r.url().endsWith('/reject'));
+    await page.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+    assert.equal((await posted).status(), 403);
+    assert.equal(await status(id), 'awaiting_approval');
+    await openFromQueue(page, id);
+    await page.getByLabel('Reason', { exact: true }).fill('forgery test done');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.locator('#flash.ok').waitFor();
+  } finally {
+    await context.close();
+    evil.close();
   }
 });
 
