@@ -4,8 +4,8 @@
  * when the request comes from a configured proxy address; the role still comes from inbox_users.
  */
 import '@fastify/session';
-import bcrypt from 'bcryptjs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { verifyPassword } from '../adapters/bcrypt-password';
 import type { InboxRole, InboxUsers } from '../adapters/mariadb/inbox-users';
 import type { InboxConfig } from '../lib/inbox-config';
 
@@ -25,18 +25,9 @@ declare module 'fastify' {
   }
 }
 
-/** Compared against when the name is unknown, so a wrong name costs as long as a wrong password. */
-const DUMMY_HASH = bcrypt.hashSync('not a password of anyone', 10);
-
-export const BCRYPT_ROUNDS = 12;
-
-export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_ROUNDS);
-}
-
 export async function checkPassword(users: InboxUsers, name: string, password: string): Promise<Actor | null> {
   const user = name ? await users.find(name) : null;
-  const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok || user.disabledAt) return null;
   return { name: user.name, role: user.role };
 }

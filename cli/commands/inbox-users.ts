@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { createMariaDbInboxUsers, INBOX_ROLES, type InboxRole } from '../../adapters/mariadb/inbox-users';
 import type { Config } from '../../lib/config';
-import { hashPassword } from '../../inbox/auth';
+import { hashPassword } from '../../adapters/bcrypt-password';
 import { CliError, connectDatabase } from '../context';
 
 const MIN_PASSWORD = 10;
