@@ -41,7 +41,12 @@ function plainAddress(address: string | undefined): string {
  * secret and the language, but the name is re-read from the proxy on every request.
  */
 export async function resolveActor(req: FastifyRequest, config: InboxConfig, users: InboxUsers): Promise<Actor | null | 'untrusted'> {
-  if (config.auth === 'password') return req.session.user ?? null;
+  if (config.auth === 'password') {
+    const name = req.session.user?.name;
+    // Re-read on every request: disabling a user or changing a role takes effect at once.
+    const user = name ? await users.find(name) : null;
+    return user && !user.disabledAt ? { name: user.name, role: user.role } : null;
+  }
   const raw = req.headers[config.authHeader];
   const name = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (!config.trustedProxies.includes(plainAddress(req.socket.remoteAddress))) return name ? 'untrusted' : null;

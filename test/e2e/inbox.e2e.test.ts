@@ -463,6 +463,23 @@ test('accessibility basics: every visible form control has a label; Tab reaches 
   }
 });
 
+test('a disabled user is out at once, also with a session that is still open', async () => {
+  await inboxUsersAdd(stack.config, 'dora', 'reviewer', 'dora-reviews-2024');
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${inbox.url}/login`);
+    await page.getByLabel('Name').fill('dora');
+    await page.getByLabel('Password').fill('dora-reviews-2024');
+    await Promise.all([page.waitForURL(`${inbox.url}/`), page.getByRole('button', { name: 'Log in' }).click()]);
+    await stack.db.pool.query(`UPDATE inbox_users SET disabled_at = CURRENT_TIMESTAMP(3) WHERE name = 'dora'`);
+    await page.goto(`${inbox.url}/ops`);
+    assert.match(page.url(), /\/login\?next=/);
+  } finally {
+    await context.close();
+  }
+});
+
 test('header mode: the proxy header is believed only from a trusted address', async () => {
   const trusted = await startInbox(inboxConfig({ auth: 'header', trustedProxies: ['127.0.0.1', '::1'] }));
   const untrusted = await startInbox(inboxConfig({ auth: 'header', trustedProxies: ['192.0.2.1'] }));
