@@ -11,6 +11,8 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
+import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
+import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
@@ -45,6 +47,10 @@ commands:
                                           a send in doubt did arrive: record it as sent
   (a decision the workflow refuses exits 5 with its reason)
   answer <emailId> --by NAME              draft a reply to an email triage set aside (status ignored)
+  inbox                                   run the review inbox web app on INBOX_PORT (see README)
+  inbox users add NAME --role reviewer|operator
+                                          add or update an inbox user; the password is read from stdin
+  inbox users disable NAME                disable an inbox user
 
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see README)`;
 
@@ -263,6 +269,23 @@ async function run(argv: string[]): Promise<void> {
         throw new CliError('answer needs --by NAME (who asked for the reply)', 2);
       console.log(await answer(config(), id, values.by.trim()));
       return;
+    }
+    case 'inbox': {
+      const { positionals, values } = args(rest, { role: { type: 'string' } });
+      const [sub, action, name, ...extra] = positionals;
+      if (sub === undefined) {
+        await runInbox(config());
+        return;
+      }
+      if (sub === 'users' && action === 'add' && name && extra.length === 0) {
+        console.log(await inboxUsersAdd(config(), name, String(values.role ?? 'reviewer'), await readPassword()));
+        return;
+      }
+      if (sub === 'users' && action === 'disable' && name && extra.length === 0) {
+        console.log(await inboxUsersDisable(config(), name));
+        return;
+      }
+      throw new CliError(`usage: email-rag inbox | inbox users add NAME --role R | inbox users disable NAME\n${USAGE}`, 2);
     }
     case undefined:
     case 'help':

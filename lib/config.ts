@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
+import { readInboxConfig, type InboxConfig } from './inbox-config';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -68,6 +69,8 @@ export interface Config {
    * business figures sampled from MariaDB every `sampleIntervalSeconds`, on one `/metrics`.
    */
   metrics?: { host: string; port: number; sampleIntervalSeconds: number };
+  /** The review inbox (INBOX_PORT, INBOX_AUTH, …; see lib/inbox-config.ts). */
+  inbox: InboxConfig;
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -203,6 +206,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       knowledgeDir: directory('KNOWLEDGE_DIR'),
     },
     embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
+    inbox: readInboxConfig(env, problems),
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),

@@ -15,6 +15,7 @@ import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startS
 import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
+import { startDemoInbox } from './demo/inbox';
 import { projectRoot, temporalCliPath } from './services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
@@ -161,6 +162,12 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
   const shownEnv = { ...env, DATABASE_URL: redactUrl(databaseUrl) };
   const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';
   say(indent(hints({ env: shownEnv, envNote, uiUrl: temporal.uiUrl, temporalCli, temporalAddress: temporal.address, waiting, keep })));
+  if (keep) {
+    const inbox = await step('starting the review inbox', [], () =>
+      startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, cleanup),
+    );
+    say(`\n  Review inbox         ${inbox.url}  (log in as ${inbox.user} / ${inbox.password}, role operator)`);
+  }
   return { temporal, worker, workerLog };
 }
 

@@ -1,0 +1,284 @@
+/** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
+import { readDraftSource, type SourceText } from './draft-sources';
+import { query, type Pool } from './pool';
+
+export interface QueueFilter {
+  mailbox?: string;
+  priority?: string;
+  /** awaiting_approval, manual_review or in_doubt (a send a person must decide on). */
+  status?: string;
+  flag?: string;
+}
+
+export interface QueueItem {
+  emailId: string;
+  mailbox: string | null;
+  priority: string;
+  status: string;
+  fromName: string | null;
+  fromAddress: string | null;
+  subject: string | null;
+  ageSeconds: number;
+  draftId: string | null;
+  draftVersion: number | null;
+  flags: string[];
+}
+
+export interface EmailRecord {
+  id: string;
+  status: string;
+  statusReason: string | null;
+  priority: string;
+  mailbox: string | null;
+  threadId: string | null;
+  fromName: string | null;
+  fromAddress: string | null;
+  replyToAddress: string | null;
+  to: string | null;
+  subject: string | null;
+  text: string;
+  hasHtml: boolean;
+  date: Date | null;
+  createdAt: Date;
+}
+
+export interface DraftRecord {
+  id: string;
+  version: number;
+  status: string;
+  subject: string;
+  body: string;
+  approvedBody: string | null;
+  language: string;
+  confidence: number;
+  drafter: string;
+  model: string;
+  promptVersion: string;
+  contextIds: string[];
+  flags: string[];
+  toAddress: string;
+  toName: string;
+  decidedBy: string | null;
+  decisionReason: string | null;
+  createdAt: Date;
+}
+
+export type { SourceText } from './draft-sources';
+
+export const QUEUE_STATUSES = ['awaiting_approval', 'manual_review', 'in_doubt'] as const;
+export const QUEUE_FLAGS = ['possible_prompt_injection', 'reply_to_differs', 'offline_drafter', 'manual_review', 'stale'] as const;
+
+function parseList(raw: string | null): string[] {
+  if (!raw) return [];
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function createMariaDbReviewStore(pool: Pool) {
+  return {
+    /** Emails waiting for a person: drafts to decide, emails without a usable draft, sends in doubt. */
+    async queue(filter: QueueFilter, limit = 500): Promise<QueueItem[]> {
+      const where: string[] = [`(e.status IN ('awaiting_approval', 'manual_review') OR s.status = 'in_doubt')`];
+      const args: unknown[] = [];
+      if (filter.mailbox) {
+        where.push('e.mailbox = ?');
+        args.push(filter.mailbox);
+      }
+      if (filter.priority) {
+        where.push('e.priority = ?');
+        args.push(filter.priority);
+      }
+      if (filter.status === 'in_doubt') where.push(`s.status = 'in_doubt'`);
+      else if (filter.status) {
+        where.push('e.status = ?');
+        args.push(filter.status);
+      }
+      const rows = await query<
+        Array<{
+          id: string;
+          mailbox: string | null;
+          priority: string;
+          status: string;
+          from_name: string | null;
+          from_address: string | null;
+          subject: string | null;
+          age: number;
+          draft_id: string | null;
+          version: number | null;
+          flags: string | null;
+          drafter: string | null;
+          stale: number;
+          send_status: string | null;
+        }>
+      >(
+        pool,
+        'listing the review queue',
+        `SELECT e.id, e.mailbox, e.priority, e.status, e.from_name, e.from_address, e.subject,
+                TIMESTAMPDIFF(SECOND, e.created_at, CURRENT_TIMESTAMP(3)) AS age,
+                d.id AS draft_id, d.version, d.flags, d.drafter, s.status AS send_status,
+                (SELECT COUNT(*) FROM drafts x WHERE x.email_id = e.id AND x.status = 'stale') AS stale
+         FROM emails e
+         LEFT JOIN drafts d ON d.email_id = e.id AND d.version = (SELECT MAX(version) FROM drafts m WHERE m.email_id = e.id)
+         LEFT JOIN send_attempts s ON s.draft_id = d.id
+         WHERE ${where.join(' AND ')}
+         ORDER BY FIELD(e.priority, 'critical', 'high', 'normal', 'low'), e.created_at, e.id
+         LIMIT ${Math.floor(limit)}`,
+        args,
+      );
+      const items = rows.map((r): QueueItem => {
+        const flags: string[] = parseList(r.flags).filter((f) => f === 'possible_prompt_injection' || f === 'reply_to_differs');
+        if (r.drafter === 'offline') flags.push('offline_drafter');
+        if (r.status === 'manual_review') flags.push('manual_review');
+        if (Number(r.stale) > 0) flags.push('stale');
+        return {
+          emailId: r.id,
+          mailbox: r.mailbox,
+          priority: r.priority,
+          status: r.send_status === 'in_doubt' ? 'in_doubt' : r.status,
+          fromName: r.from_name,
+          fromAddress: r.from_address,
+          subject: r.subject,
+          ageSeconds: Number(r.age),
+          draftId: r.draft_id,
+          draftVersion: r.version === null ? null : Number(r.version),
+          flags: [...new Set(flags)],
+        };
+      });
+      return filter.flag ? items.filter((i) => i.flags.includes(filter.flag!)) : items;
+    },
+
+    async mailboxes(): Promise<string[]> {
+      const rows = await query<Array<{ mailbox: string }>>(
+        pool,
+        'listing mailboxes',
+        `SELECT DISTINCT mailbox FROM emails WHERE mailbox IS NOT NULL ORDER BY mailbox`,
+      );
+      return rows.map((r) => r.mailbox);
+    },
+
+    async email(id: string): Promise<EmailRecord | null> {
+      const rows = await query<Array<Record<string, unknown>>>(pool, 'reading an email', 'SELECT * FROM emails WHERE id = ?', [id]);
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        id: String(r.id),
+        status: String(r.status),
+        statusReason: (r.status_reason as string | null) ?? null,
+        priority: String(r.priority),
+        mailbox: (r.mailbox as string | null) ?? null,
+        threadId: (r.thread_id as string | null) ?? null,
+        fromName: (r.from_name as string | null) ?? null,
+        fromAddress: (r.from_address as string | null) ?? null,
+        replyToAddress: (r.reply_to_address as string | null) ?? null,
+        to: (r.to_addresses as string | null) ?? null,
+        subject: (r.subject as string | null) ?? null,
+        // Only the parsed text is ever shown: the mail's HTML never reaches the reviewer's browser.
+        text: String(r.text_body ?? ''),
+        hasHtml: Number(r.has_html) === 1,
+        date: (r.sent_date as Date | null) ?? null,
+        createdAt: r.created_at as Date,
+      };
+    },
+
+    /** The other messages of the thread, oldest first, with our sent replies to them. */
+    async thread(email: EmailRecord): Promise<Array<{ id: string; from: string; subject: string; text: string; at: Date; ours: boolean }>> {
+      if (!email.threadId) return [];
+      const mails = await query<
+        Array<{ id: string; from_address: string | null; subject: string | null; text_body: string | null; created_at: Date }>
+      >(
+        pool,
+        'reading a thread',
+        `SELECT id, from_address, subject, text_body, created_at FROM emails
+         WHERE thread_id = ? AND id <> ? AND account = (SELECT account FROM emails WHERE id = ?) ORDER BY COALESCE(sent_date, created_at) LIMIT 50`,
+        [email.threadId, email.id, email.id],
+      );
+      const replies = await query<
+        Array<{ email_id: string; body: string; approved_body: string | null; to_address: string; sent_at: Date }>
+      >(
+        pool,
+        'reading replies of a thread',
+        `SELECT d.email_id, d.body, d.approved_body, d.to_address, s.sent_at FROM drafts d JOIN send_attempts s ON s.draft_id = d.id
+         JOIN emails e ON e.id = d.email_id WHERE e.thread_id = ? AND s.status = 'sent' ORDER BY s.sent_at LIMIT 50`,
+        [email.threadId],
+      );
+      return [
+        ...mails.map((m) => ({
+          id: m.id,
+          from: m.from_address ?? '',
+          subject: m.subject ?? '',
+          text: m.text_body ?? '',
+          at: m.created_at,
+          ours: false,
+        })),
+        ...replies.map((r) => ({
+          id: r.email_id,
+          from: 'reply',
+          subject: `→ ${r.to_address}`,
+          text: r.approved_body ?? r.body,
+          at: r.sent_at,
+          ours: true,
+        })),
+      ].sort((a, b) => a.at.getTime() - b.at.getTime());
+    },
+
+    async drafts(emailId: string): Promise<DraftRecord[]> {
+      const rows = await query<Array<Record<string, unknown>>>(
+        pool,
+        'reading drafts',
+        'SELECT * FROM drafts WHERE email_id = ? ORDER BY version',
+        [emailId],
+      );
+      return rows.map((r) => ({
+        id: String(r.id),
+        version: Number(r.version),
+        status: String(r.status),
+        subject: String(r.subject),
+        body: String(r.body),
+        approvedBody: (r.approved_body as string | null) ?? null,
+        language: String(r.language),
+        confidence: Number(r.confidence),
+        drafter: String(r.drafter),
+        model: String(r.model),
+        promptVersion: String(r.prompt_version),
+        contextIds: parseList(r.context_ids as string | null),
+        flags: parseList(r.flags as string | null),
+        toAddress: String(r.to_address),
+        toName: String(r.to_name ?? ''),
+        decidedBy: (r.decided_by as string | null) ?? null,
+        decisionReason: (r.decision_reason as string | null) ?? null,
+        createdAt: r.created_at as Date,
+      }));
+    },
+
+    async sendOf(draftId: string): Promise<{ status: string; messageId: string; lastError: string | null; attempts: number } | null> {
+      const rows = await query<Array<{ status: string; message_id: string; last_error: string | null; attempts: number }>>(
+        pool,
+        'reading a send',
+        'SELECT status, message_id, last_error, attempts FROM send_attempts WHERE draft_id = ?',
+        [draftId],
+      );
+      const r = rows[0];
+      return r ? { status: r.status, messageId: r.message_id, lastError: r.last_error, attempts: Number(r.attempts) } : null;
+    },
+
+    async audit(emailId: string): Promise<Array<{ at: Date; event: string; actor: string | null; message: string }>> {
+      const rows = await query<Array<{ created_at: Date; event_type: string; actor: string | null; message: string }>>(
+        pool,
+        'reading the audit log of an email',
+        'SELECT created_at, event_type, actor, message FROM audit_log WHERE email_id = ? ORDER BY id DESC LIMIT 100',
+        [emailId],
+      );
+      return rows.map((r) => ({ at: r.created_at, event: r.event_type, actor: r.actor, message: r.message }));
+    },
+
+    /** One source of a draft as the model saw it (see draft-sources.ts). */
+    source(sourceId: string, correspondent: string): Promise<SourceText | null> {
+      return readDraftSource(pool, sourceId, correspondent);
+    },
+  };
+}
+export type ReviewStore = ReturnType<typeof createMariaDbReviewStore>;

@@ -1,0 +1,145 @@
+/**
+ * The review inbox as a fastify app: server-rendered nunjucks pages (autoescape on), sessions,
+ * CSRF tokens on every form, no client-side script at all (the Content-Security-Policy forbids it).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifySession from '@fastify/session';
+import fastifyView from '@fastify/view';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import nunjucks from 'nunjucks';
+import type { InboxUsers } from '../adapters/mariadb/inbox-users';
+import type { ReviewStore } from '../adapters/mariadb/review-store';
+import type { Pool } from '../adapters/mariadb/pool';
+import type { TemporalDecisions } from '../adapters/temporal-decisions';
+import type { Config } from '../lib/config';
+import { refuseAnonymous, resolveActor } from './auth';
+import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
+import { registerAuthRoutes } from './routes/auth';
+import { registerOperationsRoutes } from './routes/operations';
+import { registerQueueRoutes } from './routes/queue';
+import { registerReviewRoutes } from './routes/review';
+
+export interface InboxDeps {
+  config: Config;
+  pool: Pool;
+  store: ReviewStore;
+  users: InboxUsers;
+  decisions: TemporalDecisions;
+  /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
+  requeue(id: number, by: string): Promise<string>;
+}
+
+const CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const PUBLIC = new Set(['/login', '/inbox.css', '/healthz']);
+
+export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
+  const cfg = deps.config.inbox;
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret: cfg.sessionSecret ?? randomBytes(32).toString('hex'),
+    cookieName: 'inbox_session',
+    saveUninitialized: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: 12 * 3600 * 1000 },
+  });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+  await app.register(fastifyView, {
+    engine: { nunjucks },
+    root: path.join(__dirname, 'views'),
+    viewExt: 'njk',
+    options: { autoescape: true, throwOnUndefined: false },
+  });
+  const css = readFileSync(path.join(__dirname, 'views', 'inbox.css'), 'utf8');
+
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('Content-Security-Policy', CSP);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  // Language: ?lang= switches and is remembered in the session; otherwise Accept-Language.
+  app.addHook('preHandler', async (req) => {
+    const wanted = (req.query as Record<string, unknown> | undefined)?.lang;
+    if (typeof wanted === 'string' && (LANGS as readonly string[]).includes(wanted)) req.session.lang = wanted as Lang;
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const route = req.routeOptions.url ?? req.url;
+    if (PUBLIC.has(route)) return;
+    const actor = await resolveActor(req, cfg, deps.users);
+    if (actor === 'untrusted')
+      return reply.code(403).type('text/plain; charset=utf-8').send('403: the auth header is only accepted from a trusted proxy');
+    if (!actor) return refuseAnonymous(req, reply, cfg);
+    req.actor = actor;
+  });
+
+  // Every form post carries the session's CSRF token (a cross-site post has none).
+  app.addHook('preHandler', (req, reply, done) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return done();
+    app.csrfProtection(req, reply, done);
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const code = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (code >= 500) console.error(`inbox: ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    void reply
+      .code(code)
+      .type('text/plain; charset=utf-8')
+      .send(
+        `${code}: ${code === 403 && err.code?.startsWith('FST_CSRF') ? 'invalid or missing CSRF token' : code >= 500 ? 'internal error' : err.message}`,
+      );
+  });
+
+  app.get('/inbox.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(css));
+  app.get('/healthz', async () => ({ ok: true }));
+
+  const page = async (req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>) => {
+    const lang = req.session.lang ?? pickLanguage(req.headers['accept-language']);
+    const flash = req.session.flash;
+    if (flash) req.session.flash = undefined;
+    const here = req.url.replace(/([?&])lang=[^&]*&?/, '$1').replace(/[?&]$/, '');
+    const sep = here.includes('?') ? '&' : '?';
+    return reply.type('text/html; charset=utf-8').view(view, {
+      t: TEXTS[lang],
+      lang,
+      actor: req.actor,
+      csrf: await reply.generateCsrf(),
+      flash,
+      langLinks: LANGS.map((l) => ({ lang: l, href: `${here}${sep}lang=${l}`, current: l === lang })),
+      ...data,
+    });
+  };
+  const ctx = { app, deps, page };
+  registerAuthRoutes(ctx);
+  registerQueueRoutes(ctx);
+  registerReviewRoutes(ctx);
+  registerOperationsRoutes(ctx);
+  return app;
+}
+
+export type InboxContext = {
+  app: FastifyInstance;
+  deps: InboxDeps;
+  page(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>): Promise<FastifyReply>;
+};
+
+/** Link to an email's workflow page in the Temporal Web UI. */
+export function temporalUiLink(config: Config, workflowId: string): string {
+  return `${config.inbox.temporalUiUrl}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}

@@ -1,0 +1,127 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DecisionInput } from '../../workflows/email-workflow';
+import { errorMessage } from '../../lib/errors';
+import { temporalUiLink, type InboxContext } from '../app';
+import { formatTime } from '../format';
+
+type Form = Record<string, unknown>;
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** Browsers send textarea lines with CRLF; drafts are stored with LF. */
+const normalise = (text: string): string => text.replace(/\r\n?/g, '\n');
+const emailPath = (id: string) => `/email/${encodeURIComponent(id)}`;
+
+export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
+  app.get('/email/:id', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const email = await deps.store.email(id);
+    if (!email) return reply.code(404).type('text/plain; charset=utf-8').send('404: no such email');
+    const drafts = await deps.store.drafts(id);
+    const current = drafts.at(-1) ?? null;
+    const wanted = Number((req.query as Form).draft);
+    const shown = (Number.isInteger(wanted) ? drafts.find((d) => d.version === wanted) : undefined) ?? current;
+    let temporalDown = false;
+    let waiting = null;
+    try {
+      waiting = (await deps.decisions.state(id))?.waitingFor ?? null;
+    } catch {
+      temporalDown = true;
+    }
+    const olderShown = !!shown && !!current && shown.id !== current.id;
+    // A decision names the draft on screen; without a stored draft (the drafter failed) the one the workflow waits for.
+    const decisionDraftId = shown && !olderShown ? shown.id : waiting && 'draftId' in waiting ? waiting.draftId : '';
+    const send = shown ? await deps.store.sendOf(shown.id) : null;
+    const sources = (shown?.contextIds ?? []).map((sid) => ({ id: sid, href: `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}` }));
+    return page(req, reply, 'review', {
+      email: { ...email, received: formatTime(email.date ?? email.createdAt) },
+      thread: (await deps.store.thread(email)).map((m) => ({ ...m, at: formatTime(m.at), href: m.ours ? null : emailPath(m.id) })),
+      shown,
+      current,
+      olderShown,
+      currentHref: emailPath(id),
+      decisionDraftId,
+      waiting: olderShown ? null : waiting,
+      temporalDown,
+      send,
+      sources,
+      audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
+      temporalLink: temporalUiLink(deps.config, id),
+      action: (name: string) => `${emailPath(id)}/${name}`,
+    });
+  });
+
+  app.get('/email/:id/source', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const sid = str((req.query as Form).sid);
+    const drafts = await deps.store.drafts(id);
+    // Only what one of this email's drafts was given may be opened from here.
+    const draft = drafts.find((d) => d.contextIds.includes(sid));
+    if (!draft) return reply.code(404).type('text/plain; charset=utf-8').send('404: not a source of this email');
+    const source = await deps.store.source(sid, draft.toAddress);
+    if (!source) return reply.code(404).type('text/plain; charset=utf-8').send('404: the source is no longer stored');
+    return page(req, reply, 'source', { source, back: emailPath(id) });
+  });
+
+  const decide = async <N extends keyof DecisionInput>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    name: N,
+    build: (form: Form, by: string) => DecisionInput[N] | string,
+  ) => {
+    const { id } = req.params as { id: string };
+    const form = (req.body ?? {}) as Form;
+    const by = req.actor!.name;
+    const input = build(form, by);
+    const drafts = await deps.store.drafts(id);
+    const posted = drafts.find((d) => d.id === str(form.draftId));
+    const back = posted && posted.id !== drafts.at(-1)?.id ? `${emailPath(id)}?draft=${posted.version}` : emailPath(id);
+    if (typeof input === 'string') {
+      req.session.flash = { kind: 'refused', message: input };
+      return reply.redirect(back, 303);
+    }
+    const outcome = await deps.decisions.decide(id, name, input);
+    if (outcome.ok) {
+      req.session.flash = { kind: 'ok', message: `${name}: ${outcome.result.message} (${outcome.result.status})` };
+      return reply.redirect(emailPath(id), 303);
+    }
+    req.session.flash = { kind: 'refused', message: outcome.message };
+    try {
+      const w = (await deps.decisions.state(id))?.waitingFor;
+      if (w && 'version' in w && w.draftId !== str(form.draftId)) req.session.flash.newer = { href: emailPath(id), version: w.version };
+    } catch (err) {
+      req.session.flash.message += ` (${errorMessage(err)})`;
+    }
+    return reply.redirect(back, 303);
+  };
+
+  app.post('/email/:id/approve', (req, reply) =>
+    decide(req, reply, 'approve', (form, by) => {
+      const draftId = str(form.draftId);
+      const body = normalise(str(form.body));
+      const original = str(form.original) === '' ? null : normalise(str(form.original));
+      // An unchanged text approves the draft as it is (no edit recorded).
+      return { draftId, by, ...(original !== null && body === original ? {} : { body }) };
+    }),
+  );
+  app.post('/email/:id/reject', (req, reply) =>
+    decide(req, reply, 'reject', (form, by) => ({ draftId: str(form.draftId), by, reason: str(form.reason).trim() })),
+  );
+  app.post('/email/:id/redraft', (req, reply) =>
+    decide(req, reply, 'redraft', (form, by) => {
+      const reason = str(form.reason).trim();
+      return { draftId: str(form.draftId), by, ...(reason ? { reason } : {}) };
+    }),
+  );
+  app.post('/email/:id/resend', (req, reply) =>
+    decide(req, reply, 'resend', (form, by) => {
+      const force = str(form.force) === 'true';
+      if (force && str(form.checked) !== 'yes') return 'resend with force needs your confirmation that you checked the SMTP log';
+      return { by, ...(force ? { force: true } : {}), ...(str(form.draftId) ? { draftId: str(form.draftId) } : {}) };
+    }),
+  );
+  app.post('/email/:id/mark-sent', (req, reply) =>
+    decide(req, reply, 'markSent', (form, by) => {
+      const note = str(form.note).trim();
+      return { by, ...(note ? { note } : {}), ...(str(form.draftId) ? { draftId: str(form.draftId) } : {}) };
+    }),
+  );
+}

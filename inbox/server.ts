@@ -1,0 +1,59 @@
+/** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
+import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
+import { createPool } from '../adapters/mariadb/pool';
+import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
+import { createTemporalDecisions } from '../adapters/temporal-decisions';
+import { dlqRequeue } from '../cli/commands/dlq';
+import { connectDatabase, connectTemporal } from '../cli/context';
+import type { Config } from '../lib/config';
+import { buildInboxApp } from './app';
+
+export interface RunningInbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startInbox(config: Config): Promise<RunningInbox> {
+  // Checked once with a clear message, then a pool sized for a handful of reviewers.
+  await (await connectDatabase(config)).end();
+  const pool = createPool(config.databaseUrl, 4, 4_000);
+  const temporal = await connectTemporal(config);
+  const app = await buildInboxApp({
+    config,
+    pool,
+    store: createMariaDbReviewStore(pool),
+    users: createMariaDbInboxUsers(pool),
+    decisions: createTemporalDecisions(temporal.client),
+    requeue: (id, by) => dlqRequeue(config, id, by),
+  });
+  try {
+    await app.listen({ port: config.inbox.port, host: config.inbox.host });
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    await temporal.close().catch(() => undefined);
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.inbox.port;
+  const host = config.inbox.host.includes(':') ? `[${config.inbox.host}]` : config.inbox.host;
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    async close() {
+      await app.close();
+      await pool.end().catch(() => undefined);
+      await temporal.close().catch(() => undefined);
+    },
+  };
+}
+
+/** `email-rag inbox`: runs until SIGINT/SIGTERM. */
+export async function runInbox(config: Config): Promise<void> {
+  const inbox = await startInbox(config);
+  console.log(`review inbox on ${inbox.url} (auth: ${config.inbox.auth})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await inbox.close();
+}

@@ -1,0 +1,69 @@
+/** Settings of the review inbox (`email-rag inbox`), read with the rest of the configuration. */
+import { isIP } from 'node:net';
+
+export type Priority = 'critical' | 'high' | 'normal' | 'low';
+
+export interface InboxConfig {
+  /** INBOX_PORT (default 8025) on INBOX_HOST (default 127.0.0.1). */
+  port: number;
+  host: string;
+  /** INBOX_AUTH: `password` (inbox_users with bcrypt hashes) or `header` (a reverse proxy names the user). */
+  auth: 'password' | 'header';
+  /** INBOX_AUTH_HEADER: the header the proxy sets, only believed from INBOX_TRUSTED_PROXIES. */
+  authHeader: string;
+  trustedProxies: string[];
+  /** INBOX_SESSION_SECRET (at least 32 characters); without it a random one per start (sessions end on restart). */
+  sessionSecret?: string;
+  /** INBOX_COOKIE_SECURE: mark the session cookie Secure (set it behind TLS). */
+  cookieSecure: boolean;
+  /** INBOX_SLA_MINUTES_CRITICAL/HIGH/NORMAL/LOW: how long a draft may wait for a person. */
+  slaMinutes: Record<Priority, number>;
+  /** TEMPORAL_UI_URL: where each email links to its workflow page. */
+  temporalUiUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const auth = env.INBOX_AUTH?.trim().toLowerCase() || 'password';
+  if (auth !== 'password' && auth !== 'header') problems.push(`INBOX_AUTH must be password or header, got "${auth}"`);
+  const trustedProxies = (env.INBOX_TRUSTED_PROXIES ?? '127.0.0.1,::1')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const p of trustedProxies) if (!isIP(p)) problems.push(`INBOX_TRUSTED_PROXIES holds "${p}", not an IP address`);
+  const secret = env.INBOX_SESSION_SECRET?.trim() || undefined;
+  if (secret && secret.length < 32) problems.push('INBOX_SESSION_SECRET must have at least 32 characters');
+  const secureRaw = env.INBOX_COOKIE_SECURE?.trim().toLowerCase();
+  if (secureRaw && !['true', 'false', '1', '0', 'yes', 'no'].includes(secureRaw)) {
+    problems.push(`INBOX_COOKIE_SECURE must be true or false, got "${secureRaw}"`);
+  }
+  const ui = env.TEMPORAL_UI_URL?.trim() || 'http://127.0.0.1:8233';
+  if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
+  return {
+    port: int('INBOX_PORT', 8025, 0, 65535),
+    host: env.INBOX_HOST?.trim() || '127.0.0.1',
+    auth: auth === 'header' ? 'header' : 'password',
+    authHeader: (env.INBOX_AUTH_HEADER?.trim() || 'X-Forwarded-User').toLowerCase(),
+    trustedProxies,
+    ...(secret ? { sessionSecret: secret } : {}),
+    cookieSecure: ['true', '1', 'yes'].includes(secureRaw ?? ''),
+    slaMinutes: {
+      critical: int('INBOX_SLA_MINUTES_CRITICAL', 30, 1, 100_000),
+      high: int('INBOX_SLA_MINUTES_HIGH', 120, 1, 100_000),
+      normal: int('INBOX_SLA_MINUTES_NORMAL', 480, 1, 100_000),
+      low: int('INBOX_SLA_MINUTES_LOW', 1440, 1, 100_000),
+    },
+    temporalUiUrl: ui.replace(/\/+$/, ''),
+  };
+}
