@@ -133,7 +133,8 @@ test('starts from a directory about 150 characters deep (sockets stay short)', a
     await imap.connect();
     try {
       const status = await imap.status('INBOX', { messages: true });
-      assert.equal(status?.messages, 1);
+      assert.ok(status);
+      assert.equal(status.messages, 1);
     } finally {
       await imap.logout();
     }
