@@ -5,7 +5,8 @@
  * sampled from /proc for memory and CPU.
  *
  *   npm run bench -- [--emails N] [--source imap|ingest] [--twin] [--json] [--from-source]
- *   (BENCH_EMAILS=N works too; default 100)
+ *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
+ *   the worker and the twin)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { waitFor } from '../test/support/wait';
 import { startWorkerProcess } from './services/worker-process';
 import { attributeCpu } from './bench/cpu-attribution';
 import { approveAll, countStatus, intake, latencies, prepare, sendsDone, smtpCopies, stepRows, type Source } from './bench/pipeline';
-import { sampleProcess } from './bench/proc-sampler';
+import { findProcess, processCpu, sampleProcess } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
 
@@ -39,7 +40,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   log(`bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}; starting the real stack (LLM = local double)`);
-  const stack = await startStack();
+  // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
+  // the twin reads the same config.
+  const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
+  const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string> });
   const connection = await Connection.connect({ address: stack.config.temporal.address });
   const client = new Client({ connection });
   let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
@@ -73,6 +77,9 @@ async function main(): Promise<void> {
 
     log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
     const dir = await prepare(stack, source, N, 'batch');
+    // The dev server's own CPU: the other half of orchestration.
+    const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
+    const server0 = serverPid ? processCpu(serverPid) : 0;
     const t0 = Date.now();
     proc.sample();
     await intake(
@@ -84,6 +91,7 @@ async function main(): Promise<void> {
       Math.max(600_000, N * 1_000),
     );
     const t1 = Date.now();
+    const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
     proc.sample();
     const lat = await latencies(stack, t0, 'batch');
     const intakeCpu = attributeCpu(proc.classified(), await stepRows(stack, ['fetch', 'parse', 'index', 'draft']), t0, t1);
@@ -92,9 +100,11 @@ async function main(): Promise<void> {
 
     log(`bench: approving ${N + 1} drafts with the approve Update`);
     const a0 = Date.now();
+    const serverA0 = serverPid ? processCpu(serverPid) : 0;
     const approvals = await approveAll(stack, client, 16);
     await waitFor('all send steps finished', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 1_000), 100);
     const a1 = Date.now();
+    const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
     proc.sample();
     const sendCpu = attributeCpu(proc.classified(), await stepRows(stack, ['decide', 'send', 'outcome']), a0, a1);
     const smtp = smtpCopies(stack);
@@ -121,6 +131,7 @@ async function main(): Promise<void> {
       sends: { approvals, ms: a1 - a0, perSecond: (approvals * 1000) / (a1 - a0), ...smtp },
       rss: { idle: idleRss, waiting: waitingRss, duringIntake: proc.maxRss(t0, t1), duringApproval: proc.maxRss(a0, a1) },
       cpu: { intake: intakeCpu, sends: sendCpu },
+      serverCpu: { intake: serverIntake, sends: serverSends },
       trouble: Object.fromEntries(trouble.map((t) => [t.event_type, Number(t.n)])),
     };
     printReport(report, opts.json ? 'json' : 'text');

@@ -27,7 +27,7 @@ const TICKS_PER_SECOND = 100; // CLK_TCK on Linux
 
 function classify(pid: number, tid: number, name: string, workflowTid: number | undefined): ThreadClass {
   if (tid === pid) return 'main';
-  if (/^tokio|^temporal|^core/i.test(name)) return 'core';
+  if (/^tokio|^temporal|^core|^workflow-proces/i.test(name)) return 'core';
   return tid === workflowTid ? 'workflow' : 'helpers';
 }
 
@@ -133,4 +133,28 @@ function emptyCpu(): Record<ThreadClass, number> {
 /** CPU seconds per thread class between two samples. */
 export function cpuBetween(a: Sample, b: Sample): Record<ThreadClass, number> {
   return Object.fromEntries(THREAD_CLASSES.map((c) => [c, b.cpu[c] - a.cpu[c]])) as Record<ThreadClass, number>;
+}
+
+/** The process whose command line contains `needle` (e.g. the dev server's database path), if any. */
+export function findProcess(needle: string): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) return Number(entry);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
+
+/** Total CPU seconds of a process (all threads, children not included). */
+export function processCpu(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
 }

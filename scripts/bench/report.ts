@@ -12,6 +12,8 @@ export interface BenchReport {
   sends: { approvals: number; ms: number; perSecond: number; received: number; duplicates: number };
   rss: { idle: number; waiting: number; duringIntake: number; duringApproval: number };
   cpu: { intake: CpuBreakdown; sends: CpuBreakdown };
+  /** CPU seconds of the Temporal dev server process in each phase. */
+  serverCpu: { intake: number; sends: number };
   trouble: Record<string, number>;
 }
 
@@ -66,6 +68,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         },
       ]),
     ),
+    serverCpuMsPerEmail: { intake: (r.serverCpu.intake * 1000) / r.emails, sends: (r.serverCpu.sends * 1000) / r.sends.approvals },
     auditTrouble: r.trouble,
   };
   if (format === 'json') {
@@ -97,6 +100,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       `${mb(r.rss.idle)} / ${mb(r.rss.waiting)} / ${mb(r.rss.duringIntake)} / ${mb(r.rss.duringApproval)}`,
     ...cpuLines('intake', r.cpu.intake, r.emails),
     ...cpuLines('send', r.cpu.sends, r.sends.approvals),
+    `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
     `audit rows other than status changes           ${
       Object.entries(r.trouble)
         .map(([k, v]) => `${k}=${v}`)
