@@ -17,7 +17,18 @@ import { startStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { startWorkerProcess } from './services/worker-process';
 import { attributeCpu } from './bench/cpu-attribution';
-import { approveAll, countStatus, intake, latencies, prepare, sendsDone, smtpCopies, stepRows, type Source } from './bench/pipeline';
+import {
+  approveAll,
+  countStatus,
+  intake,
+  latencies,
+  prepare,
+  sendsDone,
+  smtpCopies,
+  stepRows,
+  stepRuntimes,
+  type Source,
+} from './bench/pipeline';
 import { findProcess, processCpu, sampleProcess } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
@@ -132,6 +143,8 @@ async function main(): Promise<void> {
       rss: { idle: idleRss, waiting: waitingRss, duringIntake: proc.maxRss(t0, t1), duringApproval: proc.maxRss(a0, a1) },
       cpu: { intake: intakeCpu, sends: sendCpu },
       serverCpu: { intake: serverIntake, sends: serverSends },
+      stepsSingle: await stepRuntimes(stack, 'single'),
+      stepsBatch: await stepRuntimes(stack, 'batch'),
       trouble: Object.fromEntries(trouble.map((t) => [t.event_type, Number(t.n)])),
     };
     printReport(report, opts.json ? 'json' : 'text');

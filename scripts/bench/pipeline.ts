@@ -139,3 +139,15 @@ export async function stepRows(stack: TestStack, steps: string[]): Promise<StepR
   )) as Array<{ step: string; started_at: Date; finished_at: Date }>;
   return rows.map((r) => ({ step: r.step, started: r.started_at.getTime(), finished: r.finished_at.getTime() }));
 }
+
+/** Runtime (ms) of each finished step's queue rows, for the emails whose subject starts with `Bench <tag> `. */
+export async function stepRuntimes(stack: TestStack, tag: string): Promise<Record<string, number[]>> {
+  const rows = (await stack.db.pool.query(
+    `SELECT q.step, q.runtime_ms FROM queue_jobs q JOIN emails e ON e.id = q.workflow_id
+      WHERE q.status = 'done' AND q.runtime_ms IS NOT NULL AND e.subject LIKE ?`,
+    [`Bench ${tag} %`],
+  )) as Array<{ step: string; runtime_ms: number }>;
+  const out: Record<string, number[]> = {};
+  for (const r of rows) (out[r.step] ??= []).push(Number(r.runtime_ms));
+  return out;
+}

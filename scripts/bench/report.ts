@@ -14,7 +14,28 @@ export interface BenchReport {
   cpu: { intake: CpuBreakdown; sends: CpuBreakdown };
   /** CPU seconds of the Temporal dev server process in each phase. */
   serverCpu: { intake: number; sends: number };
+  /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
+  stepsSingle: Record<string, number[]>;
+  stepsBatch: Record<string, number[]>;
   trouble: Record<string, number>;
+}
+
+const STEP_ORDER = ['fetch', 'parse', 'index', 'draft', 'decide', 'send', 'outcome'];
+
+function stepTable(r: BenchReport): string[] {
+  const single = Object.values(r.stepsSingle)
+    .flat()
+    .reduce((a, b) => a + b, 0);
+  const lines = [
+    `step runtimes (queue rows)  single email ms   batch p50 / p95 ms`,
+    ...STEP_ORDER.filter((s) => r.stepsBatch[s] || r.stepsSingle[s]).map(
+      (s) =>
+        `  ${s.padEnd(26)}${String(r.stepsSingle[s]?.reduce((a, b) => a + b, 0) ?? '-').padStart(6)}` +
+        `            ${pct(r.stepsBatch[s] ?? [], 50)} / ${pct(r.stepsBatch[s] ?? [], 95)}`,
+    ),
+    `single email: ${r.singleMs} ms poll -> awaiting, of which its activities ran ${single} ms (the rest: poll, task dispatch, workflow tasks, status writes)`,
+  ];
+  return lines;
 }
 
 export function pct(values: number[], p: number): number {
@@ -69,6 +90,9 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       ]),
     ),
     serverCpuMsPerEmail: { intake: (r.serverCpu.intake * 1000) / r.emails, sends: (r.serverCpu.sends * 1000) / r.sends.approvals },
+    stepRuntimesMs: Object.fromEntries(
+      Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
+    ),
     auditTrouble: r.trouble,
   };
   if (format === 'json') {
@@ -101,6 +125,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     ...cpuLines('intake', r.cpu.intake, r.emails),
     ...cpuLines('send', r.cpu.sends, r.sends.approvals),
     `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
+    ...stepTable(r),
     `audit rows other than status changes           ${
       Object.entries(r.trouble)
         .map(([k, v]) => `${k}=${v}`)
