@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   const client = new Client({ connection });
   let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
   try {
+    // The dev server's own CPU: the other half of orchestration.
+    const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
+    const twinServer0 = serverPid ? processCpu(serverPid) : 0;
     const twin = opts.twin ? await runTwin(stack.config, N, 8) : undefined;
+    if (twin) twin.serverCpuMsPerWorkflow = serverPid ? ((processCpu(serverPid) - twinServer0) * 1000) / N : NaN;
     if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
 
     const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };
@@ -88,8 +92,6 @@ async function main(): Promise<void> {
 
     log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
     const dir = await prepare(stack, source, N, 'batch');
-    // The dev server's own CPU: the other half of orchestration.
-    const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
     const server0 = serverPid ? processCpu(serverPid) : 0;
     const t0 = Date.now();
     proc.sample();

@@ -71,6 +71,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     latencyFromTriggerMs: { p50: pct(r.intake.fromTrigger, 50), p95: pct(r.intake.fromTrigger, 95) },
     latencyFromFetchMs: { p50: pct(r.intake.fromFetch, 50), p95: pct(r.intake.fromFetch, 95) },
     twinWorkflowsPerSecond: r.twin?.perSecond ?? null,
+    twinServerCpuMsPerWorkflow: r.twin?.serverCpuMsPerWorkflow ?? null,
     ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
     sendSeconds: r.sends.ms / 1000,
     sendsPerSecond: r.sends.perSecond,
@@ -116,6 +117,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
           `bare twin, ${r.twin.workflows} x 5 no-op activities`.padEnd(47) +
             `${sec(r.twin.ms)} (${r.twin.perSecond.toFixed(1)} workflows/s)`,
           `ratio pipeline / twin                          ${(summary.ratioToTwin as number).toFixed(2)}`,
+          `Temporal dev server CPU per twin workflow      ${(r.twin.serverCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
         ]
       : []),
     `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,

@@ -8,6 +8,8 @@ export interface TwinResult {
   workflows: number;
   ms: number;
   perSecond: number;
+  /** Filled in by the bench: the dev server's CPU per twin workflow. */
+  serverCpuMsPerWorkflow?: number;
 }
 
 /** Keeps `limit` promises in flight over `items`. */
