@@ -23,9 +23,7 @@ export interface BenchReport {
 const STEP_ORDER = ['fetch', 'parse', 'index', 'draft', 'decide', 'send', 'outcome'];
 
 function stepTable(r: BenchReport): string[] {
-  const single = Object.values(r.stepsSingle)
-    .flat()
-    .reduce((a, b) => a + b, 0);
+  const single = ['fetch', 'parse', 'index', 'draft'].flatMap((step) => r.stepsSingle[step] ?? []).reduce((a, b) => a + b, 0);
   const lines = [
     `step runtimes (queue rows)  single email ms   batch p50 / p95 ms`,
     ...STEP_ORDER.filter((s) => r.stepsBatch[s] || r.stepsSingle[s]).map(
@@ -33,7 +31,7 @@ function stepTable(r: BenchReport): string[] {
         `  ${s.padEnd(26)}${String(r.stepsSingle[s]?.reduce((a, b) => a + b, 0) ?? '-').padStart(6)}` +
         `            ${pct(r.stepsBatch[s] ?? [], 50)} / ${pct(r.stepsBatch[s] ?? [], 95)}`,
     ),
-    `single email: ${r.singleMs} ms poll -> awaiting, of which its activities ran ${single} ms (the rest: poll, task dispatch, workflow tasks, status writes)`,
+    `single email: ${r.singleMs} ms ${r.source} -> awaiting, of which its activities ran ${single} ms (the rest: poll, task dispatch, workflow tasks, status writes)`,
   ];
   return lines;
 }
@@ -107,7 +105,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     `limits                                         ${Object.entries(r.limits)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ')}`,
-    `one email, poll -> awaiting approval           ${r.singleMs} ms`,
+    `one email, ${r.source} -> awaiting approval`.padEnd(47) + `${r.singleMs} ms`,
     `${r.emails} emails, ${r.source} -> all awaiting approval`.padEnd(47) +
       `${sec(r.intake.ms)} (${r.intake.perSecond.toFixed(1)} emails/s)`,
     `per email, trigger -> awaiting, p50 / p95      ${sec(summary.latencyFromTriggerMs.p50)} / ${sec(summary.latencyFromTriggerMs.p95)}`,
