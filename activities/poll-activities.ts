@@ -11,6 +11,19 @@ export interface PollResult {
   existing: string[];
   backlog: number;
   watermark: number;
+  /** The watermark before this pass. */
+  from?: number;
+  /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */
+  more?: boolean;
+}
+
+export interface PollInput {
+  mailbox?: string;
+  /**
+   * Set by the poll workflow on its second and later passes: what it started since `sinceUid`.
+   * Those workflows count towards the backlog until they stored their message.
+   */
+  run?: { uidValidity: number; sinceUid: number; started: number };
 }
 
 /**
@@ -20,7 +33,7 @@ export interface PollResult {
  */
 export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings'>) {
   return {
-    async pollMailbox(input: { mailbox?: string }): Promise<PollResult> {
+    async pollMailbox(input: PollInput): Promise<PollResult> {
       const { settings } = deps;
       const mailbox = input.mailbox ?? settings.mailbox;
       const cid = correlationId();
@@ -48,9 +61,10 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
       }
       const started: string[] = [];
       const existing: string[] = [];
+      const from = mark.lastUid;
       let last = mark.lastUid;
       // Backpressure (seed 004): while the pipeline holds many unfinished emails, take fewer in.
-      const backlog = await deps.messages.countUnfinished();
+      const backlog = (await deps.messages.countUnfinished()) + (await notYetStored(input.run, mailbox, listing.uidValidity));
       const room = Math.max(0, settings.backlogLimit - backlog);
       const batch = listing.messages.slice(0, room);
       if (batch.length < listing.messages.length) {
@@ -86,7 +100,16 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
         existing,
         backlog,
         watermark: last,
+        from,
+        // Only a full, uncut batch says more may wait; a cut one waits for the backlog to shrink.
+        more: batch.length === listing.messages.length && batch.length >= settings.pollBatchSize && last < listing.highestUid,
       };
     },
   };
+
+  async function notYetStored(run: PollInput['run'], mailbox: string, uidValidity: number): Promise<number> {
+    if (!run || run.started === 0 || run.uidValidity !== uidValidity) return 0;
+    const stored = await deps.messages.countStoredAbove(mailbox, uidValidity, run.sinceUid);
+    return Math.max(0, run.started - stored);
+  }
 }

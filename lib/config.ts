@@ -76,6 +76,8 @@ export interface Config {
     shutdownGraceMs: number;
     /** Concurrent activities per cost class (each has its own task queue). */
     concurrency: { mailIo: number; parse: number; index: number; llm: number };
+    /** Activities per second on the whole task queue, all workers together (the server enforces it); 0 = no limit. */
+    ratePerSecond: { mailIo: number; llm: number };
   };
 }
 
@@ -216,6 +218,10 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
         parse: int('WORKER_CONCURRENCY_PARSE', 4, 1, 1000),
         index: int('WORKER_CONCURRENCY_INDEX', 4, 1, 1000),
         llm: int('WORKER_CONCURRENCY_LLM', 4, 1, 1000),
+      },
+      ratePerSecond: {
+        mailIo: int('WORKER_RATE_MAIL_IO_PER_SECOND', 0, 0, 10_000),
+        llm: int('WORKER_RATE_LLM_PER_SECOND', 0, 0, 10_000),
       },
     },
   };

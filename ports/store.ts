@@ -101,6 +101,11 @@ export interface MessageStore {
   idsNeedingReindex(limit: number): Promise<string[]>;
   /** Emails that are neither finished nor waiting for a person: the backlog. */
   countUnfinished(): Promise<number>;
+  /**
+   * Messages of this mailbox above `afterUid` that have an emails row: a poll that keeps draining
+   * subtracts them from what it started, since a started workflow has no row until it fetched.
+   */
+  countStoredAbove(mailbox: string, uidValidity: number, afterUid: number): Promise<number>;
 }
 
 export interface AuditEntry {

@@ -1,116 +1,157 @@
 /**
  * Pipeline benchmark on the real stack (Temporal dev server, MariaDB, Dovecot, SMTP listener;
- * the LLM is the local test double, so figures measure the pipeline, not a model):
- *   npm run bench                 (BENCH_EMAILS=40 by default)
- * Prints latency of one email alone, batch throughput, per-step runtimes and their ratios.
+ * the LLM is the local test double, so figures measure the pipeline, not a model). The worker
+ * runs as its own process (`email-rag worker`: compiled dist/ when built, else tsx) and is
+ * sampled from /proc for memory and CPU.
+ *
+ *   npm run bench -- [--emails N] [--source imap|ingest] [--twin] [--json] [--from-source]
+ *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
+ *   the worker and the twin)
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { installSchedules, triggerPoll } from '../cli/schedules';
-import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../test/support/stack';
+import { startStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { workflowBundle } from '../test/support/workflow-bundle';
-import { createEmailWorker } from '../workers/email-worker';
-import { approveSignal } from '../workflows/email-workflow';
+import { startWorkerProcess } from './services/worker-process';
+import { attributeCpu } from './bench/cpu-attribution';
+import {
+  approveAll,
+  countStatus,
+  intake,
+  latencies,
+  prepare,
+  sendsDone,
+  smtpCopies,
+  stepRows,
+  stepRuntimes,
+  type Source,
+} from './bench/pipeline';
+import { findProcess, processCpu, sampleProcess } from './bench/proc-sampler';
+import { printReport, type BenchReport } from './bench/report';
+import { runTwin } from './bench/twin';
 
-const N = Number(process.env.BENCH_EMAILS ?? 40);
-
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
-
-async function count(stack: TestStack, status: string): Promise<number> {
-  const rows = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM emails WHERE status = ?', [status])) as Array<{ n: number }>;
-  return Number(rows[0]?.n ?? 0);
-}
-
-async function deliverAndDraft(stack: TestStack, client: Client, n: number, tag: string): Promise<number> {
-  const before = await count(stack, 'awaiting_approval');
-  for (let i = 0; i < n; i++) {
-    await stack.dovecot.deliver(
-      MAILBOX_USER,
-      sampleEmail({ subject: `Bench ${tag} ${i}: Frage zu Rechnung ${1000 + i}`, messageId: `<bench-${tag}-${i}@customer.example>` }),
-    );
-  }
-  const t0 = Date.now();
-  await triggerPoll(client, stack.config);
-  await waitFor(`${n} drafts`, async () => (await count(stack, 'awaiting_approval')) >= before + n, 600_000, 100);
-  return Date.now() - t0;
-}
+const { values: opts } = parseArgs({
+  options: {
+    emails: { type: 'string' },
+    source: { type: 'string', default: 'imap' },
+    twin: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    'from-source': { type: 'boolean', default: false },
+  },
+});
+const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
+const source = opts.source as Source;
+if (!Number.isInteger(N) || N < 1) throw new Error(`--emails must be a positive integer, not ${String(opts.emails)}`);
+if (source !== 'imap' && source !== 'ingest') throw new Error(`--source is imap or ingest, not ${source}`);
+const log = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
-  console.log(`bench: starting the real stack (LLM = local double, ${N} emails in the batch)`);
-  const stack = await startStack();
-  const worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  const running = worker.run();
+  log(`bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}; starting the real stack (LLM = local double)`);
+  // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
+  // the twin reads the same config.
+  const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
+  const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string> });
   const connection = await Connection.connect({ address: stack.config.temporal.address });
   const client = new Client({ connection });
+  let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
   try {
+    // The dev server's own CPU: the other half of orchestration.
+    const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
+    const twinServer0 = serverPid ? processCpu(serverPid) : 0;
+    const twin = opts.twin ? await runTwin(stack.config, N, 8) : undefined;
+    if (twin) twin.serverCpuMsPerWorkflow = serverPid ? ((processCpu(serverPid) - twinServer0) * 1000) / N : NaN;
+    if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
+
+    const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };
+    const ws = Date.now();
+    worker = await startWorkerProcess(env, path.join(stack.dir, 'worker.log'));
+    const workerStartMs = Date.now() - ws;
+    const workerLog = fs.readFileSync(path.join(stack.dir, 'worker.log'), 'utf8');
+    const mode = /worker runs compiled/.test(workerLog) ? 'compiled (dist/)' : 'tsx';
+    const proc = sampleProcess(worker.managed.child.pid as number);
+    log(`worker: ${mode}, started in ${workerStartMs} ms (pid ${worker.managed.child.pid})`);
+
     await installSchedules(client, stack.config);
     await triggerPoll(client, stack.config);
     await waitFor(
       'mailbox connected',
       async () => ((await stack.db.pool.query('SELECT 1 FROM mailbox_watermarks')) as unknown[]).length > 0,
     );
+    await sleep(3_000);
+    const idleRss = proc.sample().rssBytes;
 
-    const single = await deliverAndDraft(stack, client, 1, 'single');
-    const batch = await deliverAndDraft(stack, client, N, 'batch');
-
-    const waiting = (await stack.db.pool.query(
-      `SELECT e.id, d.id AS draft_id FROM emails e JOIN drafts d ON d.email_id = e.id AND d.status = 'awaiting_approval'
-       WHERE e.status = 'awaiting_approval'`,
-    )) as Array<{ id: string; draft_id: string }>;
+    // One email alone: latency without queueing.
+    const dirSingle = await prepare(stack, source, 1, 'single');
     const s0 = Date.now();
-    await Promise.all(waiting.map((w) => client.workflow.getHandle(w.id).signal(approveSignal, { draftId: w.draft_id, by: 'bench' })));
-    // The send step ends after the Sent-folder copy, so wait for the steps, not just the status.
-    await waitFor(
-      'all send steps finished',
-      async () => {
-        const rows = (await stack.db.pool.query(`SELECT COUNT(*) AS n FROM queue_jobs WHERE step = 'send' AND status = 'done'`)) as Array<{
-          n: number;
-        }>;
-        return Number(rows[0]?.n) >= waiting.length;
-      },
-      600_000,
-      100,
-    );
-    const sendMs = Date.now() - s0;
+    await intake(stack, client, source, dirSingle, async () => (await countStatus(stack, 'awaiting_approval')) >= 1, 120_000);
+    const singleMs = Date.now() - s0;
 
+    log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
+    const dir = await prepare(stack, source, N, 'batch');
+    const server0 = serverPid ? processCpu(serverPid) : 0;
+    const t0 = Date.now();
+    proc.sample();
+    await intake(
+      stack,
+      client,
+      source,
+      dir,
+      async () => (await countStatus(stack, 'awaiting_approval')) >= N + 1,
+      Math.max(600_000, N * 1_000),
+    );
+    const t1 = Date.now();
+    const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
+    proc.sample();
+    const lat = await latencies(stack, t0, 'batch');
+    const intakeCpu = attributeCpu(proc.classified(), await stepRows(stack, ['fetch', 'parse', 'index', 'draft']), t0, t1);
+    await sleep(3_000);
+    const waitingRss = proc.sample().rssBytes;
+
+    log(`bench: approving ${N + 1} drafts with the approve Update`);
+    const a0 = Date.now();
+    const serverA0 = serverPid ? processCpu(serverPid) : 0;
+    const approvals = await approveAll(stack, client, 16);
+    await waitFor('all send steps finished', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 1_000), 100);
+    const a1 = Date.now();
+    const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
+    proc.sample();
+    const sendCpu = attributeCpu(proc.classified(), await stepRows(stack, ['decide', 'send', 'outcome']), a0, a1);
+    const smtp = smtpCopies(stack);
+    await sleep(1_000);
     const trouble = (await stack.db.pool.query(
       `SELECT event_type, COUNT(*) AS n FROM audit_log WHERE event_type NOT IN ('status_changed', 'draft_approved', 'mailbox_connected') GROUP BY event_type`,
     )) as Array<{ event_type: string; n: number }>;
-    const steps = (await stack.db.pool.query(
-      `SELECT step, runtime_ms FROM queue_jobs WHERE status = 'done' AND step <> 'poll' AND runtime_ms IS NOT NULL`,
-    )) as Array<{ step: string; runtime_ms: number }>;
-    const byStep = new Map<string, number[]>();
-    for (const r of steps) byStep.set(r.step, [...(byStep.get(r.step) ?? []), r.runtime_ms]);
-    const singleWork = (await stack.db.pool.query(
-      `SELECT COALESCE(SUM(q.runtime_ms), 0) AS ms FROM queue_jobs q JOIN emails e ON e.id = q.workflow_id
-       WHERE e.subject LIKE 'Bench single%' AND q.step IN ('fetch', 'parse', 'index', 'draft')`,
-    )) as Array<{ ms: number }>;
-    const perEmailWork = Number(singleWork[0]?.ms ?? 0);
+    proc.stop();
+    const roles = Object.values(proc.threadNames()).reduce<Record<string, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
+    log(
+      `worker threads by role: ${Object.entries(roles)
+        .map(([c, k]) => `${c} ${k}`)
+        .join(', ')}`,
+    );
 
-    console.log('\nfigure                                   value');
-    console.log(`one email, poll -> awaiting_approval    ${single} ms`);
-    console.log(`${N} emails, poll -> all awaiting         ${batch} ms  (${((N * 1000) / batch).toFixed(1)} emails/s)`);
-    console.log(
-      `${waiting.length} approvals -> all sent              ${sendMs} ms  (${((waiting.length * 1000) / sendMs).toFixed(1)} sends/s)`,
-    );
-    console.log('\nstep     runs  p50 ms  p95 ms  max ms');
-    for (const [step, v] of [...byStep.entries()]) {
-      console.log(
-        `${step.padEnd(8)} ${String(v.length).padStart(4)}  ${String(pct(v, 50)).padStart(6)}  ${String(pct(v, 95)).padStart(6)}  ${String(Math.max(...v)).padStart(6)}`,
-      );
-    }
-    console.log(`\nretries, fallbacks and errors in the audit log: ${trouble.map((t) => `${t.event_type}=${t.n}`).join(' ') || 'none'}`);
-    console.log('\nratios');
-    console.log(`batch time per email / single-email latency   ${(batch / N / single).toFixed(2)}  (below 1: concurrency pays)`);
-    console.log(
-      `single-email latency / its own step runtimes   ${(single / Math.max(1, perEmailWork)).toFixed(2)}  (${single} ms vs ${perEmailWork} ms; the rest is poll and orchestration)`,
-    );
+    const report: BenchReport = {
+      emails: N,
+      source,
+      worker: { mode, startMs: workerStartMs, maxCachedWorkflows: stack.config.worker.maxCachedWorkflows },
+      limits: { pollBatch: stack.config.imap.pollBatchSize, backlog: stack.config.imap.backlogLimit, ...stack.config.worker.concurrency },
+      singleMs,
+      intake: { ms: t1 - t0, perSecond: (N * 1000) / (t1 - t0), ...lat },
+      twin,
+      sends: { approvals, ms: a1 - a0, perSecond: (approvals * 1000) / (a1 - a0), ...smtp },
+      rss: { idle: idleRss, waiting: waitingRss, duringIntake: proc.maxRss(t0, t1), duringApproval: proc.maxRss(a0, a1) },
+      cpu: { intake: intakeCpu, sends: sendCpu },
+      serverCpu: { intake: serverIntake, sends: serverSends },
+      stepsSingle: await stepRuntimes(stack, 'single'),
+      stepsBatch: await stepRuntimes(stack, 'batch'),
+      trouble: Object.fromEntries(trouble.map((t) => [t.event_type, Number(t.n)])),
+    };
+    printReport(report, opts.json ? 'json' : 'text');
   } finally {
-    await worker.shutdown();
-    await running.catch(() => undefined);
+    await worker?.stop().catch(() => undefined);
     await connection.close();
     await stack.stop();
   }

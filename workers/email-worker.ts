@@ -49,12 +49,15 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     index: config.worker.concurrency.index,
     llm: config.worker.concurrency.llm,
   };
+  const rates: Partial<Record<CostClass, number>> = { 'mail-io': config.worker.ratePerSecond.mailIo, llm: config.worker.ratePerSecond.llm };
   const pools = await Promise.all(
     COST_CLASSES.map((costClass) =>
       Worker.create({
         ...common,
         taskQueue: `${config.temporal.taskQueue}-${costClass}`,
         maxConcurrentActivityTaskExecutions: limits[costClass],
+        // A fleet-wide limit (e.g. the LLM provider's rate), enforced by the server across workers.
+        ...(rates[costClass] ? { maxTaskQueueActivitiesPerSecond: rates[costClass] } : {}),
       }),
     ),
   );

@@ -5,6 +5,7 @@ import { errorMessage } from '../lib/errors';
 import { createLogger, type LogLevel } from '../lib/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
+import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
 
 const logger = createLogger('worker');
 
@@ -35,7 +36,9 @@ export async function runWorker(config: Config): Promise<void> {
   // Large mail must not meet a packet limit mid-pipeline (it would look like an outage): refuse now.
   const limits = await checkDatabaseLimitsAt(config.databaseUrl, config.imap.maxMessageBytes);
   if (!limits) logger.warn('MariaDB not reachable at start; its limits are checked on the first large write');
-  const running = await createEmailWorker(config);
+  const bundle = prebuiltWorkflowBundle();
+  logger.info(`worker runs ${startMode(bundle)}`, { workflowBundle: bundle?.codePath });
+  const running = await createEmailWorker(config, { workflowBundle: bundle });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -356,5 +356,15 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       );
       return Number(rows[0]?.n ?? 0);
     },
+
+    async countStoredAbove(mailbox: string, uidValidity: number, afterUid: number): Promise<number> {
+      const rows = await query<Array<{ n: number }>>(
+        pool,
+        'counting stored messages of the poll run',
+        'SELECT COUNT(*) AS n FROM emails WHERE mailbox = ? AND uid_validity = ? AND uid > ?',
+        [mailbox, uidValidity, afterUid],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
   };
 }

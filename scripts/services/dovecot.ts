@@ -13,7 +13,10 @@ export interface DovecotUser {
 }
 
 export interface DovecotOptions {
-  /** Everything lives here: config, sockets, state, log and the maildirs. */
+  /**
+   * Config, state, log and the maildirs live here. The sockets do not: Unix socket paths are
+   * limited to 108 bytes, so they go to a short folder under the system temp directory.
+   */
   dir: string;
   /** IMAP port on 127.0.0.1; a free one when omitted. */
   port?: number;
@@ -26,6 +29,8 @@ export interface DovecotServer {
   port: number;
   configFile: string;
   logFile: string;
+  /** Dovecot's base_dir (its sockets): a short folder under the temp directory, removed by stop(). */
+  runDir: string;
   /** `doveadm stop`, then wait for the master to exit (SIGTERM/SIGKILL as fallback). */
   stop(): Promise<void>;
   /** Drops one raw RFC 822 message into `mailbox` (default INBOX, created when missing) of `user`, as a delivery would. */
@@ -52,22 +57,24 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
   const dir = path.resolve(opts.dir);
   const port = opts.port ?? (await freePort());
   const ids = identities();
-  const paths = {
-    config: path.join(dir, 'dovecot.conf'),
-    passwd: path.join(dir, 'passwd'),
-    run: path.join(dir, 'run'),
-    state: path.join(dir, 'state'),
-    mail: path.join(dir, 'mail'),
-    log: path.join(dir, 'dovecot.log'),
-  };
   for (const user of opts.users) {
     if (!/^[A-Za-z0-9._@+-]+$/.test(user.user) || /[\n:]/.test(user.password)) {
       throw new Error(`Dovecot test user ${JSON.stringify(user.user)}: name or password has characters a passwd-file cannot hold`);
     }
   }
+  const paths = {
+    config: path.join(dir, 'dovecot.conf'),
+    passwd: path.join(dir, 'passwd'),
+    run: shortRunDir(),
+    state: path.join(dir, 'state'),
+    mail: path.join(dir, 'mail'),
+    log: path.join(dir, 'dovecot.log'),
+  };
 
   fs.mkdirSync(dir, { recursive: true });
-  for (const sub of [paths.run, paths.state, paths.mail]) fs.mkdirSync(sub, { recursive: true });
+  for (const sub of [paths.state, paths.mail]) fs.mkdirSync(sub, { recursive: true });
+  // The login and auth processes reach their sockets below base_dir (mkdtemp made it 0700).
+  fs.chmodSync(paths.run, 0o755);
   fs.writeFileSync(paths.passwd, opts.users.map((u) => `${u.user}:{PLAIN}${u.password}\n`).join(''), { mode: 0o600 });
   if (isRoot()) {
     // The mail processes run as the mail uid and must reach <dir>/mail; mkdtemp made dir 0700.
@@ -99,6 +106,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
     if (first) await waitForLogin(port, first, timeoutMs);
   } catch (err) {
     await proc.terminate('SIGTERM', 5_000);
+    fs.rmSync(paths.run, { recursive: true, force: true });
     throw new Error(`Dovecot did not start: ${err instanceof Error ? err.message : String(err)}\n${logTails()}`);
   }
 
@@ -108,15 +116,18 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
     port,
     configFile: paths.config,
     logFile: paths.log,
+    runDir: paths.run,
     stop() {
       stopping ??= (async () => {
-        if (proc.hasExited()) return;
-        await run(tools.doveadm, ['-c', paths.config, 'stop']).catch(() => undefined);
-        let timer: NodeJS.Timeout | undefined;
-        const gaveUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 10_000)));
-        const exited = await Promise.race([proc.exited.then(() => true), gaveUp]);
-        clearTimeout(timer);
-        if (!exited) await proc.terminate('SIGTERM', 5_000);
+        if (!proc.hasExited()) {
+          await run(tools.doveadm, ['-c', paths.config, 'stop']).catch(() => undefined);
+          let timer: NodeJS.Timeout | undefined;
+          const gaveUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 10_000)));
+          const exited = await Promise.race([proc.exited.then(() => true), gaveUp]);
+          clearTimeout(timer);
+          if (!exited) await proc.terminate('SIGTERM', 5_000);
+        }
+        fs.rmSync(paths.run, { recursive: true, force: true });
       })();
       return stopping;
     },
@@ -132,6 +143,16 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
       }
     },
   };
+}
+
+/**
+ * A fresh folder like /tmp/dc-AbC123: its sockets (e.g. login/imap-urlauth-worker, the longest)
+ * stay far below the 108-byte limit however deep the checkout or the server dir is.
+ */
+function shortRunDir(): string {
+  // A TMPDIR deep enough to matter is no help here; /tmp always exists on the systems Dovecot runs on.
+  const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp';
+  return fs.mkdtempSync(path.join(base, 'dc-'));
 }
 
 function configText(o: {

@@ -108,3 +108,40 @@ test('wrong password is refused, other users are separate', async () => {
     await imap.logout();
   }
 });
+
+test('starts from a directory about 150 characters deep (sockets stay short)', async () => {
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), 'email-rag-deep-'));
+  let deep = top;
+  while (deep.length < 150) deep = path.join(deep, 'a-rather-long-checkout-folder');
+  assert.ok(deep.length >= 150, deep);
+  // Dovecot's own socket names add ~30 bytes: inside this dir they would pass the 108-byte limit.
+  assert.ok(path.join(deep, 'run', 'login', 'imap-urlauth-worker').length > 108);
+  let deepServer: DovecotServer | undefined;
+  try {
+    deepServer = await startDovecot({ dir: deep, users: [USER] });
+    assert.ok(deepServer.runDir.length < 40, deepServer.runDir);
+    assert.ok(fs.existsSync(deepServer.runDir));
+    await deepServer.deliver(USER.user, 'Subject: deep\r\n\r\nfrom a deep checkout\r\n');
+    const imap = new ImapFlow({
+      host: deepServer.host,
+      port: deepServer.port,
+      secure: false,
+      auth: { user: USER.user, pass: USER.password },
+      logger: false,
+    });
+    imap.on('error', () => undefined);
+    await imap.connect();
+    try {
+      const status = await imap.status('INBOX', { messages: true });
+      assert.ok(status);
+      assert.equal(status.messages, 1);
+    } finally {
+      await imap.logout();
+    }
+    await deepServer.stop();
+    assert.equal(fs.existsSync(deepServer.runDir), false, 'stop() removes the socket folder');
+  } finally {
+    await deepServer?.stop();
+    fs.rmSync(top, { recursive: true, force: true });
+  }
+});

@@ -108,3 +108,11 @@ test('metrics: off without METRICS_PORT; the exporter address from METRICS_HOST;
     },
   );
 });
+
+test('task-queue rates: off by default, a number per second when set, nonsense refused', () => {
+  assert.deepEqual(loadConfig(base).worker.ratePerSecond, { mailIo: 0, llm: 0 });
+  const c = loadConfig({ ...base, WORKER_RATE_LLM_PER_SECOND: '3', WORKER_RATE_MAIL_IO_PER_SECOND: '20' });
+  assert.deepEqual(c.worker.ratePerSecond, { mailIo: 20, llm: 3 });
+  assert.throws(() => loadConfig({ ...base, WORKER_RATE_LLM_PER_SECOND: '-1' }), /WORKER_RATE_LLM_PER_SECOND/);
+  assert.throws(() => loadConfig({ ...base, WORKER_RATE_LLM_PER_SECOND: 'fast' }), /WORKER_RATE_LLM_PER_SECOND/);
+});

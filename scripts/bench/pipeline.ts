@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { pollScheduleId, triggerPoll } from '../../cli/schedules';
+import { sampleEmail, MAILBOX_USER, type TestStack } from '../../test/support/stack';
+import { approveUpdate } from '../../workflows/email-workflow';
+import { spawnManaged } from '../services/child-process';
+import { inParallel } from './twin';
+
+const root = path.resolve(__dirname, '../..');
+
+export type Source = 'imap' | 'ingest';
+
+async function scalar(stack: TestStack, sql: string, args: unknown[] = []): Promise<number> {
+  const rows = (await stack.db.pool.query(sql, args)) as Array<{ n: number }>;
+  return Number(rows[0]?.n ?? 0);
+}
+
+export const countStatus = (stack: TestStack, status: string) =>
+  scalar(stack, 'SELECT COUNT(*) AS n FROM emails WHERE status = ?', [status]);
+
+function benchMail(tag: string, i: number): string {
+  return sampleEmail({
+    // Different senders: each email is its own correspondent, as in a real inbox.
+    from: `Kunde ${i} <kunde-${tag}-${i}@customer${i % 50}.example>`,
+    subject: `Bench ${tag} ${i}: Frage zu Rechnung ${1000 + i}`,
+    messageId: `<bench-${tag}-${i}@customer.example>`,
+  });
+}
+
+/** Puts `n` messages where the source reads them: the IMAP inbox, or .eml files for `email-rag ingest`. */
+export async function prepare(stack: TestStack, source: Source, n: number, tag: string): Promise<string | undefined> {
+  if (source === 'imap') {
+    await inParallel(
+      Array.from({ length: n }, (_, i) => i),
+      4,
+      (i) => stack.dovecot.deliver(MAILBOX_USER, benchMail(tag, i)),
+    );
+    return undefined;
+  }
+  const dir = path.join(stack.dir, `ingest-${tag}`);
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) fs.writeFileSync(path.join(dir, `${String(i).padStart(6, '0')}.eml`), benchMail(tag, i));
+  return dir;
+}
+
+/**
+ * Starts the intake the way production does: the poll schedule (re-triggered whenever no poll
+ * run is active and mail is left, as the schedule's next interval would) or `email-rag ingest`.
+ */
+export async function intake(
+  stack: TestStack,
+  client: Client,
+  source: Source,
+  dir: string | undefined,
+  until: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  if (source === 'ingest') {
+    const cli = spawnManaged(process.execPath, [path.join(root, 'bin/email-rag.js'), 'ingest', dir as string], {
+      logFile: path.join(stack.dir, 'ingest.log'),
+      env: { ...process.env, ...stack.env },
+      cwd: root,
+    });
+    const code = await cli.exited;
+    if (code !== 0) throw new Error(`email-rag ingest exited ${code}: ${cli.logTail(10)}`);
+  } else {
+    await triggerPoll(client, stack.config);
+  }
+  let lastTrigger = Date.now();
+  while (!(await until())) {
+    if (Date.now() > deadline) throw new Error(`intake did not finish within ${timeoutMs} ms`);
+    if (source === 'imap' && Date.now() - lastTrigger > 5_000) {
+      const running = (await client.schedule.getHandle(pollScheduleId(stack.config)).describe()).info.runningActions.length;
+      if (running === 0) await triggerPoll(client, stack.config);
+      lastTrigger = Date.now();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Per email: trigger → awaiting_approval, and its first fetch → awaiting_approval (the pipeline alone). */
+export async function latencies(stack: TestStack, t0: number, tag: string): Promise<{ fromTrigger: number[]; fromFetch: number[] }> {
+  const rows = (await stack.db.pool.query(
+    `SELECT e.updated_at AS done, (SELECT MIN(q.started_at) FROM queue_jobs q WHERE q.workflow_id = e.id AND q.step = 'fetch') AS fetched
+       FROM emails e WHERE e.status = 'awaiting_approval' AND e.subject LIKE ?`,
+    [`Bench ${tag} %`],
+  )) as Array<{ done: Date; fetched: Date | null }>;
+  return {
+    fromTrigger: rows.map((r) => r.done.getTime() - t0),
+    fromFetch: rows.filter((r) => r.fetched).map((r) => r.done.getTime() - (r.fetched as Date).getTime()),
+  };
+}
+
+/** Approves every waiting draft with the `approve` Update naming its draft id; returns how many. */
+export async function approveAll(stack: TestStack, client: Client, concurrency: number): Promise<number> {
+  const waiting = (await stack.db.pool.query(
+    `SELECT e.id, d.id AS draft_id FROM emails e JOIN drafts d ON d.email_id = e.id AND d.status = 'awaiting_approval'
+      WHERE e.status = 'awaiting_approval'`,
+  )) as Array<{ id: string; draft_id: string }>;
+  await inParallel(waiting, concurrency, async (w) => {
+    await client.workflow.getHandle(w.id).executeUpdate(approveUpdate, { args: [{ draftId: String(w.draft_id), by: 'bench' }] });
+  });
+  return waiting.length;
+}
+
+export const sendsDone = (stack: TestStack) =>
+  scalar(stack, `SELECT COUNT(*) AS n FROM queue_jobs WHERE step = 'send' AND status = 'done'`);
+
+/** Messages the SMTP listener received, and how many of them repeat a Message-ID seen before. */
+export function smtpCopies(stack: TestStack): { received: number; duplicates: number } {
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const m of stack.smtp.messages) {
+    const head =
+      m.raw
+        .subarray(0, 64 * 1024)
+        .toString('latin1')
+        .split(/\r?\n\r?\n/)[0] ?? '';
+    const id = /^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? `(none ${seen.size})`;
+    if (seen.has(id)) duplicates += 1;
+    seen.add(id);
+  }
+  return { received: stack.smtp.messages.length, duplicates };
+}
+
+export interface StepRow {
+  step: string;
+  started: number;
+  finished: number;
+}
+
+/** Queue rows (one per activity attempt that finished) with their running window. */
+export async function stepRows(stack: TestStack, steps: string[]): Promise<StepRow[]> {
+  const rows = (await stack.db.pool.query(
+    `SELECT step, started_at, finished_at FROM queue_jobs WHERE step IN (?) AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
+    [steps],
+  )) as Array<{ step: string; started_at: Date; finished_at: Date }>;
+  return rows.map((r) => ({ step: r.step, started: r.started_at.getTime(), finished: r.finished_at.getTime() }));
+}
+
+/** Runtime (ms) of each finished step's queue rows, for the emails whose subject starts with `Bench <tag> `. */
+export async function stepRuntimes(stack: TestStack, tag: string): Promise<Record<string, number[]>> {
+  const rows = (await stack.db.pool.query(
+    `SELECT q.step, q.runtime_ms FROM queue_jobs q JOIN emails e ON e.id = q.workflow_id
+      WHERE q.status = 'done' AND q.runtime_ms IS NOT NULL AND e.subject LIKE ?`,
+    [`Bench ${tag} %`],
+  )) as Array<{ step: string; runtime_ms: number }>;
+  const out: Record<string, number[]> = {};
+  for (const r of rows) (out[r.step] ??= []).push(Number(r.runtime_ms));
+  return out;
+}

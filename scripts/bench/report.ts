@@ -1,0 +1,136 @@
+import type { CpuBreakdown } from './cpu-attribution';
+import type { TwinResult } from './twin';
+
+export interface BenchReport {
+  emails: number;
+  source: string;
+  worker: { mode: string; startMs: number; maxCachedWorkflows: number };
+  limits: Record<string, number>;
+  singleMs: number;
+  intake: { ms: number; perSecond: number; fromTrigger: number[]; fromFetch: number[] };
+  twin?: TwinResult;
+  sends: { approvals: number; ms: number; perSecond: number; received: number; duplicates: number };
+  rss: { idle: number; waiting: number; duringIntake: number; duringApproval: number };
+  cpu: { intake: CpuBreakdown; sends: CpuBreakdown };
+  /** CPU seconds of the Temporal dev server process in each phase. */
+  serverCpu: { intake: number; sends: number };
+  /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
+  stepsSingle: Record<string, number[]>;
+  stepsBatch: Record<string, number[]>;
+  trouble: Record<string, number>;
+}
+
+const STEP_ORDER = ['fetch', 'parse', 'index', 'draft', 'decide', 'send', 'outcome'];
+
+function stepTable(r: BenchReport): string[] {
+  const single = ['fetch', 'parse', 'index', 'draft'].flatMap((step) => r.stepsSingle[step] ?? []).reduce((a, b) => a + b, 0);
+  const lines = [
+    `step runtimes (queue rows)  single email ms   batch p50 / p95 ms`,
+    ...STEP_ORDER.filter((s) => r.stepsBatch[s] || r.stepsSingle[s]).map(
+      (s) =>
+        `  ${s.padEnd(26)}${String(r.stepsSingle[s]?.reduce((a, b) => a + b, 0) ?? '-').padStart(6)}` +
+        `            ${pct(r.stepsBatch[s] ?? [], 50)} / ${pct(r.stepsBatch[s] ?? [], 95)}`,
+    ),
+    `single email: ${r.singleMs} ms ${r.source} -> awaiting, of which its activities ran ${single} ms (the rest: poll, task dispatch, workflow tasks, status writes)`,
+  ];
+  return lines;
+}
+
+export function pct(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const ms3 = (cpuSeconds: number, n: number) => `${((cpuSeconds / Math.max(1, n)) * 1000).toFixed(1)} ms`;
+
+function cpuLines(label: string, c: CpuBreakdown, n: number): string[] {
+  const steps = Object.entries(c.steps)
+    .sort()
+    .map(([s, v]) => `${s} ${ms3(v, n)}`)
+    .join(', ');
+  return [
+    `CPU per email, ${label.padEnd(8)} total ${ms3(c.total, n)}: steps (main thread) ${steps || 'none'}; main thread outside steps ${ms3(c.mainOutsideSteps, n)}`,
+    `                         Temporal orchestration ${ms3(c.orchestration, n)} (workflow threads ${ms3(c.byThread.workflow, n)}, SDK core ${ms3(c.byThread.core, n)}); other threads (V8 GC/compiler, libuv) ${ms3(c.byThread.helpers, n)}`,
+  ];
+}
+
+/** The figures as text, or (json) one JSON object on stdout for tracking over time. */
+export function printReport(r: BenchReport, format: 'text' | 'json'): void {
+  const summary = {
+    emails: r.emails,
+    source: r.source,
+    worker: r.worker,
+    limits: r.limits,
+    singleEmailMs: r.singleMs,
+    intakeSeconds: r.intake.ms / 1000,
+    emailsPerSecond: r.intake.perSecond,
+    latencyFromTriggerMs: { p50: pct(r.intake.fromTrigger, 50), p95: pct(r.intake.fromTrigger, 95) },
+    latencyFromFetchMs: { p50: pct(r.intake.fromFetch, 50), p95: pct(r.intake.fromFetch, 95) },
+    twinWorkflowsPerSecond: r.twin?.perSecond ?? null,
+    twinServerCpuMsPerWorkflow: r.twin?.serverCpuMsPerWorkflow ?? null,
+    ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
+    sendSeconds: r.sends.ms / 1000,
+    sendsPerSecond: r.sends.perSecond,
+    smtpReceived: r.sends.received,
+    duplicates: r.sends.duplicates,
+    rssMB: Object.fromEntries(Object.entries(r.rss).map(([k, v]) => [k, Math.round(v / 1024 / 1024)])),
+    cpuMsPerEmail: Object.fromEntries(
+      Object.entries(r.cpu).map(([phase, c]) => [
+        phase,
+        {
+          total: (c.total * 1000) / r.emails,
+          steps: Object.fromEntries(Object.entries(c.steps).map(([s, v]) => [s, (v * 1000) / r.emails])),
+          mainOutsideSteps: (c.mainOutsideSteps * 1000) / r.emails,
+          orchestration: (c.orchestration * 1000) / r.emails,
+          byThread: Object.fromEntries(Object.entries(c.byThread).map(([t, v]) => [t, (v * 1000) / r.emails])),
+        },
+      ]),
+    ),
+    serverCpuMsPerEmail: { intake: (r.serverCpu.intake * 1000) / r.emails, sends: (r.serverCpu.sends * 1000) / r.sends.approvals },
+    stepRuntimesMs: Object.fromEntries(
+      Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
+    ),
+    auditTrouble: r.trouble,
+  };
+  if (format === 'json') {
+    console.log(JSON.stringify(summary, null, 2));
+    return;
+  }
+  const lines = [
+    '',
+    `figure                                         value`,
+    `worker                                         ${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}`,
+    `limits                                         ${Object.entries(r.limits)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+    `one email, ${r.source} -> awaiting approval`.padEnd(47) + `${r.singleMs} ms`,
+    `${r.emails} emails, ${r.source} -> all awaiting approval`.padEnd(47) +
+      `${sec(r.intake.ms)} (${r.intake.perSecond.toFixed(1)} emails/s)`,
+    `per email, trigger -> awaiting, p50 / p95      ${sec(summary.latencyFromTriggerMs.p50)} / ${sec(summary.latencyFromTriggerMs.p95)}`,
+    `per email, fetch start -> awaiting, p50 / p95  ${sec(summary.latencyFromFetchMs.p50)} / ${sec(summary.latencyFromFetchMs.p95)}`,
+    ...(r.twin
+      ? [
+          `bare twin, ${r.twin.workflows} x 5 no-op activities`.padEnd(47) +
+            `${sec(r.twin.ms)} (${r.twin.perSecond.toFixed(1)} workflows/s)`,
+          `ratio pipeline / twin                          ${(summary.ratioToTwin as number).toFixed(2)}`,
+          `Temporal dev server CPU per twin workflow      ${(r.twin.serverCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
+        ]
+      : []),
+    `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,
+    `SMTP sink: messages received / duplicates      ${r.sends.received} / ${r.sends.duplicates}`,
+    `worker RSS idle / ${r.emails + 1} waiting / peak intake / peak approval  ` +
+      `${mb(r.rss.idle)} / ${mb(r.rss.waiting)} / ${mb(r.rss.duringIntake)} / ${mb(r.rss.duringApproval)}`,
+    ...cpuLines('intake', r.cpu.intake, r.emails),
+    ...cpuLines('send', r.cpu.sends, r.sends.approvals),
+    `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
+    ...stepTable(r),
+    `audit rows other than status changes           ${
+      Object.entries(r.trouble)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || 'none'
+    }`,
+  ];
+  console.log(lines.join('\n'));
+}

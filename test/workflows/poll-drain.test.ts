@@ -1,0 +1,122 @@
+/**
+ * One scheduled poll run keeps taking batches while mail waits, bounded by BACKLOG_LIMIT. Real
+ * Temporal dev server, Dovecot and MariaDB; the EmailWorkflows the poll starts go to a task queue
+ * no worker serves, so they stay parked and only the poll itself runs.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import type { PollResult } from '../../activities/poll-activities';
+import { createTemporalStarter } from '../../adapters/temporal-starter';
+import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
+import { loadConfig, type Config } from '../../lib/config';
+import { buildDependencies } from '../../workers/dependencies';
+import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { workflowBundle } from '../support/workflow-bundle';
+
+let stack: TestStack;
+let connection: Connection;
+let client: Client;
+
+before(async () => {
+  stack = await startStack({ env: { IMAP_POLL_BATCH_SIZE: '100' } });
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection });
+});
+after(async () => {
+  await connection?.close();
+  await stack?.stop();
+});
+
+/** Runs the poll schedule once with a worker built from `config` and returns that run's result. */
+async function scheduledPoll(config: Config, parkedQueue: string): Promise<{ result: PollResult; passes: number }> {
+  const deps = buildDependencies(config, client);
+  const native = await NativeConnection.connect({ address: config.temporal.address });
+  const activities = createActivities({ ...deps.activities, starter: createTemporalStarter(client, parkedQueue) });
+  const workflows = await Worker.create({
+    connection: native,
+    taskQueue: config.temporal.taskQueue,
+    workflowBundle: await workflowBundle(),
+  });
+  const mailIo = await Worker.create({ connection: native, taskQueue: `${config.temporal.taskQueue}-mail-io`, activities });
+  const running = Promise.all([workflows.run(), mailIo.run()]);
+  try {
+    await installSchedules(client, config);
+    const schedule = client.schedule.getHandle(pollScheduleId(config));
+    const before = (await schedule.describe()).info.recentActions.length;
+    await triggerSchedule(client, pollScheduleId(config));
+    let workflowId: string | undefined;
+    for (let i = 0; i < 200 && !workflowId; i++) {
+      const actions = (await schedule.describe()).info.recentActions;
+      if (actions.length > before) workflowId = actions.at(-1)?.action.workflow.workflowId;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(workflowId, 'the schedule started a poll run');
+    const handle = client.workflow.getHandle(workflowId);
+    const result = (await handle.result()) as PollResult;
+    const events = (await handle.fetchHistory()).events ?? [];
+    const passes = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
+    return { result, passes };
+  } finally {
+    workflows.shutdown();
+    mailIo.shutdown();
+    await running.catch(() => undefined);
+    await native.close();
+    await deps.close();
+  }
+}
+
+async function deliver(n: number, tag: string): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: `${tag} ${i}`, messageId: `<${tag}-${i}@customer.example>` }));
+  }
+}
+
+async function parked(queue: string): Promise<number> {
+  return (await client.workflow.count(`WorkflowType = 'EmailWorkflow' AND TaskQueue = '${queue}'`)).count;
+}
+
+test('one scheduled poll run starts all 250 waiting messages with a batch size of 100', async () => {
+  const parkedQueue = `${stack.config.temporal.taskQueue}-parked-a`;
+  // The first run connects the mailbox (existing mail is left alone), then mail arrives.
+  const connect = await scheduledPoll(stack.config, parkedQueue);
+  assert.deepEqual(connect.result.started, []);
+  await deliver(250, 'drain');
+
+  const { result, passes } = await scheduledPoll(stack.config, parkedQueue);
+  assert.equal(result.started.length, 250, JSON.stringify({ ...result, started: result.started.length }));
+  assert.equal(new Set(result.started).size, 250);
+  assert.equal(passes, 3, 'three passes of at most 100');
+  assert.equal(result.more, false);
+  const watermark = (await stack.db.pool.query('SELECT last_uid FROM mailbox_watermarks')) as Array<{ last_uid: number }>;
+  assert.equal(Number(watermark[0]?.last_uid), result.watermark);
+  for (let i = 0; i < 50 && (await parked(parkedQueue)) < 250; i++) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await parked(parkedQueue), 250);
+
+  // Nothing new: the next run takes one pass and starts nothing.
+  const idle = await scheduledPoll(stack.config, parkedQueue);
+  assert.deepEqual(idle.result.started, []);
+  assert.equal(idle.passes, 1);
+});
+
+test('draining stops at BACKLOG_LIMIT: workflows started in this run count before they stored their message', async () => {
+  const parkedQueue = `${stack.config.temporal.taskQueue}-parked-b`;
+  await deliver(250, 'limited');
+  // The parked workflows never fetch, so MariaDB knows of no unfinished email: only the run's own count limits it.
+  const config = loadConfig({ ...stack.env, BACKLOG_LIMIT: '150' });
+  const { result, passes } = await scheduledPoll(config, parkedQueue);
+  assert.equal(result.started.length, 150, JSON.stringify({ ...result, started: result.started.length }));
+  assert.equal(passes, 2);
+  const notes = (await stack.db.pool.query(`SELECT details FROM audit_log WHERE event_type = 'backpressure'`)) as Array<{
+    details: string | Record<string, unknown>;
+  }>;
+  assert.equal(notes.length, 1);
+  const details = typeof notes[0]!.details === 'string' ? JSON.parse(notes[0]!.details) : notes[0]!.details;
+  assert.deepEqual({ backlog: details.backlog, taken: details.taken }, { backlog: 100, taken: 50 });
+
+  // Once the backlog has room again the rest follows.
+  const rest = await scheduledPoll(stack.config, parkedQueue);
+  assert.equal(rest.result.started.length, 100);
+});
