@@ -5,6 +5,7 @@ import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store'
 import type { Config } from '../../lib/config';
 import { priorityKey, type EmailWorkflowInput } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
+import { emailDisplay } from '../../lib/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
 /**
@@ -21,6 +22,15 @@ export async function answer(config: Config, emailId: string, by: string): Promi
     try {
       const priority = email.priority;
       const input: EmailWorkflowInput = { emailId, source: { kind: 'stored' }, priority, answerRequestedBy: by };
+      const display = emailDisplay({
+        subject: email.subject,
+        fromName: email.from?.name,
+        fromAddress: email.from?.address,
+        priority,
+        mailbox: email.mailbox ?? 'file',
+        messageId: email.messageId,
+        threadId: email.threadId,
+      });
       await temporal.client.workflow.start('EmailWorkflow', {
         taskQueue: config.temporal.taskQueue,
         workflowId: emailId,
@@ -28,6 +38,8 @@ export async function answer(config: Config, emailId: string, by: string): Promi
         // The earlier run ended with `ignored`; polls keep REJECT_DUPLICATE, only a person re-runs it.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         priority: { priorityKey: priorityKey(priority) },
+        staticSummary: display.summary,
+        staticDetails: display.details,
       });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)
