@@ -39,7 +39,6 @@ const CURRENT_CHARS = 300;
 
 // C0/C1 controls, bidi overrides and isolates, zero-width and line/paragraph separators: they can
 // hide or reorder text on screen.
-// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]+/g;
 
 /** One line: invisible characters become spaces, runs of white space one space, cut with an ellipsis. */
