@@ -30,8 +30,12 @@ export interface EmailFacts {
   threadId?: string | null;
 }
 
-/** Temporal's default limit for the summary is 400 bytes of its JSON payload; stay well below. */
-const SUMMARY_MAX_BYTES = 360;
+/**
+ * Temporal refuses a start whose summary payload exceeds 400 bytes (`limit.userMetadataSummarySize`),
+ * counting the serialised payload: JSON escapes, the encoding metadata and, with an encrypting codec,
+ * its envelope. The summary's JSON stays within this, leaving the rest for metadata and a codec.
+ */
+export const SUMMARY_MAX_JSON_BYTES = 280;
 const SUBJECT_CHARS = 90;
 const SENDER_CHARS = 70;
 const DETAIL_CHARS = 200;
@@ -93,8 +97,7 @@ export function emailSummary(facts: Pick<EmailFacts, 'subject' | 'fromName' | 'f
     const subject = oneLine(facts.subject ?? '', subjectChars) || '(no subject)';
     const sender = oneLine(senderLine(facts.fromName, facts.fromAddress), senderChars);
     const summary = `${markdownLiteral(subject)} — ${markdownLiteral(sender)}`;
-    // JSON quotes and escapes add a little; the estimate counts every character as if escaped once.
-    if (utf8Bytes(summary) + summary.length / 4 + 2 <= SUMMARY_MAX_BYTES || subjectChars <= 8) return summary;
+    if (utf8Bytes(JSON.stringify(summary)) <= SUMMARY_MAX_JSON_BYTES || subjectChars <= 8) return summary;
     subjectChars = Math.floor(subjectChars * 0.8);
     senderChars = Math.max(8, Math.floor(senderChars * 0.8));
   }

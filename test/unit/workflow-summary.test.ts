@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { currentDetailsLine, emailDetails, emailSummary, markdownLiteral, oneLine } from '../../lib/workflow-summary';
+import {
+  currentDetailsLine,
+  emailDetails,
+  emailSummary,
+  markdownLiteral,
+  oneLine,
+  SUMMARY_MAX_JSON_BYTES,
+} from '../../lib/workflow-summary';
 
 /** What CommonMark shows for text made only of escapes: every backslash before punctuation drops. */
 const shown = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');
@@ -42,12 +49,15 @@ test('markup a sender plants in a subject is shown literally, not rendered', () 
   assert.equal(markdownLiteral('awaiting_approval'), 'awaiting_approval');
 });
 
-test('long subjects are cut with an ellipsis, and the summary fits the 400-byte limit even in 4-byte characters', () => {
+test('long subjects are cut with an ellipsis, and the summary fits well inside the 400-byte limit even in escapes and 4-byte characters', () => {
   const long = emailSummary({ subject: 'Sehr lange Betreffzeile '.repeat(20), fromName: 'Erika', fromAddress: 'erika@customer.example' });
   assert.match(long, /… — Erika \(erika@customer\.example\)$/);
-  for (const ch of ['a', 'ä', '€', '😀', '<', '&']) {
+  for (const ch of ['a', 'ä', '€', '😀', '<', '&', '"', '\\']) {
     const summary = emailSummary({ subject: ch.repeat(500), fromName: ch.repeat(300), fromAddress: `${'x'.repeat(60)}@example.com` });
-    assert.ok(Buffer.byteLength(JSON.stringify(summary)) <= 400, `${ch}: ${Buffer.byteLength(JSON.stringify(summary))} bytes`);
+    assert.ok(
+      Buffer.byteLength(JSON.stringify(summary)) <= SUMMARY_MAX_JSON_BYTES,
+      `${ch}: ${Buffer.byteLength(JSON.stringify(summary))} bytes`,
+    );
     assert.ok(summary.length > 20, 'still says something');
     assert.doesNotMatch(summary, /[\ud800-\udbff](?![\udc00-\udfff])/, 'no surrogate pair is split');
   }
