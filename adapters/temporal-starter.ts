@@ -13,23 +13,15 @@ import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter
 export function createTemporalStarter(client: Client, taskQueue: string): WorkflowStarter {
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'> {
-      const start = (shown: WorkflowDisplay | undefined) =>
-        client.workflow.start(WORKFLOW_TYPES.email, {
+      try {
+        await client.workflow.start(WORKFLOW_TYPES.email, {
           taskQueue,
           workflowId: input.emailId,
           args: [input],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           priority: { priorityKey: priorityKey(priority) },
-          ...(shown ? { staticSummary: shown.summary, staticDetails: shown.details } : {}),
+          ...(display ? { staticSummary: display.summary, staticDetails: display.details } : {}),
         });
-      try {
-        try {
-          await start(display);
-        } catch (err) {
-          // A server with tighter metadata limits (or a codec that grows payloads) must not stop intake.
-          if (!display || !isMetadataRefusal(err)) throw err;
-          await start(undefined);
-        }
         return 'started';
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
@@ -39,16 +31,6 @@ export function createTemporalStarter(client: Client, taskQueue: string): Workfl
       }
     },
   };
-}
-
-/** The server refused the start because of its summary or details (size limits), not the workflow itself. */
-function isMetadataRefusal(err: unknown): boolean {
-  const e = err as { code?: number; details?: string; message?: string; cause?: { code?: number; details?: string } };
-  const invalidArgument = 3;
-  const code = e.code ?? e.cause?.code;
-  return (
-    code === invalidArgument && /user_?metadata|summary|details/i.test(`${e.details ?? ''} ${e.message ?? ''} ${e.cause?.details ?? ''}`)
-  );
 }
 
 export function createTemporalSignals(client: Client): WorkflowSignals {

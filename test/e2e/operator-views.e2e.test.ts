@@ -15,7 +15,6 @@ import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { createTemporalStarter } from '../../adapters/temporal-starter';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
 import { imapEmailId } from '../../lib/domain';
 import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../lib/operator-views';
@@ -470,28 +469,5 @@ test('the Web UI lists the emails with their search attributes and shows summary
     assert.deepEqual(trackerHits, []);
   } finally {
     await browser?.close();
-  }
-});
-
-test('a summary the server refuses (its metadata limit) never stops intake: the email starts without it', async () => {
-  // A task queue no worker polls: the workflow only has to exist.
-  const starter = createTemporalStarter(client, `${stack.config.temporal.taskQueue}-nobody`);
-  const emailId = 'email-file-oversized-summary';
-  const outcome = await starter.startEmail({ emailId, source: { kind: 'stored' } }, 'normal', {
-    summary: 'x'.repeat(2_000),
-    details: 'fine',
-  });
-  assert.equal(outcome, 'started');
-  const handle = client.workflow.getHandle(emailId);
-  try {
-    const described = await handle.describe();
-    assert.equal(await described.staticSummary(), undefined);
-    assert.equal(
-      await starter.startEmail({ emailId, source: { kind: 'stored' } }, 'normal', { summary: 'x'.repeat(2_000), details: 'fine' }),
-      'exists',
-      'the id still guards against a second start',
-    );
-  } finally {
-    await handle.terminate('test done');
   }
 });
