@@ -58,11 +58,17 @@ export function oneLine(text: string, maxChars: number): string {
 export function markdownLiteral(text: string): string {
   return (
     text
-      .replace(/[\\`*[\]<>!&|~{}#]/g, (c) => `\\${c}`)
+      // Emphasis, code, links and images, raw HTML and autolinks in angle brackets, strikethrough.
+      .replace(/[\\`*[<~]/g, (c) => `\\${c}`)
+      .replace(/&(?=#?[a-z0-9]+;)/gi, '\\&')
       // An underscore inside a word never starts emphasis (awaiting_approval stays readable).
       .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-      .replace(/:\/\//g, '\\://')
-      .replace(/^(\s*)([-+=]|\d+[.)])/, (_m, space: string, marker: string) => `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}`)
+      // A scheme and its colon (https://, mailto:) would become a link.
+      .replace(/([a-z][a-z0-9+.-]*):(?=\S)/gi, '$1\\:')
+      // The renderer's typographer makes -- a dash (and --force a different word).
+      .replace(/-(?=-)/g, '-\\')
+      // Block markers count only at the start: heading, quote, list.
+      .replace(/^(\s*)([-+#>]|\d+[.)])/, (_m, space: string, marker: string) => `${space}${marker.slice(0, -1)}\\${marker.slice(-1)}`)
   );
 }
 

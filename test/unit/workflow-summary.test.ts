@@ -40,13 +40,21 @@ test('markup a sender plants in a subject is shown literally, not rendered', () 
   for (const subject of hostile) {
     const summary = emailSummary({ subject, fromName: '<script>alert(1)</script>', fromAddress: 'a@b.example' });
     // No unescaped character that could open markup, HTML, an entity or an autolink is left.
-    assert.doesNotMatch(summary.replace(/\\[!-/:-@[-`{-~]/g, ''), /[<>![\]`*&~{}|]|:\/\/|(^|\s)_|_(\s|$)/, summary);
+    assert.doesNotMatch(summary.replace(/\\[!-/:-@[-`{-~]/g, ''), /[<[`*~]|&#?[a-z0-9]+;|:\/\/|(^|\s)_|_(\s|$)/i, summary);
     assert.equal(shown(summary), `${subject} — <script>alert(1)</script> (a@b.example)`);
   }
   assert.equal(markdownLiteral('- Liste'), '\\- Liste');
   assert.equal(markdownLiteral('1. Punkt'), '1\\. Punkt');
   assert.equal(markdownLiteral('# Titel'), '\\# Titel');
   assert.equal(markdownLiteral('awaiting_approval'), 'awaiting_approval');
+  assert.equal(markdownLiteral('> Zitat'), '\\> Zitat');
+  // Links by scheme, and the typographer's dashes (checked against the Web UI's own renderer).
+  assert.equal(markdownLiteral('mailto:a@b.c --force'), 'mailto\\:a@b.c \\-\\-force');
+  // Punctuation that starts nothing stays as it is, so the CLI shows it unescaped too.
+  assert.equal(
+    markdownLiteral('Müller & Söhne: Auftrag #48213 | Frage (dringend)! {x}'),
+    'Müller & Söhne: Auftrag #48213 | Frage (dringend)! {x}',
+  );
 });
 
 test('long subjects are cut with an ellipsis, and the summary fits well inside the 400-byte limit even in escapes and 4-byte characters', () => {
