@@ -49,7 +49,7 @@ test('markup a sender plants in a subject is shown literally, not rendered', () 
   assert.equal(markdownLiteral('awaiting_approval'), 'awaiting_approval');
   assert.equal(markdownLiteral('> Zitat'), '\\> Zitat');
   // Links by scheme, and the typographer's dashes (checked against the Web UI's own renderer).
-  assert.equal(markdownLiteral('mailto:a@b.c --force'), 'mailto\\:a@b.c \\-\\-force');
+  assert.equal(markdownLiteral('mailto:a@b.c --force'), 'mailto\\:a@b.c -\\-force');
   // Punctuation that starts nothing stays as it is, so the CLI shows it unescaped too.
   assert.equal(
     markdownLiteral('Müller & Söhne: Auftrag #48213 | Frage (dringend)! {x}'),
