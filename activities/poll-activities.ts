@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { imapEmailId } from '../lib/domain';
 import { effectivePriority } from '../lib/priority-rules';
+import { emailDisplay } from '../lib/workflow-summary';
 import { correlationId } from './context';
 import type { ActivityDeps } from './deps';
 
@@ -87,6 +88,17 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
             priority,
           },
           priority,
+          // From the envelope fetched with the listing: the Web UI shows subject and sender before parsing.
+          emailDisplay({
+            subject: msg.subject,
+            fromName: msg.fromName,
+            fromAddress: msg.from,
+            priority,
+            mailbox,
+            uid: msg.uid,
+            messageId: msg.messageId,
+            inReplyTo: msg.inReplyTo,
+          }),
         );
         (outcome === 'started' ? started : existing).push(emailId);
         last = msg.uid;

@@ -78,6 +78,9 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
             size: msg.size ?? 0,
             from: msg.envelope?.from?.[0]?.address?.toLowerCase() ?? null,
             subject: msg.envelope?.subject ?? '',
+            fromName: msg.envelope?.from?.[0]?.name ?? null,
+            messageId: msg.envelope?.messageId ?? null,
+            inReplyTo: msg.envelope?.inReplyTo ?? null,
             headerPriority: priorityFromHeaders({
               xPriority: header('x-priority'),
               importance: header('importance'),

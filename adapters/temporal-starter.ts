@@ -3,6 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { TransientError } from '../lib/errors';
+import type { WorkflowDisplay } from '../lib/workflow-summary';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 
 /**
@@ -11,7 +12,7 @@ import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter
  */
 export function createTemporalStarter(client: Client, taskQueue: string, limits: { maxDrafts?: number } = {}): WorkflowStarter {
   return {
-    async startEmail(input: EmailWorkflowInput, priority: Priority): Promise<'started' | 'exists'> {
+    async startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'> {
       try {
         await client.workflow.start(WORKFLOW_TYPES.email, {
           taskQueue,
@@ -19,6 +20,7 @@ export function createTemporalStarter(client: Client, taskQueue: string, limits:
           args: [{ ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}), ...input }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           priority: { priorityKey: priorityKey(priority) },
+          ...(display ? { staticSummary: display.summary, staticDetails: display.details } : {}),
         });
         return 'started';
       } catch (err) {

@@ -9,6 +9,10 @@ export interface MailboxMessageRef {
   from: string | null;
   subject: string;
   headerPriority: Priority;
+  /** Display name of the sender, Message-ID and In-Reply-To from the envelope, for the Web UI summary. */
+  fromName?: string | null;
+  messageId?: string | null;
+  inReplyTo?: string | null;
 }
 
 export interface MailboxListing {

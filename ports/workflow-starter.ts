@@ -1,8 +1,13 @@
 import type { EmailWorkflowInput, Priority } from '../lib/domain';
+import type { WorkflowDisplay } from '../lib/workflow-summary';
 
 /** Starts one EmailWorkflow per email; starting an id that exists already is a no-op. */
 export interface WorkflowStarter {
-  startEmail(input: EmailWorkflowInput, priority: Priority): Promise<'started' | 'exists'>;
+  /**
+   * `display` is what the Web UI shows for the workflow (summary: subject and sender; details:
+   * mailbox, priority, thread). It goes through the data converter like every payload.
+   */
+  startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'>;
 }
 
 /** Nudges a waiting email workflow; false when it no longer runs. */

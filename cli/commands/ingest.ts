@@ -8,6 +8,7 @@ import { createTemporalStarter } from '../../adapters/temporal-starter';
 import type { Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
 import { effectivePriority } from '../../lib/priority-rules';
+import { emailDisplay } from '../../lib/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
 const HEAD_BYTES = 64 * 1024;
@@ -118,7 +119,20 @@ export async function ingest(config: Config, target: string, opts: { history: bo
             // The fetch step writes the same event under this key: one row.
             eventKey: `${emailId}:too_large`,
           });
-          const outcome = await starter.startEmail({ emailId, source: { kind: 'stored' }, historyOnly: opts.history }, 'normal');
+          const outcome = await starter.startEmail(
+            { emailId, source: { kind: 'stored' }, historyOnly: opts.history },
+            'normal',
+            emailDisplay({
+              subject: known?.subject ?? null,
+              fromName: known?.from?.name,
+              fromAddress: known?.from?.address,
+              priority: 'normal',
+              mailbox: 'file',
+              file: path.basename(file),
+              messageId: known?.messageId,
+              inReplyTo: known?.inReplyTo,
+            }),
+          );
           counts.tooLarge++;
           lines.push(
             `${emailId}\ttoo large: ${size} bytes, above MAX_MESSAGE_BYTES (${max})${outcome === 'exists' ? ', already known' : ''}\t${file}`,
@@ -133,7 +147,20 @@ export async function ingest(config: Config, target: string, opts: { history: bo
           ? effectivePriority(head.priority, { from: head.from?.address ?? null, subject: head.subject }, config.priorityRules)
           : 'normal';
         await store.saveRaw({ emailId, source: 'file', raw, historyOnly: opts.history });
-        const outcome = await starter.startEmail({ emailId, source: { kind: 'stored' }, historyOnly: opts.history, priority }, priority);
+        const outcome = await starter.startEmail(
+          { emailId, source: { kind: 'stored' }, historyOnly: opts.history, priority },
+          priority,
+          emailDisplay({
+            subject: head?.subject ?? null,
+            fromName: head?.from?.name,
+            fromAddress: head?.from?.address,
+            priority,
+            mailbox: 'file',
+            file: path.basename(file),
+            messageId: head?.messageId,
+            inReplyTo: head?.inReplyTo,
+          }),
+        );
         if (outcome === 'started') counts.started++;
         else counts.known++;
         lines.push(`${emailId}\t${outcome === 'started' ? 'started' : 'already known'}\t${file}`);

@@ -1,4 +1,5 @@
 import { DECISIONS } from '../../lib/contract';
+import { OPERATOR_VIEWS, workflowListUrl } from '../../lib/operator-views';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { shellQuote } from './cli';
@@ -121,8 +122,27 @@ export function hints(e: DemoEndpoints): string {
     '--input',
     JSON.stringify({ draftId: `${example}:draft:1`, by: 'you', reason: 'not needed' }),
   ]);
+  const temporalCli = (...args: string[]) =>
+    shellQuote([
+      e.temporalCli,
+      'workflow',
+      ...args.slice(0, 1),
+      '--address',
+      e.temporalAddress,
+      '--namespace',
+      'default',
+      ...args.slice(1),
+    ]);
+  const waitingQuery = OPERATOR_VIEWS[0]!.query;
+  const nameWidth = Math.max(...OPERATOR_VIEWS.map((v) => v.name.length));
   return [
-    `Temporal Web UI: ${e.uiUrl}/namespaces/default/workflows`,
+    `Temporal Web UI: ${workflowListUrl(e.uiUrl, 'default')}`,
+    '  views to save there ("Save as View"; the Web UI keeps them per browser), each a link that filters the list:',
+    ...OPERATOR_VIEWS.map((v) => `  ${v.name.padEnd(nameWidth)}  ${workflowListUrl(e.uiUrl, 'default', v.query)}`),
+    'Find emails with the temporal CLI (search attributes EmailStatus, EmailPriority, NeedsHuman, …):',
+    `  ${temporalCli('list', '--query', waitingQuery)}`,
+    `  ${temporalCli('count', '--query', 'NeedsHuman=true AND EmailStatus="awaiting_approval"')}`,
+    `  ${temporalCli('describe', '--workflow-id', example)}   (summary, details, current details)`,
     e.keep
       ? 'The stack keeps running. In another shell, from the project directory:'
       : 'The stack stops now; `npm run demo -- --keep` leaves it running so you can try, from the project directory:',

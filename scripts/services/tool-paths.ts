@@ -42,6 +42,19 @@ export function dovecotPaths(): { dovecot: string; doveadm: string } {
   return { dovecot: find('DOVECOT_BIN', 'dovecot'), doveadm: find('DOVEADM_BIN', 'doveadm') };
 }
 
+/**
+ * Path of Chromium for the browser tests ($CHROMIUM_PATH, else `chromium` on PATH or in /usr/bin):
+ * Debian's package, driven by playwright-core; no browser is downloaded.
+ */
+export function chromiumPath(): string {
+  return (
+    fromEnv('CHROMIUM_PATH') ??
+    onPath('chromium') ??
+    executable('/usr/bin/chromium') ??
+    missing('Chromium (Debian package chromium)', 'set CHROMIUM_PATH or')
+  );
+}
+
 function fromEnv(name: string): string | undefined {
   const value = process.env[name]?.trim();
   if (!value) return undefined;

@@ -25,9 +25,12 @@ export interface TestStack {
 
 /**
  * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
- * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports.
+ * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
+ * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`).
  */
-export async function startStack(opts: { temporal?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startStack(
+  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-test-'));
   // Dovecot's unprivileged processes must be able to walk into the directory.
   chmodSync(dir, 0o755);
@@ -43,7 +46,7 @@ export async function startStack(opts: { temporal?: boolean; env?: Record<string
     started.push(() => llm.stop());
     let temporal: TemporalDevServer | undefined;
     if (opts.temporal !== false) {
-      temporal = await startTemporalDevServer({ dataDir: path.join(dir, 'temporal'), headless: true });
+      temporal = await startTemporalDevServer({ dataDir: path.join(dir, 'temporal'), headless: !opts.temporalUi });
       started.push(() => temporal!.stop());
     }
     const env: Record<string, string> = {
