@@ -33,13 +33,15 @@ export interface ResendInput {
   by: string;
   /** Only for a send in doubt, after a person checked it was not delivered: one more attempt. */
   force?: boolean;
+  /** The approved draft; required with `force` (the send in doubt a person checked). */
   draftId?: string;
 }
 export interface MarkSentInput {
   by: string;
   /** What the person checked (e.g. "customer confirmed receipt"). */
   note?: string;
-  draftId?: string;
+  /** The draft whose send in doubt a person checked. */
+  draftId: string;
 }
 
 export type DecisionInput = {
@@ -86,9 +88,10 @@ function shapeRefusal(name: DecisionName, input: Record<string, unknown>): strin
       return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, false);
     case 'resend':
       if (input.force !== undefined && typeof input.force !== 'boolean') return '"force" must be true or false';
-      return text(input.draftId, 'draftId', 400, false);
+      // Settling a send in doubt is about one message a person checked: never a blind batch.
+      return text(input.draftId, 'draftId', 400, input.force === true);
     case 'markSent':
-      return text(input.note, 'note', DECISION_LIMITS.noteChars, false) ?? text(input.draftId, 'draftId', 400, false);
+      return text(input.note, 'note', DECISION_LIMITS.noteChars, false) ?? text(input.draftId, 'draftId', 400, true);
   }
 }
 

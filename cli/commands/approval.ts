@@ -146,10 +146,21 @@ function pickDraftForRedraft(workflowId: string, state: EmailWorkflowState, pinn
   return w && 'draftId' in w ? w.draftId : '';
 }
 
+/** The draft whose send waits (in doubt or for its next round), as the `state` query names it. */
+function sendDraftId(state: EmailWorkflowState): string | undefined {
+  const w = state.waitingFor;
+  return w && (w.kind === 'send_in_doubt' || w.kind === 'send_round') ? w.draftId : undefined;
+}
+
 /** `resend` (next round now) or, for a send in doubt, `resend --force` after a person checked it did not arrive. */
 export async function resend(config: Config, workflowId: string, opts: { by: string; force: boolean }): Promise<string> {
   return withEmail(config, workflowId, async (handle, state) => {
-    const r = await decide(handle, state, DECISIONS.resend, { by: opts.by, ...(opts.force ? { force: true } : {}) });
+    const draftId = sendDraftId(state);
+    const r = await decide(handle, state, DECISIONS.resend, {
+      by: opts.by,
+      ...(opts.force ? { force: true } : {}),
+      ...(draftId ? { draftId } : {}),
+    });
     return `${workflowId}: ${r.message}`;
   });
 }
@@ -157,7 +168,8 @@ export async function resend(config: Config, workflowId: string, opts: { by: str
 /** A person checked that the customer got a reply whose send was in doubt. */
 export async function markSent(config: Config, workflowId: string, opts: { by: string; note?: string }): Promise<string> {
   return withEmail(config, workflowId, async (handle, state) => {
-    const r = await decide(handle, state, DECISIONS.markSent, { by: opts.by, ...(opts.note ? { note: opts.note } : {}) });
+    const draftId = sendDraftId(state) ?? '';
+    const r = await decide(handle, state, DECISIONS.markSent, { draftId, by: opts.by, ...(opts.note ? { note: opts.note } : {}) });
     return `${workflowId}: ${r.message}`;
   });
 }

@@ -121,7 +121,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
   app.post('/email/:id/mark-sent', (req, reply) =>
     decide(req, reply, 'markSent', (form, by) => {
       const note = str(form.note).trim();
-      return { by, ...(note ? { note } : {}), ...(str(form.draftId) ? { draftId: str(form.draftId) } : {}) };
+      return { draftId: str(form.draftId), by, ...(note ? { note } : {}) };
     }),
   );
 }

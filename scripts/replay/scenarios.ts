@@ -181,7 +181,7 @@ export const SCENARIOS: Scenario[] = [
       await refused('approve of an unknown draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: stale, by: 'ops' }] }));
       // Signals cannot be answered: the workflow refuses them, shows them in `state` and audits them.
       await handle.signal(approveSignal, { draftId: stale, by: 'script' });
-      await handle.signal(markSentSignal, { by: 'script' });
+      await handle.signal(markSentSignal, { draftId: stale, by: 'script' });
       await refusedSignals(handle, 2);
       // Two people decide at once: the first wins, the second is refused.
       await handle.signal(approveSignal, { draftId, by: 'anna' });
@@ -218,7 +218,9 @@ export const SCENARIOS: Scenario[] = [
     run: async (ctx) => {
       const handle = await sendInDoubt(ctx, 'v2-in-doubt-force');
       // A person checked the SMTP log and found nothing delivered: one more attempt.
-      await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops', force: true }] });
+      const { waitingFor } = await handle.query(stateQuery);
+      const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
+      await handle.executeUpdate(resendUpdate, { args: [{ draftId, by: 'ops', force: true }] });
       return finish(handle, 'sent');
     },
   },
@@ -227,7 +229,9 @@ export const SCENARIOS: Scenario[] = [
     expect: 'sent',
     run: async (ctx) => {
       const handle = await sendInDoubt(ctx, 'v2-in-doubt-mark');
-      await handle.executeUpdate(markSentUpdate, { args: [{ by: 'ops', note: 'the customer confirmed receipt by phone' }] });
+      const { waitingFor } = await handle.query(stateQuery);
+      const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
+      await handle.executeUpdate(markSentUpdate, { args: [{ draftId, by: 'ops', note: 'the customer confirmed receipt by phone' }] });
       return finish(handle, 'sent');
     },
   },

@@ -296,8 +296,8 @@ test('refused decisions: each gets a clear message and nothing is applied', asyn
     await refused(approveUpdate, { draftId, by: 'ops', body: 'x'.repeat(100_001) }, /at most 100000 are accepted/);
     await refused(approveUpdate, { draftId }, /"by" is required/);
     await refused(rejectUpdate, { draftId, by: 'ops' }, /"reason" is required/);
-    await refused(resendUpdate, { by: 'ops', force: true }, /force applies only to a send in doubt/);
-    await refused(markSentUpdate, { by: 'ops' }, /only a send in doubt/);
+    await refused(resendUpdate, { draftId, by: 'ops', force: true }, /force applies only to a send in doubt/);
+    await refused(markSentUpdate, { draftId, by: 'ops' }, /only a send in doubt/);
     await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', reason: 'wrong tone' }] });
     assert.equal((await handle.result()).status, 'rejected');
     assert.deepEqual(fake.decisions, [{ kind: 'reject', by: 'carol', reason: 'wrong tone' }]);
@@ -397,7 +397,8 @@ test('a send in doubt waits for a person: plain resend refused, force is one-sho
     await refusedWith(handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] }), /in doubt/);
     await env.sleep('2 hours');
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1, 'no automatic resend, not even after the timer');
-    await handle.executeUpdate(resendUpdate, { args: [{ by: 'alice', force: true }] });
+    await refusedWith(handle.executeUpdate(resendUpdate, { args: [{ by: 'alice', force: true }] }), /"draftId" is required/);
+    await handle.executeUpdate(resendUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'alice', force: true }] });
     // The forced attempt went in doubt again: the force is spent, a person must decide again.
     for (let i = 0; i < 100 && fake.outcomes.length < 2; i++) await env.sleep('5 seconds');
     const forced = fake.calls.filter((c) => c.name === 'sendReply').at(-1)?.input as { force?: { by: string; key: string } };
@@ -405,7 +406,10 @@ test('a send in doubt waits for a person: plain resend refused, force is one-sho
     assert.match(forced.force?.key ?? '', /:2$/);
     await env.sleep('2 hours');
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 2);
-    const answer = await handle.executeUpdate(markSentUpdate, { args: [{ by: 'bob', note: 'customer confirmed' }] });
+    await refusedWith(handle.executeUpdate(markSentUpdate, { args: [{ by: 'bob' } as never] }), /"draftId" is required/);
+    const answer = await handle.executeUpdate(markSentUpdate, {
+      args: [{ draftId: await currentDraftId(handle), by: 'bob', note: 'customer confirmed' }],
+    });
     assert.equal(answer.status, 'sent');
     assert.equal((await handle.result()).status, 'sent');
     assert.equal(fake.calls.filter((c) => c.name === 'confirmSentByOperator').length, 1);
@@ -494,7 +498,7 @@ test('a run that finds a send in doubt waits for a person instead of drafting a 
     const handle = await start(tq, emailId);
     for (let i = 0; i < 100 && (await handle.query(stateQuery)).waitingFor?.kind !== 'send_in_doubt'; i++) await env.sleep('1 second');
     assert.equal(fake.calls.filter((c) => c.name === 'draftReply').length, 0);
-    await handle.executeUpdate(markSentUpdate, { args: [{ by: 'ops' }] });
+    await handle.executeUpdate(markSentUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
     assert.equal((await handle.result()).status, 'sent');
   });
 });
