@@ -1,31 +1,24 @@
 import {
   allHandlersFinished,
-  ApplicationFailure,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
-  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DraftView } from '../activities/draft-activities';
 import type { StatusRecord } from '../activities/status-activities';
-import { DECISIONS, DEFAULT_MAX_DRAFTS, FAILURE_TYPES, PATCHES, QUERIES, SYSTEM_SIGNALS, type DecisionName } from '../lib/contract';
+import { DEFAULT_MAX_DRAFTS, PATCHES } from '../lib/contract';
 import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
 import { currentDetailsLine } from '../lib/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
-import { decisionRefusal, type DecisionInput, type DecisionResult } from './decision-rules';
-import type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
+import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
 import { emailWorkflowV1 } from './legacy/email-workflow-v1';
 import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
+import { createDecisionInbox, type PendingDecision } from './decision-inbox';
 import { runSendPhase, type SendControl } from './send-phase';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
 
@@ -41,20 +34,7 @@ export type {
 } from './decision-rules';
 export type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state';
 
-export const approveUpdate = defineUpdate<DecisionResult, [DecisionInput['approve']]>(DECISIONS.approve);
-export const rejectUpdate = defineUpdate<DecisionResult, [DecisionInput['reject']]>(DECISIONS.reject);
-export const redraftUpdate = defineUpdate<DecisionResult, [DecisionInput['redraft']]>(DECISIONS.redraft);
-export const resendUpdate = defineUpdate<DecisionResult, [DecisionInput['resend']]>(DECISIONS.resend);
-export const markSentUpdate = defineUpdate<DecisionResult, [DecisionInput['markSent']]>(DECISIONS.markSent);
-/** Same names as the Updates, for scripts that cannot wait for an answer; refusals are audited. */
-export const approveSignal = defineSignal<[DecisionInput['approve']]>(DECISIONS.approve);
-export const rejectSignal = defineSignal<[DecisionInput['reject']]>(DECISIONS.reject);
-export const redraftSignal = defineSignal<[DecisionInput['redraft']]>(DECISIONS.redraft);
-export const resendSignal = defineSignal<[DecisionInput['resend']]>(DECISIONS.resend);
-export const markSentSignal = defineSignal<[DecisionInput['markSent']]>(DECISIONS.markSent);
-export const threadUpdatedSignal = defineSignal<[{ by?: string }]>(SYSTEM_SIGNALS.threadUpdated);
-export const draftQuery = defineQuery<DraftView | null>(QUERIES.draft);
-export const stateQuery = defineQuery<EmailWorkflowState>(QUERIES.state);
+export * from './email-definitions';
 
 /**
  * Activities of one profile, on its cost class's task queue, with the email's priority raised by
@@ -153,81 +133,8 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     return { status };
   };
 
-  // --- decisions --------------------------------------------------------------------------
-  type Pending = { name: DecisionName; input: Record<string, unknown>; resolve?: (r: DecisionResult) => void };
-  const queue: Pending[] = [];
-  let threadUpdated = false;
-  let decided: string | null = null;
-  const context = () => ({ waitingFor: state.waitingFor, decided, status: state.status, redraftAllowed: state.drafts < maxDrafts });
-  /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
-  const claim = (name: DecisionName, i: Record<string, unknown>) => {
-    if (name === 'approve' || name === 'reject' || name === 'redraft') decided = `${name} by ${String(i.by)}`;
-    // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
-    else state.waitingFor = null;
-  };
-  const refusedSignals: Refusal[] = [];
-  for (const name of Object.values(DECISIONS)) {
-    const update = { approve: approveUpdate, reject: rejectUpdate, redraft: redraftUpdate, resend: resendUpdate, markSent: markSentUpdate }[
-      name
-    ];
-    const signal = { approve: approveSignal, reject: rejectSignal, redraft: redraftSignal, resend: resendSignal, markSent: markSentSignal }[
-      name
-    ];
-    setHandler(
-      update,
-      async (i: unknown) => {
-        const raw = i as Record<string, unknown>;
-        claim(name, raw);
-        return new Promise<DecisionResult>((resolve) => queue.push({ name, input: raw, resolve }));
-      },
-      {
-        validator: (i: unknown) => {
-          const refusal = decisionRefusal(name, i, context());
-          if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
-        },
-      },
-    );
-    setHandler(signal, (i: unknown) => {
-      const refusal = decisionRefusal(name, i, context());
-      if (refusal) {
-        const by = typeof (i as { by?: unknown })?.by === 'string' ? (i as { by: string }).by.slice(0, 191) : 'unknown';
-        const r: Refusal = { at: new Date().toISOString(), decision: name, by, reason: refusal };
-        state.refusals.push(r);
-        refusedSignals.push(r);
-        log.warn('decision signal refused', { emailId, decision: name, reason: refusal });
-        return;
-      }
-      claim(name, i as Record<string, unknown>);
-      queue.push({ name, input: i as Record<string, unknown> });
-    });
-  }
-  setHandler(threadUpdatedSignal, () => {
-    if (sending) return;
-    // The waiting draft (or the one being written) is stale from this moment: no decision may
-    // land on it, and the loop drafts again with the follow-up in its context.
-    threadUpdated = true;
-    state.waitingFor = null;
-  });
-  setHandler(draftQuery, () => state.draft);
-  setHandler(stateQuery, () => state);
-  /** Refused signals get an audit row in the background of the main flow. */
-  const flushRefusals = async () => {
-    while (refusedSignals.length > 0) {
-      const r = refusedSignals.shift() as Refusal;
-      await book.recordRefusal({ emailId, decision: r.decision, by: r.by, reason: r.reason, at: r.at });
-    }
-  };
-  const next = async (pred: () => boolean, timeout?: string): Promise<boolean> => {
-    for (;;) {
-      const woken = () => pred() || refusedSignals.length > 0;
-      const ok = timeout ? await condition(woken, timeout) : (await condition(woken), true);
-      if (refusedSignals.length > 0) {
-        await flushRefusals();
-        if (!pred()) continue;
-      }
-      return ok;
-    }
-  };
+  const inbox = createDecisionInbox({ emailId, state, maxDrafts, book, isSending: () => sending });
+  const { queue, next, flushRefusals } = inbox;
 
   const pipeline = async (): Promise<EmailWorkflowResult> => {
     try {
@@ -273,11 +180,11 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
       // --- drafts and the decision -------------------------------------------------------------
       let version = (lastRecord as StatusRecord | null)?.maxDraftVersion ?? 0;
       let requestedBy: string | null = null;
-      let decision: Pending | null = null;
+      let decision: PendingDecision | null = null;
       while (!decision) {
-        decided = null;
+        inbox.decided = null;
         state.waitingFor = null;
-        threadUpdated = false;
+        inbox.threadUpdated = false;
         version += 1;
         if (state.drafts >= maxDrafts) {
           state.draft = null;
@@ -310,7 +217,7 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
         }
         const draftId = state.draft?.draftId ?? `${emailId}:draft:${version}`;
         state.waitingFor = { kind: state.status === 'manual_review' ? 'manual_review' : 'approval', draftId, version };
-        await next(() => queue.length > 0 || threadUpdated);
+        await next(() => queue.length > 0 || inbox.threadUpdated);
         const head = queue.shift();
         if (head?.name === 'redraft') {
           requestedBy = String(head.input.by);
