@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
+import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 
 /** One validated configuration, read once from the environment at start. */
@@ -66,6 +67,8 @@ export interface Config {
     /** Concurrent activities per cost class (each has its own task queue). */
     concurrency: { mailIo: number; parse: number; index: number; llm: number };
   };
+  /** TLS / API key for Temporal, payload encryption keys, the codec server (lib/security-config.ts). */
+  security: SecurityConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -187,6 +190,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     qdrant: undefined,
     arango: undefined,
+    security: { temporal: {}, codecServer: { host: '', port: 0, corsOrigins: [] } },
     context: {
       includeOrganisation: bool('CONTEXT_INCLUDE_ORGANISATION', true),
       reuseReplies: oneOf('CONTEXT_REUSE_REPLIES', ['masked', 'off'] as const, 'masked'),
@@ -231,6 +235,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   const allow = parseTriageAllow(env.TRIAGE_ALLOW);
   config.triage = { ownAddresses: [...new Set([from.address.toLowerCase(), ...own.addresses])], allow: allow.rules };
   problems.push(...own.problems, ...allow.problems);
+  config.security = parseSecurityConfig(env, problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
