@@ -65,7 +65,10 @@ export function createEncryptionCodec(keys: PayloadKeys): PayloadCodec {
         try {
           plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
         } catch {
-          throw new PermanentError(`encrypted payload does not authenticate under key "${keyId}" (altered, or a different key with that id)`, 'PAYLOAD_CORRUPT');
+          throw new PermanentError(
+            `encrypted payload does not authenticate under key "${keyId}" (altered, or a different key with that id)`,
+            'PAYLOAD_CORRUPT',
+          );
         }
         const decoded = temporal.api.common.v1.Payload.decode(plain);
         return { metadata: decoded.metadata, data: decoded.data };

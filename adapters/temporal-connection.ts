@@ -32,7 +32,10 @@ export function temporalDataConverter(config: Config): DataConverter | undefined
 }
 
 /** A Client on its own connection, with the project's connection options and data converter. */
-export async function connectTemporalClient(config: Config, opts: { connectTimeout?: number } = {}): Promise<{ client: Client; connection: Connection }> {
+export async function connectTemporalClient(
+  config: Config,
+  opts: { connectTimeout?: number } = {},
+): Promise<{ client: Client; connection: Connection }> {
   const connection = await Connection.connect({ ...temporalConnectionOptions(config), ...opts });
   const dataConverter = temporalDataConverter(config);
   return {

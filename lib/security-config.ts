@@ -58,7 +58,8 @@ export function parseSecurityConfig(env: Env, problems: string[]): SecurityConfi
   const temporal: TemporalSecurity = {};
   const certFile = val('TEMPORAL_TLS_CERT');
   const keyFile = val('TEMPORAL_TLS_KEY');
-  if (Boolean(certFile) !== Boolean(keyFile)) problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (mTLS client pair)');
+  if (Boolean(certFile) !== Boolean(keyFile))
+    problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (mTLS client pair)');
   const clientCert = pem('TEMPORAL_TLS_CERT');
   const clientKey = pem('TEMPORAL_TLS_KEY');
   const serverRootCa = pem('TEMPORAL_TLS_CA');
@@ -68,7 +69,9 @@ export function parseSecurityConfig(env: Env, problems: string[]): SecurityConfi
     problems.push(`TEMPORAL_TLS must be true or false, got "${tlsFlag}"`);
   }
   temporal.apiKey = val('TEMPORAL_API_KEY');
-  const wantsTls = Boolean(certFile || keyFile || val('TEMPORAL_TLS_CA') || serverName || temporal.apiKey) || ['1', 'true', 'yes', 'on'].includes(tlsFlag ?? '');
+  const wantsTls =
+    Boolean(certFile || keyFile || val('TEMPORAL_TLS_CA') || serverName || temporal.apiKey) ||
+    ['1', 'true', 'yes', 'on'].includes(tlsFlag ?? '');
   if (wantsTls) {
     if (['0', 'false', 'no', 'off'].includes(tlsFlag ?? '') && (certFile || temporal.apiKey)) {
       problems.push('TEMPORAL_TLS=false cannot be combined with a client certificate or TEMPORAL_API_KEY');
@@ -81,7 +84,10 @@ export function parseSecurityConfig(env: Env, problems: string[]): SecurityConfi
   const activeId = val('PAYLOAD_KEY_ID');
   if (rawKeys) {
     const keys = new Map<string, Buffer>();
-    for (const entry of rawKeys.split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of rawKeys
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const colon = entry.indexOf(':');
       const id = colon > 0 ? entry.slice(0, colon).trim() : '';
       const b64 = colon > 0 ? entry.slice(colon + 1).trim() : '';
@@ -115,7 +121,8 @@ export function parseSecurityConfig(env: Env, problems: string[]): SecurityConfi
     .map((o) => o.trim().replace(/\/+$/, ''))
     .filter(Boolean);
   for (const origin of corsOrigins) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`CODEC_CORS_ORIGINS entries must be origins like https://temporal-ui.example, got "${origin}"`);
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      problems.push(`CODEC_CORS_ORIGINS entries must be origins like https://temporal-ui.example, got "${origin}"`);
   }
   const token = env.CODEC_TOKEN?.trim() || undefined;
   if (token && token.length < 16) problems.push('CODEC_TOKEN must be at least 16 characters (openssl rand -hex 32)');

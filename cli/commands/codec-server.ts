@@ -10,7 +10,8 @@ const logger = createLogger('codec-server');
 export async function startCodecServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
   const { payloadKeys, codecServer } = config.security;
   if (!payloadKeys) throw new CliError('PAYLOAD_KEYS is not set: there is nothing to decode (payloads are stored as plain JSON)', 2);
-  if (!codecServer.token) throw new CliError('CODEC_TOKEN is required: the codec server shows decrypted personal data (openssl rand -hex 32)', 2);
+  if (!codecServer.token)
+    throw new CliError('CODEC_TOKEN is required: the codec server shows decrypted personal data (openssl rand -hex 32)', 2);
   const app = createCodecServer({
     codec: createEncryptionCodec(payloadKeys),
     token: codecServer.token,
