@@ -62,7 +62,7 @@ test('payloads recorded before encryption pass through unchanged; tampered or re
 
   const [sealed] = await codec.encode([defaultPayloadConverter.toPayload(secret)]);
   const flipped = Buffer.from(sealed?.data ?? []);
-  flipped[flipped.length - 20] ^= 1;
+  flipped.writeUInt8(flipped.readUInt8(flipped.length - 20) ^ 1, flipped.length - 20);
   await assert.rejects(codec.decode([{ ...sealed, data: flipped }]), /does not authenticate/);
   const relabelled = { ...sealed, metadata: { ...sealed?.metadata, [KEY_ID_METADATA]: Buffer.from('b') } };
   await assert.rejects(codec.decode([relabelled]), /does not authenticate under key "b"/);
