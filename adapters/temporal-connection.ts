@@ -25,10 +25,16 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
   };
 }
 
-/** The encryption codec when PAYLOAD_KEYS is set; otherwise the SDK's plain JSON converter. */
+/**
+ * The encryption codec when PAYLOAD_KEYS is set, with failure messages encoded too; otherwise the
+ * SDK's plain JSON converter. Codecs run outside the workflow sandbox; only the failure converter
+ * is bundled with the workflows (the worker passes its path to the bundler).
+ */
 export function temporalDataConverter(config: Config): DataConverter | undefined {
   const keys = config.security.payloadKeys;
-  return keys ? { payloadCodecs: [createEncryptionCodec(keys)] } : undefined;
+  return keys
+    ? { payloadCodecs: [createEncryptionCodec(keys)], failureConverterPath: require.resolve('../lib/failure-converter') }
+    : undefined;
 }
 
 /** A Client on its own connection, with the project's connection options and data converter. */

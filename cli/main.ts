@@ -115,7 +115,8 @@ async function run(argv: string[]): Promise<void> {
         );
         if (retention !== undefined) {
           const set = await setNamespaceRetention(temporal.client.connection, cfg.temporal.namespace, retention);
-          if (set.outcome === 'set') console.log(`retention on ${cfg.temporal.namespace}: ${retention} days (was ${set.beforeDays ?? '?'})`);
+          if (set.outcome === 'set')
+            console.log(`retention on ${cfg.temporal.namespace}: ${retention} days (was ${set.beforeDays ?? '?'})`);
           else {
             console.error(`email-rag: retention not set by the server (${set.reason}); set it where the cluster is administered`);
             process.exitCode = 1;

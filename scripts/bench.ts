@@ -4,7 +4,8 @@
  *   npm run bench                 (BENCH_EMAILS=40 by default)
  * Prints latency of one email alone, batch throughput, per-step runtimes and their ratios.
  */
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient } from '../adapters/temporal-connection';
 import { installSchedules, triggerPoll } from '../cli/schedules';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
@@ -43,8 +44,7 @@ async function main(): Promise<void> {
   const stack = await startStack();
   const worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
   const running = worker.run();
-  const connection = await Connection.connect({ address: stack.config.temporal.address });
-  const client = new Client({ connection });
+  const { client, connection } = await connectTemporalClient(stack.config);
   try {
     await installSchedules(client, stack.config);
     await triggerPoll(client, stack.config);

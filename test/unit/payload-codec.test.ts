@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter, type Payload } from '@temporalio/common';
+import {
+  decodeOptionalFailureToOptionalError,
+  encodeErrorToFailure,
+  loadDataConverter,
+} from '@temporalio/common/lib/internal-non-workflow';
+import { temporal } from '@temporalio/proto';
 import { ENCRYPTED_ENCODING, KEY_ID_METADATA, createEncryptionCodec } from '../../adapters/encryption-codec';
 import { temporalConnectionOptions, temporalDataConverter } from '../../adapters/temporal-connection';
 import { loadConfig } from '../../lib/config';
@@ -143,4 +149,23 @@ test('codec server settings: token length, CORS origins, port', () => {
     'https://ui.example',
     'http://x:1',
   ]);
+});
+
+test('with encryption on, failure messages and stack traces are sealed too, and decode for the client', async () => {
+  const converter = temporalDataConverter(loadConfig({ ...base, PAYLOAD_KEYS: `a:${k1}` }));
+  assert.ok(converter?.failureConverterPath);
+  const loaded = loadDataConverter(converter);
+  const failure = await encodeErrorToFailure(
+    loaded,
+    ApplicationFailure.nonRetryable('recipient "ilse@kundin.example" refused', 'BAD_RECIPIENT'),
+  );
+  const bytes = Buffer.from(temporal.api.failure.v1.Failure.encode(failure).finish());
+  assert.ok(!bytes.includes(Buffer.from('ilse@kundin.example')), 'the address is readable in the failure');
+  assert.equal(failure.message, 'Encoded failure');
+  assert.equal(failure.applicationFailureInfo?.type, 'BAD_RECIPIENT', 'the failure type stays readable for grouping');
+  const back = await decodeOptionalFailureToOptionalError(loaded, failure);
+  assert.match(back?.message ?? '', /recipient "ilse@kundin.example" refused/);
+  // Without keys the failure stays as it always was.
+  const plain = await encodeErrorToFailure(loadDataConverter(undefined), new Error('x@y refused'));
+  assert.equal(plain.message, 'x@y refused');
 });
