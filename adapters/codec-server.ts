@@ -65,8 +65,10 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 /**
  * Temporal's remote codec protocol (POST /encode, POST /decode, body `{"payloads": [...]}`), so
  * the Web UI (`--ui-codec-endpoint`, TEMPORAL_CODEC_ENDPOINT) and `temporal --codec-endpoint
- * --codec-auth "Bearer …"` show decoded payloads to operators who hold the token. CORS preflights
- * carry no credentials by design, so they are answered without the token; the actual calls are not.
+ * --codec-auth "Bearer …"` show decoded payloads to operators who hold the token. The Web UI cannot
+ * add a header of its own (it only forwards its sign-in token), so it is given the endpoint
+ * `<url>/ui/<token>`: the same token, in the path. CORS preflights carry no credentials by design,
+ * so they are answered without the token; the actual calls are not.
  */
 export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
   const app = Fastify({ bodyLimit: 16 * 1024 * 1024, logger: false });
@@ -86,17 +88,20 @@ export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
   });
 
   const refuse = (req: FastifyRequest, reply: FastifyReply, status: number, reason: string) => {
-    opts.onRefused?.({ path: req.url, status, reason, ip: req.ip });
+    // The route pattern, not the URL: a token in the path must not reach the log.
+    opts.onRefused?.({ path: req.routeOptions.url ?? '?', status, reason, ip: req.ip });
     return reply.code(status).send({ error: reason });
   };
 
+  // Compare digests: equal length, constant time, whatever the caller sent.
+  const matches = (presented: string | undefined): boolean =>
+    typeof presented === 'string' && timingSafeEqual(digest(presented.trim()), expected);
   const authorised = (req: FastifyRequest): boolean => {
-    const header = req.headers.authorization;
-    // Compare digests: equal length, constant time, whatever the caller sent.
-    return typeof header === 'string' && timingSafeEqual(digest(header.trim()), expected);
+    const pathToken = (req.params as { token?: string }).token;
+    return pathToken !== undefined ? matches(`Bearer ${pathToken}`) : matches(req.headers.authorization);
   };
 
-  const route = (path: '/encode' | '/decode', run: (payloads: Payload[]) => Promise<Payload[]>) => {
+  const route = (path: string, run: (payloads: Payload[]) => Promise<Payload[]>) => {
     app.options(path, async (req, reply) => {
       if (req.headers.origin && !origins.has(req.headers.origin)) return refuse(req, reply, 403, 'origin not allowed');
       return reply.code(204).send();
@@ -129,8 +134,10 @@ export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
       },
     );
   };
-  route('/encode', (p) => opts.codec.encode(p));
-  route('/decode', (p) => opts.codec.decode(p));
+  for (const prefix of ['', '/ui/:token']) {
+    route(`${prefix}/encode`, (p) => opts.codec.encode(p));
+    route(`${prefix}/decode`, (p) => opts.codec.decode(p));
+  }
   app.get('/health', async () => ({ ok: true }));
   return app;
 }

@@ -278,6 +278,19 @@ test('codec server: decodes for a bearer of the token only, answers the Web UI p
   assert.match(pre.headers.get('access-control-allow-headers') ?? '', /Authorization/);
   assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
   assert.equal(pre.headers.get('access-control-allow-credentials'), 'true');
+  // The Web UI's form: the token in the path (it cannot add a header), same rules otherwise.
+  const ui = await post(`/ui/${TOKEN}/decode`, { origin: UI_ORIGIN });
+  assert.equal(ui.status, 200);
+  assert.equal(ui.headers.get('access-control-allow-origin'), UI_ORIGIN);
+  assert.ok(JSON.stringify(await ui.json()).length > 0);
+  assert.equal((await post(`/ui/${TOKEN.slice(1)}/decode`, { origin: UI_ORIGIN })).status, 401, 'a wrong path token');
+  assert.equal((await post(`/ui/${TOKEN.slice(1)}/decode`, { authorization: `Bearer ${TOKEN}` })).status, 401, 'the path token decides');
+  const uiPre = await fetch(`${codecServer.url}/ui/${TOKEN}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+  });
+  assert.equal(uiPre.status, 204);
+  assert.equal(uiPre.headers.get('access-control-allow-origin'), UI_ORIGIN);
   const evil = await preflight('https://evil.example');
   assert.equal(evil.status, 403);
   assert.equal(evil.headers.get('access-control-allow-origin'), null);
