@@ -29,6 +29,7 @@ import { draftQuery } from '../../workflows/email-workflow';
 import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { makeTestPki, type TestPki } from '../support/tls-certs';
 import { startTlsProxy } from '../support/tls-proxy';
+import { startApiKeyProxy } from '../support/api-key-proxy';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
 
@@ -367,4 +368,49 @@ test('dlq requeue reads the encrypted start input through the data converter', a
   const converter = codec.client.options.loadedDataConverter;
   assert.deepEqual(await decodeFromPayloadsAtIndex(converter, 0, again), await decodeFromPayloadsAtIndex(converter, 0, first));
   await second.terminate('test done');
+});
+
+test('TEMPORAL_API_KEY: the worker, clients and the CLI send it over TLS on every call; a wrong key is refused', async () => {
+  const apiKey = randomBytes(16).toString('hex');
+  const cloud = await startApiKeyProxy({ target: stack.temporal!.address, cert: pki.serverCert, key: pki.serverKey, apiKey });
+  try {
+    const cloudEnv = {
+      ...stack.env,
+      TEMPORAL_ADDRESS: cloud.address,
+      TEMPORAL_API_KEY: apiKey,
+      TEMPORAL_TLS_CA: pki.caCert,
+      TEMPORAL_TLS_SERVER_NAME: 'temporal.test',
+      TEMPORAL_TASK_QUEUE: `${stack.env.TEMPORAL_TASK_QUEUE}-cloud`,
+    };
+    const cloudConfig = loadConfig(cloudEnv);
+    // Worker.create checks the namespace through the native connection: it starts only if the key works.
+    const second = await createEmailWorker(cloudConfig, { workflowBundle: await workflowBundle() });
+    const secondDone = second.run();
+    await second.shutdown();
+    await secondDone;
+    const { client, connection } = await connectTemporalClient(cloudConfig);
+    try {
+      assert.equal((await client.workflow.getHandle(emailId).describe()).workflowId, emailId);
+    } finally {
+      await connection.close();
+    }
+    const setup = await run(process.execPath, [path.join(root, 'bin/email-rag.js'), 'temporal', 'setup'], {
+      env: { ...process.env, ...cloudEnv },
+    });
+    assert.match(setup.stdout, /search attributes on default/);
+    assert.ok(cloud.seen.length >= 4, `calls went through the key check (${cloud.seen.length})`);
+    assert.deepEqual([...new Set(cloud.seen)], [`Bearer ${apiKey}`], 'every call carried the key');
+
+    const wrong = loadConfig({ ...cloudEnv, TEMPORAL_API_KEY: 'not-the-key' });
+    // Lazy, so the refused connection can be closed (a failed connect would leave its channel open).
+    const refused = Connection.lazy(temporalConnectionOptions(wrong));
+    try {
+      await assert.rejects(refused.workflowService.getSystemInfo({}), /UNAUTHENTICATED: invalid API key/);
+    } finally {
+      await refused.close();
+    }
+    await assert.rejects(NativeConnection.connect(temporalConnectionOptions(wrong)), /UNAUTHENTICATED|invalid API key|connect/i);
+  } finally {
+    await cloud.stop();
+  }
 });
