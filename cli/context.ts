@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient } from '../adapters/temporal-connection';
 import { checkDatabaseLimits } from '../adapters/mariadb/limits';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
 import type { Config } from '../lib/config';
@@ -15,14 +16,17 @@ export class CliError extends Error {
 }
 
 export async function connectTemporal(config: Config): Promise<{ client: Client; close(): Promise<void> }> {
-  let connection: Connection;
+  let temporal: Awaited<ReturnType<typeof connectTemporalClient>>;
   try {
-    connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 5_000 });
-    await connection.workflowService.getSystemInfo({});
+    temporal = await connectTemporalClient(config, { connectTimeout: 5_000 });
+    await temporal.connection.workflowService.getSystemInfo({});
   } catch (err) {
-    throw new CliError(`cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS)`, 3);
+    throw new CliError(
+      `cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS; TEMPORAL_TLS_* / TEMPORAL_API_KEY for a secured cluster)`,
+      3,
+    );
   }
-  return { client: new Client({ connection, namespace: config.temporal.namespace }), close: () => connection.close() };
+  return { client: temporal.client, close: () => temporal.connection.close() };
 }
 
 /** `storesMail`: the command writes raw mail, so the server's packet limit is checked first. */

@@ -14,6 +14,8 @@ import { drafts, formatStatus, status } from './commands/status';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
+import { setNamespaceRetention } from '../adapters/temporal-namespace';
+import { runCodecServer } from './commands/codec-server';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
 
@@ -23,7 +25,9 @@ commands:
   worker                                  run the worker (all workflows and activities)
   migrate                                 create the database and apply migrations
   schedules install                       install or update the IMAP poll schedule
-  temporal setup                          register the search attributes (EmailStatus, …) on the namespace
+  temporal setup [--retention-days N]     register the search attributes (EmailStatus, …) on the namespace;
+                                          with --retention-days also set how long closed histories are kept
+  codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
@@ -103,8 +107,11 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'temporal': {
-      const { positionals } = args(rest);
+      const { positionals, values } = args(rest, { 'retention-days': { type: 'string' } });
       if (one(positionals, 'subcommand (setup)') !== 'setup') throw new CliError(`unknown subcommand: temporal ${positionals[0]}`, 2);
+      const retention = values['retention-days'] === undefined ? undefined : Number(values['retention-days']);
+      if (retention !== undefined && (!Number.isInteger(retention) || retention < 1 || retention > 3650))
+        throw new CliError('--retention-days takes a whole number of days between 1 and 3650', 2);
       const cfg = config();
       const temporal = await connectTemporal(cfg);
       try {
@@ -112,9 +119,23 @@ async function run(argv: string[]): Promise<void> {
         console.log(
           `search attributes on ${cfg.temporal.namespace}: added ${r.added.join(', ') || 'none'}; already there ${r.present.join(', ') || 'none'}`,
         );
+        if (retention !== undefined) {
+          const set = await setNamespaceRetention(temporal.client.connection, cfg.temporal.namespace, retention);
+          if (set.outcome === 'set')
+            console.log(`retention on ${cfg.temporal.namespace}: ${retention} days (was ${set.beforeDays ?? '?'})`);
+          else {
+            console.error(`email-rag: retention not set by the server (${set.reason}); set it where the cluster is administered`);
+            process.exitCode = 1;
+          }
+        }
       } finally {
         await temporal.close();
       }
+      return;
+    }
+    case 'codec-server': {
+      args(rest);
+      await runCodecServer(config());
       return;
     }
     case 'poll': {

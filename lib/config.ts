@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
+import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
 
@@ -79,6 +80,8 @@ export interface Config {
     /** Activities per second on the whole task queue, all workers together (the server enforces it); 0 = no limit. */
     ratePerSecond: { mailIo: number; llm: number };
   };
+  /** TLS / API key for Temporal, payload encryption keys, the codec server (lib/security-config.ts). */
+  security: SecurityConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -201,6 +204,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     qdrant: undefined,
     arango: undefined,
+    security: { temporal: {}, codecServer: { host: '', port: 0, corsOrigins: [] } },
     context: {
       includeOrganisation: bool('CONTEXT_INCLUDE_ORGANISATION', true),
       reuseReplies: oneOf('CONTEXT_REUSE_REPLIES', ['masked', 'off'] as const, 'masked'),
@@ -260,6 +264,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   const allow = parseTriageAllow(env.TRIAGE_ALLOW);
   config.triage = { ownAddresses: [...new Set([from.address.toLowerCase(), ...own.addresses])], allow: allow.rules };
   problems.push(...own.problems, ...allow.problems);
+  config.security = parseSecurityConfig(env, problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;

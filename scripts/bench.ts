@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { connectTemporalClient } from '../adapters/temporal-connection';
 import { installSchedules, triggerPoll } from '../cli/schedules';
 import { startStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
@@ -55,8 +55,7 @@ async function main(): Promise<void> {
   // the twin reads the same config.
   const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
   const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string> });
-  const connection = await Connection.connect({ address: stack.config.temporal.address });
-  const client = new Client({ connection });
+  const { client, connection } = await connectTemporalClient(stack.config);
   let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
   try {
     // The dev server's own CPU: the other half of orchestration.

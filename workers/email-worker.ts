@@ -1,5 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { connectTemporalClient, temporalConnectionOptions, temporalDataConverter } from '../adapters/temporal-connection';
 import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
 import { startBusinessMetrics } from './business-metrics';
@@ -23,14 +23,15 @@ export interface RunningWorker {
  * `workflowBundle` in tests to bundle once; otherwise the workflows are bundled at start.
  */
 export async function createEmailWorker(config: Config, options: { workflowBundle?: WorkflowBundleOption } = {}): Promise<RunningWorker> {
-  const clientConnection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+  const { client, connection: clientConnection } = await connectTemporalClient(config);
   const deps = buildDependencies(config, client);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+  const dataConverter = temporalDataConverter(config);
   const activities = createActivities(deps.activities);
   const common = {
     connection,
     namespace: config.temporal.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
     activities,
     interceptors: { activity: [createQueueInterceptor(deps.jobs, deps.activities.audit)] },
     shutdownGraceTime: config.worker.shutdownGraceMs,

@@ -1,5 +1,6 @@
 import { WORKFLOW_TYPES } from '../../lib/contract';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from '../../adapters/mariadb/dead-letters';
 import { createMariaDbSendLedger } from '../../adapters/mariadb/send-ledger';
@@ -86,9 +87,15 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
       throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
     } else {
       const history = await handle.fetchHistory();
-      const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
-      if (!data) throw new CliError(`cannot read the original input of ${d.correlationId}`);
-      const input = JSON.parse(Buffer.from(data).toString('utf8')) as EmailWorkflowInput;
+      const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+      if (!payloads?.length) throw new CliError(`cannot read the original input of ${d.correlationId}`);
+      // Through the data converter: the input may be encrypted (PAYLOAD_KEYS), and a key that is
+      // no longer configured must say so rather than start a run from garbage.
+      const input = await decodeFromPayloadsAtIndex<EmailWorkflowInput>(temporal.client.options.loadedDataConverter, 0, payloads).catch(
+        (err: unknown) => {
+          throw new CliError(`cannot decode the original input of ${d.correlationId}: ${(err as Error).message}`);
+        },
+      );
       await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
         taskQueue: config.temporal.taskQueue,
         workflowId: d.correlationId,
