@@ -16,6 +16,7 @@ import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
 import { startDemoInbox } from './demo/inbox';
+import { freePort } from './services/ports';
 import { projectRoot, temporalCliPath } from './services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
@@ -79,6 +80,9 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
     SMTP_FROM: `Support Team <${MAILBOX.user}>`,
     // FAQ and policy passages matching the sample mails: drafts are built from them.
     KNOWLEDGE_DIR: path.join(projectRoot, 'scripts', 'demo-knowledge'),
+    // The worker's Prometheus endpoint: the SDK's metrics and the business figures.
+    METRICS_HOST: '127.0.0.1',
+    METRICS_PORT: String(await freePort()),
   };
   // The user's own mail and store settings must not leak into the demo; LLM_* are meant to.
   const childEnv: NodeJS.ProcessEnv = {
@@ -109,6 +113,7 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
   void worker.exited.then((code) => (workerExit = String(code)));
   const workerDied = (): string | undefined => (workerExit === undefined ? undefined : `the worker exited (${workerExit})`);
   say(`  worker running (pid ${worker.child.pid}, task queue ${env.TEMPORAL_TASK_QUEUE}, log ${relative(workerLog)})`);
+  say(`  metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics (Prometheus; email_rag_* and temporal_*)`);
   await cli(['schedules', 'install'], childEnv, 'installing the poll schedule', workerLog);
 
   heading(4, 'connecting the mailbox');
@@ -167,6 +172,10 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
       startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, cleanup),
     );
     say(`\n  Review inbox         ${inbox.url}  (log in as ${inbox.user} / ${inbox.password}, role operator)`);
+    say(`  Metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+    say(
+      '  Codec server         the demo stores payloads unencrypted; with PAYLOAD_KEYS and CODEC_TOKEN set, `npx email-rag codec-server` serves /encode and /decode for the Web UI and `temporal --codec-endpoint` (README, Security)',
+    );
   }
   return { temporal, worker, workerLog };
 }
