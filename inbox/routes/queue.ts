@@ -28,7 +28,10 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
       items,
       filter,
       options: { mailboxes, priorities: PRIORITIES, statuses: QUEUE_STATUSES, flags: QUEUE_FLAGS },
-      refresh: true,
+      // Reloading on its own is opt-in (WCAG 2.2.1): a reviewer choosing a row is never interrupted.
+      refresh: q.live === '1',
+      liveUrl: `/?${new URLSearchParams({ ...filter, live: '1' }).toString()}`,
+      stillUrl: `/?${new URLSearchParams({ ...filter }).toString()}`,
     });
   });
 }

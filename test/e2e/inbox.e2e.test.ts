@@ -68,8 +68,12 @@ async function ingestMail(name: string, raw: string, wanted = 'awaiting_approval
 }
 
 /** A fresh browser context, logged in through the form. */
-async function loginAs(name: keyof typeof PASSWORDS, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale, extraHTTPHeaders: { 'Accept-Language': locale } });
+async function loginAs(
+  name: keyof typeof PASSWORDS,
+  locale = 'en-US',
+  opts: { bypassCSP?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale, extraHTTPHeaders: { 'Accept-Language': locale }, ...opts });
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   await page.goto(`${inbox.url}/`);
@@ -441,10 +445,17 @@ test('German from Accept-Language, English by the switch', async () => {
 
 test('accessibility basics: every visible form control has a label; Tab reaches the reply text before the approve button', async () => {
   const id = await ingestMail('a11y', sampleEmail({ subject: 'Adresse ändern', messageId: '<a11y@customer.example>' }));
-  const { context, page } = await loginAs('rita');
+  // The pages forbid scripts (CSP); only this context may inject the checker.
+  const { context, page } = await loginAs('rita', 'en-US', { bypassCSP: true });
   try {
     for (const url of [`${inbox.url}/`, `${inbox.url}/email/${encodeURIComponent(id)}`, `${inbox.url}/ops`]) {
       await page.goto(url);
+      // axe-core, the automated checker: WCAG 2 A/AA rules, serious and critical findings fail.
+      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
+        .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))`)) as string[];
+      assert.deepEqual(violations, [], `${url}: ${violations.join('; ')}`);
       const unlabelled = await page.evaluate(`[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
         .filter((e) => !(e.labels && e.labels.length > 0) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
         .map((e) => e.outerHTML.slice(0, 80))`);
