@@ -355,7 +355,12 @@ test('list, count and batch signals by query follow the emails through the pipel
   await expectList(view('sends-in-doubt'), ['E-high-file']);
 
   // The person checked: delivered. Eva's email is sent and leaves every waiting view.
-  await decide('E-high-file', 'markSent', { by: 'olga', note: 'customer confirmed receipt' });
+  // Settling a send in doubt names the draft whose send was checked: never a blind batch.
+  const blind = await decide('E-high-file', 'markSent', { by: 'olga' }).catch((err: { stderr: string }) => err);
+  assert.match((blind as { stderr: string }).stderr, /"draftId" is required/);
+  const eva = (await state('E-high-file')).waitingFor;
+  assert.equal(eva?.kind, 'send_in_doubt');
+  await decide('E-high-file', 'markSent', { draftId: eva!.draftId, by: 'olga', note: 'customer confirmed receipt' });
   await expectList('EmailStatus="sent"', ['B-critical-file', 'C-normal-file', 'E-high-file']);
   await expectList(view('waiting-for-a-person'), ['A-urgent-imap', 'D-low-file', 'F-hostile-imap', 'G-manual-review']);
   await expectList(view('sends-in-doubt'), []);
