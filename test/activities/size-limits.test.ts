@@ -127,8 +127,16 @@ test('MariaDB: a statement over max_allowed_packet is permanent with a clear mes
     (err: unknown) => err,
   );
   const classified = classifyDbError(serverError, 'storing a test blob');
-  assert.ok(classified instanceof PermanentError, `${(serverError as Error).message}`);
-  assert.equal((classified as PermanentError).code, 'DB_PACKET_TOO_LARGE');
+  // The server either answers ER_NET_PACKET_TOO_LARGE or drops the socket while the client still
+  // writes (a race on the wire). Its answer is permanent; a bare reset cannot be told from an outage,
+  // which is why query() refuses such a statement before it is sent (above).
+  if (['ER_NET_PACKET_TOO_LARGE', 'ER_MAX_ALLOWED_PACKET'].includes(String((serverError as { code?: string }).code))) {
+    assert.ok(classified instanceof PermanentError, `${(serverError as Error).message}`);
+    assert.equal((classified as PermanentError).code, 'DB_PACKET_TOO_LARGE');
+  } else {
+    assert.match((serverError as Error).message, /ECONNRESET|EPIPE|socket|closed/i);
+    assert.ok(classified instanceof TransientError, `${(serverError as Error).message}`);
+  }
   // The pool recovers from the dropped connection.
   await waitFor(
     'the pool answers again',

@@ -434,7 +434,7 @@ test('German from Accept-Language, English by the switch', async () => {
     await page.goto(`${inbox.url}/`);
     assert.equal(await page.locator('html').getAttribute('lang'), 'de');
     assert.match((await page.locator('h1').textContent()) ?? '', /Warteschlange/);
-    await page.getByRole('link', { name: 'EN' }).click();
+    await page.getByRole('link', { name: 'EN', exact: true }).click();
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
     await page.goto(`${inbox.url}/ops`);
     assert.match((await page.locator('h1').textContent()) ?? '', /Operations/);
