@@ -3,26 +3,18 @@
  * OpenAI-compatible double reached through the real `openai` client.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { loadConfig } from '../../lib/config';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness, inboxDelivery } from './support';
+import { sampleEmail, type TestStack } from '../support/stack';
+import { activityHarness, useActivityStack, type inboxDelivery } from './support';
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
 let deliver: ReturnType<typeof inboxDelivery>;
 
-before(async () => {
-  stack = await startStack({ temporal: false });
-  h = activityHarness(stack.config);
-  deliver = inboxDelivery(stack, h);
-});
-after(async () => {
-  await h?.close();
-  await stack?.stop();
-});
+useActivityStack((s) => ({ stack, h, deliver } = s));
 
 /** Delivers a message to INBOX and returns the workflow input for it. */
 

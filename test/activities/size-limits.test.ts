@@ -5,31 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { checkDatabaseLimits, databaseLimitProblem, RAW_CHUNK_BYTES } from '../../adapters/mariadb/limits';
 import { classifyDbError, query } from '../../adapters/mariadb/pool';
 import { loadConfig } from '../../lib/config';
 import { PermanentError, TooLargeError, TransientError } from '../../lib/errors';
 import { decideRetry } from '../../lib/retry-decision';
 import { largeEmail } from '../support/large-mail';
-import { startStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { activityHarness, inboxDelivery } from './support';
+import { activityHarness, useActivityStack, type inboxDelivery } from './support';
 
 const MB = 1_000_000;
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
 let deliver: ReturnType<typeof inboxDelivery>;
 
-before(async () => {
-  stack = await startStack({ temporal: false });
-  h = activityHarness(stack.config);
-  deliver = inboxDelivery(stack, h);
-});
-after(async () => {
-  await h?.close();
-  await stack?.stop();
-});
+useActivityStack((s) => ({ stack, h, deliver } = s));
 
 test('a 20 MB mail below MAX_MESSAGE_BYTES is fetched, stored in chunks and parsed, though max_allowed_packet is smaller', async () => {
   const { maxAllowedPacket } = await checkDatabaseLimits(stack.db.pool, stack.config.imap.maxMessageBytes);

@@ -5,7 +5,8 @@ import { createActivities } from '../../activities';
 import type { Config } from '../../lib/config';
 import { imapEmailId } from '../../lib/domain';
 import { buildDependencies, type Dependencies } from '../../workers/dependencies';
-import { MAILBOX_USER } from '../support/stack';
+import { after, before } from 'node:test';
+import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
 
 /**
  * The production adapters (real Dovecot, MariaDB, SMTP listener, LLM double over HTTP) wired by
@@ -51,4 +52,24 @@ export function inboxDelivery(
     const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, msg.uid);
     return { emailId, size: msg.size, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: msg.uid } };
   };
+}
+
+/**
+ * Starts the real servers (no Temporal) and the activity harness before a test file and stops them
+ * after it; `ready` receives the stack, the harness and an inbox delivery once they are up.
+ */
+export function useActivityStack(
+  ready: (s: { stack: TestStack; h: ReturnType<typeof activityHarness>; deliver: ReturnType<typeof inboxDelivery> }) => void,
+): void {
+  let stack: TestStack | undefined;
+  let h: ReturnType<typeof activityHarness> | undefined;
+  before(async () => {
+    stack = await startStack({ temporal: false });
+    h = activityHarness(stack.config);
+    ready({ stack, h, deliver: inboxDelivery(stack, h) });
+  });
+  after(async () => {
+    await h?.close();
+    await stack?.stop();
+  });
 }

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness, inboxDelivery } from './support';
+import { test } from 'node:test';
+import { sampleEmail, type TestStack } from '../support/stack';
+import { useActivityStack, type activityHarness, type inboxDelivery } from './support';
 
 const FIXTURES = path.join(__dirname, '../fixtures/triage');
 /** The Message-ID of our reply inside the bounce fixture; replaced by the one we really sent. */
@@ -17,15 +17,7 @@ let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
 let deliver: ReturnType<typeof inboxDelivery>;
 
-before(async () => {
-  stack = await startStack({ temporal: false });
-  h = activityHarness(stack.config);
-  deliver = inboxDelivery(stack, h);
-});
-after(async () => {
-  await h?.close();
-  await stack?.stop();
-});
+useActivityStack((s) => ({ stack, h, deliver } = s));
 
 async function fetchAndParse(raw: string) {
   const input = await deliver(raw);
