@@ -6,6 +6,7 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
+import { DEFAULT_MAILBOX_ID, readMailboxRegistry, type MailboxEntry } from './mailbox-registry';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -27,6 +28,13 @@ export interface Config {
     backlogLimit: number;
   };
   priorityRules: PriorityRule[];
+  /**
+   * Every mailbox served (README "Several mailboxes"): from MAILBOXES_FILE, or the one `default`
+   * mailbox the single-account variables describe. `imap` and `smtp` above stay the defaults.
+   */
+  mailboxes: MailboxEntry[];
+  /** MAILBOXES_FILE when the registry comes from a file. */
+  mailboxesFile?: string;
   /** Drafts one email may get (redrafts and thread follow-ups) before a person writes the reply (MAX_DRAFTS). */
   maxDrafts: number;
   /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
@@ -93,7 +101,9 @@ const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
  * Commands that never touch the mailbox pass `{ imap: false }` so they run without its secrets.
  */
 export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {}): Config {
-  const needImap = needs.imap ?? true;
+  const mailboxesFile = env.MAILBOXES_FILE?.trim() || undefined;
+  // With a registry file the single-account variables only give defaults for its entries.
+  const needImap = (needs.imap ?? true) && !mailboxesFile;
   const problems: string[] = [];
   const str = (name: string, fallback?: string): string => {
     const v = env[name]?.trim();
@@ -183,6 +193,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       backlogLimit: int('BACKLOG_LIMIT', 500, 1),
     },
     priorityRules: [],
+    mailboxes: [],
+    mailboxesFile,
     maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
     smtp: {
@@ -266,6 +278,57 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   problems.push(...own.problems, ...allow.problems);
   config.security = parseSecurityConfig(env, problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
+  if (mailboxesFile) {
+    try {
+      config.mailboxes = readMailboxRegistry(mailboxesFile, {
+        imap: {
+          host: config.imap.host,
+          port: config.imap.port,
+          tls: config.imap.tls,
+          sentFolder: config.imap.sentMailbox,
+          pollIntervalSeconds: config.imap.pollIntervalSeconds,
+        },
+        smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },
+        language: 'de',
+      });
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
+    if (config.mailboxes.length > 0 && !config.mailboxes.some((m) => m.enabled))
+      problems.push(`MAILBOXES_FILE ${mailboxesFile}: no mailbox is enabled`);
+  } else {
+    config.mailboxes = [defaultMailbox(config)];
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/** The single-account variables as the `default` mailbox; secrets stay referenced by name. */
+function defaultMailbox(config: Config): MailboxEntry {
+  return {
+    id: DEFAULT_MAILBOX_ID,
+    enabled: true,
+    team: `account:${config.imap.user.toLowerCase()}`,
+    imap: {
+      host: config.imap.host,
+      port: config.imap.port,
+      tls: config.imap.tls,
+      user: config.imap.user,
+      password: { env: 'IMAP_PASSWORD' },
+      folders: [config.imap.mailbox],
+      sentFolder: config.imap.sentMailbox,
+      pollIntervalSeconds: config.imap.pollIntervalSeconds,
+    },
+    smtp: {
+      host: config.smtp.host,
+      port: config.smtp.port,
+      tls: config.smtp.tls,
+      user: config.smtp.user,
+      password: config.smtp.user ? { env: 'SMTP_PASSWORD' } : undefined,
+      timeoutMs: config.smtp.timeoutMs,
+      from: config.smtp.from,
+    },
+    priorityRules: config.priorityRules,
+    language: 'de',
+  };
 }

@@ -1,0 +1,278 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, errorMessage } from './errors';
+import { parsePriorityRules, type PriorityRule } from './priority-rules';
+
+/**
+ * Where a secret comes from. Only the reference is kept in config, MariaDB and workflow history;
+ * the worker reads the value when it builds the mailbox's adapters.
+ */
+export type SecretRef = { env: string } | { file: string };
+
+/** One mailbox the installation serves: an IMAP account and folder(s) plus its sending identity. */
+export interface MailboxEntry {
+  /** Stable id (lower-case letters, digits, `-`): in schedules, search attributes, status and metrics. */
+  id: string;
+  enabled: boolean;
+  /**
+   * Mailboxes of different accounts share retrieval context and threads only when they name the
+   * same team; by default each account is its own team.
+   */
+  team: string;
+  imap: {
+    host: string;
+    port: number;
+    tls: boolean;
+    user: string;
+    password: SecretRef;
+    /** Folders watched for new mail, each with its own watermark. */
+    folders: string[];
+    /** Where the exact bytes of every sent reply are filed. */
+    sentFolder: string;
+    pollIntervalSeconds: number;
+  };
+  smtp: {
+    host: string;
+    port: number;
+    tls: boolean;
+    user?: string;
+    password?: SecretRef;
+    timeoutMs: number;
+    from: { name: string; address: string };
+    /** Appended below every reply sent from this mailbox. */
+    signature?: string;
+  };
+  priorityRules: PriorityRule[];
+  /** Language of greetings and fallbacks when the mail's own cannot be told. */
+  language: 'de' | 'en';
+}
+
+/** The id of the mailbox the single-account variables (IMAP_USER, IMAP_MAILBOX, SMTP_FROM …) describe. */
+export const DEFAULT_MAILBOX_ID = 'default';
+export const REGISTRY_VERSION = 1;
+
+const ID = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+type Env = Record<string, string | undefined>;
+
+/** Fields shared by every entry unless the entry sets them (the file's `defaults`). */
+export interface MailboxDefaults {
+  imap: { host: string; port: number; tls: boolean; sentFolder: string; pollIntervalSeconds: number };
+  smtp: { host: string; port: number; tls: boolean; timeoutMs: number };
+  language: 'de' | 'en';
+}
+
+/**
+ * Parses a registry file (JSON or YAML, `version: 1`). Throws one ConfigError that lists every
+ * problem with the entry it belongs to, so a bad file never half-loads.
+ */
+export function parseMailboxRegistry(text: string, defaults: MailboxDefaults, source = 'MAILBOXES_FILE'): MailboxEntry[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text); // YAML is a superset of JSON: one parser reads both.
+  } catch (err) {
+    throw new ConfigError(`${source}: not valid YAML or JSON: ${errorMessage(err)}`);
+  }
+  const problems: string[] = [];
+  const root = record(doc);
+  if (!root) throw new ConfigError(`${source}: expected an object with "version" and "mailboxes"`);
+  if (root.version !== REGISTRY_VERSION) problems.push(`version must be ${REGISTRY_VERSION}, got ${JSON.stringify(root.version)}`);
+  const list = root.mailboxes;
+  if (!Array.isArray(list) || list.length === 0) problems.push('mailboxes must be a non-empty list');
+  const entries: MailboxEntry[] = [];
+  const seen = new Set<string>();
+  for (const [i, raw] of (Array.isArray(list) ? list : []).entries()) {
+    const where = `mailboxes[${i}]`;
+    const entry = parseEntry(raw, defaults, (p) => problems.push(`${where}${p}`));
+    if (!entry) continue;
+    if (seen.has(entry.id)) problems.push(`${where}: id "${entry.id}" is used twice`);
+    seen.add(entry.id);
+    entries.push(entry);
+  }
+  const watched = new Map<string, string>();
+  for (const e of entries) {
+    for (const folder of e.imap.folders) {
+      const key = `${e.imap.host}:${e.imap.port}/${e.imap.user}/${folder}`.toLowerCase();
+      const other = watched.get(key);
+      if (other) problems.push(`mailboxes "${other}" and "${e.id}" both watch ${folder} of ${e.imap.user}`);
+      watched.set(key, e.id);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`${source}: ${problems.join('; ')}`);
+  return entries;
+}
+
+/** Reads MAILBOXES_FILE; a path is resolved against the working directory. */
+export function readMailboxRegistry(file: string, defaults: MailboxDefaults): MailboxEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(file), 'utf8');
+  } catch (err) {
+    throw new ConfigError(`MAILBOXES_FILE cannot be read: ${errorMessage(err)}`);
+  }
+  return parseMailboxRegistry(text, defaults, `MAILBOXES_FILE ${file}`);
+}
+
+/**
+ * Reads a secret by its reference. Throws ConfigError naming the reference, never the value.
+ * A file's trailing newline is dropped (as `echo secret > file` writes it).
+ */
+export function resolveSecret(ref: SecretRef, env: Env = process.env): string {
+  if ('env' in ref) {
+    const v = env[ref.env];
+    if (v === undefined || v === '') throw new ConfigError(`secret variable ${ref.env} is not set`);
+    return v;
+  }
+  try {
+    return readFileSync(ref.file, 'utf8').replace(/\r?\n$/, '');
+  } catch (err) {
+    throw new ConfigError(`secret file ${ref.file} cannot be read: ${errorMessage(err)}`);
+  }
+}
+
+/** How a secret reference reads in status output and logs. */
+export function describeSecret(ref: SecretRef | undefined): string {
+  if (!ref) return 'none';
+  return 'env' in ref ? `$${ref.env}` : `file ${ref.file}`;
+}
+
+function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => void): MailboxEntry | null {
+  const o = record(raw);
+  if (!o) {
+    problem(': must be an object');
+    return null;
+  }
+  const known = new Set(['id', 'enabled', 'team', 'imap', 'smtp', 'priorityRules', 'language']);
+  for (const k of Object.keys(o)) if (!known.has(k)) problem(`: unknown field "${k}"`);
+  const id = typeof o.id === 'string' ? o.id.trim() : '';
+  if (!ID.test(id)) problem(`.id must be 1-40 lower-case letters, digits or "-", got ${JSON.stringify(o.id)}`);
+  const imap = record(o.imap);
+  const smtp = record(o.smtp);
+  if (!imap) problem('.imap must be an object');
+  if (!smtp) problem('.smtp must be an object');
+  if (!imap || !smtp) return null;
+  const f = fields(problem);
+  const user = f.str(imap, 'imap.user');
+  const folders = imap.folders === undefined ? ['INBOX'] : imap.folders;
+  const folderList = Array.isArray(folders) ? folders.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+  if (folderList.length === 0 || !Array.isArray(folders) || folderList.length !== folders.length)
+    problem('.imap.folders must be a non-empty list of folder names');
+  const fromText = f.str(smtp, 'smtp.from');
+  const from = parseFrom(fromText);
+  if (fromText && !from) problem(`.smtp.from is not an email address: "${fromText}"`);
+  const smtpUser = f.optStr(smtp, 'smtp.user');
+  const smtpPassword = f.optSecret(smtp, 'smtp.password');
+  if (smtpUser && !smtpPassword) problem('.smtp.password is required when smtp.user is set');
+  const rules = o.priorityRules === undefined ? { rules: [], problems: [] } : parsePriorityRules(rulesText(o.priorityRules));
+  for (const p of rules.problems) problem(`.priorityRules: ${p}`);
+  const language = o.language === undefined ? d.language : o.language;
+  if (language !== 'de' && language !== 'en') problem(`.language must be de or en, got ${JSON.stringify(o.language)}`);
+  const enabled = o.enabled === undefined ? true : o.enabled;
+  if (typeof enabled !== 'boolean') problem('.enabled must be true or false');
+  const team = o.team === undefined ? '' : o.team;
+  if (typeof team !== 'string' || (team !== '' && !ID.test(team)))
+    problem(`.team must be an id like "support", got ${JSON.stringify(o.team)}`);
+  const signature = f.optStr(smtp, 'smtp.signature');
+  return {
+    id,
+    enabled: enabled === true,
+    // Same account, same team by default: the isolation key stays the account.
+    team: typeof team === 'string' && team ? team : `account:${user.toLowerCase()}`,
+    imap: {
+      host: f.optStr(imap, 'imap.host') ?? d.imap.host,
+      port: f.port(imap, 'imap.port', d.imap.port),
+      tls: f.bool(imap, 'imap.tls', d.imap.tls),
+      user,
+      password: f.secret(imap, 'imap.password'),
+      folders: folderList,
+      sentFolder: f.optStr(imap, 'imap.sentFolder') ?? d.imap.sentFolder,
+      pollIntervalSeconds: f.int(imap, 'imap.pollIntervalSeconds', d.imap.pollIntervalSeconds, 5, 86_400),
+    },
+    smtp: {
+      host: f.optStr(smtp, 'smtp.host') ?? d.smtp.host,
+      port: f.port(smtp, 'smtp.port', d.smtp.port),
+      tls: f.bool(smtp, 'smtp.tls', d.smtp.tls),
+      user: smtpUser,
+      password: smtpPassword,
+      timeoutMs: f.int(smtp, 'smtp.timeoutMs', d.smtp.timeoutMs, 500, 600_000),
+      from: from ?? { name: '', address: '' },
+      signature,
+    },
+    priorityRules: rules.rules,
+    language: language === 'en' ? 'en' : 'de',
+  };
+}
+
+function fields(problem: (p: string) => void) {
+  const leaf = (name: string) => name.split('.').pop()!;
+  return {
+    str(o: Record<string, unknown>, name: string): string {
+      const v = o[leaf(name)];
+      if (typeof v === 'string' && v.trim()) return v.trim();
+      problem(`.${name} is required`);
+      return '';
+    },
+    optStr(o: Record<string, unknown>, name: string): string | undefined {
+      const v = o[leaf(name)];
+      if (v === undefined || v === null) return undefined;
+      if (typeof v === 'string' && v.trim()) return v.trim();
+      problem(`.${name} must be a non-empty string`);
+      return undefined;
+    },
+    int(o: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+      const v = o[leaf(name)];
+      if (v === undefined) return fallback;
+      if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
+      problem(`.${name} must be a whole number between ${min} and ${max}, got ${JSON.stringify(v)}`);
+      return fallback;
+    },
+    port(o: Record<string, unknown>, name: string, fallback: number): number {
+      return this.int(o, name, fallback, 1, 65535);
+    },
+    bool(o: Record<string, unknown>, name: string, fallback: boolean): boolean {
+      const v = o[leaf(name)];
+      if (v === undefined) return fallback;
+      if (typeof v === 'boolean') return v;
+      problem(`.${name} must be true or false`);
+      return fallback;
+    },
+    secret(o: Record<string, unknown>, name: string): SecretRef {
+      const ref = this.optSecret(o, name);
+      if (!ref) problem(`.${name} is required: { env: VARIABLE } or { file: path }`);
+      return ref ?? { env: '' };
+    },
+    optSecret(o: Record<string, unknown>, name: string): SecretRef | undefined {
+      const v = o[leaf(name)];
+      if (v === undefined) return undefined;
+      if (typeof v === 'string') {
+        // A literal password in a versioned file would end up in git and backups.
+        problem(`.${name} must reference the secret ({ env: VARIABLE } or { file: path }), not contain it`);
+        return undefined;
+      }
+      const r = record(v);
+      if (r && typeof r.env === 'string' && ENV_NAME.test(r.env) && Object.keys(r).length === 1) return { env: r.env };
+      if (r && typeof r.file === 'string' && r.file.trim() && Object.keys(r).length === 1) return { file: path.resolve(r.file) };
+      problem(`.${name} must be { env: VARIABLE } or { file: path }`);
+      return undefined;
+    },
+  };
+}
+
+function rulesText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(String).join(';');
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function parseFrom(text: string): { name: string; address: string } | null {
+  if (!text) return null;
+  const m = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(text);
+  const from = m ? { name: (m[1] ?? '').trim(), address: (m[2] ?? '').trim() } : { name: '', address: text.trim() };
+  return ADDRESS.test(from.address) ? from : null;
+}
+
+function record(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
