@@ -16,11 +16,11 @@ import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
 import { startDemoInbox } from './demo/inbox';
+import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
 import { freePort } from './services/ports';
 import { projectRoot, temporalCliPath } from './services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
-const MAILBOX = { user: 'support@demo.example', password: 'demo-password' };
 const STEPS = 7;
 
 /** Set once the demo winds down: progress lines of a step cut short would only confuse. */
@@ -36,7 +36,9 @@ interface DemoState {
   workerLog: string;
 }
 
-async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
+async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): Promise<DemoState> {
+  const boxes = demoMailboxes(mailboxCount);
+  const MAILBOX = boxes[0]!;
   heading(1, 'starting a fresh stack (all data under .local/demo)');
   const databaseUrl = withDatabase(process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL, 'email_rag_demo');
   const migrated = await step(`preparing the database ${redactUrl(databaseUrl)}`, [], () => freshDatabase(databaseUrl));
@@ -52,8 +54,8 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
 
   const dovecotDir = path.join(DEMO_DIR, 'dovecot');
   const dovecotLogs = [path.join(dovecotDir, 'dovecot.log'), path.join(dovecotDir, 'dovecot.stderr.log')];
-  const dovecot = await step('starting Dovecot', dovecotLogs, () => startMailServer(dovecotDir, MAILBOX, cleanup));
-  say(`  Dovecot IMAP         ${dovecot.host}:${dovecot.port}, mailbox ${MAILBOX.user} / ${MAILBOX.password}`);
+  const dovecot = await step('starting Dovecot', dovecotLogs, () => startMailServer(dovecotDir, boxes, cleanup));
+  for (const b of boxes) say(`  Dovecot IMAP         ${dovecot.host}:${dovecot.port}, mailbox ${b.user} / ${b.password}`);
   const smtpDir = path.join(DEMO_DIR, 'smtp-received');
   const smtp = await step('starting the SMTP sink', [], () => startSmtp(smtpDir, cleanup));
   say(`  SMTP sink            ${smtp.host}:${smtp.port}, keeps what it receives in ${relative(smtpDir)}`);
@@ -71,23 +73,32 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
     DATABASE_URL: databaseUrl,
     IMAP_HOST: dovecot.host,
     IMAP_PORT: String(dovecot.port),
-    IMAP_USER: MAILBOX.user,
-    IMAP_PASSWORD: MAILBOX.password,
     IMAP_TLS: 'false',
     IMAP_POLL_INTERVAL_SECONDS: '10',
     SMTP_HOST: smtp.host,
     SMTP_PORT: String(smtp.port),
-    SMTP_FROM: `Support Team <${MAILBOX.user}>`,
+    SMTP_FROM: `${MAILBOX.fromName} <${MAILBOX.user}>`,
     // FAQ and policy passages matching the sample mails: drafts are built from them.
     KNOWLEDGE_DIR: path.join(projectRoot, 'scripts', 'demo-knowledge'),
     // The worker's Prometheus endpoint: the SDK's metrics and the business figures.
     METRICS_HOST: '127.0.0.1',
     METRICS_PORT: String(await freePort()),
   };
+  if (boxes.length === 1) {
+    // One mailbox: the single-account variables, which the product reads as the `default` mailbox.
+    Object.assign(env, { IMAP_USER: MAILBOX.user, IMAP_PASSWORD: MAILBOX.password });
+  } else {
+    const registry = path.join(DEMO_DIR, 'mailboxes.yaml');
+    writeRegistry(registry, boxes, { imap: dovecot, smtp });
+    env.MAILBOXES_FILE = registry;
+    for (const b of boxes) env[b.passwordVariable] = b.password;
+    say(`  mailbox registry     ${relative(registry)}: ${boxes.map((b) => `${b.id} (${b.user})`).join(', ')}`);
+  }
   // The user's own mail and store settings must not leak into the demo; LLM_* are meant to.
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...env,
+    MAILBOXES_FILE: env.MAILBOXES_FILE ?? '',
     IMAP_MAILBOX: 'INBOX',
     IMAP_SENT_MAILBOX: 'Sent',
     IMAP_IMPORT_HISTORY: 'false',
@@ -118,16 +129,25 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
 
   heading(4, 'connecting the mailbox');
   await cli(['poll'], childEnv, 'triggering the first poll', workerLog);
-  const mark = await step('connecting the mailbox', [workerLog], () =>
-    waitFor('the mailbox_watermarks row', () => watermark(pool, MAILBOX.user, 'INBOX'), { timeoutMs: 60_000, abortIf: workerDied }),
-  );
-  say(`  connected: UIDVALIDITY ${mark.uidValidity}; mail up to UID ${mark.historyUntilUid} was there before and is left alone`);
+  for (const b of boxes) {
+    const mark = await step(`connecting ${b.user}`, [workerLog], () =>
+      waitFor(`the mailbox_watermarks row of ${b.user}`, () => watermark(pool, b.user, 'INBOX'), {
+        timeoutMs: 60_000,
+        abortIf: workerDied,
+      }),
+    );
+    say(
+      `  ${b.user} connected: UIDVALIDITY ${mark.uidValidity}; ` +
+        (mark.historyUntilUid > 0 ? `mail up to UID ${mark.historyUntilUid} was there before and is left alone` : 'no mail yet'),
+    );
+  }
 
   heading(5, 'customer emails arrive');
   const samples = await step('reading the sample emails', [], () => loadSampleMails(SAMPLE_DIR));
   for (const s of samples) {
-    await step(`delivering ${s.file}`, dovecotLogs, () => dovecot.deliver(MAILBOX.user, s.raw));
-    say(`  delivered ${s.file.padEnd(34)} ${s.from}`);
+    const box = mailboxFor(s.file, boxes);
+    await step(`delivering ${s.file}`, dovecotLogs, () => dovecot.deliver(box.user, box === MAILBOX ? s.raw : addressedTo(s.raw, box)));
+    say(`  delivered ${s.file.padEnd(34)} ${s.from.padEnd(48)} -> ${box.user}`);
   }
   await cli(['poll'], childEnv, 'triggering the poll', workerLog);
   const watch = { say, abortIf: workerDied };
@@ -144,23 +164,40 @@ async function runDemo(keep: boolean, cleanup: Cleanup): Promise<DemoState> {
   );
   await cli(['status'], childEnv, 'reading the status', workerLog);
 
-  heading(6, 'a person approves the invoice reply with the temporal CLI');
-  const approveIndex = samples.findIndex((s) => s.file === APPROVE_FILE);
-  const target = rows[approveIndex < 0 ? 0 : approveIndex];
-  if (!target) throw new Error('no drafted sample to approve');
-  const temporalCli = relative(temporalCliPath());
-  await approveWithTemporalCli(target, { cli: temporalCli, address: temporal.address }, pool, workerLog, watch);
-  const reply = await step('waiting for the reply at the SMTP sink', [workerLog], () => receivedReply(smtp, smtpDir));
-  const filed = await appendedToSent(pool, target.id);
-  say(
-    indent(
-      formatReply({
-        ...reply,
-        file: reply.file && relative(reply.file),
-        filedIn: filed ? `the Sent folder of ${MAILBOX.user}` : undefined,
-      }),
-    ),
+  heading(
+    6,
+    boxes.length === 1
+      ? 'a person approves the invoice reply with the temporal CLI'
+      : 'a person approves one reply per mailbox with the temporal CLI',
   );
+  const temporalCli = relative(temporalCliPath());
+  // The invoice reply; with several mailboxes also the first reply of every other mailbox.
+  const chosen = [
+    APPROVE_FILE,
+    ...boxes.slice(0, -1).map((b) => samples.find((s) => mailboxFor(s.file, boxes) === b && s.file !== APPROVE_FILE)?.file),
+  ];
+  const targets = [...new Set(chosen.filter((f): f is string => f !== undefined))].flatMap((f) => {
+    const i = samples.findIndex((s) => s.file === f);
+    return i >= 0 && rows[i] ? [{ row: rows[i], box: mailboxFor(f, boxes) }] : [];
+  });
+  if (targets.length === 0) throw new Error('no drafted sample to approve');
+  for (const [n, { row, box }] of targets.entries()) {
+    await approveWithTemporalCli(row, { cli: temporalCli, address: temporal.address }, pool, workerLog, watch);
+    const reply = await step('waiting for the reply at the SMTP sink', [workerLog], () => receivedReply(smtp, smtpDir, n + 1));
+    if (!reply.from.includes(box.user) || reply.mailFrom !== box.user) {
+      throw new Error(`the reply to ${row.id} went out as ${reply.from} (envelope ${reply.mailFrom}), not from ${box.user}`);
+    }
+    const filed = await appendedToSent(pool, row.id);
+    say(
+      indent(
+        formatReply({
+          ...reply,
+          file: reply.file && relative(reply.file),
+          filedIn: filed ? `the Sent folder of ${box.user}` : undefined,
+        }),
+      ),
+    );
+  }
 
   heading(7, 'try it yourself');
   const waiting = (await emailRows(pool)).filter((r) => WAITING.has(r.status));
@@ -189,12 +226,21 @@ async function cli(args: string[], env: NodeJS.ProcessEnv, what: string, log: st
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const unknown = args.find((a) => a !== '--keep');
-  if (unknown !== undefined) {
-    console.error(`demo: unknown argument ${unknown} (usage: npm run demo [-- --keep])`);
-    process.exit(2);
+  const usage = `usage: npm run demo [-- --keep] [--mailboxes 1..${MAX_DEMO_MAILBOXES}]`;
+  let keep = false;
+  let mailboxCount = 1;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = a.startsWith('--mailboxes=') ? a.slice('--mailboxes='.length) : a === '--mailboxes' ? args[++i] : undefined;
+    if (a === '--keep') keep = true;
+    else if (value !== undefined && /^[1-9]$/.test(value) && Number(value) <= MAX_DEMO_MAILBOXES) mailboxCount = Number(value);
+    else {
+      console.error(
+        `demo: ${value === undefined && !a.startsWith('--mailboxes') ? `unknown argument ${a}` : `--mailboxes takes 1 to ${MAX_DEMO_MAILBOXES}`} (${usage})`,
+      );
+      process.exit(2);
+    }
   }
-  const keep = args.includes('--keep');
   const startedAt = Date.now();
   const cleanup = new Cleanup();
   let waitingForCtrlC = false;
@@ -224,7 +270,7 @@ async function main(): Promise<void> {
   try {
     fs.mkdirSync(DEMO_DIR, { recursive: true });
     acquireDemoLock(path.join(DEMO_DIR, 'demo.pid'), cleanup);
-    const state = await runDemo(keep, cleanup);
+    const state = await runDemo(keep, mailboxCount, cleanup);
     if (!keep) {
       say(`\ndemo: all steps done in ${Math.round((Date.now() - startedAt) / 1000)} s; stopping the stack`);
       await finish(0);

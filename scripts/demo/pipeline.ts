@@ -76,6 +76,9 @@ export async function approveWithTemporalCli(
 }
 
 export interface ReceivedReply {
+  /** MAIL FROM as the SMTP client sent it, and the From header. */
+  mailFrom: string;
+  from: string;
   rcptTo: string[];
   subject: string;
   inReplyTo?: string;
@@ -85,9 +88,9 @@ export interface ReceivedReply {
   file?: string;
 }
 
-/** The first message the SMTP sink accepts, parsed, with the file it was stored in. */
-export async function receivedReply(smtp: SmtpSink, dir: string): Promise<ReceivedReply> {
-  const [mail] = await smtp.waitForMessages(1, 30_000);
+/** The `nth` message (1-based) the SMTP sink accepts, parsed, with the file it was stored in. */
+export async function receivedReply(smtp: SmtpSink, dir: string, nth = 1): Promise<ReceivedReply> {
+  const mail = (await smtp.waitForMessages(nth, 30_000))[nth - 1];
   if (!mail) throw new Error('the SMTP sink returned no message');
   const parsed = await simpleParser(mail.raw);
   // The sink names files <epoch ms>-<n>.eml and writes them before it reports the message.
@@ -97,6 +100,8 @@ export async function receivedReply(smtp: SmtpSink, dir: string): Promise<Receiv
     .sort()
     .pop();
   return {
+    mailFrom: mail.envelope.mailFrom,
+    from: parsed.from?.text ?? '',
     rcptTo: mail.envelope.rcptTo,
     subject: parsed.subject ?? '',
     inReplyTo: parsed.inReplyTo,

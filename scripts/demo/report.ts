@@ -72,7 +72,8 @@ export function indent(text: string, prefix = '  '): string {
 export function formatReply(r: ReceivedReply & { filedIn?: string }): string {
   return [
     'the SMTP sink received:',
-    `  envelope to:  ${r.rcptTo.join(', ')}`,
+    `  envelope:     from ${r.mailFrom} to ${r.rcptTo.join(', ')}`,
+    `  From:         ${r.from}`,
     `  Subject:      ${r.subject}`,
     `  In-Reply-To:  ${r.inReplyTo ?? '(none)'}`,
     `  Message-ID:   ${r.messageId ?? '(none)'}`,

@@ -35,10 +35,14 @@ export async function startTemporal(dataDir: string, cleanup: Cleanup): Promise<
   return { ...temporal, uiUrl: temporal.uiUrl ?? `http://127.0.0.1:${ports.uiPort}` };
 }
 
-/** A fresh Dovecot with one mailbox; yesterday's maildir is wiped first. */
-export async function startMailServer(dir: string, user: { user: string; password: string }, cleanup: Cleanup): Promise<DovecotServer> {
+/** A fresh Dovecot with the demo's accounts; yesterday's maildir is wiped first. */
+export async function startMailServer(
+  dir: string,
+  users: ReadonlyArray<{ user: string; password: string }>,
+  cleanup: Cleanup,
+): Promise<DovecotServer> {
   fs.rmSync(dir, { recursive: true, force: true });
-  const dovecot = await startDovecot({ dir, users: [user] });
+  const dovecot = await startDovecot({ dir, users: users.map((u) => ({ user: u.user, password: u.password })) });
   cleanup.add('Dovecot', () => dovecot.stop());
   return dovecot;
 }
