@@ -51,7 +51,9 @@ function compiledState() {
   } catch {
     return { use: false, reason: 'not built (npm run build)' };
   }
-  if (!fs.existsSync(path.join(dist, 'cli', 'main.js')) || !fs.existsSync(path.join(dist, 'workflow-bundle.js'))) {
+  // Kept in step with WORKFLOW_BUNDLE_FILES in workers/prebuilt-bundle.ts.
+  const needed = ['cli/main.js', 'workflow-bundle.js', 'workflow-bundle-encrypted-failures.js'];
+  if (!needed.every((file) => fs.existsSync(path.join(dist, file)))) {
     return { use: false, reason: 'dist/ is incomplete (npm run build)' };
   }
   if (sourcesMtime() > built) return { use: false, reason: 'dist/ is older than the sources (npm run build)' };

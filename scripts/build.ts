@@ -1,13 +1,14 @@
 /**
  * `npm run build`: compiles the product to dist/ (tsc, tsconfig.build.json), copies the
- * migrations beside it and writes the prebuilt workflow bundle dist/workflow-bundle.js, so the
- * worker starts without tsx and without webpack. Skips the work when dist/ is fresh (--force
+ * migrations beside it and writes the prebuilt workflow bundles (dist/workflow-bundle*.js: one
+ * plain, one with the encrypting failure converter for PAYLOAD_KEYS), so the worker starts without
+ * tsx and without webpack. Skips the work when dist/ is fresh (--force
  * rebuilds anyway).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE_FILES, writeWorkflowBundle, type WorkflowBundleKind } from '../workers/prebuilt-bundle';
 
 // Plain CommonJS shared with bin/email-rag.js, which must decide before any TypeScript loads.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -38,13 +39,13 @@ async function main(): Promise<void> {
   // The review inbox reads its templates and stylesheet relative to itself.
   fs.cpSync(path.join(root, 'inbox', 'views'), path.join(dist, 'inbox', 'views'), { recursive: true });
   const t1 = Date.now();
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(dist, 'workflows', 'index.js') });
-  fs.writeFileSync(path.join(dist, 'workflow-bundle.js'), code);
+  // Bundled from dist/ itself, so the bundles hold exactly the compiled workflow code.
+  for (const kind of Object.keys(WORKFLOW_BUNDLE_FILES) as WorkflowBundleKind[]) await writeWorkflowBundle(dist, dist, kind);
   const bundleMs = Date.now() - t1;
   // Stamped with the start time: a source saved while the build ran makes dist/ stale again.
   fs.writeFileSync(STAMP, `${JSON.stringify({ builtAt: startedAt.toISOString(), node: process.version })}\n`);
   fs.utimesSync(STAMP, startedAt, startedAt);
-  console.log(`build: dist/ written (tsc ${(tscMs / 1000).toFixed(1)} s, workflow bundle ${(bundleMs / 1000).toFixed(1)} s)`);
+  console.log(`build: dist/ written (tsc ${(tscMs / 1000).toFixed(1)} s, workflow bundles ${(bundleMs / 1000).toFixed(1)} s)`);
 }
 
 main().catch((err: unknown) => {

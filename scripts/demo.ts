@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
 import { loadConfig } from '../lib/config';
 import { emailRag, startWorker } from './demo/cli';
+import { demoCodec, startDemoCodecServer } from './demo/codec';
 import { appendedToSent, emailRows, watermark } from './demo/queries';
 import { draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
 import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
@@ -46,9 +47,15 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   const pool: Pool = createPool(databaseUrl, 2);
   cleanup.add('database pool', () => pool.end());
 
+  // Payloads are encrypted as in production: a key and codec token for this run only.
+  const codec = await step('making a payload key and codec token', [], () => demoCodec(DEMO_DIR));
+  say(
+    `  payload encryption   AES-256-GCM key "${codec.secrets.PAYLOAD_KEY_ID}" and codec token made for this run, in ${relative(codec.envFile)}`,
+  );
   const temporalDir = path.join(DEMO_DIR, 'temporal');
   const temporal = await step('starting the Temporal dev server', [path.join(temporalDir, 'temporal-dev-server.log')], () =>
-    startTemporal(temporalDir, cleanup),
+    // The Web UI decodes through the codec server; it cannot send a header, so the token is in the path.
+    startTemporal(temporalDir, cleanup, ['--ui-codec-endpoint', codec.uiEndpoint]),
   );
   say(`  Temporal dev server  ${temporal.address}, Web UI ${temporal.uiUrl} (log ${relative(temporal.logFile)})`);
 
@@ -83,6 +90,10 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     // The worker's Prometheus endpoint: the SDK's metrics and the business figures.
     METRICS_HOST: '127.0.0.1',
     METRICS_PORT: String(await freePort()),
+    // The codec server (`email-rag codec-server`), called by the Web UI from its own origin.
+    CODEC_HOST: '127.0.0.1',
+    CODEC_PORT: String(codec.port),
+    CODEC_CORS_ORIGINS: [temporal.uiUrl, temporal.uiUrl.replace('//127.0.0.1:', '//localhost:')].join(','),
   };
   if (boxes.length === 1) {
     // One mailbox: the single-account variables, which the product reads as the `default` mailbox.
@@ -108,6 +119,8 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     QDRANT_URL: '',
     ARANGO_URL: '',
     WORKER_SHUTDOWN_GRACE_MS: '5000',
+    // Not in `env`: that is printed, these only go to the demo's own processes and codec.env.
+    ...codec.secrets,
   };
 
   heading(2, 'LLM');
@@ -125,6 +138,14 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   const workerDied = (): string | undefined => (workerExit === undefined ? undefined : `the worker exited (${workerExit})`);
   say(`  worker running (pid ${worker.child.pid}, task queue ${env.TEMPORAL_TASK_QUEUE}, log ${relative(workerLog)})`);
   say(`  metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics (Prometheus; email_rag_* and temporal_*)`);
+  const codecLog = path.join(DEMO_DIR, 'codec-server.log');
+  const codecServer = await step('starting the codec server (node bin/email-rag.js codec-server)', [codecLog], () =>
+    startDemoCodecServer(childEnv, codec, codecLog),
+  );
+  cleanup.add('codec server', () => codecServer.terminate('SIGTERM', 5_000));
+  say(
+    `  codec server         ${codec.url} (pid ${codecServer.child.pid}, log ${relative(codecLog)}): decodes for the Web UI and temporal --codec-endpoint`,
+  );
   await cli(['schedules', 'install'], childEnv, 'installing the poll schedule', workerLog);
 
   heading(4, 'connecting the mailbox');
@@ -182,7 +203,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   });
   if (targets.length === 0) throw new Error('no drafted sample to approve');
   for (const [n, { row, box }] of targets.entries()) {
-    await approveWithTemporalCli(row, { cli: temporalCli, address: temporal.address }, pool, workerLog, watch);
+    await approveWithTemporalCli(row, { cli: temporalCli, address: temporal.address, codec }, pool, workerLog, watch);
     const reply = await step('waiting for the reply at the SMTP sink', [workerLog], () => receivedReply(smtp, smtpDir, n + 1));
     if (!reply.from.includes(box.user) || reply.mailFrom !== box.user) {
       throw new Error(`the reply to ${row.id} went out as ${reply.from} (envelope ${reply.mailFrom}), not from ${box.user}`);
@@ -203,7 +224,21 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   const waiting = (await emailRows(pool)).filter((r) => WAITING.has(r.status));
   const shownEnv = { ...env, DATABASE_URL: redactUrl(databaseUrl) };
   const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';
-  say(indent(hints({ env: shownEnv, envNote, uiUrl: temporal.uiUrl, temporalCli, temporalAddress: temporal.address, waiting, keep })));
+  const codecHint = { url: codec.url, envFile: relative(codec.envFile) };
+  say(
+    indent(
+      hints({
+        env: shownEnv,
+        envNote,
+        uiUrl: temporal.uiUrl,
+        temporalCli,
+        temporalAddress: temporal.address,
+        codec: codecHint,
+        waiting,
+        keep,
+      }),
+    ),
+  );
   if (keep) {
     const inbox = await step('starting the review inbox', [], () =>
       startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, cleanup),
@@ -211,7 +246,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     say(`\n  Review inbox         ${inbox.url}  (log in as ${inbox.user} / ${inbox.password}, role operator)`);
     say(`  Metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics`);
     say(
-      '  Codec server         the demo stores payloads unencrypted; with PAYLOAD_KEYS and CODEC_TOKEN set, `npx email-rag codec-server` serves /encode and /decode for the Web UI and `temporal --codec-endpoint` (README, Security)',
+      `  Codec server         ${codec.url}  (Authorization: Bearer $CODEC_TOKEN after \`. ${relative(codec.envFile)}\`; the Web UI is set up with ${codec.url}/ui/<token>)`,
     );
   }
   return { temporal, worker, workerLog };

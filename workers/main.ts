@@ -36,7 +36,7 @@ export async function runWorker(config: Config): Promise<void> {
   // Large mail must not meet a packet limit mid-pipeline (it would look like an outage): refuse now.
   const limits = await checkDatabaseLimitsAt(config.databaseUrl, config.imap.maxMessageBytes);
   if (!limits) logger.warn('MariaDB not reachable at start; its limits are checked on the first large write');
-  const bundle = prebuiltWorkflowBundle();
+  const bundle = prebuiltWorkflowBundle(config);
   logger.info(`worker runs ${startMode(bundle)}`, { workflowBundle: bundle?.codePath });
   const running = await createEmailWorker(config, { workflowBundle: bundle });
   let stopping = false;

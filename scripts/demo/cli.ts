@@ -30,19 +30,31 @@ export function emailRag(args: readonly string[], env: NodeJS.ProcessEnv): Promi
  * Starts `email-rag worker` with its log in `logFile` and resolves once it reports that it polls
  * the task queue (bundling the workflows takes a while on a small machine).
  */
-export async function startWorker(env: NodeJS.ProcessEnv, logFile: string, timeoutMs = 120_000): Promise<ManagedChild> {
+export function startWorker(env: NodeJS.ProcessEnv, logFile: string, timeoutMs = 120_000): Promise<ManagedChild> {
+  return startEmailRagService(['worker'], env, logFile, (abortIf) =>
+    waitFor('the worker to start', async () => readLog(logFile).includes('"message":"worker started"'), { timeoutMs, abortIf }),
+  );
+}
+
+/**
+ * A long-running `email-rag <args>` (worker, codec server) with its log in `logFile`; resolves once
+ * `ready` does, and stops the process again when it does not.
+ */
+export async function startEmailRagService(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  ready: (abortIf: () => string | undefined) => Promise<unknown>,
+): Promise<ManagedChild> {
   fs.rmSync(logFile, { force: true });
-  const worker = spawnManaged(process.execPath, [BIN, 'worker'], { logFile, env, cwd: projectRoot });
+  const child = spawnManaged(process.execPath, [BIN, ...args], { logFile, env, cwd: projectRoot });
   try {
-    await waitFor('the worker to start', async () => readLog(logFile).includes('"message":"worker started"'), {
-      timeoutMs,
-      abortIf: () => (worker.hasExited() ? 'the worker exited' : undefined),
-    });
+    await ready(() => (child.hasExited() ? `email-rag ${args.join(' ')} exited` : undefined));
   } catch (err) {
-    await worker.terminate('SIGTERM', 5_000);
+    await child.terminate('SIGTERM', 5_000);
     throw err;
   }
-  return worker;
+  return child;
 }
 
 function readLog(file: string): string {

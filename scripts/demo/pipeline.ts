@@ -5,6 +5,7 @@ import { simpleParser } from 'mailparser';
 import type { Pool } from '../../adapters/mariadb/pool';
 import type { SmtpSink } from '../services/smtp-sink';
 import { runCommand, shellQuote } from './cli';
+import { PRINTED_CODEC_AUTH, codecFlags, type DemoCodec } from './codec';
 import { emailRows, emailStatus, type EmailRow } from './queries';
 import { indent } from './report';
 import { sameMessageId, type SampleMail } from './sample-mails';
@@ -48,10 +49,14 @@ async function currentDraft(pool: Pool, emailId: string): Promise<string> {
   return rows[0]?.id ?? `${emailId}:draft:1`;
 }
 
-/** Approves with the real temporal CLI, as an operator without this project's CLI would, and waits for `sent`. */
+/**
+ * Approves with the real temporal CLI, as an operator without this project's CLI would, and waits
+ * for `sent`. Payloads are encrypted, so the CLI encodes the input and decodes the result through
+ * the codec server.
+ */
 export async function approveWithTemporalCli(
   target: EmailRow,
-  temporal: { cli: string; address: string },
+  temporal: { cli: string; address: string; codec: Pick<DemoCodec, 'url' | 'token'> },
   pool: Pool,
   workerLog: string,
   watch: Watch,
@@ -65,8 +70,9 @@ export async function approveWithTemporalCli(
       : { draftId, by: 'demo-operator' };
   const args = ['workflow', 'update', 'execute', '--address', temporal.address, '--namespace', 'default'];
   args.push('--workflow-id', target.id, '--name', DECISIONS.approve, '--input', JSON.stringify(input));
-  watch.say(`  $ ${shellQuote([temporal.cli, ...args])}`);
-  const out = await step('approving with the temporal CLI', [], () => runCommand(temporal.cli, args, process.env, 30_000));
+  watch.say(`  $ ${shellQuote([temporal.cli, ...args])} ${codecFlags(temporal.codec, PRINTED_CODEC_AUTH).join(' ')}`);
+  const withCodec = [...args, ...codecFlags(temporal.codec, `Bearer ${temporal.codec.token}`)];
+  const out = await step('approving with the temporal CLI', [], () => runCommand(temporal.cli, withCodec, process.env, 30_000));
   if (out) watch.say(indent(out, '    '));
   const signalled = Date.now();
   await step(`waiting for ${target.id} to be sent`, [workerLog], () =>

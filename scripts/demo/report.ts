@@ -3,6 +3,7 @@ import { OPERATOR_VIEWS, workflowListUrl } from '../../lib/operator-views';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { shellQuote } from './cli';
+import { PRINTED_CODEC_AUTH } from './codec';
 
 /** Left-aligned columns; cells longer than their column's limit end in an ellipsis. */
 export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, limits: readonly number[]): string {
@@ -88,6 +89,8 @@ export interface DemoEndpoints {
   uiUrl: string;
   temporalCli: string;
   temporalAddress: string;
+  /** The codec server and the file with the payload key and token (relative to the project). */
+  codec: { url: string; envFile: string };
   /** Emails still waiting for a person, with their status. */
   waiting: ReadonlyArray<{ id: string; status: string }>;
   keep: boolean;
@@ -107,53 +110,46 @@ export function hints(e: DemoEndpoints): string {
   const exportLine = `export ${Object.entries(e.env)
     .map(([k, v]) => shellQuote([`${k}=${v}`]))
     .join(' ')}`;
-  const reject = shellQuote([
-    e.temporalCli,
-    'workflow',
-    'update',
-    'execute',
-    '--address',
-    e.temporalAddress,
-    '--namespace',
-    'default',
-    '--workflow-id',
-    example,
-    '--name',
-    DECISIONS.reject,
-    '--input',
-    JSON.stringify({ draftId: `${example}:draft:1`, by: 'you', reason: 'not needed' }),
-  ]);
-  const temporalCli = (...args: string[]) =>
-    shellQuote([
-      e.temporalCli,
-      'workflow',
-      ...args.slice(0, 1),
-      '--address',
-      e.temporalAddress,
-      '--namespace',
-      'default',
-      ...args.slice(1),
-    ]);
+  // The token stays in the shell (from the env file): `$CODEC_TOKEN` is expanded there, not here.
+  const codec = `${shellQuote(['--codec-endpoint', e.codec.url, '--codec-auth'])} ${PRINTED_CODEC_AUTH}`;
+  const temporalCli = (command: string[], args: string[], withCodec = false) =>
+    `${shellQuote([e.temporalCli, 'workflow', ...command, '--address', e.temporalAddress, '--namespace', 'default', ...args])}${withCodec ? ` ${codec}` : ''}`;
+  const reject = temporalCli(
+    ['update', 'execute'],
+    [
+      '--workflow-id',
+      example,
+      '--name',
+      DECISIONS.reject,
+      '--input',
+      JSON.stringify({ draftId: `${example}:draft:1`, by: 'you', reason: 'not needed' }),
+    ],
+    true,
+  );
   const waitingQuery = OPERATOR_VIEWS[0]!.query;
   const nameWidth = Math.max(...OPERATOR_VIEWS.map((v) => v.name.length));
   return [
     `Temporal Web UI: ${workflowListUrl(e.uiUrl, 'default')}`,
     '  views to save there ("Save as View"; the Web UI keeps them per browser), each a link that filters the list:',
     ...OPERATOR_VIEWS.map((v) => `  ${v.name.padEnd(nameWidth)}  ${workflowListUrl(e.uiUrl, 'default', v.query)}`),
-    'Find emails with the temporal CLI (search attributes EmailStatus, EmailPriority, NeedsHuman, …):',
-    `  ${temporalCli('list', '--query', waitingQuery)}`,
-    `  ${temporalCli('count', '--query', 'NeedsHuman=true AND EmailStatus="awaiting_approval"')}`,
-    `  ${temporalCli('describe', '--workflow-id', example)}   (summary, details, current details)`,
+    `  payloads (inputs, results, summaries, failures) are encrypted; the Web UI decodes them through the codec server ${e.codec.url}`,
     e.keep
       ? 'The stack keeps running. In another shell, from the project directory:'
       : 'The stack stops now; `npm run demo -- --keep` leaves it running so you can try, from the project directory:',
     `  ${exportLine}`,
     ...(e.envNote ? [`  (${e.envNote})`] : []),
+    `  . ${e.codec.envFile}   (this run's PAYLOAD_KEYS and CODEC_TOKEN: without them nothing decodes)`,
+    'Find emails with the temporal CLI (search attributes EmailStatus, EmailPriority, NeedsHuman, …):',
+    `  ${temporalCli(['list'], ['--query', waitingQuery])}`,
+    `  ${temporalCli(['count'], ['--query', 'NeedsHuman=true AND EmailStatus="awaiting_approval"'])}`,
+    `  ${temporalCli(['describe'], ['--workflow-id', example], true)}   (summary, details, current details)`,
+    `  ${temporalCli(['show'], ['--workflow-id', example, '--detailed'], true)}   (the history with its payloads decoded; without the codec flags: ciphertext)`,
+    'Decide with the email-rag CLI:',
     '  npx email-rag drafts',
     approve,
     `  npx email-rag reject ${example} --reason "not needed" --by you`,
     '  npx email-rag status',
-    '  or decide with the temporal CLI (an Update that names the draft you read; see `email-rag drafts`):',
+    '  or with the temporal CLI (an Update that names the draft you read; see `email-rag drafts`):',
     `  ${reject}`,
     e.waiting.length > 0
       ? `Still waiting for a decision:\n${e.waiting.map((w) => `  ${w.id}  (${w.status})`).join('\n')}`

@@ -17,7 +17,7 @@ export async function temporalPorts(): Promise<{ port: number; uiPort: number }>
   return { port, uiPort };
 }
 
-function isFree(port: number): Promise<boolean> {
+export function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
@@ -26,11 +26,15 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A fresh Temporal dev server with the Web UI; its SQLite data is wiped first. */
-export async function startTemporal(dataDir: string, cleanup: Cleanup): Promise<TemporalDevServer & { uiUrl: string }> {
+/** A fresh Temporal dev server with the Web UI (`extraArgs`, e.g. its codec endpoint); its SQLite data is wiped first. */
+export async function startTemporal(
+  dataDir: string,
+  cleanup: Cleanup,
+  extraArgs: string[] = [],
+): Promise<TemporalDevServer & { uiUrl: string }> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const ports = await temporalPorts();
-  const temporal = await startTemporalDevServer({ dataDir, ...ports, headless: false });
+  const temporal = await startTemporalDevServer({ dataDir, ...ports, headless: false, extraArgs });
   cleanup.add('Temporal dev server', () => temporal.stop());
   return { ...temporal, uiUrl: temporal.uiUrl ?? `http://127.0.0.1:${ports.uiPort}` };
 }

@@ -1,8 +1,10 @@
 /**
  * The Temporal Web UI (the dev server's own, rendered in Debian's Chromium through
  * playwright-core) shows an encrypted workflow input in clear text only through the codec
- * server: endpoint `<codec url>/ui/<token>`, CORS for the UI's origin. With the codec server
- * gone, the same page shows no plaintext. A screenshot is kept in .local/test-artifacts/.
+ * server: endpoint `<codec url>/ui/<token>`, CORS for the UI's origin. The static summary (the
+ * subject and sender operators read) is a payload too: the user metadata page shows it decoded.
+ * With the codec server gone, the same pages show no plaintext. Screenshots are kept in
+ * .local/test-artifacts/.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { connectTemporalClient } from '../../adapters/temporal-connection';
 import { startCodecServer } from '../../cli/commands/codec-server';
@@ -19,6 +22,7 @@ import { freePort } from '../../scripts/services/ports';
 import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
 
 const SECRET = 'Widerruf Vertrag 5521-K, Frau Yıldız';
+const SUMMARY = 'Rückruf erbeten 7730-M — Frau Yıldız (yildiz@kundin.example)';
 const TOKEN = randomBytes(20).toString('hex');
 const artifacts = path.resolve(__dirname, '../../.local/test-artifacts');
 
@@ -41,6 +45,22 @@ async function workflowPage(page: Page, workflowId: string): Promise<string> {
     .waitFor({ timeout: 15_000 })
     .catch(() => undefined);
   return page.content();
+}
+
+/** The workflow's user metadata page: the summary is rendered in a frame of its own. */
+async function summaryText(page: Page, workflowId: string, runId: string): Promise<string> {
+  await page.goto(`${server.uiUrl}/namespaces/default/workflows/${workflowId}/${runId}/user-metadata`, { waitUntil: 'load' });
+  const handle = await page.waitForSelector('iframe#user-metadata-summary', { timeout: 60_000 });
+  const frame = await handle.contentFrame();
+  assert.ok(frame, 'the summary frame loaded');
+  await frame.waitForSelector('main', { timeout: 60_000 });
+  // Filled in after the decode call; give it time either way.
+  await frame
+    .getByText('7730-M')
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
+  return (await frame.locator('main').innerText()).trim();
 }
 
 before(async () => {
@@ -75,10 +95,16 @@ after(async () => {
 
 test('the Web UI shows the encrypted input decoded through the codec server, and nothing without it', async () => {
   // No worker needed: the start input alone is in the history.
-  await client.workflow.start('EmailWorkflow', { taskQueue: 'codec-ui-check', workflowId: 'codec-ui-1', args: [{ note: SECRET }] });
-  const history = await client.workflow.getHandle('codec-ui-1').fetchHistory();
-  const raw = Buffer.from(JSON.stringify(history));
+  const handle = await client.workflow.start('EmailWorkflow', {
+    taskQueue: 'codec-ui-check',
+    workflowId: 'codec-ui-1',
+    args: [{ note: SECRET }],
+    staticSummary: SUMMARY,
+  });
+  const history = await handle.fetchHistory();
+  const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish());
   assert.ok(!raw.includes(Buffer.from('5521-K')), 'the history itself holds ciphertext');
+  assert.ok(!raw.includes(Buffer.from('7730-M')), 'the summary too');
 
   const page = await browser.newPage();
   const decodeCalls: number[] = [];
@@ -90,10 +116,25 @@ test('the Web UI shows the encrypted input decoded through the codec server, and
   await page.screenshot({ path: path.join(artifacts, 'codec-web-ui.png'), fullPage: true });
   assert.ok(decodeCalls.includes(200), `the UI called the codec server (${decodeCalls.join(', ')})`);
   assert.ok(decoded.includes(SECRET), 'the decoded input is on the page');
+  assert.equal(await summaryText(page, 'codec-ui-1', handle.firstExecutionRunId), SUMMARY, 'the summary is shown decoded');
+  await page.screenshot({ path: path.join(artifacts, 'codec-web-ui-summary.png'), fullPage: true });
 
   await codec!.close();
   codec = undefined;
   const fresh = await browser.newPage();
   const undecoded = await workflowPage(fresh, 'codec-ui-1');
   assert.ok(!undecoded.includes(SECRET), 'without the codec server the UI cannot show the plaintext');
+  // Undecodable, the UI renders no summary frame at all; nothing on the page or in a frame holds it.
+  await fresh.goto(`${server.uiUrl}/namespaces/default/workflows/codec-ui-1/${handle.firstExecutionRunId}/user-metadata`);
+  await fresh.getByText('codec-ui-1').first().waitFor({ timeout: 60_000 });
+  await fresh
+    .getByText('7730-M')
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
+  await fresh.screenshot({ path: path.join(artifacts, 'codec-web-ui-summary-without-codec.png'), fullPage: true });
+  for (const frame of fresh.frames()) {
+    const text = await frame.content().catch(() => '');
+    assert.ok(!text.includes('7730-M'), 'without the codec server no summary in clear text');
+  }
 });
