@@ -256,7 +256,8 @@ test('list, count and batch signals by query follow the emails through the pipel
   await expectList(view('critical-waiting'), ['A-urgent-imap', 'B-critical-file']);
   await expectList(view('manual-review'), ['G-manual-review']);
   await expectList(view('approved-not-sent'), ['C-normal-file']);
-  await expectList('Mailbox="INBOX"', ['A-urgent-imap', 'F-hostile-imap']);
+  // Mailbox is the registry id: mail polled from IMAP and files imported into it alike.
+  await expectList('Mailbox="default"', [...firstSix, 'G-manual-review']);
   await expectList('EmailPriority="high"', ['E-high-file']);
   // `count --group-by` does not exist and the server groups only by ExecutionStatus: one count per status.
   assert.equal(await count('NeedsHuman=true'), 6);
