@@ -6,7 +6,7 @@ import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
-import { emailKey } from './mailbox-of';
+import { emailKey, mailboxOf } from './mailbox-of';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -155,7 +155,15 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:injection:${input.version}`,
         });
       }
-      const drafted = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
+      const { language } = mailboxOf(deps, email.mailboxId).entry;
+      const drafted = await deps.drafter.draft({
+        emailId: email.id,
+        from: to,
+        subject: email.subject,
+        text: email.text,
+        context,
+        language,
+      });
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
       const draft = await deps.drafts.save({

@@ -75,14 +75,15 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
         timeoutMs: entry.smtp.timeoutMs,
       }),
     );
+    // Async, so a missing secret is a rejected promise like any other failure of the call.
     const mailbox: Mailbox = {
-      listSince: (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
-      fetchRaw: (ref) => imap().fetchRaw(ref),
-      appendOnce: (folder, raw, messageId) => imap().appendOnce(folder, raw, messageId),
+      listSince: async (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
+      fetchRaw: async (ref) => imap().fetchRaw(ref),
+      appendOnce: async (folder, raw, messageId) => imap().appendOnce(folder, raw, messageId),
       close: async () => undefined,
     };
     const sender: MailSender = {
-      send: (mail, hooks) => smtp().send(mail, hooks),
+      send: async (mail, hooks) => smtp().send(mail, hooks),
       close: async () => undefined,
     };
     return { entry, mailbox, sender };
