@@ -96,7 +96,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         'recording the fetched email',
         `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?)
-         ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), mailbox_id = VALUES(mailbox_id)`,
+         ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size)`,
         [
           email.emailId,
           email.source,
@@ -118,7 +118,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         'recording the oversized email',
         `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size, subject, from_address, status_reason)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?, ?, ?, 'too_large')
-         ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), status_reason = 'too_large', mailbox_id = VALUES(mailbox_id)`,
+         ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), status_reason = 'too_large'`,
         [
           email.emailId,
           email.source,
