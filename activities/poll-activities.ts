@@ -58,10 +58,11 @@ export function createPollActivities(
       const served = mailboxOf(deps, input.mailboxId);
       const { entry } = served;
       const folder = input.folder ?? input.mailbox ?? entry.imap.folders[0] ?? 'INBOX';
+      // Switched off on purpose: refused, but no failure in its poll health.
+      if (!entry.enabled) {
+        throw new PermanentError(`mailbox "${entry.id}" is disabled in the registry; not polled`, FAILURE_TYPES.mailboxDisabled);
+      }
       try {
-        if (!entry.enabled) {
-          throw new PermanentError(`mailbox "${entry.id}" is disabled in the registry; not polled`, FAILURE_TYPES.mailboxDisabled);
-        }
         const result = await poll(served, folder, input);
         await deps.health.recordPollSuccess({ mailboxId: entry.id, folder, started: result.started.length }).catch(() => undefined);
         return input.folder === undefined && input.mailbox === undefined ? { ...result, folders: entry.imap.folders } : result;

@@ -55,7 +55,7 @@ before(async () => {
       '      from: "Support Team <support@example.test>"',
       '      signature: "Ihr Support-Team"',
       '  - id: billing',
-      `    imap: { user: ${BILLING_USER}, password: { env: BILLING_IMAP_PASSWORD }, sentFolder: Gesendet }`,
+      `    imap: { user: ${BILLING_USER}, password: { env: BILLING_IMAP_PASSWORD }, folders: [INBOX, Rechnungen], sentFolder: Gesendet }`,
       '    smtp:',
       `      host: ${billingSmtp.host}`,
       `      port: ${billingSmtp.port}`,
@@ -168,10 +168,11 @@ test('a wrong password stops only its mailbox: its poll fails with a recorded he
   assert.ok(!failed.message.includes('a-wrong-password'));
 
   // The others connect (existing mail is left alone) while info keeps failing.
+  await stack.dovecot.deliver(BILLING_USER, sampleEmail({ subject: 'Alte Rechnung', messageId: '<old@customer.example>' }), 'Rechnungen');
   assert.deepEqual((await poll({ mailboxId: 'support' })).started, []);
   assert.deepEqual((await poll({ mailboxId: 'billing' })).started, []);
   const health = (await stack.db.pool.query(
-    'SELECT mailbox_id, folder, last_success_at, last_error, last_error_class, failures_in_a_row FROM mailbox_polls ORDER BY mailbox_id',
+    'SELECT mailbox_id, folder, last_success_at, last_error, last_error_class, failures_in_a_row FROM mailbox_polls ORDER BY mailbox_id, folder',
   )) as Array<{
     mailbox_id: string;
     folder: string;
@@ -184,6 +185,7 @@ test('a wrong password stops only its mailbox: its poll fails with a recorded he
     health.map((h) => [h.mailbox_id, h.folder, h.last_success_at !== null, h.last_error_class, Number(h.failures_in_a_row)]),
     [
       ['billing', 'INBOX', true, null, 0],
+      ['billing', 'Rechnungen', true, null, 0],
       ['info', 'INBOX', false, 'permanent', 1],
       ['support', 'INBOX', true, null, 0],
     ],
@@ -284,8 +286,35 @@ test('retrieval never mixes the two accounts: the same correspondent’s mail to
   assert.deepEqual([(await row(support2))?.account, (await row(billing2))?.account], [MAILBOX_USER, BILLING_USER]);
 });
 
+test('one run polls every folder of a mailbox, each with its own watermark', async () => {
+  await stack.dovecot.deliver(
+    BILLING_USER,
+    sampleEmail({ from: erika, subject: 'Rechnung 88', messageId: '<r-88@customer.example>' }),
+    'Rechnungen',
+  );
+  const run = await poll({ mailboxId: 'billing' });
+  assert.equal(run.started.length, 1);
+  assert.match(run.started[0]!, /^email-billing@example\.test-Rechnungen-\d+-\d+$/);
+  assert.deepEqual(
+    run.otherFolders?.map((f) => [f.mailbox, f.started]),
+    [['Rechnungen', 1]],
+  );
+  const marks = (await stack.db.pool.query('SELECT mailbox FROM mailbox_watermarks WHERE account = ? ORDER BY mailbox', [
+    BILLING_USER,
+  ])) as Array<{ mailbox: string }>;
+  assert.deepEqual(
+    marks.map((m) => m.mailbox),
+    ['INBOX', 'Rechnungen'],
+  );
+  await waitFor('the folder’s email stored', async () => (await row(run.started[0]!))?.mailbox_id === 'billing');
+});
+
 test('an unknown mailbox id is refused for good, naming the known ones', async () => {
   const failed = await failureOf(poll({ mailboxId: 'sales' }));
   assert.equal(failed.type, 'UNKNOWN_MAILBOX');
   assert.match(failed.message, /mailbox "sales" is not in the registry \(known: support, billing, info\)/);
+  // A schedule from before the registry means the default mailbox, which this registry lacks.
+  const legacy = await failureOf(poll({ mailbox: 'INBOX' }));
+  assert.equal(legacy.type, 'UNKNOWN_MAILBOX');
+  assert.match(legacy.message, /mailbox "default" is not in the registry/);
 });
