@@ -13,6 +13,7 @@ import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import type { PollRunResult } from '../../workflows/imap-poll-workflow';
+import { ingest } from '../../cli/commands/ingest';
 import { loadConfig, type Config } from '../../lib/config';
 import { startSmtpSink, type SmtpSink } from '../../scripts/services/smtp-sink';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
@@ -307,6 +308,23 @@ test('one run polls every folder of a mailbox, each with its own watermark', asy
     ['INBOX', 'Rechnungen'],
   );
   await waitFor('the folder’s email stored', async () => (await row(run.started[0]!))?.mailbox_id === 'billing');
+});
+
+test('a file imported for a mailbox (ingest --mailbox) is answered from that mailbox', async () => {
+  const file = path.join(stack.dir, 'imported.eml');
+  writeFileSync(file, sampleEmail({ from: erika, subject: 'Zahlung per Überweisung', messageId: '<file-1@customer.example>' }));
+  const report = await ingest(config, file, { history: false, mailboxId: 'billing' });
+  const emailId = report.lines[0]!.split('\t')[0]!;
+  assert.equal(report.failed, 0, report.lines.join('\n'));
+  const before = billingSmtp.messages.length;
+  await approveAndWaitSent(emailId);
+  assert.equal((await row(emailId))?.mailbox_id, 'billing');
+  assert.equal(billingSmtp.messages.length, before + 1);
+  assert.equal(billingSmtp.messages.at(-1)!.envelope.mailFrom, 'billing@example.test');
+  await assert.rejects(
+    ingest(config, file, { history: false, mailboxId: 'shop' }),
+    /unknown mailbox "shop" \(known: support, billing, info\)/,
+  );
 });
 
 test('an unknown mailbox id is refused for good, naming the known ones', async () => {
