@@ -438,7 +438,8 @@ test('the Web UI lists the emails with their search attributes and shows summary
     const summary = await frameText(page, 'iframe#user-metadata-summary');
     assert.equal(summary.text, `${URGENT_SUBJECT} — Jürgen König (juergen@customer.example)`);
     const details = await frameText(page, 'iframe#user-metadata-details');
-    assert.match(details.text, /Mailbox: INBOX \(UID \d+\)/);
+    // The registry id of the mailbox, then its folder and UID.
+    assert.match(details.text, /Mailbox: default: INBOX \(UID \d+\)/);
     assert.match(details.text, /Priority at intake: critical/);
     assert.match(details.text, /Message-ID: <urgent-1@customer\.example>/);
     const draftId = await currentDraftId(client, a.workflowId);
