@@ -1,33 +1,34 @@
-import type { PriorityRule } from '../lib/priority-rules';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { Drafter } from '../ports/drafter';
-import type { MailSender } from '../ports/mail-sender';
-import type { Mailbox } from '../ports/mailbox';
+import type { MailboxDirectory } from '../ports/mailbox-directory';
+import type { MailboxHealth } from '../ports/mailbox-health';
 import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 
-/** Mailbox-level settings the activities need; taken from the validated config. */
+/**
+ * Settings of the whole installation the activities need; taken from the validated config.
+ * Everything that belongs to one mailbox (account, folders, Sent folder, From, signature, priority
+ * rules, language) comes from its registry entry (`mailboxes.get(id).entry`).
+ */
 export interface MailSettings {
-  /** Names the IMAP account in workflow ids and watermarks. */
-  account: string;
-  mailbox: string;
-  sentMailbox: string;
   maxMessageBytes: number;
   pollBatchSize: number;
   importHistory: boolean;
   backlogLimit: number;
-  priorityRules: PriorityRule[];
+  /** Our own addresses include every mailbox's From address: mail between them is a loop. */
   triage: TriageSettings;
-  from: { name: string; address: string };
   /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
   threadJoinOrganisation?: boolean;
 }
 
 export interface ActivityDeps {
-  mailbox: Mailbox;
+  /** Every registered mailbox with its IMAP and SMTP adapters: any worker serves any mailbox. */
+  mailboxes: MailboxDirectory;
+  /** When each mailbox's folders were last polled, and why not. */
+  health: MailboxHealth;
   messages: MessageStore;
   audit: AuditLog;
   drafts: DraftStore;
@@ -36,7 +37,6 @@ export interface ActivityDeps {
   watermarks: WatermarkStore;
   index: VectorIndex;
   drafter: Drafter;
-  sender: MailSender;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
   signals: WorkflowSignals;

@@ -6,6 +6,7 @@ import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { emailKey, mailboxOf } from './mailbox-of';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -58,7 +59,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   };
 }
 
-export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts'>) {
+export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes'>) {
   return {
     /** A reply written by a person (manual review): stored as a draft like any other. */
     async saveHumanDraft(input: { emailId: string; version: number; body: string; by: string }): Promise<DraftView> {
@@ -103,13 +104,16 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       // Earlier drafts can no longer be approved once a newer one exists.
       await deps.drafts.markStale(email.id, input.version);
       let context: DraftContextItem[] = [];
+      // Only the mail of this email's mailbox (or its team) can become context.
+      const key = emailKey(deps, email);
       try {
         context = await deps.index
           .retrieve(
             {
               emailId: email.id,
               threadId: email.threadId,
-              mailbox: email.mailbox ?? '',
+              account: key.account,
+              mailbox: key.mailbox,
               direction: 'in',
               fromAddress: to.address,
               subject: email.subject,
@@ -151,7 +155,15 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:injection:${input.version}`,
         });
       }
-      const drafted = await deps.drafter.draft({ emailId: email.id, from: to, subject: email.subject, text: email.text, context });
+      const { language } = mailboxOf(deps, email.mailboxId).entry;
+      const drafted = await deps.drafter.draft({
+        emailId: email.id,
+        from: to,
+        subject: email.subject,
+        text: email.text,
+        context,
+        language,
+      });
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
       const draft = await deps.drafts.save({

@@ -2,9 +2,13 @@ import type { EmailWorkflowInput } from '../lib/domain';
 import { PermanentError, TooLargeError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { mailboxOf } from './mailbox-of';
 
-/** Downloads the raw message once and stores it; the workflow only ever sees its id. */
-export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'messages' | 'audit' | 'settings'>) {
+/**
+ * Downloads the raw message once, over the IMAP account of the mailbox it came in through, and
+ * stores it with that mailbox's id; the workflow only ever sees its id.
+ */
+export function createFetchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'messages' | 'audit' | 'settings'>) {
   /** Mail over the limit leaves a visible row and one audit entry, then ends the step for good. */
   async function refuseOversized(input: EmailWorkflowInput, err: TooLargeError): Promise<never> {
     const { source, emailId } = input;
@@ -13,6 +17,7 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'mess
       await deps.messages.saveOversized({
         emailId,
         source: 'imap',
+        mailboxId: mailboxOf(deps, source.mailboxId).entry.id,
         mailbox: source.mailbox,
         uidValidity: source.uidValidity,
         uid: source.uid,
@@ -58,10 +63,12 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'mess
         await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
         return { size: raw.length };
       }
+      // Refused before anything is stored when the registry no longer has the mailbox.
+      const served = mailboxOf(deps, source.mailboxId);
       let raw = await deps.messages.getRaw(emailId);
       if (!raw) {
         try {
-          raw = await deps.mailbox.fetchRaw({
+          raw = await served.mailbox.fetchRaw({
             mailbox: source.mailbox,
             uidValidity: source.uidValidity,
             uid: source.uid,
@@ -75,6 +82,7 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailbox' | 'mess
       await deps.messages.saveRaw({
         emailId,
         source: 'imap',
+        mailboxId: served.entry.id,
         mailbox: source.mailbox,
         uidValidity: source.uidValidity,
         uid: source.uid,

@@ -2,17 +2,19 @@ import { PermanentError, errorMessage } from '../lib/errors';
 import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
+import { emailKey } from './mailbox-of';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'settings' | 'knowledge'>) {
-  /** Writes the email's retrieval entries; true when they are complete. */
+export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge'>) {
+  /** Writes the email's retrieval entries under its mailbox's isolation key. */
   const writeIndex = async (emailId: string): Promise<EmailRecord> => {
     const email = await deps.messages.getEmail(emailId);
     if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
+    const key = emailKey(deps, email);
     await deps.index.index({
       emailId: email.id,
       threadId: email.threadId,
-      account: deps.settings.account,
-      mailbox: email.mailbox ?? '',
+      account: key.account,
+      mailbox: key.mailbox,
       direction: 'in',
       fromAddress: email.from?.address ?? '',
       fromName: email.from?.name ?? '',

@@ -5,6 +5,7 @@ import { higher } from '../lib/priority-rules';
 import { bouncedMessageIds, triage, triageMessage } from '../lib/triage';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { emailKey } from './mailbox-of';
 import { joinThread } from './thread-join';
 
 export interface ParseSummary {
@@ -18,7 +19,7 @@ export interface ParseSummary {
   triage: { class: TriageClass; reason: string } | null;
 }
 
-export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings'>) {
+export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes'>) {
   /** A bounce of one of our replies marks that send `bounced`, audited on both emails. */
   async function linkBounce(emailId: string, raw: Buffer, parsed: { inReplyTo: string | null; references: string[] }): Promise<number> {
     const cid = correlationId();
@@ -50,8 +51,10 @@ export function createParseActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       const raw = await deps.messages.getRaw(input.emailId);
       if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
       const parsed = await parseRawEmail(raw, input.emailId);
-      // A reply joins a known thread only if its sender took part in it.
-      parsed.threadId = await joinThread(deps, input.emailId, parsed);
+      const stored = await deps.messages.getEmail(input.emailId);
+      // A reply joins a known thread only if its sender took part in it, within its mailbox's team.
+      const key = emailKey(deps, { mailboxId: stored?.mailboxId ?? '', mailbox: stored?.mailbox ?? null });
+      parsed.threadId = await joinThread(deps, input.emailId, parsed, key.account);
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       await deps.messages.saveParsed(input.emailId, parsed);

@@ -7,6 +7,7 @@ import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
 import type { SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
 
 /**
@@ -26,8 +27,18 @@ export function replyMessageId(workflowId: string, draftId: string, fromAddress:
   return `<reply-${createHash('sha256').update(`${workflowId}\n${draftId}`).digest('hex').slice(0, 32)}@${domain}>`;
 }
 
+/** The approved text as it goes out: the mailbox's signature below it, once. */
+export function withSignature(text: string, signature: string | undefined): string {
+  const sig = signature?.replace(/\r\n/g, '\n').trim();
+  if (!sig) return text;
+  const body = text.replace(/\s+$/, '');
+  if (body.endsWith(sig)) return text;
+  // "-- " on its own line is the signature separator mail programs recognise (RFC 3676).
+  return `${body}\n\n-- \n${sig}\n`;
+}
+
 export function createSendActivities(
-  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'sender' | 'mailbox' | 'settings' | 'index'>,
+  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
 ) {
   return {
     async recordDecision(input: { emailId: string; draftId: string; decision: Decision } & StatusOwned): Promise<void> {
@@ -86,10 +97,15 @@ export function createSendActivities(
       }
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      // The mailbox the mail came to answers it: its identity, its SMTP server, its Sent folder.
+      // From the stored row, never from this worker's environment (UNKNOWN_MAILBOX if it is gone).
+      const served = mailboxOf(deps, email.mailboxId);
+      const { from, signature } = served.entry.smtp;
+      const sentFolder = served.entry.imap.sentFolder;
       // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
-      const problem = recipientProblem(draft.to.address);
+      const problem = recipientProblem(draft.to.address, [...ourAddresses(deps), ...deps.settings.triage.ownAddresses]);
       if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, 'BAD_RECIPIENT');
-      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, deps.settings.from.address));
+      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
       const claim = await claimSend(deps, ctx);
@@ -110,12 +126,12 @@ export function createSendActivities(
       let reached: SendPhase = 'claimed';
       let result;
       try {
-        result = await deps.sender.send(
+        result = await served.sender.send(
           {
-            from: deps.settings.from,
+            from,
             to: { name: draft.to.name, address: draft.to.address },
             subject: draft.subject,
-            text: draft.approvedBody ?? draft.body,
+            text: withSignature(draft.approvedBody ?? draft.body, signature),
             messageId,
             inReplyTo: email.messageId ?? undefined,
             references: references.length > 0 ? references.slice(-20) : undefined,
@@ -126,7 +142,7 @@ export function createSendActivities(
               await fenced(phase);
             },
             beforeData: async (seen) => {
-              const mismatch = envelopeMismatch({ from: deps.settings.from.address, to: draft.to.address }, seen);
+              const mismatch = envelopeMismatch({ from: from.address, to: draft.to.address }, seen);
               if (!mismatch) return;
               await deps.audit.record({
                 emailId: email.id,
@@ -168,12 +184,14 @@ export function createSendActivities(
       });
       try {
         // Feedback: the approved text (a person's edit included) becomes context for future drafts.
+        const key = emailKey(deps, email);
         await deps.index.index({
           emailId: `${draft.id}:sent`,
           threadId: email.threadId,
-          mailbox: email.mailbox ?? '',
+          account: key.account,
+          mailbox: key.mailbox,
           direction: 'out',
-          fromAddress: deps.settings.from.address,
+          fromAddress: from.address,
           // Whose reply it is: it counts as that correspondent's history, masked for anyone else.
           toAddresses: [draft.to.address],
           subject: draft.subject,
@@ -191,7 +209,7 @@ export function createSendActivities(
         });
       }
       try {
-        await deps.mailbox.appendOnce(deps.settings.sentMailbox, result.raw, messageId);
+        await served.mailbox.appendOnce(sentFolder, result.raw, messageId);
         await deps.sends.markAppended(draft.id);
       } catch (err) {
         // The reply is out; a missing Sent copy must not make the step retry and send again.
@@ -200,7 +218,7 @@ export function createSendActivities(
           correlationId: cid,
           eventType: 'sent_copy_failed',
           errorClass: 'dependency',
-          message: `reply sent but not stored in ${deps.settings.sentMailbox}: ${errorMessage(err)}`,
+          message: `reply sent but not stored in ${sentFolder} of mailbox "${served.entry.id}": ${errorMessage(err)}`,
           eventKey: `${cid}:sent_copy_failed:${draft.id}`,
         });
       }

@@ -4,6 +4,7 @@ import { organisationDomain } from '../lib/organisation';
 import type { ParsedEmail } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
+import { ourAddresses } from './mailbox-of';
 
 /** The thread of an email refused elsewhere: named after its workflow id, which no header can forge. */
 export function ownThreadId(emailId: string): string {
@@ -19,11 +20,12 @@ export function ownThreadId(emailId: string): string {
  * organisation of someone who did. Otherwise it starts its own thread, and the audit log says why.
  */
 export async function joinThread(
-  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings'>,
+  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings' | 'mailboxes'>,
   emailId: string,
   parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from' | 'replyTo' | 'threadId'>,
+  /** The isolation account of the email's mailbox (lib/mailbox-scope.ts): threads stay within it. */
+  account: string,
 ): Promise<string> {
-  const { account } = deps.settings;
   await deps.messages.setAccount(emailId, account);
   const ids = [...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])];
   // A known message among the references names its thread; else the parser's name (the root
@@ -32,8 +34,8 @@ export async function joinThread(
   const members = await deps.messages.threadParticipants(known, account);
   if (members.length === 0) return known;
 
-  // Our own addresses are in every thread; they vouch for no one.
-  const ours = new Set([normaliseAddress(deps.settings.from.address), normaliseAddress(account)]);
+  // Our own addresses (every mailbox's) are in every thread; they vouch for no one.
+  const ours = new Set([...ourAddresses(deps), ...deps.settings.triage.ownAddresses, account].map(normaliseAddress));
   const participants = members.filter((a) => !ours.has(a));
   // The sender and, when it differs, the Reply-To address (the draft goes there, with the
   // thread as context) must both qualify: a spoofed From alone must not open a thread.

@@ -9,18 +9,22 @@ export interface ImapSettings {
   tls: boolean;
   user: string;
   password: string;
+  /** Where an operator fixes the account, named in refusals; the single-account variables by default. */
+  hints?: { folder: string; login: string };
 }
 
+const ENV_HINTS = { folder: 'check IMAP_MAILBOX', login: 'check IMAP_USER / IMAP_PASSWORD' };
+
 /** Maps imapflow failures: bad credentials and refused commands are permanent, the rest transient. */
-function classifyImapError(err: unknown, what: string): Error {
+function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error {
   if (err instanceof PermanentError || err instanceof TransientError) return err;
   const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; serverResponseCode?: string; message?: string };
   const detail = e.responseText ?? e.message ?? String(err);
   if (e.serverResponseCode === 'NONEXISTENT' || /doesn't exist|does not exist/i.test(detail)) {
-    return new PermanentError(`IMAP folder missing during ${what}: ${detail} (check IMAP_MAILBOX)`, 'IMAP_NO_MAILBOX', { cause: err });
+    return new PermanentError(`IMAP folder missing during ${what}: ${detail} (${hints.folder})`, 'IMAP_NO_MAILBOX', { cause: err });
   }
   if (e.authenticationFailed) {
-    return new PermanentError(`IMAP login refused during ${what}: ${detail} (check IMAP_USER / IMAP_PASSWORD)`, 'IMAP_AUTH', {
+    return new PermanentError(`IMAP login refused during ${what}: ${detail} (${hints.login})`, 'IMAP_AUTH', {
       cause: err,
     });
   }
@@ -48,12 +52,12 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
     try {
       await client.connect();
     } catch (err) {
-      throw classifyImapError(err, what);
+      throw classifyImapError(err, what, settings.hints);
     }
     try {
       return await fn(client);
     } catch (err) {
-      throw classifyImapError(err, what);
+      throw classifyImapError(err, what, settings.hints);
     } finally {
       await client.logout().catch(() => client.close());
     }

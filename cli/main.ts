@@ -30,7 +30,9 @@ commands:
   codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)
   poll                                    run the IMAP poll schedule once, now
   cleanup                                 run the stuck-processing cleanup once, now
-  ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
+  ingest <file.eml|dir> [--history] [--mailbox ID]
+                                          import .eml files (as received in mailbox ID, default "default");
+                                          one line per file (id, outcome, file), exit 1 if any failed
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
   status [--json]                         emails per status, queue rows per status, dead letters
   metrics [--json] [--minutes N] [--urgent-deadline M]
@@ -162,8 +164,11 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'ingest': {
-      const { positionals, values } = args(rest, { history: { type: 'boolean', default: false } });
-      const report = await ingest(config(), one(positionals, 'file or directory'), { history: values.history === true });
+      const { positionals, values } = args(rest, { history: { type: 'boolean', default: false }, mailbox: { type: 'string' } });
+      const report = await ingest(config(), one(positionals, 'file or directory'), {
+        history: values.history === true,
+        ...(typeof values.mailbox === 'string' ? { mailboxId: values.mailbox } : {}),
+      });
       for (const line of report.lines) console.log(line);
       // The summary goes to stderr: stdout stays one line per file for scripts.
       console.error(`email-rag ingest: ${report.summary}`);

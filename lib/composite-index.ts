@@ -1,5 +1,6 @@
 import type { DraftContextItem } from '../ports/drafter';
-import type { MessageStore } from '../ports/store';
+import type { EmailRecord, MessageStore } from '../ports/store';
+import type { IsolationKey } from './mailbox-scope';
 import type { ThreadGraph } from '../ports/thread-graph';
 import type { ContextScope, IndexableEmail, VectorIndex } from '../ports/vector-index';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
@@ -15,8 +16,13 @@ export interface CompositeIndexParts {
   graph?: ThreadGraph;
   /** Reads the text of graph-related emails for the context, and whom our sent replies went to. */
   messages: Pick<MessageStore, 'getEmail'>;
-  /** The mail account this worker serves: part of every entry's isolation key. */
+  /** The account of entries that name none (the default mailbox's): part of the isolation key. */
   account?: string;
+  /**
+   * The isolation key of a stored email (its mailbox's team, or account and folder), to check what
+   * the graph names; null when its mailbox is unknown (never shown). Without it: the email's folder.
+   */
+  keyOf?(email: EmailRecord): IsolationKey | null;
   /** CONTEXT_INCLUDE_ORGANISATION and CONTEXT_REUSE_REPLIES. */
   policy?: ContextPolicy;
   /** Told about every optional part that failed, so the caller can audit it. */
@@ -69,8 +75,11 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
     );
     for (const r of related) {
       const other = await parts.messages.getEmail(r.emailId);
-      const from = normaliseAddress(other?.from?.address ?? '');
-      if (!other || (other.mailbox ?? '') !== scope.mailbox || !sameCorrespondent(scope, from, organisationDomain(from))) continue;
+      if (!other) continue;
+      const key = parts.keyOf ? parts.keyOf(other) : { account: scope.account, mailbox: other.mailbox ?? '' };
+      const from = normaliseAddress(other.from?.address ?? '');
+      if (!key || key.account !== scope.account || key.mailbox !== scope.mailbox) continue;
+      if (!sameCorrespondent(scope, from, organisationDomain(from))) continue;
       items.push({ sourceId: other.id, kind: 'sender', text: `${other.subject}\n${other.text.slice(0, 800)}`, title: other.subject });
     }
     return items;

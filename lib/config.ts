@@ -6,7 +6,7 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
-import { DEFAULT_MAILBOX_ID, readMailboxRegistry, type MailboxEntry } from './mailbox-registry';
+import { DEFAULT_MAILBOX_ID, readMailboxRegistry, resolveSecret, type MailboxEntry, type SecretRef } from './mailbox-registry';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -35,6 +35,11 @@ export interface Config {
   mailboxes: MailboxEntry[];
   /** MAILBOXES_FILE when the registry comes from a file. */
   mailboxesFile?: string;
+  /**
+   * Reads a mailbox's secret by its reference from the environment this config was loaded from
+   * (a function, so the values never show up when the config is printed or serialised).
+   */
+  readSecret(ref: SecretRef): string;
   /** Drafts one email may get (redrafts and thread follow-ups) before a person writes the reply (MAX_DRAFTS). */
   maxDrafts: number;
   /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
@@ -195,6 +200,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     priorityRules: [],
     mailboxes: [],
     mailboxesFile,
+    readSecret: (ref) => resolveSecret(ref, env),
     maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
     smtp: {
@@ -299,6 +305,10 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   } else {
     config.mailboxes = [defaultMailbox(config)];
   }
+  // Mail between our own mailboxes is a loop, never a customer: every From address is ours.
+  config.triage.ownAddresses = [
+    ...new Set([...config.triage.ownAddresses, ...config.mailboxes.map((m) => m.smtp.from.address.toLowerCase()).filter(Boolean)]),
+  ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
 }

@@ -39,6 +39,12 @@ export const FAILURE_TYPES = {
   notInDoubt: 'NOT_IN_DOUBT',
   decisionRefused: 'DECISION_REFUSED',
   alreadySent: 'ALREADY_SENT',
+  /** An email or poll names a mailbox id the registry does not have (removed while mail was in flight). */
+  unknownMailbox: 'UNKNOWN_MAILBOX',
+  /** A mailbox's secret (IMAP or SMTP password) cannot be read: only that mailbox stops. */
+  mailboxSecret: 'MAILBOX_SECRET',
+  /** A poll of a mailbox the registry marks `enabled: false`. */
+  mailboxDisabled: 'MAILBOX_DISABLED',
 } as const;
 
 /**

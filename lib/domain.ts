@@ -35,8 +35,13 @@ export type TriageClass = (typeof TRIAGE_CLASSES)[number];
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-/** Where the raw message of an email comes from. */
-export type EmailSource = { kind: 'imap'; mailbox: string; uidValidity: number; uid: number } | { kind: 'stored' };
+/**
+ * Where the raw message of an email comes from. `mailboxId` names the registry entry it came in
+ * through (README "Several mailboxes"); runs started before there was a registry lack it and mean
+ * the `default` mailbox. `mailbox` is the IMAP folder.
+ */
+export type EmailSource =
+  { kind: 'imap'; mailboxId?: string; mailbox: string; uidValidity: number; uid: number } | { kind: 'stored'; mailboxId?: string };
 
 export interface EmailWorkflowInput {
   /** Equals the workflow id: the business identity of the email. */

@@ -52,6 +52,8 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
     )
     .join('\n');
   const user = [
+    // The mailbox's language, for a mail whose own cannot be told (outside the data tags: ours).
+    ...(req.language ? [`If the language of the email cannot be told, reply in ${req.language === 'de' ? 'German' : 'English'}.`] : []),
     `<email from="${fence(req.from.name)} <${req.from.address}>" subject="${fence(req.subject).replace(/"/g, "'")}">`,
     fence(req.text.slice(0, 20_000)),
     '</email>',

@@ -11,6 +11,15 @@ const ENGLISH = new Set(
 
 /** A small stop-word vote between German and English, the two languages the product serves. */
 export function detectLanguage(text: string): 'de' | 'en' {
+  return languageVote(text) ?? 'en';
+}
+
+/** The mail's language, or `fallback` (the mailbox's) when the text holds no word of either. */
+export function detectLanguageOr(text: string, fallback: 'de' | 'en'): 'de' | 'en' {
+  return languageVote(text) ?? fallback;
+}
+
+function languageVote(text: string): 'de' | 'en' | null {
   let de = 0;
   let en = 0;
   for (const word of text
@@ -21,5 +30,6 @@ export function detectLanguage(text: string): 'de' | 'en' {
     if (ENGLISH.has(word)) en += 1;
   }
   if (/[äöüß]/i.test(text)) de += 1;
+  if (de === 0 && en === 0) return null;
   return de > en ? 'de' : 'en';
 }

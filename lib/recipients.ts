@@ -10,8 +10,11 @@ const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 /** Names that only mean something inside one network (RFC 6761, RFC 6762, RFC 8375, common private suffixes). */
 const LOCAL_SUFFIXES = ['localhost', 'local', 'localdomain', 'internal', 'intranet', 'lan', 'home.arpa', 'invalid', 'onion'];
 
-/** Why `address` is not acceptable as a reply recipient, or null when it is. */
-export function recipientProblem(address: string): string | null {
+/**
+ * Why `address` is not acceptable as a reply recipient, or null when it is. `own` lists our own
+ * addresses (every mailbox's): a reply to one of them would be mail between our mailboxes, a loop.
+ */
+export function recipientProblem(address: string, own: readonly string[] = []): string | null {
   if (typeof address !== 'string' || address.length === 0) return 'the address is empty';
   if (address.length > 254) return 'the address is longer than 254 characters';
   // Control characters, whitespace and the characters that separate or quote mailboxes.
@@ -30,6 +33,7 @@ export function recipientProblem(address: string): string | null {
   const lower = domain.toLowerCase();
   const suffix = LOCAL_SUFFIXES.find((s) => lower === s || lower.endsWith(`.${s}`));
   if (suffix) return `"${domain}" is a local name (.${suffix})`;
+  if (own.some((o) => o.trim().toLowerCase() === address.toLowerCase())) return 'it is one of our own mailboxes (a mail loop)';
   return null;
 }
 

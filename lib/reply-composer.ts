@@ -1,5 +1,5 @@
 import type { DraftContextItem, DraftRequest } from '../ports/drafter';
-import { detectLanguage } from './language';
+import { detectLanguage, detectLanguageOr } from './language';
 import { inverseFrequencies, matchedTerms, overlapScore, terms } from './term-overlap';
 
 /**
@@ -159,9 +159,9 @@ function extract(c: Candidate, query: Set<string>, idf: Map<string, number>): st
   return chosen.sort((a, b) => a.i - b.i).map((x) => x.s);
 }
 
-export function composeReply(req: Pick<DraftRequest, 'emailId' | 'from' | 'subject' | 'text' | 'context'>): ComposedReply {
+export function composeReply(req: Pick<DraftRequest, 'emailId' | 'from' | 'subject' | 'text' | 'context' | 'language'>): ComposedReply {
   const question = questionOf(req.subject, req.text);
-  const language = detectLanguage(question);
+  const language = req.language ? detectLanguageOr(question, req.language) : detectLanguage(question);
   const t = TEXT[language];
   // The opening of a long mail says what it is about; the bound keeps the scoring cheap.
   const query = terms(question.slice(0, 5_000));

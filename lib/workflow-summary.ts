@@ -19,8 +19,10 @@ export interface EmailFacts {
   fromName?: string | null;
   fromAddress?: string | null;
   priority: Priority;
-  /** IMAP mailbox name, or `file` for an imported file. */
+  /** IMAP folder name, or `file` for an imported file. */
   mailbox: string;
+  /** The registry id of the mailbox it came in through (README "Several mailboxes"). */
+  mailboxId?: string;
   uid?: number;
   /** The imported file's name. */
   file?: string;
@@ -112,10 +114,11 @@ export function emailSummary(facts: Pick<EmailFacts, 'subject' | 'fromName' | 'f
 /** Mailbox, priority, sender and thread, one Markdown line each. */
 export function emailDetails(facts: EmailFacts): string {
   const value = (text: string) => markdownLiteral(oneLine(text, DETAIL_CHARS));
-  const where =
+  const folder =
     facts.mailbox === 'file'
       ? `imported file${facts.file ? ` ${facts.file}` : ''}`
       : `${facts.mailbox}${facts.uid !== undefined ? ` (UID ${facts.uid})` : ''}`;
+  const where = facts.mailboxId ? `${facts.mailboxId}: ${folder}` : folder;
   // The thread is decided at parse time (only participants join one); before that, what the mail claims.
   const thread = facts.threadId
     ? codeSpan(facts.threadId)

@@ -25,6 +25,8 @@ export interface DraftRequest {
   subject: string;
   text: string;
   context: DraftContextItem[];
+  /** The mailbox's language: used when the mail's own cannot be told (no German or English words). */
+  language?: 'de' | 'en';
 }
 
 export interface DraftResult {

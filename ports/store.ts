@@ -22,7 +22,10 @@ export interface ParsedEmail {
 
 export interface EmailRecord extends ParsedEmail {
   id: string;
+  /** The IMAP folder it came from (null for an imported file). */
   mailbox: string | null;
+  /** The registry entry it came in through ('default' for the single-account variables). */
+  mailboxId: string;
   status: EmailStatus;
   historyOnly: boolean;
   rawSize: number;
@@ -35,6 +38,8 @@ export interface EmailRecord extends ParsedEmail {
 export interface NewRawEmail {
   emailId: string;
   source: 'imap' | 'file';
+  /** Registry id of the mailbox; 'default' when left out. */
+  mailboxId?: string;
   mailbox?: string;
   uidValidity?: number;
   uid?: number;
@@ -53,6 +58,7 @@ export interface SendSnapshot {
 export interface OversizedEmail {
   emailId: string;
   source: 'imap' | 'file';
+  mailboxId?: string;
   mailbox?: string;
   uidValidity?: number;
   uid?: number;
@@ -102,10 +108,10 @@ export interface MessageStore {
   /** Emails that are neither finished nor waiting for a person: the backlog. */
   countUnfinished(): Promise<number>;
   /**
-   * Messages of this mailbox above `afterUid` that have an emails row: a poll that keeps draining
+   * Messages of this folder (of this registry mailbox, when given) above `afterUid` that have an emails row: a poll that keeps draining
    * subtracts them from what it started, since a started workflow has no row until it fetched.
    */
-  countStoredAbove(mailbox: string, uidValidity: number, afterUid: number): Promise<number>;
+  countStoredAbove(mailbox: string, uidValidity: number, afterUid: number, mailboxId?: string): Promise<number>;
 }
 
 export interface AuditEntry {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
-import { createImapMailbox } from '../adapters/imap-mailbox';
+import { createMailboxDirectory } from '../adapters/mailbox-directory';
+import { createMariaDbMailboxHealth } from '../adapters/mariadb/mailbox-health';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
@@ -15,7 +16,6 @@ import { createMariaDbSendLedger } from '../adapters/mariadb/send-ledger';
 import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store';
 import { createOfflineDrafter } from '../adapters/offline-drafter';
 import { createOpenAiDrafter } from '../adapters/openai-drafter';
-import { createSmtpSender } from '../adapters/smtp-sender';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
 import { createTemporalSignals, createTemporalStarter } from '../adapters/temporal-starter';
 import { createArangoGraph } from '../adapters/arango-graph';
@@ -25,6 +25,7 @@ import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
+import { isolationKey } from '../lib/mailbox-scope';
 import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
 
@@ -38,7 +39,8 @@ export interface Dependencies {
 
 /**
  * The index with every configured part: full text always, Qdrant and ArangoDB when set, all
- * scoped by the account and the context rules of the config.
+ * scoped by each email's isolation key (its mailbox's team, or account and folder) and the
+ * context rules of the config.
  */
 export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog): VectorIndex {
   return createCompositeIndex({
@@ -64,6 +66,10 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
       : undefined,
     messages,
     account: config.imap.user,
+    keyOf(email) {
+      const entry = config.mailboxes.find((m) => m.id === email.mailboxId);
+      return entry ? isolationKey(entry, email.mailbox ?? '') : null;
+    },
     policy: { includeOrganisation: config.context.includeOrganisation, reuseReplies: config.context.reuseReplies },
     // Retrieval goes on with less context; the audit log says what was missing (seed 001).
     async onDegraded(part, err) {
@@ -93,8 +99,8 @@ export async function syncKnowledgeFolder(
 /** Builds every adapter from one validated config; `close` releases them on shutdown. */
 export function buildDependencies(config: Config, client: Client): Dependencies {
   const pool = createPool(config.databaseUrl);
-  const mailbox = createImapMailbox(config.imap);
-  const sender = createSmtpSender(config.smtp);
+  // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
+  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
   const drafter =
     config.llm.mode === 'openai' && config.llm.baseUrl
       ? createOpenAiDrafter({
@@ -109,7 +115,8 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
   const audit = createMariaDbAuditLog(pool);
   const index = buildIndex(config, pool, messages, audit);
   const activities: ActivityDeps = {
-    mailbox,
+    mailboxes,
+    health: createMariaDbMailboxHealth(pool),
     messages,
     audit,
     drafts: createMariaDbDraftStore(pool),
@@ -118,23 +125,17 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     drafter,
-    sender,
     starter: createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
-      account: config.imap.user,
-      mailbox: config.imap.mailbox,
-      sentMailbox: config.imap.sentMailbox,
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,
       importHistory: config.imap.importHistory,
       backlogLimit: config.imap.backlogLimit,
-      priorityRules: config.priorityRules,
       triage: config.triage,
-      from: config.smtp.from,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
     },
   };
@@ -143,7 +144,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     jobs,
     syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
     async close() {
-      await Promise.allSettled([mailbox.close(), sender.close()]);
+      await mailboxes.close();
       await pool.end().catch(() => undefined);
     },
   };

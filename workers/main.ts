@@ -58,7 +58,8 @@ export async function runWorker(config: Config): Promise<void> {
     temporal: config.temporal.address,
     drafter: config.llm.mode,
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
-    mailbox: `${config.imap.user}@${config.imap.host}:${config.imap.port}/${config.imap.mailbox}`,
+    // Every mailbox this worker serves (any worker serves all): id, account and folders.
+    mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),
   });
   const knowledge = running.syncKnowledge().then(
     (r) =>

@@ -95,7 +95,8 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
   const statusOwner = 'workflow' as const;
   upsertSearchAttributes([
     { key: EMAIL_PRIORITY, value: priority },
-    { key: MAILBOX, value: input.source.kind === 'imap' ? input.source.mailbox : 'file' },
+    // The registry id when the run has one; runs from before the registry keep their folder name.
+    { key: MAILBOX, value: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') },
   ]);
   let seq = 0;
   let lastRecord: StatusRecord | null = null;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EmailStatus, Priority, TriageClass } from '../../lib/domain';
 import { PermanentError } from '../../lib/errors';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import type { TriageVerdict } from '../../lib/triage';
 import type { EmailRecord, MessageStore, NewRawEmail, OversizedEmail, ParsedEmail, SendSnapshot } from '../../ports/store';
 import { MAX_STORED_TEXT_CHARS, RAW_CHUNK_BYTES } from './limits';
@@ -9,6 +10,7 @@ import { classifyDbError, query, type Pool } from './pool';
 interface EmailRow {
   id: string;
   mailbox: string | null;
+  mailbox_id: string | null;
   status: EmailStatus;
   history_only: number;
   priority: Priority;
@@ -92,12 +94,13 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       await query(
         pool,
         'recording the fetched email',
-        `INSERT INTO emails (id, source, mailbox, uid_validity, uid, history_only, status, raw_size)
-         VALUES (?, ?, ?, ?, ?, ?, 'fetched', ?)
+        `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?)
          ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size)`,
         [
           email.emailId,
           email.source,
+          email.mailboxId ?? DEFAULT_MAILBOX_ID,
           email.mailbox ?? null,
           email.uidValidity ?? null,
           email.uid ?? null,
@@ -113,12 +116,13 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       await query(
         pool,
         'recording the oversized email',
-        `INSERT INTO emails (id, source, mailbox, uid_validity, uid, history_only, status, raw_size, subject, from_address, status_reason)
-         VALUES (?, ?, ?, ?, ?, ?, 'fetched', ?, ?, ?, 'too_large')
+        `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size, subject, from_address, status_reason)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?, ?, ?, 'too_large')
          ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), status_reason = 'too_large'`,
         [
           email.emailId,
           email.source,
+          email.mailboxId ?? DEFAULT_MAILBOX_ID,
           email.mailbox ?? null,
           email.uidValidity ?? null,
           email.uid ?? null,
@@ -205,6 +209,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return {
         id: r.id,
         mailbox: r.mailbox,
+        mailboxId: r.mailbox_id ?? DEFAULT_MAILBOX_ID,
         status: r.status,
         historyOnly: r.history_only === 1,
         rawSize: r.raw_size,
@@ -357,12 +362,12 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return Number(rows[0]?.n ?? 0);
     },
 
-    async countStoredAbove(mailbox: string, uidValidity: number, afterUid: number): Promise<number> {
+    async countStoredAbove(mailbox: string, uidValidity: number, afterUid: number, mailboxId?: string): Promise<number> {
       const rows = await query<Array<{ n: number }>>(
         pool,
         'counting stored messages of the poll run',
-        'SELECT COUNT(*) AS n FROM emails WHERE mailbox = ? AND uid_validity = ? AND uid > ?',
-        [mailbox, uidValidity, afterUid],
+        `SELECT COUNT(*) AS n FROM emails WHERE mailbox = ? AND uid_validity = ? AND uid > ?${mailboxId === undefined ? '' : ' AND mailbox_id = ?'}`,
+        mailboxId === undefined ? [mailbox, uidValidity, afterUid] : [mailbox, uidValidity, afterUid, mailboxId],
       );
       return Number(rows[0]?.n ?? 0);
     },

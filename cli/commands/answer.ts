@@ -24,7 +24,8 @@ export async function answer(config: Config, emailId: string, by: string): Promi
       const priority = email.priority;
       const input: EmailWorkflowInput = {
         emailId,
-        source: { kind: 'stored' },
+        // The mailbox it came to stays the one that answers (search attribute and display too).
+        source: { kind: 'stored', mailboxId: email.mailboxId },
         priority,
         answerRequestedBy: by,
         maxDrafts: config.maxDrafts,
@@ -34,6 +35,7 @@ export async function answer(config: Config, emailId: string, by: string): Promi
         fromName: email.from?.name,
         fromAddress: email.from?.address,
         priority,
+        mailboxId: email.mailboxId,
         mailbox: email.mailbox ?? 'file',
         messageId: email.messageId,
         threadId: email.threadId,

@@ -7,6 +7,7 @@ import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store'
 import { createTemporalStarter } from '../../adapters/temporal-starter';
 import type { Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { effectivePriority } from '../../lib/priority-rules';
 import { emailDisplay } from '../../lib/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../context';
@@ -76,7 +77,13 @@ export interface IngestReport {
  * rest: each gets its own outcome line. A file above MAX_MESSAGE_BYTES is recorded (not stored)
  * and its workflow started, which ends it `failed` with reason `too_large`.
  */
-export async function ingest(config: Config, target: string, opts: { history: boolean }): Promise<IngestReport> {
+export async function ingest(config: Config, target: string, opts: { history: boolean; mailboxId?: string }): Promise<IngestReport> {
+  // The mailbox the files count as received in: its priority rules now, its identity for the reply.
+  const mailboxId = opts.mailboxId ?? DEFAULT_MAILBOX_ID;
+  const entry = config.mailboxes.find((m) => m.id === mailboxId);
+  if (!entry) {
+    throw new CliError(`unknown mailbox "${mailboxId}" (known: ${config.mailboxes.map((m) => m.id).join(', ') || 'none'})`, 2);
+  }
   const files = emlFiles(target);
   const pool = await connectDatabase(config, { storesMail: true });
   const temporal = await connectTemporal(config).catch(async (err: unknown) => {
@@ -104,6 +111,7 @@ export async function ingest(config: Config, target: string, opts: { history: bo
           await store.saveOversized({
             emailId,
             source: 'file',
+            mailboxId,
             size,
             subject: known?.subject ?? null,
             from: known?.from?.address ?? null,
@@ -120,9 +128,10 @@ export async function ingest(config: Config, target: string, opts: { history: bo
             eventKey: `${emailId}:too_large`,
           });
           const outcome = await starter.startEmail(
-            { emailId, source: { kind: 'stored' }, historyOnly: opts.history },
+            { emailId, source: { kind: 'stored', mailboxId }, historyOnly: opts.history },
             'normal',
             emailDisplay({
+              mailboxId,
               subject: known?.subject ?? null,
               fromName: known?.from?.name,
               fromAddress: known?.from?.address,
@@ -144,13 +153,14 @@ export async function ingest(config: Config, target: string, opts: { history: bo
         // Same intake rule as the poll: headers and PRIORITY_RULES decide the priority up front.
         const head = await parseRawEmail(raw, emailId).catch(() => null);
         const priority = head
-          ? effectivePriority(head.priority, { from: head.from?.address ?? null, subject: head.subject }, config.priorityRules)
+          ? effectivePriority(head.priority, { from: head.from?.address ?? null, subject: head.subject }, entry.priorityRules)
           : 'normal';
-        await store.saveRaw({ emailId, source: 'file', raw, historyOnly: opts.history });
+        await store.saveRaw({ emailId, source: 'file', mailboxId, raw, historyOnly: opts.history });
         const outcome = await starter.startEmail(
-          { emailId, source: { kind: 'stored' }, historyOnly: opts.history, priority },
+          { emailId, source: { kind: 'stored', mailboxId }, historyOnly: opts.history, priority },
           priority,
           emailDisplay({
+            mailboxId,
             subject: head?.subject ?? null,
             fromName: head?.from?.name,
             fromAddress: head?.from?.address,

@@ -8,6 +8,8 @@ import { freePort } from './ports';
 export interface ReceivedMail {
   /** What the client really sent in MAIL FROM / RCPT TO ('' for the null sender). */
   envelope: { mailFrom: string; rcptTo: string[] };
+  /** The AUTH user name the client logged in with, when it did. */
+  authUser?: string;
   raw: Buffer;
   receivedAt: Date;
 }
@@ -51,6 +53,7 @@ export async function startSmtpSink(opts: { port?: number; dir?: string } = {}):
         mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
         rcptTo: session.envelope.rcptTo.map((r) => r.address),
       },
+      ...(typeof session.user === 'string' ? { authUser: session.user } : {}),
       raw,
       receivedAt: new Date(),
     };

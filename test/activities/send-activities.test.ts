@@ -33,7 +33,7 @@ after(async () => {
 /** Delivers, fetches, parses, indexes, drafts and approves one email, as the workflow would. */
 async function approved(opts: Parameters<typeof sampleEmail>[0] = {}) {
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail(opts));
-  const listing = await h.deps.activities.mailbox.listSince('INBOX', nextUid - 1, 10);
+  const listing = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
   const uid = listing.messages[listing.messages.length - 1]!.uid;
   nextUid = uid + 1;
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);

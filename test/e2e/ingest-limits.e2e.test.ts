@@ -149,7 +149,14 @@ test('email-rag answer pulls an ignored email back: audit row with the actor, th
   const history = await client.workflow.getHandle(emailId, second.runId).fetchHistory();
   const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
   const input = JSON.parse(Buffer.from(data!).toString('utf8')) as EmailWorkflowInput;
-  assert.deepEqual(input, { emailId, source: { kind: 'stored' }, priority: 'normal', answerRequestedBy: 'carol', maxDrafts: 6 });
+  // The run names the mailbox the email came to, so its reply goes out with that mailbox's identity.
+  assert.deepEqual(input, {
+    emailId,
+    source: { kind: 'stored', mailboxId: 'default' },
+    priority: 'normal',
+    answerRequestedBy: 'carol',
+    maxDrafts: 6,
+  });
   const audit = (await stack.db.pool.query(
     `SELECT actor, message FROM audit_log WHERE correlation_id = ? AND event_type = 'triage_overridden'`,
     [emailId],

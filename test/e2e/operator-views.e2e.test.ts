@@ -256,7 +256,8 @@ test('list, count and batch signals by query follow the emails through the pipel
   await expectList(view('critical-waiting'), ['A-urgent-imap', 'B-critical-file']);
   await expectList(view('manual-review'), ['G-manual-review']);
   await expectList(view('approved-not-sent'), ['C-normal-file']);
-  await expectList('Mailbox="INBOX"', ['A-urgent-imap', 'F-hostile-imap']);
+  // Mailbox is the registry id: mail polled from IMAP and files imported into it alike.
+  await expectList('Mailbox="default"', [...firstSix, 'G-manual-review']);
   await expectList('EmailPriority="high"', ['E-high-file']);
   // `count --group-by` does not exist and the server groups only by ExecutionStatus: one count per status.
   assert.equal(await count('NeedsHuman=true'), 6);
@@ -437,7 +438,8 @@ test('the Web UI lists the emails with their search attributes and shows summary
     const summary = await frameText(page, 'iframe#user-metadata-summary');
     assert.equal(summary.text, `${URGENT_SUBJECT} — Jürgen König (juergen@customer.example)`);
     const details = await frameText(page, 'iframe#user-metadata-details');
-    assert.match(details.text, /Mailbox: INBOX \(UID \d+\)/);
+    // The registry id of the mailbox, then its folder and UID.
+    assert.match(details.text, /Mailbox: default: INBOX \(UID \d+\)/);
     assert.match(details.text, /Priority at intake: critical/);
     assert.match(details.text, /Message-ID: <urgent-1@customer\.example>/);
     const draftId = await currentDraftId(client, a.workflowId);

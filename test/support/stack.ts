@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig, type Config } from '../../lib/config';
-import { startDovecot, type DovecotServer } from '../../scripts/services/dovecot';
+import { startDovecot, type DovecotServer, type DovecotUser } from '../../scripts/services/dovecot';
 import { startSmtpSink, type SmtpSink } from '../../scripts/services/smtp-sink';
 import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
@@ -26,10 +26,11 @@ export interface TestStack {
 /**
  * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
  * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
- * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`).
+ * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`); `extraUsers` are further
+ * Dovecot accounts (several mailboxes).
  */
 export async function startStack(
-  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string> } = {},
+  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string>; extraUsers?: DovecotUser[] } = {},
 ): Promise<TestStack> {
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-test-'));
   // Dovecot's unprivileged processes must be able to walk into the directory.
@@ -38,7 +39,10 @@ export async function startStack(
   try {
     const db = await createTestDatabase();
     started.push(() => db.drop());
-    const dovecot = await startDovecot({ dir: path.join(dir, 'dovecot'), users: [{ user: MAILBOX_USER, password: MAILBOX_PASSWORD }] });
+    const dovecot = await startDovecot({
+      dir: path.join(dir, 'dovecot'),
+      users: [{ user: MAILBOX_USER, password: MAILBOX_PASSWORD }, ...(opts.extraUsers ?? [])],
+    });
     started.push(() => dovecot.stop());
     const smtp = await startSmtpSink({ dir: path.join(dir, 'smtp') });
     started.push(() => smtp.stop());

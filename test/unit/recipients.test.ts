@@ -97,3 +97,9 @@ test('the envelope check refuses anything but exactly our sender and the one app
   assert.match(envelopeMismatch(expected, { ...good, accepted: ['evil@attacker.example'] }) ?? '', /accepted/);
   assert.match(envelopeMismatch(expected, { ...good, to: ['erika@customer.example '] }) ?? '', /RCPT TO/);
 });
+
+test('a reply to one of our own mailboxes is refused: mail between them is a loop', () => {
+  const own = ['support@example.com', 'billing@shop.example'];
+  assert.match(recipientProblem('Billing@Shop.example', own) ?? '', /one of our own mailboxes/);
+  assert.equal(recipientProblem('erika@customer.example', own), null);
+});

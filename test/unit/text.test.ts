@@ -4,7 +4,7 @@ import { withinBudget } from '../../activities/draft-activities';
 import { wordEditDistance } from '../../lib/edit-distance';
 import { parseRawEmail } from '../../adapters/mail-parser';
 import { parseDraftJson } from '../../lib/draft-prompt';
-import { detectLanguage } from '../../lib/language';
+import { detectLanguage, detectLanguageOr } from '../../lib/language';
 import { splitPassages } from '../../lib/passages';
 import { priorityFromHeaders } from '../../lib/priority';
 
@@ -18,6 +18,10 @@ test('passages drop quoted history and respect the size limit', () => {
 test('language and priority detection', () => {
   assert.equal(detectLanguage('Hallo, können Sie mir bitte helfen? Vielen Dank'), 'de');
   assert.equal(detectLanguage('Hello, could you please help me with my invoice? Thanks'), 'en');
+  // A mailbox's language decides only when the mail holds no word of either language.
+  assert.equal(detectLanguageOr('Rechnung 2024-117 ???', 'de'), 'de');
+  assert.equal(detectLanguageOr('Invoice 2024-117 ???', 'en'), 'en');
+  assert.equal(detectLanguageOr('Hello, could you please help me? Thanks', 'de'), 'en');
   assert.equal(priorityFromHeaders({ xPriority: '1 (Highest)' }), 'high');
   assert.equal(priorityFromHeaders({ importance: 'low' }), 'low');
   assert.equal(priorityFromHeaders({ priority: 'urgent' }), 'critical');

@@ -96,6 +96,14 @@ test('details name mailbox, priority, sender and thread; ids are code spans', ()
   assert.match(
     emailDetails({ subject: null, priority: 'low', mailbox: 'file', file: 'a.eml' }),
     /imported file a\.eml[^]*new conversation/,
+  ); // With several mailboxes the registry id comes first.
+  assert.match(
+    emailDetails({ subject: null, priority: 'low', mailboxId: 'billing', mailbox: 'INBOX', uid: 3 }),
+    /^\*\*Mailbox:\*\* billing: INBOX \(UID 3\)$/m,
+  );
+  assert.match(
+    emailDetails({ subject: null, priority: 'low', mailboxId: 'billing', mailbox: 'file', file: 'a.eml' }),
+    /billing: imported file a\.eml/,
   );
 });
 

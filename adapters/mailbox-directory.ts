@@ -1,0 +1,114 @@
+import { FAILURE_TYPES } from '../lib/contract';
+import { ConfigError, PermanentError, errorMessage } from '../lib/errors';
+import { DEFAULT_MAILBOX_ID, describeSecret, type MailboxEntry, type SecretRef } from '../lib/mailbox-registry';
+import type { MailSender } from '../ports/mail-sender';
+import type { Mailbox } from '../ports/mailbox';
+import type { MailboxDirectory, ServedMailbox } from '../ports/mailbox-directory';
+import { createImapMailbox, type ImapSettings } from './imap-mailbox';
+import { createSmtpSender, type SmtpSettings } from './smtp-sender';
+
+export interface MailboxDirectoryOptions {
+  /** Reads a secret by reference (Config.readSecret); throws ConfigError naming the reference. */
+  readSecret(ref: SecretRef): string;
+  /** Adapter factories; the real IMAP and SMTP adapters unless a test swaps them. */
+  createMailbox?: (settings: ImapSettings) => Mailbox;
+  createSender?: (settings: SmtpSettings) => MailSender;
+}
+
+/**
+ * Every registry entry by id, with its IMAP and SMTP adapters built on first use. A secret that
+ * cannot be read fails only the mailbox it belongs to (MAILBOX_SECRET, permanent: nothing heals
+ * until an operator sets it), and the error names the entry and the reference, never a value.
+ */
+export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDirectoryOptions): MailboxDirectory {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const served = new Map<string, ServedMailbox>();
+  const opened: Array<Mailbox | MailSender> = [];
+
+  const secret = (entry: MailboxEntry, what: string, ref: SecretRef): string => {
+    try {
+      return opts.readSecret(ref);
+    } catch (err) {
+      const why = err instanceof ConfigError ? err.message : `${describeSecret(ref)} cannot be read: ${errorMessage(err)}`;
+      throw new PermanentError(`mailbox "${entry.id}": ${what} unavailable: ${why}`, FAILURE_TYPES.mailboxSecret);
+    }
+  };
+
+  /** Builds the adapter on the first call; a failed build is tried again on the next one. */
+  function lazy<T extends object>(build: () => T): () => T {
+    let made: T | undefined;
+    return () => {
+      if (!made) {
+        made = build();
+        opened.push(made as Mailbox | MailSender);
+      }
+      return made;
+    };
+  }
+
+  function serve(entry: MailboxEntry): ServedMailbox {
+    // The single-account variables' mailbox keeps naming the variables its operator sets.
+    const fromVariables = entry.id === DEFAULT_MAILBOX_ID && 'env' in entry.imap.password && entry.imap.password.env === 'IMAP_PASSWORD';
+    const where = `mailbox "${entry.id}"`;
+    const imap = lazy(() =>
+      (opts.createMailbox ?? createImapMailbox)({
+        host: entry.imap.host,
+        port: entry.imap.port,
+        tls: entry.imap.tls,
+        user: entry.imap.user,
+        password: secret(entry, 'IMAP password', entry.imap.password),
+        hints: fromVariables
+          ? undefined
+          : {
+              folder: `check imap.folders and imap.sentFolder of ${where}`,
+              login: `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of ${where}`,
+            },
+      }),
+    );
+    const smtp = lazy(() =>
+      (opts.createSender ?? createSmtpSender)({
+        host: entry.smtp.host,
+        port: entry.smtp.port,
+        tls: entry.smtp.tls,
+        user: entry.smtp.user,
+        password: entry.smtp.password ? secret(entry, 'SMTP password', entry.smtp.password) : undefined,
+        timeoutMs: entry.smtp.timeoutMs,
+      }),
+    );
+    // Async, so a missing secret is a rejected promise like any other failure of the call.
+    const mailbox: Mailbox = {
+      listSince: async (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
+      fetchRaw: async (ref) => imap().fetchRaw(ref),
+      appendOnce: async (folder, raw, messageId) => imap().appendOnce(folder, raw, messageId),
+      close: async () => undefined,
+    };
+    const sender: MailSender = {
+      send: async (mail, hooks) => smtp().send(mail, hooks),
+      close: async () => undefined,
+    };
+    return { entry, mailbox, sender };
+  }
+
+  return {
+    list: () => [...entries],
+    get(id: string): ServedMailbox {
+      const entry = byId.get(id);
+      if (!entry) {
+        throw new PermanentError(
+          `mailbox "${id}" is not in the registry (known: ${[...byId.keys()].join(', ') || 'none'}); ` +
+            'restore its entry, or end the email by hand',
+          FAILURE_TYPES.unknownMailbox,
+        );
+      }
+      let s = served.get(id);
+      if (!s) {
+        s = serve(entry);
+        served.set(id, s);
+      }
+      return s;
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled(opened.map((a) => a.close()));
+    },
+  };
+}
