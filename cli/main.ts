@@ -24,11 +24,12 @@ const USAGE = `usage: email-rag <command> [options]
 commands:
   worker                                  run the worker (all workflows and activities)
   migrate                                 create the database and apply migrations
-  schedules install                       install or update the IMAP poll schedule
+  schedules install                       install, update or remove schedules: one IMAP poll per enabled mailbox
+                                          (created/updated/unchanged/removed per schedule)
   temporal setup [--retention-days N]     register the search attributes (EmailStatus, …) on the namespace;
                                           with --retention-days also set how long closed histories are kept
   codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)
-  poll                                    run the IMAP poll schedule once, now
+  poll [--mailbox ID]                     run the IMAP poll schedule of one mailbox (default: every enabled one) once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
@@ -139,12 +140,12 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'poll': {
-      args(rest);
+      const { values } = args(rest, { mailbox: { type: 'string' } });
       const cfg = config(true);
       const temporal = await connectTemporal(cfg);
       try {
-        await triggerPoll(temporal.client, cfg);
-        console.log('poll triggered');
+        const polled = await triggerPoll(temporal.client, cfg, typeof values.mailbox === 'string' ? values.mailbox : undefined);
+        console.log(`poll triggered: ${polled.join(', ')}`);
       } finally {
         await temporal.close();
       }
