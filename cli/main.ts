@@ -11,6 +11,7 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
+import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList } from './commands/mailboxes';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
@@ -33,7 +34,12 @@ commands:
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history]       import .eml files; one line per file (id, outcome, file), exit 1 if any failed
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
-  status [--json]                         emails per status, queue rows per status, dead letters
+  status [--json]                         emails per status, queue rows per status, dead letters; per mailbox:
+                                          emails per status, last successful poll and current poll failures
+  mailboxes list [--json]                 the mailbox registry: accounts, folders, identities, secret references
+                                          (never values), schedule state, last successful poll, last error
+  mailboxes check [ID] [--json]           try IMAP login, folders, Sent folder and SMTP (EHLO, AUTH) of every
+                                          enabled mailbox or of ID, sending nothing; exit 1 if any fails
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
   drafts [--json]                         drafts waiting for approval
@@ -182,6 +188,22 @@ async function run(argv: string[]): Promise<void> {
       const report = await status(config());
       console.log(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
       return;
+    }
+    case 'mailboxes': {
+      const { positionals, values } = args(rest, { json: { type: 'boolean', default: false } });
+      const [sub, id, ...extra] = positionals;
+      if (sub === 'list' && id === undefined) {
+        const list = await mailboxesList(config());
+        console.log(values.json ? JSON.stringify(list, null, 2) : formatMailboxList(list));
+        return;
+      }
+      if (sub === 'check' && extra.length === 0) {
+        const checks = await mailboxesCheck(config(), id);
+        console.log(values.json ? JSON.stringify(checks, null, 2) : formatMailboxChecks(checks));
+        if (checks.some((c) => !c.ok)) process.exitCode = 1;
+        return;
+      }
+      throw new CliError(`usage: email-rag mailboxes list | mailboxes check [ID]\n${USAGE}`, 2);
     }
     case 'metrics': {
       const { values } = args(rest, {
