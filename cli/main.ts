@@ -11,7 +11,7 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
-import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList } from './commands/mailboxes';
+import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
@@ -40,6 +40,8 @@ commands:
                                           (never values), schedule state, last successful poll, last error
   mailboxes check [ID] [--json]           try IMAP login, folders, Sent folder and SMTP (EHLO, AUTH) of every
                                           enabled mailbox or of ID, sending nothing; exit 1 if any fails
+  mailboxes disable|enable ID             set enabled: false|true of ID in MAILBOXES_FILE (comments kept);
+                                          then schedules install
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
   drafts [--json]                         drafts waiting for approval
@@ -203,7 +205,11 @@ async function run(argv: string[]): Promise<void> {
         if (checks.some((c) => !c.ok)) process.exitCode = 1;
         return;
       }
-      throw new CliError(`usage: email-rag mailboxes list | mailboxes check [ID]\n${USAGE}`, 2);
+      if ((sub === 'disable' || sub === 'enable') && id && extra.length === 0) {
+        console.log(mailboxesSetEnabled(config(), id, sub === 'enable'));
+        return;
+      }
+      throw new CliError(`usage: email-rag mailboxes list | mailboxes check [ID] | mailboxes disable|enable ID\n${USAGE}`, 2);
     }
     case 'metrics': {
       const { values } = args(rest, {

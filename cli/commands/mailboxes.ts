@@ -1,9 +1,12 @@
+import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
 import { probeImap, probeSmtp, type ProbeStep } from '../../adapters/mailbox-probe';
 import type { Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
 import { describeSecret, resolveSecret, type MailboxEntry } from '../../lib/mailbox-registry';
+import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
 import type { PollHealth } from '../../ports/mailbox-health';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 import { pollScheduleId } from '../schedules';
@@ -229,4 +232,41 @@ export function formatMailboxChecks(checks: MailboxCheck[]): string {
     for (const s of c.steps) lines.push(`  ${s.ok ? 'ok  ' : 'FAIL'} ${s.step}: ${s.detail}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * `mailboxes disable|enable ID`: edits MAILBOXES_FILE in place (comments kept) and says what to do
+ * next; the schedules follow with `email-rag schedules install`, after the change is committed.
+ */
+export function mailboxesSetEnabled(config: Config, id: string, enabled: boolean): string {
+  const file = config.mailboxesFile;
+  if (!file)
+    throw new CliError(
+      'no MAILBOXES_FILE: the single mailbox "default" comes from the IMAP_* / SMTP_* variables (README "Several mailboxes" shows how to move it into a file)',
+      2,
+    );
+  const full = path.resolve(file);
+  const text = readFileSync(full, 'utf8');
+  const result = setMailboxEnabled(text, id, enabled, {
+    json: /\.json$/i.test(full),
+    defaults: {
+      imap: {
+        host: config.imap.host,
+        port: config.imap.port,
+        tls: config.imap.tls,
+        sentFolder: config.imap.sentMailbox,
+        pollIntervalSeconds: config.imap.pollIntervalSeconds,
+      },
+      smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },
+      language: 'de',
+    },
+  });
+  const word = enabled ? 'enabled' : 'disabled';
+  if (!result.changed) return `mailbox ${id} is already ${word} in ${file}`;
+  // Write beside the file and rename: a reader never sees half a registry.
+  const tmp = `${full}.${process.pid}.tmp`;
+  writeFileSync(tmp, result.text);
+  chmodSync(tmp, statSync(full).mode & 0o777);
+  renameSync(tmp, full);
+  return `mailbox ${id} ${word} in ${file}; run \`email-rag schedules install\` to ${enabled ? 'create' : 'remove'} its poll schedule`;
 }

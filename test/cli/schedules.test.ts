@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -171,4 +171,23 @@ test('email-rag poll runs one mailbox or every enabled one, and refuses unknown 
   const disabled = await cli(['poll', '--mailbox', 'support']);
   assert.equal(disabled.code, 2);
   assert.match(disabled.stderr, /disabled/);
+});
+
+test('mailboxes disable edits the registry file in place, and the next install removes the schedule', { timeout: 120_000 }, async () => {
+  writeRegistry(registry(), [support, billing]);
+  await install();
+  await waitFor('billing listed', async () => (await listedPollSchedules()).includes(pollScheduleId('billing')));
+  const off = await cli(['mailboxes', 'disable', 'billing']);
+  assert.equal(off.code, 0, off.stderr);
+  assert.match(off.stdout, /mailbox billing disabled in .*mailboxes\.yaml; run `email-rag schedules install` to remove its poll schedule/);
+  const text = readFileSync(registry(), 'utf8');
+  assert.match(text, /^# mailboxes of this installation$/m, 'the comment survives');
+  assert.match(text, /^ {2}- id: billing\n {4}enabled: false$/m);
+  assert.equal((await install()).get(pollScheduleId('billing')), 'removed');
+  const last = await cli(['mailboxes', 'disable', 'support']);
+  assert.equal(last.code, 2);
+  assert.match(last.stderr, /"support" is the only enabled mailbox/);
+  const on = await cli(['mailboxes', 'enable', 'billing']);
+  assert.equal(on.code, 0, on.stderr);
+  assert.equal((await install()).get(pollScheduleId('billing')), 'created');
 });
