@@ -11,6 +11,7 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
+import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
@@ -24,17 +25,25 @@ const USAGE = `usage: email-rag <command> [options]
 commands:
   worker                                  run the worker (all workflows and activities)
   migrate                                 create the database and apply migrations
-  schedules install                       install or update the IMAP poll schedule
+  schedules install                       install, update or remove schedules: one IMAP poll per enabled mailbox
+                                          (created/updated/unchanged/removed per schedule)
   temporal setup [--retention-days N]     register the search attributes (EmailStatus, …) on the namespace;
                                           with --retention-days also set how long closed histories are kept
   codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)
-  poll                                    run the IMAP poll schedule once, now
+  poll [--mailbox ID]                     run the IMAP poll schedule of one mailbox (default: every enabled one) once, now
   cleanup                                 run the stuck-processing cleanup once, now
   ingest <file.eml|dir> [--history] [--mailbox ID]
                                           import .eml files (as received in mailbox ID, default "default");
                                           one line per file (id, outcome, file), exit 1 if any failed
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
-  status [--json]                         emails per status, queue rows per status, dead letters
+  status [--json]                         emails per status, queue rows per status, dead letters; per mailbox:
+                                          emails per status, last successful poll and current poll failures
+  mailboxes list [--json]                 the mailbox registry: accounts, folders, identities, secret references
+                                          (never values), schedule state, last successful poll, last error
+  mailboxes check [ID] [--json]           try IMAP login, folders, Sent folder and SMTP (EHLO, AUTH) of every
+                                          enabled mailbox or of ID, sending nothing; exit 1 if any fails
+  mailboxes disable|enable ID             set enabled: false|true of ID in MAILBOXES_FILE (comments kept);
+                                          then schedules install
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
   drafts [--json]                         drafts waiting for approval
@@ -141,12 +150,12 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'poll': {
-      args(rest);
+      const { values } = args(rest, { mailbox: { type: 'string' } });
       const cfg = config(true);
       const temporal = await connectTemporal(cfg);
       try {
-        await triggerPoll(temporal.client, cfg);
-        console.log('poll triggered');
+        const polled = await triggerPoll(temporal.client, cfg, typeof values.mailbox === 'string' ? values.mailbox : undefined);
+        console.log(`poll triggered: ${polled.join(', ')}`);
       } finally {
         await temporal.close();
       }
@@ -186,6 +195,26 @@ async function run(argv: string[]): Promise<void> {
       const report = await status(config());
       console.log(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
       return;
+    }
+    case 'mailboxes': {
+      const { positionals, values } = args(rest, { json: { type: 'boolean', default: false } });
+      const [sub, id, ...extra] = positionals;
+      if (sub === 'list' && id === undefined) {
+        const list = await mailboxesList(config());
+        console.log(values.json ? JSON.stringify(list, null, 2) : formatMailboxList(list));
+        return;
+      }
+      if (sub === 'check' && extra.length === 0) {
+        const checks = await mailboxesCheck(config(), id);
+        console.log(values.json ? JSON.stringify(checks, null, 2) : formatMailboxChecks(checks));
+        if (checks.some((c) => !c.ok)) process.exitCode = 1;
+        return;
+      }
+      if ((sub === 'disable' || sub === 'enable') && id && extra.length === 0) {
+        console.log(mailboxesSetEnabled(config(), id, sub === 'enable'));
+        return;
+      }
+      throw new CliError(`usage: email-rag mailboxes list | mailboxes check [ID] | mailboxes disable|enable ID\n${USAGE}`, 2);
     }
     case 'metrics': {
       const { values } = args(rest, {

@@ -15,8 +15,10 @@ export const WAITING_STATUSES = ['awaiting_approval', 'manual_review'] as const 
 /** Priorities whose oldest unfinished email has a deadline (seed 004 alert). */
 export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
 
-/** Emails of one (status, priority) among the unfinished and waiting ones. */
+/** Emails of one (mailbox, status, priority) among the unfinished and waiting ones. */
 export interface EmailGroup {
+  /** The registry entry the emails came in through (emails.mailbox_id). */
+  mailboxId: string;
   status: (typeof UNFINISHED_STATUSES)[number] | (typeof WAITING_STATUSES)[number];
   priority: Priority;
   count: number;
@@ -40,6 +42,16 @@ export interface OperatingState {
   deadLetters: StepFailures[];
   /** `send_attempts` rows per status; statuses without rows are absent. */
   sends: Partial<Record<SendStatus, number>>;
+  /** How the last polls of each mailbox and folder went (`mailbox_polls`), by the database's clock. */
+  polls: MailboxPollState[];
+}
+
+export interface MailboxPollState {
+  mailboxId: string;
+  folder: string;
+  /** null: never polled successfully. */
+  secondsSinceSuccess: number | null;
+  failuresInARow: number;
 }
 
 /** What happened in a time range (after `from`, up to and including `to`). */

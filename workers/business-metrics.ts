@@ -32,6 +32,8 @@ export const BUSINESS_METRICS = {
   sends: 'email_rag_send_attempts',
   deadLetters: 'email_rag_dead_letters',
   lastSample: 'email_rag_metrics_last_sample_timestamp_seconds',
+  mailboxPollAge: 'email_rag_mailbox_seconds_since_poll_success',
+  mailboxPollFailures: 'email_rag_mailbox_poll_failures_in_a_row',
   received: 'email_rag_emails_received_total',
   statusChanges: 'email_rag_status_changes_total',
   retries: 'email_rag_job_retries_total',
@@ -69,9 +71,24 @@ function labelledGauge(gauge: MetricGauge) {
  * started; gauges show the database as it is. A failed round is counted and logged, and the
  * next one catches up on the events.
  */
-export function startBusinessMetricsSampler(figures: OperatingFigures, meter: MetricMeter, intervalMs: number): { stop(): Promise<void> } {
+export function startBusinessMetricsSampler(
+  figures: OperatingFigures,
+  meter: MetricMeter,
+  intervalMs: number,
+  opts: {
+    /**
+     * The enabled mailboxes of the registry and their folders: each gets its series from the
+     * start, and poll health is exported for exactly these (a removed mailbox's old rows are not).
+     * Without it, the mailboxes the database names.
+     */
+    mailboxes?: Array<{ id: string; folders: string[] }>;
+  } = {},
+): { stop(): Promise<void> } {
   const m = BUSINESS_METRICS;
-  const backlog = meter.createGauge(m.backlog, 'int', '', 'Unfinished emails in the pipeline, per status and priority');
+  const startedAt = Date.now();
+  const backlog = labelledGauge(
+    meter.createGauge(m.backlog, 'int', '', 'Unfinished emails in the pipeline, per mailbox, status and priority'),
+  );
   const oldestUnfinished = meter.createGauge(
     m.oldestUnfinished,
     'int',
@@ -79,11 +96,24 @@ export function startBusinessMetricsSampler(figures: OperatingFigures, meter: Me
     'Longest time an unfinished email has been in its current status',
   );
   const oldestUrgent = meter.createGauge(m.oldestUrgent, 'int', 's', 'Age since arrival of the oldest unfinished critical or high email');
-  const waiting = meter.createGauge(m.waiting, 'int', '', 'Emails waiting for a person (approval, manual review), per status and priority');
+  const waiting = labelledGauge(
+    meter.createGauge(m.waiting, 'int', '', 'Emails waiting for a person (approval, manual review), per mailbox, status and priority'),
+  );
   const oldestWaiting = meter.createGauge(m.oldestWaiting, 'int', 's', 'Longest time an email has waited for a person');
   const sends = labelledGauge(meter.createGauge(m.sends, 'int', '', 'send_attempts rows per status (in_doubt waits for a person)'));
   const deadLetters = labelledGauge(meter.createGauge(m.deadLetters, 'int', '', 'Dead queue jobs, per step and error class'));
   const lastSample = meter.createGauge(m.lastSample, 'int', 's', 'Unix time of the last successful sample of the database');
+  const pollAge = labelledGauge(
+    meter.createGauge(
+      m.mailboxPollAge,
+      'int',
+      's',
+      'Seconds since the last successful poll of a mailbox folder (never succeeded: since this worker started sampling)',
+    ),
+  );
+  const pollFailures = labelledGauge(
+    meter.createGauge(m.mailboxPollFailures, 'int', '', 'Failed polls of a mailbox folder since its last success'),
+  );
   const received = meter.createCounter(m.received, '', 'Emails received, per priority');
   const statusChanges = meter.createCounter(m.statusChanges, '', 'Email status transitions recorded, per new status');
   const retries = meter.createCounter(m.retries, '', 'Failed attempts that will be retried, per step and error class');
@@ -122,11 +152,24 @@ export function startBusinessMetricsSampler(figures: OperatingFigures, meter: Me
       }
       mark = to;
       const state = await figures.state();
-      const group = (status: string, priority: string) => state.emails.find((g) => g.status === status && g.priority === priority);
-      for (const priority of PRIORITIES) {
-        for (const status of UNFINISHED_STATUSES) backlog.set(group(status, priority)?.count ?? 0, { status, priority });
-        for (const status of WAITING_STATUSES) waiting.set(group(status, priority)?.count ?? 0, { status, priority });
-      }
+      const mailboxIds = [...new Set([...(opts.mailboxes ?? []).map((b) => b.id), ...state.emails.map((g) => g.mailboxId)])];
+      const count = (mailbox: string, status: string, priority: string) =>
+        state.emails.find((g) => g.mailboxId === mailbox && g.status === status && g.priority === priority)?.count ?? 0;
+      const grid = (statuses: readonly string[]) =>
+        mailboxIds.flatMap((mailbox) =>
+          PRIORITIES.flatMap((priority) =>
+            statuses.map((status): [MetricTags, number] => [{ mailbox, status, priority }, count(mailbox, status, priority)]),
+          ),
+        );
+      backlog(grid(UNFINISHED_STATUSES));
+      waiting(grid(WAITING_STATUSES));
+      const watched = opts.mailboxes
+        ? opts.mailboxes.flatMap((b) => b.folders.map((folder) => ({ mailbox: b.id, folder })))
+        : state.polls.map((p) => ({ mailbox: p.mailboxId, folder: p.folder }));
+      const sinceStart = Math.floor((Date.now() - startedAt) / 1000);
+      const poll = (w: { mailbox: string; folder: string }) => state.polls.find((p) => p.mailboxId === w.mailbox && p.folder === w.folder);
+      pollAge(watched.map((w) => [w, poll(w)?.secondsSinceSuccess ?? sinceStart]));
+      pollFailures(watched.map((w) => [w, poll(w)?.failuresInARow ?? 0]));
       const max = (values: number[]) => Math.max(0, ...values);
       const unfinished = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
       oldestUnfinished.set(max(unfinished.map((g) => g.oldestInStatusSeconds)));
@@ -175,6 +218,9 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
     createMariaDbOperatingFigures(pool),
     meter,
     (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
+    {
+      mailboxes: config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders })),
+    },
   );
   return {
     async stop() {

@@ -42,14 +42,16 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
     },
 
     async state(): Promise<OperatingState> {
-      const groups = await query<Array<{ status: string; priority: Priority; n: number; in_status: number; since_arrival: number }>>(
+      const groups = await query<
+        Array<{ mailbox_id: string; status: string; priority: Priority; n: number; in_status: number; since_arrival: number }>
+      >(
         pool,
         'reading the backlog',
-        `SELECT status, priority, COUNT(*) AS n,
+        `SELECT mailbox_id, status, priority, COUNT(*) AS n,
                 MAX(TIMESTAMPDIFF(SECOND, status_changed_at, CURRENT_TIMESTAMP(3))) AS in_status,
                 MAX(TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3))) AS since_arrival
          FROM emails WHERE status IN (${list([...UNFINISHED_STATUSES, ...WAITING_STATUSES])})
-         GROUP BY status, priority`,
+         GROUP BY mailbox_id, status, priority`,
       );
       const dead = await query<Array<{ step: string; error_class: string; n: number }>>(
         pool,
@@ -62,8 +64,16 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         'reading the sends',
         'SELECT status, COUNT(*) AS n FROM send_attempts GROUP BY status',
       );
+      const polls = await query<Array<{ mailbox_id: string; folder: string; since_success: number | null; failures: number }>>(
+        pool,
+        'reading the poll health',
+        `SELECT mailbox_id, folder, TIMESTAMPDIFF(SECOND, last_success_at, CURRENT_TIMESTAMP(3)) AS since_success,
+                failures_in_a_row AS failures
+         FROM mailbox_polls`,
+      );
       return {
         emails: groups.map((g): EmailGroup => ({
+          mailboxId: g.mailbox_id,
           status: g.status as EmailGroup['status'],
           priority: g.priority,
           count: num(g.n),
@@ -72,6 +82,12 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         })),
         deadLetters: dead.map((d) => ({ step: d.step, errorClass: d.error_class, count: num(d.n) })),
         sends: Object.fromEntries(sends.map((s) => [s.status, num(s.n)])),
+        polls: polls.map((p) => ({
+          mailboxId: p.mailbox_id,
+          folder: p.folder,
+          secondsSinceSuccess: p.since_success === null ? null : Math.max(0, num(p.since_success)),
+          failuresInARow: num(p.failures),
+        })),
       };
     },
 

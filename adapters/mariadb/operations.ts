@@ -1,4 +1,4 @@
-import { URGENT_PRIORITIES, UNFINISHED_STATUSES } from '../../ports/operating-figures';
+import { URGENT_PRIORITIES, UNFINISHED_STATUSES, type MailboxPollState } from '../../ports/operating-figures';
 import { createMariaDbOperatingFigures } from './operating-figures';
 import type { Pool } from './pool';
 
@@ -8,7 +8,15 @@ export interface Metrics {
   /** Fetched → draft waiting for a person, per email in the window. */
   timeToDraftMs: { p50: number | null; p95: number | null };
   steps: Record<string, { runs: number; p50Ms: number | null; p95Ms: number | null; failedAttempts: number; dead: number }>;
-  backlog: { unfinished: number; oldestAgeSeconds: number | null; oldestUrgentAgeSeconds: number | null };
+  backlog: {
+    unfinished: number;
+    oldestAgeSeconds: number | null;
+    oldestUrgentAgeSeconds: number | null;
+    /** Unfinished emails per mailbox (emails.mailbox_id). */
+    byMailbox: Record<string, number>;
+  };
+  /** Poll health of the watched folders (README "Several mailboxes"). */
+  polls: MailboxPollState[];
   deadLetters: number;
   /** Sends a person must decide on (in doubt) and sends that came back (bounced); all time, not the window. */
   sends: { inDoubt: number; bounced: number };
@@ -30,7 +38,16 @@ const OUTPUT_STATUSES = new Set(['awaiting_approval', 'manual_review', 'sent']);
  * urgent mail waits past its deadline or nothing has come out for a while. The worker exports the
  * same figures to Prometheus (workers/business-metrics.ts).
  */
-export async function readMetrics(pool: Pool, windowMinutes: number, urgentDeadlineMinutes: number): Promise<Metrics> {
+/** A folder not polled successfully for this long raises an alert (as deploy/prometheus/alerts.yml does). */
+export const POLL_STALE_SECONDS = 15 * 60;
+
+export async function readMetrics(
+  pool: Pool,
+  windowMinutes: number,
+  urgentDeadlineMinutes: number,
+  /** The enabled mailboxes and folders of the registry; poll health is judged for these only. */
+  mailboxes?: Array<{ id: string; folders: string[] }>,
+): Promise<Metrics> {
   const figures = createMariaDbOperatingFigures(pool);
   const now = await figures.now();
   const events = await figures.eventsBetween(new Date(now.getTime() - Math.floor(windowMinutes) * 60_000), now);
@@ -70,6 +87,19 @@ export async function readMetrics(pool: Pool, windowMinutes: number, urgentDeadl
   if (unfinished > 0 && outputs === 0) {
     alerts.push(`${unfinished} emails unfinished and no draft or reply came out in the last ${windowMinutes} min`);
   }
+  const byMailbox: Record<string, number> = {};
+  for (const g of unfinishedGroups) byMailbox[g.mailboxId] = (byMailbox[g.mailboxId] ?? 0) + g.count;
+  const watched = mailboxes ? new Set(mailboxes.flatMap((b) => b.folders.map((f) => `${b.id}\n${f}`))) : null;
+  const polls = state.polls.filter((p) => !watched || watched.has(`${p.mailboxId}\n${p.folder}`));
+  for (const p of polls) {
+    const stale = p.secondsSinceSuccess === null ? p.failuresInARow > 0 : p.secondsSinceSuccess > POLL_STALE_SECONDS;
+    if (!stale) continue;
+    const since =
+      p.secondsSinceSuccess === null
+        ? 'never polled successfully'
+        : `not polled successfully for ${Math.round(p.secondsSinceSuccess / 60)} min`;
+    alerts.push(`mailbox ${p.mailboxId} folder ${p.folder}: ${since} (${p.failuresInARow} failed polls in a row; email-rag status)`);
+  }
   return {
     windowMinutes,
     intake: {
@@ -88,7 +118,8 @@ export async function readMetrics(pool: Pool, windowMinutes: number, urgentDeadl
       ),
     },
     steps,
-    backlog: { unfinished, oldestAgeSeconds: oldest, oldestUrgentAgeSeconds: urgentAge },
+    backlog: { unfinished, oldestAgeSeconds: oldest, oldestUrgentAgeSeconds: urgentAge, byMailbox },
+    polls,
     deadLetters: state.deadLetters.reduce((sum, d) => sum + d.count, 0),
     sends: { inDoubt, bounced: state.sends.bounced ?? 0 },
     alerts,

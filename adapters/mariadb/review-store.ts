@@ -3,6 +3,7 @@ import { readDraftSource, type SourceText } from './draft-sources';
 import { query, type Pool } from './pool';
 
 export interface QueueFilter {
+  /** A mailbox id of the registry (emails.mailbox_id). */
   mailbox?: string;
   priority?: string;
   /** awaiting_approval, manual_review or in_doubt (a send a person must decide on). */
@@ -12,6 +13,9 @@ export interface QueueFilter {
 
 export interface QueueItem {
   emailId: string;
+  /** The registry entry the mail came in through. */
+  mailboxId: string;
+  /** The IMAP folder it was fetched from. */
   mailbox: string | null;
   priority: string;
   status: string;
@@ -29,6 +33,8 @@ export interface EmailRecord {
   status: string;
   statusReason: string | null;
   priority: string;
+  /** The registry entry the mail came in through. */
+  mailboxId: string;
   mailbox: string | null;
   threadId: string | null;
   fromName: string | null;
@@ -85,7 +91,7 @@ export function createMariaDbReviewStore(pool: Pool) {
       const where: string[] = [`(e.status IN ('awaiting_approval', 'manual_review') OR s.status = 'in_doubt')`];
       const args: unknown[] = [];
       if (filter.mailbox) {
-        where.push('e.mailbox = ?');
+        where.push('e.mailbox_id = ?');
         args.push(filter.mailbox);
       }
       if (filter.priority) {
@@ -100,6 +106,7 @@ export function createMariaDbReviewStore(pool: Pool) {
       const rows = await query<
         Array<{
           id: string;
+          mailbox_id: string;
           mailbox: string | null;
           priority: string;
           status: string;
@@ -117,7 +124,7 @@ export function createMariaDbReviewStore(pool: Pool) {
       >(
         pool,
         'listing the review queue',
-        `SELECT e.id, e.mailbox, e.priority, e.status, e.from_name, e.from_address, e.subject,
+        `SELECT e.id, e.mailbox_id, e.mailbox, e.priority, e.status, e.from_name, e.from_address, e.subject,
                 TIMESTAMPDIFF(SECOND, e.created_at, CURRENT_TIMESTAMP(3)) AS age,
                 d.id AS draft_id, d.version, d.flags, d.drafter, s.status AS send_status,
                 (SELECT COUNT(*) FROM drafts x WHERE x.email_id = e.id AND x.status = 'stale') AS stale
@@ -136,6 +143,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         if (Number(r.stale) > 0) flags.push('stale');
         return {
           emailId: r.id,
+          mailboxId: r.mailbox_id,
           mailbox: r.mailbox,
           priority: r.priority,
           status: r.send_status === 'in_doubt' ? 'in_doubt' : r.status,
@@ -151,13 +159,14 @@ export function createMariaDbReviewStore(pool: Pool) {
       return filter.flag ? items.filter((i) => i.flags.includes(filter.flag!)) : items;
     },
 
+    /** Mailbox ids the emails name (also of entries since removed from the registry). */
     async mailboxes(): Promise<string[]> {
-      const rows = await query<Array<{ mailbox: string }>>(
+      const rows = await query<Array<{ mailbox_id: string }>>(
         pool,
         'listing mailboxes',
-        `SELECT DISTINCT mailbox FROM emails WHERE mailbox IS NOT NULL ORDER BY mailbox`,
+        `SELECT DISTINCT mailbox_id FROM emails ORDER BY mailbox_id`,
       );
-      return rows.map((r) => r.mailbox);
+      return rows.map((r) => r.mailbox_id);
     },
 
     async email(id: string): Promise<EmailRecord | null> {
@@ -169,6 +178,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         status: String(r.status),
         statusReason: (r.status_reason as string | null) ?? null,
         priority: String(r.priority),
+        mailboxId: String(r.mailbox_id ?? 'default'),
         mailbox: (r.mailbox as string | null) ?? null,
         threadId: (r.thread_id as string | null) ?? null,
         fromName: (r.from_name as string | null) ?? null,

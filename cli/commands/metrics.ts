@@ -11,7 +11,8 @@ export type { Metrics } from '../../adapters/mariadb/operations';
 export async function metrics(config: Config, windowMinutes: number, urgentDeadlineMinutes: number): Promise<Metrics> {
   const pool = await connectDatabase(config);
   try {
-    return await readMetrics(pool, windowMinutes, urgentDeadlineMinutes);
+    const enabled = config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders }));
+    return await readMetrics(pool, windowMinutes, urgentDeadlineMinutes, enabled);
   } finally {
     await pool.end();
   }
@@ -28,6 +29,13 @@ export function formatMetrics(m: Metrics): string {
         `${step.padEnd(9)} ${String(s.runs).padStart(4)}  ${ms(s.p50Ms).padEnd(8)}  ${ms(s.p95Ms).padEnd(8)}  ${String(s.failedAttempts).padStart(15)}  ${String(s.dead).padStart(4)}`,
     ),
     `backlog: ${m.backlog.unfinished} unfinished, oldest ${m.backlog.oldestAgeSeconds ?? '–'} s, oldest urgent ${m.backlog.oldestUrgentAgeSeconds ?? '–'} s`,
+    ...(Object.keys(m.backlog.byMailbox).length > 1
+      ? [
+          `backlog per mailbox: ${Object.entries(m.backlog.byMailbox)
+            .map(([id, n]) => `${id}=${n}`)
+            .join('  ')}`,
+        ]
+      : []),
     `dead letters: ${m.deadLetters}`,
     `sends in doubt: ${m.sends.inDoubt}, bounced: ${m.sends.bounced}`,
     ...(m.alerts.length > 0 ? m.alerts.map((a) => `ALERT: ${a}`) : ['alerts: none']),

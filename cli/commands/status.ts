@@ -1,10 +1,14 @@
 import { createMariaDbDraftStore } from '../../adapters/mariadb/draft-store';
 import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
+import { countEmailsByMailbox } from '../../adapters/mariadb/mailbox-counts';
+import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
 import { createMariaDbSendLedger } from '../../adapters/mariadb/send-ledger';
 import type { Config } from '../../lib/config';
 import { EMAIL_STATUSES, QUEUE_STATUSES } from '../../lib/domain';
+import type { PollHealth } from '../../ports/mailbox-health';
 import { connectDatabase } from '../context';
+import { pollHealthLine } from './mailboxes';
 
 export interface StatusReport {
   emails: Record<string, number>;
@@ -16,6 +20,18 @@ export interface StatusReport {
   /** Sends that may have been delivered: a person must decide (resend --force or mark-sent). */
   sendsInDoubt: number;
   sendsBounced: number;
+  /** Per mailbox of the registry (and any other mailbox_id the emails still name). */
+  mailboxes: MailboxStatus[];
+}
+
+export interface MailboxStatus {
+  id: string;
+  /** `removed`: emails name it, the registry does not (any more). */
+  registry: 'enabled' | 'disabled' | 'removed';
+  /** Statuses with at least one email. */
+  emails: Record<string, number>;
+  /** One entry per watched folder; `health` null until its first poll. */
+  folders: Array<{ folder: string; health: PollHealth | null }>;
 }
 
 const SEND_STATUSES = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'] as const;
@@ -26,6 +42,8 @@ export async function status(config: Config): Promise<StatusReport> {
     const emails = await createMariaDbMessageStore(pool).countByStatus();
     const queue = await createMariaDbJobLedger(pool).countByStatus();
     const sends = await createMariaDbSendLedger(pool).countByStatus();
+    const perMailbox = await countEmailsByMailbox(pool);
+    const polls = await createMariaDbMailboxHealth(pool).list();
     const fill = (keys: readonly string[], counts: Record<string, number>) => Object.fromEntries(keys.map((k) => [k, counts[k] ?? 0]));
     return {
       emails: fill(EMAIL_STATUSES, emails),
@@ -35,10 +53,27 @@ export async function status(config: Config): Promise<StatusReport> {
       sends: fill(SEND_STATUSES, sends),
       sendsInDoubt: sends.in_doubt ?? 0,
       sendsBounced: sends.bounced ?? 0,
+      mailboxes: mailboxStatus(config, perMailbox, polls),
     };
   } finally {
     await pool.end();
   }
+}
+
+function mailboxStatus(config: Config, perMailbox: Record<string, Record<string, number>>, polls: PollHealth[]): MailboxStatus[] {
+  const order = (counts: Record<string, number> | undefined) =>
+    Object.fromEntries(EMAIL_STATUSES.filter((s) => (counts?.[s] ?? 0) > 0).map((s) => [s, counts![s]!]));
+  const known = config.mailboxes.map((m): MailboxStatus => ({
+    id: m.id,
+    registry: m.enabled ? 'enabled' : 'disabled',
+    emails: order(perMailbox[m.id]),
+    folders: m.imap.folders.map((folder) => ({ folder, health: polls.find((p) => p.mailboxId === m.id && p.folder === folder) ?? null })),
+  }));
+  const removed = Object.keys(perMailbox)
+    .filter((id) => !config.mailboxes.some((m) => m.id === id))
+    .sort()
+    .map((id): MailboxStatus => ({ id, registry: 'removed', emails: order(perMailbox[id]), folders: [] }));
+  return [...known, ...removed];
 }
 
 export function formatStatus(r: StatusReport): string {
@@ -56,6 +91,13 @@ export function formatStatus(r: StatusReport): string {
           'sends in doubt are never retried automatically: check the SMTP log, then `email-rag resend <id> --force --by NAME` or `email-rag mark-sent <id> --by NAME`',
         ]
       : []),
+    'mailboxes:',
+    ...r.mailboxes.flatMap((m) => [
+      `  ${m.id}${m.registry === 'enabled' ? '' : ` (${m.registry === 'removed' ? 'not in the registry' : 'disabled'})`}: ${
+        Object.keys(m.emails).length > 0 ? line(m.emails) : 'no emails'
+      }`,
+      ...m.folders.map((f) => `    ${pollHealthLine(f.health ?? undefined, f.folder)}`),
+    ]),
   ].join('\n');
 }
 

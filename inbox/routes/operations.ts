@@ -10,7 +10,12 @@ export function registerOperationsRoutes({ app, deps, page }: InboxContext): voi
     const [backlog, oldest, metrics, dead, sends] = await Promise.all([
       backlogByStatusAndPriority(deps.pool),
       oldestWaiting(deps.pool),
-      readMetrics(deps.pool, 60, deps.config.inbox.slaMinutes.high),
+      readMetrics(
+        deps.pool,
+        60,
+        deps.config.inbox.slaMinutes.high,
+        deps.config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders })),
+      ),
       createMariaDbDeadLetters(deps.pool).list(),
       sendProblems(deps.pool),
     ]);

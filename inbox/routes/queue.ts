@@ -12,7 +12,9 @@ function pick(value: unknown, allowed: readonly string[]): string | undefined {
 export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
   app.get('/', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
-    const mailboxes = await deps.store.mailboxes();
+    // The registry's mailboxes first, then any other id the emails still name (a removed entry).
+    const registry = deps.config.mailboxes.map((m) => m.id);
+    const mailboxes = [...new Set([...registry, ...(await deps.store.mailboxes())])];
     const filter: QueueFilter = {
       ...(pick(q.mailbox, mailboxes) ? { mailbox: q.mailbox as string } : {}),
       ...(pick(q.priority, PRIORITIES) ? { priority: q.priority as string } : {}),

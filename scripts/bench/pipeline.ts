@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { pollScheduleId, triggerPoll } from '../../cli/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { sampleEmail, MAILBOX_USER, type TestStack } from '../../test/support/stack';
 import { approveUpdate } from '../../workflows/email-workflow';
 import { spawnManaged } from '../services/child-process';
@@ -72,7 +73,7 @@ export async function intake(
   while (!(await until())) {
     if (Date.now() > deadline) throw new Error(`intake did not finish within ${timeoutMs} ms`);
     if (source === 'imap' && Date.now() - lastTrigger > 5_000) {
-      const running = (await client.schedule.getHandle(pollScheduleId(stack.config)).describe()).info.runningActions.length;
+      const running = (await client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID)).describe()).info.runningActions.length;
       if (running === 0) await triggerPoll(client, stack.config);
       lastTrigger = Date.now();
     }

@@ -8,6 +8,7 @@ import { Runtime } from '@temporalio/worker';
 import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
 import { createPool, type Pool } from '../../adapters/mariadb/pool';
 import { freePort } from '../../scripts/services/ports';
+import { readMetrics } from '../../adapters/mariadb/operations';
 import { startBusinessMetricsSampler } from '../../workers/business-metrics';
 import { createTestDatabase } from '../support/database';
 import { parsePrometheusText, total, type Sample } from '../support/prometheus-text';
@@ -120,6 +121,8 @@ test('state and events from the tables: range edges, one time to draft per email
   assert.equal(group('sent').length + group('failed').length, 0, 'final statuses are neither backlog nor waiting');
   assert.deepEqual(state.deadLetters, [{ step: 'index', errorClass: 'dependency', count: 1 }]);
   assert.deepEqual(state.sends, { sent: 1, in_doubt: 1 });
+  // Rows written without a mailbox belong to the single-account `default` one.
+  assert.deepEqual([...new Set(state.emails.map((g) => g.mailboxId))], ['default']);
 });
 
 async function scrape(): Promise<Sample[]> {
@@ -172,5 +175,65 @@ test('the sampler counts a lost MariaDB link, keeps the last values, and catches
     await sampler.stop();
     await pool.end().catch(() => undefined);
     await proxy.stop();
+  }
+});
+
+test('per mailbox: backlog by mailbox_id, seconds since the last successful poll and failures in a row, for the registry only', async () => {
+  const now = await createMariaDbOperatingFigures(db.pool).now();
+  await sql(
+    `INSERT INTO emails (id, source, status, priority, mailbox_id, created_at, status_changed_at)
+     VALUES ('m-billing-1', 'imap', 'fetched', 'normal', 'billing', ?, ?), ('m-billing-2', 'imap', 'awaiting_approval', 'normal', 'billing', ?, ?)`,
+    [minutesAgo(now, 90), minutesAgo(now, 90), minutesAgo(now, 90), minutesAgo(now, 90)],
+  );
+  // billing's login broke 20 minutes ago; support never got through; a removed mailbox left a row.
+  await sql(
+    `INSERT INTO mailbox_polls (mailbox_id, folder, last_attempt_at, last_success_at, last_error, failures_in_a_row)
+     VALUES ('billing', 'INBOX', ?, ?, 'login refused', 3), ('support', 'INBOX', ?, NULL, 'timeout', 2),
+            ('removed', 'INBOX', ?, ?, 'gone', 9)`,
+    [minutesAgo(now, 1), minutesAgo(now, 20), minutesAgo(now, 1), minutesAgo(now, 1), minutesAgo(now, 600)],
+  );
+  const state = await createMariaDbOperatingFigures(db.pool).state();
+  const polls = new Map(state.polls.map((p) => [p.mailboxId, p]));
+  assert.ok(Math.abs(polls.get('billing')!.secondsSinceSuccess! - 1200) <= 2);
+  assert.equal(polls.get('billing')!.failuresInARow, 3);
+  assert.equal(polls.get('support')!.secondsSinceSuccess, null, 'never polled successfully');
+
+  const registry = [
+    { id: 'support', folders: ['INBOX', 'Escalations'] },
+    { id: 'billing', folders: ['INBOX'] },
+  ];
+  const m = await readMetrics(db.pool, 60, 30, registry);
+  assert.equal(m.backlog.byMailbox.billing, 1);
+  assert.deepEqual(Object.keys(m.backlog.byMailbox).sort(), ['billing', 'default'], 'default: the rows of the tests before');
+  const pollAlerts = m.alerts.filter((a) => a.startsWith('mailbox '));
+  assert.deepEqual(pollAlerts, [
+    'mailbox billing folder INBOX: not polled successfully for 20 min (3 failed polls in a row; email-rag status)',
+    'mailbox support folder INBOX: never polled successfully (2 failed polls in a row; email-rag status)',
+  ]);
+
+  const sampler = startBusinessMetricsSampler(createMariaDbOperatingFigures(db.pool), Runtime.instance().metricMeter, 200, {
+    mailboxes: registry,
+  });
+  try {
+    const s = await waitFor('the per-mailbox series', async () => {
+      const samples = await scrape();
+      return samples.some((x) => x.name === 'email_rag_mailbox_poll_failures_in_a_row' && x.labels.mailbox === 'billing')
+        ? samples
+        : undefined;
+    });
+    const age = (mailbox: string, folder: string) => total(s, 'email_rag_mailbox_seconds_since_poll_success', { mailbox, folder });
+    assert.ok(Math.abs(age('billing', 'INBOX') - 1200) <= 5, `billing age ${age('billing', 'INBOX')}`);
+    // Never polled successfully, or never polled at all: as long as this sampler has been watching.
+    assert.ok(age('support', 'INBOX') < 60);
+    assert.ok(age('support', 'Escalations') < 60);
+    assert.equal(total(s, 'email_rag_mailbox_poll_failures_in_a_row', { mailbox: 'billing', folder: 'INBOX' }), 3);
+    assert.equal(total(s, 'email_rag_mailbox_poll_failures_in_a_row', { mailbox: 'support', folder: 'Escalations' }), 0);
+    assert.ok(!s.some((x) => x.labels.mailbox === 'removed'), 'a mailbox the registry no longer has is not exported');
+    assert.equal(total(s, 'email_rag_backlog_emails', { mailbox: 'billing', status: 'fetched' }), 1);
+    assert.equal(total(s, 'email_rag_waiting_for_person_emails', { mailbox: 'billing' }), 1);
+    // The full grid for every registry mailbox, also the one without mail.
+    assert.equal(s.filter((x) => x.name === 'email_rag_backlog_emails' && x.labels.mailbox === 'support').length, 6 * 4);
+  } finally {
+    await sampler.stop();
   }
 });

@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { installSchedules, pollScheduleId, triggerPoll } from '../../cli/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { approveSignal } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
@@ -38,7 +39,7 @@ async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
 }
 
 async function pollNow(): Promise<void> {
-  const schedule = client.schedule.getHandle(pollScheduleId(stack.config));
+  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
   const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
   await triggerPoll(client, stack.config);
   const id = await waitFor('poll run', async () =>

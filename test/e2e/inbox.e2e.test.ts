@@ -72,15 +72,16 @@ async function loginAs(
   name: keyof typeof PASSWORDS,
   locale = 'en-US',
   opts: { bypassCSP?: boolean } = {},
+  base = inbox.url,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale, extraHTTPHeaders: { 'Accept-Language': locale }, ...opts });
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
-  await page.goto(`${inbox.url}/`);
+  await page.goto(`${base}/`);
   assert.match(page.url(), /\/login\?next=/, 'without a session the queue sends the browser to the login form');
   await page.getByLabel(/^(Name)$/).fill(name);
   await page.getByLabel(/^(Password|Passwort)$/).fill(PASSWORDS[name]);
-  await Promise.all([page.waitForURL(`${inbox.url}/`), page.getByRole('button', { name: /Log in|Anmelden/ }).click()]);
+  await Promise.all([page.waitForURL(`${base}/`), page.getByRole('button', { name: /Log in|Anmelden/ }).click()]);
   assert.equal(await page.locator('#actor').textContent(), name);
   return { context, page };
 }
@@ -505,5 +506,59 @@ test('header mode: the proxy header is believed only from a trusted address', as
   } finally {
     await trusted.close();
     await untrusted.close();
+  }
+});
+
+test('several mailboxes: the queue filters by mailbox (kept in the query string), each row and email names its mailbox', async () => {
+  // A mail that came in through `billing`; the registry has billing and a disabled `info` beside `default`.
+  await stack.db.pool.query(
+    `INSERT INTO emails (id, source, status, priority, mailbox_id, mailbox, subject, from_address)
+     VALUES ('mbx-billing-1', 'imap', 'manual_review', 'normal', 'billing', 'INBOX', 'Rechnung falsch', 'kunde@customer.example')`,
+  );
+  const billing = { ...stack.config.mailboxes[0]!, id: 'billing' };
+  const multi = await startInbox({
+    ...inboxConfig(),
+    mailboxes: [...stack.config.mailboxes, billing, { ...billing, id: 'info', enabled: false }],
+  });
+  const { context, page } = await loginAs('rita', 'en-US', { bypassCSP: true }, multi.url);
+  try {
+    await page.goto(`${multi.url}/`);
+    const select = page.getByLabel('Mailbox', { exact: true });
+    assert.deepEqual(await select.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value)), [
+      '',
+      'default',
+      'billing',
+      'info',
+    ]);
+    const all = await page.locator('tr[data-email-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-mailbox')));
+    assert.ok(all.includes('billing') && all.includes('default'), `both mailboxes in the unfiltered queue: ${all.join(', ')}`);
+
+    await select.selectOption('billing');
+    await Promise.all([page.waitForURL(/[?&]mailbox=billing/), page.getByRole('button', { name: 'Filter' }).click()]);
+    const rows = page.locator('tr[data-email-id]');
+    assert.equal(await rows.count(), 1);
+    assert.equal(await rows.first().getAttribute('data-email-id'), 'mbx-billing-1');
+    assert.equal((await rows.first().locator('td.mailbox').textContent())?.trim(), 'billing (INBOX)');
+    // The filter survives a reload and the refresh links.
+    await page.reload();
+    assert.equal(await page.getByLabel('Mailbox', { exact: true }).inputValue(), 'billing');
+    assert.match((await page.getByRole('link', { name: 'Refresh now' }).getAttribute('href')) ?? '', /mailbox=billing/);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
+      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`)) as string[];
+    assert.deepEqual(violations, []);
+
+    await page.goto(`${multi.url}/?mailbox=default`);
+    assert.ok(!(await page.locator('tr[data-mailbox="billing"]').count()), 'the billing mail is not in the default queue');
+    // An id the registry and the emails do not know filters nothing away rather than everything.
+    await page.goto(`${multi.url}/?mailbox=nope`);
+    assert.equal(await page.getByLabel('Mailbox', { exact: true }).inputValue(), '');
+
+    await page.goto(`${multi.url}/email/mbx-billing-1`);
+    assert.equal((await page.locator('#email-mailbox').textContent())?.trim(), 'billing (INBOX)');
+  } finally {
+    await context.close();
+    await multi.close();
+    await stack.db.pool.query(`DELETE FROM emails WHERE id = 'mbx-billing-1'`);
   }
 });

@@ -77,6 +77,12 @@ test('the endpoint serves the SDK metrics and the business figures before any ma
   assert.ok(total(before, 'temporal_worker_task_slots_available', { task_queue: `${stack.env.TEMPORAL_TASK_QUEUE}-llm` }) > 0);
   // The full (status, priority) grid is there from the start, at 0, so alerts see no gaps.
   assert.equal(before.filter((s) => s.name === 'email_rag_backlog_emails').length, 6 * 4);
+  // One mailbox (the single-account variables as `default`): its label on the backlog, its folder's poll health.
+  assert.ok(before.filter((s) => s.name === 'email_rag_backlog_emails').every((s) => s.labels.mailbox === 'default'));
+  assert.deepEqual(
+    before.filter((s) => s.name === 'email_rag_mailbox_poll_failures_in_a_row').map((s) => [s.labels.mailbox, s.labels.folder]),
+    [['default', 'INBOX']],
+  );
   assert.equal(total(before, 'email_rag_backlog_emails'), 0);
   assert.equal(total(before, 'email_rag_emails_received_total'), 0);
   // Counters of every step and error class start at 0, so the first dead job is an increase.

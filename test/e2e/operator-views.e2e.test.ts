@@ -16,6 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { imapEmailId } from '../../lib/domain';
 import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../lib/operator-views';
 import { startSwitchableSmtp, type SwitchableSmtp } from '../../scripts/services/switchable-smtp';
@@ -137,7 +138,7 @@ async function status(label: string): Promise<string | undefined> {
 }
 
 async function pollOnce(): Promise<PollResult> {
-  const scheduleId = pollScheduleId(stack.config);
+  const scheduleId = pollScheduleId(DEFAULT_MAILBOX_ID);
   const schedule = client.schedule.getHandle(scheduleId);
   const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
   await triggerSchedule(client, scheduleId);

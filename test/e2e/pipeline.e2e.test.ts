@@ -12,6 +12,7 @@ import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../../scripts/services/tool-paths';
 import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
@@ -57,7 +58,7 @@ async function runSchedule<T>(scheduleId: string): Promise<T> {
   return client.workflow.getHandle(workflowId).result() as Promise<T>;
 }
 
-const pollOnce = () => runSchedule<PollResult>(pollScheduleId(stack.config));
+const pollOnce = () => runSchedule<PollResult>(pollScheduleId(DEFAULT_MAILBOX_ID));
 
 async function emailRow(id: string): Promise<{ status: string } | undefined> {
   const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;

@@ -131,6 +131,7 @@ test('alert rules: the seed-004 alerts, each with an expression, a severity and 
     ['EmailRagSendInDoubt', 'email_rag_send_attempts{status="in_doubt"}'],
     ['EmailRagNonDeterminism', 'failure_reason="NonDeterminismError"'],
     ['EmailRagWorkflowTaskFailures', 'temporal_workflow_task_execution_failed'],
+    ['EmailRagMailboxNotPolled', 'email_rag_mailbox_seconds_since_poll_success'],
   ] as const) {
     assert.ok(byName.get(alert)?.expr.includes(reads), `${alert} reads ${reads}`);
   }

@@ -11,6 +11,7 @@ import { createActivities } from '../../activities';
 import type { PollResult } from '../../activities/poll-activities';
 import { createTemporalStarter } from '../../adapters/temporal-starter';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { loadConfig, type Config } from '../../lib/config';
 import { buildDependencies } from '../../workers/dependencies';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
@@ -44,9 +45,9 @@ async function scheduledPoll(config: Config, parkedQueue: string): Promise<{ res
   const running = Promise.all([workflows.run(), mailIo.run()]);
   try {
     await installSchedules(client, config);
-    const schedule = client.schedule.getHandle(pollScheduleId(config));
+    const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
     const before = (await schedule.describe()).info.recentActions.length;
-    await triggerSchedule(client, pollScheduleId(config));
+    await triggerSchedule(client, pollScheduleId(DEFAULT_MAILBOX_ID));
     let workflowId: string | undefined;
     for (let i = 0; i < 200 && !workflowId; i++) {
       const actions = (await schedule.describe()).info.recentActions;

@@ -1,0 +1,126 @@
+import { ImapFlow } from 'imapflow';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { errorMessage } from '../lib/errors';
+
+/** One thing `email-rag mailboxes check` tried, and how it went. */
+export interface ProbeStep {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface ImapProbeSettings {
+  host: string;
+  port: number;
+  tls: boolean;
+  user: string;
+  password: string;
+}
+
+/**
+ * Logs in and lists the account's folders: every watched folder and the Sent folder must exist.
+ * Read-only: nothing is opened for writing, created or fetched.
+ */
+export async function probeImap(settings: ImapProbeSettings, folders: string[], sentFolder: string): Promise<ProbeStep[]> {
+  const where = `${settings.user}@${settings.host}:${settings.port}`;
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls,
+    auth: { user: settings.user, pass: settings.password },
+    logger: false,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  // imapflow emits 'error' on socket trouble; without a listener it would end the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    return [{ step: 'imap login', ok: false, detail: `${where}: ${imapFailure(err)}` }];
+  }
+  try {
+    const steps: ProbeStep[] = [{ step: 'imap login', ok: true, detail: where }];
+    const existing = (await client.list()).map((f) => f.path);
+    const has = (name: string) => existing.some((p) => p === name || (name.toUpperCase() === 'INBOX' && p.toUpperCase() === 'INBOX'));
+    for (const folder of folders)
+      steps.push({ step: `imap folder ${folder}`, ok: has(folder), detail: has(folder) ? 'exists' : 'does not exist on the server' });
+    steps.push({
+      step: `imap sent folder ${sentFolder}`,
+      ok: has(sentFolder),
+      detail: has(sentFolder) ? 'exists' : 'does not exist on the server (replies could not be filed)',
+    });
+    return steps;
+  } catch (err) {
+    return [{ step: 'imap folders', ok: false, detail: `${where}: ${errorMessage(err)}` }];
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+/** What a failed IMAP connect says, without the noise of the client's wrapper. */
+function imapFailure(err: unknown): string {
+  const e = err as { authenticationFailed?: boolean; responseText?: string; code?: string; message?: string };
+  if (e.authenticationFailed)
+    return `login refused${e.responseText ? ` (${e.responseText})` : ''}: check the user and the password it references`;
+  return `${e.code ? `${e.code}: ` : ''}${e.responseText ?? e.message ?? String(err)}`;
+}
+
+export interface SmtpProbeSettings {
+  host: string;
+  port: number;
+  tls: boolean;
+  user?: string;
+  password?: string;
+  timeoutMs: number;
+}
+
+/**
+ * Connects, reads the greeting, says EHLO (STARTTLS when TLS is asked for on a port other than
+ * 465) and, with a user, logs in; then QUIT. No MAIL FROM: nothing can be sent.
+ */
+export async function probeSmtp(settings: SmtpProbeSettings): Promise<ProbeStep[]> {
+  const where = `${settings.host}:${settings.port}`;
+  const conn = new SMTPConnection({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.tls && settings.port === 465,
+    requireTLS: settings.tls && settings.port !== 465,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: Math.min(settings.timeoutMs, 30_000),
+    logger: false,
+  });
+  const broken = new Promise<never>((_, reject) => conn.on('error', reject));
+  broken.catch(() => undefined);
+  const step = (start: (done: (err?: Error | null) => void) => void): Promise<void> =>
+    Promise.race([new Promise<void>((resolve, reject) => start((err) => (err ? reject(err) : resolve()))), broken]);
+  const steps: ProbeStep[] = [];
+  try {
+    try {
+      await step((done) => conn.connect(() => done()));
+      steps.push({ step: 'smtp connect', ok: true, detail: `${where} greeted, EHLO answered${conn.secure ? ' (TLS)' : ''}` });
+    } catch (err) {
+      steps.push({ step: 'smtp connect', ok: false, detail: `${where}: ${smtpFailure(err)}` });
+      return steps;
+    }
+    if (settings.user) {
+      try {
+        await step((done) => conn.login({ user: settings.user!, pass: settings.password ?? '' }, (err) => done(err)));
+        steps.push({ step: 'smtp auth', ok: true, detail: `logged in as ${settings.user}` });
+      } catch (err) {
+        steps.push({ step: 'smtp auth', ok: false, detail: `${settings.user}: ${smtpFailure(err)}` });
+      }
+    }
+    return steps;
+  } finally {
+    conn.quit();
+    conn.close();
+  }
+}
+
+function smtpFailure(err: unknown): string {
+  const e = err as { code?: string; response?: string; message?: string };
+  return `${e.code ? `${e.code}: ` : ''}${e.response ?? e.message ?? String(err)}`;
+}
