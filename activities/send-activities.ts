@@ -29,7 +29,11 @@ export function replyMessageId(workflowId: string, draftId: string, fromAddress:
 
 /** The approved text as it goes out: the mailbox's signature below it, once. */
 export function withSignature(text: string, signature: string | undefined): string {
-  const sig = signature?.replace(/\r\n/g, '\n').trim();
+  // A signature written with its own "-- " separator line gets it once, not twice.
+  const sig = signature
+    ?.replace(/\r\n/g, '\n')
+    .replace(/^\s*-- ?\n/, '')
+    .trim();
   if (!sig) return text;
   const body = text.replace(/\s+$/, '');
   if (body.endsWith(sig)) return text;

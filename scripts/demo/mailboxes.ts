@@ -23,7 +23,7 @@ const ALL: readonly DemoMailbox[] = [
     password: 'demo-password',
     passwordVariable: 'DEMO_SUPPORT_IMAP_PASSWORD',
     fromName: 'Support Team',
-    signature: '-- \nDemo GmbH · Kundensupport',
+    signature: 'Demo GmbH · Kundensupport',
     samples: 'rest',
   },
   {
@@ -32,7 +32,7 @@ const ALL: readonly DemoMailbox[] = [
     password: 'demo-billing-password',
     passwordVariable: 'DEMO_BILLING_IMAP_PASSWORD',
     fromName: 'Demo GmbH Buchhaltung',
-    signature: '-- \nDemo GmbH · Buchhaltung',
+    signature: 'Demo GmbH · Buchhaltung',
     samples: ['01-rechnung-doppelt-abgebucht.eml'],
   },
   {
