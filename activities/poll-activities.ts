@@ -1,9 +1,13 @@
 import { Context } from '@temporalio/activity';
+import { boundedMap } from '../lib/bounded-map';
 import { imapEmailId } from '../lib/domain';
 import { effectivePriority } from '../lib/priority-rules';
 import { emailDisplay } from '../lib/workflow-summary';
 import { correlationId } from './context';
 import type { ActivityDeps } from './deps';
+
+/** Workflow starts in flight at once during a poll pass. */
+const START_CONCURRENCY = 8;
 
 export interface PollResult {
   mailbox: string;
@@ -77,7 +81,8 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
           details: { backlog, limit: settings.backlogLimit, taken: batch.length, waiting: listing.messages.length },
         });
       }
-      for (const msg of batch) {
+      // Started a few at a time: one by one, the starts alone took longer than the emails' pipeline.
+      const outcomes = await boundedMap(batch, START_CONCURRENCY, async (msg) => {
         const emailId = imapEmailId(settings.account, mailbox, listing.uidValidity, msg.uid);
         const priority = effectivePriority(msg.headerPriority, msg, settings.priorityRules);
         const outcome = await deps.starter.startEmail(
@@ -100,10 +105,12 @@ export function createPollActivities(deps: Pick<ActivityDeps, 'mailbox' | 'water
             inReplyTo: msg.inReplyTo,
           }),
         );
-        (outcome === 'started' ? started : existing).push(emailId);
-        last = msg.uid;
         Context.current().heartbeat(msg.uid);
-      }
+        return { emailId, outcome };
+      });
+      // The watermark moves only past a batch whose every workflow exists (a failed start throws above).
+      for (const { emailId, outcome } of outcomes) (outcome === 'started' ? started : existing).push(emailId);
+      if (batch.length > 0) last = batch[batch.length - 1]!.uid;
       if (last > mark.lastUid) await deps.watermarks.advance(settings.account, mailbox, { ...mark, lastUid: last });
       return {
         mailbox,
