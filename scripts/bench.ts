@@ -65,8 +65,12 @@ async function main(): Promise<void> {
     // The dev server's own CPU: the other half of orchestration.
     const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
     const twinServer0 = serverPid ? processCpu(serverPid) : 0;
+    const twinCpu0 = process.cpuUsage();
     const twin = opts.twin ? await runTwin(stack.config, N, 8) : undefined;
     if (twin) twin.serverCpuMsPerWorkflow = serverPid ? ((processCpu(serverPid) - twinServer0) * 1000) / N : NaN;
+    // The twin's worker and client run in this process (nothing else here is busy meanwhile).
+    const twinCpu = process.cpuUsage(twinCpu0);
+    if (twin) twin.workerCpuMsPerWorkflow = (twinCpu.user + twinCpu.system) / 1000 / N;
     if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
 
     const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };

@@ -81,6 +81,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     latencyFromFetchMs: { p50: pct(r.intake.fromFetch, 50), p95: pct(r.intake.fromFetch, 95) },
     twinWorkflowsPerSecond: r.twin?.perSecond ?? null,
     twinServerCpuMsPerWorkflow: r.twin?.serverCpuMsPerWorkflow ?? null,
+    twinWorkerCpuMsPerWorkflow: r.twin?.workerCpuMsPerWorkflow ?? null,
     ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
     sendSeconds: r.sends.ms / 1000,
     sendsPerSecond: r.sends.perSecond,
@@ -135,6 +136,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
             `${sec(r.twin.ms)} (${r.twin.perSecond.toFixed(1)} workflows/s)`,
           `ratio pipeline / twin                          ${(summary.ratioToTwin as number).toFixed(2)}`,
           `Temporal dev server CPU per twin workflow      ${(r.twin.serverCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
+          `twin worker + client CPU per workflow          ${(r.twin.workerCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
         ]
       : []),
     r.sends.approvals === 0

@@ -10,6 +10,8 @@ export interface TwinResult {
   perSecond: number;
   /** Filled in by the bench: the dev server's CPU per twin workflow. */
   serverCpuMsPerWorkflow?: number;
+  /** Filled in by the bench: the CPU of the twin's worker and client (the bench process) per workflow. */
+  workerCpuMsPerWorkflow?: number;
   /** One of the twin's workflows, for its history. */
   sampleWorkflowId: string;
 }
