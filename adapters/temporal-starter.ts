@@ -1,4 +1,4 @@
-import { DECISIONS, SEARCH_ATTRIBUTES, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../lib/contract';
+import { DECISIONS, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../lib/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../lib/domain';
@@ -6,12 +6,10 @@ import { TransientError } from '../lib/errors';
 import type { WorkflowDisplay } from '../lib/workflow-summary';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 
-// Known at start: set with the start request, so the workflow need not upsert them (one visibility write less).
-const EMAIL_PRIORITY = defineSearchAttributeKey(
-  'EmailPriority',
-  SearchAttributeType[SEARCH_ATTRIBUTES.EmailPriority.toUpperCase() as 'KEYWORD'],
-);
-const MAILBOX = defineSearchAttributeKey('Mailbox', SearchAttributeType[SEARCH_ATTRIBUTES.Mailbox.toUpperCase() as 'KEYWORD']);
+// Known at start (types as in the contract's SEARCH_ATTRIBUTES): set with the start request, so
+// the workflow need not upsert them, one history event and visibility write less per email.
+const EMAIL_PRIORITY = defineSearchAttributeKey('EmailPriority', SearchAttributeType.KEYWORD);
+const MAILBOX = defineSearchAttributeKey('Mailbox', SearchAttributeType.KEYWORD);
 
 /**
  * Starts EmailWorkflows. REJECT_DUPLICATE makes the workflow id the guard against processing a
