@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { boundedMap } from '../lib/bounded-map';
 import { imapEmailId } from '../lib/domain';
 import { FAILURE_TYPES } from '../lib/contract';
 import { PermanentError } from '../lib/errors';
@@ -8,6 +9,9 @@ import { emailDisplay } from '../lib/workflow-summary';
 import { correlationId } from './context';
 import type { ActivityDeps } from './deps';
 import { mailboxOf } from './mailbox-of';
+
+/** Workflow starts in flight at once during a poll pass. */
+const START_CONCURRENCY = 8;
 
 export interface PollResult {
   /** The registry id of the polled mailbox (absent in results of runs from before the registry). */
@@ -127,7 +131,8 @@ export function createPollActivities(
         details: { backlog, limit: settings.backlogLimit, taken: batch.length, waiting: listing.messages.length },
       });
     }
-    for (const msg of batch) {
+    // Started a few at a time: one by one, the starts alone took longer than the emails' pipeline.
+    const outcomes = await boundedMap(batch, START_CONCURRENCY, async (msg) => {
       const emailId = imapEmailId(account, mailbox, listing.uidValidity, msg.uid);
       const priority = effectivePriority(msg.headerPriority, msg, entry.priorityRules);
       const outcome = await deps.starter.startEmail(
@@ -151,10 +156,12 @@ export function createPollActivities(
           inReplyTo: msg.inReplyTo,
         }),
       );
-      (outcome === 'started' ? started : existing).push(emailId);
-      last = msg.uid;
       Context.current().heartbeat(msg.uid);
-    }
+      return { emailId, outcome };
+    });
+    // The watermark moves only past a batch whose every workflow exists (a failed start throws above).
+    for (const { emailId, outcome } of outcomes) (outcome === 'started' ? started : existing).push(emailId);
+    if (batch.length > 0) last = batch[batch.length - 1]!.uid;
     if (last > mark.lastUid) await deps.watermarks.advance(account, mailbox, { ...mark, lastUid: last });
     return {
       mailboxId: entry.id,

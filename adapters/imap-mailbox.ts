@@ -31,12 +31,22 @@ function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error
   return new TransientError(`IMAP unavailable during ${what}: ${detail}`, 'IMAP_UNAVAILABLE', { cause: err });
 }
 
+/** Logged-in sessions kept for the next operation; more in flight at once get their own. */
+const MAX_IDLE_SESSIONS = 8;
+/** An idle session is logged out after this; a quiet worker holds no IMAP session for long. */
+const IDLE_LOGOUT_MS = 30_000;
+
 /**
- * One short-lived connection per operation: a worker holds no idle IMAP session, and a server
- * restart costs one retry instead of a broken shared connection.
+ * Sessions are reused: every operation selects its folder afresh (so it sees the mailbox as it is
+ * now), but connect, login and logout happen once per burst of work, not once per message. A
+ * reused session that turns out dead (server restart, idle cut) is replaced by a new connection
+ * once, so a restart costs no retry; every operation here is idempotent.
  */
 export function createImapMailbox(settings: ImapSettings): Mailbox {
-  async function withClient<T>(what: string, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
+  const idle: Array<{ client: ImapFlow; timer: NodeJS.Timeout }> = [];
+  let closed = false;
+
+  async function connect(what: string): Promise<ImapFlow> {
     const client = new ImapFlow({
       host: settings.host,
       port: settings.port,
@@ -54,12 +64,60 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
     } catch (err) {
       throw classifyImapError(err, what, settings.hints);
     }
+    return client;
+  }
+
+  function release(client: ImapFlow): void {
+    if (closed || !client.usable || idle.length >= MAX_IDLE_SESSIONS) {
+      void client.logout().catch(() => client.close());
+      return;
+    }
+    const entry = {
+      client,
+      timer: setTimeout(() => {
+        const at = idle.indexOf(entry);
+        if (at >= 0) idle.splice(at, 1);
+        void client.logout().catch(() => client.close());
+      }, IDLE_LOGOUT_MS),
+    };
+    entry.timer.unref();
+    idle.push(entry);
+  }
+
+  function takeIdle(): ImapFlow | undefined {
+    for (let entry = idle.pop(); entry; entry = idle.pop()) {
+      clearTimeout(entry.timer);
+      if (entry.client.usable) return entry.client;
+      entry.client.close();
+    }
+    return undefined;
+  }
+
+  async function withClient<T>(what: string, fn: (client: ImapFlow) => Promise<T>): Promise<T> {
+    const reused = takeIdle();
+    const client = reused ?? (await connect(what));
     try {
-      return await fn(client);
+      const result = await fn(client);
+      release(client);
+      return result;
     } catch (err) {
+      const dead = !client.usable;
+      if (dead) client.close();
+      else release(client);
+      // A session that died while idle says nothing about the server now: one try on a new one.
+      if (reused && dead && !(err instanceof PermanentError) && !(err instanceof TooLargeError)) {
+        const fresh = await connect(what);
+        try {
+          const result = await fn(fresh);
+          release(fresh);
+          return result;
+        } catch (again) {
+          if (!fresh.usable) fresh.close();
+          else release(fresh);
+          throw classifyImapError(again, what, settings.hints);
+        }
+      }
       throw classifyImapError(err, what, settings.hints);
-    } finally {
-      await client.logout().catch(() => client.close());
     }
   }
 
@@ -142,7 +200,13 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
     },
 
     async close(): Promise<void> {
-      // Nothing held open between operations.
+      closed = true;
+      await Promise.all(
+        idle.splice(0).map(async ({ client, timer }) => {
+          clearTimeout(timer);
+          await client.logout().catch(() => client.close());
+        }),
+      );
     },
   };
 }

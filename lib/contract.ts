@@ -54,6 +54,8 @@ export const FAILURE_TYPES = {
 export const PATCHES = {
   /** Decisions as Updates bound to a draft id, status owned by the workflow, reset-safe sends. */
   decisionsV2: 'decisions-bound-to-draft-v2',
+  /** Search attributes upserted only when a value changes and the status is worth showing (not fetched/parsed/indexed). */
+  leanVisibilityV3: 'lean-visibility-v3',
 } as const;
 
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */

@@ -4,7 +4,7 @@
  * runs as its own process (`email-rag worker`: compiled dist/ when built, else tsx) and is
  * sampled from /proc for memory and CPU.
  *
- *   npm run bench -- [--emails N] [--source imap|ingest] [--twin] [--json] [--from-source]
+ *   npm run bench -- [--emails N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
@@ -19,6 +19,7 @@ import { startWorkerProcess } from './services/worker-process';
 import { attributeCpu } from './bench/cpu-attribution';
 import {
   approveAll,
+  batchEmailIds,
   countStatus,
   intake,
   latencies,
@@ -29,6 +30,7 @@ import {
   stepRuntimes,
   type Source,
 } from './bench/pipeline';
+import { historyShape, startSpread, treeCpu } from './bench/history-shape';
 import { findProcess, processCpu, sampleProcess } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
@@ -40,6 +42,8 @@ const { values: opts } = parseArgs({
     twin: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'from-source': { type: 'boolean', default: false },
+    // Memory runs: stop with N waiting, without approving them.
+    'no-approve': { type: 'boolean', default: false },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -61,8 +65,12 @@ async function main(): Promise<void> {
     // The dev server's own CPU: the other half of orchestration.
     const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
     const twinServer0 = serverPid ? processCpu(serverPid) : 0;
+    const twinCpu0 = process.cpuUsage();
     const twin = opts.twin ? await runTwin(stack.config, N, 8) : undefined;
     if (twin) twin.serverCpuMsPerWorkflow = serverPid ? ((processCpu(serverPid) - twinServer0) * 1000) / N : NaN;
+    // The twin's worker and client run in this process (nothing else here is busy meanwhile).
+    const twinCpu = process.cpuUsage(twinCpu0);
+    if (twin) twin.workerCpuMsPerWorkflow = (twinCpu.user + twinCpu.system) / 1000 / N;
     if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
 
     const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };
@@ -92,6 +100,15 @@ async function main(): Promise<void> {
     log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
     const dir = await prepare(stack, source, N, 'batch');
     const server0 = serverPid ? processCpu(serverPid) : 0;
+    // The other processes on the path: MariaDB (shared with anything else on this machine),
+    // Dovecot with its children, and this process (SMTP listener, LLM double, bench polling).
+    const mariadbPid = findProcess('mariadbd');
+    const dovecotPid = findProcess(stack.dovecot.configFile);
+    const others0 = {
+      mariadb: mariadbPid ? processCpu(mariadbPid) : NaN,
+      dovecot: dovecotPid ? treeCpu(dovecotPid) : NaN,
+      bench: process.cpuUsage(),
+    };
     const t0 = Date.now();
     proc.sample();
     await intake(
@@ -104,16 +121,28 @@ async function main(): Promise<void> {
     );
     const t1 = Date.now();
     const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
+    const benchCpu = process.cpuUsage(others0.bench);
+    const othersIntake = {
+      mariadb: mariadbPid ? processCpu(mariadbPid) - others0.mariadb : NaN,
+      dovecot: dovecotPid ? treeCpu(dovecotPid) - others0.dovecot : NaN,
+      bench: (benchCpu.user + benchCpu.system) / 1e6,
+    };
     proc.sample();
     const lat = await latencies(stack, t0, 'batch');
+    const batchIds = await batchEmailIds(stack, 'batch');
+    const starts = await startSpread(client, batchIds, t0);
+    const histories = {
+      email: batchIds[0] ? await historyShape(client, batchIds[0]) : undefined,
+      twin: twin ? await historyShape(client, twin.sampleWorkflowId) : undefined,
+    };
     const intakeCpu = attributeCpu(proc.classified(), await stepRows(stack, ['fetch', 'parse', 'index', 'draft']), t0, t1);
     await sleep(3_000);
     const waitingRss = proc.sample().rssBytes;
 
-    log(`bench: approving ${N + 1} drafts with the approve Update`);
+    if (!opts['no-approve']) log(`bench: approving ${N + 1} drafts with the approve Update`);
     const a0 = Date.now();
     const serverA0 = serverPid ? processCpu(serverPid) : 0;
-    const approvals = await approveAll(stack, client, 16);
+    const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 16);
     await waitFor('all send steps finished', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 1_000), 100);
     const a1 = Date.now();
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
@@ -144,6 +173,9 @@ async function main(): Promise<void> {
       rss: { idle: idleRss, waiting: waitingRss, duringIntake: proc.maxRss(t0, t1), duringApproval: proc.maxRss(a0, a1) },
       cpu: { intake: intakeCpu, sends: sendCpu },
       serverCpu: { intake: serverIntake, sends: serverSends },
+      othersCpuIntake: othersIntake,
+      starts,
+      histories,
       stepsSingle: await stepRuntimes(stack, 'single'),
       stepsBatch: await stepRuntimes(stack, 'batch'),
       trouble: Object.fromEntries(trouble.map((t) => [t.event_type, Number(t.n)])),

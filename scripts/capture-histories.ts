@@ -7,7 +7,7 @@
  *
  * Run it before changing the workflow, commit the files, and the replay test keeps proving that
  * the histories of runs already in production still replay with the new code. It captures the
- * current generation (`v2-…`); the files of earlier generations are kept as they were recorded.
+ * current generation (`v3-…`); the files of earlier generations are kept as they were recorded.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
   const outDir = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories'));
-  // `--only v2-send-*` takes every scenario whose name starts with `v2-send-`.
+  // `--only v3-send-*` takes every scenario whose name starts with `v3-send-`.
   const picked = (name: string) => !only || [...only].some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : o === name));
   const scenarios = SCENARIOS.filter((s) => picked(s.name));
   if (scenarios.length === 0) throw new Error(`no scenario matches; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);

@@ -19,6 +19,7 @@ import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
 import { emailWorkflowV1 } from './legacy/email-workflow-v1';
 import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
 import { createDecisionInbox, type PendingDecision } from './decision-inbox';
+import { createVisibility } from './visibility';
 import { runSendPhase, type SendControl } from './send-phase';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
 
@@ -93,11 +94,17 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     refusals: [],
   };
   const statusOwner = 'workflow' as const;
-  upsertSearchAttributes([
-    { key: EMAIL_PRIORITY, value: priority },
-    // The registry id when the run has one; runs from before the registry keep their folder name.
-    { key: MAILBOX, value: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') },
-  ]);
+  // The registry id when the run has one; runs from before the registry keep their folder name.
+  const mailbox = input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file');
+  // Runs started before it upsert every search attribute at every transition.
+  const visibility = patched(PATCHES.leanVisibilityV3) ? createVisibility() : null;
+  if (visibility) visibility.want({ priority, mailbox });
+  else {
+    upsertSearchAttributes([
+      { key: EMAIL_PRIORITY, value: priority },
+      { key: MAILBOX, value: mailbox },
+    ]);
+  }
   let seq = 0;
   let lastRecord: StatusRecord | null = null;
   let sending = false;
@@ -112,12 +119,17 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     seq += 1;
     // What operators filter on in the Web UI and `temporal workflow list --query`.
     const needsHuman = status === 'awaiting_approval' || status === 'manual_review' || event?.eventType === 'send_waits_for_operator';
-    upsertSearchAttributes([
-      { key: EMAIL_STATUS, value: status },
-      { key: NEEDS_HUMAN, value: needsHuman },
-      ...(state.draft ? [{ key: DRAFT_VERSION, value: state.draft.version }] : []),
-      ...(state.draft?.category ? [{ key: CATEGORY, value: state.draft.category }] : []),
-    ]);
+    if (visibility) {
+      visibility.want({ status, needsHuman, draftVersion: state.draft?.version, category: state.draft?.category || undefined });
+      visibility.flush(status);
+    } else {
+      upsertSearchAttributes([
+        { key: EMAIL_STATUS, value: status },
+        { key: NEEDS_HUMAN, value: needsHuman },
+        ...(state.draft ? [{ key: DRAFT_VERSION, value: state.draft.version }] : []),
+        ...(state.draft?.category ? [{ key: CATEGORY, value: state.draft.category }] : []),
+      ]);
+    }
     lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) });
     state.status = status;
     // Not a command: the Web UI's one line on what the email waits for (and the draft id to decide on).
@@ -152,7 +164,8 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
       } catch (err) {
         return await stop('failed', 'parse_failed', err);
       }
-      if (parsed.triage) upsertSearchAttributes([{ key: TRIAGE_CLASS, value: parsed.triage.class }]);
+      if (parsed.triage && visibility) visibility.want({ triageClass: parsed.triage.class });
+      else if (parsed.triage) upsertSearchAttributes([{ key: TRIAGE_CLASS, value: parsed.triage.class }]);
       if (parsed.triage && !input.answerRequestedBy) {
         // Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back.
         const why = `${parsed.triage.class}: ${parsed.triage.reason}`;
@@ -176,7 +189,11 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
           message: state.lastError,
         });
       }
-      if (input.historyOnly) return { status: state.status as EmailStatus };
+      if (input.historyOnly) {
+        // History is imported, never answered: the run ends here, and operators see how.
+        visibility?.flush(state.status as EmailStatus, true);
+        return { status: state.status as EmailStatus };
+      }
 
       // --- drafts and the decision -------------------------------------------------------------
       let version = (lastRecord as StatusRecord | null)?.maxDraftVersion ?? 0;

@@ -298,24 +298,21 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
     },
 
     async sendSnapshot(emailId: string): Promise<{ send: SendSnapshot | null; maxDraftVersion: number }> {
-      const sends = await query<Array<{ draft_id: string; status: string; message_id: string }>>(
+      // One round trip: it runs after every status transition.
+      const rows = await query<Array<{ draft_id: string | null; status: string | null; message_id: string | null; v: number | null }>>(
         pool,
-        'reading the sends of an email',
-        // The one that matters most first: a reply that left (or may have) outranks a failed try.
-        `SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
-         ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1`,
-        [emailId],
+        'reading the sends and draft versions of an email',
+        // The send that matters most: a reply that left (or may have) outranks a failed try.
+        `SELECT s.draft_id, s.status, s.message_id, (SELECT MAX(version) FROM drafts WHERE email_id = ?) AS v
+           FROM (SELECT 1) one
+           LEFT JOIN (SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
+                      ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1) s ON TRUE`,
+        [emailId, emailId],
       );
-      const versions = await query<Array<{ v: number | null }>>(
-        pool,
-        'reading the draft versions',
-        'SELECT MAX(version) AS v FROM drafts WHERE email_id = ?',
-        [emailId],
-      );
-      const s = sends[0];
+      const s = rows[0];
       return {
-        send: s ? { draftId: s.draft_id, status: s.status, messageId: s.message_id } : null,
-        maxDraftVersion: Number(versions[0]?.v ?? 0),
+        send: s?.draft_id ? { draftId: s.draft_id, status: s.status as string, messageId: s.message_id as string } : null,
+        maxDraftVersion: Number(s?.v ?? 0),
       };
     },
 

@@ -38,7 +38,7 @@ export function parseDatabaseUrl(url: string): mariadb.PoolConfig & { database: 
 }
 
 /** A pool that keeps trying to (re)connect, so a MariaDB restart costs waiting, not data. */
-export function createPool(url: string, size = 5, acquireTimeoutMs = 10_000): Pool {
+export function createPool(url: string, size = 10, acquireTimeoutMs = 10_000): Pool {
   return mariadb.createPool({
     ...parseDatabaseUrl(url),
     connectionLimit: size,

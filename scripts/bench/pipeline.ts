@@ -94,6 +94,16 @@ export async function latencies(stack: TestStack, t0: number, tag: string): Prom
   };
 }
 
+/** Ids of the emails whose subject starts with `Bench <tag> `, in the order they were stored. */
+export async function batchEmailIds(stack: TestStack, tag: string): Promise<string[]> {
+  const rows = (await stack.db.pool.query('SELECT id FROM emails WHERE subject LIKE ? ORDER BY created_at, id', [
+    `Bench ${tag} %`,
+  ])) as Array<{
+    id: string;
+  }>;
+  return rows.map((r) => r.id);
+}
+
 /** Approves every waiting draft with the `approve` Update naming its draft id; returns how many. */
 export async function approveAll(stack: TestStack, client: Client, concurrency: number): Promise<number> {
   const waiting = (await stack.db.pool.query(

@@ -1,4 +1,5 @@
 import type { CpuBreakdown } from './cpu-attribution';
+import type { HistoryShape } from './history-shape';
 import type { TwinResult } from './twin';
 
 export interface BenchReport {
@@ -14,6 +15,12 @@ export interface BenchReport {
   cpu: { intake: CpuBreakdown; sends: CpuBreakdown };
   /** CPU seconds of the Temporal dev server process in each phase. */
   serverCpu: { intake: number; sends: number };
+  /** CPU seconds during the intake of MariaDB (machine-wide), Dovecot and the bench process. */
+  othersCpuIntake: { mariadb: number; dovecot: number; bench: number };
+  /** When the batch's workflows were started, relative to the trigger (ms). */
+  starts: { firstMs: number; lastMs: number } | null;
+  /** History of one batch email (to awaiting approval) and of one twin workflow. */
+  histories: { email?: HistoryShape; twin?: HistoryShape };
   /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
   stepsSingle: Record<string, number[]>;
   stepsBatch: Record<string, number[]>;
@@ -41,6 +48,10 @@ export function pct(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 }
 
+const shape = (h: HistoryShape) =>
+  Object.entries(h.byType)
+    .map(([t, n]) => `${t.toLowerCase()} ${n}`)
+    .join(', ');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const ms3 = (cpuSeconds: number, n: number) => `${((cpuSeconds / Math.max(1, n)) * 1000).toFixed(1)} ms`;
@@ -70,6 +81,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     latencyFromFetchMs: { p50: pct(r.intake.fromFetch, 50), p95: pct(r.intake.fromFetch, 95) },
     twinWorkflowsPerSecond: r.twin?.perSecond ?? null,
     twinServerCpuMsPerWorkflow: r.twin?.serverCpuMsPerWorkflow ?? null,
+    twinWorkerCpuMsPerWorkflow: r.twin?.workerCpuMsPerWorkflow ?? null,
     ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
     sendSeconds: r.sends.ms / 1000,
     sendsPerSecond: r.sends.perSecond,
@@ -89,6 +101,14 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       ]),
     ),
     serverCpuMsPerEmail: { intake: (r.serverCpu.intake * 1000) / r.emails, sends: (r.serverCpu.sends * 1000) / r.sends.approvals },
+    othersCpuMsPerEmail: Object.fromEntries(Object.entries(r.othersCpuIntake).map(([k, v]) => [k, (v * 1000) / r.emails])),
+    workflowStartsMs: r.starts,
+    historyEvents: {
+      email: r.histories.email
+        ? { events: r.histories.email.events, byType: r.histories.email.byType, sequence: r.histories.email.sequence }
+        : null,
+      twin: r.histories.twin ? { events: r.histories.twin.events, byType: r.histories.twin.byType } : null,
+    },
     stepRuntimesMs: Object.fromEntries(
       Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
     ),
@@ -116,15 +136,26 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
             `${sec(r.twin.ms)} (${r.twin.perSecond.toFixed(1)} workflows/s)`,
           `ratio pipeline / twin                          ${(summary.ratioToTwin as number).toFixed(2)}`,
           `Temporal dev server CPU per twin workflow      ${(r.twin.serverCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
+          `twin worker + client CPU per workflow          ${(r.twin.workerCpuMsPerWorkflow ?? NaN).toFixed(1)} ms`,
         ]
       : []),
-    `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,
+    r.sends.approvals === 0
+      ? `approvals                                      skipped (--no-approve)`
+      : `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,
     `SMTP sink: messages received / duplicates      ${r.sends.received} / ${r.sends.duplicates}`,
     `worker RSS idle / ${r.emails + 1} waiting / peak intake / peak approval  ` +
       `${mb(r.rss.idle)} / ${mb(r.rss.waiting)} / ${mb(r.rss.duringIntake)} / ${mb(r.rss.duringApproval)}`,
     ...cpuLines('intake', r.cpu.intake, r.emails),
     ...cpuLines('send', r.cpu.sends, r.sends.approvals),
     `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
+    `other CPU per email during intake              MariaDB ${ms3(r.othersCpuIntake.mariadb, r.emails)} (machine-wide), Dovecot ${ms3(r.othersCpuIntake.dovecot, r.emails)}, bench process ${ms3(r.othersCpuIntake.bench, r.emails)}`,
+    ...(r.starts ? [`batch workflows started, after the trigger      first ${sec(r.starts.firstMs)}, last ${sec(r.starts.lastMs)}`] : []),
+    ...(['email', 'twin'] as const).flatMap((k) => {
+      const h = r.histories[k];
+      return h
+        ? [`history events, one ${k === 'email' ? 'email (awaiting approval)' : 'twin workflow'}`.padEnd(47) + `${h.events}: ${shape(h)}`]
+        : [];
+    }),
     ...stepTable(r),
     `audit rows other than status changes           ${
       Object.entries(r.trouble)

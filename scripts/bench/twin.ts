@@ -10,6 +10,10 @@ export interface TwinResult {
   perSecond: number;
   /** Filled in by the bench: the dev server's CPU per twin workflow. */
   serverCpuMsPerWorkflow?: number;
+  /** Filled in by the bench: the CPU of the twin's worker and client (the bench process) per workflow. */
+  workerCpuMsPerWorkflow?: number;
+  /** One of the twin's workflows, for its history. */
+  sampleWorkflowId: string;
 }
 
 /** Keeps `limit` promises in flight over `items`. */
@@ -76,7 +80,7 @@ export async function runTwin(config: Config, n: number, startConcurrency: numbe
     );
     await Promise.all(handles);
     const ms = Date.now() - t0;
-    return { workflows: n, ms, perSecond: (n * 1000) / ms };
+    return { workflows: n, ms, perSecond: (n * 1000) / ms, sampleWorkflowId: `bench-twin-${t0}-0` };
   } finally {
     for (const w of workers) w.shutdown();
     await running.catch(() => undefined);

@@ -502,3 +502,32 @@ test('a run that finds a send in doubt waits for a person instead of drafting a 
     assert.equal((await handle.result()).status, 'sent');
   });
 });
+
+test('search attributes are written when a value changes: none for the short pipeline statuses, one upsert on reaching approval', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const written = async () =>
+      ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
+        const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+        return fields ? [Object.keys(fields).sort().join('+')] : [];
+      });
+    // The patch's own TemporalChangeVersion upserts aside: priority and mailbox come with the
+    // first status worth showing, and fetched/parsed/indexed are kept in MariaDB only.
+    assert.deepEqual(
+      (await written()).filter((w) => w !== 'TemporalChangeVersion'),
+      ['DraftVersion+EmailPriority+EmailStatus+Mailbox+NeedsHuman'],
+    );
+    const attrs = (await handle.describe()).searchAttributes;
+    assert.deepEqual(
+      [attrs.EmailStatus, attrs.NeedsHuman, attrs.EmailPriority, attrs.Mailbox],
+      [['awaiting_approval'], [true], ['normal'], ['file']],
+    );
+    // A transition that changes nothing operators filter on writes nothing.
+    await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
+    assert.equal((await handle.result()).status, 'sent');
+    const statuses = (await written()).filter((w) => w.includes('EmailStatus'));
+    assert.deepEqual(statuses, ['DraftVersion+EmailPriority+EmailStatus+Mailbox+NeedsHuman', 'EmailStatus+NeedsHuman', 'EmailStatus']);
+  });
+});
