@@ -1,7 +1,8 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
 import type { Mailbox, MailboxListing } from '../ports/mailbox';
+import { newImapClient } from './imap-client';
 
 export interface ImapSettings {
   host: string;
@@ -47,18 +48,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
   let closed = false;
 
   async function connect(what: string): Promise<ImapFlow> {
-    const client = new ImapFlow({
-      host: settings.host,
-      port: settings.port,
-      secure: settings.tls,
-      auth: { user: settings.user, pass: settings.password },
-      logger: false,
-      connectionTimeout: 15_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 120_000,
-    });
-    // imapflow emits 'error' on socket trouble; without a listener it would crash the worker.
-    client.on('error', () => undefined);
+    const client = newImapClient(settings, { connectMs: 15_000, socketMs: 120_000 });
     try {
       await client.connect();
     } catch (err) {

@@ -1,6 +1,6 @@
-import { ImapFlow } from 'imapflow';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { errorMessage } from '../lib/errors';
+import { newImapClient, type ImapLogin } from './imap-client';
 
 /** One thing `email-rag mailboxes check` tried, and how it went. */
 export interface ProbeStep {
@@ -9,13 +9,7 @@ export interface ProbeStep {
   detail: string;
 }
 
-export interface ImapProbeSettings {
-  host: string;
-  port: number;
-  tls: boolean;
-  user: string;
-  password: string;
-}
+export type ImapProbeSettings = ImapLogin;
 
 /**
  * Logs in and lists the account's folders: every watched folder and the Sent folder must exist.
@@ -23,18 +17,7 @@ export interface ImapProbeSettings {
  */
 export async function probeImap(settings: ImapProbeSettings, folders: string[], sentFolder: string): Promise<ProbeStep[]> {
   const where = `${settings.user}@${settings.host}:${settings.port}`;
-  const client = new ImapFlow({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.tls,
-    auth: { user: settings.user, pass: settings.password },
-    logger: false,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
-  // imapflow emits 'error' on socket trouble; without a listener it would end the process.
-  client.on('error', () => undefined);
+  const client = newImapClient(settings, { connectMs: 10_000, socketMs: 30_000 });
   try {
     await client.connect();
   } catch (err) {

@@ -6,7 +6,14 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
-import { DEFAULT_MAILBOX_ID, readMailboxRegistry, resolveSecret, type MailboxEntry, type SecretRef } from './mailbox-registry';
+import {
+  DEFAULT_MAILBOX_ID,
+  readMailboxRegistry,
+  resolveSecret,
+  type MailboxDefaults,
+  type MailboxEntry,
+  type SecretRef,
+} from './mailbox-registry';
 
 /** One validated configuration, read once from the environment at start. */
 export interface Config {
@@ -286,17 +293,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (mailboxesFile) {
     try {
-      config.mailboxes = readMailboxRegistry(mailboxesFile, {
-        imap: {
-          host: config.imap.host,
-          port: config.imap.port,
-          tls: config.imap.tls,
-          sentFolder: config.imap.sentMailbox,
-          pollIntervalSeconds: config.imap.pollIntervalSeconds,
-        },
-        smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },
-        language: 'de',
-      });
+      config.mailboxes = readMailboxRegistry(mailboxesFile, registryDefaults(config));
     } catch (err) {
       problems.push(err instanceof Error ? err.message : String(err));
     }
@@ -339,6 +336,21 @@ function defaultMailbox(config: Config): MailboxEntry {
       from: config.smtp.from,
     },
     priorityRules: config.priorityRules,
+    language: 'de',
+  };
+}
+
+/** What registry entries inherit when they leave a field out: the single-account variables. */
+export function registryDefaults(config: Pick<Config, 'imap' | 'smtp'>): MailboxDefaults {
+  return {
+    imap: {
+      host: config.imap.host,
+      port: config.imap.port,
+      tls: config.imap.tls,
+      sentFolder: config.imap.sentMailbox,
+      pollIntervalSeconds: config.imap.pollIntervalSeconds,
+    },
+    smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },
     language: 'de',
   };
 }

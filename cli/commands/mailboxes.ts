@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
 import { probeImap, probeSmtp, type ProbeStep } from '../../adapters/mailbox-probe';
-import type { Config } from '../../lib/config';
+import { registryDefaults, type Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
 import { describeSecret, resolveSecret, type MailboxEntry } from '../../lib/mailbox-registry';
 import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
@@ -249,17 +249,7 @@ export function mailboxesSetEnabled(config: Config, id: string, enabled: boolean
   const text = readFileSync(full, 'utf8');
   const result = setMailboxEnabled(text, id, enabled, {
     json: /\.json$/i.test(full),
-    defaults: {
-      imap: {
-        host: config.imap.host,
-        port: config.imap.port,
-        tls: config.imap.tls,
-        sentFolder: config.imap.sentMailbox,
-        pollIntervalSeconds: config.imap.pollIntervalSeconds,
-      },
-      smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },
-      language: 'de',
-    },
+    defaults: registryDefaults(config),
   });
   const word = enabled ? 'enabled' : 'disabled';
   if (!result.changed) return `mailbox ${id} is already ${word} in ${file}`;

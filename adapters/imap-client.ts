@@ -1,0 +1,30 @@
+import { ImapFlow } from 'imapflow';
+
+/** Where and as whom an IMAP session logs in. */
+export interface ImapLogin {
+  host: string;
+  port: number;
+  tls: boolean;
+  user: string;
+  password: string;
+}
+
+/**
+ * A not yet connected imapflow session with our timeouts. The worker waits longer on a slow
+ * server than an operator's `mailboxes check` does.
+ */
+export function newImapClient(login: ImapLogin, timeouts: { connectMs: number; socketMs: number }): ImapFlow {
+  const client = new ImapFlow({
+    host: login.host,
+    port: login.port,
+    secure: login.tls,
+    auth: { user: login.user, pass: login.password },
+    logger: false,
+    connectionTimeout: timeouts.connectMs,
+    greetingTimeout: 10_000,
+    socketTimeout: timeouts.socketMs,
+  });
+  // imapflow emits 'error' on socket trouble; without a listener it would end the process.
+  client.on('error', () => undefined);
+  return client;
+}
