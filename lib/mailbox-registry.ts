@@ -17,7 +17,7 @@ export interface MailboxEntry {
   enabled: boolean;
   /**
    * Mailboxes of different accounts share retrieval context and threads only when they name the
-   * same team; by default each account is its own team.
+   * same team; without one the key is the account and folder (lib/mailbox-scope.ts).
    */
   team: string;
   imap: {
