@@ -12,13 +12,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../adapters/temporal-connection';
 import { installSchedules, triggerPoll } from '../cli/schedules';
-import { startStack } from '../test/support/stack';
+import { startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { attributeFleetCpu } from './bench/cpu-attribution';
 import {
   approveAll,
   batchEmailIds,
   countStatus,
+  firstDeadJob,
   intake,
   latencies,
   prepare,
@@ -56,6 +57,13 @@ if (!Number.isInteger(N) || N < 1) throw new Error(`--emails must be a positive 
 if (source !== 'imap' && source !== 'ingest') throw new Error(`--source is imap or ingest, not ${source}`);
 const log = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Until `n` emails await approval; fails at once when an activity gave up, as that email never will. */
+const awaiting = (stack: TestStack, n: number) => async (): Promise<boolean> => {
+  const dead = await firstDeadJob(stack);
+  if (dead) throw new Error(`an activity gave up, so not all emails can reach approval: ${dead}`);
+  return (await countStatus(stack, 'awaiting_approval')) >= n;
+};
 
 async function main(): Promise<void> {
   log(
@@ -97,7 +105,7 @@ async function main(): Promise<void> {
     // One email alone: latency without queueing.
     const dirSingle = await prepare(stack, source, 1, 'single');
     const s0 = Date.now();
-    await intake(stack, client, source, dirSingle, async () => (await countStatus(stack, 'awaiting_approval')) >= 1, 120_000);
+    await intake(stack, client, source, dirSingle, awaiting(stack, 1), 120_000);
     const singleMs = Date.now() - s0;
 
     log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
@@ -114,14 +122,7 @@ async function main(): Promise<void> {
     };
     const t0 = Date.now();
     fleet.sample();
-    await intake(
-      stack,
-      client,
-      source,
-      dir,
-      async () => (await countStatus(stack, 'awaiting_approval')) >= N + 1,
-      Math.max(600_000, N * 1_000),
-    );
+    await intake(stack, client, source, dir, awaiting(stack, N + 1), Math.max(600_000, N * 1_000));
     const t1 = Date.now();
     const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
     const benchCpu = process.cpuUsage(others0.bench);

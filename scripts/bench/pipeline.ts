@@ -171,3 +171,11 @@ export async function stepRuntimes(stack: TestStack, tag: string): Promise<Recor
   for (const r of rows) (out[r.step] ??= []).push(Number(r.runtime_ms));
   return out;
 }
+
+/** The audit message of the first activity that gave up (no retry left), if any: the run cannot finish then. */
+export async function firstDeadJob(stack: TestStack): Promise<string | undefined> {
+  const rows = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'job_dead' ORDER BY id LIMIT 1`)) as Array<{
+    message: string;
+  }>;
+  return rows[0]?.message;
+}

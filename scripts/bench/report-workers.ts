@@ -42,8 +42,8 @@ export function workerLines(workers: WorkerFigures[], emails: number, approvals:
   const allTasks = workers.reduce((a, w) => a + w.workflowTasks, 0);
   const share = (n: number, of: number) => `${n} (${((100 * n) / Math.max(1, of)).toFixed(0)} %)`;
   return workers.flatMap((w) => [
-    `worker ${w.index} (pid ${w.pid}) RSS idle / waiting / peaks`.padEnd(47) +
-      `${toMB(w.rss.idle)} / ${toMB(w.rss.waiting)} / ${toMB(w.rss.duringIntake)} / ${toMB(w.rss.duringApproval)} MB`,
+    `worker ${w.index} RSS idle / waiting / peaks`.padEnd(47) +
+      `${toMB(w.rss.idle)} / ${toMB(w.rss.waiting)} / ${toMB(w.rss.duringIntake)} / ${toMB(w.rss.duringApproval)} MB (pid ${w.pid})`,
     `  its CPU per email of the run, intake / send`.padEnd(47) +
       `${fixed(w.cpu.intake.total, emails)} / ${fixed(w.cpu.sends.total, approvals)} ms ` +
       `(orchestration ${fixed(w.cpu.intake.orchestration, emails)} / ${fixed(w.cpu.sends.orchestration, approvals)} ms)`,
