@@ -2,25 +2,24 @@
  * Pipeline benchmark on the real stack (Temporal dev server, MariaDB, Dovecot, SMTP listener;
  * the LLM is the local test double, so figures measure the pipeline, not a model). The worker
  * runs as its own process (`email-rag worker`: compiled dist/ when built, else tsx) and is
- * sampled from /proc for memory and CPU.
+ * sampled from /proc for memory and CPU; `--workers N` runs N of them on the same task queues.
  *
- *   npm run bench -- [--emails N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
+ *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../adapters/temporal-connection';
 import { installSchedules, triggerPoll } from '../cli/schedules';
-import { startStack } from '../test/support/stack';
+import { startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { startWorkerProcess } from './services/worker-process';
-import { attributeCpu } from './bench/cpu-attribution';
+import { attributeFleetCpu } from './bench/cpu-attribution';
 import {
   approveAll,
   batchEmailIds,
   countStatus,
+  firstDeadJob,
   intake,
   latencies,
   prepare,
@@ -31,13 +30,17 @@ import {
   type Source,
 } from './bench/pipeline';
 import { historyShape, startSpread, treeCpu } from './bench/history-shape';
-import { findProcess, processCpu, sampleProcess } from './bench/proc-sampler';
+import { findProcess, processCpu } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
+import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
+import { workerSpread } from './bench/worker-spread';
 
 const { values: opts } = parseArgs({
   options: {
     emails: { type: 'string' },
+    // Worker processes (`email-rag worker`, same env and task queues) against the one stack.
+    workers: { type: 'string', default: '1' },
     source: { type: 'string', default: 'imap' },
     twin: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -48,19 +51,31 @@ const { values: opts } = parseArgs({
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
 const source = opts.source as Source;
+const W = Number(opts.workers);
+if (!Number.isInteger(W) || W < 1) throw new Error(`--workers must be a positive integer, not ${opts.workers}`);
 if (!Number.isInteger(N) || N < 1) throw new Error(`--emails must be a positive integer, not ${String(opts.emails)}`);
 if (source !== 'imap' && source !== 'ingest') throw new Error(`--source is imap or ingest, not ${source}`);
 const log = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Until `n` emails await approval; fails at once when an activity gave up, as that email never will. */
+const awaiting = (stack: TestStack, n: number) => async (): Promise<boolean> => {
+  const dead = await firstDeadJob(stack);
+  if (dead) throw new Error(`an activity gave up, so not all emails can reach approval: ${dead}`);
+  return (await countStatus(stack, 'awaiting_approval')) >= n;
+};
+
 async function main(): Promise<void> {
-  log(`bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}; starting the real stack (LLM = local double)`);
+  log(
+    `bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}, ${W} worker process${W > 1 ? 'es' : ''}; ` +
+      'starting the real stack (LLM = local double)',
+  );
   // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
   // the twin reads the same config.
   const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
   const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string> });
   const { client, connection } = await connectTemporalClient(stack.config);
-  let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
+  let fleet: WorkerFleet | undefined;
   try {
     // The dev server's own CPU: the other half of orchestration.
     const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
@@ -74,13 +89,9 @@ async function main(): Promise<void> {
     if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
 
     const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };
-    const ws = Date.now();
-    worker = await startWorkerProcess(env, path.join(stack.dir, 'worker.log'));
-    const workerStartMs = Date.now() - ws;
-    const workerLog = fs.readFileSync(path.join(stack.dir, 'worker.log'), 'utf8');
-    const mode = /worker runs compiled/.test(workerLog) ? 'compiled (dist/)' : 'tsx';
-    const proc = sampleProcess(worker.managed.child.pid as number);
-    log(`worker: ${mode}, started in ${workerStartMs} ms (pid ${worker.managed.child.pid})`);
+    fleet = await startWorkerFleet(W, env, stack.dir);
+    const { mode, members } = fleet;
+    log(`worker: ${mode}, ${W} started in ${fleet.startMs} ms (pid ${members.map((m) => m.pid).join(', ')})`);
 
     await installSchedules(client, stack.config);
     await triggerPoll(client, stack.config);
@@ -89,12 +100,12 @@ async function main(): Promise<void> {
       async () => ((await stack.db.pool.query('SELECT 1 FROM mailbox_watermarks')) as unknown[]).length > 0,
     );
     await sleep(3_000);
-    const idleRss = proc.sample().rssBytes;
+    const idleRss = fleet.rssNow();
 
     // One email alone: latency without queueing.
     const dirSingle = await prepare(stack, source, 1, 'single');
     const s0 = Date.now();
-    await intake(stack, client, source, dirSingle, async () => (await countStatus(stack, 'awaiting_approval')) >= 1, 120_000);
+    await intake(stack, client, source, dirSingle, awaiting(stack, 1), 120_000);
     const singleMs = Date.now() - s0;
 
     log(`bench: putting ${N} emails into the ${source === 'imap' ? 'mailbox' : 'ingest folder'}`);
@@ -110,15 +121,8 @@ async function main(): Promise<void> {
       bench: process.cpuUsage(),
     };
     const t0 = Date.now();
-    proc.sample();
-    await intake(
-      stack,
-      client,
-      source,
-      dir,
-      async () => (await countStatus(stack, 'awaiting_approval')) >= N + 1,
-      Math.max(600_000, N * 1_000),
-    );
+    fleet.sample();
+    await intake(stack, client, source, dir, awaiting(stack, N + 1), Math.max(600_000, N * 1_000));
     const t1 = Date.now();
     const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
     const benchCpu = process.cpuUsage(others0.bench);
@@ -127,7 +131,7 @@ async function main(): Promise<void> {
       dovecot: dovecotPid ? treeCpu(dovecotPid) - others0.dovecot : NaN,
       bench: (benchCpu.user + benchCpu.system) / 1e6,
     };
-    proc.sample();
+    fleet.sample();
     const lat = await latencies(stack, t0, 'batch');
     const batchIds = await batchEmailIds(stack, 'batch');
     const starts = await startSpread(client, batchIds, t0);
@@ -135,9 +139,9 @@ async function main(): Promise<void> {
       email: batchIds[0] ? await historyShape(client, batchIds[0]) : undefined,
       twin: twin ? await historyShape(client, twin.sampleWorkflowId) : undefined,
     };
-    const intakeCpu = attributeCpu(proc.classified(), await stepRows(stack, ['fetch', 'parse', 'index', 'draft']), t0, t1);
+    const intakeRows = await stepRows(stack, ['fetch', 'parse', 'index', 'draft']);
     await sleep(3_000);
-    const waitingRss = proc.sample().rssBytes;
+    const waitingRss = fleet.rssNow();
 
     if (!opts['no-approve']) log(`bench: approving ${N + 1} drafts with the approve Update`);
     const a0 = Date.now();
@@ -146,32 +150,59 @@ async function main(): Promise<void> {
     await waitFor('all send steps finished', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 1_000), 100);
     const a1 = Date.now();
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
-    proc.sample();
-    const sendCpu = attributeCpu(proc.classified(), await stepRows(stack, ['decide', 'send', 'outcome']), a0, a1);
+    fleet.sample();
+    const sendRows = await stepRows(stack, ['decide', 'send', 'outcome']);
     const smtp = smtpCopies(stack);
     await sleep(1_000);
     const trouble = (await stack.db.pool.query(
       `SELECT event_type, COUNT(*) AS n FROM audit_log WHERE event_type NOT IN ('status_changed', 'draft_approved', 'mailbox_connected') GROUP BY event_type`,
     )) as Array<{ event_type: string; n: number }>;
-    proc.stop();
-    const roles = Object.values(proc.threadNames()).reduce<Record<string, number>>((m, c) => ({ ...m, [c]: (m[c] ?? 0) + 1 }), {});
-    log(
-      `worker threads by role: ${Object.entries(roles)
-        .map(([c, k]) => `${c} ${k}`)
-        .join(', ')}`,
+    fleet.stopSampling();
+    for (const m of members) {
+      const roles = Object.values(m.proc.threadNames()).reduce<Record<string, number>>((o, c) => ({ ...o, [c]: (o[c] ?? 0) + 1 }), {});
+      log(
+        `worker ${m.index} threads by role: ${Object.entries(roles)
+          .map(([c, k]) => `${c} ${k}`)
+          .join(', ')}`,
+      );
+    }
+    // After the measured phases: which worker ran which activity, then each worker's CPU split.
+    const spread = await workerSpread(
+      stack,
+      client,
+      members.map((m) => m.pid),
     );
+    const sampled = members.map((m) => ({ pid: m.pid, samples: m.proc.classified() }));
+    const intakeCpu = attributeFleetCpu(sampled, intakeRows, spread.rowOwner, t0, t1);
+    const sendCpu = attributeFleetCpu(sampled, sendRows, spread.rowOwner, a0, a1);
+    const peakIntake = fleet.maxRss(t0, t1);
+    const peakApproval = fleet.maxRss(a0, a1);
 
     const report: BenchReport = {
       emails: N,
       source,
-      worker: { mode, startMs: workerStartMs, maxCachedWorkflows: stack.config.worker.maxCachedWorkflows },
+      worker: { mode, startMs: fleet.startMs, maxCachedWorkflows: stack.config.worker.maxCachedWorkflows, processes: W },
       limits: { pollBatch: stack.config.imap.pollBatchSize, backlog: stack.config.imap.backlogLimit, ...stack.config.worker.concurrency },
       singleMs,
       intake: { ms: t1 - t0, perSecond: (N * 1000) / (t1 - t0), ...lat },
       twin,
       sends: { approvals, ms: a1 - a0, perSecond: (approvals * 1000) / (a1 - a0), ...smtp },
-      rss: { idle: idleRss, waiting: waitingRss, duringIntake: proc.maxRss(t0, t1), duringApproval: proc.maxRss(a0, a1) },
-      cpu: { intake: intakeCpu, sends: sendCpu },
+      rss: { idle: idleRss.sum, waiting: waitingRss.sum, duringIntake: peakIntake.sum, duringApproval: peakApproval.sum },
+      cpu: { intake: intakeCpu.total, sends: sendCpu.total },
+      workers: members.map((m, i) => ({
+        index: m.index,
+        pid: m.pid,
+        rss: {
+          idle: idleRss.perWorker[i]!,
+          waiting: waitingRss.perWorker[i]!,
+          duringIntake: peakIntake.perWorker[i]!,
+          duringApproval: peakApproval.perWorker[i]!,
+        },
+        cpu: { intake: intakeCpu.perWorker[i]!, sends: sendCpu.perWorker[i]! },
+        activities: spread.perWorker[i]!.activities,
+        workflowTasks: spread.perWorker[i]!.workflowTasks,
+      })),
+      unattributedActivities: spread.unattributed,
       serverCpu: { intake: serverIntake, sends: serverSends },
       othersCpuIntake: othersIntake,
       starts,
@@ -182,7 +213,7 @@ async function main(): Promise<void> {
     };
     printReport(report, opts.json ? 'json' : 'text');
   } finally {
-    await worker?.stop().catch(() => undefined);
+    await fleet?.stop();
     await connection.close();
     await stack.stop();
   }

@@ -54,3 +54,44 @@ export function attributeCpu(samples: Sample[], rows: StepRow[], t0: number, t1:
     byThread,
   };
 }
+
+/** The breakdowns of several worker processes added up (the fleet's CPU). */
+export function sumBreakdowns(parts: CpuBreakdown[]): CpuBreakdown {
+  const add = (a: Record<string, number>, b: Record<string, number>) => {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  return parts.reduce<CpuBreakdown>(
+    (sum, c) => ({
+      steps: add(sum.steps, c.steps),
+      mainOutsideSteps: sum.mainOutsideSteps + c.mainOutsideSteps,
+      orchestration: sum.orchestration + c.orchestration,
+      total: sum.total + c.total,
+      byThread: add(sum.byThread, c.byThread) as Record<ThreadClass, number>,
+    }),
+    { steps: {}, mainOutsideSteps: 0, orchestration: 0, total: 0, byThread: { main: 0, workflow: 0, core: 0, helpers: 0 } },
+  );
+}
+
+/**
+ * attributeCpu for each worker process, with the queue rows of the activities it ran (`owner`:
+ * row key → pid, from worker-spread); a row of unknown owner counts for every worker, as with one.
+ */
+export function attributeFleetCpu(
+  workers: Array<{ pid: number; samples: Sample[] }>,
+  rows: StepRow[],
+  owner: Map<string, number>,
+  t0: number,
+  t1: number,
+): { perWorker: CpuBreakdown[]; total: CpuBreakdown } {
+  const perWorker = workers.map((w) =>
+    attributeCpu(
+      w.samples,
+      rows.filter((r) => (owner.get(r.key) ?? w.pid) === w.pid),
+      t0,
+      t1,
+    ),
+  );
+  return { perWorker, total: sumBreakdowns(perWorker) };
+}

@@ -7,6 +7,7 @@ import { sampleEmail, MAILBOX_USER, type TestStack } from '../../test/support/st
 import { approveUpdate } from '../../workflows/email-workflow';
 import { spawnManaged } from '../services/child-process';
 import { inParallel } from './twin';
+import { rowKey } from './worker-spread';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -138,6 +139,8 @@ export function smtpCopies(stack: TestStack): { received: number; duplicates: nu
 
 export interface StepRow {
   step: string;
+  /** workflow id / run id / activity id: the row's activity (see worker-spread). */
+  key: string;
   started: number;
   finished: number;
 }
@@ -145,10 +148,16 @@ export interface StepRow {
 /** Queue rows (one per activity attempt that finished) with their running window. */
 export async function stepRows(stack: TestStack, steps: string[]): Promise<StepRow[]> {
   const rows = (await stack.db.pool.query(
-    `SELECT step, started_at, finished_at FROM queue_jobs WHERE step IN (?) AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
+    `SELECT step, workflow_id, run_id, activity_id, started_at, finished_at FROM queue_jobs
+      WHERE step IN (?) AND started_at IS NOT NULL AND finished_at IS NOT NULL`,
     [steps],
-  )) as Array<{ step: string; started_at: Date; finished_at: Date }>;
-  return rows.map((r) => ({ step: r.step, started: r.started_at.getTime(), finished: r.finished_at.getTime() }));
+  )) as Array<{ step: string; workflow_id: string; run_id: string; activity_id: string; started_at: Date; finished_at: Date }>;
+  return rows.map((r) => ({
+    step: r.step,
+    key: rowKey(r.workflow_id, r.run_id, r.activity_id),
+    started: r.started_at.getTime(),
+    finished: r.finished_at.getTime(),
+  }));
 }
 
 /** Runtime (ms) of each finished step's queue rows, for the emails whose subject starts with `Bench <tag> `. */
@@ -161,4 +170,12 @@ export async function stepRuntimes(stack: TestStack, tag: string): Promise<Recor
   const out: Record<string, number[]> = {};
   for (const r of rows) (out[r.step] ??= []).push(Number(r.runtime_ms));
   return out;
+}
+
+/** The audit message of the first activity that gave up (no retry left), if any: the run cannot finish then. */
+export async function firstDeadJob(stack: TestStack): Promise<string | undefined> {
+  const rows = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'job_dead' ORDER BY id LIMIT 1`)) as Array<{
+    message: string;
+  }>;
+  return rows[0]?.message;
 }

@@ -1,18 +1,25 @@
 import type { CpuBreakdown } from './cpu-attribution';
 import type { HistoryShape } from './history-shape';
 import type { TwinResult } from './twin';
+import { workerLines, workersJson, type WorkerFigures } from './report-workers';
 
 export interface BenchReport {
   emails: number;
   source: string;
-  worker: { mode: string; startMs: number; maxCachedWorkflows: number };
+  /** processes: how many `email-rag worker` processes ran (startMs: until all had started). */
+  worker: { mode: string; startMs: number; maxCachedWorkflows: number; processes: number };
   limits: Record<string, number>;
   singleMs: number;
   intake: { ms: number; perSecond: number; fromTrigger: number[]; fromFetch: number[] };
   twin?: TwinResult;
   sends: { approvals: number; ms: number; perSecond: number; received: number; duplicates: number };
+  /** Summed over the worker processes (peaks: of the sum). */
   rss: { idle: number; waiting: number; duringIntake: number; duringApproval: number };
+  /** Summed over the worker processes. */
   cpu: { intake: CpuBreakdown; sends: CpuBreakdown };
+  workers: WorkerFigures[];
+  /** Queue rows whose activity no history tied to one of the workers. */
+  unattributedActivities: number;
   /** CPU seconds of the Temporal dev server process in each phase. */
   serverCpu: { intake: number; sends: number };
   /** CPU seconds during the intake of MariaDB (machine-wide), Dovecot and the bench process. */
@@ -87,6 +94,8 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     sendsPerSecond: r.sends.perSecond,
     smtpReceived: r.sends.received,
     duplicates: r.sends.duplicates,
+    workers: workersJson(r.workers, r.emails, r.sends.approvals),
+    unattributedActivities: r.unattributedActivities,
     rssMB: Object.fromEntries(Object.entries(r.rss).map(([k, v]) => [k, Math.round(v / 1024 / 1024)])),
     cpuMsPerEmail: Object.fromEntries(
       Object.entries(r.cpu).map(([phase, c]) => [
@@ -121,7 +130,8 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
   const lines = [
     '',
     `figure                                         value`,
-    `worker                                         ${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}`,
+    `worker${r.worker.processes > 1 ? `s (${r.worker.processes} processes)`.padEnd(41) : ' '.repeat(41)}` +
+      `${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}`,
     `limits                                         ${Object.entries(r.limits)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ')}`,
@@ -143,10 +153,11 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       ? `approvals                                      skipped (--no-approve)`
       : `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,
     `SMTP sink: messages received / duplicates      ${r.sends.received} / ${r.sends.duplicates}`,
-    `worker RSS idle / ${r.emails + 1} waiting / peak intake / peak approval  ` +
+    `worker RSS${r.worker.processes > 1 ? ' (sum)' : ''} idle / ${r.emails + 1} waiting / peak intake / peak approval  ` +
       `${mb(r.rss.idle)} / ${mb(r.rss.waiting)} / ${mb(r.rss.duringIntake)} / ${mb(r.rss.duringApproval)}`,
     ...cpuLines('intake', r.cpu.intake, r.emails),
     ...cpuLines('send', r.cpu.sends, r.sends.approvals),
+    ...workerLines(r.workers, r.emails, r.sends.approvals, r.unattributedActivities),
     `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
     `other CPU per email during intake              MariaDB ${ms3(r.othersCpuIntake.mariadb, r.emails)} (machine-wide), Dovecot ${ms3(r.othersCpuIntake.dovecot, r.emails)}, bench process ${ms3(r.othersCpuIntake.bench, r.emails)}`,
     ...(r.starts ? [`batch workflows started, after the trigger      first ${sec(r.starts.firstMs)}, last ${sec(r.starts.lastMs)}`] : []),
