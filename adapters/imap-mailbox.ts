@@ -16,13 +16,28 @@ export interface ImapSettings {
 
 const ENV_HINTS = { folder: 'check IMAP_MAILBOX', login: 'check IMAP_USER / IMAP_PASSWORD' };
 
+const BUSY_CODES = new Set(['UNAVAILABLE', 'INUSE']);
+const BUSY_TEXT = /maximum number of connections|too many (?:connections|sessions)/i;
+
 /** Maps imapflow failures: bad credentials and refused commands are permanent, the rest transient. */
 function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error {
   if (err instanceof PermanentError || err instanceof TransientError) return err;
-  const e = err as { authenticationFailed?: boolean; code?: string; responseText?: string; serverResponseCode?: string; message?: string };
-  const detail = e.responseText ?? e.message ?? String(err);
+  const e = err as {
+    authenticationFailed?: boolean;
+    code?: string;
+    response?: unknown;
+    responseText?: string;
+    serverResponseCode?: string;
+    message?: string;
+  };
+  const detail = e.responseText ?? (typeof e.response === 'string' && e.response ? e.response : undefined) ?? e.message ?? String(err);
   if (e.serverResponseCode === 'NONEXISTENT' || /doesn't exist|does not exist/i.test(detail)) {
     return new PermanentError(`IMAP folder missing during ${what}: ${detail} (${hints.folder})`, 'IMAP_NO_MAILBOX', { cause: err });
+  }
+  // A login refused because the server is busy (Dovecot's per-user connection limit, RFC 5530
+  // UNAVAILABLE / INUSE) says nothing about the password: it heals when other sessions end.
+  if (e.authenticationFailed && (BUSY_CODES.has(e.serverResponseCode ?? '') || BUSY_TEXT.test(detail))) {
+    return new TransientError(`IMAP server busy during ${what}: ${detail}`, 'IMAP_BUSY', { cause: err });
   }
   if (e.authenticationFailed) {
     return new PermanentError(`IMAP login refused during ${what}: ${detail} (${hints.login})`, 'IMAP_AUTH', {
