@@ -8,6 +8,7 @@ import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './tria
 import { readInboxConfig, type InboxConfig } from './inbox-config';
 import {
   DEFAULT_MAILBOX_ID,
+  parseFromAddress,
   readMailboxRegistry,
   resolveSecret,
   type MailboxDefaults,
@@ -106,8 +107,6 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
-
 /**
  * Reads and validates the environment; throws one ConfigError listing every problem.
  * Commands that never touch the mailbox pass `{ imap: false }` so they run without its secrets.
@@ -178,9 +177,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   };
 
   const fromAddress = str('SMTP_FROM', 'assistant@localhost');
-  const fromMatch = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(fromAddress);
-  const from = fromMatch ? { name: (fromMatch[1] ?? '').trim(), address: (fromMatch[2] ?? '').trim() } : { name: '', address: fromAddress };
-  if (!ADDRESS.test(from.address)) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
+  const from = parseFromAddress(fromAddress) ?? { name: '', address: fromAddress };
+  if (!parseFromAddress(fromAddress)) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
 
   const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);
   const config: Config = {

@@ -161,7 +161,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   if (folderList.length === 0 || !Array.isArray(folders) || folderList.length !== folders.length)
     problem('.imap.folders must be a non-empty list of folder names');
   const fromText = f.str(smtp, 'smtp.from');
-  const from = parseFrom(fromText);
+  const from = parseFromAddress(fromText);
   if (fromText && !from) problem(`.smtp.from is not an email address: "${fromText}"`);
   const smtpUser = f.optStr(smtp, 'smtp.user');
   const smtpPassword = f.optSecret(smtp, 'smtp.password');
@@ -266,7 +266,8 @@ function rulesText(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-function parseFrom(text: string): { name: string; address: string } | null {
+/** `"Name" <address>`, `Name <address>` or a bare address; null when it holds no valid address. */
+export function parseFromAddress(text: string): { name: string; address: string } | null {
   if (!text) return null;
   const m = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(text);
   const from = m ? { name: (m[1] ?? '').trim(), address: (m[2] ?? '').trim() } : { name: '', address: text.trim() };

@@ -1,3 +1,4 @@
+import { boundedMap } from '../../lib/bounded-map';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
@@ -18,14 +19,7 @@ export interface TwinResult {
 
 /** Keeps `limit` promises in flight over `items`. */
 export async function inParallel<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  await boundedMap(items, limit, fn);
 }
 
 /**
