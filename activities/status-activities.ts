@@ -32,11 +32,31 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       /** The transition's number within the run: the audit row's idempotency key. */
       seq: number;
       event?: { eventType: string; errorClass: string | null; message: string };
-      /** A status the email passes through on the way (e.g. `drafted` before `awaiting_approval`), recorded first. */
-      via?: { status: EmailStatus; reason: string };
+      /**
+       * Statuses the email passes through on the way (e.g. `drafted` before `awaiting_approval`, or
+       * `fetched` and `parsed` before `indexed`), recorded first, in order.
+       */
+      via?: { status: EmailStatus; reason: string } | Array<{ status: EmailStatus; reason: string }>;
     }): Promise<StatusRecord> {
       const cid = correlationId();
       const key = runKey();
+      // A single via keeps the audit key runs already wrote; a list numbers its rows.
+      const vias = Array.isArray(input.via)
+        ? input.via.map((v, i) => ({ v, key: `:via:${i}` }))
+        : input.via
+          ? [{ v: input.via, key: ':via' }]
+          : [];
+      for (const { v, key: suffix } of vias) {
+        await deps.messages.setStatus(input.emailId, v.status, v.reason);
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: 'status_changed',
+          message: `${v.status}: ${v.reason}`,
+          details: { status: v.status },
+          eventKey: `${key}:status:${input.seq}${suffix}`,
+        });
+      }
       if (input.event) {
         await deps.audit.record({
           emailId: input.emailId,
@@ -45,17 +65,6 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
           errorClass: (input.event.errorClass as never) ?? null,
           message: input.event.message,
           eventKey: `${key}:event:${input.seq}`,
-        });
-      }
-      if (input.via) {
-        await deps.messages.setStatus(input.emailId, input.via.status, input.via.reason);
-        await deps.audit.record({
-          emailId: input.emailId,
-          correlationId: cid,
-          eventType: 'status_changed',
-          message: `${input.via.status}: ${input.via.reason}`,
-          details: { status: input.via.status },
-          eventKey: `${key}:status:${input.seq}:via`,
         });
       }
       const stored = await deps.messages.setStatus(input.emailId, input.status, input.reason);

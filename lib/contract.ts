@@ -56,6 +56,8 @@ export const PATCHES = {
   decisionsV2: 'decisions-bound-to-draft-v2',
   /** Search attributes upserted only when a value changes and the status is worth showing (not fetched/parsed/indexed). */
   leanVisibilityV3: 'lean-visibility-v3',
+  /** Fetch, parse and index as one activity (each step keeps its queue row); one status write for the three. */
+  ingestV4: 'ingest-in-one-activity-v4',
 } as const;
 
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */

@@ -156,6 +156,8 @@ export interface JobLedger {
   started(job: JobAttempt): Promise<void>;
   succeeded(job: JobAttempt, runtimeMs: number): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
+  /** The rows of one activity's steps (a combined activity's retry counts each step's attempts from them). */
+  stepAttempts(workflowId: string, runId: string, activityId: string): Promise<Record<string, { attempt: number; status: QueueStatus }>>;
   countByStatus(): Promise<Record<string, number>>;
   /** Rows in `processing` whose attempt started more than `olderThanSeconds` ago. */
   findStuck(

@@ -13,7 +13,7 @@ const logger = createLogger('metrics');
 
 const SEND_STATUSES: readonly SendStatus[] = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'];
 const ERROR_CLASSES: readonly ErrorClass[] = ['transient', 'permanent', 'dependency', 'unclear'];
-const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).map((p) => p.step))];
+const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).flatMap((p) => (p.steps ? [] : [p.step])))];
 const STATUS_WORDS = new Set<string>(EMAIL_STATUSES);
 /** Rows written in the last seconds may still be in flight: they are read on the next round. */
 const SETTLE_SECONDS = 2;

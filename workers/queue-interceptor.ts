@@ -1,79 +1,133 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
+import { stepScope, type StepTracker } from '../activities/step-scope';
 import type { Priority } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
 import { decideRetry } from '../lib/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../ports/store';
-import { ACTIVITY_PLAN, HEARTBEAT_EVERY_MS, PROFILES } from '../workflows/activity-profiles';
+import { ACTIVITY_PLAN, HEARTBEAT_EVERY_MS, PROFILES, type ActivityPlanEntry } from '../workflows/activity-profiles';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 
+/** Failures already classified and booked by a step: the combined activity passes them on unchanged. */
+const booked = new WeakSet<object>();
+
 /**
  * The one mechanism that moves `queue_jobs` rows and decides retries: every activity attempt
- * passes through here, so activities never write queue rows themselves.
+ * passes through here, so activities never write queue rows themselves. An activity that runs
+ * several steps (ACTIVITY_PLAN `steps`) gets one row per step, each with its own attempt count
+ * and retry plan; the activity's retry then follows the plan of the step that failed.
  */
 export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
-  return (ctx: Context): { inbound: ActivityInboundCallsInterceptor } => ({
-    inbound: {
-      async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
-        const info = ctx.info;
-        const plan = ACTIVITY_PLAN[info.activityType];
-        if (!plan) return next(input);
-        const retryPlan = PROFILES[plan.profile].plan;
-        const arg = input.args[0] as { emailId?: unknown } | undefined;
-        const job: JobAttempt = {
-          workflowId: info.workflowExecution?.workflowId ?? `activity-${info.activityId}`,
-          runId: info.workflowExecution?.runId ?? '',
-          emailId: typeof arg?.emailId === 'string' ? arg.emailId : null,
-          step: plan.step,
-          activityId: info.activityId,
-          attempt: info.attempt,
-          maxAttempts: retryPlan.maximumAttempts,
-          priority: PRIORITY_BY_KEY[info.priority?.priorityKey ?? 3] ?? 'normal',
-        };
-        const startedAt = Date.now();
-        await ledger.started(job);
-        const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
-        beat.unref();
-        try {
-          const result = await next(input);
-          await ledger.succeeded(job, Date.now() - startedAt);
-          return result;
-        } catch (err) {
-          const d = decideRetry(err, info.attempt, retryPlan);
-          const runtimeMs = Date.now() - startedAt;
-          const nextAttemptAt = d.retry && d.delayMs !== undefined ? new Date(Date.now() + d.delayMs) : null;
-          // Bookkeeping must not hide the real failure: if MariaDB is down too, log and go on.
-          await ledger
-            .failed(job, { status: d.retry ? 'failed' : 'dead', errorClass: d.errorClass, error: d.message, nextAttemptAt, runtimeMs })
-            .catch((e: unknown) => ctx.log.warn('queue row not updated', { error: errorMessage(e) }));
-          await audit
-            .record({
-              emailId: job.emailId,
-              correlationId: job.workflowId,
-              eventType: d.retry ? 'retry_scheduled' : 'job_dead',
-              errorClass: d.errorClass,
-              message: `${plan.step} attempt ${info.attempt} failed (${d.code}): ${d.message}${
-                d.retry ? `; next attempt in ${Math.round((d.delayMs ?? 0) / 1000)} s` : '; no automatic retry left'
-              }`,
-              details: { step: plan.step, attempt: info.attempt, code: d.code, delayMs: d.delayMs ?? null },
-              eventKey: `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`,
-            })
-            .catch((e: unknown) => ctx.log.warn('audit row not written', { error: errorMessage(e) }));
-          ctx.log.warn(`${plan.step} failed`, { code: d.code, errorClass: d.errorClass, attempt: info.attempt, retry: d.retry });
-          throw ApplicationFailure.create({
-            message: d.message,
-            type: d.code,
-            nonRetryable: !d.retry,
-            nextRetryDelay: d.retry ? d.delayMs : undefined,
-            details: [{ errorClass: d.errorClass, step: plan.step, attempt: info.attempt }],
-            cause: err instanceof Error ? err : undefined,
-          });
-        } finally {
-          clearInterval(beat);
-        }
+  return (ctx: Context): { inbound: ActivityInboundCallsInterceptor } => {
+    const info = ctx.info;
+    const arg = (input: ActivityExecuteInput) => input.args[0] as { emailId?: unknown } | undefined;
+    const jobFor = (input: ActivityExecuteInput, plan: ActivityPlanEntry, attempt: number): JobAttempt => ({
+      workflowId: info.workflowExecution?.workflowId ?? `activity-${info.activityId}`,
+      runId: info.workflowExecution?.runId ?? '',
+      emailId: typeof arg(input)?.emailId === 'string' ? (arg(input)?.emailId as string) : null,
+      step: plan.step,
+      activityId: info.activityId,
+      attempt,
+      maxAttempts: PROFILES[plan.profile].plan.maximumAttempts,
+      priority: PRIORITY_BY_KEY[info.priority?.priorityKey ?? 3] ?? 'normal',
+    });
+
+    /** One attempt of one step: its row moves to processing, then done, failed (retry) or dead. */
+    async function track<T>(job: JobAttempt, plan: ActivityPlanEntry, eventKey: string, fn: () => Promise<T>): Promise<T> {
+      const startedAt = Date.now();
+      await ledger.started(job);
+      try {
+        const result = await fn();
+        await ledger.succeeded(job, Date.now() - startedAt);
+        return result;
+      } catch (err) {
+        if (err instanceof Object && booked.has(err)) throw err;
+        const d = decideRetry(err, job.attempt, PROFILES[plan.profile].plan);
+        const runtimeMs = Date.now() - startedAt;
+        const nextAttemptAt = d.retry && d.delayMs !== undefined ? new Date(Date.now() + d.delayMs) : null;
+        // Bookkeeping must not hide the real failure: if MariaDB is down too, log and go on.
+        await ledger
+          .failed(job, { status: d.retry ? 'failed' : 'dead', errorClass: d.errorClass, error: d.message, nextAttemptAt, runtimeMs })
+          .catch((e: unknown) => ctx.log.warn('queue row not updated', { error: errorMessage(e) }));
+        await audit
+          .record({
+            emailId: job.emailId,
+            correlationId: job.workflowId,
+            eventType: d.retry ? 'retry_scheduled' : 'job_dead',
+            errorClass: d.errorClass,
+            message: `${plan.step} attempt ${job.attempt} failed (${d.code}): ${d.message}${
+              d.retry ? `; next attempt in ${Math.round((d.delayMs ?? 0) / 1000)} s` : '; no automatic retry left'
+            }`,
+            details: { step: plan.step, attempt: job.attempt, code: d.code, delayMs: d.delayMs ?? null },
+            eventKey,
+          })
+          .catch((e: unknown) => ctx.log.warn('audit row not written', { error: errorMessage(e) }));
+        ctx.log.warn(`${plan.step} failed`, { code: d.code, errorClass: d.errorClass, attempt: job.attempt, retry: d.retry });
+        const failure = ApplicationFailure.create({
+          message: d.message,
+          type: d.code,
+          nonRetryable: !d.retry,
+          nextRetryDelay: d.retry ? d.delayMs : undefined,
+          details: [{ errorClass: d.errorClass, step: plan.step, attempt: job.attempt }],
+          cause: err instanceof Error ? err : undefined,
+        });
+        booked.add(failure);
+        throw failure;
+      }
+    }
+
+    /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */
+    async function stepTracker(input: ActivityExecuteInput): Promise<StepTracker> {
+      const job = jobFor(input, ACTIVITY_PLAN[info.activityType]!, info.attempt);
+      const earlier = info.attempt > 1 ? await ledger.stepAttempts(job.workflowId, job.runId, job.activityId) : {};
+      return {
+        async run<T>(activity: string, fn: () => Promise<T>): Promise<T> {
+          const plan = ACTIVITY_PLAN[activity];
+          if (!plan) throw new Error(`no queue step is planned for ${activity}`);
+          const row = earlier[plan.step];
+          if (row?.status === 'done') return fn();
+          const attempt = row ? row.attempt + 1 : 1;
+          const stepJob = jobFor(input, plan, attempt);
+          return track(stepJob, plan, `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`, fn);
+        },
+      };
+    }
+
+    return {
+      inbound: {
+        async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+          const plan = ACTIVITY_PLAN[info.activityType];
+          if (!plan) return next(input);
+          const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+          beat.unref();
+          try {
+            if (!plan.steps) {
+              const job = jobFor(input, plan, info.attempt);
+              return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, () => next(input));
+            }
+            const tracker = await stepTracker(input);
+            try {
+              return await stepScope.run(tracker, () => next(input));
+            } catch (err) {
+              if (err instanceof Object && booked.has(err)) throw err;
+              // Outside any step (rare): the combined activity's own plan decides.
+              const d = decideRetry(err, info.attempt, PROFILES[plan.profile].plan);
+              throw ApplicationFailure.create({
+                message: d.message,
+                type: d.code,
+                nonRetryable: !d.retry,
+                nextRetryDelay: d.retry ? d.delayMs : undefined,
+                details: [{ errorClass: d.errorClass, step: plan.step, attempt: info.attempt }],
+                cause: err instanceof Error ? err : undefined,
+              });
+            }
+          } finally {
+            clearInterval(beat);
+          }
+        },
       },
-    },
-  });
+    };
+  };
 }

@@ -64,9 +64,22 @@ export const PROFILES = {
 
 export type ProfileName = keyof typeof PROFILES;
 
+export interface ActivityPlanEntry {
+  step: string;
+  profile: ProfileName;
+  /**
+   * A combined activity: the activities (names in this plan) it runs as steps. It writes no row of
+   * its own; each step keeps its row, attempts and retry plan. Its profile must retry at least as
+   * long as its longest step plan, because the step that failed decides the next attempt.
+   */
+  steps?: readonly string[];
+}
+
 /** Activity name → its queue step and profile; the interceptor reads this to write queue rows. */
-export const ACTIVITY_PLAN: Record<string, { step: string; profile: ProfileName }> = {
+export const ACTIVITY_PLAN: Record<string, ActivityPlanEntry> = {
   pollMailbox: { step: 'poll', profile: 'poll' },
+  /** Fetch, parse and index in one task round trip (patch `ingest-in-one-activity-v4`). */
+  ingestEmail: { step: 'ingest', profile: 'mailIo', steps: ['fetchEmail', 'parseEmail', 'indexEmail'] },
   fetchEmail: { step: 'fetch', profile: 'mailIo' },
   parseEmail: { step: 'parse', profile: 'parse' },
   indexEmail: { step: 'index', profile: 'index' },

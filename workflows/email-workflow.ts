@@ -20,6 +20,7 @@ import { emailWorkflowV1 } from './legacy/email-workflow-v1';
 import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
 import { createDecisionInbox, type PendingDecision } from './decision-inbox';
 import { createVisibility } from './visibility';
+import { runIntake } from './intake-phase';
 import { runSendPhase, type SendControl } from './send-phase';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
 
@@ -114,7 +115,7 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     status: EmailStatus,
     reason: string,
     event?: { eventType: string; errorClass: string | null; message: string },
-    via?: { status: EmailStatus; reason: string },
+    via?: { status: EmailStatus; reason: string } | Array<{ status: EmailStatus; reason: string }>,
   ): Promise<void> => {
     seq += 1;
     // What operators filter on in the Web UI and `temporal workflow list --query`.
@@ -137,12 +138,17 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     const send = lastRecord.send;
     if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(lastRecord);
   };
-  const stop = async (status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult> => {
+  const stop = async (
+    status: EmailStatus,
+    eventType: string,
+    err: unknown,
+    via?: Array<{ status: EmailStatus; reason: string }>,
+  ): Promise<EmailWorkflowResult> => {
     state.lastError = failureText(err);
     state.waitingFor = null;
     // The reason column holds the failure's code (e.g. too_large) for SQL; the audit row has the whole text.
     const reason = failureTypeOf(err)?.toLowerCase() ?? state.lastError;
-    await record(status, reason, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError });
+    await record(status, reason, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError }, via);
     return { status };
   };
 
@@ -151,44 +157,20 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
 
   const pipeline = async (): Promise<EmailWorkflowResult> => {
     try {
-      // --- pipeline ---------------------------------------------------------------------------
-      try {
-        await act('mailIo').fetchEmail({ ...input, statusOwner });
-      } catch (err) {
-        return await stop('failed', 'fetch_failed', err);
-      }
-      await record('fetched', input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message');
-      let parsed: Awaited<ReturnType<Activities['parseEmail']>>;
-      try {
-        parsed = await act('parse').parseEmail({ emailId, priority, statusOwner });
-      } catch (err) {
-        return await stop('failed', 'parse_failed', err);
-      }
-      if (parsed.triage && visibility) visibility.want({ triageClass: parsed.triage.class });
-      else if (parsed.triage) upsertSearchAttributes([{ key: TRIAGE_CLASS, value: parsed.triage.class }]);
-      if (parsed.triage && !input.answerRequestedBy) {
-        // Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back.
-        const why = `${parsed.triage.class}: ${parsed.triage.reason}`;
-        await record('ignored', why, {
-          eventType: 'triaged',
-          errorClass: null,
-          message: `not answered (${why}); email-rag answer pulls it back`,
-        });
-        return { status: 'ignored' };
-      }
-      await record('parsed', input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : 'parsed');
-      try {
-        const indexed = await act('index').indexEmail({ emailId, statusOwner });
-        await record('indexed', `indexed in ${indexed.index}`);
-      } catch (err) {
-        // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
-        state.lastError = failureText(err);
-        await record('partially_indexed', state.lastError, {
-          eventType: 'index_degraded',
-          errorClass: 'dependency',
-          message: state.lastError,
-        });
-      }
+      // --- intake: fetch, parse, index -----------------------------------------------------------
+      const ended = await runIntake({
+        input,
+        priority,
+        state,
+        act,
+        record,
+        stop,
+        triaged: (triageClass) => {
+          if (visibility) visibility.want({ triageClass });
+          else upsertSearchAttributes([{ key: TRIAGE_CLASS, value: triageClass }]);
+        },
+      });
+      if (ended) return ended;
       if (input.historyOnly) {
         // History is imported, never answered: the run ends here, and operators see how.
         visibility?.flush(state.status as EmailStatus, true);

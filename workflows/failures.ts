@@ -19,3 +19,10 @@ export function errorClassOf(err: unknown): string | undefined {
 export function failureTypeOf(err: unknown): string | undefined {
   return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
 }
+
+/** The queue step whose failure ended an activity (a combined activity names the step that failed). */
+export function failedStepOf(err: unknown): string | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const detail = err.cause.details?.[0] as { step?: string } | undefined;
+  return detail?.step;
+}

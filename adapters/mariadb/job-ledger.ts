@@ -1,3 +1,4 @@
+import type { QueueStatus } from '../../lib/domain';
 import type { JobAttempt, JobFailure, JobLedger } from '../../ports/store';
 import { query, type Pool } from './pool';
 
@@ -66,6 +67,16 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
           job.attempt,
         ],
       );
+    },
+
+    async stepAttempts(workflowId: string, runId: string, activityId: string) {
+      const rows = await query<Array<{ step: string; attempt: number; status: QueueStatus }>>(
+        pool,
+        'reading the step rows of an activity',
+        'SELECT step, attempt, status FROM queue_jobs WHERE workflow_id = ? AND run_id = ? AND activity_id = ?',
+        [workflowId, runId, activityId],
+      );
+      return Object.fromEntries(rows.map((r) => [r.step, { attempt: Number(r.attempt), status: r.status }]));
     },
 
     async countByStatus(): Promise<Record<string, number>> {

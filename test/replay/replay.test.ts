@@ -52,7 +52,9 @@ const REQUIRED_V2 = [
 ];
 /** The `v3-` runs: search attributes written only when a value changes (`lean-visibility-v3`). */
 const REQUIRED_V3 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v3-'));
-const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3];
+/** The `v4-` runs: fetch, parse and index as one activity (`ingest-in-one-activity-v4`). */
+const REQUIRED_V4 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v4-'));
+const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4];
 
 interface Captured {
   name: string;
@@ -106,7 +108,7 @@ test('the captured set covers every path of the email workflow', () => {
     [],
     'missing histories: run scripts/capture-histories.ts with the workflow code that wrote them',
   );
-  for (const name of ['waiting-for-approval', 'v2-waiting-for-approval', 'v3-waiting-for-approval']) {
+  for (const name of ['waiting-for-approval', 'v2-waiting-for-approval', 'v3-waiting-for-approval', 'v4-waiting-for-approval']) {
     const last = captured.find((c) => c.name === name)?.json.events.at(-1);
     assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
   }
@@ -131,18 +133,24 @@ function updatesOf(c: Captured): string[] {
   });
 }
 
-test('each generation takes its own branch: v3 histories recorded both patches, v2 the first, the earlier ones none', () => {
+test('each generation takes its own branch: v4 histories recorded all three patches, v3 two, v2 the first, the earlier ones none', () => {
   for (const c of captured) {
     const patches = patchesOf(c);
-    if (c.name.startsWith('v3-')) {
-      assert.deepEqual(patches, [PATCHES.decisionsV2, PATCHES.leanVisibilityV3], `${c.name} was recorded by the current code`);
+    if (c.name.startsWith('v4-')) {
+      assert.deepEqual(
+        patches,
+        [PATCHES.decisionsV2, PATCHES.leanVisibilityV3, PATCHES.ingestV4],
+        `${c.name} was recorded by the current code`,
+      );
+    } else if (c.name.startsWith('v3-')) {
+      assert.deepEqual(patches, [PATCHES.decisionsV2, PATCHES.leanVisibilityV3], `${c.name} was recorded before ${PATCHES.ingestV4}`);
     } else if (c.name.startsWith('v2-')) {
       assert.ok(patches.includes(PATCHES.decisionsV2), `${c.name} was recorded after ${PATCHES.decisionsV2}`);
       assert.ok(!patches.includes(PATCHES.leanVisibilityV3), `${c.name} was recorded before ${PATCHES.leanVisibilityV3}`);
     } else assert.deepEqual(patches, [], `${c.name} was recorded before ${PATCHES.decisionsV2}`);
   }
   // Every decision reached the code of each generation as an Update in some history.
-  for (const generation of ['v2-', 'v3-']) {
+  for (const generation of ['v2-', 'v3-', 'v4-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(
       Object.values(DECISIONS).filter((d) => !updates.has(d)),

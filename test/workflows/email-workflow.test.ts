@@ -11,6 +11,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
 import type { DraftView } from '../../activities/draft-activities';
+import { createIngestActivities, type IngestSteps } from '../../activities/ingest-activities';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
 import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
@@ -121,7 +122,9 @@ function fakeActivities(
       outcomes.push({ status: o.status, eventType: o.eventType });
     },
     // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
-    async recordStatus(o: { status: string; event?: { eventType: string } }) {
+    async recordStatus(o: { status: string; event?: { eventType: string }; via?: { status: string } | Array<{ status: string }> }) {
+      // Statuses passed on the way are recorded first, in order (as the real recordStatus does).
+      for (const v of o.via === undefined ? [] : Array.isArray(o.via) ? o.via : [o.via]) statuses.push(v.status);
       statuses.push(o.status);
       if (o.event) outcomes.push({ status: o.status, eventType: o.event.eventType });
       return { stored: o.status, send: ledger.send, maxDraftVersion: ledger.maxDraftVersion };
@@ -134,7 +137,9 @@ function fakeActivities(
       return { messageId: `<reply-${i.draftId}@example.test>` };
     },
   };
-  return { activities, calls, outcomes, decisions, statuses, refusals };
+  // The real combined activity over the fake steps: the interceptor tracks each step's row and retries.
+  const all = Object.assign(activities, createIngestActivities(activities as unknown as IngestSteps));
+  return { activities: all, calls, outcomes, decisions, statuses, refusals };
 }
 
 async function withWorker<T>(fake: ReturnType<typeof fakeActivities>, fn: (taskQueue: string) => Promise<T>): Promise<T> {
@@ -265,7 +270,7 @@ test('approval names the draft: an edited body is passed on, the Update answers 
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
     assert.deepEqual(
       fake.statuses,
-      ['fetched', 'parsed', 'indexed', 'awaiting_approval', 'approved', 'sent'],
+      ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent'],
       'the workflow records every status',
     );
   });
@@ -529,5 +534,57 @@ test('search attributes are written when a value changes: none for the short pip
     assert.equal((await handle.result()).status, 'sent');
     const statuses = (await written()).filter((w) => w.includes('EmailStatus'));
     assert.deepEqual(statuses, ['DraftVersion+EmailPriority+EmailStatus+Mailbox+NeedsHuman', 'EmailStatus+NeedsHuman', 'EmailStatus']);
+  });
+});
+
+test('fetch, parse and index run as one activity, yet each step keeps its own queue row, attempts and retry plan', async () => {
+  const fake = fakeActivities({
+    fetchEmail: [new TransientError('imap down'), new TransientError('imap still down')],
+    indexEmail: [new TransientError('index hiccup')],
+  });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const history = (await handle.fetchHistory()).events ?? [];
+    const scheduled = history.flatMap((e) => {
+      const t = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      return t ? [t] : [];
+    });
+    // One task round trip for the three steps (the draft follows as the second).
+    assert.deepEqual(scheduled, ['ingestEmail', 'draftReply']);
+    // The step's own count: fetch failed twice, index once; parse never failed, though re-run on each retry.
+    const rows = (await jobRows(handle.workflowId)).filter((r) => ['fetch', 'parse', 'index'].includes(r.step));
+    assert.deepEqual(rows, [
+      { step: 'fetch', status: 'done', attempt: 3, retry_count: 2, error_class: 'transient' },
+      { step: 'parse', status: 'done', attempt: 1, retry_count: 0, error_class: null },
+      { step: 'index', status: 'done', attempt: 2, retry_count: 1, error_class: 'transient' },
+    ]);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.name !== 'draftReply').map((c) => `${c.name}#${c.attempt}`),
+      ['fetchEmail#1', 'fetchEmail#2', 'fetchEmail#3', 'parseEmail#3', 'indexEmail#3', 'fetchEmail#4', 'parseEmail#4', 'indexEmail#4'],
+    );
+    // Each gap follows the plan of the step that failed: 30 s and 120 s for fetch, then 30 s for index (±10 %).
+    const firsts = [1, 2, 3, 4].map((n) => fake.calls.find((c) => c.name === 'fetchEmail' && c.attempt === n)!.startedMs);
+    const gaps = firsts.slice(1).map((t, i) => (t - firsts[i]!) / 1000);
+    for (const [i, expected] of [30, 120, 30].entries()) {
+      assert.ok(gaps[i]! >= expected * 0.9 && gaps[i]! <= expected * 1.1 + 2, `gap ${i + 1} was ${gaps[i]} s, expected ~${expected} s`);
+    }
+    assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval']);
+    await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
+    assert.equal((await handle.result()).status, 'rejected');
+  });
+});
+
+test('a parse failure inside the combined activity ends the email as failed (parse_failed) after its stored message', async () => {
+  const fake = fakeActivities({ parseEmail: [new PermanentError('corrupt MIME', 'MALFORMED_MESSAGE')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    assert.equal((await handle.result()).status, 'failed');
+    assert.deepEqual(fake.statuses, ['fetched', 'failed']);
+    assert.deepEqual(fake.outcomes, [{ status: 'failed', eventType: 'parse_failed' }]);
+    assert.deepEqual(
+      (await jobRows(handle.workflowId)).map((r) => `${r.step}:${r.status}`),
+      ['fetch:done', 'parse:dead'],
+    );
   });
 });

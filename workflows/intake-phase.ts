@@ -1,0 +1,116 @@
+import { patched, type proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { ParseSummary } from '../activities/parse-activities';
+import { PATCHES } from '../lib/contract';
+import type { EmailStatus, EmailWorkflowInput, Priority } from '../lib/domain';
+import type { ProfileName } from './activity-profiles';
+import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
+import { failedStepOf, failureText } from './failures';
+
+type Event = { eventType: string; errorClass: string | null; message: string };
+type Via = { status: EmailStatus; reason: string };
+
+/** What the intake (fetch, parse, index) needs from the email workflow that runs it. */
+export interface IntakeControl {
+  input: EmailWorkflowInput;
+  priority: Priority;
+  state: EmailWorkflowState;
+  act(profile: ProfileName): ReturnType<typeof proxyActivities<Activities>>;
+  record(status: EmailStatus, reason: string, event?: Event, via?: Via | Via[]): Promise<void>;
+  stop(status: EmailStatus, eventType: string, err: unknown, via?: Via[]): Promise<EmailWorkflowResult>;
+  /** The triage class, for the TriageClass search attribute. */
+  triaged(triageClass: string): void;
+}
+
+const statusOwner = 'workflow' as const;
+
+/**
+ * From the raw message to an indexed email. Returns the run's result when it ends here (the
+ * message could not be fetched or parsed, or triage says it needs no reply), null when a draft follows.
+ */
+export async function runIntake(c: IntakeControl): Promise<EmailWorkflowResult | null> {
+  // Runs started before it take the three steps as three activities, each status recorded on its own.
+  return patched(PATCHES.ingestV4) ? ingestInOne(c) : stepByStep(c);
+}
+
+const fetchedReason = (input: EmailWorkflowInput) =>
+  input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message';
+const parsedReason = (input: EmailWorkflowInput) =>
+  input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : 'parsed';
+
+/** Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back. */
+async function ignoreTriaged(c: IntakeControl, triage: NonNullable<ParseSummary['triage']>, via?: Via[]): Promise<EmailWorkflowResult> {
+  const why = `${triage.class}: ${triage.reason}`;
+  await c.record(
+    'ignored',
+    why,
+    { eventType: 'triaged', errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` },
+    via,
+  );
+  return { status: 'ignored' };
+}
+
+/** One activity, one status write: the statuses it passed are recorded on the way to the last one. */
+async function ingestInOne(c: IntakeControl): Promise<EmailWorkflowResult | null> {
+  const { input } = c;
+  const fetched: Via = { status: 'fetched', reason: fetchedReason(input) };
+  let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
+  try {
+    ingested = await c.act('mailIo').ingestEmail({ ...input, priority: c.priority, statusOwner });
+  } catch (err) {
+    // The failed step is named by the queue interceptor; a parse failure comes after a stored message.
+    if (failedStepOf(err) === 'parse') return c.stop('failed', 'parse_failed', err, [fetched]);
+    return c.stop('failed', 'fetch_failed', err);
+  }
+  const { triage } = ingested.parsed;
+  if (triage) c.triaged(triage.class);
+  if (triage && !input.answerRequestedBy) return ignoreTriaged(c, triage, [fetched]);
+  const via = [fetched, { status: 'parsed' as const, reason: parsedReason(input) }];
+  if (ingested.indexError === undefined) {
+    await c.record('indexed', `indexed in ${ingested.index ?? 'the index'}`, undefined, via);
+  } else {
+    // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
+    c.state.lastError = ingested.indexError;
+    await c.record(
+      'partially_indexed',
+      ingested.indexError,
+      { eventType: 'index_degraded', errorClass: 'dependency', message: ingested.indexError },
+      via,
+    );
+  }
+  return null;
+}
+
+/** The three steps as three activities (runs started before `ingest-in-one-activity-v4`). */
+async function stepByStep(c: IntakeControl): Promise<EmailWorkflowResult | null> {
+  const { input, priority } = c;
+  const emailId = input.emailId;
+  try {
+    await c.act('mailIo').fetchEmail({ ...input, statusOwner });
+  } catch (err) {
+    return c.stop('failed', 'fetch_failed', err);
+  }
+  await c.record('fetched', fetchedReason(input));
+  let parsed: ParseSummary;
+  try {
+    parsed = await c.act('parse').parseEmail({ emailId, priority, statusOwner });
+  } catch (err) {
+    return c.stop('failed', 'parse_failed', err);
+  }
+  if (parsed.triage) c.triaged(parsed.triage.class);
+  if (parsed.triage && !input.answerRequestedBy) return ignoreTriaged(c, parsed.triage);
+  await c.record('parsed', parsedReason(input));
+  try {
+    const indexed = await c.act('index').indexEmail({ emailId, statusOwner });
+    await c.record('indexed', `indexed in ${indexed.index}`);
+  } catch (err) {
+    // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
+    c.state.lastError = failureText(err);
+    await c.record('partially_indexed', c.state.lastError, {
+      eventType: 'index_degraded',
+      errorClass: 'dependency',
+      message: c.state.lastError,
+    });
+  }
+  return null;
+}
