@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { EmailStatus } from '../lib/domain';
-import type { SendSnapshot } from '../ports/store';
+import type { AuditEntry, SendSnapshot } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
 
@@ -40,25 +40,25 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
     }): Promise<StatusRecord> {
       const cid = correlationId();
       const key = runKey();
+      // Three round trips whatever the transition: the status, what MariaDB knows, the audit rows.
+      const { stored, send, maxDraftVersion } = await deps.messages.moveStatus(input.emailId, input.status, input.reason);
+      // Statuses passed on the way are audit rows only: the email's row holds where it is now.
       // A single via keeps the audit key runs already wrote; a list numbers its rows.
       const vias = Array.isArray(input.via)
         ? input.via.map((v, i) => ({ v, key: `:via:${i}` }))
         : input.via
           ? [{ v: input.via, key: ':via' }]
           : [];
-      for (const { v, key: suffix } of vias) {
-        await deps.messages.setStatus(input.emailId, v.status, v.reason);
-        await deps.audit.record({
-          emailId: input.emailId,
-          correlationId: cid,
-          eventType: 'status_changed',
-          message: `${v.status}: ${v.reason}`,
-          details: { status: v.status },
-          eventKey: `${key}:status:${input.seq}${suffix}`,
-        });
-      }
+      const rows: AuditEntry[] = vias.map(({ v, key: suffix }) => ({
+        emailId: input.emailId,
+        correlationId: cid,
+        eventType: 'status_changed',
+        message: `${v.status}: ${v.reason}`,
+        details: { status: v.status },
+        eventKey: `${key}:status:${input.seq}${suffix}`,
+      }));
       if (input.event) {
-        await deps.audit.record({
+        rows.push({
           emailId: input.emailId,
           correlationId: cid,
           eventType: input.event.eventType,
@@ -67,8 +67,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
           eventKey: `${key}:event:${input.seq}`,
         });
       }
-      const stored = await deps.messages.setStatus(input.emailId, input.status, input.reason);
-      await deps.audit.record({
+      rows.push({
         emailId: input.emailId,
         correlationId: cid,
         eventType: 'status_changed',
@@ -76,8 +75,8 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
         details: { status: input.status, stored },
         eventKey: `${key}:status:${input.seq}`,
       });
-      const snapshot = await deps.messages.sendSnapshot(input.emailId);
-      return { stored, ...snapshot };
+      await deps.audit.recordAll(rows);
+      return { stored, send, maxDraftVersion };
     },
 
     /** A decision signal the workflow refused (an Update's refusal is answered to the caller instead). */

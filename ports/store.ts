@@ -98,6 +98,15 @@ export interface MessageStore {
   setStatus(emailId: string, status: EmailStatus, reason?: string): Promise<EmailStatus | null>;
   /** The send that matters most for this email (sent or in doubt before failed), and its newest draft version. */
   sendSnapshot(emailId: string): Promise<{ send: SendSnapshot | null; maxDraftVersion: number }>;
+  /**
+   * setStatus and sendSnapshot in two round trips instead of three: what the workflow's status
+   * bookkeeping runs at every transition.
+   */
+  moveStatus(
+    emailId: string,
+    status: EmailStatus,
+    reason: string,
+  ): Promise<{ stored: EmailStatus | null; send: SendSnapshot | null; maxDraftVersion: number }>;
   countByStatus(): Promise<Record<string, number>>;
   /** Records whether the email's retrieval entries are complete (`partial` after a degraded index step). */
   setIndexState(emailId: string, state: 'partial' | 'complete'): Promise<void>;
@@ -129,6 +138,8 @@ export interface AuditEntry {
 /** Append-only record of every error, retry, fallback and human decision. */
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
+  /** Several rows in one write, in this order (each still lands once per event key). */
+  recordAll(entries: AuditEntry[]): Promise<void>;
 }
 
 export interface JobAttempt {

@@ -62,13 +62,16 @@ class AlreadyHandedOver extends Error {
  * in MariaDB and only ids and the small draft view pass through history.
  */
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
+  // Newest patch first: a run that records it implies the older ones and records no marker (and
+  // no TemporalChangeVersion upsert) for them. Runs from before it check the older ones in turn.
+  const ingestV4 = patched(PATCHES.ingestV4);
   // Runs started before decisions were bound to draft ids replay and finish on the old code.
-  if (!patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
-  return emailWorkflowV2(input);
+  if (!ingestV4 && !patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
+  return emailWorkflowV2(input, ingestV4);
 }
 
-async function emailWorkflowV2(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
-  const run = startEmailRun(input);
+async function emailWorkflowV2(input: EmailWorkflowInput, ingestV4: boolean): Promise<EmailWorkflowResult> {
+  const run = startEmailRun(input, ingestV4);
   const result = await run.result;
   // Signals refused while an activity ran are audited before the run ends.
   await run.flushRefusals();
@@ -76,7 +79,10 @@ async function emailWorkflowV2(input: EmailWorkflowInput): Promise<EmailWorkflow
   return result;
 }
 
-function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
+function startEmailRun(
+  input: EmailWorkflowInput,
+  ingestV4: boolean,
+): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
   const maxDrafts = input.maxDrafts ?? DEFAULT_MAX_DRAFTS;
@@ -98,7 +104,7 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
   // The registry id when the run has one; runs from before the registry keep their folder name.
   const mailbox = input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file');
   // Runs started before it upsert every search attribute at every transition.
-  const visibility = patched(PATCHES.leanVisibilityV3) ? createVisibility() : null;
+  const visibility = ingestV4 || patched(PATCHES.leanVisibilityV3) ? createVisibility() : null;
   if (visibility) visibility.want({ priority, mailbox });
   else {
     upsertSearchAttributes([
@@ -159,6 +165,7 @@ function startEmailRun(input: EmailWorkflowInput): { result: Promise<EmailWorkfl
     try {
       // --- intake: fetch, parse, index -----------------------------------------------------------
       const ended = await runIntake({
+        inOneActivity: ingestV4,
         input,
         priority,
         state,

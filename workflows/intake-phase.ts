@@ -1,7 +1,6 @@
-import { patched, type proxyActivities } from '@temporalio/workflow';
+import type { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ParseSummary } from '../activities/parse-activities';
-import { PATCHES } from '../lib/contract';
 import type { EmailStatus, EmailWorkflowInput, Priority } from '../lib/domain';
 import type { ProfileName } from './activity-profiles';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
@@ -12,6 +11,8 @@ type Via = { status: EmailStatus; reason: string };
 
 /** What the intake (fetch, parse, index) needs from the email workflow that runs it. */
 export interface IntakeControl {
+  /** Patch `ingest-in-one-activity-v4`: runs started before it take the three steps as three activities. */
+  inOneActivity: boolean;
   input: EmailWorkflowInput;
   priority: Priority;
   state: EmailWorkflowState;
@@ -29,8 +30,7 @@ const statusOwner = 'workflow' as const;
  * message could not be fetched or parsed, or triage says it needs no reply), null when a draft follows.
  */
 export async function runIntake(c: IntakeControl): Promise<EmailWorkflowResult | null> {
-  // Runs started before it take the three steps as three activities, each status recorded on its own.
-  return patched(PATCHES.ingestV4) ? ingestInOne(c) : stepByStep(c);
+  return c.inOneActivity ? ingestInOne(c) : stepByStep(c);
 }
 
 const fetchedReason = (input: EmailWorkflowInput) =>

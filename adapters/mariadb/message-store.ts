@@ -88,6 +88,41 @@ async function saveRawChunks(pool: Pool, emailId: string, raw: Buffer): Promise<
 }
 
 export function createMariaDbMessageStore(pool: Pool): MessageStore {
+  const writeStatus = async (emailId: string, status: EmailStatus, reason?: string): Promise<void> => {
+    await query(
+      pool,
+      `setting status ${status}`,
+      // Assignments run left to right: compare with the old status before overwriting it. A sent
+      // email stays sent: a late attempt or a reset run can never move it backwards.
+      `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)),
+         status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, COALESCE(?, status_reason)),
+         status = IF(status = 'sent', 'sent', ?)
+       WHERE id = ?`,
+      [status, status, reason?.slice(0, 2000) ?? null, status, emailId],
+    );
+  };
+  /** The stored status, the send that matters most and the newest draft version, in one round trip. */
+  const snapshot = async (emailId: string) => {
+    const rows = await query<
+      Array<{ stored: EmailStatus | null; draft_id: string | null; status: string | null; message_id: string | null; v: number | null }>
+    >(
+      pool,
+      'reading the status, sends and draft versions of an email',
+      // The send that matters most: a reply that left (or may have) outranks a failed try.
+      `SELECT (SELECT status FROM emails WHERE id = ?) AS stored, s.draft_id, s.status, s.message_id,
+              (SELECT MAX(version) FROM drafts WHERE email_id = ?) AS v
+         FROM (SELECT 1) one
+         LEFT JOIN (SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
+                    ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1) s ON TRUE`,
+      [emailId, emailId, emailId],
+    );
+    const s = rows[0];
+    return {
+      stored: s?.stored ?? null,
+      send: s?.draft_id ? { draftId: s.draft_id, status: s.status as string, messageId: s.message_id as string } : null,
+      maxDraftVersion: Number(s?.v ?? 0),
+    };
+  };
   return {
     async saveRaw(email: NewRawEmail): Promise<boolean> {
       const stored = await saveRawChunks(pool, email.emailId, email.raw);
@@ -280,17 +315,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
     },
 
     async setStatus(emailId: string, status: EmailStatus, reason?: string): Promise<EmailStatus | null> {
-      await query(
-        pool,
-        `setting status ${status}`,
-        // Assignments run left to right: compare with the old status before overwriting it. A sent
-        // email stays sent: a late attempt or a reset run can never move it backwards.
-        `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)),
-           status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, COALESCE(?, status_reason)),
-           status = IF(status = 'sent', 'sent', ?)
-         WHERE id = ?`,
-        [status, status, reason?.slice(0, 2000) ?? null, status, emailId],
-      );
+      await writeStatus(emailId, status, reason);
       const rows = await query<Array<{ status: EmailStatus }>>(pool, 'reading the status', 'SELECT status FROM emails WHERE id = ?', [
         emailId,
       ]);
@@ -298,22 +323,13 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
     },
 
     async sendSnapshot(emailId: string): Promise<{ send: SendSnapshot | null; maxDraftVersion: number }> {
-      // One round trip: it runs after every status transition.
-      const rows = await query<Array<{ draft_id: string | null; status: string | null; message_id: string | null; v: number | null }>>(
-        pool,
-        'reading the sends and draft versions of an email',
-        // The send that matters most: a reply that left (or may have) outranks a failed try.
-        `SELECT s.draft_id, s.status, s.message_id, (SELECT MAX(version) FROM drafts WHERE email_id = ?) AS v
-           FROM (SELECT 1) one
-           LEFT JOIN (SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
-                      ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1) s ON TRUE`,
-        [emailId, emailId],
-      );
-      const s = rows[0];
-      return {
-        send: s?.draft_id ? { draftId: s.draft_id, status: s.status as string, messageId: s.message_id as string } : null,
-        maxDraftVersion: Number(s?.v ?? 0),
-      };
+      const { send, maxDraftVersion } = await snapshot(emailId);
+      return { send, maxDraftVersion };
+    },
+
+    async moveStatus(emailId: string, status: EmailStatus, reason: string) {
+      await writeStatus(emailId, status, reason);
+      return snapshot(emailId);
     },
 
     async countByStatus(): Promise<Record<string, number>> {
