@@ -1,24 +1,30 @@
 import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from '../../lib/context-scope';
 import { splitPassages } from '../../lib/passages';
+import { rankPassages } from '../../lib/passage-ranking';
 import type { DraftContextItem } from '../../ports/drafter';
 import type { ContextScope, IndexableEmail, VectorIndex } from '../../ports/vector-index';
 import { query, type Pool } from './pool';
+import {
+  knowledgeSearch,
+  ownRecentReplies,
+  theirRecentPassages,
+  threadHistory,
+  type PassageRow,
+  type Statement,
+} from './scoped-passage-queries';
 
-interface Row {
-  email_id: string;
-  idx: number;
-  text: string;
-  title: string;
-}
+type Row = Pick<PassageRow, 'email_id' | 'idx' | 'text' | 'title'>;
 
 const KNOWLEDGE_LIMIT = 3;
 const OWN_REPLY_LIMIT = 2;
 const SENDER_LIMIT = 3;
 
 /**
- * The embedded retrieval default: MariaDB full-text over passages. Every query is scoped to the
- * account and mailbox, and mail to the correspondent (or their organisation); our replies to
- * others come back masked, knowledge passages from anywhere.
+ * The embedded retrieval default over MariaDB. Every query is scoped to the account and mailbox,
+ * and mail to the correspondent (or their organisation); our replies to others come back masked,
+ * knowledge passages from anywhere. Mail is read by scope (newest first, capped) and ranked in
+ * process, so a retrieval costs what the scope holds; the knowledge folder is searched with
+ * MariaDB full text over its own table (see scoped-passage-queries.ts).
  */
 export function createFullTextIndex(pool: Pool): VectorIndex {
   return {
@@ -51,66 +57,44 @@ export function createFullTextIndex(pool: Pool): VectorIndex {
         );
       }
       await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, passages.length]);
+      if (email.direction === 'knowledge') await indexKnowledge(pool, email.emailId, email.subject.slice(0, 512), passages);
     },
 
     async remove(sourceId: string): Promise<void> {
       await query(pool, 'removing passages', 'DELETE FROM passages WHERE email_id = ?', [sourceId]);
+      await query(pool, 'removing knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ?', [sourceId]);
     },
 
     async retrieve(email: IndexableEmail, limit: number, given?: ContextScope): Promise<DraftContextItem[]> {
       const s = given ?? contextScope(email);
-      const box = `account = ? AND mailbox = ? AND direction <> 'knowledge'`;
-      const boxArgs = [s.account, s.mailbox];
-      // The correspondent, or anyone of their organisation when that is allowed.
-      const theirs = `(correspondent = ? OR (? IS NOT NULL AND organisation <=> ?))`;
-      const theirArgs = [s.correspondent, s.organisation, s.organisation];
       const probe = `${email.subject} ${email.text.slice(0, 1000)}`;
-      const select = 'SELECT email_id, idx, text, title FROM passages';
+      const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
 
-      const thread = await query<Row[]>(
-        pool,
-        'reading the thread history',
-        `${select} WHERE ${box} AND thread_id = ? AND email_id <> ? ORDER BY created_at DESC, idx LIMIT ?`,
-        [...boxArgs, email.threadId, email.emailId, limit],
-      );
-      const similar = s.correspondent
-        ? await query<Row[]>(
-            pool,
-            'searching similar passages of the correspondent',
-            `${select} WHERE ${box} AND ${theirs} AND email_id <> ? AND thread_id <> ?
-               AND MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
-             ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
-            [...boxArgs, ...theirArgs, email.emailId, email.threadId, probe, probe, limit],
+      const thread = await run<Row>('reading the thread history', threadHistory(s, email.threadId, email.emailId, limit));
+      const theirs = s.correspondent
+        ? newestFirst(
+            await run<PassageRow>('reading the correspondent’s recent passages', theirRecentPassages(s, email.threadId, email.emailId)),
           )
         : [];
+      const similar = rankPassages(probe, theirs, (r) => r.text)
+        .slice(0, limit)
+        .map((r) => r.item);
       // The correspondent's recent mail in other threads, even when the words differ.
-      const sender = s.correspondent
-        ? await query<Row[]>(
-            pool,
-            'reading the sender history',
-            `${select} WHERE ${box} AND ${theirs} AND email_id <> ? AND thread_id <> ? AND idx = 0 AND direction = 'in'
-             ORDER BY correspondent = ? DESC, created_at DESC LIMIT ?`,
-            [...boxArgs, ...theirArgs, email.emailId, email.threadId, s.correspondent, SENDER_LIMIT],
-          )
-        : [];
-      const knowledge = await query<Row[]>(
-        pool,
-        'searching the knowledge folder',
-        `${select} WHERE direction = 'knowledge' AND MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
-         ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
-        [probe, probe, KNOWLEDGE_LIMIT],
-      );
+      const sender = theirs
+        .filter((r) => r.idx === 0 && r.direction === 'in')
+        .sort((a, b) => Number(b.correspondent === s.correspondent) - Number(a.correspondent === s.correspondent))
+        .slice(0, SENDER_LIMIT);
+      const knowledge = await run<Row>('searching the knowledge folder', knowledgeSearch(probe, KNOWLEDGE_LIMIT));
       // Our replies to anyone else: reusable wording, never their personal data (masked below).
       const ownReplies =
         s.reuseReplies === 'masked'
-          ? await query<Row[]>(
-              pool,
-              'searching our replies to others',
-              `${select} WHERE ${box} AND direction = 'out' AND NOT ${theirs} AND thread_id <> ?
-                 AND MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
-               ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
-              [...boxArgs, ...theirArgs, email.threadId, probe, probe, OWN_REPLY_LIMIT],
+          ? rankPassages(
+              probe,
+              await run<PassageRow>('reading our recent replies to others', ownRecentReplies(s, email.threadId)),
+              (r) => r.text,
             )
+              .slice(0, OWN_REPLY_LIMIT)
+              .map((r) => r.item)
           : [];
 
       const seen = new Set<string>();
@@ -138,4 +122,26 @@ export function createFullTextIndex(pool: Pool): VectorIndex {
       return items;
     },
   };
+}
+
+/** Newest first, one email's passages in order: the two branches of a scope query merged. */
+function newestFirst(rows: PassageRow[]): PassageRow[] {
+  return rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || a.email_id.localeCompare(b.email_id) || a.idx - b.idx);
+}
+
+/** The knowledge folder's own full-text table, kept in step with its rows in `passages`. */
+async function indexKnowledge(pool: Pool, sourceId: string, title: string, passages: string[]): Promise<void> {
+  for (const [idx, text] of passages.entries()) {
+    await query(
+      pool,
+      'indexing a knowledge passage',
+      `INSERT INTO knowledge_passages (source_id, idx, title, text) VALUES (?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE title = VALUES(title), text = VALUES(text)`,
+      [sourceId, idx, title, text],
+    );
+  }
+  await query(pool, 'pruning old knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ? AND idx >= ?', [
+    sourceId,
+    passages.length,
+  ]);
 }

@@ -1,0 +1,142 @@
+/**
+ * Retrieval cost against index size: seeds a throwaway database with synthetic support mail
+ * (one correspondent per email, 50 organisations, our reply to every third email, a knowledge
+ * folder), times `retrieve` for new mail at 1,000 emails and at N, and prints p50/p95 and their
+ * ratio. A retrieval bounded by its scope keeps the ratio near 1; one bounded by the index grows
+ * with N.
+ *
+ *   node --import tsx scripts/bench/retrieval.ts --emails 10000 [--probes 200]
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
+import { dropDatabase, migrate } from '../../adapters/mariadb/migrate';
+import { createPool, type Pool } from '../../adapters/mariadb/pool';
+import { entryCorrespondent } from '../../lib/context-scope';
+import { splitPassages } from '../../lib/passages';
+import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
+import { inboundEmail, knowledgePassages, ORGANISATIONS, replyTo, seededRandom } from './retrieval-corpus';
+
+const { values: opts } = parseArgs({
+  options: {
+    emails: { type: 'string', default: '10000' },
+    probes: { type: 'string', default: '200' },
+    knowledge: { type: 'string', default: '50' },
+  },
+});
+const EMAILS = Number(opts.emails);
+const PROBES = Number(opts.probes);
+const KNOWLEDGE_FILES = Number(opts.knowledge);
+const FIRST_STEP = Math.min(1000, EMAILS);
+const BATCH = 500;
+
+/**
+ * Mail passages go in with multi-row INSERTs (the columns `index` writes, `created_at` one
+ * second apart), so seeding 10,000 emails takes seconds, not the pipeline's minutes.
+ */
+async function seedMail(pool: Pool, from: number, to: number, rnd: () => number): Promise<void> {
+  const rows: unknown[][] = [];
+  const flush = async () => {
+    if (rows.length === 0) return;
+    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    await pool.query(
+      `INSERT INTO passages (email_id, idx, account, mailbox, thread_id, direction, from_address, correspondent, organisation, title, text, created_at)
+       VALUES ${placeholders}`,
+      rows.flat(),
+    );
+    rows.length = 0;
+  };
+  const add = (email: IndexableEmail, at: Date) => {
+    const { correspondent, organisation } = entryCorrespondent(email);
+    for (const [idx, text] of splitPassages(`${email.subject}\n\n${email.text}`).entries()) {
+      rows.push([
+        email.emailId,
+        idx,
+        email.account ?? '',
+        email.mailbox,
+        email.threadId,
+        email.direction,
+        email.fromAddress,
+        correspondent,
+        organisation,
+        email.subject,
+        text,
+        at,
+      ]);
+    }
+  };
+  const start = Date.UTC(2025, 0, 1);
+  for (let i = from; i < to; i++) {
+    const email = inboundEmail('seed', i, rnd);
+    add(email, new Date(start + i * 1000));
+    if (i % 3 === 0) add(replyTo(email, rnd), new Date(start + i * 1000 + 500));
+    if (rows.length >= BATCH) await flush();
+  }
+  await flush();
+}
+
+/** New mail from a new person of an existing organisation, as the pipeline bench sends it. */
+function probes(rnd: () => number): IndexableEmail[] {
+  return Array.from({ length: PROBES }, (_, p) => ({
+    ...inboundEmail('probe', p, rnd),
+    fromAddress: `neu-${p}@customer${p % ORGANISATIONS}.example`,
+  }));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function time(index: VectorIndex, emails: IndexableEmail[]): Promise<{ p50: number; p95: number; items: number }> {
+  await index.retrieve(emails[0]!, 8); // warm-up: connections, caches
+  const ms: number[] = [];
+  let items = 0;
+  for (const email of emails) {
+    const t0 = process.hrtime.bigint();
+    items += (await index.retrieve(email, 8)).length;
+    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95), items: items / emails.length };
+}
+
+async function main(): Promise<void> {
+  const base = new URL(process.env.DATABASE_URL?.trim() || 'mariadb://root@127.0.0.1:3306/email_rag');
+  base.pathname = `/email_rag_bench_retrieval_${randomBytes(4).toString('hex')}`;
+  const url = base.toString();
+  await migrate(url);
+  const pool = createPool(url, 4);
+  try {
+    const index = createFullTextIndex(pool);
+    const rnd = seededRandom(42);
+    for (const k of knowledgePassages(KNOWLEDGE_FILES, rnd)) await index.index(k);
+    const questions = probes(seededRandom(7));
+    const results: Array<{ emails: number; p50: number; p95: number; items: number }> = [];
+    let seeded = 0;
+    for (const step of [...new Set([FIRST_STEP, EMAILS])]) {
+      const t0 = Date.now();
+      await seedMail(pool, seeded, step, rnd);
+      seeded = step;
+      await pool.query('ANALYZE TABLE passages');
+      const passages = ((await pool.query('SELECT COUNT(*) AS n FROM passages')) as Array<{ n: number }>)[0]!.n;
+      console.log(`seeded ${step} emails (${passages} passages incl. knowledge) in ${Date.now() - t0} ms`);
+      const r = await time(index, questions);
+      results.push({ emails: step, ...r });
+      console.log(
+        `  ${step} emails: retrieve p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ${r.items.toFixed(1)} items/retrieval`,
+      );
+    }
+    const [small, large] = [results[0]!, results[results.length - 1]!];
+    console.log(
+      `ratio ${large.emails}/${small.emails} emails: p50 ×${(large.p50 / small.p50).toFixed(2)}, p95 ×${(large.p95 / small.p95).toFixed(2)}`,
+    );
+  } finally {
+    await pool.end().catch(() => undefined);
+    await dropDatabase(url);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
