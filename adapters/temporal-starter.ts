@@ -15,7 +15,11 @@ const MAILBOX = defineSearchAttributeKey('Mailbox', SearchAttributeType.KEYWORD)
  * Starts EmailWorkflows. REJECT_DUPLICATE makes the workflow id the guard against processing a
  * message twice, even after the first run finished.
  */
-export function createTemporalStarter(client: Client, taskQueue: string, limits: { maxDrafts?: number } = {}): WorkflowStarter {
+export function createTemporalStarter(
+  client: Client,
+  taskQueue: string,
+  limits: { maxDrafts?: number; eager?: boolean } = {},
+): WorkflowStarter {
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'> {
       try {
@@ -24,6 +28,9 @@ export function createTemporalStarter(client: Client, taskQueue: string, limits:
           workflowId: input.emailId,
           args: [{ ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}), ...input }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          // Only for a client on a worker's native connection (the worker's poll): the new run's
+          // first workflow task comes back with the start response, no dispatch round trip.
+          ...(limits.eager ? { requestEagerStart: true } : {}),
           priority: { priorityKey: priorityKey(priority) },
           typedSearchAttributes: [
             { key: EMAIL_PRIORITY, value: priority },

@@ -97,7 +97,12 @@ export async function syncKnowledgeFolder(
 }
 
 /** Builds every adapter from one validated config; `close` releases them on shutdown. */
-export function buildDependencies(config: Config, client: Client): Dependencies {
+export function buildDependencies(
+  config: Config,
+  client: Client,
+  /** `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager. */
+  options: { eagerStarts?: boolean } = {},
+): Dependencies {
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
   const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
@@ -125,7 +130,7 @@ export function buildDependencies(config: Config, client: Client): Dependencies 
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     drafter,
-    starter: createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts }),
+    starter: createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts, eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,

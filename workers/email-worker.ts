@@ -1,5 +1,6 @@
 import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { connectTemporalClient, temporalConnectionOptions, temporalDataConverter } from '../adapters/temporal-connection';
+import { Client } from '@temporalio/client';
+import { temporalConnectionOptions, temporalDataConverter } from '../adapters/temporal-connection';
 import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
 import { startBusinessMetrics } from './business-metrics';
@@ -23,10 +24,13 @@ export interface RunningWorker {
  * `workflowBundle` in tests to bundle once; otherwise the workflows are bundled at start.
  */
 export async function createEmailWorker(config: Config, options: { workflowBundle?: WorkflowBundleOption } = {}): Promise<RunningWorker> {
-  const { client, connection: clientConnection } = await connectTemporalClient(config);
-  const deps = buildDependencies(config, client);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   const dataConverter = temporalDataConverter(config);
+  // The activities' client shares the workers' native connection: its calls run in the SDK core
+  // instead of a second gRPC stack on the main thread, and a poll's starts can be eager (the new
+  // run's first workflow task comes back with the start response, no dispatch round trip).
+  const client = new Client({ connection, namespace: config.temporal.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const deps = buildDependencies(config, client, { eagerStarts: true });
   const activities = createActivities(deps.activities);
   const common = {
     connection,
@@ -70,7 +74,6 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     await businessMetrics?.stop();
     await deps.close();
     await connection.close().catch(() => undefined);
-    await clientConnection.close().catch(() => undefined);
   };
   let runPromise: Promise<void> | undefined;
   return {
