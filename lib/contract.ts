@@ -56,6 +56,8 @@ export const PATCHES = {
   decisionsV2: 'decisions-bound-to-draft-v2',
   /** Search attributes upserted only when a value changes and the status is worth showing (not fetched/parsed/indexed). */
   leanVisibilityV3: 'lean-visibility-v3',
+  /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
+  pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;
 
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */

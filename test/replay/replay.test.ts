@@ -52,8 +52,11 @@ const REQUIRED_V2 = [
 ];
 /** The `v3-` runs: search attributes written only when a value changes (`lean-visibility-v3`). */
 const REQUIRED_V3 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v3-'));
-/** ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut. */
-const REQUIRED_POLL = ['poll-cut-by-backlog'];
+/**
+ * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
+ * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
+ */
+const REQUIRED_POLL = ['poll-cut-by-backlog', 'poll-v1-waits-for-backlog'];
 const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_POLL];
 
 interface Captured {
@@ -145,7 +148,8 @@ test('each generation takes its own branch: v3 histories recorded both patches, 
   }
   // Every decision reached the code of each generation as an Update in some history.
   for (const c of captured.filter((x) => x.name.startsWith('poll-'))) {
-    assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before the poll workflow had patches`);
+    if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
+    else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
   }
   for (const generation of ['v2-', 'v3-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
