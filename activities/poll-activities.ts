@@ -28,6 +28,13 @@ export interface PollResult {
   /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */
   more?: boolean;
   /**
+   * The backlog (BACKLOG_LIMIT) had no room for all the new mail listed: some waits above the
+   * watermark until emails leave the backlog. The poll workflow waits and passes again.
+   */
+  cutByBacklog?: boolean;
+  /** The mailbox's poll interval: how long a run may wait for the backlog before the next run takes over. */
+  pollIntervalSeconds?: number;
+  /**
    * Every folder the mailbox watches, when the input named none: the poll workflow drains the
    * others after this one.
    */
@@ -174,6 +181,7 @@ export function createPollActivities(
       from,
       // Only a full, uncut batch says more may wait; a cut one waits for the backlog to shrink.
       more: batch.length === listing.messages.length && batch.length >= settings.pollBatchSize && last < listing.highestUid,
+      ...(batch.length < listing.messages.length ? { cutByBacklog: true, pollIntervalSeconds: entry.imap.pollIntervalSeconds } : {}),
     };
   }
 

@@ -58,11 +58,29 @@ if (source !== 'imap' && source !== 'ingest') throw new Error(`--source is imap 
 const log = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A progress line every 30 s with this process's heap: a long run shows how far it got and that
+ * the bench itself holds nothing per email.
+ */
+const progress = (what: string) => {
+  let last = Date.now();
+  return (done: number, of: number): void => {
+    if (Date.now() - last < 30_000) return;
+    last = Date.now();
+    log(`bench: ${done}/${of} ${what}, bench heap ${(process.memoryUsage().heapUsed / 1048576).toFixed(0)} MB`);
+  };
+};
+
 /** Until `n` emails await approval; fails at once when an activity gave up, as that email never will. */
-const awaiting = (stack: TestStack, n: number) => async (): Promise<boolean> => {
-  const dead = await firstDeadJob(stack);
-  if (dead) throw new Error(`an activity gave up, so not all emails can reach approval: ${dead}`);
-  return (await countStatus(stack, 'awaiting_approval')) >= n;
+const awaiting = (stack: TestStack, n: number) => {
+  const report = progress('awaiting approval');
+  return async (): Promise<boolean> => {
+    const dead = await firstDeadJob(stack);
+    if (dead) throw new Error(`an activity gave up, so not all emails can reach approval: ${dead}`);
+    const waiting = await countStatus(stack, 'awaiting_approval');
+    report(waiting, n);
+    return waiting >= n;
+  };
 };
 
 async function main(): Promise<void> {
@@ -73,7 +91,8 @@ async function main(): Promise<void> {
   // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
   // the twin reads the same config.
   const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
-  const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string> });
+  // The SMTP listener and the LLM double only count (no raw message or prompt kept per email).
+  const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string>, keepTraffic: false });
   const { client, connection } = await connectTemporalClient(stack.config);
   let fleet: WorkerFleet | undefined;
   try {
@@ -147,7 +166,17 @@ async function main(): Promise<void> {
     const a0 = Date.now();
     const serverA0 = serverPid ? processCpu(serverPid) : 0;
     const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 16);
-    await waitFor('all send steps finished', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 1_000), 100);
+    const sent = progress('send steps finished');
+    await waitFor(
+      'all send steps finished',
+      async () => {
+        const done = await sendsDone(stack);
+        sent(done, approvals);
+        return done >= approvals;
+      },
+      Math.max(600_000, N * 1_000),
+      100,
+    );
     const a1 = Date.now();
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
     fleet.sample();
@@ -163,7 +192,7 @@ async function main(): Promise<void> {
       log(
         `worker ${m.index} threads by role: ${Object.entries(roles)
           .map(([c, k]) => `${c} ${k}`)
-          .join(', ')}`,
+          .join(', ')} (live), ${m.proc.endedThreads()} ended while sampled`,
       );
     }
     // After the measured phases: which worker ran which activity, then each worker's CPU split.

@@ -1,7 +1,8 @@
 /**
- * Records the histories of EmailWorkflow's paths with the workflow code of this checkout, on real
- * servers (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP listener, the LLM
- * double), and saves them for the replay test:
+ * Records the histories of EmailWorkflow's paths (and ImapPollWorkflow's, see
+ * scripts/replay/poll-scenarios.ts) with the workflow code of this checkout, on real servers
+ * (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP listener, the LLM double),
+ * and saves them for the replay test:
  *
  *   node --import tsx scripts/capture-histories.ts [outDir] [--only name,prefix-*]
  *
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
         LLM_TIMEOUT_MS: '3000',
         // The wait for the answer after the final dot: a held reply is in doubt after 5 s, not 60 s.
         SMTP_TIMEOUT_MS: '5000',
+        // Room for three unfinished emails: the poll scenarios meet a full backlog with six new messages.
+        BACKLOG_LIMIT: '3',
       },
     });
     const env = stack.env;

@@ -8,6 +8,14 @@
  *   helpers   every other thread: V8's garbage collector and compiler helpers, libuv's pool
  * Node 20 names all its own threads "node", so the workflow thread is told apart as the busiest
  * of them; the main thread is the one whose id is the process id.
+ *
+ * Memory stays bounded however long the run: the worker starts and ends short-lived threads all
+ * the time (hundreds a minute), so a sample keeps only the threads alive at that moment plus the
+ * final CPU of the ended ones summed per class (an ended thread is never the workflow thread,
+ * which lives as long as the worker); and once `maxSamples` are held every other timer sample is
+ * dropped and the timer keeps every second one from then on (explicit `sample()` calls, the
+ * phase boundaries, always stay). Copying every thread ever seen into each sample at 10 samples
+ * a second grew the bench's heap with the square of the run time (4 GB after about 45 minutes).
  */
 import fs from 'node:fs';
 
@@ -16,12 +24,20 @@ export const THREAD_CLASSES: ThreadClass[] = ['main', 'workflow', 'core', 'helpe
 
 export interface Sample {
   t: number;
+  /** Resident memory; after thinning, the largest of this sample and the dropped ones before it. */
   rssBytes: number;
   /** Cumulative CPU seconds per thread class (threads that ended keep their last value). */
   cpu: Record<ThreadClass, number>;
-  /** Cumulative CPU seconds per thread id. */
+  /** Cumulative CPU seconds per thread id, of the threads alive at this sample. */
   byThread: Map<number, number>;
+  /** Cumulative CPU seconds of the threads that had ended by this sample, per class. */
+  ended: Record<ThreadClass, number>;
+  /** Taken by an explicit `sample()` call: never dropped by thinning. */
+  pinned?: boolean;
 }
+
+/** Samples one sampler holds at most (about 1.5 MB with the worker's ~25 live threads). */
+export const MAX_SAMPLES = 4096;
 
 const TICKS_PER_SECOND = 100; // CLK_TCK on Linux
 
@@ -56,20 +72,38 @@ export interface ProcSampler {
   /** Largest RSS seen between t0 and t1. */
   maxRss(t0: number, t1: number): number;
   stop(): void;
+  /** The live threads (at the last sample) by id and name, with their class. */
   threadNames(): Record<string, ThreadClass>;
+  /** How many threads ended while sampled. */
+  endedThreads(): number;
 }
 
-export function sampleProcess(pid: number, everyMs = 100): ProcSampler {
+export function sampleProcess(pid: number, everyMs = 100, maxSamples = MAX_SAMPLES): ProcSampler {
   const perThread = new Map<number, { ticks: number; name: string }>();
+  const ended = emptyCpu();
+  let endedCount = 0;
   const samples: Sample[] = [];
-  const sample = (): Sample => {
-    let tids: number[] = [];
+  /** The timer keeps every `stride`-th of its samples; doubled at each thinning. */
+  let stride = 1;
+  let tick = 0;
+  const take = (pinned: boolean): Sample => {
+    let tids: number[] | undefined;
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`).map(Number);
     } catch {
       // the process ended: keep the last values
     }
-    for (const tid of tids) {
+    if (tids) {
+      const alive = new Set(tids);
+      for (const [tid, t] of perThread) {
+        if (alive.has(tid)) continue;
+        // Classified without a workflow thread: an ended thread is a helper or core thread.
+        ended[classify(pid, tid, t.name, undefined)] += t.ticks / TICKS_PER_SECOND;
+        perThread.delete(tid);
+        endedCount += 1;
+      }
+    }
+    for (const tid of tids ?? []) {
       const task = readTask(pid, tid);
       if (!task) continue;
       perThread.set(tid, { ticks: task.ticks, name: task.name });
@@ -82,9 +116,43 @@ export function sampleProcess(pid: number, everyMs = 100): ProcSampler {
       rssBytes = samples.at(-1)?.rssBytes ?? 0;
     }
     const byThread = new Map([...perThread.entries()].map(([tid, t]) => [tid, t.ticks / TICKS_PER_SECOND]));
-    const s = { t: Date.now(), rssBytes, cpu: emptyCpu(), byThread };
+    return { t: Date.now(), rssBytes, cpu: emptyCpu(), byThread, ended: { ...ended }, ...(pinned ? { pinned } : {}) };
+  };
+  /** Halves the unpinned samples; a kept one carries the peak RSS of the one dropped before it. */
+  const thin = (): void => {
+    const kept: Sample[] = [];
+    let peak = 0;
+    let odd = false;
+    for (const s of samples) {
+      odd = !odd;
+      if (!s.pinned && odd && s !== samples.at(-1)) {
+        peak = Math.max(peak, s.rssBytes);
+        continue;
+      }
+      s.rssBytes = Math.max(s.rssBytes, peak);
+      peak = 0;
+      kept.push(s);
+    }
+    samples.splice(0, samples.length, ...kept);
+    stride *= 2;
+  };
+  const record = (s: Sample): Sample => {
     samples.push(s);
+    if (samples.length >= maxSamples) thin();
     return s;
+  };
+  let peakSinceKept = 0;
+  const onTimer = (): void => {
+    tick += 1;
+    const s = take(false);
+    // A timer sample that is not kept still counts for the RSS peak of the next kept one.
+    if (tick % stride !== 0) {
+      peakSinceKept = Math.max(peakSinceKept, s.rssBytes);
+      return;
+    }
+    s.rssBytes = Math.max(s.rssBytes, peakSinceKept);
+    peakSinceKept = 0;
+    record(s);
   };
   let workflowTid: number | undefined;
   /** The busiest "node" thread besides the main one is the workflow thread; re-decided as figures grow. */
@@ -98,12 +166,12 @@ export function sampleProcess(pid: number, everyMs = 100): ProcSampler {
       }
     }
     for (const sm of samples) {
-      sm.cpu = emptyCpu();
+      sm.cpu = { ...sm.ended };
       for (const [tid, v] of sm.byThread) sm.cpu[classify(pid, tid, perThread.get(tid)?.name ?? '', workflowTid)] += v;
     }
   };
-  sample();
-  const timer = setInterval(sample, everyMs);
+  record(take(true));
+  const timer = setInterval(onTimer, everyMs);
   timer.unref();
   return {
     samples,
@@ -111,16 +179,19 @@ export function sampleProcess(pid: number, everyMs = 100): ProcSampler {
       classifyAll();
       return samples;
     },
-    sample,
+    sample: () => record(take(true)),
     at(t) {
       let best = samples[0]!;
       for (const s of samples) if (s.t <= t) best = s;
       return best;
     },
     maxRss(t0, t1) {
-      return Math.max(0, ...samples.filter((s) => s.t >= t0 && s.t <= t1).map((s) => s.rssBytes));
+      let max = 0;
+      for (const s of samples) if (s.t >= t0 && s.t <= t1) max = Math.max(max, s.rssBytes);
+      return max;
     },
     stop: () => clearInterval(timer),
+    endedThreads: () => endedCount,
     threadNames: () =>
       Object.fromEntries([...perThread.entries()].map(([tid, t]) => [`${tid} ${t.name}`, classify(pid, tid, t.name, workflowTid)])),
   };

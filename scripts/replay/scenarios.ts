@@ -38,6 +38,7 @@ import {
   type Scenario,
 } from './scenario-kit';
 
+import { POLL_SCENARIOS } from './poll-scenarios';
 export type { CaptureContext, Scenario } from './scenario-kit';
 
 const EDITED = 'Guten Tag,\n\ndie doppelte Abbuchung erstatten wir Ihnen in den nächsten Tagen.\n\nViele Grüße\nIhr Support-Team';
@@ -268,6 +269,7 @@ export const SCENARIOS: Scenario[] = [
       return finish(handle, 'sent');
     },
   },
+  ...POLL_SCENARIOS,
 ];
 
 /** Waits until the `state` query lists `n` refused signals. */

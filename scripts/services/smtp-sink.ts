@@ -17,9 +17,14 @@ export interface ReceivedMail {
 export interface SmtpSink {
   host: string;
   port: number;
-  /** Accepted messages, oldest first (live array). */
+  /** Accepted messages, oldest first (live array); stays empty when started with `keepMessages: false`. */
   messages: ReceivedMail[];
-  /** Resolves with the accepted messages once there are at least `count`; rejects after `timeoutMs`. */
+  /** How many messages were accepted, and how many of them repeated a Message-ID accepted before (in every mode). */
+  counts(): { received: number; duplicates: number };
+  /**
+   * Resolves with the accepted messages once at least `count` were accepted (with `keepMessages:
+   * false` an empty array); rejects after `timeoutMs`.
+   */
   waitForMessages(count: number, timeoutMs: number): Promise<ReceivedMail[]>;
   stop(): Promise<void>;
   /** Answers the next `n` DATA commands with `code` (e.g. 451 transient, 550 permanent) and `message`. */
@@ -28,13 +33,18 @@ export interface SmtpSink {
 
 /**
  * Starts a receiving SMTP server on 127.0.0.1 (no TLS, any AUTH accepted) that keeps every message
- * in memory and, when `dir` is given, also as `<dir>/<timestamp>-<n>.eml`.
+ * in memory and, when `dir` is given, also as `<dir>/<timestamp>-<n>.eml`. `keepMessages: false`
+ * (long benchmarks) keeps only the counts and the Message-IDs seen, so memory does not grow with
+ * every raw message.
  */
-export async function startSmtpSink(opts: { port?: number; dir?: string } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(opts: { port?: number; dir?: string; keepMessages?: boolean } = {}): Promise<SmtpSink> {
   const port = opts.port ?? (await freePort());
   const dir = opts.dir;
+  const keep = opts.keepMessages ?? true;
   if (dir) fs.mkdirSync(dir, { recursive: true });
   const messages: ReceivedMail[] = [];
+  const seenIds = new Set<string>();
+  let duplicates = 0;
   const waiters = new Set<() => void>();
   let failures: { remaining: number; code: number; message: string } | undefined;
   let counter = 0;
@@ -59,7 +69,10 @@ export async function startSmtpSink(opts: { port?: number; dir?: string } = {}):
     };
     counter += 1;
     if (dir) await fs.promises.writeFile(path.join(dir, `${mail.receivedAt.getTime()}-${counter}.eml`), raw);
-    messages.push(mail);
+    const id = messageIdOf(raw) ?? `(none ${counter})`;
+    if (seenIds.has(id)) duplicates += 1;
+    seenIds.add(id);
+    if (keep) messages.push(mail);
     for (const wake of waiters) wake();
   };
 
@@ -95,17 +108,18 @@ export async function startSmtpSink(opts: { port?: number; dir?: string } = {}):
     host: '127.0.0.1',
     port,
     messages,
+    counts: () => ({ received: counter, duplicates }),
     waitForMessages(count, timeoutMs) {
       return new Promise((resolve, reject) => {
         const check = (): boolean => {
-          if (messages.length < count) return false;
+          if (counter < count) return false;
           cleanup();
           resolve(messages.slice());
           return true;
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`SMTP sink: expected ${count} message(s) within ${timeoutMs} ms, got ${messages.length}`));
+          reject(new Error(`SMTP sink: expected ${count} message(s) within ${timeoutMs} ms, got ${counter}`));
         }, timeoutMs);
         const wake = (): void => void check();
         const cleanup = (): void => {
@@ -122,6 +136,16 @@ export async function startSmtpSink(opts: { port?: number; dir?: string } = {}):
       failures = { remaining: n, code, message };
     },
   };
+}
+
+/** The Message-ID header of a raw message (from its header block), if it has one. */
+function messageIdOf(raw: Buffer): string | undefined {
+  const head =
+    raw
+      .subarray(0, 64 * 1024)
+      .toString('latin1')
+      .split(/\r?\n\r?\n/)[0] ?? '';
+  return /^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim();
 }
 
 function readAll(stream: SMTPServerDataStream): Promise<Buffer> {

@@ -107,11 +107,16 @@ test('priority is decided at intake from headers and rules; backpressure takes f
     assert.equal((await startInput(first.started[0]!)).priority, 'critical');
     const bp = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE event_type = 'backpressure'`)) as Array<{ message: string }>;
     assert.match(bp[0]?.message ?? '', /taking 1 of 4/);
+    // The workflow learns that mail waits for the backlog, and how long it may wait for room.
+    assert.equal(first.cutByBacklog, true);
+    assert.equal(first.pollIntervalSeconds, stack.config.imap.pollIntervalSeconds);
+    assert.ok(!first.more);
 
     await stack.db.pool.query(`UPDATE emails SET status = 'sent' WHERE id IN ('busy-1', 'busy-2')`);
     const second = await limited.run('poll-prio-2', limited.activities.pollMailbox, {});
     const priorities = await Promise.all(second.started.map(async (id) => (await startInput(id)).priority));
     assert.deepEqual(priorities, ['high', 'low', 'normal'], 'the rest, in arrival order, once there is room');
+    assert.equal(second.cutByBacklog, undefined, 'nothing left waiting for the backlog');
   } finally {
     await limited.close();
   }

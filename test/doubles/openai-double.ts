@@ -24,7 +24,10 @@ export interface RecordedRequest {
 
 export interface OpenAiDouble {
   baseUrl: string;
+  /** Every request, oldest first; stays empty when started with `keepRequests: false`. */
   requests: RecordedRequest[];
+  /** How many requests arrived (in every mode). */
+  requestCount(): number;
   /** Behaviours for the next chat requests, in order; afterwards it replies normally. */
   script(...behaviours: Behaviour[]): void;
   stop(): Promise<void>;
@@ -54,8 +57,14 @@ function send(res: ServerResponse, status: number, payload: unknown, headers: Re
   res.end(JSON.stringify(payload));
 }
 
-export async function startOpenAiDouble(): Promise<OpenAiDouble> {
+/**
+ * `keepRequests: false` (long benchmarks) only counts the requests, so memory does not grow with
+ * every prompt.
+ */
+export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): Promise<OpenAiDouble> {
+  const keep = opts.keepRequests ?? true;
   const requests: RecordedRequest[] = [];
+  let count = 0;
   const queue: Behaviour[] = [];
 
   const respond = async (b: Behaviour, body: RecordedRequest['body'], res: ServerResponse): Promise<void> => {
@@ -75,7 +84,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     }
     const content = b.kind === 'content' ? b.content : replyFor(body);
     send(res, 200, {
-      id: `chatcmpl-double-${requests.length}`,
+      id: `chatcmpl-double-${count}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model ?? 'double-model',
@@ -96,7 +105,8 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         return;
       }
       const path = req.url ?? '';
-      requests.push({ path, body });
+      count += 1;
+      if (keep) requests.push({ path, body });
       if (!path.endsWith('/chat/completions')) {
         send(res, 404, { error: { message: `no route ${path}` } });
         return;
@@ -109,6 +119,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    requestCount: () => count,
     script: (...b) => queue.push(...b),
     stop: () =>
       new Promise<void>((resolve) => {

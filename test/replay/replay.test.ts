@@ -54,7 +54,12 @@ const REQUIRED_V2 = [
 const REQUIRED_V3 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v3-'));
 /** The `v4-` runs: fetch, parse and index as one activity (`ingest-in-one-activity-v4`). */
 const REQUIRED_V4 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v4-'));
-const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4];
+/**
+ * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
+ * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
+ */
+const REQUIRED_POLL = ['poll-cut-by-backlog', 'poll-v1-waits-for-backlog'];
+const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4, ...REQUIRED_POLL];
 
 interface Captured {
   name: string;
@@ -134,7 +139,7 @@ function updatesOf(c: Captured): string[] {
 }
 
 test('each generation takes its own branch: v4 histories recorded only the newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
-  for (const c of captured) {
+  for (const c of captured.filter((x) => !x.name.startsWith('poll-'))) {
     const patches = patchesOf(c);
     if (c.name.startsWith('v4-')) {
       assert.deepEqual(patches, [PATCHES.ingestV4], `${c.name} was recorded by the current code`);
@@ -146,6 +151,10 @@ test('each generation takes its own branch: v4 histories recorded only the newes
     } else assert.deepEqual(patches, [], `${c.name} was recorded before ${PATCHES.decisionsV2}`);
   }
   // Every decision reached the code of each generation as an Update in some history.
+  for (const c of captured.filter((x) => x.name.startsWith('poll-'))) {
+    if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
+    else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
+  }
   for (const generation of ['v2-', 'v3-', 'v4-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(

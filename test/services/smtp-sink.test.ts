@@ -81,3 +81,23 @@ test('failNext(1, 550) fails with a permanent code', async () => {
 test('waitForMessages rejects after its timeout', async () => {
   await assert.rejects(sink.waitForMessages(sink.messages.length + 1, 200), /expected/);
 });
+
+test('keepMessages: false (long benchmarks) keeps only the counts and the Message-IDs seen', async () => {
+  const counting = await startSmtpSink({ keepMessages: false });
+  try {
+    const send = (messageId: string) =>
+      nodemailer
+        .createTransport({ host: counting.host, port: counting.port, secure: false, ignoreTLS: true })
+        .sendMail({ from: 'a@example.test', to: 'b@example.test', subject: 'n', text: 'x', messageId });
+    await send('<one@example.test>');
+    await send('<two@example.test>');
+    await send('<one@example.test>');
+    assert.deepEqual(await counting.waitForMessages(3, 5_000), []);
+    assert.deepEqual(counting.counts(), { received: 3, duplicates: 1 });
+    assert.equal(counting.messages.length, 0, 'no raw message is held');
+  } finally {
+    await counting.stop();
+  }
+  // The default sink counts too, beside the messages it keeps.
+  assert.equal(sink.counts().received, sink.messages.length);
+});

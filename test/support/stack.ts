@@ -27,11 +27,14 @@ export interface TestStack {
  * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
  * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
  * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`); `extraUsers` are further
- * Dovecot accounts (several mailboxes).
+ * Dovecot accounts (several mailboxes). `keepTraffic: false` (long benchmarks): the SMTP listener
+ * and the LLM double only count what they receive (`smtp.counts()`, `llm.requestCount()`) and keep
+ * no message or request, so the process holds nothing per email.
  */
 export async function startStack(
-  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string>; extraUsers?: DovecotUser[] } = {},
+  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string>; extraUsers?: DovecotUser[]; keepTraffic?: boolean } = {},
 ): Promise<TestStack> {
+  const keepTraffic = opts.keepTraffic ?? true;
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-test-'));
   // Dovecot's unprivileged processes must be able to walk into the directory.
   chmodSync(dir, 0o755);
@@ -44,9 +47,9 @@ export async function startStack(
       users: [{ user: MAILBOX_USER, password: MAILBOX_PASSWORD }, ...(opts.extraUsers ?? [])],
     });
     started.push(() => dovecot.stop());
-    const smtp = await startSmtpSink({ dir: path.join(dir, 'smtp') });
+    const smtp = await startSmtpSink({ dir: path.join(dir, 'smtp'), keepMessages: keepTraffic });
     started.push(() => smtp.stop());
-    const llm = await startOpenAiDouble();
+    const llm = await startOpenAiDouble({ keepRequests: keepTraffic });
     started.push(() => llm.stop());
     let temporal: TemporalDevServer | undefined;
     if (opts.temporal !== false) {

@@ -1,7 +1,8 @@
 /**
- * One scheduled poll run keeps taking batches while mail waits, bounded by BACKLOG_LIMIT. Real
- * Temporal dev server, Dovecot and MariaDB; the EmailWorkflows the poll starts go to a task queue
- * no worker serves, so they stay parked and only the poll itself runs.
+ * One scheduled poll run keeps taking batches while mail waits, bounded by BACKLOG_LIMIT: a pass
+ * cut by the backlog waits and passes again once emails left it. Real Temporal dev server, Dovecot
+ * and MariaDB; the EmailWorkflows the poll starts go to a task queue no worker serves, so they stay
+ * parked (never store their message, so they stay in the backlog) and only the poll itself runs.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,9 +10,12 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { PollResult } from '../../activities/poll-activities';
+import type { WorkflowHandle } from '@temporalio/client';
 import { createTemporalStarter } from '../../adapters/temporal-starter';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
+import { PATCHES } from '../../lib/contract';
+import { imapEmailId } from '../../lib/domain';
 import { loadConfig, type Config } from '../../lib/config';
 import { buildDependencies } from '../../workers/dependencies';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
@@ -31,8 +35,17 @@ after(async () => {
   await stack?.stop();
 });
 
-/** Runs the poll schedule once with a worker built from `config` and returns that run's result. */
-async function scheduledPoll(config: Config, parkedQueue: string): Promise<{ result: PollResult; passes: number }> {
+type HistoryEvents = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>;
+
+/**
+ * Runs the poll schedule once with a worker built from `config` and returns that run's result;
+ * `meanwhile` runs while the run is open (before its result is awaited).
+ */
+async function scheduledPoll(
+  config: Config,
+  parkedQueue: string,
+  meanwhile: (handle: WorkflowHandle) => Promise<void> = async () => undefined,
+): Promise<{ result: PollResult; passes: number; events: HistoryEvents }> {
   const deps = buildDependencies(config, client);
   const native = await NativeConnection.connect({ address: config.temporal.address });
   const activities = createActivities({ ...deps.activities, starter: createTemporalStarter(client, parkedQueue) });
@@ -56,10 +69,11 @@ async function scheduledPoll(config: Config, parkedQueue: string): Promise<{ res
     }
     assert.ok(workflowId, 'the schedule started a poll run');
     const handle = client.workflow.getHandle(workflowId);
+    await meanwhile(handle);
     const result = (await handle.result()) as PollResult;
     const events = (await handle.fetchHistory()).events ?? [];
     const passes = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    return { result, passes };
+    return { result, passes, events };
   } finally {
     workflows.shutdown();
     mailIo.shutdown();
@@ -102,22 +116,55 @@ test('one scheduled poll run starts all 250 waiting messages with a batch size o
   assert.equal(idle.passes, 1);
 });
 
-test('draining stops at BACKLOG_LIMIT: workflows started in this run count before they stored their message', async () => {
+test('a run cut by BACKLOG_LIMIT waits while the backlog is full and takes the rest once emails left it', async () => {
   const parkedQueue = `${stack.config.temporal.taskQueue}-parked-b`;
   await deliver(250, 'limited');
-  // The parked workflows never fetch, so MariaDB knows of no unfinished email: only the run's own count limits it.
+  // The parked workflows never fetch, so MariaDB knows of no unfinished email: only the run's own
+  // count (started, message not stored yet) limits it.
   const config = loadConfig({ ...stack.env, BACKLOG_LIMIT: '150' });
-  const { result, passes } = await scheduledPoll(config, parkedQueue);
-  assert.equal(result.started.length, 150, JSON.stringify({ ...result, started: result.started.length }));
-  assert.equal(passes, 2);
-  const notes = (await stack.db.pool.query(`SELECT details FROM audit_log WHERE event_type = 'backpressure'`)) as Array<{
+  let waitedWhileFull = 0;
+  const { result, passes, events } = await scheduledPoll(config, parkedQueue, async (handle) => {
+    // Two passes (100, then 50 of 100) fill the backlog; the run stays open and waits (timers).
+    let history: HistoryEvents = [];
+    for (let i = 0; i < 300; i++) {
+      history = (await handle.fetchHistory()).events ?? [];
+      waitedWhileFull = history.filter((e) => e.timerFiredEventAttributes).length;
+      if (waitedWhileFull >= 2) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(waitedWhileFull >= 2, 'the run waited twice for room');
+    assert.equal((await handle.describe()).status.name, 'RUNNING', 'the run waits instead of ending');
+    assert.equal(await parked(parkedQueue), 150, 'nothing taken while the backlog is full');
+    const mark = (await stack.db.pool.query('SELECT uid_validity, last_uid FROM mailbox_watermarks')) as Array<{
+      uid_validity: number;
+      last_uid: number;
+    }>;
+    const { uid_validity: uidValidity, last_uid: lastUid } = mark[0]!;
+    // 100 of the 150 stored their message and wait for approval: they left the backlog.
+    for (let uid = Number(lastUid) - 99; uid <= Number(lastUid); uid++) {
+      await stack.db.pool.query(
+        `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, status) VALUES (?, 'imap', ?, 'INBOX', ?, ?, 'awaiting_approval')`,
+        [imapEmailId(MAILBOX_USER, 'INBOX', Number(uidValidity), uid), DEFAULT_MAILBOX_ID, uidValidity, uid],
+      );
+    }
+  });
+  assert.equal(result.started.length, 250, JSON.stringify({ ...result, started: result.started.length }));
+  assert.equal(new Set(result.started).size, 250);
+  assert.ok(!result.cutByBacklog, 'the run ended drained');
+  // 100, 50 (cut), at least two passes that found no room, then the last 100.
+  assert.ok(passes >= 5, `passes: ${passes}`);
+  const timers = events.flatMap((e) =>
+    e.timerStartedEventAttributes ? [Number(String(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0))] : [],
+  );
+  assert.deepEqual(timers.slice(0, 2), [2, 4], 'the waits start at 2 s and grow while nothing leaves the backlog');
+  assert.equal(timers.length, passes - 2, 'one wait before every pass after the cut one');
+  const marker = events.find((e) => e.markerRecordedEventAttributes);
+  assert.ok(marker, `the ${PATCHES.pollWaitsForBacklog} marker is recorded`);
+  const notes = (await stack.db.pool.query(`SELECT details FROM audit_log WHERE event_type = 'backpressure' ORDER BY id`)) as Array<{
     details: string | Record<string, unknown>;
   }>;
-  assert.equal(notes.length, 1);
-  const details = typeof notes[0]!.details === 'string' ? JSON.parse(notes[0]!.details) : notes[0]!.details;
-  assert.deepEqual({ backlog: details.backlog, taken: details.taken }, { backlog: 100, taken: 50 });
-
-  // Once the backlog has room again the rest follows.
-  const rest = await scheduledPoll(stack.config, parkedQueue);
-  assert.equal(rest.result.started.length, 100);
+  const first = typeof notes[0]!.details === 'string' ? JSON.parse(notes[0]!.details) : notes[0]!.details;
+  assert.deepEqual({ backlog: first.backlog, taken: first.taken }, { backlog: 100, taken: 50 });
+  for (let i = 0; i < 50 && (await parked(parkedQueue)) < 250; i++) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await parked(parkedQueue), 250);
 });
