@@ -134,9 +134,17 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
         const highestUid = Math.max(0, box.uidNext - 1);
         if (box.exists === 0 || highestUid <= afterUid) return { uidValidity, highestUid, messages: [] };
         const messages: MailboxListing['messages'] = [];
+        // UIDs first (numbers only), envelopes only for the batch: with thousands of new messages
+        // waiting, fetching every envelope on each pass made the listing cost grow with the backlog.
         // "n:*" also matches the last message when its UID is below n, hence the filter.
+        const found = (await client.search({ uid: `${afterUid + 1}:*` }, { uid: true })) || [];
+        const batch = found
+          .filter((uid) => uid > afterUid)
+          .sort((a, b) => a - b)
+          .slice(0, limit);
+        if (batch.length === 0) return { uidValidity, highestUid, messages: [] };
         const query = { uid: true, size: true, envelope: true, headers: ['x-priority', 'importance', 'priority'] };
-        for await (const msg of client.fetch(`${afterUid + 1}:*`, query, { uid: true })) {
+        for await (const msg of client.fetch(batch, query, { uid: true })) {
           if (msg.uid <= afterUid) continue;
           const headers = msg.headers?.toString('utf8') ?? '';
           const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1]?.trim();
@@ -156,7 +164,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
           });
         }
         messages.sort((a, b) => a.uid - b.uid);
-        return { uidValidity, highestUid, messages: messages.slice(0, limit) };
+        return { uidValidity, highestUid, messages };
       });
     },
 

@@ -164,7 +164,10 @@ export interface JobFailure {
 
 /** One `queue_jobs` row per (workflow, step), moved by every activity attempt. */
 export interface JobLedger {
-  started(job: JobAttempt): Promise<void>;
+  /** `takeOver: false`: the step's requeued row was taken over already (see takeOverSteps). */
+  started(job: JobAttempt, options?: { takeOver?: boolean }): Promise<void>;
+  /** Takes over the requeued rows of several steps of one activity in one write (a combined activity's first attempt). */
+  takeOverSteps(job: JobAttempt, steps: string[]): Promise<void>;
   succeeded(job: JobAttempt, runtimeMs: number): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
   /** The rows of one activity's steps (a combined activity's retry counts each step's attempts from them). */

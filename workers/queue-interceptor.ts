@@ -35,9 +35,15 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
     });
 
     /** One attempt of one step: its row moves to processing, then done, failed (retry) or dead. */
-    async function track<T>(job: JobAttempt, plan: ActivityPlanEntry, eventKey: string, fn: () => Promise<T>): Promise<T> {
+    async function track<T>(
+      job: JobAttempt,
+      plan: ActivityPlanEntry,
+      eventKey: string,
+      fn: () => Promise<T>,
+      options: { takeOver?: boolean } = {},
+    ): Promise<T> {
       const startedAt = Date.now();
-      await ledger.started(job);
+      await ledger.started(job, options);
       try {
         const result = await fn();
         await ledger.succeeded(job, Date.now() - startedAt);
@@ -80,8 +86,12 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
 
     /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */
     async function stepTracker(input: ActivityExecuteInput): Promise<StepTracker> {
-      const job = jobFor(input, ACTIVITY_PLAN[info.activityType]!, info.attempt);
+      const own = ACTIVITY_PLAN[info.activityType]!;
+      const job = jobFor(input, own, info.attempt);
+      const steps = (own.steps ?? []).map((a) => ACTIVITY_PLAN[a]?.step ?? a);
+      // The first attempt takes over requeued rows of all its steps at once; later ones read the steps' attempts.
       const earlier = info.attempt > 1 ? await ledger.stepAttempts(job.workflowId, job.runId, job.activityId) : {};
+      if (info.attempt === 1) await ledger.takeOverSteps(job, steps);
       return {
         async run<T>(activity: string, fn: () => Promise<T>): Promise<T> {
           const plan = ACTIVITY_PLAN[activity];
@@ -90,7 +100,8 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           if (row?.status === 'done') return fn();
           const attempt = row ? row.attempt + 1 : 1;
           const stepJob = jobFor(input, plan, attempt);
-          return track(stepJob, plan, `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`, fn);
+          const key = `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`;
+          return track(stepJob, plan, key, fn, { takeOver: false });
         },
       };
     }

@@ -3,20 +3,26 @@ import type { JobAttempt, JobFailure, JobLedger } from '../../ports/store';
 import { query, type Pool } from './pool';
 
 export function createMariaDbJobLedger(pool: Pool): JobLedger {
+  /**
+   * A dead step an operator requeued runs again as a new activity (or a new run): that row
+   * carries on as this job's row, so it ends done instead of waiting as pending forever.
+   */
+  const takeOver = async (job: JobAttempt, steps: string[]): Promise<void> => {
+    await query(
+      pool,
+      'taking over a requeued queue row',
+      `UPDATE IGNORE queue_jobs SET run_id = ?, activity_id = ?
+       WHERE workflow_id = ? AND step IN (?) AND status = 'pending' AND requeued_by IS NOT NULL AND NOT (run_id = ? AND activity_id = ?)
+       ORDER BY id DESC${steps.length === 1 ? ' LIMIT 1' : ''}`,
+      [job.runId, job.activityId, job.workflowId, steps, job.runId, job.activityId],
+    );
+  };
   return {
-    async started(job: JobAttempt): Promise<void> {
-      if (job.attempt === 1) {
-        // A dead step an operator requeued runs again as a new activity (or a new run): that row
-        // carries on as this job's row, so it ends done instead of waiting as pending forever.
-        await query(
-          pool,
-          'taking over a requeued queue row',
-          `UPDATE IGNORE queue_jobs SET run_id = ?, activity_id = ?
-           WHERE workflow_id = ? AND step = ? AND status = 'pending' AND requeued_by IS NOT NULL AND NOT (run_id = ? AND activity_id = ?)
-           ORDER BY id DESC LIMIT 1`,
-          [job.runId, job.activityId, job.workflowId, job.step, job.runId, job.activityId],
-        );
-      }
+    /** One round trip for the requeued rows of every step of a combined activity (its steps then skip it). */
+    takeOverSteps: (job: JobAttempt, steps: string[]) => takeOver(job, steps),
+
+    async started(job: JobAttempt, options: { takeOver?: boolean } = {}): Promise<void> {
+      if (job.attempt === 1 && options.takeOver !== false) await takeOver(job, [job.step]);
       // Upsert keyed by (workflow, run, step, activity). `attempt` only moves forward, so a duplicated delivery of
       // an older attempt does not rewind the row; retry_count is derived from it, never incremented.
       await query(
