@@ -66,3 +66,29 @@ test("a login refused for the account's connection limit is transient (IMAP_BUSY
   await assert.rejects(wrong.listSince('INBOX', 0, 10), (err: unknown) => err instanceof PermanentError && err.code === 'IMAP_AUTH');
   await wrong.close();
 });
+
+test('a reused session keeps the folder selected, yet finds mail that arrived after its SELECT; a missing UID is gone', async () => {
+  const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
+  const mailbox = createImapMailbox(settings);
+  try {
+    await dovecot.deliver(USER.user, 'Message-ID: <first@x>\r\nSubject: first\r\n\r\nfirst body\r\n');
+    const listing = await mailbox.listSince('INBOX', 0, 100);
+    const first = listing.messages.at(-1)!;
+    const raw1 = await mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: first.uid, maxBytes: 1_000_000 });
+    assert.match(raw1.toString(), /first body/);
+    // Delivered while the session still has INBOX selected from the fetch above.
+    await dovecot.deliver(USER.user, 'Message-ID: <second@x>\r\nSubject: second\r\n\r\nsecond body\r\n');
+    const raw2 = await mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: first.uid + 1, maxBytes: 1_000_000 });
+    assert.match(raw2.toString(), /second body/);
+    await assert.rejects(
+      mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: listing.uidValidity, uid: first.uid + 50, maxBytes: 1_000_000 }),
+      (err: unknown) => err instanceof PermanentError && err.code === 'MESSAGE_GONE',
+    );
+    await assert.rejects(
+      mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: listing.uidValidity + 1, uid: first.uid, maxBytes: 1_000_000 }),
+      (err: unknown) => err instanceof PermanentError && err.code === 'UIDVALIDITY_CHANGED',
+    );
+  } finally {
+    await mailbox.close();
+  }
+});
