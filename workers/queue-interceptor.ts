@@ -4,11 +4,23 @@ import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from
 import { stepScope, type StepTracker } from '../activities/step-scope';
 import type { Priority } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
-import { decideRetry } from '../lib/retry-decision';
+import { decideRetry, type RetryDecision } from '../lib/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../ports/store';
 import { ACTIVITY_PLAN, HEARTBEAT_EVERY_MS, PROFILES, type ActivityPlanEntry } from '../workflows/activity-profiles';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
+
+/** What Temporal gets: the decision's retry (or none) and what the workflow reads (error class, step). */
+function failureOf(d: RetryDecision, step: string, attempt: number, err: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    message: d.message,
+    type: d.code,
+    nonRetryable: !d.retry,
+    nextRetryDelay: d.retry ? d.delayMs : undefined,
+    details: [{ errorClass: d.errorClass, step, attempt }],
+    cause: err instanceof Error ? err : undefined,
+  });
+}
 
 /** Failures already classified and booked by a step: the combined activity passes them on unchanged. */
 const booked = new WeakSet<object>();
@@ -71,14 +83,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           })
           .catch((e: unknown) => ctx.log.warn('audit row not written', { error: errorMessage(e) }));
         ctx.log.warn(`${plan.step} failed`, { code: d.code, errorClass: d.errorClass, attempt: job.attempt, retry: d.retry });
-        const failure = ApplicationFailure.create({
-          message: d.message,
-          type: d.code,
-          nonRetryable: !d.retry,
-          nextRetryDelay: d.retry ? d.delayMs : undefined,
-          details: [{ errorClass: d.errorClass, step: plan.step, attempt: job.attempt }],
-          cause: err instanceof Error ? err : undefined,
-        });
+        const failure = failureOf(d, plan.step, job.attempt, err);
         booked.add(failure);
         throw failure;
       }
@@ -124,15 +129,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
             } catch (err) {
               if (err instanceof Object && booked.has(err)) throw err;
               // Outside any step (rare): the combined activity's own plan decides.
-              const d = decideRetry(err, info.attempt, PROFILES[plan.profile].plan);
-              throw ApplicationFailure.create({
-                message: d.message,
-                type: d.code,
-                nonRetryable: !d.retry,
-                nextRetryDelay: d.retry ? d.delayMs : undefined,
-                details: [{ errorClass: d.errorClass, step: plan.step, attempt: info.attempt }],
-                cause: err instanceof Error ? err : undefined,
-              });
+              throw failureOf(decideRetry(err, info.attempt, PROFILES[plan.profile].plan), plan.step, info.attempt, err);
             }
           } finally {
             clearInterval(beat);
