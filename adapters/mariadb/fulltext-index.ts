@@ -19,6 +19,39 @@ const KNOWLEDGE_LIMIT = 3;
 const OWN_REPLY_LIMIT = 2;
 const SENDER_LIMIT = 3;
 
+/** The columns of a `passages` row, in the order of passageRows. */
+export const PASSAGE_COLUMNS = [
+  'email_id',
+  'idx',
+  'account',
+  'mailbox',
+  'thread_id',
+  'direction',
+  'from_address',
+  'correspondent',
+  'organisation',
+  'title',
+  'text',
+] as const;
+
+/** An email's passages as `passages` rows (PASSAGE_COLUMNS order), with its isolation keys. */
+export function passageRows(email: IndexableEmail): unknown[][] {
+  const { correspondent, organisation } = entryCorrespondent(email);
+  return splitPassages(`${email.subject}\n\n${email.text}`).map((text, idx) => [
+    email.emailId,
+    idx,
+    email.account ?? '',
+    email.mailbox,
+    email.threadId,
+    email.direction,
+    email.fromAddress,
+    correspondent,
+    organisation,
+    email.subject.slice(0, 512),
+    text,
+  ]);
+}
+
 /**
  * The embedded retrieval default over MariaDB. Every query is scoped to the account and mailbox,
  * and mail to the correspondent (or their organisation); our replies to others come back masked,
@@ -30,34 +63,29 @@ export function createFullTextIndex(pool: Pool): VectorIndex {
   return {
     name: 'mariadb-fulltext',
     async index(email: IndexableEmail): Promise<void> {
-      const passages = splitPassages(`${email.subject}\n\n${email.text}`);
-      const { correspondent, organisation } = entryCorrespondent(email);
-      for (const [idx, text] of passages.entries()) {
+      const rows = passageRows(email);
+      if (rows.length > 0) {
+        // One statement for all passages of the email: a round trip per passage cost MariaDB more than the rows.
         await query(
           pool,
-          'indexing a passage',
-          `INSERT INTO passages (email_id, idx, account, mailbox, thread_id, direction, from_address, correspondent, organisation, title, text)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          'indexing passages',
+          `INSERT INTO passages (${PASSAGE_COLUMNS.join(', ')})
+           VALUES ${rows.map(() => `(${PASSAGE_COLUMNS.map(() => '?').join(', ')})`).join(', ')}
            ON DUPLICATE KEY UPDATE text = VALUES(text), thread_id = VALUES(thread_id), mailbox = VALUES(mailbox),
              account = VALUES(account), direction = VALUES(direction), from_address = VALUES(from_address),
              correspondent = VALUES(correspondent), organisation = VALUES(organisation), title = VALUES(title)`,
-          [
-            email.emailId,
-            idx,
-            email.account ?? '',
-            email.mailbox,
-            email.threadId,
-            email.direction,
-            email.fromAddress,
-            correspondent,
-            organisation,
-            email.subject.slice(0, 512),
-            text,
-          ],
+          rows.flat(),
         );
       }
-      await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, passages.length]);
-      if (email.direction === 'knowledge') await indexKnowledge(pool, email.emailId, email.subject.slice(0, 512), passages);
+      await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, rows.length]);
+      if (email.direction === 'knowledge') {
+        await indexKnowledge(
+          pool,
+          email.emailId,
+          email.subject.slice(0, 512),
+          rows.map((r) => r[PASSAGE_COLUMNS.indexOf('text')] as string),
+        );
+      }
     },
 
     async remove(sourceId: string): Promise<void> {

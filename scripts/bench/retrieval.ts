@@ -9,11 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
+import { createFullTextIndex, PASSAGE_COLUMNS, passageRows } from '../../adapters/mariadb/fulltext-index';
 import { dropDatabase, migrate } from '../../adapters/mariadb/migrate';
 import { createPool, type Pool } from '../../adapters/mariadb/pool';
-import { entryCorrespondent } from '../../lib/context-scope';
-import { splitPassages } from '../../lib/passages';
 import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
 import { inboundEmail, knowledgePassages, ORGANISATIONS, replyTo, seededRandom } from './retrieval-corpus';
 
@@ -39,31 +37,11 @@ async function seedMail(pool: Pool, from: number, to: number, rnd: () => number)
   const flush = async () => {
     if (rows.length === 0) return;
     const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-    await pool.query(
-      `INSERT INTO passages (email_id, idx, account, mailbox, thread_id, direction, from_address, correspondent, organisation, title, text, created_at)
-       VALUES ${placeholders}`,
-      rows.flat(),
-    );
+    await pool.query(`INSERT INTO passages (${PASSAGE_COLUMNS.join(', ')}, created_at) VALUES ${placeholders}`, rows.flat());
     rows.length = 0;
   };
   const add = (email: IndexableEmail, at: Date) => {
-    const { correspondent, organisation } = entryCorrespondent(email);
-    for (const [idx, text] of splitPassages(`${email.subject}\n\n${email.text}`).entries()) {
-      rows.push([
-        email.emailId,
-        idx,
-        email.account ?? '',
-        email.mailbox,
-        email.threadId,
-        email.direction,
-        email.fromAddress,
-        correspondent,
-        organisation,
-        email.subject,
-        text,
-        at,
-      ]);
-    }
+    for (const row of passageRows(email)) rows.push([...row, at]);
   };
   const start = Date.UTC(2025, 0, 1);
   for (let i = from; i < to; i++) {
