@@ -177,8 +177,9 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   };
 
   const fromAddress = str('SMTP_FROM', 'assistant@localhost');
-  const from = parseFromAddress(fromAddress) ?? { name: '', address: fromAddress };
-  if (!parseFromAddress(fromAddress)) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
+  const parsedFrom = parseFromAddress(fromAddress);
+  if (!parsedFrom) problems.push(`SMTP_FROM is not an email address: "${fromAddress}"`);
+  const from = parsedFrom ?? { name: '', address: fromAddress };
 
   const llmBaseUrl = url('LLM_BASE_URL', ['http:', 'https:']);
   const config: Config = {

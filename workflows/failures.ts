@@ -9,11 +9,15 @@ export function failureText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** What the queue interceptor attached to an activity's final failure (error class, failed step). */
+function interceptorDetail(err: unknown): { errorClass?: string; step?: string } | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  return err.cause.details?.[0] as { errorClass?: string; step?: string } | undefined;
+}
+
 /** The error class the queue interceptor attached to an activity's final failure. */
 export function errorClassOf(err: unknown): string | undefined {
-  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const detail = err.cause.details?.[0] as { errorClass?: string } | undefined;
-  return detail?.errorClass;
+  return interceptorDetail(err)?.errorClass;
 }
 
 export function failureTypeOf(err: unknown): string | undefined {
@@ -22,7 +26,5 @@ export function failureTypeOf(err: unknown): string | undefined {
 
 /** The queue step whose failure ended an activity (a combined activity names the step that failed). */
 export function failedStepOf(err: unknown): string | undefined {
-  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const detail = err.cause.details?.[0] as { step?: string } | undefined;
-  return detail?.step;
+  return interceptorDetail(err)?.step;
 }
