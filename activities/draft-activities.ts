@@ -101,8 +101,8 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:redraft:${input.version}`,
         });
       }
-      // Earlier drafts can no longer be approved once a newer one exists.
-      await deps.drafts.markStale(email.id, input.version);
+      // Earlier drafts can no longer be approved once a newer one exists (the first has none).
+      if (input.version > 1) await deps.drafts.markStale(email.id, input.version);
       let context: DraftContextItem[] = [];
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);

@@ -5,10 +5,20 @@ import { correlationId, legacyTransition, type StatusOwned } from './context';
 import { mailboxOf } from './mailbox-of';
 
 /**
- * Downloads the raw message once, over the IMAP account of the mailbox it came in through, and
- * stores it with that mailbox's id; the workflow only ever sees its id.
+ * What the fetch step hands to the parse step inside one activity (`ingestEmail`), so that the
+ * parse step need not read back what was just stored. Never returned to a workflow.
  */
-export function createFetchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'messages' | 'audit' | 'settings'>) {
+export interface FetchedMessage {
+  raw: Buffer;
+  /** Where it came in (IMAP only; a stored message's row says it). */
+  mailboxId?: string;
+  mailbox?: string | null;
+}
+
+type FetchDeps = Pick<ActivityDeps, 'mailboxes' | 'messages' | 'audit' | 'settings'>;
+
+/** The fetch step: as the `fetchEmail` activity, or the first step of `ingestEmail`. */
+export function createFetchStep(deps: FetchDeps) {
   /** Mail over the limit leaves a visible row and one audit entry, then ends the step for good. */
   async function refuseOversized(input: EmailWorkflowInput, err: TooLargeError): Promise<never> {
     const { source, emailId } = input;
@@ -40,7 +50,8 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'me
   }
 
   return {
-    async fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }> {
+    /** The fetch step with the raw message for the next step of the same activity. */
+    async fetchMessage(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number; message: FetchedMessage }> {
       const { source, emailId } = input;
       if (source.kind === 'stored') {
         const raw = await deps.messages.getRaw(emailId);
@@ -61,7 +72,7 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'me
           throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
         }
         await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
-        return { size: raw.length };
+        return { size: raw.length, message: { raw } };
       }
       // Refused before anything is stored when the registry no longer has the mailbox.
       const served = mailboxOf(deps, source.mailboxId);
@@ -90,7 +101,19 @@ export function createFetchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'me
         historyOnly: input.historyOnly ?? false,
       });
       await legacyTransition(input, deps, emailId, 'fetched', `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
-      return { size: raw.length };
+      return { size: raw.length, message: { raw, mailboxId: served.entry.id, mailbox: source.mailbox } };
+    },
+  };
+}
+
+/**
+ * Downloads the raw message once, over the IMAP account of the mailbox it came in through, and
+ * stores it with that mailbox's id; the workflow only ever sees its id.
+ */
+export function createFetchActivities(deps: FetchDeps, step = createFetchStep(deps)) {
+  return {
+    async fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }> {
+      return { size: (await step.fetchMessage(input)).size };
     },
   };
 }

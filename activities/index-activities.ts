@@ -1,31 +1,64 @@
 import { PermanentError, errorMessage } from '../lib/errors';
-import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
 import { emailKey } from './mailbox-of';
+import type { IndexSource } from './parse-activities';
 
-export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge'>) {
-  /** Writes the email's retrieval entries under its mailbox's isolation key. */
-  const writeIndex = async (emailId: string): Promise<EmailRecord> => {
-    const email = await deps.messages.getEmail(emailId);
-    if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
-    const key = emailKey(deps, email);
-    await deps.index.index({
-      emailId: email.id,
-      threadId: email.threadId,
-      account: key.account,
-      mailbox: key.mailbox,
-      direction: 'in',
-      fromAddress: email.from?.address ?? '',
-      fromName: email.from?.name ?? '',
-      toAddresses: email.to.map((t) => t.address),
-      subject: email.subject,
-      text: email.text,
-      date: email.date,
-    });
-    await deps.messages.setIndexState(email.id, 'complete');
-    return email;
+type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge'>;
+
+/** Writes the email's retrieval entries under its mailbox's isolation key. */
+async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
+  const key = emailKey(deps, email);
+  await deps.index.index({
+    emailId: email.id,
+    threadId: email.threadId,
+    account: key.account,
+    mailbox: key.mailbox,
+    direction: 'in',
+    fromAddress: email.from?.address ?? '',
+    fromName: email.from?.name ?? '',
+    toAddresses: email.to.map((t) => t.address),
+    subject: email.subject,
+    text: email.text,
+    date: email.date,
+  });
+  await deps.messages.setIndexState(email.id, 'complete');
+}
+
+async function storedEmail(deps: IndexDeps, emailId: string) {
+  const email = await deps.messages.getEmail(emailId);
+  if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
+  return email;
+}
+
+/** The index step: as the `indexEmail` activity, or the last step of `ingestEmail`. */
+export function createIndexStep(deps: IndexDeps) {
+  return {
+    /** `email`: the parse step's result in the same activity; without it the stored email is read. */
+    async indexMessage(input: { emailId: string; email?: IndexSource } & StatusOwned): Promise<{ index: string }> {
+      const email = input.email ?? (await storedEmail(deps, input.emailId));
+      await writeIndex(deps, email);
+      await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
+      // A draft waiting in the same thread was written without this message: it is stale now,
+      // and a new one is drafted with the newer context (after this one is indexed, so it is found).
+      // Only a genuine follow-up is in the thread: parsing let the email join it only if its
+      // sender took part (thread-join.ts); anyone else started a thread of their own.
+      for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
+        if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
+        await deps.audit.record({
+          emailId: waiting,
+          correlationId: waiting,
+          eventType: 'draft_stale',
+          message: `a newer message of the thread arrived (${email.id}); a new draft was requested`,
+          eventKey: `${waiting}:draft_stale:${email.id}`,
+        });
+      }
+      return { index: deps.index.name };
+    },
   };
+}
+
+export function createIndexActivities(deps: IndexDeps, step = createIndexStep(deps)) {
   /** Changed knowledge files are re-indexed, removed ones removed; a failure waits for the next run. */
   const syncKnowledge = async (cid: string): Promise<void> => {
     if (!deps.knowledge) return;
@@ -51,23 +84,7 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
   };
   return {
     async indexEmail(input: { emailId: string } & StatusOwned): Promise<{ index: string }> {
-      const email = await writeIndex(input.emailId);
-      await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
-      // A draft waiting in the same thread was written without this message: it is stale now,
-      // and a new one is drafted with the newer context (after this one is indexed, so it is found).
-      // Only a genuine follow-up is in the thread: parsing let the email join it only if its
-      // sender took part (thread-join.ts); anyone else started a thread of their own.
-      for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
-        if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
-        await deps.audit.record({
-          emailId: waiting,
-          correlationId: waiting,
-          eventType: 'draft_stale',
-          message: `a newer message of the thread arrived (${email.id}); a new draft was requested`,
-          eventKey: `${waiting}:draft_stale:${email.id}`,
-        });
-      }
-      return { index: deps.index.name };
+      return step.indexMessage(input);
     },
 
     /**
@@ -81,7 +98,8 @@ export function createIndexActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       let completed = 0;
       for (const emailId of ids) {
         try {
-          const email = await writeIndex(emailId);
+          const email = await storedEmail(deps, emailId);
+          await writeIndex(deps, email);
           completed += 1;
           await deps.audit.record({
             emailId,

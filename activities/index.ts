@@ -1,26 +1,29 @@
 import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
-import { createFetchActivities } from './fetch-activities';
-import { createIndexActivities } from './index-activities';
+import { createFetchActivities, createFetchStep } from './fetch-activities';
+import { createIndexActivities, createIndexStep } from './index-activities';
 import { createIngestActivities } from './ingest-activities';
 import { createOutcomeActivities } from './outcome-activities';
-import { createParseActivities } from './parse-activities';
+import { createParseActivities, createParseStep } from './parse-activities';
 import { createPollActivities } from './poll-activities';
 import { createSendActivities } from './send-activities';
 import { createStatusActivities } from './status-activities';
 
 /** Every activity of the pipeline, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  const fetch = createFetchActivities(deps);
-  const parse = createParseActivities(deps);
-  const index = createIndexActivities(deps);
+  const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
   return {
     ...createPollActivities(deps),
-    ...fetch,
-    ...parse,
-    ...index,
-    ...createIngestActivities({ ...fetch, ...parse, ...index }),
+    // Registered on their own for runs started before ingestEmail (and the re-index sync).
+    ...createFetchActivities(deps, steps.fetch),
+    ...createParseActivities(deps, steps.parse),
+    ...createIndexActivities(deps, steps.index),
+    ...createIngestActivities({
+      fetchEmail: steps.fetch.fetchMessage,
+      parseEmail: steps.parse.parseMessage,
+      indexEmail: steps.index.indexMessage,
+    }),
     ...createDraftActivities(deps),
     ...createSendActivities(deps),
     ...createOutcomeActivities(deps),

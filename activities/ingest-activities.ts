@@ -2,14 +2,21 @@ import type { EmailWorkflowInput, Priority } from '../lib/domain';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../lib/errors';
 import type { StatusOwned } from './context';
-import type { ParseSummary } from './parse-activities';
+import type { FetchedMessage } from './fetch-activities';
+import type { IndexSource, ParseSummary } from './parse-activities';
 import { runStep, stepWillRetry } from './step-scope';
 
-/** The three steps the combined activity runs, each a complete activity of its own. */
+/**
+ * The three steps the combined activity runs, each a complete activity of its own. A step may
+ * hand the next one what it has in memory (the raw message, the parsed email), which saves
+ * reading back what was just stored; without it the next step reads MariaDB.
+ */
 export interface IngestSteps {
-  fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }>;
-  parseEmail(input: { emailId: string; priority?: Priority } & StatusOwned): Promise<ParseSummary>;
-  indexEmail(input: { emailId: string } & StatusOwned): Promise<{ index: string }>;
+  fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number; message?: FetchedMessage }>;
+  parseEmail(
+    input: { emailId: string; priority?: Priority; fetched?: FetchedMessage } & StatusOwned,
+  ): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
+  indexEmail(input: { emailId: string; email?: IndexSource } & StatusOwned): Promise<{ index: string }>;
 }
 
 export interface IngestResult {
@@ -33,13 +40,21 @@ export function createIngestActivities(steps: IngestSteps) {
       const { emailId, statusOwner } = input;
       // Looked up at call time: the steps object may be rewired (tests slow one step down).
       const fetched = await runStep('fetchEmail', () => steps.fetchEmail(input));
-      const parsed = await runStep('parseEmail', () =>
-        steps.parseEmail({ emailId, statusOwner, ...(input.priority ? { priority: input.priority } : {}) }),
+      const parseResult = await runStep('parseEmail', () =>
+        steps.parseEmail({
+          emailId,
+          statusOwner,
+          ...(input.priority ? { priority: input.priority } : {}),
+          ...(fetched.message ? { fetched: fetched.message } : {}),
+        }),
       );
+      // Only the summary goes back to the workflow: the parsed email stays in this process.
+      const { parsed, email } =
+        'summary' in parseResult ? { parsed: parseResult.summary, email: parseResult.email } : { parsed: parseResult, email: undefined };
       // A triaged email gets no draft; it is not indexed either, as before.
       if (parsed.triage && !input.answerRequestedBy) return { size: fetched.size, parsed };
       try {
-        const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, statusOwner }));
+        const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, statusOwner, ...(email ? { email } : {}) }));
         return { size: fetched.size, parsed, index: indexed.index };
       } catch (err) {
         // Seed 001: after its attempts the index step gives up and the pipeline goes on with less context.

@@ -112,7 +112,7 @@ export function createSendActivities(
       const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
-      const claim = await claimSend(deps, ctx);
+      const claim = await claimSend(deps, { ...ctx, row });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
         await legacyTransition(input, deps, email.id, 'sent', `already sent as ${messageId}`);

@@ -17,6 +17,8 @@ export interface ClaimContext {
   /** This attempt's fencing token. */
   token: string;
   force?: SendForce;
+  /** The row as just read (e.g. by `ensure`): the first round decides on it instead of reading it again. */
+  row?: SendAttemptRecord;
 }
 
 /** A `force` from a signal or the CLI, checked: anything but `{ by, key }` with text is refused. */
@@ -63,7 +65,7 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
     });
   };
   for (let round = 0; round < 6; round++) {
-    const row = await deps.sends.get(draftId);
+    const row = round === 0 && ctx.row ? ctx.row : await deps.sends.get(draftId);
     if (!row) throw new TransientError(`the send row of ${draftId} is missing`, 'SEND_ROW_MISSING');
     switch (row.status) {
       case 'sent':

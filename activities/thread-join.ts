@@ -26,7 +26,6 @@ export async function joinThread(
   /** The isolation account of the email's mailbox (lib/mailbox-scope.ts): threads stay within it. */
   account: string,
 ): Promise<string> {
-  await deps.messages.setAccount(emailId, account);
   const ids = [...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])];
   // A known message among the references names its thread; else the parser's name (the root
   // reference, or the email's own Message-ID), which may still be an existing thread's.

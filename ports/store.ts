@@ -75,17 +75,17 @@ export interface MessageStore {
   getRaw(emailId: string): Promise<Buffer | null>;
   /** The `emails` row of a message too large to store (`status_reason = 'too_large'`). */
   saveOversized(email: OversizedEmail): Promise<void>;
-  /** Stores the triage class and reason (null: the email deserves a draft). */
-  saveTriage(emailId: string, verdict: TriageVerdict | null): Promise<void>;
-  saveParsed(emailId: string, parsed: ParsedEmail): Promise<void>;
+  /**
+   * Stores the parsed fields, the mail account the email belongs to (threads never cross
+   * accounts) and the triage class and reason (null: the email deserves a draft), in one write.
+   */
+  saveParsed(emailId: string, parsed: ParsedEmail, also: { account: string; triage: TriageVerdict | null }): Promise<void>;
   getEmail(emailId: string): Promise<EmailRecord | null>;
   /**
    * The thread of any known email among these Message-IDs, within `account` when given. Whether
    * the new email may join it is the caller's decision (`threadParticipants`).
    */
   findThreadId(messageIds: string[], account?: string): Promise<string | null>;
-  /** Records the mail account an email belongs to: threads never cross accounts. */
-  setAccount(emailId: string, account: string): Promise<void>;
   /**
    * Every address that took part in the thread, lower case: senders, Reply-To, To and Cc of its
    * emails, and the recipients of our sent replies.
@@ -169,6 +169,11 @@ export interface JobLedger {
   /** Takes over the requeued rows of several steps of one activity in one write (a combined activity's first attempt). */
   takeOverSteps(job: JobAttempt, steps: string[]): Promise<void>;
   succeeded(job: JobAttempt, runtimeMs: number): Promise<void>;
+  /**
+   * One write for two consecutive steps of a combined activity: `done` succeeded (as `succeeded`)
+   * and `next` starts (as `started` without a take-over).
+   */
+  succeededThenStarted(done: JobAttempt, runtimeMs: number, next: JobAttempt): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
   /** The rows of one activity's steps (a combined activity's retry counts each step's attempts from them). */
   stepAttempts(workflowId: string, runId: string, activityId: string): Promise<Record<string, { attempt: number; status: QueueStatus }>>;

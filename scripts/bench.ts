@@ -47,6 +47,8 @@ const { values: opts } = parseArgs({
     'from-source': { type: 'boolean', default: false },
     // Memory runs: stop with N waiting, without approving them.
     'no-approve': { type: 'boolean', default: false },
+    // V8 CPU profiles of the workers (main and workflow threads), written to this folder when they stop.
+    'cpu-prof': { type: 'string' },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -108,7 +110,8 @@ async function main(): Promise<void> {
     if (twin) log(`twin: ${N} workflows in ${twin.ms} ms (${twin.perSecond.toFixed(1)}/s)`);
 
     const env = { ...stack.env, ...(opts['from-source'] ? { EMAIL_RAG_FROM_SOURCE: '1' } : {}) };
-    fleet = await startWorkerFleet(W, env, stack.dir);
+    const profileDir = opts['cpu-prof'] ? path.resolve(opts['cpu-prof']) : undefined;
+    fleet = await startWorkerFleet(W, env, stack.dir, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     const { mode, members } = fleet;
     log(`worker: ${mode}, ${W} started in ${fleet.startMs} ms (pid ${members.map((m) => m.pid).join(', ')})`);
 

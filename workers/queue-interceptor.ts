@@ -22,6 +22,42 @@ function failureOf(d: RetryDecision, step: string, attempt: number, err: unknown
   });
 }
 
+/** A step of a combined activity that finished; its row is written with the next step's start. */
+interface FinishedStep {
+  job: JobAttempt;
+  runtimeMs: number;
+}
+
+/** The finished step whose done row is not written yet, of one attempt of a combined activity. */
+interface StepRows {
+  finished(step: FinishedStep): void;
+  /** The waiting done row, for the next step's start to write with it. */
+  take(): FinishedStep | undefined;
+  /** Writes the waiting done row on its own (the activity ends). */
+  flush(): Promise<void>;
+}
+
+function stepRowsOf(ledger: JobLedger): () => StepRows {
+  return () => {
+    let waiting: FinishedStep | undefined;
+    return {
+      finished: (step) => {
+        waiting = step;
+      },
+      take: () => {
+        const step = waiting;
+        waiting = undefined;
+        return step;
+      },
+      async flush() {
+        const step = waiting;
+        waiting = undefined;
+        if (step) await ledger.succeeded(step.job, step.runtimeMs);
+      },
+    };
+  };
+}
+
 /** Failures already classified and booked by a step: the combined activity passes them on unchanged. */
 const booked = new WeakSet<object>();
 
@@ -32,6 +68,7 @@ const booked = new WeakSet<object>();
  * and retry plan; the activity's retry then follows the plan of the step that failed.
  */
 export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
+  const stepRows = stepRowsOf(ledger);
   return (ctx: Context): { inbound: ActivityInboundCallsInterceptor } => {
     const info = ctx.info;
     const arg = (input: ActivityExecuteInput) => input.args[0] as { emailId?: unknown } | undefined;
@@ -52,13 +89,17 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
       plan: ActivityPlanEntry,
       eventKey: string,
       fn: () => Promise<T>,
-      options: { takeOver?: boolean } = {},
+      options: { takeOver?: boolean; steps?: StepRows } = {},
     ): Promise<T> {
       const startedAt = Date.now();
-      await ledger.started(job, options);
+      const before = options.steps?.take();
+      if (before) await ledger.succeededThenStarted(before.job, before.runtimeMs, job);
+      else await ledger.started(job, options);
       try {
         const result = await fn();
-        await ledger.succeeded(job, Date.now() - startedAt);
+        // A step's done row waits for the next step's start, which writes both at once.
+        if (options.steps) options.steps.finished({ job, runtimeMs: Date.now() - startedAt });
+        else await ledger.succeeded(job, Date.now() - startedAt);
         return result;
       } catch (err) {
         if (err instanceof Object && booked.has(err)) throw err;
@@ -90,7 +131,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
     }
 
     /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */
-    async function stepTracker(input: ActivityExecuteInput): Promise<StepTracker> {
+    async function stepTracker(input: ActivityExecuteInput, rows: StepRows): Promise<StepTracker> {
       const own = ACTIVITY_PLAN[info.activityType]!;
       const job = jobFor(input, own, info.attempt);
       const steps = (own.steps ?? []).map((a) => ACTIVITY_PLAN[a]?.step ?? a);
@@ -106,7 +147,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           const attempt = row ? row.attempt + 1 : 1;
           const stepJob = jobFor(input, plan, attempt);
           const key = `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`;
-          return track(stepJob, plan, key, fn, { takeOver: false });
+          return track(stepJob, plan, key, fn, { takeOver: false, steps: rows });
         },
       };
     }
@@ -123,10 +164,15 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
               const job = jobFor(input, plan, info.attempt);
               return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, () => next(input));
             }
-            const tracker = await stepTracker(input);
+            const rows = stepRows();
+            const tracker = await stepTracker(input, rows);
             try {
-              return await stepScope.run(tracker, () => next(input));
+              const result = await stepScope.run(tracker, () => next(input));
+              await rows.flush();
+              return result;
             } catch (err) {
+              // The last finished step is done whatever failed after it.
+              await rows.flush().catch((e: unknown) => ctx.log.warn('queue row not updated', { error: errorMessage(e) }));
               if (err instanceof Object && booked.has(err)) throw err;
               // Outside any step (rare): the combined activity's own plan decides.
               throw failureOf(decideRetry(err, info.attempt, PROFILES[plan.profile].plan), plan.step, info.attempt, err);

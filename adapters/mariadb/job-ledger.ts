@@ -52,6 +52,37 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
       );
     },
 
+    async succeededThenStarted(done: JobAttempt, runtimeMs: number, next: JobAttempt): Promise<void> {
+      // Both rows through one upsert: the done row exists (its step started), so it takes the
+      // update branch; VALUES(status) tells the branches apart. `status` and `attempt` are assigned
+      // last because the other assignments compare with their old values.
+      const starting = `VALUES(status) = 'processing' AND VALUES(attempt) >= attempt AND status <> 'done'`;
+      await query(
+        pool,
+        'marking a queue row done and the next one processing',
+        `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts,
+           started_at, runtime_ms)
+         VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, CURRENT_TIMESTAMP(3), ?),
+                (?, ?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3), NULL)
+         ON DUPLICATE KEY UPDATE
+           finished_at = IF(VALUES(status) = 'done', CURRENT_TIMESTAMP(3), finished_at),
+           runtime_ms = IF(VALUES(status) = 'done', VALUES(runtime_ms), runtime_ms),
+           started_at = IF(${starting}, CURRENT_TIMESTAMP(3), started_at),
+           next_attempt_at = IF(VALUES(status) = 'done' OR (${starting}), NULL, next_attempt_at),
+           retry_count = IF(VALUES(status) = 'done', retry_count, GREATEST(retry_count, VALUES(retry_count))),
+           max_attempts = IF(VALUES(status) = 'done', max_attempts, VALUES(max_attempts)),
+           status = IF(VALUES(status) = 'done', 'done', IF(${starting}, 'processing', status)),
+           attempt = GREATEST(attempt, VALUES(attempt))`,
+        [
+          ...[done.workflowId, done.runId, done.emailId, done.step, done.activityId, done.priority, done.attempt, done.attempt - 1],
+          done.maxAttempts,
+          Math.round(runtimeMs),
+          ...[next.workflowId, next.runId, next.emailId, next.step, next.activityId, next.priority, next.attempt, next.attempt - 1],
+          next.maxAttempts,
+        ],
+      );
+    },
+
     async failed(job: JobAttempt, f: JobFailure): Promise<void> {
       await query(
         pool,

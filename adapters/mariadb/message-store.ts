@@ -195,23 +195,17 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return raw;
     },
 
-    async saveTriage(emailId: string, verdict: TriageVerdict | null): Promise<void> {
-      await query(
-        pool,
-        'recording the triage verdict',
-        // Without a verdict the reason of an earlier verdict goes too; other reasons (too_large) stay.
-        `UPDATE emails SET status_reason = IF(?, ?, IF(triage_class IS NULL, status_reason, NULL)), triage_class = ? WHERE id = ?`,
-        [verdict ? 1 : 0, verdict ? `${verdict.class}: ${verdict.reason}`.slice(0, 500) : null, verdict?.class ?? null, emailId],
-      );
-    },
-
-    async saveParsed(emailId: string, p: ParsedEmail): Promise<void> {
+    async saveParsed(emailId: string, p: ParsedEmail, also: { account: string; triage: TriageVerdict | null }): Promise<void> {
+      const verdict = also.triage;
       await query(
         pool,
         'saving the parsed email',
+        // Assignments run left to right: the reason compares with the old triage class before it is overwritten.
+        // Without a verdict the reason of an earlier verdict goes too; other reasons (too_large) stay.
         `UPDATE emails SET message_id = ?, in_reply_to = ?, references_header = ?, thread_id = ?,
            from_address = ?, from_name = ?, reply_to_address = ?, reply_to_name = ?, to_addresses = ?,
-           cc_addresses = ?, subject = ?, text_body = ?, has_html = ?, attachments = ?, sent_date = ?, priority = ?
+           cc_addresses = ?, subject = ?, text_body = ?, has_html = ?, attachments = ?, sent_date = ?, priority = ?,
+           account = ?, status_reason = IF(?, ?, IF(triage_class IS NULL, status_reason, NULL)), triage_class = ?
          WHERE id = ?`,
         [
           p.messageId,
@@ -231,6 +225,10 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
           JSON.stringify(p.attachments),
           p.date,
           p.priority,
+          also.account,
+          verdict ? 1 : 0,
+          verdict ? `${verdict.class}: ${verdict.reason}`.slice(0, 500) : null,
+          verdict?.class ?? null,
           emailId,
         ],
       );
@@ -280,25 +278,25 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return rows[0]?.thread_id ?? null;
     },
 
-    async setAccount(emailId: string, account: string): Promise<void> {
-      await query(pool, 'recording the account', 'UPDATE emails SET account = ? WHERE id = ?', [account, emailId]);
-    },
-
     async threadParticipants(threadId: string, account: string): Promise<string[]> {
+      // The thread's emails and our sent replies in it, in one round trip (a reply adds its recipient as `to_address`).
       const rows = await query<
-        Array<{ from_address: string | null; reply_to_address: string | null; to_addresses: string | null; cc_addresses: string | null }>
+        Array<{
+          from_address: string | null;
+          reply_to_address: string | null;
+          to_addresses: string | null;
+          cc_addresses: string | null;
+          to_address: string | null;
+        }>
       >(
         pool,
         'reading the thread participants',
-        'SELECT from_address, reply_to_address, to_addresses, cc_addresses FROM emails WHERE thread_id = ? AND account = ?',
-        [threadId, account],
-      );
-      const replies = await query<Array<{ to_address: string }>>(
-        pool,
-        'reading the recipients of our replies in the thread',
-        `SELECT d.to_address FROM drafts d JOIN emails e ON e.id = d.email_id
-         WHERE e.thread_id = ? AND e.account = ? AND d.status = 'sent'`,
-        [threadId, account],
+        `SELECT from_address, reply_to_address, to_addresses, cc_addresses, NULL AS to_address
+           FROM emails WHERE thread_id = ? AND account = ?
+         UNION ALL
+         SELECT NULL, NULL, NULL, NULL, d.to_address FROM drafts d JOIN emails e ON e.id = d.email_id
+           WHERE e.thread_id = ? AND e.account = ? AND d.status = 'sent'`,
+        [threadId, account, threadId, account],
       );
       const list = (json: string | null): string[] => {
         try {
@@ -307,10 +305,13 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
           return [];
         }
       };
-      const all = [
-        ...rows.flatMap((r) => [r.from_address ?? '', r.reply_to_address ?? '', ...list(r.to_addresses), ...list(r.cc_addresses)]),
-        ...replies.map((r) => r.to_address),
-      ];
+      const all = rows.flatMap((r) => [
+        r.from_address ?? '',
+        r.reply_to_address ?? '',
+        ...list(r.to_addresses),
+        ...list(r.cc_addresses),
+        r.to_address ?? '',
+      ]);
       return [...new Set(all.map((a) => a.trim().toLowerCase()).filter((a) => a.length > 0))];
     },
 

@@ -44,13 +44,18 @@ export function workerLogFile(dir: string, index: number): string {
  * Starts the workers one after another: each bundles or loads the workflows at start, and starting
  * them together on a small machine only makes each start slower. If one fails, the started ones stop.
  */
-export async function startWorkerFleet(count: number, env: Record<string, string>, dir: string): Promise<WorkerFleet> {
+export async function startWorkerFleet(
+  count: number,
+  env: Record<string, string>,
+  dir: string,
+  nodeArgs: string[] = [],
+): Promise<WorkerFleet> {
   const started: Array<{ index: number; logFile: string; process: WorkerProcess }> = [];
   const t0 = Date.now();
   try {
     for (let index = 1; index <= count; index++) {
       const logFile = workerLogFile(dir, index);
-      started.push({ index, logFile, process: await startWorkerProcess(env, logFile) });
+      started.push({ index, logFile, process: await startWorkerProcess(env, logFile, undefined, nodeArgs) });
     }
   } catch (err) {
     await Promise.all(started.map((w) => w.process.stop().catch(() => undefined)));

@@ -16,9 +16,15 @@ export interface WorkerProcess {
  * The real worker as an operator runs it (`email-rag worker`), in its own process so it can be
  * killed. Resolves once it logged that it started (it bundles the workflows first).
  */
-export async function startWorkerProcess(env: Record<string, string>, logFile: string, timeoutMs = 180_000): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  logFile: string,
+  timeoutMs = 180_000,
+  /** Flags for node itself, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
+  nodeArgs: string[] = [],
+): Promise<WorkerProcess> {
   const offset = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-  const managed = spawnManaged(process.execPath, [path.join(root, 'bin/email-rag.js'), 'worker'], {
+  const managed = spawnManaged(process.execPath, [...nodeArgs, path.join(root, 'bin/email-rag.js'), 'worker'], {
     logFile,
     env: { ...process.env, ...env },
     cwd: root,
