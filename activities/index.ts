@@ -8,27 +8,36 @@ import { createOutcomeActivities } from './outcome-activities';
 import { createParseActivities, createParseStep } from './parse-activities';
 import { createPollActivities } from './poll-activities';
 import { createSendActivities } from './send-activities';
-import { createStatusActivities } from './status-activities';
+import { createStatusActivities, withRecordedStatus } from './status-activities';
 
 /** Every activity of the pipeline, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
   const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
+  const status = createStatusActivities(deps);
+  const ingest = createIngestActivities({
+    fetchEmail: steps.fetch.fetchMessage,
+    parseEmail: steps.parse.parseMessage,
+    indexEmail: steps.index.indexMessage,
+  });
+  const draft = createDraftActivities(deps);
+  const send = createSendActivities(deps);
   return {
     ...createPollActivities(deps),
     // Registered on their own for runs started before ingestEmail (and the re-index sync).
     ...createFetchActivities(deps, steps.fetch),
     ...createParseActivities(deps, steps.parse),
     ...createIndexActivities(deps, steps.index),
-    ...createIngestActivities({
-      fetchEmail: steps.fetch.fetchMessage,
-      parseEmail: steps.parse.parseMessage,
-      indexEmail: steps.index.indexMessage,
+    ...draft,
+    ...send,
+    // Intake, draft and decision record the status they reach for the workflow (status-with-step-v5).
+    ...withRecordedStatus(status.recordStatus, {
+      ingestEmail: ingest.ingestEmail,
+      draftReply: draft.draftReply,
+      recordDecision: send.recordDecision,
     }),
-    ...createDraftActivities(deps),
-    ...createSendActivities(deps),
     ...createOutcomeActivities(deps),
     ...createCleanupActivities(deps),
-    ...createStatusActivities(deps),
+    ...status,
   };
 }
 

@@ -49,7 +49,8 @@ export function createSendActivities(
       const cid = correlationId();
       const d = input.decision;
       if (d.kind === 'approve') {
-        const draft = await deps.drafts.get(input.draftId);
+        // The draft is read only to measure how much the person changed.
+        const draft = d.body !== undefined ? await deps.drafts.get(input.draftId) : null;
         const editDistance = d.body !== undefined && draft ? wordEditDistance(draft.body, d.body) : 0;
         await deps.drafts.approve(input.draftId, d.by, d.body ?? null, editDistance);
         await deps.audit.record({

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { EmailStatus } from '../lib/domain';
+import { decidedTransition, draftedTransition, indexedTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
@@ -11,6 +12,63 @@ export interface StatusRecord {
   send: SendSnapshot | null;
   /** Drafts of earlier runs keep their versions; a reset run numbers on from here. */
   maxDraftVersion: number;
+}
+
+/** A transition an activity recorded for the workflow, and what MariaDB knew afterwards. */
+export type RecordedStatus = StatusRecord & StatusStep;
+
+/**
+ * What the workflow hands an activity that records its own transition when it succeeds: the
+ * transition's number (reserved by the workflow) and, for intake, the statuses passed on the way.
+ */
+export interface StatusToRecord {
+  seq: number;
+  via?: StatusStep[];
+}
+
+type RecordStatus = ReturnType<typeof createStatusActivities>['recordStatus'];
+
+/**
+ * Since `status-with-step-v5` the intake, draft and decision activities record the status they
+ * reach (`indexed`, `awaiting_approval` / `manual_review`, `approved` / `rejected`) themselves, with the workflow's numbering,
+ * instead of the workflow doing it in a local activity right after: one activation and one marker
+ * less each. Only the outcome the workflow would record anyway is written here; every other
+ * outcome (triage, degraded index, failures) still goes through the workflow's local activity.
+ */
+export function withRecordedStatus<
+  I extends { emailId: string; answerRequestedBy?: string | null },
+  R extends { parsed: { triage: unknown }; index?: string; indexError?: string },
+  D extends { emailId: string; version: number },
+  V extends { needsHuman: boolean; drafter: string; model: string },
+  C extends { emailId: string; decision: Parameters<typeof decidedTransition>[0] },
+>(
+  recordStatus: RecordStatus,
+  acts: { ingestEmail(input: I): Promise<R>; draftReply(input: D): Promise<V>; recordDecision(input: C): Promise<void> },
+) {
+  const write = async (emailId: string, to: StatusToRecord, step: StatusStep, via?: StatusStep | StatusStep[]): Promise<RecordedStatus> => {
+    const rec = await recordStatus({ emailId, status: step.status, reason: step.reason, seq: to.seq, ...(via ? { via } : {}) });
+    return { ...rec, ...step };
+  };
+  return {
+    async ingestEmail(input: I & { record?: StatusToRecord }): Promise<R & { recorded?: RecordedStatus }> {
+      const result = await acts.ingestEmail(input);
+      const clean = result.indexError === undefined && !(result.parsed.triage && !input.answerRequestedBy);
+      if (!input.record || !clean) return result;
+      return { ...result, recorded: await write(input.emailId, input.record, indexedTransition(result.index), input.record.via) };
+    },
+    async draftReply(input: D & { record?: StatusToRecord }): Promise<V & { recorded?: RecordedStatus }> {
+      const view = await acts.draftReply(input);
+      if (!input.record) return view;
+      const t = draftedTransition(input.version, view);
+      // A single via, as the workflow's own write of this transition keys its audit row.
+      return { ...view, recorded: await write(input.emailId, input.record, t, t.via) };
+    },
+    async recordDecision(input: C & { record?: StatusToRecord }): Promise<{ recorded?: RecordedStatus }> {
+      await acts.recordDecision(input);
+      if (!input.record) return {};
+      return { recorded: await write(input.emailId, input.record, decidedTransition(input.decision)) };
+    },
+  };
 }
 
 /** `workflowId/runId`: audit keys of a reset run must not collide with the first run's. */

@@ -58,6 +58,8 @@ export const PATCHES = {
   leanVisibilityV3: 'lean-visibility-v3',
   /** Fetch, parse and index as one activity (each step keeps its queue row); one status write for the three. */
   ingestV4: 'ingest-in-one-activity-v4',
+  /** The intake and draft activities record the status they reach (indexed, awaiting_approval) instead of a local activity after them. */
+  statusWithStepV5: 'status-with-step-v5',
   /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
   pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;

@@ -9,10 +9,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { StatusRecord } from '../activities/status-activities';
+import type { RecordedStatus, StatusRecord, StatusToRecord } from '../activities/status-activities';
 import { DEFAULT_MAX_DRAFTS, PATCHES } from '../lib/contract';
 import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
+import { decidedTransition, draftedTransition } from '../lib/status-transitions';
 import { currentDetailsLine } from '../lib/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
@@ -64,14 +65,21 @@ class AlreadyHandedOver extends Error {
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   // Newest patch first: a run that records it implies the older ones and records no marker (and
   // no TemporalChangeVersion upsert) for them. Runs from before it check the older ones in turn.
-  const ingestV4 = patched(PATCHES.ingestV4);
+  const statusWithStep = patched(PATCHES.statusWithStepV5);
+  const ingestV4 = statusWithStep || patched(PATCHES.ingestV4);
   // Runs started before decisions were bound to draft ids replay and finish on the old code.
   if (!ingestV4 && !patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
-  return emailWorkflowV2(input, ingestV4);
+  return emailWorkflowV2(input, { ingestV4, statusWithStep });
 }
 
-async function emailWorkflowV2(input: EmailWorkflowInput, ingestV4: boolean): Promise<EmailWorkflowResult> {
-  const run = startEmailRun(input, ingestV4);
+/** Which patches the run took (newest first: a later one implies the earlier ones). */
+interface Generation {
+  ingestV4: boolean;
+  statusWithStep: boolean;
+}
+
+async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation): Promise<EmailWorkflowResult> {
+  const run = startEmailRun(input, generation);
   const result = await run.result;
   // Signals refused while an activity ran are audited before the run ends.
   await run.flushRefusals();
@@ -81,7 +89,7 @@ async function emailWorkflowV2(input: EmailWorkflowInput, ingestV4: boolean): Pr
 
 function startEmailRun(
   input: EmailWorkflowInput,
-  ingestV4: boolean,
+  { ingestV4, statusWithStep }: Generation,
 ): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
@@ -116,15 +124,8 @@ function startEmailRun(
   let lastRecord: StatusRecord | null = null;
   let sending = false;
 
-  /** The workflow decides each status; the local activity records it (and tells what MariaDB knows). */
-  const record = async (
-    status: EmailStatus,
-    reason: string,
-    event?: { eventType: string; errorClass: string | null; message: string },
-    via?: { status: EmailStatus; reason: string } | Array<{ status: EmailStatus; reason: string }>,
-  ): Promise<void> => {
-    seq += 1;
-    // What operators filter on in the Web UI and `temporal workflow list --query`.
+  /** Search attributes for a transition: what operators filter on in the Web UI and `temporal workflow list --query`. */
+  const show = (status: EmailStatus, event?: { eventType: string }): void => {
     const needsHuman = status === 'awaiting_approval' || status === 'manual_review' || event?.eventType === 'send_waits_for_operator';
     if (visibility) {
       visibility.want({ status, needsHuman, draftVersion: state.draft?.version, category: state.draft?.category || undefined });
@@ -137,12 +138,35 @@ function startEmailRun(
         ...(state.draft?.category ? [{ key: CATEGORY, value: state.draft.category }] : []),
       ]);
     }
-    lastRecord = await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) });
+  };
+  /** After a transition was recorded: the run's state, the Web UI line, and a reply found handed over already. */
+  const apply = (status: EmailStatus, reason: string, stored: StatusRecord): void => {
+    lastRecord = stored;
     state.status = status;
     // Not a command: the Web UI's one line on what the email waits for (and the draft id to decide on).
     setCurrentDetails(currentDetailsLine(status, reason, status === 'awaiting_approval' ? state.draft?.draftId : undefined));
-    const send = lastRecord.send;
-    if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(lastRecord);
+    const send = stored.send;
+    if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(stored);
+  };
+  /** The workflow decides each status; the local activity records it (and tells what MariaDB knows). */
+  const record = async (
+    status: EmailStatus,
+    reason: string,
+    event?: { eventType: string; errorClass: string | null; message: string },
+    via?: { status: EmailStatus; reason: string } | Array<{ status: EmailStatus; reason: string }>,
+  ): Promise<void> => {
+    seq += 1;
+    show(status, event);
+    apply(status, reason, await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) }));
+  };
+  /**
+   * `status-with-step-v5`: the next activity records the transition it reaches when it succeeds;
+   * the number is reserved before (a transition recorded otherwise takes the next one).
+   */
+  const reserve = (): StatusToRecord | undefined => (statusWithStep ? { seq: ++seq } : undefined);
+  const recorded = (r: RecordedStatus): void => {
+    show(r.status);
+    apply(r.status, r.reason, r);
   };
   const stop = async (
     status: EmailStatus,
@@ -166,6 +190,8 @@ function startEmailRun(
       // --- intake: fetch, parse, index -----------------------------------------------------------
       const ended = await runIntake({
         inOneActivity: ingestV4,
+        reserve,
+        recorded,
         input,
         priority,
         state,
@@ -202,16 +228,21 @@ function startEmailRun(
           });
         } else {
           try {
-            state.draft = await act('llm').draftReply({ emailId, version, statusOwner, ...(requestedBy ? { requestedBy } : {}) });
+            const toRecord = reserve();
+            const { recorded: done, ...view } = await act('llm').draftReply({
+              emailId,
+              version,
+              statusOwner,
+              ...(requestedBy ? { requestedBy } : {}),
+              ...(toRecord ? { record: toRecord } : {}),
+            });
+            state.draft = view;
             state.drafts += 1;
-            await record(
-              state.draft.needsHuman ? 'manual_review' : 'awaiting_approval',
-              state.draft.needsHuman
-                ? 'the drafter produced no usable reply; a person must write it'
-                : `waiting for approval of draft ${version}`,
-              undefined,
-              { status: 'drafted', reason: `draft ${version} by ${state.draft.drafter}/${state.draft.model}` },
-            );
+            if (done) recorded(done);
+            else {
+              const t = draftedTransition(version, view);
+              await record(t.status, t.reason, undefined, t.via);
+            }
           } catch (err) {
             if (err instanceof AlreadyHandedOver) throw err;
             if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return await stop('failed', 'draft_failed', err);
@@ -247,19 +278,25 @@ function startEmailRun(
         draftId = state.draft.draftId;
       }
       const kind = decision.name === 'approve' ? 'approve' : 'reject';
-      await act('bookkeeping').recordDecision({
+      const decided: Parameters<typeof decidedTransition>[0] =
+        kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
+      const toRecord = reserve();
+      const booked = await act('bookkeeping').recordDecision({
         emailId,
         draftId,
         statusOwner,
-        decision: kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) },
+        decision: decided,
+        ...(toRecord ? { record: toRecord } : {}),
       });
       state.decision = { kind, by, draftId };
+      // Runs before status-with-step-v5 write the transition here (their activity returned nothing).
+      const transition = decidedTransition(decided);
+      if (booked?.recorded) recorded(booked.recorded);
+      else await record(transition.status, transition.reason);
       if (kind === 'reject') {
-        await record('rejected', `rejected by ${by}: ${String(d.reason)}`);
         decision.resolve?.({ draftId, status: 'rejected', message: `draft ${draftId} rejected` });
         return { status: 'rejected' };
       }
-      await record('approved', `approved by ${by}${body !== undefined ? ' with an edited body' : ''}`);
       decision.resolve?.({ draftId, status: 'approved', message: `draft ${draftId} approved; it is sent next` });
       sending = true;
       const control: SendControl = { emailId, draftId, state, queue, next, record, act, stop, book };

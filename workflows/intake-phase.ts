@@ -1,7 +1,9 @@
 import type { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ParseSummary } from '../activities/parse-activities';
+import type { RecordedStatus, StatusToRecord } from '../activities/status-activities';
 import type { EmailStatus, EmailWorkflowInput, Priority } from '../lib/domain';
+import { indexedTransition } from '../lib/status-transitions';
 import type { ProfileName } from './activity-profiles';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
 import { failedStepOf, failureText } from './failures';
@@ -13,6 +15,10 @@ type Via = { status: EmailStatus; reason: string };
 export interface IntakeControl {
   /** Patch `ingest-in-one-activity-v4`: runs started before it take the three steps as three activities. */
   inOneActivity: boolean;
+  /** `status-with-step-v5`: a number for the activity to record the status it reaches (undefined before). */
+  reserve(): StatusToRecord | undefined;
+  /** A transition the activity recorded. */
+  recorded(r: RecordedStatus): void;
   input: EmailWorkflowInput;
   priority: Priority;
   state: EmailWorkflowState;
@@ -54,9 +60,16 @@ async function ignoreTriaged(c: IntakeControl, triage: NonNullable<ParseSummary[
 async function ingestInOne(c: IntakeControl): Promise<EmailWorkflowResult | null> {
   const { input } = c;
   const fetched: Via = { status: 'fetched', reason: fetchedReason(input) };
+  const via = [fetched, { status: 'parsed' as const, reason: parsedReason(input) }];
+  const reserved = c.reserve();
   let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
   try {
-    ingested = await c.act('mailIo').ingestEmail({ ...input, priority: c.priority, statusOwner });
+    ingested = await c.act('mailIo').ingestEmail({
+      ...input,
+      priority: c.priority,
+      statusOwner,
+      ...(reserved ? { record: { ...reserved, via } } : {}),
+    });
   } catch (err) {
     // The failed step is named by the queue interceptor; a parse failure comes after a stored message.
     if (failedStepOf(err) === 'parse') return c.stop('failed', 'parse_failed', err, [fetched]);
@@ -65,9 +78,10 @@ async function ingestInOne(c: IntakeControl): Promise<EmailWorkflowResult | null
   const { triage } = ingested.parsed;
   if (triage) c.triaged(triage.class);
   if (triage && !input.answerRequestedBy) return ignoreTriaged(c, triage, [fetched]);
-  const via = [fetched, { status: 'parsed' as const, reason: parsedReason(input) }];
-  if (ingested.indexError === undefined) {
-    await c.record('indexed', `indexed in ${ingested.index ?? 'the index'}`, undefined, via);
+  if (ingested.recorded) c.recorded(ingested.recorded);
+  else if (ingested.indexError === undefined) {
+    const t = indexedTransition(ingested.index);
+    await c.record(t.status, t.reason, undefined, via);
   } else {
     // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
     c.state.lastError = ingested.indexError;

@@ -54,12 +54,14 @@ const REQUIRED_V2 = [
 const REQUIRED_V3 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v3-'));
 /** The `v4-` runs: fetch, parse and index as one activity (`ingest-in-one-activity-v4`). */
 const REQUIRED_V4 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v4-'));
+/** The `v5-` runs: the intake and draft activities record the status they reach (`status-with-step-v5`). */
+const REQUIRED_V5 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v5-'));
 /**
  * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
  * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
  */
 const REQUIRED_POLL = ['poll-cut-by-backlog', 'poll-v1-waits-for-backlog'];
-const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4, ...REQUIRED_POLL];
+const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4, ...REQUIRED_V5, ...REQUIRED_POLL];
 
 interface Captured {
   name: string;
@@ -113,7 +115,13 @@ test('the captured set covers every path of the email workflow', () => {
     [],
     'missing histories: run scripts/capture-histories.ts with the workflow code that wrote them',
   );
-  for (const name of ['waiting-for-approval', 'v2-waiting-for-approval', 'v3-waiting-for-approval', 'v4-waiting-for-approval']) {
+  for (const name of [
+    'waiting-for-approval',
+    'v2-waiting-for-approval',
+    'v3-waiting-for-approval',
+    'v4-waiting-for-approval',
+    'v5-waiting-for-approval',
+  ]) {
     const last = captured.find((c) => c.name === name)?.json.events.at(-1);
     assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
   }
@@ -138,11 +146,13 @@ function updatesOf(c: Captured): string[] {
   });
 }
 
-test('each generation takes its own branch: v4 histories recorded only the newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
+test('each generation takes its own branch: v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
   for (const c of captured.filter((x) => !x.name.startsWith('poll-'))) {
     const patches = patchesOf(c);
-    if (c.name.startsWith('v4-')) {
-      assert.deepEqual(patches, [PATCHES.ingestV4], `${c.name} was recorded by the current code`);
+    if (c.name.startsWith('v5-')) {
+      assert.deepEqual(patches, [PATCHES.statusWithStepV5], `${c.name} was recorded by the current code`);
+    } else if (c.name.startsWith('v4-')) {
+      assert.deepEqual(patches, [PATCHES.ingestV4], `${c.name} was recorded before ${PATCHES.statusWithStepV5}`);
     } else if (c.name.startsWith('v3-')) {
       assert.deepEqual(patches, [PATCHES.decisionsV2, PATCHES.leanVisibilityV3], `${c.name} was recorded before ${PATCHES.ingestV4}`);
     } else if (c.name.startsWith('v2-')) {
@@ -155,7 +165,7 @@ test('each generation takes its own branch: v4 histories recorded only the newes
     if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
     else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
   }
-  for (const generation of ['v2-', 'v3-', 'v4-']) {
+  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(
       Object.values(DECISIONS).filter((d) => !updates.has(d)),

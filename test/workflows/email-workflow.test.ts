@@ -12,6 +12,7 @@ import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
 import type { DraftView } from '../../activities/draft-activities';
 import { createIngestActivities, type IngestSteps } from '../../activities/ingest-activities';
+import { withRecordedStatus } from '../../activities/status-activities';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
 import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
@@ -138,7 +139,14 @@ function fakeActivities(
     },
   };
   // The real combined activity over the fake steps: the interceptor tracks each step's row and retries.
-  const all = Object.assign(activities, createIngestActivities(activities as unknown as IngestSteps));
+  const ingest = createIngestActivities(activities as unknown as IngestSteps);
+  // As in production: intake, draft and decision record the status they reach through recordStatus (status-with-step-v5).
+  const recording = withRecordedStatus(activities.recordStatus as never, {
+    ingestEmail: ingest.ingestEmail,
+    draftReply: activities.draftReply,
+    recordDecision: activities.recordDecision as never,
+  });
+  const all = Object.assign(activities, ingest, recording);
   return { activities: all, calls, outcomes, decisions, statuses, refusals };
 }
 
@@ -431,7 +439,14 @@ test('from manual_review a person can ask for a new draft once the LLM is back; 
     await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
     await waitForStatus(handle, 'awaiting_approval');
     const drafts = fake.calls.filter((c) => c.name === 'draftReply');
-    assert.deepEqual(drafts.at(-1)?.input, { emailId: handle.workflowId, version: 2, statusOwner: 'workflow', requestedBy: 'ops' });
+    // Transition 1 was recorded by the intake, 2 reserved for the failed first draft, 3 manual_review: the redraft records the 4th.
+    assert.deepEqual(drafts.at(-1)?.input, {
+      emailId: handle.workflowId,
+      version: 2,
+      statusOwner: 'workflow',
+      requestedBy: 'ops',
+      record: { seq: 4 },
+    });
     await refusedWith(handle.executeUpdate(approveUpdate, { args: [{ draftId: first, by: 'ops' }] }), /not the current one/);
     await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     assert.equal((await handle.result()).status, 'sent');
@@ -534,6 +549,50 @@ test('search attributes are written when a value changes: none for the short pip
     assert.equal((await handle.result()).status, 'sent');
     const statuses = (await written()).filter((w) => w.includes('EmailStatus'));
     assert.deepEqual(statuses, ['DraftVersion+EmailPriority+EmailStatus+Mailbox+NeedsHuman', 'EmailStatus+NeedsHuman', 'EmailStatus']);
+  });
+});
+
+test('the intake and the draft record the status they reach: no local activity and one patch marker before approval', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const history = (await handle.fetchHistory()).events ?? [];
+    const markers = history.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
+    assert.deepEqual(markers, ['core_patch'], 'the v5 patch marker only: the statuses were not written by local activities');
+    const scheduled = history.flatMap((e) => {
+      const a = e.activityTaskScheduledEventAttributes;
+      return a
+        ? [
+            {
+              type: a.activityType?.name,
+              record: (JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString()) as { record?: unknown }).record,
+            },
+          ]
+        : [];
+    });
+    // The workflow numbers the transitions; each activity records its own with that number.
+    assert.deepEqual(scheduled, [
+      {
+        type: 'ingestEmail',
+        record: {
+          seq: 1,
+          via: [
+            { status: 'fetched', reason: 'stored message' },
+            { status: 'parsed', reason: 'parsed' },
+          ],
+        },
+      },
+      { type: 'draftReply', record: { seq: 2 } },
+    ]);
+    assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval']);
+    // The Web UI line and the search attributes follow as if the workflow had written the status.
+    const attrs = (await handle.describe()).searchAttributes;
+    assert.deepEqual([attrs.EmailStatus, attrs.NeedsHuman], [['awaiting_approval'], [true]]);
+    // A decision still goes through the workflow's own write (transition 3).
+    await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
+    assert.equal((await handle.result()).status, 'rejected');
+    assert.deepEqual(fake.statuses.slice(-1), ['rejected']);
   });
 });
 

@@ -1,0 +1,38 @@
+import type { EmailStatus } from './domain';
+
+/** A status an email passes on the way to the one it ends at, with why. */
+export interface StatusStep {
+  status: EmailStatus;
+  reason: string;
+}
+
+/*
+ * Each transition has one definition for the workflow (which records it) and the activity that
+ * reaches it (which records it for the workflow since `status-with-step-v5`).
+ */
+
+/** The transition after a draft: waiting for approval, or for a person when the drafter gave up. */
+export function draftedTransition(
+  version: number,
+  draft: { needsHuman: boolean; drafter: string; model: string },
+): StatusStep & { via: StatusStep } {
+  return {
+    status: draft.needsHuman ? 'manual_review' : 'awaiting_approval',
+    reason: draft.needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${version}`,
+    via: { status: 'drafted', reason: `draft ${version} by ${draft.drafter}/${draft.model}` },
+  };
+}
+
+/** The transition after a complete index step. */
+export function indexedTransition(index: string | undefined): StatusStep {
+  return { status: 'indexed', reason: `indexed in ${index ?? 'the index'}` };
+}
+
+/** The transition a person's decision leads to. */
+export function decidedTransition(
+  decision: { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string },
+): StatusStep {
+  return decision.kind === 'approve'
+    ? { status: 'approved', reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
+    : { status: 'rejected', reason: `rejected by ${decision.by}: ${decision.reason}` };
+}
