@@ -9,6 +9,7 @@ import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
 import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+import type { Decision } from '../lib/domain';
 
 /**
  * Runs still on the workflow code from before one-shot force (patch `decisions-bound-to-draft-v2`)
@@ -18,8 +19,6 @@ function legacyForce(force: unknown): unknown {
   if (force !== true) return force;
   return { by: 'resend signal (earlier workflow version)', key: `legacy:${Context.current().info.activityId}` };
 }
-
-export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
 
 /** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
 export function replyMessageId(workflowId: string, draftId: string, fromAddress: string): string {

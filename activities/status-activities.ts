@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { EmailStatus } from '../lib/domain';
+import type { Decision, EmailStatus } from '../lib/domain';
 import { decidedTransition, draftedTransition, indexedTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
 import type { ActivityDeps } from './deps';
@@ -40,7 +40,7 @@ export function withRecordedStatus<
   R extends { parsed: { triage: unknown }; index?: string; indexError?: string },
   D extends { emailId: string; version: number },
   V extends { needsHuman: boolean; drafter: string; model: string },
-  C extends { emailId: string; decision: Parameters<typeof decidedTransition>[0] },
+  C extends { emailId: string; decision: Decision },
 >(
   recordStatus: RecordStatus,
   acts: { ingestEmail(input: I): Promise<R>; draftReply(input: D): Promise<V>; recordDecision(input: C): Promise<void> },

@@ -57,6 +57,9 @@ export interface EmailWorkflowInput {
   answerRequestedBy?: string;
 }
 
+/** A person's decision on a draft, as the workflow passes it on. */
+export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
+
 /** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */
 export function imapEmailId(account: string, mailbox: string, uidValidity: number, uid: number): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._@-]+/g, '_');

@@ -1,4 +1,4 @@
-import type { EmailStatus } from './domain';
+import type { Decision, EmailStatus } from './domain';
 
 /** A status an email passes on the way to the one it ends at, with why. */
 export interface StatusStep {
@@ -29,9 +29,7 @@ export function indexedTransition(index: string | undefined): StatusStep {
 }
 
 /** The transition a person's decision leads to. */
-export function decidedTransition(
-  decision: { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string },
-): StatusStep {
+export function decidedTransition(decision: Decision): StatusStep {
   return decision.kind === 'approve'
     ? { status: 'approved', reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
     : { status: 'rejected', reason: `rejected by ${decision.by}: ${decision.reason}` };

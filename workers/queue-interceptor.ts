@@ -37,24 +37,22 @@ interface StepRows {
   flush(): Promise<void>;
 }
 
-function stepRowsOf(ledger: JobLedger): () => StepRows {
-  return () => {
-    let waiting: FinishedStep | undefined;
-    return {
-      finished: (step) => {
-        waiting = step;
-      },
-      take: () => {
-        const step = waiting;
-        waiting = undefined;
-        return step;
-      },
-      async flush() {
-        const step = waiting;
-        waiting = undefined;
-        if (step) await ledger.succeeded(step.job, step.runtimeMs);
-      },
-    };
+function stepRows(ledger: JobLedger): StepRows {
+  let waiting: FinishedStep | undefined;
+  const take = (): FinishedStep | undefined => {
+    const step = waiting;
+    waiting = undefined;
+    return step;
+  };
+  return {
+    finished: (step) => {
+      waiting = step;
+    },
+    take,
+    async flush() {
+      const step = take();
+      if (step) await ledger.succeeded(step.job, step.runtimeMs);
+    },
   };
 }
 
@@ -68,7 +66,6 @@ const booked = new WeakSet<object>();
  * and retry plan; the activity's retry then follows the plan of the step that failed.
  */
 export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
-  const stepRows = stepRowsOf(ledger);
   return (ctx: Context): { inbound: ActivityInboundCallsInterceptor } => {
     const info = ctx.info;
     const arg = (input: ActivityExecuteInput) => input.args[0] as { emailId?: unknown } | undefined;
@@ -164,7 +161,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
               const job = jobFor(input, plan, info.attempt);
               return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, () => next(input));
             }
-            const rows = stepRows();
+            const rows = stepRows(ledger);
             const tracker = await stepTracker(input, rows);
             try {
               const result = await stepScope.run(tracker, () => next(input));

@@ -11,9 +11,9 @@ import {
 import type { Activities } from '../activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from '../activities/status-activities';
 import { DEFAULT_MAX_DRAFTS, PATCHES } from '../lib/contract';
-import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
+import { priorityKey, type Decision, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
-import { decidedTransition, draftedTransition } from '../lib/status-transitions';
+import { decidedTransition, draftedTransition, type StatusStep } from '../lib/status-transitions';
 import { currentDetailsLine } from '../lib/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
@@ -164,9 +164,11 @@ function startEmailRun(
    * the number is reserved before (a transition recorded otherwise takes the next one).
    */
   const reserve = (): StatusToRecord | undefined => (statusWithStep ? { seq: ++seq } : undefined);
-  const recorded = (r: RecordedStatus): void => {
-    show(r.status);
-    apply(r.status, r.reason, r);
+  /** The transition an activity reached: recorded by it (v5), or here for runs before. */
+  const reached = async (done: RecordedStatus | undefined, t: StatusStep, via?: StatusStep | StatusStep[]): Promise<void> => {
+    if (!done) return record(t.status, t.reason, undefined, via);
+    show(done.status);
+    apply(done.status, done.reason, done);
   };
   const stop = async (
     status: EmailStatus,
@@ -191,7 +193,7 @@ function startEmailRun(
       const ended = await runIntake({
         inOneActivity: ingestV4,
         reserve,
-        recorded,
+        reached,
         input,
         priority,
         state,
@@ -238,11 +240,8 @@ function startEmailRun(
             });
             state.draft = view;
             state.drafts += 1;
-            if (done) recorded(done);
-            else {
-              const t = draftedTransition(version, view);
-              await record(t.status, t.reason, undefined, t.via);
-            }
+            const t = draftedTransition(version, view);
+            await reached(done, t, t.via);
           } catch (err) {
             if (err instanceof AlreadyHandedOver) throw err;
             if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return await stop('failed', 'draft_failed', err);
@@ -278,7 +277,7 @@ function startEmailRun(
         draftId = state.draft.draftId;
       }
       const kind = decision.name === 'approve' ? 'approve' : 'reject';
-      const decided: Parameters<typeof decidedTransition>[0] =
+      const decided: Decision =
         kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
       const toRecord = reserve();
       const booked = await act('bookkeeping').recordDecision({
@@ -290,9 +289,7 @@ function startEmailRun(
       });
       state.decision = { kind, by, draftId };
       // Runs before status-with-step-v5 write the transition here (their activity returned nothing).
-      const transition = decidedTransition(decided);
-      if (booked?.recorded) recorded(booked.recorded);
-      else await record(transition.status, transition.reason);
+      await reached(booked?.recorded, decidedTransition(decided));
       if (kind === 'reject') {
         decision.resolve?.({ draftId, status: 'rejected', message: `draft ${draftId} rejected` });
         return { status: 'rejected' };

@@ -3,13 +3,13 @@ import type { Activities } from '../activities';
 import type { ParseSummary } from '../activities/parse-activities';
 import type { RecordedStatus, StatusToRecord } from '../activities/status-activities';
 import type { EmailStatus, EmailWorkflowInput, Priority } from '../lib/domain';
-import { indexedTransition } from '../lib/status-transitions';
+import { indexedTransition, type StatusStep } from '../lib/status-transitions';
 import type { ProfileName } from './activity-profiles';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
 import { failedStepOf, failureText } from './failures';
 
 type Event = { eventType: string; errorClass: string | null; message: string };
-type Via = { status: EmailStatus; reason: string };
+type Via = StatusStep;
 
 /** What the intake (fetch, parse, index) needs from the email workflow that runs it. */
 export interface IntakeControl {
@@ -17,8 +17,8 @@ export interface IntakeControl {
   inOneActivity: boolean;
   /** `status-with-step-v5`: a number for the activity to record the status it reaches (undefined before). */
   reserve(): StatusToRecord | undefined;
-  /** A transition the activity recorded. */
-  recorded(r: RecordedStatus): void;
+  /** The transition the activity reached: recorded by it (v5), else recorded by the workflow. */
+  reached(done: RecordedStatus | undefined, t: StatusStep, via?: StatusStep[]): Promise<void>;
   input: EmailWorkflowInput;
   priority: Priority;
   state: EmailWorkflowState;
@@ -78,10 +78,8 @@ async function ingestInOne(c: IntakeControl): Promise<EmailWorkflowResult | null
   const { triage } = ingested.parsed;
   if (triage) c.triaged(triage.class);
   if (triage && !input.answerRequestedBy) return ignoreTriaged(c, triage, [fetched]);
-  if (ingested.recorded) c.recorded(ingested.recorded);
-  else if (ingested.indexError === undefined) {
-    const t = indexedTransition(ingested.index);
-    await c.record(t.status, t.reason, undefined, via);
+  if (ingested.indexError === undefined) {
+    await c.reached(ingested.recorded, indexedTransition(ingested.index), via);
   } else {
     // Seed 001: the pipeline goes on with less context; the re-index sync completes it later.
     c.state.lastError = ingested.indexError;

@@ -17,28 +17,46 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
       [job.runId, job.activityId, job.workflowId, steps, job.runId, job.activityId],
     );
   };
+  /**
+   * `next` starts (processing), and `done`, when given, succeeded: one upsert keyed by (workflow,
+   * run, step, activity) for both. `attempt` only moves forward, so a duplicated delivery of an
+   * older attempt does not rewind a row; retry_count is derived from it, never incremented. The
+   * done row exists (its step started), so it takes the update branch; VALUES(status) tells the
+   * branches apart. `status` and `attempt` are assigned last: the other assignments compare with
+   * their old values.
+   */
+  const upsertRows = async (done: { job: JobAttempt; runtimeMs: number } | null, next: JobAttempt): Promise<void> => {
+    const starting = `VALUES(status) = 'processing' AND VALUES(attempt) >= attempt AND status <> 'done'`;
+    const row = (j: JobAttempt, status: 'done' | 'processing', runtimeMs: number | null) => [
+      ...[j.workflowId, j.runId, j.emailId, j.step, j.activityId, status, j.priority, j.attempt, j.attempt - 1, j.maxAttempts],
+      runtimeMs,
+    ];
+    const rows = [...(done ? [row(done.job, 'done', Math.round(done.runtimeMs))] : []), row(next, 'processing', null)];
+    await query(
+      pool,
+      done ? 'marking a queue row done and the next one processing' : 'marking a queue row processing',
+      `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts,
+         runtime_ms, started_at)
+       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))').join(', ')}
+       ON DUPLICATE KEY UPDATE
+         finished_at = IF(VALUES(status) = 'done', CURRENT_TIMESTAMP(3), finished_at),
+         runtime_ms = IF(VALUES(status) = 'done', VALUES(runtime_ms), runtime_ms),
+         started_at = IF(${starting}, CURRENT_TIMESTAMP(3), started_at),
+         next_attempt_at = IF(VALUES(status) = 'done' OR (${starting}), NULL, next_attempt_at),
+         retry_count = IF(VALUES(status) = 'done', retry_count, GREATEST(retry_count, VALUES(retry_count))),
+         max_attempts = IF(VALUES(status) = 'done', max_attempts, VALUES(max_attempts)),
+         status = IF(VALUES(status) = 'done', 'done', IF(${starting}, 'processing', status)),
+         attempt = GREATEST(attempt, VALUES(attempt))`,
+      rows.flat(),
+    );
+  };
   return {
     /** One round trip for the requeued rows of every step of a combined activity (its steps then skip it). */
     takeOverSteps: (job: JobAttempt, steps: string[]) => takeOver(job, steps),
 
     async started(job: JobAttempt, options: { takeOver?: boolean } = {}): Promise<void> {
       if (job.attempt === 1 && options.takeOver !== false) await takeOver(job, [job.step]);
-      // Upsert keyed by (workflow, run, step, activity). `attempt` only moves forward, so a duplicated delivery of
-      // an older attempt does not rewind the row; retry_count is derived from it, never incremented.
-      await query(
-        pool,
-        'marking a queue row processing',
-        `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts, started_at)
-         VALUES (?, ?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3))
-         ON DUPLICATE KEY UPDATE
-           status = IF(VALUES(attempt) >= attempt AND status <> 'done', 'processing', status),
-           started_at = IF(VALUES(attempt) >= attempt AND status <> 'done', CURRENT_TIMESTAMP(3), started_at),
-           next_attempt_at = IF(VALUES(attempt) >= attempt AND status <> 'done', NULL, next_attempt_at),
-           retry_count = GREATEST(retry_count, VALUES(retry_count)),
-           max_attempts = VALUES(max_attempts),
-           attempt = GREATEST(attempt, VALUES(attempt))`,
-        [job.workflowId, job.runId, job.emailId, job.step, job.activityId, job.priority, job.attempt, job.attempt - 1, job.maxAttempts],
-      );
+      await upsertRows(null, job);
     },
 
     async succeeded(job: JobAttempt, runtimeMs: number): Promise<void> {
@@ -52,36 +70,7 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
       );
     },
 
-    async succeededThenStarted(done: JobAttempt, runtimeMs: number, next: JobAttempt): Promise<void> {
-      // Both rows through one upsert: the done row exists (its step started), so it takes the
-      // update branch; VALUES(status) tells the branches apart. `status` and `attempt` are assigned
-      // last because the other assignments compare with their old values.
-      const starting = `VALUES(status) = 'processing' AND VALUES(attempt) >= attempt AND status <> 'done'`;
-      await query(
-        pool,
-        'marking a queue row done and the next one processing',
-        `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts,
-           started_at, runtime_ms)
-         VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, CURRENT_TIMESTAMP(3), ?),
-                (?, ?, ?, ?, ?, 'processing', ?, ?, ?, ?, CURRENT_TIMESTAMP(3), NULL)
-         ON DUPLICATE KEY UPDATE
-           finished_at = IF(VALUES(status) = 'done', CURRENT_TIMESTAMP(3), finished_at),
-           runtime_ms = IF(VALUES(status) = 'done', VALUES(runtime_ms), runtime_ms),
-           started_at = IF(${starting}, CURRENT_TIMESTAMP(3), started_at),
-           next_attempt_at = IF(VALUES(status) = 'done' OR (${starting}), NULL, next_attempt_at),
-           retry_count = IF(VALUES(status) = 'done', retry_count, GREATEST(retry_count, VALUES(retry_count))),
-           max_attempts = IF(VALUES(status) = 'done', max_attempts, VALUES(max_attempts)),
-           status = IF(VALUES(status) = 'done', 'done', IF(${starting}, 'processing', status)),
-           attempt = GREATEST(attempt, VALUES(attempt))`,
-        [
-          ...[done.workflowId, done.runId, done.emailId, done.step, done.activityId, done.priority, done.attempt, done.attempt - 1],
-          done.maxAttempts,
-          Math.round(runtimeMs),
-          ...[next.workflowId, next.runId, next.emailId, next.step, next.activityId, next.priority, next.attempt, next.attempt - 1],
-          next.maxAttempts,
-        ],
-      );
-    },
+    succeededThenStarted: (done: JobAttempt, runtimeMs: number, next: JobAttempt) => upsertRows({ job: done, runtimeMs }, next),
 
     async failed(job: JobAttempt, f: JobFailure): Promise<void> {
       await query(

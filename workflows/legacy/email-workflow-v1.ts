@@ -12,8 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DraftView } from '../../activities/draft-activities';
-import type { Decision } from '../../activities/send-activities';
-import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../../lib/domain';
+import { priorityKey, type Decision, type EmailStatus, type EmailWorkflowInput, type Priority } from '../../lib/domain';
 import { agedPriorityKey } from '../../lib/priority-rules';
 import { AGING_STEP_MS, PROFILES, taskQueueFor, type ProfileName } from '../activity-profiles';
 
