@@ -36,6 +36,29 @@ const NODE_BUILTINS = [
   'events',
 ];
 
+/** lib/ modules inside the workflow bundle (checked by test/static/workflow-module-state.test.ts). */
+export const WORKFLOW_LIB_FILES = [
+  'lib/contract.ts',
+  'lib/domain.ts',
+  'lib/priority-rules.ts',
+  'lib/status-transitions.ts',
+  'lib/workflow-summary.ts',
+];
+
+/** Module-scope state in those files: refused (test/static/workflow-module-state.test.ts). */
+export const MODULE_STATE_RULE = [
+  'error',
+  {
+    selector: ':matches(Program, ExportNamedDeclaration) > VariableDeclaration[kind!="const"]',
+    message: 'workflow modules are shared by every workflow: no let/var at module scope',
+  },
+  {
+    selector:
+      ':matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]',
+    message: 'workflow modules are shared by every workflow: no mutable collection at module scope (use a frozen array or object)',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.local/**', 'dist/**'] },
   ...tseslint.configs.recommended,
@@ -73,6 +96,16 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The workflow bundle preloads these modules once per workflow thread and every workflow shares
+    // them (workers/workflow-bundle-options.ts): state at module scope would leak from one
+    // workflow into another and break replay. test/static/workflow-module-state.test.ts keeps the
+    // list of lib/ files in step with what the bundle really contains.
+    files: ['workflows/**/*.ts', ...WORKFLOW_LIB_FILES],
+    rules: {
+      'no-restricted-syntax': MODULE_STATE_RULE,
     },
   },
   {

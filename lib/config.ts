@@ -96,6 +96,11 @@ export interface Config {
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
+    /**
+     * How far V8 lets each heap grow past what survived the last full collection, in percent
+     * (WORKER_HEAP_GROWTH_PERCENT); 0 keeps V8's own choice. See workers/heap-growth.ts.
+     */
+    heapGrowthPercent: number;
     /** Concurrent activities per cost class (each has its own task queue). */
     concurrency: { mailIo: number; parse: number; index: number; llm: number };
     /** Activities per second on the whole task queue, all workers together (the server enforces it); 0 = no limit. */
@@ -240,6 +245,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
+      heapGrowthPercent: int('WORKER_HEAP_GROWTH_PERCENT', 25, 0, 300),
       concurrency: {
         // Dovecot allows 10 connections per user and address by default: stay below.
         mailIo: int('WORKER_CONCURRENCY_MAIL_IO', 8, 1, 1000),

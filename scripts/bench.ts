@@ -213,7 +213,13 @@ async function main(): Promise<void> {
     const report: BenchReport = {
       emails: N,
       source,
-      worker: { mode, startMs: fleet.startMs, maxCachedWorkflows: stack.config.worker.maxCachedWorkflows, processes: W },
+      worker: {
+        mode,
+        startMs: fleet.startMs,
+        maxCachedWorkflows: stack.config.worker.maxCachedWorkflows,
+        heapGrowthPercent: stack.config.worker.heapGrowthPercent,
+        processes: W,
+      },
       limits: { pollBatch: stack.config.imap.pollBatchSize, backlog: stack.config.imap.backlogLimit, ...stack.config.worker.concurrency },
       singleMs,
       intake: { ms: t1 - t0, perSecond: (N * 1000) / (t1 - t0), ...lat },

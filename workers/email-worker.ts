@@ -6,7 +6,14 @@ import type { Config } from '../lib/config';
 import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
+import { workflowBundleOptions } from './workflow-bundle-options';
 import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
+
+/** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
+function bundleAtStart() {
+  const { workflowsPath, preloadModules } = workflowBundleOptions(require.resolve('../workflows'));
+  return { workflowsPath, bundlerOptions: { preloadModules } };
+}
 
 export interface RunningWorker {
   worker: Worker;
@@ -43,7 +50,7 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   const worker = await Worker.create({
     ...common,
     taskQueue: config.temporal.taskQueue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : bundleAtStart()),
     // Every email waits open for approval; evicted workflows replay when their signal comes.
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
   });

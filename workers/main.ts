@@ -6,6 +6,7 @@ import { createLogger, type LogLevel } from '../lib/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
+import { applyHeapGrowth } from './heap-growth';
 
 const logger = createLogger('worker');
 
@@ -14,6 +15,7 @@ const logger = createLogger('worker');
  * them back, and exit within the grace time plus a hard limit (seed 003).
  */
 export async function runWorker(config: Config): Promise<void> {
+  applyHeapGrowth(config.worker.heapGrowthPercent);
   Runtime.install({
     telemetryOptions: telemetryOptions(config),
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
@@ -57,6 +59,8 @@ export async function runWorker(config: Config): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     temporal: config.temporal.address,
     drafter: config.llm.mode,
+    maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    heapGrowthPercent: config.worker.heapGrowthPercent || 'V8 default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.
     mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),

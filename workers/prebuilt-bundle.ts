@@ -3,6 +3,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { temporalDataConverter } from '../adapters/temporal-connection';
 import type { Config } from '../lib/config';
+import { workflowBundleOptions } from './workflow-bundle-options';
 
 /**
  * The two workflow bundles `npm run build` writes beside the compiled worker. A bundle fixes the
@@ -32,7 +33,7 @@ export async function writeWorkflowBundle(sourceRoot: string, outDir: string, ki
   const failureConverterPath =
     kind === 'encryptedFailures' ? require.resolve(path.join(sourceRoot, 'lib', 'failure-converter')) : undefined;
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve(path.join(sourceRoot, 'workflows')),
+    ...workflowBundleOptions(require.resolve(path.join(sourceRoot, 'workflows'))),
     ...(failureConverterPath ? { failureConverterPath } : {}),
     logger: undefined,
   });

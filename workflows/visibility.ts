@@ -10,7 +10,7 @@ import type { EmailStatus } from '../lib/domain';
 import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
 
 /** Statuses the pipeline passes through on its way to a decision or an end. */
-const PASSING: ReadonlySet<EmailStatus> = new Set<EmailStatus>(['fetched', 'parsed', 'indexed', 'drafted']);
+const PASSING: readonly EmailStatus[] = Object.freeze(['fetched', 'parsed', 'indexed', 'drafted'] as const);
 
 export interface EmailVisibility {
   status?: EmailStatus;
@@ -49,7 +49,7 @@ export function createVisibility(): { want(values: EmailVisibility): void; flush
     },
     /** `final`: the run ends in this status, so it is shown even when it is one the pipeline passes. */
     flush(status, final = false) {
-      if (PASSING.has(status) && !final) return;
+      if (PASSING.includes(status) && !final) return;
       const changes = [...wanted.values()].filter(({ key, value }) => written.get(key.name) !== value);
       if (changes.length === 0) return;
       upsertSearchAttributes(changes as SearchAttributeUpdatePair[]);

@@ -7,7 +7,7 @@ export interface BenchReport {
   emails: number;
   source: string;
   /** processes: how many `email-rag worker` processes ran (startMs: until all had started). */
-  worker: { mode: string; startMs: number; maxCachedWorkflows: number; processes: number };
+  worker: { mode: string; startMs: number; maxCachedWorkflows: number; heapGrowthPercent: number; processes: number };
   limits: Record<string, number>;
   singleMs: number;
   intake: { ms: number; perSecond: number; fromTrigger: number[]; fromFetch: number[] };
@@ -131,7 +131,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     '',
     `figure                                         value`,
     `worker${r.worker.processes > 1 ? `s (${r.worker.processes} processes)`.padEnd(41) : ' '.repeat(41)}` +
-      `${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}`,
+      `${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}, WORKER_HEAP_GROWTH_PERCENT=${r.worker.heapGrowthPercent}`,
     `limits                                         ${Object.entries(r.limits)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ')}`,

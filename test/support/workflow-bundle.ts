@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../../workers/workflow-bundle-options';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -16,7 +17,7 @@ function hashDir(h: ReturnType<typeof createHash>, dir: string): void {
 
 function sourceHash(): string {
   const h = createHash('sha256');
-  for (const dir of ['workflows', 'lib', 'activities']) hashDir(h, path.join(root, dir));
+  for (const dir of ['workflows', 'lib', 'activities', 'workers']) hashDir(h, path.join(root, dir));
   h.update(readFileSync(path.join(root, 'package-lock.json')));
   return h.digest('hex').slice(0, 16);
 }
@@ -29,7 +30,7 @@ export async function workflowBundle(): Promise<{ codePath: string }> {
   const dir = path.join(root, '.local', 'bundles');
   const codePath = path.join(dir, `workflows-${sourceHash()}.js`);
   if (!existsSync(codePath)) {
-    const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: undefined });
+    const { code } = await bundleWorkflowCode({ ...workflowBundleOptions(require.resolve('../../workflows')), logger: undefined });
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${codePath}.tmp-${process.pid}`, code);
     // rename is atomic: a concurrent reader never sees half a bundle.

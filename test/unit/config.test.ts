@@ -116,3 +116,12 @@ test('task-queue rates: off by default, a number per second when set, nonsense r
   assert.throws(() => loadConfig({ ...base, WORKER_RATE_LLM_PER_SECOND: '-1' }), /WORKER_RATE_LLM_PER_SECOND/);
   assert.throws(() => loadConfig({ ...base, WORKER_RATE_LLM_PER_SECOND: 'fast' }), /WORKER_RATE_LLM_PER_SECOND/);
 });
+
+test('heap growth: 25 % by default, 0 leaves it to V8, out-of-range values refused', () => {
+  assert.equal(loadConfig(base).worker.heapGrowthPercent, 25);
+  assert.equal(loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: '0' }).worker.heapGrowthPercent, 0);
+  assert.equal(loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: '100' }).worker.heapGrowthPercent, 100);
+  assert.throws(() => loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: '-5' }), /WORKER_HEAP_GROWTH_PERCENT/);
+  assert.throws(() => loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: '500' }), /WORKER_HEAP_GROWTH_PERCENT/);
+  assert.throws(() => loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: 'small' }), /WORKER_HEAP_GROWTH_PERCENT/);
+});
