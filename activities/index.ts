@@ -29,11 +29,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createIndexActivities(deps, steps.index),
     ...draft,
     ...send,
-    // Intake, draft and decision record the status they reach for the workflow (status-with-step-v5).
+    // Intake, draft, decision (status-with-step-v5) and send (send-records-sent-v6) record the status they reach for the workflow.
     ...withRecordedStatus(status.recordStatus, {
       ingestEmail: ingest.ingestEmail,
       draftReply: draft.draftReply,
       recordDecision: send.recordDecision,
+      sendReply: send.sendReply,
     }),
     ...createOutcomeActivities(deps),
     ...createCleanupActivities(deps),

@@ -4,6 +4,7 @@ import { wordEditDistance } from '../lib/edit-distance';
 import { PermanentError, TransientError, errorMessage } from '../lib/errors';
 import { envelopeMismatch, recipientProblem } from '../lib/recipients';
 import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
+import type { FolderMark, Mailbox } from '../ports/mailbox';
 import type { SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
@@ -18,6 +19,26 @@ import type { Decision } from '../lib/domain';
 function legacyForce(force: unknown): unknown {
   if (force !== true) return force;
   return { by: 'resend signal (earlier workflow version)', key: `legacy:${Context.current().info.activityId}` };
+}
+
+/** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
+const SENT_MARK_WAIT_MS = 2_000;
+
+/**
+ * The Sent folder's state before the hand-over: a copy of this reply can only be there if it came
+ * later (this step files its copy after the send; a server that files sent mail does so on
+ * receipt). IMAP trouble never stops a send: without a mark the check is slower, not wrong.
+ */
+async function sentFolderMark(mailbox: Mailbox, folder: string): Promise<FolderMark | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, SENT_MARK_WAIT_MS, undefined);
+  });
+  try {
+    return await Promise.race([mailbox.folderMark(folder).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
@@ -127,6 +148,7 @@ export function createSendActivities(
         }
       };
       const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
+      const sentMark = await sentFolderMark(served.mailbox, sentFolder);
       let reached: SendPhase = 'claimed';
       let result;
       try {
@@ -213,7 +235,7 @@ export function createSendActivities(
         });
       }
       try {
-        await served.mailbox.appendOnce(sentFolder, result.raw, messageId);
+        await served.mailbox.appendOnce(sentFolder, result.raw, messageId, sentMark);
         await deps.sends.markAppended(draft.id);
       } catch (err) {
         // The reply is out; a missing Sent copy must not make the step retry and send again.

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Decision, EmailStatus } from '../lib/domain';
-import { decidedTransition, draftedTransition, indexedTransition, type StatusStep } from '../lib/status-transitions';
+import { errorMessage } from '../lib/errors';
+import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
@@ -30,9 +31,10 @@ type RecordStatus = ReturnType<typeof createStatusActivities>['recordStatus'];
 
 /**
  * Since `status-with-step-v5` the intake, draft and decision activities record the status they
- * reach (`indexed`, `awaiting_approval` / `manual_review`, `approved` / `rejected`) themselves, with the workflow's numbering,
- * instead of the workflow doing it in a local activity right after: one activation and one marker
- * less each. Only the outcome the workflow would record anyway is written here; every other
+ * reach (`indexed`, `awaiting_approval` / `manual_review`, `approved` / `rejected`) themselves,
+ * with the workflow's numbering, and since `send-records-sent-v6` the send activity records
+ * `sent`, instead of the workflow doing it in a local activity right after: one activation and
+ * one marker less each. Only the outcome the workflow would record anyway is written here; every other
  * outcome (triage, degraded index, failures) still goes through the workflow's local activity.
  */
 export function withRecordedStatus<
@@ -41,9 +43,16 @@ export function withRecordedStatus<
   D extends { emailId: string; version: number },
   V extends { needsHuman: boolean; drafter: string; model: string },
   C extends { emailId: string; decision: Decision },
+  S extends { emailId: string },
+  T extends { messageId: string; outcome: 'sent' | 'already_sent' },
 >(
   recordStatus: RecordStatus,
-  acts: { ingestEmail(input: I): Promise<R>; draftReply(input: D): Promise<V>; recordDecision(input: C): Promise<void> },
+  acts: {
+    ingestEmail(input: I): Promise<R>;
+    draftReply(input: D): Promise<V>;
+    recordDecision(input: C): Promise<void>;
+    sendReply(input: S): Promise<T>;
+  },
 ) {
   const write = async (emailId: string, to: StatusToRecord, step: StatusStep, via?: StatusStep | StatusStep[]): Promise<RecordedStatus> => {
     const rec = await recordStatus({ emailId, status: step.status, reason: step.reason, seq: to.seq, ...(via ? { via } : {}) });
@@ -67,6 +76,21 @@ export function withRecordedStatus<
       await acts.recordDecision(input);
       if (!input.record) return {};
       return { recorded: await write(input.emailId, input.record, decidedTransition(input.decision)) };
+    },
+    async sendReply(input: S & { record?: StatusToRecord }): Promise<T & { recorded?: RecordedStatus }> {
+      const sent = await acts.sendReply(input);
+      if (!input.record) return sent;
+      try {
+        return { ...sent, recorded: await write(input.emailId, input.record, sentTransition(sent)) };
+      } catch (err) {
+        // The reply is out: a failed status write must not fail the send step (its retries and
+        // rounds are for SMTP). The workflow sees no `recorded` and writes the status itself.
+        Context.current().log.warn('sent status not recorded by the send step; the workflow records it', {
+          emailId: input.emailId,
+          error: errorMessage(err),
+        });
+        return sent;
+      }
     },
   };
 }

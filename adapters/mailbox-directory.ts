@@ -79,7 +79,8 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
     const mailbox: Mailbox = {
       listSince: async (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
       fetchRaw: async (ref) => imap().fetchRaw(ref),
-      appendOnce: async (folder, raw, messageId) => imap().appendOnce(folder, raw, messageId),
+      folderMark: async (folder) => imap().folderMark(folder),
+      appendOnce: async (folder, raw, messageId, since) => imap().appendOnce(folder, raw, messageId, since),
       close: async () => undefined,
     };
     const sender: MailSender = {

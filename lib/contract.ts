@@ -60,6 +60,8 @@ export const PATCHES = {
   ingestV4: 'ingest-in-one-activity-v4',
   /** The intake and draft activities record the status they reach (indexed, awaiting_approval) instead of a local activity after them. */
   statusWithStepV5: 'status-with-step-v5',
+  /** The send activity records `sent` when the reply left (or had left), instead of a local activity after it. */
+  sendRecordsSentV6: 'send-records-sent-v6',
   /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
   pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;

@@ -34,3 +34,8 @@ export function decidedTransition(decision: Decision): StatusStep {
     ? { status: 'approved', reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
     : { status: 'rejected', reason: `rejected by ${decision.by}: ${decision.reason}` };
 }
+
+/** The transition after the send step: the reply left now, or had left in an earlier attempt. */
+export function sentTransition(send: { outcome: 'sent' | 'already_sent'; messageId: string }): StatusStep {
+  return { status: 'sent', reason: send.outcome === 'already_sent' ? `already sent as ${send.messageId}` : `sent as ${send.messageId}` };
+}

@@ -22,6 +22,12 @@ export interface MailboxListing {
   messages: MailboxMessageRef[];
 }
 
+/** A folder's UIDVALIDITY and next UID at one moment: every message that arrives later has a UID of at least `uidNext`. */
+export interface FolderMark {
+  uidValidity: string;
+  uidNext: number;
+}
+
 /**
  * Read and append access to one IMAP account. Implementations classify failures:
  * network trouble is transient, a vanished message or a changed UIDVALIDITY is permanent.
@@ -34,7 +40,16 @@ export interface Mailbox {
    * downloading when the server-side size exceeds `maxBytes`.
    */
   fetchRaw(ref: { mailbox: string; uidValidity: number; uid: number; maxBytes: number }): Promise<Buffer>;
-  /** Appends a sent message to a folder unless a message with that Message-ID is already there. */
-  appendOnce(mailbox: string, raw: Buffer, messageId: string): Promise<'appended' | 'present'>;
+  /**
+   * Where a folder stands now: taken before a reply is handed to SMTP, it bounds where a copy of
+   * that reply can be (a server that files sent mail itself does so after the hand-over).
+   */
+  folderMark(mailbox: string): Promise<FolderMark>;
+  /**
+   * Appends a sent message to a folder unless a message with that Message-ID is already there.
+   * With `since`, only messages that arrived after that mark are looked at (the search costs the
+   * server the folder's size otherwise); a folder recreated since (another UIDVALIDITY) is searched whole.
+   */
+  appendOnce(mailbox: string, raw: Buffer, messageId: string, since?: FolderMark): Promise<'appended' | 'present'>;
   close(): Promise<void>;
 }

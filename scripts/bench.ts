@@ -137,22 +137,26 @@ async function main(): Promise<void> {
     // Dovecot with its children, and this process (SMTP listener, LLM double, bench polling).
     const mariadbPid = findProcess('mariadbd');
     const dovecotPid = findProcess(stack.dovecot.configFile);
-    const others0 = {
+    const othersNow = () => ({
       mariadb: mariadbPid ? processCpu(mariadbPid) : NaN,
       dovecot: dovecotPid ? treeCpu(dovecotPid) : NaN,
       bench: process.cpuUsage(),
+    });
+    const othersSince = (o: ReturnType<typeof othersNow>) => {
+      const benchCpu = process.cpuUsage(o.bench);
+      return {
+        mariadb: mariadbPid ? processCpu(mariadbPid) - o.mariadb : NaN,
+        dovecot: dovecotPid ? treeCpu(dovecotPid) - o.dovecot : NaN,
+        bench: (benchCpu.user + benchCpu.system) / 1e6,
+      };
     };
+    const others0 = othersNow();
     const t0 = Date.now();
     fleet.sample();
     await intake(stack, client, source, dir, awaiting(stack, N + 1), Math.max(600_000, N * 1_000));
     const t1 = Date.now();
     const serverIntake = serverPid ? processCpu(serverPid) - server0 : NaN;
-    const benchCpu = process.cpuUsage(others0.bench);
-    const othersIntake = {
-      mariadb: mariadbPid ? processCpu(mariadbPid) - others0.mariadb : NaN,
-      dovecot: dovecotPid ? treeCpu(dovecotPid) - others0.dovecot : NaN,
-      bench: (benchCpu.user + benchCpu.system) / 1e6,
-    };
+    const othersIntake = othersSince(others0);
     fleet.sample();
     const lat = await latencies(stack, t0, 'batch');
     const batchIds = await batchEmailIds(stack, 'batch');
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
     if (!opts['no-approve']) log(`bench: approving ${N + 1} drafts with the approve Update`);
     const a0 = Date.now();
     const serverA0 = serverPid ? processCpu(serverPid) : 0;
+    const othersA0 = othersNow();
     const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 16);
     const sent = progress('send steps finished');
     await waitFor(
@@ -182,6 +187,7 @@ async function main(): Promise<void> {
     );
     const a1 = Date.now();
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
+    const othersSends = othersSince(othersA0);
     fleet.sample();
     const sendRows = await stepRows(stack, ['decide', 'send', 'outcome']);
     const smtp = smtpCopies(stack);
@@ -242,7 +248,7 @@ async function main(): Promise<void> {
       })),
       unattributedActivities: spread.unattributed,
       serverCpu: { intake: serverIntake, sends: serverSends },
-      othersCpuIntake: othersIntake,
+      othersCpu: { intake: othersIntake, sends: othersSends },
       starts,
       histories,
       stepsSingle: await stepRuntimes(stack, 'single'),

@@ -65,17 +65,19 @@ class AlreadyHandedOver extends Error {
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   // Newest patch first: a run that records it implies the older ones and records no marker (and
   // no TemporalChangeVersion upsert) for them. Runs from before it check the older ones in turn.
-  const statusWithStep = patched(PATCHES.statusWithStepV5);
+  const sendRecordsSent = patched(PATCHES.sendRecordsSentV6);
+  const statusWithStep = sendRecordsSent || patched(PATCHES.statusWithStepV5);
   const ingestV4 = statusWithStep || patched(PATCHES.ingestV4);
   // Runs started before decisions were bound to draft ids replay and finish on the old code.
   if (!ingestV4 && !patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
-  return emailWorkflowV2(input, { ingestV4, statusWithStep });
+  return emailWorkflowV2(input, { ingestV4, statusWithStep, sendRecordsSent });
 }
 
 /** Which patches the run took (newest first: a later one implies the earlier ones). */
 interface Generation {
   ingestV4: boolean;
   statusWithStep: boolean;
+  sendRecordsSent: boolean;
 }
 
 async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation): Promise<EmailWorkflowResult> {
@@ -89,7 +91,7 @@ async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation
 
 function startEmailRun(
   input: EmailWorkflowInput,
-  { ingestV4, statusWithStep }: Generation,
+  { ingestV4, statusWithStep, sendRecordsSent }: Generation,
 ): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
@@ -164,6 +166,8 @@ function startEmailRun(
    * the number is reserved before (a transition recorded otherwise takes the next one).
    */
   const reserve = (): StatusToRecord | undefined => (statusWithStep ? { seq: ++seq } : undefined);
+  /** `send-records-sent-v6`: the send activity records `sent` too (runs before record it here). */
+  const reserveSent = (): StatusToRecord | undefined => (sendRecordsSent ? { seq: ++seq } : undefined);
   /** The transition an activity reached: recorded by it (v5), or here for runs before. */
   const reached = async (done: RecordedStatus | undefined, t: StatusStep, via?: StatusStep | StatusStep[]): Promise<void> => {
     if (!done) return record(t.status, t.reason, undefined, via);
@@ -296,7 +300,7 @@ function startEmailRun(
       }
       decision.resolve?.({ draftId, status: 'approved', message: `draft ${draftId} approved; it is sent next` });
       sending = true;
-      const control: SendControl = { emailId, draftId, state, queue, next, record, act, stop, book };
+      const control: SendControl = { emailId, draftId, state, queue, next, record, reserveSent, reached, act, stop, book };
       return await runSendPhase(control);
     } catch (err) {
       if (!(err instanceof AlreadyHandedOver)) throw err;
@@ -315,7 +319,7 @@ function startEmailRun(
       }
       // In doubt (or interrupted): only a person may decide; drafting again could send a second reply.
       state.decision = { kind: 'approve', by: 'earlier run', draftId: send.draftId };
-      return await runSendPhase({ emailId, draftId: send.draftId, state, queue, next, record, act, stop, book });
+      return await runSendPhase({ emailId, draftId: send.draftId, state, queue, next, record, reserveSent, reached, act, stop, book });
     }
   };
   return { result: pipeline(), flushRefusals };

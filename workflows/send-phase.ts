@@ -1,5 +1,7 @@
 import { workflowInfo, type proxyActivities, type proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { RecordedStatus, StatusToRecord } from '../activities/status-activities';
+import { sentTransition, type StatusStep } from '../lib/status-transitions';
 import { FAILURE_TYPES, type DecisionName } from '../lib/contract';
 import type { EmailStatus } from '../lib/domain';
 import type { ProfileName } from './activity-profiles';
@@ -19,6 +21,10 @@ export interface SendControl {
   queue: Array<{ name: DecisionName; input: Record<string, unknown>; resolve?: (r: DecisionResult) => void }>;
   next(pred: () => boolean, timeout?: string): Promise<boolean>;
   record(status: EmailStatus, reason: string, event?: { eventType: string; errorClass: string | null; message: string }): Promise<void>;
+  /** `send-records-sent-v6`: the number under which the send activity records `sent` (undefined before). */
+  reserveSent(): StatusToRecord | undefined;
+  /** The transition the send activity reached: recorded by it (v6), else recorded by the workflow. */
+  reached(done: RecordedStatus | undefined, t: StatusStep): Promise<void>;
   stop(status: EmailStatus, eventType: string, err: unknown): Promise<EmailWorkflowResult>;
   act(profile: ProfileName): ReturnType<typeof proxyActivities<Activities>>;
   book: ReturnType<typeof proxyLocalActivities<Activities>>;
@@ -35,8 +41,15 @@ export async function runSendPhase(c: SendControl): Promise<EmailWorkflowResult>
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await c.act('send').sendReply({ emailId, draftId, statusOwner: 'workflow', ...(force ? { force } : {}) });
-      await c.record('sent', sent.outcome === 'already_sent' ? `already sent as ${sent.messageId}` : `sent as ${sent.messageId}`);
+      const toRecord = c.reserveSent();
+      const sent = await c.act('send').sendReply({
+        emailId,
+        draftId,
+        statusOwner: 'workflow',
+        ...(force ? { force } : {}),
+        ...(toRecord ? { record: toRecord } : {}),
+      });
+      await c.reached(sent.recorded, sentTransition(sent));
       return { status: 'sent', messageId: sent.messageId };
     } catch (err) {
       force = undefined;

@@ -22,8 +22,8 @@ export interface BenchReport {
   unattributedActivities: number;
   /** CPU seconds of the Temporal dev server process in each phase. */
   serverCpu: { intake: number; sends: number };
-  /** CPU seconds during the intake of MariaDB (machine-wide), Dovecot and the bench process. */
-  othersCpuIntake: { mariadb: number; dovecot: number; bench: number };
+  /** CPU seconds of MariaDB (machine-wide), Dovecot and the bench process in each phase. */
+  othersCpu: Record<'intake' | 'sends', { mariadb: number; dovecot: number; bench: number }>;
   /** When the batch's workflows were started, relative to the trigger (ms). */
   starts: { firstMs: number; lastMs: number } | null;
   /** History of one batch email (to awaiting approval) and of one twin workflow. */
@@ -110,7 +110,10 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       ]),
     ),
     serverCpuMsPerEmail: { intake: (r.serverCpu.intake * 1000) / r.emails, sends: (r.serverCpu.sends * 1000) / r.sends.approvals },
-    othersCpuMsPerEmail: Object.fromEntries(Object.entries(r.othersCpuIntake).map(([k, v]) => [k, (v * 1000) / r.emails])),
+    othersCpuMsPerEmail: {
+      intake: Object.fromEntries(Object.entries(r.othersCpu.intake).map(([k, v]) => [k, (v * 1000) / r.emails])),
+      sends: Object.fromEntries(Object.entries(r.othersCpu.sends).map(([k, v]) => [k, (v * 1000) / r.sends.approvals])),
+    },
     workflowStartsMs: r.starts,
     historyEvents: {
       email: r.histories.email
@@ -159,7 +162,14 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     ...cpuLines('send', r.cpu.sends, r.sends.approvals),
     ...workerLines(r.workers, r.emails, r.sends.approvals, r.unattributedActivities),
     `Temporal dev server CPU per email              intake ${ms3(r.serverCpu.intake, r.emails)}, send ${ms3(r.serverCpu.sends, r.sends.approvals)}`,
-    `other CPU per email during intake              MariaDB ${ms3(r.othersCpuIntake.mariadb, r.emails)} (machine-wide), Dovecot ${ms3(r.othersCpuIntake.dovecot, r.emails)}, bench process ${ms3(r.othersCpuIntake.bench, r.emails)}`,
+    ...(['intake', 'sends'] as const).map((phase) => {
+      const o = r.othersCpu[phase];
+      const n = phase === 'intake' ? r.emails : r.sends.approvals;
+      return (
+        `other CPU per email during ${phase === 'intake' ? 'intake' : 'sends '}              ` +
+        `MariaDB ${ms3(o.mariadb, n)} (machine-wide), Dovecot ${ms3(o.dovecot, n)}, bench process ${ms3(o.bench, n)}`
+      );
+    }),
     ...(r.starts ? [`batch workflows started, after the trigger      first ${sec(r.starts.firstMs)}, last ${sec(r.starts.lastMs)}`] : []),
     ...(['email', 'twin'] as const).flatMap((k) => {
       const h = r.histories[k];

@@ -3,12 +3,14 @@
  * history is what production records. scripts/capture-histories.ts runs them and saves the
  * histories that test/replay/replay.test.ts replays against every later version of the workflow.
  *
- * Only the current generation is listed here (`v5-…`: the intake and draft activities record the
- * status they reach). The `v5-…` histories (fetch, parse and index as one activity, every status
- * written by a local activity), the `v3-…` histories (three activities, search attributes written only when a value changes), the
- * `v2-…` ones (decisions are Updates naming the draft the person read, every transition upserted)
- * and the histories without a prefix (signals without a draft id) were recorded by earlier code;
- * their files are the record of what it wrote and are never captured again.
+ * Only the current generation is listed here (`v6-…`: the send activity records `sent` too). The
+ * `v5-…` histories (the intake, draft and decision activities record the status they reach, `sent`
+ * is written by a local activity), the `v4-…` ones (fetch, parse and index as one activity, every
+ * status written by a local activity), the `v3-…` ones (three activities, search attributes
+ * written only when a value changes), the `v2-…` ones (decisions are Updates naming the draft the
+ * person read, every transition upserted) and the histories without a prefix (signals without a
+ * draft id) were recorded by earlier code; their files are the record of what it wrote and are
+ * never captured again.
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -72,30 +74,30 @@ async function sendInDoubt(ctx: CaptureContext, name: string): Promise<Handle> {
 
 export const SCENARIOS: Scenario[] = [
   {
-    name: 'v5-approve-sent',
+    name: 'v6-approve-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v5-approve-sent'))),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v6-approve-sent'))),
   },
   {
-    name: 'v5-approve-edited-sent',
+    name: 'v6-approve-edited-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v5-approve-edited-sent')), EDITED),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v6-approve-edited-sent')), EDITED),
   },
   {
-    name: 'v5-reject',
+    name: 'v6-reject',
     expect: 'rejected',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v5-reject', 'Kündigung Vertrag 8812'));
+      const handle = await deliver(ctx, mailOf('v6-reject', 'Kündigung Vertrag 8812'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'ops', reason: 'answered by phone' }] });
       return finish(handle, 'rejected');
     },
   },
   {
-    name: 'v5-redraft-then-approve',
+    name: 'v6-redraft-then-approve',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v5-redraft', 'Lieferverzug Auftrag 5521'));
+      const handle = await deliver(ctx, mailOf('v6-redraft', 'Lieferverzug Auftrag 5521'));
       const first = await currentDraft(handle);
       await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
       const w = await waitingFor(handle, ['approval']);
@@ -105,21 +107,21 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-waiting-for-approval',
+    name: 'v6-waiting-for-approval',
     expect: 'running',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v5-waiting', 'Frage zum Tarif'));
+      const handle = await deliver(ctx, mailOf('v6-waiting', 'Frage zum Tarif'));
       await currentDraft(handle);
       return handle;
     },
   },
   {
-    name: 'v5-history-only',
+    name: 'v6-history-only',
     expect: 'indexed',
     run: async (ctx) => {
       // `email-rag ingest --history`: an archive is indexed for retrieval and never answered.
-      const file = path.join(ctx.dir, 'v5-history-only.eml');
-      writeFileSync(file, mailOf('v5-history-only', 'Alte Korrespondenz'));
+      const file = path.join(ctx.dir, 'v6-history-only.eml');
+      writeFileSync(file, mailOf('v6-history-only', 'Alte Korrespondenz'));
       const { lines } = await ingest(ctx.config, file, { history: true });
       const emailId = lines[0]?.split('\t')[0];
       if (!emailId?.startsWith('email-file-')) throw new Error(`ingest did not start a workflow: ${lines[0]}`);
@@ -127,16 +129,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-parse-failed',
+    name: 'v6-parse-failed',
     expect: 'failed',
     // No header block at all: mailparser would take it, the product refuses it as MALFORMED_MESSAGE.
     run: async (ctx) => finish(await deliver(ctx, '\r\nkein Header, nur Text\r\n'), 'failed'),
   },
   {
-    name: 'v5-triaged-ignored',
+    name: 'v6-triaged-ignored',
     expect: 'ignored',
     run: async (ctx) => {
-      const ooo = mailOf('v5-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
+      const ooo = mailOf('v6-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
         body: 'Ich bin bis zum 14. Dezember nicht im Büro und lese meine E-Mails nicht.',
         extra: ['Auto-Submitted: auto-replied', 'X-Autoreply: yes'],
       });
@@ -144,16 +146,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-thread-follow-up',
+    name: 'v6-thread-follow-up',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v5-thread', 'Retoure 3141'));
+      const handle = await deliver(ctx, mailOf('v6-thread', 'Retoure 3141'));
       const first = await currentDraft(handle);
       // The same customer writes again in the thread: the waiting draft is stale, a new one is written.
-      const followUp = mailOf('v5-thread', 'Re: Retoure 3141', {
-        messageId: '<v5-thread-2@customer.example>',
+      const followUp = mailOf('v6-thread', 'Re: Retoure 3141', {
+        messageId: '<v6-thread-2@customer.example>',
         body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
-        extra: ['In-Reply-To: <v5-thread@customer.example>', 'References: <v5-thread@customer.example>'],
+        extra: ['In-Reply-To: <v6-thread@customer.example>', 'References: <v6-thread@customer.example>'],
       });
       const second = await deliver(ctx, followUp);
       await waitFor(
@@ -175,10 +177,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-refused-decisions',
+    name: 'v6-refused-decisions',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v5-refused', 'Bestellung 7781 storniert?'));
+      const handle = await deliver(ctx, mailOf('v6-refused', 'Bestellung 7781 storniert?'));
       const draftId = await currentDraft(handle);
       const stale = `${draftId.replace(/:draft:\d+$/, '')}:draft:99`;
       await refused('approve of an unknown draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: stale, by: 'ops' }] }));
@@ -196,19 +198,19 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-send-failed-round-resend',
+    name: 'v6-send-failed-round-resend',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v5-send-failed@customer.example';
+      const to = 'v6-send-failed@customer.example';
       let deferred = 0;
       // The receiving server defers the whole first round (3 attempts, 30 s and 120 s apart).
       ctx.smtp.addRule((m) =>
         !m.rcptTo.includes(to) ? undefined : deferred++ < 3 ? { kind: 'refuse', code: 451, message: 'try later' } : 'done',
       );
-      const handle = await deliver(ctx, mailOf('v5-send-failed', 'Adresse ändern'));
+      const handle = await deliver(ctx, mailOf('v6-send-failed', 'Adresse ändern'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
-      ctx.log('  v5-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
+      ctx.log('  v6-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
       // The round gave up and the workflow waits on its 1-hour timer: a person asks for the resend.
       await waitingFor(handle, ['send_round'], 400_000);
       await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] });
@@ -216,10 +218,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-send-in-doubt-force',
+    name: 'v6-send-in-doubt-force',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v5-in-doubt-force');
+      const handle = await sendInDoubt(ctx, 'v6-in-doubt-force');
       // A person checked the SMTP log and found nothing delivered: one more attempt.
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
@@ -228,10 +230,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-send-in-doubt-mark-sent',
+    name: 'v6-send-in-doubt-mark-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v5-in-doubt-mark');
+      const handle = await sendInDoubt(ctx, 'v6-in-doubt-mark');
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
       await handle.executeUpdate(markSentUpdate, { args: [{ draftId, by: 'ops', note: 'the customer confirmed receipt by phone' }] });
@@ -239,13 +241,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-reset-after-sent',
+    name: 'v6-reset-after-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v5-reset@customer.example';
+      const to = 'v6-reset@customer.example';
       let copies = 0;
       ctx.smtp.events.on('data-end', (m) => void (m.rcptTo.includes(to) && (copies += 1)));
-      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v5-reset', 'Gutschrift erhalten?')));
+      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v6-reset', 'Gutschrift erhalten?')));
       const first = (await handle.describe()).runId;
       await resetWorkflow(ctx, handle.workflowId, 'FirstWorkflowTask');
       // Without a run id the handle follows the new run: its history is the one saved.
@@ -257,13 +259,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v5-manual-review-approve-body',
+    name: 'v6-manual-review-approve-body',
     alone: true,
     expect: 'sent',
     run: async (ctx) => {
       // Both attempts time out (LLM_TIMEOUT_MS is below the delay): the LLM gave up, a person writes.
       ctx.llm.script({ kind: 'delay', ms: 8_000 }, { kind: 'delay', ms: 8_000 });
-      const handle = await deliver(ctx, mailOf('v5-manual-review', 'Passwort zurücksetzen'));
+      const handle = await deliver(ctx, mailOf('v6-manual-review', 'Passwort zurücksetzen'));
       const draftId = await currentDraft(handle, ['manual_review']);
       await refused('approve without a body', () => handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }));
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops', body: EDITED }] });

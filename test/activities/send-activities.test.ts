@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { createSmtpSender } from '../../adapters/smtp-sender';
 import { imapEmailId } from '../../lib/domain';
@@ -11,7 +12,7 @@ import { PermanentError } from '../../lib/errors';
 import { loadConfig } from '../../lib/config';
 import { envelopeMismatch } from '../../lib/recipients';
 import { startHostileSmtp, type HostileSmtp } from '../support/hostile-smtp';
-import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 
 let stack: TestStack;
@@ -294,4 +295,54 @@ test('the envelope check runs before the message and refuses a mismatch: nothing
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal(smtp.received.length, before, 'the server never got a complete message');
   assert.deepEqual(smtp.sessions.at(-1)?.slice(-3), ['MAIL FROM:<support@example.test>', 'RCPT TO:<erika@customer.example>', 'DATA']);
+});
+
+/** A session on the support mailbox, as a mail client (or the provider's own filing) would open. */
+async function withImap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
+  const c = new ImapFlow({
+    host: stack.dovecot.host,
+    port: stack.dovecot.port,
+    secure: false,
+    auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD },
+    logger: false,
+  });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.logout();
+  }
+}
+
+/** How many messages with this Message-ID the Sent folder holds. */
+const inSent = (messageId: string) =>
+  withImap(async (c) => {
+    await c.mailboxOpen('Sent');
+    const found = await c.search({ header: { 'message-id': messageId } }, { uid: true });
+    return Array.isArray(found) ? found.length : 0;
+  });
+
+test('the Sent folder gets one copy of each reply, also from a provider that files sent mail itself on receipt', async () => {
+  const ours = await approved({ subject: 'Ablage im Gesendet-Ordner' });
+  assert.equal((await send(ours)).outcome, 'sent');
+  const first = (await row(ours.draftId)).messageId;
+  assert.equal(await inSent(first), 1, 'filed by the send step');
+
+  // As Gmail or Exchange do: the server files the message in Sent before it answers 250.
+  smtp.onAccept(async (data) => {
+    await withImap(async (c) => {
+      await c.append('Sent', data.raw, ['\\Seen']);
+    });
+  });
+  try {
+    const theirs = await approved({ subject: 'Ablage durch den Anbieter' });
+    assert.equal((await send(theirs)).outcome, 'sent');
+    const second = (await row(theirs.draftId)).messageId;
+    assert.equal(copies(second).length, 1);
+    assert.equal(await inSent(second), 1, 'the provider filed it; the send step found that copy and filed none');
+    assert.equal(await auditCount(theirs.emailId, 'sent_copy_failed'), 0);
+  } finally {
+    smtp.onAccept(null);
+  }
+  assert.equal(await inSent(first), 1);
 });

@@ -92,3 +92,112 @@ test('a reused session keeps the folder selected, yet finds mail that arrived af
     await mailbox.close();
   }
 });
+
+/** The Message-IDs in a folder, oldest first (a separate session, as a mail client would look). */
+async function messageIdsIn(folder: string): Promise<string[]> {
+  const c = new ImapFlow({
+    host: dovecot.host,
+    port: dovecot.port,
+    secure: false,
+    auth: { user: USER.user, pass: USER.password },
+    logger: false,
+  });
+  await c.connect();
+  try {
+    await c.mailboxOpen(folder);
+    const ids: string[] = [];
+    for await (const m of c.fetch('1:*', { envelope: true })) ids.push(m.envelope?.messageId ?? '');
+    return ids;
+  } finally {
+    await c.logout();
+  }
+}
+
+const sentMail = (id: string) => Buffer.from(`Message-ID: ${id}\r\nSubject: Re: ${id}\r\n\r\nreply ${id}\r\n`);
+
+test('a Sent copy is filed once: the folder mark bounds the search to what arrived after it, a recreated folder is searched whole', async () => {
+  const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
+  const mailbox = createImapMailbox(settings);
+  try {
+    // A missing folder has no mark (the send goes on without); the first append creates the folder.
+    await assert.rejects(mailbox.folderMark('Gesendet'));
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r0@x>'), '<r0@x>'), 'appended');
+    for (let i = 1; i <= 5; i++) assert.equal(await mailbox.appendOnce('Gesendet', sentMail(`<old${i}@x>`), `<old${i}@x>`), 'appended');
+
+    // As a server that files sent mail itself: a copy that arrives after the mark is found, not filed again.
+    const mark = await mailbox.folderMark('Gesendet');
+    assert.equal(mark.uidNext, 7, 'six messages are in the folder');
+    const other = new ImapFlow({
+      host: dovecot.host,
+      port: dovecot.port,
+      secure: false,
+      auth: { user: USER.user, pass: USER.password },
+      logger: false,
+    });
+    await other.connect();
+    await other.append('Gesendet', sentMail('<r1@x>'), ['\\Seen']);
+    await other.logout();
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r1@x>'), '<r1@x>', mark), 'present');
+    // Without a copy since the mark it is filed, once; a retry of the same append finds it.
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r2@x>'), '<r2@x>', mark), 'appended');
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r2@x>'), '<r2@x>', mark), 'present');
+    // Older messages are outside the mark's range: only what came later is looked at.
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<old1@x>'), '<old1@x>', await mailbox.folderMark('Gesendet')), 'appended');
+    // Without a mark the whole folder is searched.
+    assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<old2@x>'), '<old2@x>'), 'present');
+    // A mark counts what other sessions filed, also on a session that has the folder selected.
+    const before = await mailbox.folderMark('Gesendet');
+    const third = new ImapFlow({
+      host: dovecot.host,
+      port: dovecot.port,
+      secure: false,
+      auth: { user: USER.user, pass: USER.password },
+      logger: false,
+    });
+    await third.connect();
+    await third.append('Gesendet', sentMail('<r9@x>'), ['\\Seen']);
+    await third.logout();
+    assert.equal((await mailbox.folderMark('Gesendet')).uidNext, before.uidNext + 1);
+    assert.deepEqual(await messageIdsIn('Gesendet'), [
+      '<r0@x>',
+      '<old1@x>',
+      '<old2@x>',
+      '<old3@x>',
+      '<old4@x>',
+      '<old5@x>',
+      '<r1@x>',
+      '<r2@x>',
+      '<old1@x>',
+      '<r9@x>',
+    ]);
+
+    // The folder deleted and created again (new UIDVALIDITY): a mark from before says nothing about it.
+    const stale = await mailbox.folderMark('Gesendet');
+    await mailbox.close();
+    const admin = new ImapFlow({
+      host: dovecot.host,
+      port: dovecot.port,
+      secure: false,
+      auth: { user: USER.user, pass: USER.password },
+      logger: false,
+    });
+    await admin.connect();
+    await admin.mailboxDelete('Gesendet');
+    // Dovecot derives a new folder's UIDVALIDITY from the clock's seconds.
+    await new Promise((r) => setTimeout(r, 1_100));
+    await admin.mailboxCreate('Gesendet');
+    await admin.append('Gesendet', sentMail('<r3@x>'), ['\\Seen']);
+    await admin.logout();
+    const later = createImapMailbox(settings);
+    try {
+      const fresh = await later.folderMark('Gesendet');
+      assert.notEqual(fresh.uidValidity, stale.uidValidity);
+      assert.equal(await later.appendOnce('Gesendet', sentMail('<r3@x>'), '<r3@x>', stale), 'present');
+      assert.deepEqual(await messageIdsIn('Gesendet'), ['<r3@x>']);
+    } finally {
+      await later.close();
+    }
+  } finally {
+    await mailbox.close();
+  }
+});

@@ -56,12 +56,22 @@ const REQUIRED_V3 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v3-'));
 const REQUIRED_V4 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v4-'));
 /** The `v5-` runs: the intake and draft activities record the status they reach (`status-with-step-v5`). */
 const REQUIRED_V5 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v5-'));
+/** The `v6-` runs: the send activity records `sent` too (`send-records-sent-v6`). */
+const REQUIRED_V6 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v6-'));
 /**
  * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
  * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
  */
 const REQUIRED_POLL = ['poll-cut-by-backlog', 'poll-v1-waits-for-backlog'];
-const REQUIRED = [...REQUIRED_BEFORE_UPDATES, ...REQUIRED_V2, ...REQUIRED_V3, ...REQUIRED_V4, ...REQUIRED_V5, ...REQUIRED_POLL];
+const REQUIRED = [
+  ...REQUIRED_BEFORE_UPDATES,
+  ...REQUIRED_V2,
+  ...REQUIRED_V3,
+  ...REQUIRED_V4,
+  ...REQUIRED_V5,
+  ...REQUIRED_V6,
+  ...REQUIRED_POLL,
+];
 
 interface Captured {
   name: string;
@@ -121,6 +131,7 @@ test('the captured set covers every path of the email workflow', () => {
     'v3-waiting-for-approval',
     'v4-waiting-for-approval',
     'v5-waiting-for-approval',
+    'v6-waiting-for-approval',
   ]) {
     const last = captured.find((c) => c.name === name)?.json.events.at(-1);
     assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
@@ -146,11 +157,13 @@ function updatesOf(c: Captured): string[] {
   });
 }
 
-test('each generation takes its own branch: v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
+test('each generation takes its own branch: v6, v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
   for (const c of captured.filter((x) => !x.name.startsWith('poll-'))) {
     const patches = patchesOf(c);
-    if (c.name.startsWith('v5-')) {
-      assert.deepEqual(patches, [PATCHES.statusWithStepV5], `${c.name} was recorded by the current code`);
+    if (c.name.startsWith('v6-')) {
+      assert.deepEqual(patches, [PATCHES.sendRecordsSentV6], `${c.name} was recorded by the current code`);
+    } else if (c.name.startsWith('v5-')) {
+      assert.deepEqual(patches, [PATCHES.statusWithStepV5], `${c.name} was recorded before ${PATCHES.sendRecordsSentV6}`);
     } else if (c.name.startsWith('v4-')) {
       assert.deepEqual(patches, [PATCHES.ingestV4], `${c.name} was recorded before ${PATCHES.statusWithStepV5}`);
     } else if (c.name.startsWith('v3-')) {
@@ -165,7 +178,7 @@ test('each generation takes its own branch: v5 and v4 histories recorded only th
     if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
     else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
   }
-  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-']) {
+  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-', 'v6-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(
       Object.values(DECISIONS).filter((d) => !updates.has(d)),
@@ -173,6 +186,18 @@ test('each generation takes its own branch: v5 and v4 histories recorded only th
       `decisions never captured as an Update in a ${generation} history`,
     );
   }
+});
+
+test('a v6 send records `sent` in its own step: no local activity after the reply left, where a v5 run had one', () => {
+  const localActivities = (name: string) => {
+    const c = captured.find((x) => x.name === name);
+    assert.ok(c, `${name} is captured`);
+    return c.json.events.filter(
+      (e) => (e.markerRecordedEventAttributes as { markerName?: string } | undefined)?.markerName === 'core_local_activity',
+    ).length;
+  };
+  assert.equal(localActivities('v5-approve-sent'), 1, 'v5: the workflow wrote `sent` in a local activity');
+  assert.equal(localActivities('v6-approve-sent'), 0, 'v6: every status of the happy path was written by the step that reached it');
 });
 
 test('every captured history replays with the current workflow code', async () => {

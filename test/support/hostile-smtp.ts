@@ -28,6 +28,11 @@ export interface HostileSmtp {
   sessions: string[][];
   /** Behaviours for the next connections, in order; after them, `ok`. */
   plan(...behaviours: Behaviour[]): void;
+  /**
+   * Runs before a well-behaved 250 (null: none): e.g. filing the message in the sender's Sent
+   * folder, as providers that keep sent mail do on receipt.
+   */
+  onAccept(fn: ((data: ReceivedData) => Promise<void>) | null): void;
   stop(): Promise<void>;
 }
 
@@ -40,6 +45,7 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
   const sessions: string[][] = [];
   const queue: Behaviour[] = [];
   const sockets = new Set<net.Socket>();
+  let onAccept: ((data: ReceivedData) => Promise<void>) | null = null;
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -71,7 +77,8 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
           const raw = bare === 0 ? Buffer.alloc(0) : buffer.subarray(0, end + 2);
           buffer = buffer.subarray(bare === 0 ? 3 : end + 5);
           inData = false;
-          received.push({ mailFrom, rcptTo, raw: unstuff(raw), behaviour });
+          const data: ReceivedData = { mailFrom, rcptTo, raw: unstuff(raw), behaviour };
+          received.push(data);
           if (behaviour === 'dropAfterData') {
             socket.destroy();
             return;
@@ -79,7 +86,15 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
           if (behaviour === 'silentAfterData') return;
           if (behaviour === 'reply451AfterData') say('451 4.3.0 Temporary failure, try again later');
           else if (behaviour === 'reply554AfterData') say('554 5.6.0 Message refused');
-          else say(`250 2.0.0 Ok: queued as H${received.length}`);
+          else if (onAccept) {
+            // The client waits for this answer before its next command: nothing is left unread.
+            const queued = `250 2.0.0 Ok: queued as H${received.length}`;
+            void onAccept(data).then(
+              () => say(queued),
+              () => say('451 4.3.0 Could not file the message'),
+            );
+            return;
+          } else say(`250 2.0.0 Ok: queued as H${received.length}`);
           continue;
         }
         const eol = buffer.indexOf('\r\n');
@@ -128,6 +143,9 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
     sessions,
     plan(...behaviours) {
       queue.push(...behaviours);
+    },
+    onAccept(fn) {
+      onAccept = fn;
     },
     async stop() {
       for (const s of sockets) s.destroy();

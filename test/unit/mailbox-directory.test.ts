@@ -60,6 +60,7 @@ function recorder() {
     return {
       listSince: async () => ({ uidValidity: 1, highestUid: 0, messages: [] }),
       fetchRaw: async () => Buffer.alloc(0),
+      folderMark: async () => ({ uidValidity: '1', uidNext: 1 }),
       appendOnce: async () => 'appended',
       close: async () => void (closed += 1),
     };

@@ -124,6 +124,11 @@ function fakeActivities(
     },
     // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
     async recordStatus(o: { status: string; event?: { eventType: string }; via?: { status: string } | Array<{ status: string }> }) {
+      // A scripted failure hits the writes that regular activities make for the workflow (v5, v6), never its own local ones.
+      if (!Context.current().info.isLocal) {
+        const err = script.recordStatus?.shift();
+        if (err) throw err;
+      }
       // Statuses passed on the way are recorded first, in order (as the real recordStatus does).
       for (const v of o.via === undefined ? [] : Array.isArray(o.via) ? o.via : [o.via]) statuses.push(v.status);
       statuses.push(o.status);
@@ -140,11 +145,12 @@ function fakeActivities(
   };
   // The real combined activity over the fake steps: the interceptor tracks each step's row and retries.
   const ingest = createIngestActivities(activities as unknown as IngestSteps);
-  // As in production: intake, draft and decision record the status they reach through recordStatus (status-with-step-v5).
+  // As in production: intake, draft, decision and send record the status they reach through recordStatus (status-with-step-v5, send-records-sent-v6).
   const recording = withRecordedStatus(activities.recordStatus as never, {
     ingestEmail: ingest.ingestEmail,
     draftReply: activities.draftReply,
     recordDecision: activities.recordDecision as never,
+    sendReply: activities.sendReply as never,
   });
   const all = Object.assign(activities, ingest, recording);
   return { activities: all, calls, outcomes, decisions, statuses, refusals };
@@ -559,7 +565,7 @@ test('the intake and the draft record the status they reach: no local activity a
     await waitForStatus(handle, 'awaiting_approval');
     const history = (await handle.fetchHistory()).events ?? [];
     const markers = history.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
-    assert.deepEqual(markers, ['core_patch'], 'the v5 patch marker only: the statuses were not written by local activities');
+    assert.deepEqual(markers, ['core_patch'], 'the newest patch marker only: the statuses were not written by local activities');
     const scheduled = history.flatMap((e) => {
       const a = e.activityTaskScheduledEventAttributes;
       return a
@@ -593,6 +599,60 @@ test('the intake and the draft record the status they reach: no local activity a
     await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
     assert.equal((await handle.result()).status, 'rejected');
     assert.deepEqual(fake.statuses.slice(-1), ['rejected']);
+  });
+});
+
+/** The local activities a run recorded (markers other than patches), and the activities it scheduled with their `record`. */
+async function recordedSteps(handle: Awaited<ReturnType<typeof start>>) {
+  const history = (await handle.fetchHistory()).events ?? [];
+  const markers = history.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
+  const scheduled = history.flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (!a) return [];
+    const input = JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString()) as { record?: { seq: number } };
+    return [{ type: a.activityType?.name, seq: input.record?.seq }];
+  });
+  return { markers, scheduled };
+}
+
+test('the send records `sent` itself: from start to sent reply one patch marker and no local activity', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
+    assert.equal((await handle.result()).status, 'sent');
+    const { markers, scheduled } = await recordedSteps(handle);
+    assert.deepEqual(markers, ['core_patch'], 'the v6 patch marker only: no status was written by a local activity');
+    // The workflow numbers the transitions; each activity records its own under that number.
+    assert.deepEqual(scheduled, [
+      { type: 'ingestEmail', seq: 1 },
+      { type: 'draftReply', seq: 2 },
+      { type: 'recordDecision', seq: 3 },
+      { type: 'sendReply', seq: 4 },
+    ]);
+    assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent']);
+    const attrs = (await handle.describe()).searchAttributes;
+    assert.deepEqual([attrs.EmailStatus, attrs.NeedsHuman], [['sent'], [false]], 'the search attributes follow the recorded status');
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
+  });
+});
+
+test('a failed status write after the reply left does not fail the send: the workflow records `sent` itself', async () => {
+  // Writes by activities: intake, draft and decision pass, the send's (the fourth) fails.
+  const fake = fakeActivities({ recordStatus: [null, null, null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
+    assert.deepEqual(await handle.result(), { status: 'sent', messageId: `<reply-${handle.workflowId}:draft:1@example.test>` });
+    // Sent once: the step did not retry (its retries would be SMTP attempts), and no send round failed.
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
+    assert.deepEqual(fake.outcomes, [], 'no send_gave_up: the send round succeeded');
+    const { markers } = await recordedSteps(handle);
+    assert.deepEqual(markers, ['core_patch', 'core_local_activity'], 'the workflow wrote `sent` in its own local activity');
+    assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
+    assert.deepEqual((await handle.describe()).searchAttributes.EmailStatus, ['sent']);
   });
 });
 
