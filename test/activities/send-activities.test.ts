@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { createSmtpSender } from '../../adapters/smtp-sender';
 import { imapEmailId } from '../../lib/domain';
@@ -12,6 +12,7 @@ import { PermanentError } from '../../lib/errors';
 import { loadConfig } from '../../lib/config';
 import { envelopeMismatch } from '../../lib/recipients';
 import { startHostileSmtp, type HostileSmtp } from '../support/hostile-smtp';
+import { withImap } from '../support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 
@@ -298,25 +299,12 @@ test('the envelope check runs before the message and refuses a mismatch: nothing
 });
 
 /** A session on the support mailbox, as a mail client (or the provider's own filing) would open. */
-async function withImap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const c = new ImapFlow({
-    host: stack.dovecot.host,
-    port: stack.dovecot.port,
-    secure: false,
-    auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD },
-    logger: false,
-  });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.logout();
-  }
-}
+const supportImap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
+  withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
 
 /** How many messages with this Message-ID the Sent folder holds. */
 const inSent = (messageId: string) =>
-  withImap(async (c) => {
+  supportImap(async (c) => {
     await c.mailboxOpen('Sent');
     const found = await c.search({ header: { 'message-id': messageId } }, { uid: true });
     return Array.isArray(found) ? found.length : 0;
@@ -330,7 +318,7 @@ test('the Sent folder gets one copy of each reply, also from a provider that fil
 
   // As Gmail or Exchange do: the server files the message in Sent before it answers 250.
   smtp.onAccept(async (data) => {
-    await withImap(async (c) => {
+    await supportImap(async (c) => {
       await c.append('Sent', data.raw, ['\\Seen']);
     });
   });

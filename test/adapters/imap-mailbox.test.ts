@@ -11,6 +11,7 @@ import { ImapFlow } from 'imapflow';
 import { createImapMailbox } from '../../adapters/imap-mailbox';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { startDovecot, type DovecotServer } from '../../scripts/services/dovecot';
+import { withImap } from '../support/imap-session';
 
 const USER = { user: 'busy@example.test', password: 'secret' };
 let dovecot: DovecotServer;
@@ -93,25 +94,22 @@ test('a reused session keeps the folder selected, yet finds mail that arrived af
   }
 });
 
+const login = () => ({ host: dovecot.host, port: dovecot.port, user: USER.user, password: USER.password });
+
 /** The Message-IDs in a folder, oldest first (a separate session, as a mail client would look). */
-async function messageIdsIn(folder: string): Promise<string[]> {
-  const c = new ImapFlow({
-    host: dovecot.host,
-    port: dovecot.port,
-    secure: false,
-    auth: { user: USER.user, pass: USER.password },
-    logger: false,
-  });
-  await c.connect();
-  try {
+const messageIdsIn = (folder: string): Promise<string[]> =>
+  withImap(login(), async (c) => {
     await c.mailboxOpen(folder);
     const ids: string[] = [];
     for await (const m of c.fetch('1:*', { envelope: true })) ids.push(m.envelope?.messageId ?? '');
     return ids;
-  } finally {
-    await c.logout();
-  }
-}
+  });
+
+/** Files a message from another session, as a provider that keeps sent mail does. */
+const fileElsewhere = (folder: string, id: string) =>
+  withImap(login(), async (c) => {
+    await c.append(folder, sentMail(id), ['\\Seen']);
+  });
 
 const sentMail = (id: string) => Buffer.from(`Message-ID: ${id}\r\nSubject: Re: ${id}\r\n\r\nreply ${id}\r\n`);
 
@@ -127,16 +125,7 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
     // As a server that files sent mail itself: a copy that arrives after the mark is found, not filed again.
     const mark = await mailbox.folderMark('Gesendet');
     assert.equal(mark.uidNext, 7, 'six messages are in the folder');
-    const other = new ImapFlow({
-      host: dovecot.host,
-      port: dovecot.port,
-      secure: false,
-      auth: { user: USER.user, pass: USER.password },
-      logger: false,
-    });
-    await other.connect();
-    await other.append('Gesendet', sentMail('<r1@x>'), ['\\Seen']);
-    await other.logout();
+    await fileElsewhere('Gesendet', '<r1@x>');
     assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r1@x>'), '<r1@x>', mark), 'present');
     // Without a copy since the mark it is filed, once; a retry of the same append finds it.
     assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<r2@x>'), '<r2@x>', mark), 'appended');
@@ -147,16 +136,7 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
     assert.equal(await mailbox.appendOnce('Gesendet', sentMail('<old2@x>'), '<old2@x>'), 'present');
     // A mark counts what other sessions filed, also on a session that has the folder selected.
     const before = await mailbox.folderMark('Gesendet');
-    const third = new ImapFlow({
-      host: dovecot.host,
-      port: dovecot.port,
-      secure: false,
-      auth: { user: USER.user, pass: USER.password },
-      logger: false,
-    });
-    await third.connect();
-    await third.append('Gesendet', sentMail('<r9@x>'), ['\\Seen']);
-    await third.logout();
+    await fileElsewhere('Gesendet', '<r9@x>');
     assert.equal((await mailbox.folderMark('Gesendet')).uidNext, before.uidNext + 1);
     assert.deepEqual(await messageIdsIn('Gesendet'), [
       '<r0@x>',
@@ -174,20 +154,13 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
     // The folder deleted and created again (new UIDVALIDITY): a mark from before says nothing about it.
     const stale = await mailbox.folderMark('Gesendet');
     await mailbox.close();
-    const admin = new ImapFlow({
-      host: dovecot.host,
-      port: dovecot.port,
-      secure: false,
-      auth: { user: USER.user, pass: USER.password },
-      logger: false,
+    await withImap(login(), async (c) => {
+      await c.mailboxDelete('Gesendet');
+      // Dovecot derives a new folder's UIDVALIDITY from the clock's seconds.
+      await new Promise((r) => setTimeout(r, 1_100));
+      await c.mailboxCreate('Gesendet');
+      await c.append('Gesendet', sentMail('<r3@x>'), ['\\Seen']);
     });
-    await admin.connect();
-    await admin.mailboxDelete('Gesendet');
-    // Dovecot derives a new folder's UIDVALIDITY from the clock's seconds.
-    await new Promise((r) => setTimeout(r, 1_100));
-    await admin.mailboxCreate('Gesendet');
-    await admin.append('Gesendet', sentMail('<r3@x>'), ['\\Seen']);
-    await admin.logout();
     const later = createImapMailbox(settings);
     try {
       const fresh = await later.folderMark('Gesendet');

@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
+import { withImap } from '../support/imap-session';
 import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../../scripts/services/tool-paths';
@@ -28,21 +29,8 @@ let client: Client;
 let connection: Connection;
 let workerDone: Promise<void>;
 
-async function imap<T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> {
-  const c = new ImapFlow({
-    host: stack.dovecot.host,
-    port: stack.dovecot.port,
-    secure: false,
-    auth: { user: MAILBOX_USER, pass: MAILBOX_PASSWORD },
-    logger: false,
-  });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.logout();
-  }
-}
+const imap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
+  withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
 
 /** Triggers a schedule and waits for that run's result (found through the schedule itself). */
 async function runSchedule<T>(scheduleId: string): Promise<T> {
