@@ -165,7 +165,10 @@ export function createSendActivities(
           {
             onPhase: async (phase) => {
               reached = phase;
-              await fenced(phase);
+              // Durable checkpoints only where exactly-once needs them: the claim (before connect),
+              // the start of DATA and the final dot. Earlier phases stay in memory and go into the
+              // row with a failure; a write per SMTP command cost a round trip each and fenced nothing.
+              if (phase === 'data') await fenced(phase);
             },
             beforeData: async (seen) => {
               const mismatch = envelopeMismatch({ from: from.address, to: draft.to.address }, seen);

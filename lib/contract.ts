@@ -62,6 +62,8 @@ export const PATCHES = {
   statusWithStepV5: 'status-with-step-v5',
   /** The send activity records `sent` when the reply left (or had left), instead of a local activity after it. */
   sendRecordsSentV6: 'send-records-sent-v6',
+  /** A decision is recorded by a local activity in the workflow task that accepted it, not by an activity task after it. */
+  decisionInUpdateTaskV7: 'decision-in-update-task-v7',
   /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
   pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;

@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     const lat = await latencies(stack, t0, 'batch');
     const batchIds = await batchEmailIds(stack, 'batch');
     const starts = await startSpread(client, batchIds, t0);
-    const histories = {
+    const histories: BenchReport['histories'] = {
       email: batchIds[0] ? await historyShape(client, batchIds[0]) : undefined,
       twin: twin ? await historyShape(client, twin.sampleWorkflowId) : undefined,
     };
@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     const othersSends = othersSince(othersA0);
     fleet.sample();
     const sendRows = await stepRows(stack, ['decide', 'send', 'outcome']);
+    if (approvals > 0 && batchIds[0]) histories.sent = await historyShape(client, batchIds[0]);
     const smtp = smtpCopies(stack);
     await sleep(1_000);
     const trouble = (await stack.db.pool.query(

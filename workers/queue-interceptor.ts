@@ -154,8 +154,9 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
           const plan = ACTIVITY_PLAN[info.activityType];
           if (!plan) return next(input);
-          const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
-          beat.unref();
+          // A local activity cannot heartbeat: the workflow task that runs it is its lease.
+          const beat = info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+          beat?.unref();
           try {
             if (!plan.steps) {
               const job = jobFor(input, plan, info.attempt);

@@ -65,12 +65,13 @@ class AlreadyHandedOver extends Error {
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   // Newest patch first: a run that records it implies the older ones and records no marker (and
   // no TemporalChangeVersion upsert) for them. Runs from before it check the older ones in turn.
-  const sendRecordsSent = patched(PATCHES.sendRecordsSentV6);
+  const decisionInUpdateTask = patched(PATCHES.decisionInUpdateTaskV7);
+  const sendRecordsSent = decisionInUpdateTask || patched(PATCHES.sendRecordsSentV6);
   const statusWithStep = sendRecordsSent || patched(PATCHES.statusWithStepV5);
   const ingestV4 = statusWithStep || patched(PATCHES.ingestV4);
   // Runs started before decisions were bound to draft ids replay and finish on the old code.
   if (!ingestV4 && !patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
-  return emailWorkflowV2(input, { ingestV4, statusWithStep, sendRecordsSent });
+  return emailWorkflowV2(input, { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask });
 }
 
 /** Which patches the run took (newest first: a later one implies the earlier ones). */
@@ -78,6 +79,7 @@ interface Generation {
   ingestV4: boolean;
   statusWithStep: boolean;
   sendRecordsSent: boolean;
+  decisionInUpdateTask: boolean;
 }
 
 async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation): Promise<EmailWorkflowResult> {
@@ -91,7 +93,7 @@ async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation
 
 function startEmailRun(
   input: EmailWorkflowInput,
-  { ingestV4, statusWithStep, sendRecordsSent }: Generation,
+  { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask }: Generation,
 ): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
@@ -284,7 +286,11 @@ function startEmailRun(
       const decided: Decision =
         kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
       const toRecord = reserve();
-      const booked = await act('bookkeeping').recordDecision({
+      // `decision-in-update-task-v7`: recorded while the workflow task that accepted the decision
+      // is still open, so the Update is answered, the search attributes move and the send is
+      // scheduled in that one task (no activity task and no second workflow task in between).
+      const recorder = decisionInUpdateTask ? book : act('bookkeeping');
+      const booked = await recorder.recordDecision({
         emailId,
         draftId,
         statusOwner,

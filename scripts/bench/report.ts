@@ -26,8 +26,8 @@ export interface BenchReport {
   othersCpu: Record<'intake' | 'sends', { mariadb: number; dovecot: number; bench: number }>;
   /** When the batch's workflows were started, relative to the trigger (ms). */
   starts: { firstMs: number; lastMs: number } | null;
-  /** History of one batch email (to awaiting approval) and of one twin workflow. */
-  histories: { email?: HistoryShape; twin?: HistoryShape };
+  /** History of one batch email (to awaiting approval; `sent`: the same one after its reply left) and of one twin workflow. */
+  histories: { email?: HistoryShape; sent?: HistoryShape; twin?: HistoryShape };
   /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
   stepsSingle: Record<string, number[]>;
   stepsBatch: Record<string, number[]>;
@@ -53,6 +53,14 @@ function stepTable(r: BenchReport): string[] {
 export function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+/** What one approved reply added to its email's history: the events from the decision to the end. */
+function sendTail(r: BenchReport): { events: number; workflowTasks: number; sequence: string[] } | null {
+  const { email, sent } = r.histories;
+  if (!email || !sent || sent.workflowId !== email.workflowId) return null;
+  const sequence = sent.sequence.slice(email.events);
+  return { events: sequence.length, workflowTasks: sequence.filter((e) => e === 'workflow_task_completed').length, sequence };
 }
 
 const shape = (h: HistoryShape) =>
@@ -120,6 +128,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         ? { events: r.histories.email.events, byType: r.histories.email.byType, sequence: r.histories.email.sequence }
         : null,
       twin: r.histories.twin ? { events: r.histories.twin.events, byType: r.histories.twin.byType } : null,
+      approvalToSent: sendTail(r),
     },
     stepRuntimesMs: Object.fromEntries(
       Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
@@ -177,6 +186,12 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         ? [`history events, one ${k === 'email' ? 'email (awaiting approval)' : 'twin workflow'}`.padEnd(47) + `${h.events}: ${shape(h)}`]
         : [];
     }),
+    ...(sendTail(r)
+      ? [
+          `history events, one email (approval -> sent)`.padEnd(47) +
+            `${sendTail(r)!.events}, ${sendTail(r)!.workflowTasks} workflow tasks: ${sendTail(r)!.sequence.join(' ')}`,
+        ]
+      : []),
     ...stepTable(r),
     `audit rows other than status changes           ${
       Object.entries(r.trouble)

@@ -58,6 +58,8 @@ const REQUIRED_V4 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v4-'));
 const REQUIRED_V5 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v5-'));
 /** The `v6-` runs: the send activity records `sent` too (`send-records-sent-v6`). */
 const REQUIRED_V6 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v6-'));
+/** The `v7-` runs: a decision is recorded in the workflow task that accepted it (`decision-in-update-task-v7`). */
+const REQUIRED_V7 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v7-'));
 /**
  * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
  * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
@@ -70,6 +72,7 @@ const REQUIRED = [
   ...REQUIRED_V4,
   ...REQUIRED_V5,
   ...REQUIRED_V6,
+  ...REQUIRED_V7,
   ...REQUIRED_POLL,
 ];
 
@@ -132,6 +135,7 @@ test('the captured set covers every path of the email workflow', () => {
     'v4-waiting-for-approval',
     'v5-waiting-for-approval',
     'v6-waiting-for-approval',
+    'v7-waiting-for-approval',
   ]) {
     const last = captured.find((c) => c.name === name)?.json.events.at(-1);
     assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
@@ -157,11 +161,13 @@ function updatesOf(c: Captured): string[] {
   });
 }
 
-test('each generation takes its own branch: v6, v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
+test('each generation takes its own branch: v7, v6, v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
   for (const c of captured.filter((x) => !x.name.startsWith('poll-'))) {
     const patches = patchesOf(c);
-    if (c.name.startsWith('v6-')) {
-      assert.deepEqual(patches, [PATCHES.sendRecordsSentV6], `${c.name} was recorded by the current code`);
+    if (c.name.startsWith('v7-')) {
+      assert.deepEqual(patches, [PATCHES.decisionInUpdateTaskV7], `${c.name} was recorded by the current code`);
+    } else if (c.name.startsWith('v6-')) {
+      assert.deepEqual(patches, [PATCHES.sendRecordsSentV6], `${c.name} was recorded before ${PATCHES.decisionInUpdateTaskV7}`);
     } else if (c.name.startsWith('v5-')) {
       assert.deepEqual(patches, [PATCHES.statusWithStepV5], `${c.name} was recorded before ${PATCHES.sendRecordsSentV6}`);
     } else if (c.name.startsWith('v4-')) {
@@ -178,7 +184,7 @@ test('each generation takes its own branch: v6, v5 and v4 histories recorded onl
     if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
     else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
   }
-  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-', 'v6-']) {
+  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-', 'v6-', 'v7-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(
       Object.values(DECISIONS).filter((d) => !updates.has(d)),
@@ -188,16 +194,35 @@ test('each generation takes its own branch: v6, v5 and v4 histories recorded onl
   }
 });
 
+/** The events of one captured history. */
+function eventsOf(name: string): Array<Record<string, unknown>> {
+  const c = captured.find((x) => x.name === name);
+  assert.ok(c, `${name} is captured`);
+  return c.json.events as Array<Record<string, unknown>>;
+}
+
+const localActivities = (name: string) =>
+  eventsOf(name).filter(
+    (e) => (e.markerRecordedEventAttributes as { markerName?: string } | undefined)?.markerName === 'core_local_activity',
+  ).length;
+
+const scheduledTypes = (name: string) =>
+  eventsOf(name).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined;
+    return a?.activityType?.name ? [a.activityType.name] : [];
+  });
+
 test('a v6 send records `sent` in its own step: no local activity after the reply left, where a v5 run had one', () => {
-  const localActivities = (name: string) => {
-    const c = captured.find((x) => x.name === name);
-    assert.ok(c, `${name} is captured`);
-    return c.json.events.filter(
-      (e) => (e.markerRecordedEventAttributes as { markerName?: string } | undefined)?.markerName === 'core_local_activity',
-    ).length;
-  };
   assert.equal(localActivities('v5-approve-sent'), 1, 'v5: the workflow wrote `sent` in a local activity');
   assert.equal(localActivities('v6-approve-sent'), 0, 'v6: every status of the happy path was written by the step that reached it');
+});
+
+test("a v7 decision is recorded in the Update's workflow task: a local activity where a v6 run scheduled an activity task", () => {
+  assert.deepEqual(scheduledTypes('v6-approve-sent'), ['ingestEmail', 'draftReply', 'recordDecision', 'sendReply']);
+  assert.deepEqual(scheduledTypes('v7-approve-sent'), ['ingestEmail', 'draftReply', 'sendReply']);
+  assert.equal(localActivities('v7-approve-sent'), 1, 'v7: the decision, in the task that accepted the Update');
+  const tasks = (name: string) => eventsOf(name).filter((e) => 'workflowTaskCompletedEventAttributes' in e).length;
+  assert.equal(tasks('v6-approve-sent') - tasks('v7-approve-sent'), 1, 'one workflow task less per approved reply');
 });
 
 test('every captured history replays with the current workflow code', async () => {

@@ -603,7 +603,7 @@ test('the intake and the draft record the status they reach: no local activity a
   });
 });
 
-test('the send records `sent` itself: from start to sent reply one patch marker and no local activity', async () => {
+test('the decision is recorded in the workflow task that accepted it, and the send records `sent` itself', async () => {
   const fake = fakeActivities({});
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
@@ -611,27 +611,70 @@ test('the send records `sent` itself: from start to sent reply one patch marker 
     await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
     assert.equal((await handle.result()).status, 'sent');
     const { markers, scheduled } = await recordedSteps(handle);
-    assert.deepEqual(markers, ['core_patch'], 'the v6 patch marker only: no status was written by a local activity');
+    // The v7 patch marker, then the decision's local activity: the only status not written by a task-queue activity.
+    assert.deepEqual(markers, ['core_patch', 'core_local_activity']);
     // The workflow numbers the transitions; each activity records its own under that number.
     assert.deepEqual(
       scheduled.map((a) => ({ type: a.type, seq: (a.record as { seq?: number } | undefined)?.seq })),
       [
         { type: 'ingestEmail', seq: 1 },
         { type: 'draftReply', seq: 2 },
-        { type: 'recordDecision', seq: 3 },
         { type: 'sendReply', seq: 4 },
       ],
     );
+    assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops' }]);
     assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent']);
+    // One workflow task took the Update, recorded the decision, answered and scheduled the send.
+    const history = (await handle.fetchHistory()).events ?? [];
+    const kinds = history.map((e) =>
+      e.workflowExecutionUpdateAcceptedEventAttributes
+        ? 'accepted'
+        : e.workflowExecutionUpdateCompletedEventAttributes
+          ? 'completed'
+          : e.markerRecordedEventAttributes?.markerName === 'core_local_activity'
+            ? 'decision'
+            : e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendReply'
+              ? 'send'
+              : e.workflowTaskCompletedEventAttributes
+                ? 'task'
+                : null,
+    );
+    // The commands of one task follow its completion: everything up to the next completed task is that one task's work.
+    const fromAccepted = kinds.slice(kinds.indexOf('accepted')).filter((k) => k !== null);
+    const oneTask = fromAccepted.slice(0, fromAccepted.indexOf('task'));
+    assert.deepEqual([...oneTask].sort(), ['accepted', 'completed', 'decision', 'send']);
+    // The decision's queue row is written as for every step.
+    assert.deepEqual(
+      (await jobRows(handle.workflowId)).filter((r) => r.step === 'decide').map((r) => `${r.step}:${r.status}:${r.attempt}`),
+      ['decide:done:1'],
+    );
     const attrs = (await handle.describe()).searchAttributes;
     assert.deepEqual([attrs.EmailStatus, attrs.NeedsHuman], [['sent'], [false]], 'the search attributes follow the recorded status');
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
   });
 });
 
+test('a decision whose write fails is retried inside the workflow and recorded once MariaDB answers', async () => {
+  const fake = fakeActivities({ recordDecision: [new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const answer = await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
+    assert.equal(answer.status, 'approved');
+    assert.equal((await handle.result()).status, 'sent');
+    assert.deepEqual(
+      fake.calls.filter((c) => c.name === 'recordDecision').map((c) => c.attempt),
+      [1, 2],
+    );
+    const rows = (await jobRows(handle.workflowId)).filter((r) => r.step === 'decide');
+    assert.deepEqual(rows, [{ step: 'decide', status: 'done', attempt: 2, retry_count: 1, error_class: 'transient' }]);
+    assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
+  });
+});
+
 test('a failed status write after the reply left does not fail the send: the workflow records `sent` itself', async () => {
-  // Writes by activities: intake, draft and decision pass, the send's (the fourth) fails.
-  const fake = fakeActivities({ recordStatus: [null, null, null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
+  // Writes by task-queue activities: intake and draft pass, the send's (the third) fails (the decision's is local).
+  const fake = fakeActivities({ recordStatus: [null, null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
@@ -641,7 +684,11 @@ test('a failed status write after the reply left does not fail the send: the wor
     assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
     assert.deepEqual(fake.outcomes, [], 'no send_gave_up: the send round succeeded');
     const { markers } = await recordedSteps(handle);
-    assert.deepEqual(markers, ['core_patch', 'core_local_activity'], 'the workflow wrote `sent` in its own local activity');
+    assert.deepEqual(
+      markers,
+      ['core_patch', 'core_local_activity', 'core_local_activity'],
+      'the decision, then `sent` written by the workflow in its own local activity',
+    );
     assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
     assert.deepEqual((await handle.describe()).searchAttributes.EmailStatus, ['sent']);
   });
