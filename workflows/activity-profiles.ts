@@ -120,7 +120,8 @@ export const AGING_STEP_MS = 10 * 60 * 1000;
 
 /**
  * Local activities: the workflow's own bookkeeping (status, refusals, and a person's decision since
- * `decision-in-update-task-v7`), run in the workflow worker without a task-queue round trip. A MariaDB outage is waited out; the write is never dropped.
+ * `decision-in-update-task-v7`), run in the workflow worker without a task-queue round trip. A
+ * MariaDB outage is waited out; the write is never dropped.
  */
 export const LOCAL_PROFILES = {
   status: {
