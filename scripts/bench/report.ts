@@ -186,10 +186,11 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         ? [`history events, one ${k === 'email' ? 'email (awaiting approval)' : 'twin workflow'}`.padEnd(47) + `${h.events}: ${shape(h)}`]
         : [];
     }),
-    ...(sendTail(r)
+    ...(summary.historyEvents.approvalToSent
       ? [
           `history events, one email (approval -> sent)`.padEnd(47) +
-            `${sendTail(r)!.events}, ${sendTail(r)!.workflowTasks} workflow tasks: ${sendTail(r)!.sequence.join(' ')}`,
+            `${summary.historyEvents.approvalToSent.events}, ${summary.historyEvents.approvalToSent.workflowTasks} workflow tasks: ` +
+            summary.historyEvents.approvalToSent.sequence.join(' '),
         ]
       : []),
     ...stepTable(r),
