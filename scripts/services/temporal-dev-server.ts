@@ -24,6 +24,8 @@ export interface TemporalDevServerOptions {
   searchAttributes?: Record<string, SearchAttributeType>;
   /** Further `temporal server start-dev` arguments. */
   extraArgs?: string[];
+  /** Where ports not given above come from; `freePort` unless a test wants to hand out a taken one. */
+  pickPort?: () => Promise<number>;
   /** How long to wait for the frontend and namespace; default 60 s (2 slow cores). */
   startTimeoutMs?: number;
 }
@@ -54,11 +56,31 @@ const DYNAMIC_CONFIG = [
  * Starts `temporal server start-dev` with SQLite persistence in `dataDir` and resolves once the
  * frontend answers gRPC and the namespace can be described. On failure the process is killed and
  * the error carries the tail of its log.
+ *
+ * Ports the caller did not fix are chosen free, but another process may take one before the
+ * server binds it: the server then panics with "address already in use". That start is retried
+ * on fresh ports (three tries) instead of failing everything that needed the server.
  */
 export async function startTemporalDevServer(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const port = opts.port ?? (await freePort());
-  const uiPort = opts.headless ? undefined : (opts.uiPort ?? (await freePort()));
+  const portsFixed = opts.port !== undefined && (opts.headless === true || opts.uiPort !== undefined);
+  const attempts = portsFixed ? 1 : 3;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof PortClashError) || attempt >= attempts) throw err;
+    }
+  }
+}
+
+/** The server could not bind a port it was given: another process took it in between. */
+class PortClashError extends Error {}
+
+async function startOnce(opts: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const pickPort = opts.pickPort ?? freePort;
+  const port = opts.port ?? (await pickPort());
+  const uiPort = opts.headless ? undefined : (opts.uiPort ?? (await pickPort()));
   const namespace = opts.namespace ?? 'default';
   const logFile = opts.logFile ?? path.join(opts.dataDir, 'temporal-dev-server.log');
   const address = `127.0.0.1:${port}`;
@@ -77,6 +99,12 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
     '127.0.0.1',
     '--port',
     String(port),
+    // Left to itself the server takes these from the kernel's ephemeral range, where outgoing
+    // connections of every other process on the machine land too.
+    '--http-port',
+    String(await pickPort()),
+    '--metrics-port',
+    String(await pickPort()),
     ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort)]),
     ...(namespace === 'default' ? [] : ['--namespace', namespace]),
     '--log-level',
@@ -91,16 +119,23 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions): Pr
   ];
 
   fs.appendFileSync(logFile, `\n--- ${new Date().toISOString()} temporal ${args.join(' ')}\n`);
+  const logStart = fs.statSync(logFile).size;
   const proc = spawnManaged(temporalCliPath(), args, { logFile });
+  // Only this start's lines: an earlier try's bind failure stays in the same log.
+  const clashed = (): boolean => /address already in use/i.test(readFrom(logFile, logStart));
 
   try {
     await waitUntilReady(address, namespace, opts.startTimeoutMs ?? 60_000, () => proc.hasExited());
+    // A server that lost its port to another Temporal server could see that one answer: only a
+    // process still running, with no bind failure in its log, is ours.
+    await sleep(300);
+    if (proc.hasExited() || clashed()) throw new Error('the process lost a port to another process after answering');
   } catch (err) {
     await proc.terminate('SIGKILL', 5_000);
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(
-      `Temporal dev server on ${address} did not become ready: ${reason}\n` + `--- last lines of ${logFile} ---\n${proc.logTail(40)}`,
-    );
+    const message =
+      `Temporal dev server on ${address} did not become ready: ${reason}\n` + `--- last lines of ${logFile} ---\n${proc.logTail(40)}`;
+    throw clashed() ? new PortClashError(message) : new Error(message);
   }
 
   return {
@@ -153,6 +188,22 @@ async function waitUntilReady(address: string, namespace: string, timeoutMs: num
     }
   } finally {
     await connection.close();
+  }
+}
+
+function readFrom(file: string, offset: number): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const length = Math.max(0, fs.fstatSync(fd).size - offset);
+      const buffer = Buffer.alloc(Math.min(length, 1 << 20));
+      fs.readSync(fd, buffer, 0, buffer.length, offset);
+      return buffer.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }
 
