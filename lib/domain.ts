@@ -21,6 +21,23 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
+/**
+ * Statuses (the workflow's own, `new` before its first step) in which a workflow that waits for
+ * no decision is on its way to a draft (the first or a redraft).
+ * The draft step stores the draft and the status itself, so for a moment a reviewer can see a
+ * draft that the workflow has not taken in yet.
+ */
+export const DRAFT_IN_MAKING_STATUSES: ReadonlyArray<EmailStatus | 'new'> = [
+  'new',
+  'fetched',
+  'parsed',
+  'indexed',
+  'partially_indexed',
+  'drafted',
+  'awaiting_approval',
+  'manual_review',
+];
+
 /** Technical status of one (email, step) job (table `queue_jobs`). */
 export const QUEUE_STATUSES = ['pending', 'processing', 'done', 'failed', 'dead'] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];

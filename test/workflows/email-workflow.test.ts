@@ -15,6 +15,7 @@ import { createIngestActivities, type IngestSteps } from '../../activities/inges
 import { withRecordedStatus } from '../../activities/status-activities';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
+import { createTemporalDecisions } from '../../adapters/temporal-decisions';
 import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
 import { PermanentError, TransientError } from '../../lib/errors';
 import { temporalTestServerPath } from '../../scripts/services/tool-paths';
@@ -63,6 +64,7 @@ function fakeActivities(
     send: null,
     maxDraftVersion: 0,
   },
+  hold: { draft?: Promise<void> } = {},
 ) {
   const statuses: string[] = [];
   const refusals: string[] = [];
@@ -104,6 +106,7 @@ function fakeActivities(
     },
     async draftReply(i: { emailId: string; version: number }) {
       await step('draftReply', i);
+      await hold.draft;
       return draft(`${i.emailId}:draft:${i.version}`);
     },
     async saveHumanDraft(i: { emailId: string; version: number; body: string }) {
@@ -266,6 +269,48 @@ test('an index outage degrades to partially_indexed and the pipeline goes on', a
     assert.equal(fake.calls.filter((c) => c.name === 'indexEmail').length, 3);
     await handle.signal(approveSignal, { draftId: await currentDraftId(handle), by: 'ops' });
     assert.equal((await handle.result()).status, 'sent');
+  });
+});
+
+test('a decision on a draft the workflow has not taken in yet waits for it; one on another draft is still refused', async () => {
+  let release = (): void => undefined;
+  const draftHeld = new Promise<void>((resolve) => (release = resolve));
+  const fake = fakeActivities({}, undefined, { draft: draftHeld });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    // The reviewer's view: the draft step is writing the draft the database will show as version 1.
+    const draftId = `${handle.workflowId}:draft:1`;
+    for (let i = 0; i < 200 && !fake.calls.some((c) => c.name === 'draftReply'); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(
+      fake.calls.some((c) => c.name === 'draftReply'),
+      'the draft step runs',
+    );
+
+    // Without waiting, the workflow's validator refuses: it has no draft yet.
+    const impatient = await createTemporalDecisions(env.client, { catchUpMs: 0 }).decide(handle.workflowId, 'approve', {
+      draftId,
+      by: 'olga',
+    });
+    assert.equal(impatient.ok, false);
+    assert.match(impatient.ok ? '' : impatient.message, /waits for no decision/);
+
+    const decisions = createTemporalDecisions(env.client, { catchUpMs: 60_000 });
+    const approved = decisions.decide(handle.workflowId, 'approve', { draftId, by: 'olga' });
+    const other = decisions.decide(handle.workflowId, 'approve', { draftId: `${handle.workflowId}:draft:7`, by: 'mallory' });
+    await new Promise((r) => setTimeout(r, 500));
+    release();
+
+    const outcome = await approved;
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.message);
+    assert.equal(outcome.result.draftId, draftId);
+    const refused = await other;
+    assert.equal(refused.ok, false);
+    assert.equal(refused.ok ? undefined : refused.refused, true);
+    assert.equal((await handle.result()).status, 'sent');
+    assert.deepEqual(
+      fake.calls.filter((c) => c.name === 'sendReply').map((c) => (c.input as { draftId: string }).draftId),
+      [draftId],
+    );
   });
 });
 
