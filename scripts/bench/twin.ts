@@ -17,6 +17,9 @@ export interface TwinResult {
   sampleWorkflowId: string;
 }
 
+/** How many twin workflows are waited for at once (the server's limit on long polls is per namespace). */
+const MAX_RESULT_WAITS = 200;
+
 /** Keeps `limit` promises in flight over `items`. */
 export async function inParallel<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
   await boundedMap(items, limit, fn);
@@ -59,20 +62,25 @@ export async function runTwin(config: Config, n: number, startConcurrency: numbe
   const queues = [`${base}-mail-io`, `${base}-parse`, `${base}-index`, `${base}-llm`, base];
   try {
     const t0 = Date.now();
-    const handles: Array<Promise<unknown>> = [];
+    const started: Array<{ result(): Promise<unknown> }> = [];
     await inParallel(
       Array.from({ length: n }, (_, i) => i),
       startConcurrency,
       async (i) => {
-        const h = await client.workflow.start('BenchTwinWorkflow', {
-          taskQueue: base,
-          workflowId: `bench-twin-${t0}-${i}`,
-          args: [{ queues }],
-        });
-        handles.push(h.result());
+        started.push(
+          await client.workflow.start('BenchTwinWorkflow', {
+            taskQueue: base,
+            workflowId: `bench-twin-${t0}-${i}`,
+            args: [{ queues }],
+          }),
+        );
       },
     );
-    await Promise.all(handles);
+    // Each wait is a long poll on the server, which allows only so many at once per namespace
+    // ("namespace concurrent poller limit exceeded" at 5,000): a bounded number wait at a time.
+    await inParallel(started, MAX_RESULT_WAITS, async (h) => {
+      await h.result();
+    });
     const ms = Date.now() - t0;
     return { workflows: n, ms, perSecond: (n * 1000) / ms, sampleWorkflowId: `bench-twin-${t0}-0` };
   } finally {
