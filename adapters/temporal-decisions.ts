@@ -25,7 +25,7 @@ const UPDATES = {
   markSent: markSentUpdate,
 } as const;
 
-export function createTemporalDecisions(client: Client, options: { catchUpMs?: number } = {}) {
+export function createTemporalDecisions(client: Pick<Client, 'workflow'>, options: { catchUpMs?: number } = {}) {
   const catchUpMs = options.catchUpMs ?? 15_000;
 
   /** The workflow's own view (status, current draft, what it waits for); null when there is no such run. */

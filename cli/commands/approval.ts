@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { createTemporalDecisions } from '../../adapters/temporal-decisions';
 import type { Config } from '../../lib/config';
 import { DECISIONS, type DecisionName } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
@@ -50,12 +51,11 @@ async function decide<N extends DecisionName>(
       message: `${name} signalled (workflow started before decisions were Updates)`,
     };
   }
-  try {
-    return await handle.executeUpdate<DecisionResult, [DecisionInput[N]]>(name, { args: [input] });
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) throw new CliError(errorMessage(err.cause ?? err), REFUSED_EXIT);
-    throw new CliError(`${name} on ${handle.workflowId} failed: ${errorMessage(err)}`);
-  }
+  // Through the same adapter as the review inbox: a draft named with --draft that the workflow
+  // has not taken in yet is waited for instead of refused.
+  const outcome = await createTemporalDecisions({ workflow: handle.client }).decide(handle.workflowId, name, input);
+  if (outcome.ok) return outcome.result;
+  throw new CliError(outcome.message, outcome.refused ? REFUSED_EXIT : 1);
 }
 
 function readBody(bodyFile: string | undefined): string | undefined {
