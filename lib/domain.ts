@@ -21,21 +21,17 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
+/** Statuses after which no draft is on its way: a decision was taken or the email ended. */
+const PAST_DRAFTING: readonly EmailStatus[] = ['approved', 'sent', 'rejected', 'failed', 'ignored'];
+
 /**
  * Statuses (the workflow's own, `new` before its first step) in which a workflow that waits for
- * no decision is on its way to a draft (the first or a redraft).
- * The draft step stores the draft and the status itself, so for a moment a reviewer can see a
- * draft that the workflow has not taken in yet.
+ * no decision is on its way to a draft (the first or a redraft). The draft step stores the draft
+ * and the status itself, so for a moment a reviewer can see a draft the workflow has not taken in.
  */
 export const DRAFT_IN_MAKING_STATUSES: ReadonlyArray<EmailStatus | 'new'> = [
   'new',
-  'fetched',
-  'parsed',
-  'indexed',
-  'partially_indexed',
-  'drafted',
-  'awaiting_approval',
-  'manual_review',
+  ...EMAIL_STATUSES.filter((s) => !PAST_DRAFTING.includes(s)),
 ];
 
 /** Technical status of one (email, step) job (table `queue_jobs`). */
