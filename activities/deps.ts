@@ -18,6 +18,11 @@ export interface MailSettings {
   pollBatchSize: number;
   importHistory: boolean;
   backlogLimit: number;
+  /**
+   * Intakes (fetch, parse, index) at once in this worker (WORKER_CONCURRENCY_MAIL_IO). On the
+   * mail-io queue the worker's slots bound them already; in a workflow task only this does.
+   */
+  intakeSlots?: number;
   /** Our own addresses include every mailbox's From address: mail between them is a loop. */
   triage: TriageSettings;
   /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */

@@ -14,11 +14,14 @@ import { createStatusActivities, withRecordedStatus } from './status-activities'
 export function createActivities(deps: ActivityDeps) {
   const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
   const status = createStatusActivities(deps);
-  const ingest = createIngestActivities({
-    fetchEmail: steps.fetch.fetchMessage,
-    parseEmail: steps.parse.parseMessage,
-    indexEmail: steps.index.indexMessage,
-  });
+  const ingest = createIngestActivities(
+    {
+      fetchEmail: steps.fetch.fetchMessage,
+      parseEmail: steps.parse.parseMessage,
+      indexEmail: steps.index.indexMessage,
+    },
+    deps.settings.intakeSlots,
+  );
   const draft = createDraftActivities(deps);
   const send = createSendActivities(deps);
   return {

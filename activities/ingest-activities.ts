@@ -4,6 +4,7 @@ import { errorMessage } from '../lib/errors';
 import type { StatusOwned } from './context';
 import type { FetchedMessage } from './fetch-activities';
 import type { IndexSource, ParseSummary } from './parse-activities';
+import { createSlots } from '../lib/slots';
 import { runStep, stepWillRetry } from './step-scope';
 
 /**
@@ -33,35 +34,45 @@ export interface IngestResult {
  * what an email costs Temporal before its draft. Each step still has its queue row, attempts and
  * retry plan (the queue interceptor tracks them): a retried attempt runs the finished steps again,
  * which they allow (they are idempotent upserts keyed by the email id).
+ *
+ * `slots`: at most that many intakes at once in this process. Since `intake-in-workflow-task-v8`
+ * the intake runs as a local activity, where no task queue's worker slots bound it; unbounded, a
+ * burst of new mail would open more IMAP sessions than a server allows (Dovecot refuses the 11th
+ * from one address by default) and turn into retries.
  */
-export function createIngestActivities(steps: IngestSteps) {
+export function createIngestActivities(steps: IngestSteps, slots?: number) {
+  const intakes = slots ? createSlots(slots) : undefined;
   return {
-    async ingestEmail(input: EmailWorkflowInput & StatusOwned & { priority?: Priority }): Promise<IngestResult> {
-      const { emailId, statusOwner } = input;
-      // Looked up at call time: the steps object may be rewired (tests slow one step down).
-      const fetched = await runStep('fetchEmail', () => steps.fetchEmail(input));
-      const parseResult = await runStep('parseEmail', () =>
-        steps.parseEmail({
-          emailId,
-          statusOwner,
-          ...(input.priority ? { priority: input.priority } : {}),
-          ...(fetched.message ? { fetched: fetched.message } : {}),
-        }),
-      );
-      // Only the summary goes back to the workflow: the parsed email stays in this process.
-      const { parsed, email } =
-        'summary' in parseResult ? { parsed: parseResult.summary, email: parseResult.email } : { parsed: parseResult, email: undefined };
-      // A triaged email gets no draft; it is not indexed either, as before.
-      if (parsed.triage && !input.answerRequestedBy) return { size: fetched.size, parsed };
-      try {
-        const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, statusOwner, ...(email ? { email } : {}) }));
-        return { size: fetched.size, parsed, index: indexed.index };
-      } catch (err) {
-        // Seed 001: after its attempts the index step gives up and the pipeline goes on with less context.
-        if (stepWillRetry(err)) throw err;
-        const type = err instanceof ApplicationFailure && err.type ? `${err.type}: ` : '';
-        return { size: fetched.size, parsed, indexError: `${type}${errorMessage(err)}` };
-      }
+    ingestEmail(input: EmailWorkflowInput & StatusOwned & { priority?: Priority }): Promise<IngestResult> {
+      return intakes ? intakes.run(() => ingest(steps, input)) : ingest(steps, input);
     },
   };
+}
+
+async function ingest(steps: IngestSteps, input: EmailWorkflowInput & StatusOwned & { priority?: Priority }): Promise<IngestResult> {
+  const { emailId, statusOwner } = input;
+  // Looked up at call time: the steps object may be rewired (tests slow one step down).
+  const fetched = await runStep('fetchEmail', () => steps.fetchEmail(input));
+  const parseResult = await runStep('parseEmail', () =>
+    steps.parseEmail({
+      emailId,
+      statusOwner,
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(fetched.message ? { fetched: fetched.message } : {}),
+    }),
+  );
+  // Only the summary goes back to the workflow: the parsed email stays in this process.
+  const { parsed, email } =
+    'summary' in parseResult ? { parsed: parseResult.summary, email: parseResult.email } : { parsed: parseResult, email: undefined };
+  // A triaged email gets no draft; it is not indexed either, as before.
+  if (parsed.triage && !input.answerRequestedBy) return { size: fetched.size, parsed };
+  try {
+    const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, statusOwner, ...(email ? { email } : {}) }));
+    return { size: fetched.size, parsed, index: indexed.index };
+  } catch (err) {
+    // Seed 001: after its attempts the index step gives up and the pipeline goes on with less context.
+    if (stepWillRetry(err)) throw err;
+    const type = err instanceof ApplicationFailure && err.type ? `${err.type}: ` : '';
+    return { size: fetched.size, parsed, indexError: `${type}${errorMessage(err)}` };
+  }
 }

@@ -12,13 +12,28 @@ const EMAIL_PRIORITY = defineSearchAttributeKey('EmailPriority', SearchAttribute
 const MAILBOX = defineSearchAttributeKey('Mailbox', SearchAttributeType.KEYWORD);
 
 /**
+ * The starter's settings from the config: a fleet-wide mail-io rate is enforced by the server on
+ * the mail-io queue only, so with one configured the intake stays there instead of running in
+ * the workflow task.
+ */
+export function starterLimits(config: { maxDrafts?: number; worker: { ratePerSecond: { mailIo: number } } }): {
+  maxDrafts?: number;
+  intakeOnQueue: boolean;
+} {
+  return {
+    ...(config.maxDrafts !== undefined ? { maxDrafts: config.maxDrafts } : {}),
+    intakeOnQueue: config.worker.ratePerSecond.mailIo > 0,
+  };
+}
+
+/**
  * Starts EmailWorkflows. REJECT_DUPLICATE makes the workflow id the guard against processing a
  * message twice, even after the first run finished.
  */
 export function createTemporalStarter(
   client: Client,
   taskQueue: string,
-  limits: { maxDrafts?: number; eager?: boolean } = {},
+  limits: { maxDrafts?: number; eager?: boolean; intakeOnQueue?: boolean } = {},
 ): WorkflowStarter {
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'> {
@@ -26,7 +41,13 @@ export function createTemporalStarter(
         await client.workflow.start(WORKFLOW_TYPES.email, {
           taskQueue,
           workflowId: input.emailId,
-          args: [{ ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}), ...input }],
+          args: [
+            {
+              ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}),
+              ...(limits.intakeOnQueue ? { intake: 'queue' as const } : {}),
+              ...input,
+            },
+          ],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           // Only for a client on a worker's native connection (the worker's poll): the new run's
           // first workflow task comes back with the start response, no dispatch round trip.

@@ -64,6 +64,8 @@ export const PATCHES = {
   sendRecordsSentV6: 'send-records-sent-v6',
   /** A decision is recorded by a local activity in the workflow task that accepted it, not by an activity task after it. */
   decisionInUpdateTaskV7: 'decision-in-update-task-v7',
+  /** The intake (fetch, parse, index) runs as a local activity in the run's first workflow task, unless the input keeps it on the mail-io queue. */
+  intakeInWorkflowTaskV8: 'intake-in-workflow-task-v8',
   /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
   pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;

@@ -68,6 +68,11 @@ export interface EmailWorkflowInput {
   maxDrafts?: number;
   /** A person pulled an `ignored` email back into the pipeline: triage is skipped, a draft is made. */
   answerRequestedBy?: string;
+  /**
+   * `queue`: the intake runs as an activity on the mail-io task queue, where a fleet-wide rate
+   * (WORKER_RATE_MAIL_IO_PER_SECOND) applies. Absent: it runs in the run's first workflow task.
+   */
+  intake?: 'queue';
 }
 
 /** A person's decision on a draft, as the workflow passes it on. */

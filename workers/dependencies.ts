@@ -17,7 +17,7 @@ import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store
 import { createOfflineDrafter } from '../adapters/offline-drafter';
 import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
-import { createTemporalSignals, createTemporalStarter } from '../adapters/temporal-starter';
+import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createArangoGraph } from '../adapters/arango-graph';
 import { createOpenAiEmbedder } from '../adapters/openai-embedder';
 import { createQdrantIndex } from '../adapters/qdrant-index';
@@ -130,7 +130,7 @@ export function buildDependencies(
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     drafter,
-    starter: createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts, eager: options.eagerStarts ?? false }),
+    starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
@@ -140,6 +140,7 @@ export function buildDependencies(
       pollBatchSize: config.imap.pollBatchSize,
       importHistory: config.imap.importHistory,
       backlogLimit: config.imap.backlogLimit,
+      intakeSlots: config.worker.concurrency.mailIo,
       triage: config.triage,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
     },

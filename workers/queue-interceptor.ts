@@ -74,7 +74,10 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
       runId: info.workflowExecution?.runId ?? '',
       emailId: typeof arg(input)?.emailId === 'string' ? (arg(input)?.emailId as string) : null,
       step: plan.step,
-      activityId: info.activityId,
+      // A local activity that backs off on a timer comes back with a new id (the next sequence
+      // number) and the next attempt: its rows are keyed by its type, one per run, so that the
+      // attempts of its steps keep counting instead of starting over at 1.
+      activityId: info.isLocal ? `local:${info.activityType}` : info.activityId,
       attempt,
       maxAttempts: PROFILES[plan.profile].plan.maximumAttempts,
       priority: PRIORITY_BY_KEY[info.priority?.priorityKey ?? 3] ?? 'normal',

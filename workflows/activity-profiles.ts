@@ -128,4 +128,15 @@ export const LOCAL_PROFILES = {
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   },
+  /**
+   * The intake in the run's first workflow task (`intake-in-workflow-task-v8`): the mailIo
+   * profile's timeout and retries (the interceptor's 30 s / 120 s / 600 s). A wait longer than a
+   * few seconds is a durable timer, not a workflow task held open: an IMAP outage of hours costs
+   * a timer and a marker per attempt, and a worker that dies meanwhile loses nothing.
+   */
+  intake: {
+    startToCloseTimeout: PROFILES.mailIo.options.startToCloseTimeout,
+    retry: PROFILES.mailIo.options.retry,
+    localRetryThreshold: '5 seconds',
+  },
 } as const satisfies Record<string, LocalActivityOptions>;

@@ -65,13 +65,14 @@ class AlreadyHandedOver extends Error {
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   // Newest patch first: a run that records it implies the older ones and records no marker (and
   // no TemporalChangeVersion upsert) for them. Runs from before it check the older ones in turn.
-  const decisionInUpdateTask = patched(PATCHES.decisionInUpdateTaskV7);
+  const intakeInTask = patched(PATCHES.intakeInWorkflowTaskV8);
+  const decisionInUpdateTask = intakeInTask || patched(PATCHES.decisionInUpdateTaskV7);
   const sendRecordsSent = decisionInUpdateTask || patched(PATCHES.sendRecordsSentV6);
   const statusWithStep = sendRecordsSent || patched(PATCHES.statusWithStepV5);
   const ingestV4 = statusWithStep || patched(PATCHES.ingestV4);
   // Runs started before decisions were bound to draft ids replay and finish on the old code.
   if (!ingestV4 && !patched(PATCHES.decisionsV2)) return emailWorkflowV1(input);
-  return emailWorkflowV2(input, { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask });
+  return emailWorkflowV2(input, { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask, intakeInTask });
 }
 
 /** Which patches the run took (newest first: a later one implies the earlier ones). */
@@ -80,6 +81,7 @@ interface Generation {
   statusWithStep: boolean;
   sendRecordsSent: boolean;
   decisionInUpdateTask: boolean;
+  intakeInTask: boolean;
 }
 
 async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation): Promise<EmailWorkflowResult> {
@@ -93,7 +95,7 @@ async function emailWorkflowV2(input: EmailWorkflowInput, generation: Generation
 
 function startEmailRun(
   input: EmailWorkflowInput,
-  { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask }: Generation,
+  { ingestV4, statusWithStep, sendRecordsSent, decisionInUpdateTask, intakeInTask }: Generation,
 ): { result: Promise<EmailWorkflowResult>; flushRefusals(): Promise<void> } {
   const { emailId } = input;
   const priority: Priority = input.priority ?? 'normal';
@@ -198,6 +200,8 @@ function startEmailRun(
       // --- intake: fetch, parse, index -----------------------------------------------------------
       const ended = await runIntake({
         inOneActivity: ingestV4,
+        // `intake-in-workflow-task-v8`: in this very task, unless a fleet-wide mail-io rate keeps it on the queue.
+        intake: () => (intakeInTask && input.intake !== 'queue' ? proxyLocalActivities<Activities>(LOCAL_PROFILES.intake) : act('mailIo')),
         reserve,
         reached,
         input,

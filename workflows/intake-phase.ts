@@ -23,6 +23,8 @@ export interface IntakeControl {
   priority: Priority;
   state: EmailWorkflowState;
   act(profile: ProfileName): ReturnType<typeof proxyActivities<Activities>>;
+  /** Where the combined intake activity runs: a local activity in the workflow task (v8) or the mail-io queue. */
+  intake(): ReturnType<typeof proxyActivities<Activities>>;
   record(status: EmailStatus, reason: string, event?: Event, via?: Via | Via[]): Promise<void>;
   stop(status: EmailStatus, eventType: string, err: unknown, via?: Via[]): Promise<EmailWorkflowResult>;
   /** The triage class, for the TriageClass search attribute. */
@@ -64,7 +66,7 @@ async function ingestInOne(c: IntakeControl): Promise<EmailWorkflowResult | null
   const reserved = c.reserve();
   let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
   try {
-    ingested = await c.act('mailIo').ingestEmail({
+    ingested = await c.intake().ingestEmail({
       ...input,
       priority: c.priority,
       statusOwner,

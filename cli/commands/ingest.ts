@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseRawEmail } from '../../adapters/mail-parser';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
-import { createTemporalStarter } from '../../adapters/temporal-starter';
+import { createTemporalStarter, starterLimits } from '../../adapters/temporal-starter';
 import type { Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
@@ -95,7 +95,7 @@ export async function ingest(config: Config, target: string, opts: { history: bo
   try {
     const store = createMariaDbMessageStore(pool);
     const audit = createMariaDbAuditLog(pool);
-    const starter = createTemporalStarter(temporal.client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts });
+    const starter = createTemporalStarter(temporal.client, config.temporal.taskQueue, starterLimits(config));
     const lines: string[] = [];
     for (const file of files) {
       let emailId = '-';

@@ -3,8 +3,9 @@
  * history is what production records. scripts/capture-histories.ts runs them and saves the
  * histories that test/replay/replay.test.ts replays against every later version of the workflow.
  *
- * Only the current generation is listed here (`v7-…`: a decision is recorded by a local activity
- * in the workflow task that accepted it). The `v6-…` histories (the decision recorded by an
+ * Only the current generation is listed here (`v8-…`: the intake runs as a local activity in the
+ * run's first workflow task). The `v7-…` histories (the intake as an activity task on the mail-io
+ * queue, a decision recorded by a local activity in the workflow task that accepted it), the `v6-…` histories (the decision recorded by an
  * activity task, the send activity records `sent` too), the `v5-…` histories (the intake, draft and decision activities record the status they reach, `sent`
  * is written by a local activity), the `v4-…` ones (fetch, parse and index as one activity, every
  * status written by a local activity), the `v3-…` ones (three activities, search attributes
@@ -75,30 +76,30 @@ async function sendInDoubt(ctx: CaptureContext, name: string): Promise<Handle> {
 
 export const SCENARIOS: Scenario[] = [
   {
-    name: 'v7-approve-sent',
+    name: 'v8-approve-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v7-approve-sent'))),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v8-approve-sent'))),
   },
   {
-    name: 'v7-approve-edited-sent',
+    name: 'v8-approve-edited-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v7-approve-edited-sent')), EDITED),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v8-approve-edited-sent')), EDITED),
   },
   {
-    name: 'v7-reject',
+    name: 'v8-reject',
     expect: 'rejected',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v7-reject', 'Kündigung Vertrag 8812'));
+      const handle = await deliver(ctx, mailOf('v8-reject', 'Kündigung Vertrag 8812'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'ops', reason: 'answered by phone' }] });
       return finish(handle, 'rejected');
     },
   },
   {
-    name: 'v7-redraft-then-approve',
+    name: 'v8-redraft-then-approve',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v7-redraft', 'Lieferverzug Auftrag 5521'));
+      const handle = await deliver(ctx, mailOf('v8-redraft', 'Lieferverzug Auftrag 5521'));
       const first = await currentDraft(handle);
       await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
       const w = await waitingFor(handle, ['approval']);
@@ -108,21 +109,21 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-waiting-for-approval',
+    name: 'v8-waiting-for-approval',
     expect: 'running',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v7-waiting', 'Frage zum Tarif'));
+      const handle = await deliver(ctx, mailOf('v8-waiting', 'Frage zum Tarif'));
       await currentDraft(handle);
       return handle;
     },
   },
   {
-    name: 'v7-history-only',
+    name: 'v8-history-only',
     expect: 'indexed',
     run: async (ctx) => {
       // `email-rag ingest --history`: an archive is indexed for retrieval and never answered.
-      const file = path.join(ctx.dir, 'v7-history-only.eml');
-      writeFileSync(file, mailOf('v7-history-only', 'Alte Korrespondenz'));
+      const file = path.join(ctx.dir, 'v8-history-only.eml');
+      writeFileSync(file, mailOf('v8-history-only', 'Alte Korrespondenz'));
       const { lines } = await ingest(ctx.config, file, { history: true });
       const emailId = lines[0]?.split('\t')[0];
       if (!emailId?.startsWith('email-file-')) throw new Error(`ingest did not start a workflow: ${lines[0]}`);
@@ -130,16 +131,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-parse-failed',
+    name: 'v8-parse-failed',
     expect: 'failed',
     // No header block at all: mailparser would take it, the product refuses it as MALFORMED_MESSAGE.
     run: async (ctx) => finish(await deliver(ctx, '\r\nkein Header, nur Text\r\n'), 'failed'),
   },
   {
-    name: 'v7-triaged-ignored',
+    name: 'v8-triaged-ignored',
     expect: 'ignored',
     run: async (ctx) => {
-      const ooo = mailOf('v7-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
+      const ooo = mailOf('v8-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
         body: 'Ich bin bis zum 14. Dezember nicht im Büro und lese meine E-Mails nicht.',
         extra: ['Auto-Submitted: auto-replied', 'X-Autoreply: yes'],
       });
@@ -147,16 +148,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-thread-follow-up',
+    name: 'v8-thread-follow-up',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v7-thread', 'Retoure 3141'));
+      const handle = await deliver(ctx, mailOf('v8-thread', 'Retoure 3141'));
       const first = await currentDraft(handle);
       // The same customer writes again in the thread: the waiting draft is stale, a new one is written.
-      const followUp = mailOf('v7-thread', 'Re: Retoure 3141', {
-        messageId: '<v7-thread-2@customer.example>',
+      const followUp = mailOf('v8-thread', 'Re: Retoure 3141', {
+        messageId: '<v8-thread-2@customer.example>',
         body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
-        extra: ['In-Reply-To: <v7-thread@customer.example>', 'References: <v7-thread@customer.example>'],
+        extra: ['In-Reply-To: <v8-thread@customer.example>', 'References: <v8-thread@customer.example>'],
       });
       const second = await deliver(ctx, followUp);
       await waitFor(
@@ -178,10 +179,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-refused-decisions',
+    name: 'v8-refused-decisions',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v7-refused', 'Bestellung 7781 storniert?'));
+      const handle = await deliver(ctx, mailOf('v8-refused', 'Bestellung 7781 storniert?'));
       const draftId = await currentDraft(handle);
       const stale = `${draftId.replace(/:draft:\d+$/, '')}:draft:99`;
       await refused('approve of an unknown draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: stale, by: 'ops' }] }));
@@ -199,19 +200,19 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-send-failed-round-resend',
+    name: 'v8-send-failed-round-resend',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v7-send-failed@customer.example';
+      const to = 'v8-send-failed@customer.example';
       let deferred = 0;
       // The receiving server defers the whole first round (3 attempts, 30 s and 120 s apart).
       ctx.smtp.addRule((m) =>
         !m.rcptTo.includes(to) ? undefined : deferred++ < 3 ? { kind: 'refuse', code: 451, message: 'try later' } : 'done',
       );
-      const handle = await deliver(ctx, mailOf('v7-send-failed', 'Adresse ändern'));
+      const handle = await deliver(ctx, mailOf('v8-send-failed', 'Adresse ändern'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
-      ctx.log('  v7-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
+      ctx.log('  v8-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
       // The round gave up and the workflow waits on its 1-hour timer: a person asks for the resend.
       await waitingFor(handle, ['send_round'], 400_000);
       await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] });
@@ -219,10 +220,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-send-in-doubt-force',
+    name: 'v8-send-in-doubt-force',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v7-in-doubt-force');
+      const handle = await sendInDoubt(ctx, 'v8-in-doubt-force');
       // A person checked the SMTP log and found nothing delivered: one more attempt.
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
@@ -231,10 +232,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-send-in-doubt-mark-sent',
+    name: 'v8-send-in-doubt-mark-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v7-in-doubt-mark');
+      const handle = await sendInDoubt(ctx, 'v8-in-doubt-mark');
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
       await handle.executeUpdate(markSentUpdate, { args: [{ draftId, by: 'ops', note: 'the customer confirmed receipt by phone' }] });
@@ -242,13 +243,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-reset-after-sent',
+    name: 'v8-reset-after-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v7-reset@customer.example';
+      const to = 'v8-reset@customer.example';
       let copies = 0;
       ctx.smtp.events.on('data-end', (m) => void (m.rcptTo.includes(to) && (copies += 1)));
-      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v7-reset', 'Gutschrift erhalten?')));
+      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v8-reset', 'Gutschrift erhalten?')));
       const first = (await handle.describe()).runId;
       await resetWorkflow(ctx, handle.workflowId, 'FirstWorkflowTask');
       // Without a run id the handle follows the new run: its history is the one saved.
@@ -260,13 +261,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v7-manual-review-approve-body',
+    name: 'v8-manual-review-approve-body',
     alone: true,
     expect: 'sent',
     run: async (ctx) => {
       // Both attempts time out (LLM_TIMEOUT_MS is below the delay): the LLM gave up, a person writes.
       ctx.llm.script({ kind: 'delay', ms: 8_000 }, { kind: 'delay', ms: 8_000 });
-      const handle = await deliver(ctx, mailOf('v7-manual-review', 'Passwort zurücksetzen'));
+      const handle = await deliver(ctx, mailOf('v8-manual-review', 'Passwort zurücksetzen'));
       const draftId = await currentDraft(handle, ['manual_review']);
       await refused('approve without a body', () => handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }));
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops', body: EDITED }] });

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
-import { createTemporalStarter } from '../../adapters/temporal-starter';
+import { createTemporalStarter, starterLimits } from '../../adapters/temporal-starter';
 import type { Config } from '../../lib/config';
 import { imapEmailId, type Priority } from '../../lib/domain';
 
@@ -39,7 +39,7 @@ export async function appendMessages(config: Config, raws: Array<string | Buffer
 export async function startImapEmail(client: Client, config: Config, msg: AppendedMessage, priority: Priority = 'normal'): Promise<string> {
   const { mailbox } = config.imap;
   const emailId = imapEmailId(config.imap.user, mailbox, msg.uidValidity, msg.uid);
-  const starter = createTemporalStarter(client, config.temporal.taskQueue, { maxDrafts: config.maxDrafts });
+  const starter = createTemporalStarter(client, config.temporal.taskQueue, starterLimits(config));
   await starter.startEmail({ emailId, source: { kind: 'imap', mailbox, uidValidity: msg.uidValidity, uid: msg.uid }, priority }, priority);
   return emailId;
 }

@@ -94,6 +94,7 @@ test('the endpoint serves the SDK metrics and the business figures before any ma
 test('a batch of emails moves the series: intake, waiting for a person, time to draft, step runtimes, dead letters, sends', async () => {
   const before = await scrape();
   const activitiesBefore = total(before, 'temporal_activity_execution_latency_count');
+  const localActivitiesBefore = total(before, 'temporal_local_activity_execution_latency_count');
   // The first draft request gets a 400: permanent, the draft job is dead and a person must write it.
   // The second a 503: transient, retried after the server's Retry-After.
   stack.llm.script({ kind: 'status', status: 400 }, { kind: 'status', status: 503, retryAfter: '1' });
@@ -158,8 +159,10 @@ test('a batch of emails moves the series: intake, waiting for a person, time to 
   assert.equal(total(after, 'email_rag_job_retries_total'), 1);
   assert.equal(total(after, 'email_rag_send_attempts', { status: 'in_doubt' }), 0);
   // The SDK's own series moved too.
-  // Two activities per email to its draft: fetch-parse-index as one (ingestEmail), then the draft.
-  assert.ok(total(after, 'temporal_activity_execution_latency_count') >= activitiesBefore + 4 * 2);
+  // Per email to its draft: the intake (fetch-parse-index) as a local activity in the first
+  // workflow task, then the draft as an activity task.
+  assert.ok(total(after, 'temporal_activity_execution_latency_count') >= activitiesBefore + 4);
+  assert.ok(total(after, 'temporal_local_activity_execution_latency_count') >= localActivitiesBefore + 4);
   assert.ok(total(after, 'temporal_workflow_completed', { workflow_type: 'EmailWorkflow' }) >= 1);
   assert.ok(after.some((s) => s.name === 'temporal_workflow_task_schedule_to_start_latency_bucket'));
   assert.ok(after.some((s) => s.name === 'temporal_activity_schedule_to_start_latency_bucket'));

@@ -60,6 +60,8 @@ const REQUIRED_V5 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v5-'));
 const REQUIRED_V6 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v6-'));
 /** The `v7-` runs: a decision is recorded in the workflow task that accepted it (`decision-in-update-task-v7`). */
 const REQUIRED_V7 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v7-'));
+/** The `v8-` runs: the intake runs as a local activity in the first workflow task (`intake-in-workflow-task-v8`). */
+const REQUIRED_V8 = REQUIRED_V2.map((name) => name.replace(/^v2-/, 'v8-'));
 /**
  * ImapPollWorkflow: a run cut by BACKLOG_LIMIT, recorded when such a run ended at the cut, and the
  * `poll-v1-` run that waits for room (`poll-waits-for-backlog-v1`).
@@ -73,6 +75,7 @@ const REQUIRED = [
   ...REQUIRED_V5,
   ...REQUIRED_V6,
   ...REQUIRED_V7,
+  ...REQUIRED_V8,
   ...REQUIRED_POLL,
 ];
 
@@ -136,6 +139,7 @@ test('the captured set covers every path of the email workflow', () => {
     'v5-waiting-for-approval',
     'v6-waiting-for-approval',
     'v7-waiting-for-approval',
+    'v8-waiting-for-approval',
   ]) {
     const last = captured.find((c) => c.name === name)?.json.events.at(-1);
     assert.ok(last && !('workflowExecutionCompletedEventAttributes' in last), `${name} is an open (partial) history`);
@@ -161,11 +165,13 @@ function updatesOf(c: Captured): string[] {
   });
 }
 
-test('each generation takes its own branch: v7, v6, v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
+test('each generation takes its own branch: v8, v7, v6, v5 and v4 histories recorded only their newest patch (it implies the others), v3 two, v2 the first, the earlier ones none', () => {
   for (const c of captured.filter((x) => !x.name.startsWith('poll-'))) {
     const patches = patchesOf(c);
-    if (c.name.startsWith('v7-')) {
-      assert.deepEqual(patches, [PATCHES.decisionInUpdateTaskV7], `${c.name} was recorded by the current code`);
+    if (c.name.startsWith('v8-')) {
+      assert.deepEqual(patches, [PATCHES.intakeInWorkflowTaskV8], `${c.name} was recorded by the current code`);
+    } else if (c.name.startsWith('v7-')) {
+      assert.deepEqual(patches, [PATCHES.decisionInUpdateTaskV7], `${c.name} was recorded before ${PATCHES.intakeInWorkflowTaskV8}`);
     } else if (c.name.startsWith('v6-')) {
       assert.deepEqual(patches, [PATCHES.sendRecordsSentV6], `${c.name} was recorded before ${PATCHES.decisionInUpdateTaskV7}`);
     } else if (c.name.startsWith('v5-')) {
@@ -184,7 +190,7 @@ test('each generation takes its own branch: v7, v6, v5 and v4 histories recorded
     if (c.name.startsWith('poll-v1-')) assert.deepEqual(patchesOf(c), [PATCHES.pollWaitsForBacklog], `${c.name} waited for the backlog`);
     else assert.deepEqual(patchesOf(c), [], `${c.name} was recorded before ${PATCHES.pollWaitsForBacklog}`);
   }
-  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-', 'v6-', 'v7-']) {
+  for (const generation of ['v2-', 'v3-', 'v4-', 'v5-', 'v6-', 'v7-', 'v8-']) {
     const updates = new Set(captured.filter((c) => c.name.startsWith(generation)).flatMap(updatesOf));
     assert.deepEqual(
       Object.values(DECISIONS).filter((d) => !updates.has(d)),
@@ -223,6 +229,15 @@ test("a v7 decision is recorded in the Update's workflow task: a local activity 
   assert.equal(localActivities('v7-approve-sent'), 1, 'v7: the decision, in the task that accepted the Update');
   const tasks = (name: string) => eventsOf(name).filter((e) => 'workflowTaskCompletedEventAttributes' in e).length;
   assert.equal(tasks('v6-approve-sent') - tasks('v7-approve-sent'), 1, 'one workflow task less per approved reply');
+});
+
+test('a v8 intake runs in the first workflow task: a local activity where a v7 run scheduled an activity task', () => {
+  assert.deepEqual(scheduledTypes('v8-approve-sent'), ['draftReply', 'sendReply']);
+  assert.equal(localActivities('v8-approve-sent'), 2, "v8: the intake in the first task, the decision in the Update's");
+  const tasks = (name: string) => eventsOf(name).filter((e) => 'workflowTaskCompletedEventAttributes' in e).length;
+  assert.equal(tasks('v7-approve-sent') - tasks('v8-approve-sent'), 1, 'one workflow task less per email');
+  const events = (name: string) => eventsOf(name).length;
+  assert.ok(events('v8-approve-sent') < events('v7-approve-sent'), 'a shorter history');
 });
 
 test('every captured history replays with the current workflow code', async () => {

@@ -606,7 +606,14 @@ test('search attributes are written when a value changes: none for the short pip
 /** The markers a run recorded, and the activities it scheduled with the `record` each was handed. */
 async function recordedSteps(handle: Awaited<ReturnType<typeof start>>) {
   const history = (await handle.fetchHistory()).events ?? [];
-  const markers = history.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName] : []));
+  // A local activity's marker named by its activity type (from the marker's data), a patch by `core_patch`.
+  const markers = history.flatMap((e) => {
+    const m = e.markerRecordedEventAttributes;
+    if (!m) return [];
+    if (m.markerName !== 'core_local_activity') return [m.markerName];
+    const data = JSON.parse(Buffer.from(m.details!.data!.payloads![0]!.data!).toString()) as { activity_type: string };
+    return [`local:${data.activity_type}`];
+  });
   const scheduled = history.flatMap((e) => {
     const a = e.activityTaskScheduledEventAttributes;
     if (!a) return [];
@@ -616,27 +623,28 @@ async function recordedSteps(handle: Awaited<ReturnType<typeof start>>) {
   return { markers, scheduled };
 }
 
-test('the intake and the draft record the status they reach: no local activity and one patch marker before approval', async () => {
+test('the intake runs in the first workflow task, and the intake and the draft record the status they reach', async () => {
   const fake = fakeActivities({});
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
     const { markers, scheduled } = await recordedSteps(handle);
-    assert.deepEqual(markers, ['core_patch'], 'the newest patch marker only: the statuses were not written by local activities');
+    // The newest patch marker, then the intake: no status was written by a local activity of its own.
+    assert.deepEqual(markers, ['core_patch', 'local:ingestEmail']);
     // The workflow numbers the transitions; each activity records its own with that number.
-    assert.deepEqual(scheduled, [
-      {
-        type: 'ingestEmail',
-        record: {
-          seq: 1,
-          via: [
-            { status: 'fetched', reason: 'stored message' },
-            { status: 'parsed', reason: 'parsed' },
-          ],
-        },
-      },
-      { type: 'draftReply', record: { seq: 2 } },
-    ]);
+    const intake = fake.calls.find((c) => c.name === 'fetchEmail')?.input as { record?: unknown };
+    assert.deepEqual(intake.record, {
+      seq: 1,
+      via: [
+        { status: 'fetched', reason: 'stored message' },
+        { status: 'parsed', reason: 'parsed' },
+      ],
+    });
+    assert.deepEqual(scheduled, [{ type: 'draftReply', record: { seq: 2 } }]);
+    // One workflow task from the start to the scheduled draft: the intake took no task round trip.
+    const history = (await handle.fetchHistory()).events ?? [];
+    const draftScheduled = history.findIndex((e) => e.activityTaskScheduledEventAttributes);
+    assert.equal(history.slice(0, draftScheduled).filter((e) => e.workflowTaskCompletedEventAttributes).length, 1);
     assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval']);
     // The Web UI line and the search attributes follow as if the workflow had written the status.
     const attrs = (await handle.describe()).searchAttributes;
@@ -656,13 +664,12 @@ test('the decision is recorded in the workflow task that accepted it, and the se
     await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
     assert.equal((await handle.result()).status, 'sent');
     const { markers, scheduled } = await recordedSteps(handle);
-    // The v7 patch marker, then the decision's local activity: the only status not written by a task-queue activity.
-    assert.deepEqual(markers, ['core_patch', 'core_local_activity']);
+    // The patch marker, the intake, then the decision's local activity; no status written on its own.
+    assert.deepEqual(markers, ['core_patch', 'local:ingestEmail', 'local:recordDecision']);
     // The workflow numbers the transitions; each activity records its own under that number.
     assert.deepEqual(
       scheduled.map((a) => ({ type: a.type, seq: (a.record as { seq?: number } | undefined)?.seq })),
       [
-        { type: 'ingestEmail', seq: 1 },
         { type: 'draftReply', seq: 2 },
         { type: 'sendReply', seq: 4 },
       ],
@@ -718,8 +725,8 @@ test('a decision whose write fails is retried inside the workflow and recorded o
 });
 
 test('a failed status write after the reply left does not fail the send: the workflow records `sent` itself', async () => {
-  // Writes by task-queue activities: intake and draft pass, the send's (the third) fails (the decision's is local).
-  const fake = fakeActivities({ recordStatus: [null, null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
+  // Writes by task-queue activities: the draft's passes, the send's (the second) fails (intake and decision are local).
+  const fake = fakeActivities({ recordStatus: [null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
@@ -731,8 +738,8 @@ test('a failed status write after the reply left does not fail the send: the wor
     const { markers } = await recordedSteps(handle);
     assert.deepEqual(
       markers,
-      ['core_patch', 'core_local_activity', 'core_local_activity'],
-      'the decision, then `sent` written by the workflow in its own local activity',
+      ['core_patch', 'local:ingestEmail', 'local:recordDecision', 'local:recordStatus'],
+      'the intake, the decision, then `sent` written by the workflow in its own local activity',
     );
     assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
     assert.deepEqual((await handle.describe()).searchAttributes.EmailStatus, ['sent']);
@@ -752,8 +759,8 @@ test('fetch, parse and index run as one activity, yet each step keeps its own qu
       const t = e.activityTaskScheduledEventAttributes?.activityType?.name;
       return t ? [t] : [];
     });
-    // One task round trip for the three steps (the draft follows as the second).
-    assert.deepEqual(scheduled, ['ingestEmail', 'draftReply']);
+    // No task round trip for the three steps: they run in the first workflow task; the draft is the one activity task.
+    assert.deepEqual(scheduled, ['draftReply']);
     // The step's own count: fetch failed twice, index once; parse never failed, though re-run on each retry.
     const rows = (await jobRows(handle.workflowId)).filter((r) => ['fetch', 'parse', 'index'].includes(r.step));
     assert.deepEqual(rows, [
@@ -771,6 +778,36 @@ test('fetch, parse and index run as one activity, yet each step keeps its own qu
     for (const [i, expected] of [30, 120, 30].entries()) {
       assert.ok(gaps[i]! >= expected * 0.9 && gaps[i]! <= expected * 1.1 + 2, `gap ${i + 1} was ${gaps[i]} s, expected ~${expected} s`);
     }
+    assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval']);
+    await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
+    assert.equal((await handle.result()).status, 'rejected');
+  });
+});
+
+test('with a fleet-wide mail-io rate the intake stays an activity on the mail-io queue (input `intake: queue`)', async () => {
+  const fake = fakeActivities({ fetchEmail: [new TransientError('imap down')] });
+  await withWorker(fake, async (tq) => {
+    const emailId = `email-${randomUUID()}`;
+    const handle = await env.client.workflow.start(EmailWorkflow, {
+      taskQueue: tq,
+      workflowId: emailId,
+      args: [{ emailId, source: { kind: 'stored' }, intake: 'queue' }],
+    });
+    await waitForStatus(handle, 'awaiting_approval');
+    const history = (await handle.fetchHistory()).events ?? [];
+    const scheduled = history.flatMap((e) => {
+      const a = e.activityTaskScheduledEventAttributes;
+      return a ? [`${a.activityType?.name}@${a.taskQueue?.name}`] : [];
+    });
+    assert.deepEqual(scheduled, [`ingestEmail@${tq}-mail-io`, `draftReply@${tq}-llm`]);
+    const { markers } = await recordedSteps(handle);
+    assert.deepEqual(markers, ['core_patch'], 'no local activity: the intake went through the queue, where the rate applies');
+    // Its rows are keyed by the activity task, retried by the server on the interceptor's schedule.
+    const rows = (await jobRows(handle.workflowId)).filter((r) => ['fetch', 'parse', 'index'].includes(r.step));
+    assert.deepEqual(
+      rows.map((r) => `${r.step}:${r.status}:${r.attempt}`),
+      ['fetch:done:2', 'parse:done:1', 'index:done:1'],
+    );
     assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval']);
     await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
     assert.equal((await handle.result()).status, 'rejected');
