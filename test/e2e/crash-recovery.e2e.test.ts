@@ -98,6 +98,70 @@ test('a worker killed with SIGKILL while drafting: a new worker finishes the ema
   assert.equal(stack.smtp.messages.length, 1, 'exactly one reply');
 });
 
+test('a worker killed with SIGKILL during the intake (a local activity in the workflow task): a new worker takes the email in once', async () => {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+  const first = startWorker(stack.env, 'worker-intake-1');
+  // Holds the intake inside its fetch step: the raw message cannot be stored while the table is locked.
+  const lock = await stack.db.pool.getConnection();
+  try {
+    await lock.query('LOCK TABLES raw_messages WRITE');
+    await stack.dovecot.deliver(
+      MAILBOX_USER,
+      sampleEmail({ messageId: '<crash-intake@customer.example>', subject: 'Absturz beim Abholen' }),
+    );
+    await pollNow();
+    const [job] = await waitFor('intake in flight', async () => {
+      const r = await rows<{ workflow_id: string }>(
+        `SELECT workflow_id FROM queue_jobs WHERE step = 'fetch' AND status = 'processing' AND activity_id = 'local:ingestEmail'`,
+      );
+      return r.length > 0 ? r : undefined;
+    });
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    await lock.query('UNLOCK TABLES');
+    startWorker(stack.env, 'worker-intake-2');
+    const emailId = job!.workflow_id;
+    // The dead worker's workflow task times out; the next task runs the intake again from the start.
+    await waitFor(
+      'awaiting approval after the crash',
+      async () => {
+        const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
+        return r[0]?.status === 'awaiting_approval';
+      },
+      120_000,
+      500,
+    );
+    const statuses = await rows<{ message: string }>(
+      `SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed' ORDER BY id`,
+      [emailId],
+    );
+    assert.deepEqual(
+      statuses.map((s) => s.message.split(':')[0]),
+      ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval'],
+      'every status change landed once',
+    );
+    const steps = await rows<{ step: string; status: string; attempt: number }>(
+      `SELECT step, status, attempt FROM queue_jobs WHERE workflow_id = ? AND step IN ('fetch', 'parse', 'index') ORDER BY id`,
+      [emailId],
+    );
+    // The interrupted attempt ran again under the same rows: a crash is not a failed attempt.
+    assert.deepEqual(
+      steps.map((j) => `${j.step}:${j.status}:${j.attempt}`),
+      ['fetch:done:1', 'parse:done:1', 'index:done:1'],
+    );
+    const raw = await rows<{ n: number }>('SELECT COUNT(*) AS n FROM raw_messages WHERE email_id = ?', [emailId]);
+    assert.equal(Number(raw[0]?.n), 1, 'the raw message stored once');
+    const history = await client.workflow.getHandle(emailId).fetchHistory();
+    assert.ok(
+      history.events?.some((e) => e.workflowTaskTimedOutEventAttributes),
+      "the dead worker's workflow task timed out and was taken by the next one",
+    );
+  } finally {
+    await lock.query('UNLOCK TABLES').catch(() => undefined);
+    lock.release();
+  }
+});
+
 test('MariaDB unreachable during processing: writes wait and land, nothing is lost', async () => {
   for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGTERM');
   const db = new URL(stack.env.DATABASE_URL!);
