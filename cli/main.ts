@@ -155,7 +155,12 @@ async function run(argv: string[]): Promise<void> {
       const temporal = await connectTemporal(cfg);
       try {
         const polled = await triggerPoll(temporal.client, cfg, typeof values.mailbox === 'string' ? values.mailbox : undefined);
-        console.log(`poll triggered: ${polled.join(', ')}`);
+        const now = polled.filter((r) => r.after === null).map((r) => r.mailboxId);
+        if (now.length > 0) console.log(`poll triggered: ${now.join(', ')}`);
+        // Never two poll runs of one mailbox at once: the request waits for the run in progress.
+        for (const r of polled.filter((p) => p.after !== null)) {
+          console.log(`poll of ${r.mailboxId} queued: it runs when the poll in progress (${r.after}) ends`);
+        }
       } finally {
         await temporal.close();
       }

@@ -179,23 +179,38 @@ async function upsertSchedule(client: Client, config: Config, s: WantedSchedule)
 }
 
 /**
- * Runs a schedule once now (ALLOW_ALL: an explicit request is not skipped). A schedule names its
- * runs by the second they start, so a second run within the same second would be dropped as a
- * duplicate id: wait for the next second first.
+ * Runs a schedule once now, or right after its run in progress (BUFFER_ONE): an explicit request
+ * is never dropped, and two runs of one schedule never race (two poll runs of one mailbox would
+ * each take the backlog's room and overshoot BACKLOG_LIMIT). A run that ALLOW_ALL started was
+ * not even listed among the schedule's running actions. A schedule names its runs by the second
+ * they start, so a second run within the same second would be dropped as a duplicate id: wait
+ * for the next second first.
  */
-export async function triggerSchedule(client: Client, scheduleId: string): Promise<void> {
+export async function triggerSchedule(client: Client, scheduleId: string): Promise<TriggeredRun> {
   const handle = client.schedule.getHandle(scheduleId);
-  const last = (await handle.describe()).info.recentActions.at(-1)?.takenAt.getTime() ?? 0;
+  const { info } = await handle.describe();
+  const last = info.recentActions.at(-1)?.takenAt.getTime() ?? 0;
   const nextSecond = Math.floor(Math.max(last, Date.now()) / 1000) * 1000 + 1000;
   if (Math.floor(last / 1000) === Math.floor(Date.now() / 1000)) await new Promise((r) => setTimeout(r, nextSecond - Date.now() + 20));
-  await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+  await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+  return { scheduleId, after: info.runningActions[0]?.workflow.workflowId ?? null };
+}
+
+/** A requested run: `after` names the run in progress it follows (null: it starts now). */
+export interface TriggeredRun {
+  scheduleId: string;
+  after: string | null;
 }
 
 /**
  * Runs the poll schedule of one mailbox, or of every enabled mailbox, once now. An unknown or
  * disabled id is refused (exit 2) rather than silently polling nothing.
  */
-export async function triggerPoll(client: Client, config: Config, mailboxId?: string): Promise<string[]> {
+export async function triggerPoll(
+  client: Client,
+  config: Config,
+  mailboxId?: string,
+): Promise<Array<TriggeredRun & { mailboxId: string }>> {
   let ids: string[];
   if (mailboxId === undefined) ids = config.mailboxes.filter((m) => m.enabled).map((m) => m.id);
   else {
@@ -204,14 +219,15 @@ export async function triggerPoll(client: Client, config: Config, mailboxId?: st
     if (!entry.enabled) throw new CliError(`mailbox "${mailboxId}" is disabled; it has no poll schedule`, 2);
     ids = [mailboxId];
   }
+  const runs: Array<TriggeredRun & { mailboxId: string }> = [];
   for (const id of ids) {
     try {
-      await triggerSchedule(client, pollScheduleId(id));
+      runs.push({ mailboxId: id, ...(await triggerSchedule(client, pollScheduleId(id))) });
     } catch (err) {
       if (err instanceof ScheduleNotFoundError)
         throw new CliError(`no poll schedule for mailbox "${id}": run email-rag schedules install first`, 2);
       throw err;
     }
   }
-  return ids;
+  return runs;
 }

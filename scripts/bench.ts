@@ -196,6 +196,10 @@ async function main(): Promise<void> {
     const trouble = (await stack.db.pool.query(
       `SELECT event_type, COUNT(*) AS n FROM audit_log WHERE event_type NOT IN ('status_changed', 'draft_approved', 'mailbox_connected') GROUP BY event_type`,
     )) as Array<{ event_type: string; n: number }>;
+    // What a retry or a dead job said: a run with retries is slower for a reason worth reading.
+    const troubleExamples = (await stack.db.pool.query(
+      `SELECT event_type, message FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead') ORDER BY id LIMIT 3`,
+    )) as Array<{ event_type: string; message: string }>;
     fleet.stopSampling();
     for (const m of members) {
       const roles = Object.values(m.proc.threadNames()).reduce<Record<string, number>>((o, c) => ({ ...o, [c]: (o[c] ?? 0) + 1 }), {});
@@ -255,6 +259,7 @@ async function main(): Promise<void> {
       stepsSingle: await stepRuntimes(stack, 'single'),
       stepsBatch: await stepRuntimes(stack, 'batch'),
       trouble: Object.fromEntries(trouble.map((t) => [t.event_type, Number(t.n)])),
+      troubleExamples: troubleExamples.map((t) => `${t.event_type}: ${t.message.slice(0, 300)}`),
     };
     printReport(report, opts.json ? 'json' : 'text');
   } finally {

@@ -32,6 +32,8 @@ export interface BenchReport {
   stepsSingle: Record<string, number[]>;
   stepsBatch: Record<string, number[]>;
   trouble: Record<string, number>;
+  /** The first retries and dead jobs, in their own words. */
+  troubleExamples: string[];
 }
 
 const STEP_ORDER = ['fetch', 'parse', 'index', 'draft', 'decide', 'send', 'outcome'];
@@ -134,6 +136,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
     ),
     auditTrouble: r.trouble,
+    auditTroubleExamples: r.troubleExamples,
   };
   if (format === 'json') {
     console.log(JSON.stringify(summary, null, 2));
@@ -199,6 +202,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         .map(([k, v]) => `${k}=${v}`)
         .join(' ') || 'none'
     }`,
+    ...r.troubleExamples.map((t) => `  ${t}`),
   ];
   console.log(lines.join('\n'));
 }

@@ -159,12 +159,17 @@ test('email-rag poll runs one mailbox or every enabled one, and refuses unknown 
   const all = await cli(['poll']);
   assert.equal(all.code, 0, all.stderr);
   assert.match(all.stdout, /poll triggered: billing$/m);
+  const schedule = client.schedule.getHandle(pollScheduleId('billing'));
+  await waitFor('the run of the billing schedule', async () => (await schedule.describe()).info.runningActions.length === 1);
+  // No worker runs it here, so it stays in progress: a second request waits behind it, never beside it.
   const one = await cli(['poll', '--mailbox', 'billing']);
   assert.equal(one.code, 0, one.stderr);
-  await waitFor(
-    'two runs of the billing schedule',
-    async () => (await client.schedule.getHandle(pollScheduleId('billing')).describe()).info.numActionsTaken >= before + 2,
-  );
+  const running = (await schedule.describe()).info.runningActions.map((a) => a.workflow.workflowId);
+  assert.match(one.stdout, new RegExp(`^poll of billing queued: it runs when the poll in progress \\(${running[0]}\\) ends$`, 'm'));
+  await new Promise((r) => setTimeout(r, 1_500));
+  const info = (await schedule.describe()).info;
+  assert.equal(info.numActionsTaken, before + 1, 'the queued run has not started beside the first');
+  assert.equal(info.runningActions.length, 1);
   const unknown = await cli(['poll', '--mailbox', 'nope']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no mailbox "nope".*known: support, billing/);

@@ -45,6 +45,7 @@ async function scheduledPoll(
   config: Config,
   parkedQueue: string,
   meanwhile: (handle: WorkflowHandle) => Promise<void> = async () => undefined,
+  afterwards: (handle: WorkflowHandle) => Promise<void> = async () => undefined,
 ): Promise<{ result: PollResult; passes: number; events: HistoryEvents }> {
   const deps = buildDependencies(config, client);
   const native = await NativeConnection.connect({ address: config.temporal.address });
@@ -73,6 +74,7 @@ async function scheduledPoll(
     const result = (await handle.result()) as PollResult;
     const events = (await handle.fetchHistory()).events ?? [];
     const passes = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
+    await afterwards(handle);
     return { result, passes, events };
   } finally {
     workflows.shutdown();
@@ -123,31 +125,60 @@ test('a run cut by BACKLOG_LIMIT waits while the backlog is full and takes the r
   // count (started, message not stored yet) limits it.
   const config = loadConfig({ ...stack.env, BACKLOG_LIMIT: '150' });
   let waitedWhileFull = 0;
-  const { result, passes, events } = await scheduledPoll(config, parkedQueue, async (handle) => {
-    // Two passes (100, then 50 of 100) fill the backlog; the run stays open and waits (timers).
-    let history: HistoryEvents = [];
-    for (let i = 0; i < 300; i++) {
-      history = (await handle.fetchHistory()).events ?? [];
-      waitedWhileFull = history.filter((e) => e.timerFiredEventAttributes).length;
-      if (waitedWhileFull >= 2) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.ok(waitedWhileFull >= 2, 'the run waited twice for room');
-    assert.equal((await handle.describe()).status.name, 'RUNNING', 'the run waits instead of ending');
-    assert.equal(await parked(parkedQueue), 150, 'nothing taken while the backlog is full');
-    const mark = (await stack.db.pool.query('SELECT uid_validity, last_uid FROM mailbox_watermarks')) as Array<{
-      uid_validity: number;
-      last_uid: number;
-    }>;
-    const { uid_validity: uidValidity, last_uid: lastUid } = mark[0]!;
-    // 100 of the 150 stored their message and wait for approval: they left the backlog.
-    for (let uid = Number(lastUid) - 99; uid <= Number(lastUid); uid++) {
-      await stack.db.pool.query(
-        `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, status) VALUES (?, 'imap', ?, 'INBOX', ?, ?, 'awaiting_approval')`,
-        [imapEmailId(MAILBOX_USER, 'INBOX', Number(uidValidity), uid), DEFAULT_MAILBOX_ID, uidValidity, uid],
+  const { result, passes, events } = await scheduledPoll(
+    config,
+    parkedQueue,
+    async (handle) => {
+      // Two passes (100, then 50 of 100) fill the backlog; the run stays open and waits (timers).
+      let history: HistoryEvents = [];
+      for (let i = 0; i < 300; i++) {
+        history = (await handle.fetchHistory()).events ?? [];
+        waitedWhileFull = history.filter((e) => e.timerFiredEventAttributes).length;
+        if (waitedWhileFull >= 2) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(waitedWhileFull >= 2, 'the run waited twice for room');
+      assert.equal((await handle.describe()).status.name, 'RUNNING', 'the run waits instead of ending');
+      assert.equal(await parked(parkedQueue), 150, 'nothing taken while the backlog is full');
+      // A poll requested now (an operator's `email-rag poll`) runs after this run, never beside it.
+      await triggerSchedule(client, pollScheduleId(DEFAULT_MAILBOX_ID));
+      await new Promise((r) => setTimeout(r, 1_500));
+      const polls = await client.workflow.count(`WorkflowType = 'ImapPollWorkflow' AND ExecutionStatus = 'Running'`);
+      assert.equal(polls.count, 1, 'one poll run at a time');
+      const running = (await client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID)).describe()).info.runningActions;
+      assert.deepEqual(
+        running.map((a) => a.workflow.workflowId),
+        [handle.workflowId],
+        'the schedule knows its run in progress',
       );
-    }
-  });
+      const mark = (await stack.db.pool.query('SELECT uid_validity, last_uid FROM mailbox_watermarks')) as Array<{
+        uid_validity: number;
+        last_uid: number;
+      }>;
+      const { uid_validity: uidValidity, last_uid: lastUid } = mark[0]!;
+      // 100 of the 150 stored their message and wait for approval: they left the backlog.
+      for (let uid = Number(lastUid) - 99; uid <= Number(lastUid); uid++) {
+        await stack.db.pool.query(
+          `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, status) VALUES (?, 'imap', ?, 'INBOX', ?, ?, 'awaiting_approval')`,
+          [imapEmailId(MAILBOX_USER, 'INBOX', Number(uidValidity), uid), DEFAULT_MAILBOX_ID, uidValidity, uid],
+        );
+      }
+    },
+    async (handle) => {
+      // The requested run followed once this one ended, and found nothing left to take.
+      const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
+      let next: string | undefined;
+      for (let i = 0; i < 100 && !next; i++) {
+        next = (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id > handle.workflowId);
+        if (!next) await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(next, 'the buffered poll ran after the first');
+      const followed = client.workflow.getHandle(next);
+      assert.deepEqual(((await followed.result()) as PollResult).started, []);
+      const [first, second] = await Promise.all([handle.describe(), followed.describe()]);
+      assert.ok(second.startTime >= first.closeTime!, 'it started after the first run closed');
+    },
+  );
   assert.equal(result.started.length, 250, JSON.stringify({ ...result, started: result.started.length }));
   assert.equal(new Set(result.started).size, 250);
   assert.ok(!result.cutByBacklog, 'the run ended drained');
