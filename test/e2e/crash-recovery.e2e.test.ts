@@ -38,6 +38,16 @@ async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   return (await stack.db.pool.query(sql, params)) as T[];
 }
 
+/** Waits until MariaDB shows the email in `status` (what an operator's SQL would see). */
+async function reaches(emailId: string, status: string, what: string): Promise<void> {
+  await waitFor(
+    what,
+    async () => (await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]))[0]?.status === status,
+    180_000,
+    500,
+  );
+}
+
 async function pollNow(): Promise<void> {
   const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
   const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
@@ -77,15 +87,7 @@ test('a worker killed with SIGKILL while drafting: a new worker finishes the ema
   startWorker(stack.env, 'worker-2');
   const emailId = job!.workflow_id;
   // Heartbeats stop with the process: the attempt times out after 20 s and runs again.
-  await waitFor(
-    'awaiting approval after the crash',
-    async () => {
-      const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
-      return r[0]?.status === 'awaiting_approval';
-    },
-    120_000,
-    500,
-  );
+  await reaches(emailId, 'awaiting_approval', 'awaiting approval after the crash');
   await client.workflow.getHandle(emailId).signal(approveSignal, { draftId: await currentDraftId(client, emailId), by: 'ops' });
   await client.workflow.getHandle(emailId).result();
   const draft = await rows<{ status: string; attempt: number }>(
@@ -122,15 +124,7 @@ test('a worker killed with SIGKILL during the intake (a local activity in the wo
     startWorker(stack.env, 'worker-intake-2');
     const emailId = job!.workflow_id;
     // The dead worker's workflow task times out; the next task runs the intake again from the start.
-    await waitFor(
-      'awaiting approval after the crash',
-      async () => {
-        const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
-        return r[0]?.status === 'awaiting_approval';
-      },
-      120_000,
-      500,
-    );
+    await reaches(emailId, 'awaiting_approval', 'awaiting approval after the crash');
     const statuses = await rows<{ message: string }>(
       `SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed' ORDER BY id`,
       [emailId],
@@ -158,7 +152,7 @@ test('a worker killed with SIGKILL during the intake (a local activity in the wo
     );
   } finally {
     await lock.query('UNLOCK TABLES').catch(() => undefined);
-    lock.release();
+    await lock.release();
   }
 });
 
@@ -182,15 +176,7 @@ test('MariaDB unreachable during processing: writes wait and land, nothing is lo
     proxy.cut();
     await new Promise((r) => setTimeout(r, 8_000));
     proxy.restore();
-    await waitFor(
-      'awaiting approval after the outage',
-      async () => {
-        const r = await rows<{ status: string }>('SELECT status FROM emails WHERE id = ?', [emailId]);
-        return r[0]?.status === 'awaiting_approval';
-      },
-      180_000,
-      500,
-    );
+    await reaches(emailId, 'awaiting_approval', 'awaiting approval after the outage');
     await client.workflow.getHandle(emailId).signal(approveSignal, { draftId: await currentDraftId(client, emailId), by: 'ops' });
     assert.equal(((await client.workflow.getHandle(emailId).result()) as { status: string }).status, 'sent');
     const statuses = await rows<{ message: string }>(
