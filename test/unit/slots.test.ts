@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createIngestActivities, type IngestSteps } from '../../activities/ingest-activities';
-import { starterLimits } from '../../adapters/temporal-starter';
 import { createSlots } from '../../lib/slots';
 
 /** A promise with its resolve, to hold a holder inside its slot until the test lets it go. */
@@ -85,9 +84,4 @@ test('the intake runs at most WORKER_CONCURRENCY_MAIL_IO at once in a worker, al
     results.map((r) => r.index),
     Array.from({ length: 10 }, () => 'fake'),
   );
-});
-
-test('a fleet-wide mail-io rate keeps the intake on the mail-io queue, where the server enforces it', () => {
-  assert.deepEqual(starterLimits({ maxDrafts: 4, worker: { ratePerSecond: { mailIo: 0 } } }), { maxDrafts: 4, intakeOnQueue: false });
-  assert.deepEqual(starterLimits({ maxDrafts: 4, worker: { ratePerSecond: { mailIo: 20 } } }), { maxDrafts: 4, intakeOnQueue: true });
 });
