@@ -4,7 +4,6 @@ import { createDraftActivities } from './draft-activities';
 import { createFetchActivities, createFetchStep } from './fetch-activities';
 import { createIndexActivities, createIndexStep } from './index-activities';
 import { createIngestActivities } from './ingest-activities';
-import { createOutcomeActivities } from './outcome-activities';
 import { createParseActivities, createParseStep } from './parse-activities';
 import { createPollActivities } from './poll-activities';
 import { createSendActivities } from './send-activities';
@@ -39,7 +38,6 @@ export function createActivities(deps: ActivityDeps) {
       recordDecision: send.recordDecision,
       sendReply: send.sendReply,
     }),
-    ...createOutcomeActivities(deps),
     ...createCleanupActivities(deps),
     ...status,
   };

@@ -122,8 +122,10 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
     }): Promise<StatusRecord> {
       const cid = correlationId();
       const key = runKey();
-      // Three round trips whatever the transition: the status, what MariaDB knows, the audit rows.
+      // Three round trips for most transitions: the status, what MariaDB knows, the audit rows.
       const { stored, send, maxDraftVersion } = await deps.messages.moveStatus(input.emailId, input.status, input.reason);
+      // The re-index sync completes what the degraded index step left out: it looks for this mark.
+      if (input.status === 'partially_indexed') await deps.messages.setIndexState(input.emailId, 'partial');
       // Statuses passed on the way are audit rows only: the email's row holds where it is now.
       // A single via keeps the audit key runs already wrote; a list numbers its rows.
       const vias = Array.isArray(input.via)

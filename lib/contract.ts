@@ -1,6 +1,6 @@
 /**
  * Names that cross a process boundary: workflow types, decision (update and signal) names, query
- * names, failure types and patch ids. Workflows, the worker, the CLI, scripts and adapters take
+ * names, and failure types. Workflows, the worker, the CLI, scripts and adapters take
  * them from here; operators type them into the `temporal` CLI. Free of I/O: workflows import it.
  */
 
@@ -45,29 +45,6 @@ export const FAILURE_TYPES = {
   mailboxSecret: 'MAILBOX_SECRET',
   /** A poll of a mailbox the registry marks `enabled: false`. */
   mailboxDisabled: 'MAILBOX_DISABLED',
-} as const;
-
-/**
- * `patched()` ids of workflow changes. A history recorded before a patch replays on the code path
- * it took then; see the README section on changing the workflow.
- */
-export const PATCHES = {
-  /** Decisions as Updates bound to a draft id, status owned by the workflow, reset-safe sends. */
-  decisionsV2: 'decisions-bound-to-draft-v2',
-  /** Search attributes upserted only when a value changes and the status is worth showing (not fetched/parsed/indexed). */
-  leanVisibilityV3: 'lean-visibility-v3',
-  /** Fetch, parse and index as one activity (each step keeps its queue row); one status write for the three. */
-  ingestV4: 'ingest-in-one-activity-v4',
-  /** The intake and draft activities record the status they reach (indexed, awaiting_approval) instead of a local activity after them. */
-  statusWithStepV5: 'status-with-step-v5',
-  /** The send activity records `sent` when the reply left (or had left), instead of a local activity after it. */
-  sendRecordsSentV6: 'send-records-sent-v6',
-  /** A decision is recorded by a local activity in the workflow task that accepted it, not by an activity task after it. */
-  decisionInUpdateTaskV7: 'decision-in-update-task-v7',
-  /** The intake (fetch, parse, index) runs as a local activity in the run's first workflow task, unless the input keeps it on the mail-io queue. */
-  intakeInWorkflowTaskV8: 'intake-in-workflow-task-v8',
-  /** ImapPollWorkflow: a pass cut by BACKLOG_LIMIT waits (a timer) and passes again instead of ending the run. */
-  pollWaitsForBacklog: 'poll-waits-for-backlog-v1',
 } as const;
 
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */

@@ -88,7 +88,6 @@ export const ACTIVITY_PLAN: Record<string, ActivityPlanEntry> = {
   recordDecision: { step: 'decide', profile: 'bookkeeping' },
   sendReply: { step: 'send', profile: 'send' },
   confirmSentByOperator: { step: 'decide', profile: 'bookkeeping' },
-  recordOutcome: { step: 'outcome', profile: 'bookkeeping' },
   resetStuckJobs: { step: 'cleanup', profile: 'poll' },
   reindexPartial: { step: 'reindex', profile: 'index' },
   resendApproved: { step: 'resend', profile: 'poll' },

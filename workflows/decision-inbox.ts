@@ -46,6 +46,7 @@ export function createDecisionInbox(deps: {
   const refusedSignals: Refusal[] = [];
   const inbox = {
     queue,
+    maxDrafts: deps.maxDrafts,
     /** The decision taken on the current draft (first one wins); reset for each new draft. */
     decided: null as string | null,
     /** A genuine follow-up arrived in the thread: the waiting draft is stale. */

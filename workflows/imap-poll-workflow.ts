@@ -1,7 +1,6 @@
-import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { PollInput, PollResult } from '../activities/poll-activities';
-import { PATCHES } from '../lib/contract';
 import { PROFILES, taskQueueFor } from './activity-profiles';
 
 /**
@@ -55,12 +54,10 @@ export async function ImapPollWorkflow(input: PollRunInput = {}): Promise<PollRu
   let nextWaitMs = BACKLOG_WAIT_FIRST_MS;
   /**
    * Waits before the next pass of a folder whose last pass was cut by the backlog; false when
-   * the run should end instead (waited one poll interval, or its timeout is near). Decided only
-   * when a cut pass happens, so runs that are never cut record no patch marker; histories from
-   * before the patch end here, as they did.
+   * the run should end instead (waited one poll interval, or its timeout is near).
    */
   const waitForRoom = async (last: PollResult): Promise<boolean> => {
-    if (!last.cutByBacklog || !patched(PATCHES.pollWaitsForBacklog)) return false;
+    if (!last.cutByBacklog) return false;
     const budget = (last.pollIntervalSeconds ?? 60) * 1000;
     if (waited + nextWaitMs > budget || Date.now() + nextWaitMs + DEADLINE_MARGIN_MS > deadline()) return false;
     await sleep(nextWaitMs);
@@ -98,9 +95,9 @@ export async function ImapPollWorkflow(input: PollRunInput = {}): Promise<PollRu
     }
     return total;
   };
-  /** At MAX_POLL_PASSES with mail still waiting: a fresh run goes on (only with the patch). */
+  /** At MAX_POLL_PASSES with mail still waiting: a fresh run goes on. */
   const continueIfWaiting = async (r: PollResult): Promise<void> => {
-    if (passes < MAX_POLL_PASSES || !(r.more || r.cutByBacklog) || !patched(PATCHES.pollWaitsForBacklog)) return;
+    if (passes < MAX_POLL_PASSES || !(r.more || r.cutByBacklog)) return;
     if (Date.now() + DEADLINE_MARGIN_MS > deadline()) return;
     await continueAsNew<typeof ImapPollWorkflow>({ ...target, waited });
   };

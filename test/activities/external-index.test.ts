@@ -90,12 +90,12 @@ test('Qdrant down: the full-text entry is written, the step fails as a dependenc
     const passages = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM passages WHERE email_id = ?', [email])) as Array<{ n: number }>;
     assert.ok(Number(passages[0]?.n) > 0, 'the embedded index has it');
     // What the workflow records after the third attempt.
-    await h.run(email, h.activities.recordOutcome, {
+    await h.run(email, h.activities.recordStatus, {
       emailId: email,
       status: 'partially_indexed',
-      eventType: 'index_degraded',
-      errorClass: 'dependency',
-      message: 'qdrant down',
+      reason: 'qdrant down',
+      seq: 1,
+      event: { eventType: 'index_degraded', errorClass: 'dependency', message: 'qdrant down' },
     });
     const draft = await h.run(email, h.activities.draftReply, { emailId: email, version: 1 });
     assert.equal(draft.needsHuman, false, 'drafting goes on with less context');

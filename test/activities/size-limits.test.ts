@@ -90,12 +90,12 @@ test('a mail above MAX_MESSAGE_BYTES gets a visible row with reason too_large an
     assert.equal(audit.length, 1, 'a retried step records it once');
     assert.equal(audit[0]?.error_class, 'permanent');
     // What the workflow does with it: the row ends failed and keeps its reason.
-    await small.run(input.emailId, small.activities.recordOutcome, {
+    await small.run(input.emailId, small.activities.recordStatus, {
       emailId: input.emailId,
       status: 'failed',
-      eventType: 'fetch_failed',
-      errorClass: 'permanent',
-      message: audit[0]!.message,
+      reason: 'too_large',
+      seq: 1,
+      event: { eventType: 'fetch_failed', errorClass: 'permanent', message: audit[0]!.message },
     });
     const email = await small.deps.activities.messages.getEmail(input.emailId);
     assert.equal(email?.status, 'failed');

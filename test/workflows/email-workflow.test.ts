@@ -121,10 +121,6 @@ function fakeActivities(
       await step('sendReply', i);
       return { messageId: `<reply-${i.draftId}@example.test>`, outcome: 'sent' };
     },
-    async recordOutcome(o: { status: string; eventType: string }) {
-      await step('recordOutcome', o);
-      outcomes.push({ status: o.status, eventType: o.eventType });
-    },
     // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
     async recordStatus(o: { status: string; event?: { eventType: string }; via?: { status: string } | Array<{ status: string }> }) {
       // A scripted failure hits the writes that regular activities make for the workflow (v5, v6), never its own local ones.
@@ -629,8 +625,8 @@ test('the intake runs in the first workflow task, and the intake and the draft r
     const handle = await start(tq);
     await waitForStatus(handle, 'awaiting_approval');
     const { markers, scheduled } = await recordedSteps(handle);
-    // The newest patch marker, then the intake: no status was written by a local activity of its own.
-    assert.deepEqual(markers, ['core_patch', 'local:ingestEmail']);
+    // The intake alone (one workflow generation, no patch marker): no status was written by a local activity of its own.
+    assert.deepEqual(markers, ['local:ingestEmail']);
     // The workflow numbers the transitions; each activity records its own with that number.
     const intake = fake.calls.find((c) => c.name === 'fetchEmail')?.input as { record?: unknown };
     assert.deepEqual(intake.record, {
@@ -665,7 +661,7 @@ test('the decision is recorded in the workflow task that accepted it, and the se
     assert.equal((await handle.result()).status, 'sent');
     const { markers, scheduled } = await recordedSteps(handle);
     // The patch marker, the intake, then the decision's local activity; no status written on its own.
-    assert.deepEqual(markers, ['core_patch', 'local:ingestEmail', 'local:recordDecision']);
+    assert.deepEqual(markers, ['local:ingestEmail', 'local:recordDecision']);
     // The workflow numbers the transitions; each activity records its own under that number.
     assert.deepEqual(
       scheduled.map((a) => ({ type: a.type, seq: (a.record as { seq?: number } | undefined)?.seq })),
@@ -738,7 +734,7 @@ test('a failed status write after the reply left does not fail the send: the wor
     const { markers } = await recordedSteps(handle);
     assert.deepEqual(
       markers,
-      ['core_patch', 'local:ingestEmail', 'local:recordDecision', 'local:recordStatus'],
+      ['local:ingestEmail', 'local:recordDecision', 'local:recordStatus'],
       'the intake, the decision, then `sent` written by the workflow in its own local activity',
     );
     assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
@@ -801,7 +797,7 @@ test('with a fleet-wide mail-io rate the intake stays an activity on the mail-io
     });
     assert.deepEqual(scheduled, [`ingestEmail@${tq}-mail-io`, `draftReply@${tq}-llm`]);
     const { markers } = await recordedSteps(handle);
-    assert.deepEqual(markers, ['core_patch'], 'no local activity: the intake went through the queue, where the rate applies');
+    assert.deepEqual(markers, [], 'no local activity: the intake went through the queue, where the rate applies');
     // Its rows are keyed by the activity task, retried by the server on the interceptor's schedule.
     const rows = (await jobRows(handle.workflowId)).filter((r) => ['fetch', 'parse', 'index'].includes(r.step));
     assert.deepEqual(

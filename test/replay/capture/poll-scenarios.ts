@@ -1,18 +1,15 @@
 /**
- * The paths of ImapPollWorkflow that its patches guard, driven on the real servers of the capture
- * (the worker's BACKLOG_LIMIT is 3 there, see scripts/capture-histories.ts). The first run of the
- * mailbox connects it (existing mail is left alone); then six new messages meet a backlog with
- * room for three.
- *
- * `poll-cut-by-backlog` (not listed any more: recorded before `poll-waits-for-backlog-v1`) took
- * three and ended. `poll-v1-waits-for-backlog` is the current code: the run waits (timers) until
- * the three it started have left the backlog (awaiting approval) and takes the rest.
+ * ImapPollWorkflow under backpressure, driven on the real servers of the capture (the worker's
+ * BACKLOG_LIMIT is 3 there, see test/replay/capture-histories.ts). The first run of the mailbox
+ * connects it (existing mail is left alone); then six new messages meet a backlog with room for
+ * three: the run waits (timers) until the three it started have left the backlog (awaiting
+ * approval) and takes the rest.
  */
-import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
-import { WORKFLOW_TYPES } from '../../lib/contract';
-import type { PollRunResult } from '../../workflows/imap-poll-workflow';
+import { DEFAULT_MAILBOX_ID } from '../../../lib/mailbox-registry';
+import { WORKFLOW_TYPES } from '../../../lib/contract';
+import type { PollRunResult } from '../../../workflows/imap-poll-workflow';
 import { mailOf, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
-import { appendMessages } from '../services/imap-intake';
+import { appendMessages } from '../../../scripts/services/imap-intake';
 
 /** One poll run of the default mailbox, as its schedule starts it; resolves once it ended. */
 async function pollRun(ctx: CaptureContext, workflowId: string): Promise<{ handle: Handle; result: PollRunResult }> {
@@ -36,7 +33,7 @@ async function sixNewMessages(ctx: CaptureContext, name: string): Promise<{ hand
 
 export const POLL_SCENARIOS: Scenario[] = [
   {
-    name: 'poll-v1-waits-for-backlog',
+    name: 'poll-waits-for-backlog',
     // The backlog counts every unfinished email of the database.
     alone: true,
     expect: 'completed',

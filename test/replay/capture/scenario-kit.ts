@@ -5,14 +5,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { Config } from '../../lib/config';
-import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../workflows/email-workflow';
-import { sampleEmail } from '../../test/support/stack';
-import { waitFor } from '../../test/support/wait';
-import type { OpenAiDouble } from '../../test/doubles/openai-double';
-import { appendMessages, startImapEmail } from '../services/imap-intake';
-import type { SwitchableSmtp } from '../services/switchable-smtp';
-import { temporalCliPath } from '../services/tool-paths';
+import type { Config } from '../../../lib/config';
+import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../../workflows/email-workflow';
+import { sampleEmail } from '../../support/stack';
+import { waitFor } from '../../support/wait';
+import type { OpenAiDouble } from '../../doubles/openai-double';
+import { appendMessages, startImapEmail } from '../../../scripts/services/imap-intake';
+import type { SwitchableSmtp } from '../../../scripts/services/switchable-smtp';
+import { temporalCliPath } from '../../../scripts/services/tool-paths';
 
 export interface CaptureContext {
   client: Client;

@@ -1,23 +1,13 @@
 /**
  * The paths an email can take through EmailWorkflow, each driven on real servers so that its
- * history is what production records. scripts/capture-histories.ts runs them and saves the
- * histories that test/replay/replay.test.ts replays against every later version of the workflow.
- *
- * Only the current generation is listed here (`v8-…`: the intake runs as a local activity in the
- * run's first workflow task). The `v7-…` histories (the intake as an activity task on the mail-io
- * queue, a decision recorded by a local activity in the workflow task that accepted it), the `v6-…` histories (the decision recorded by an
- * activity task, the send activity records `sent` too), the `v5-…` histories (the intake, draft and decision activities record the status they reach, `sent`
- * is written by a local activity), the `v4-…` ones (fetch, parse and index as one activity, every
- * status written by a local activity), the `v3-…` ones (three activities, search attributes
- * written only when a value changes), the `v2-…` ones (decisions are Updates naming the draft the
- * person read, every transition upserted) and the histories without a prefix (signals without a
- * draft id) were recorded by earlier code; their files are the record of what it wrote and are
- * never captured again.
+ * history is what production records. test/replay/capture-histories.ts runs them and saves the
+ * histories of the release that test/replay/replay.test.ts replays against the workflow code of
+ * today (see docs/changing-workflows.md).
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ingest } from '../../cli/commands/ingest';
-import { waitFor } from '../../test/support/wait';
+import { ingest } from '../../../cli/commands/ingest';
+import { waitFor } from '../../support/wait';
 import {
   approveSignal,
   approveUpdate,
@@ -28,7 +18,7 @@ import {
   rejectUpdate,
   resendUpdate,
   stateQuery,
-} from '../../workflows/email-workflow';
+} from '../../../workflows/email-workflow';
 import {
   currentDraft,
   deliver,
@@ -76,30 +66,30 @@ async function sendInDoubt(ctx: CaptureContext, name: string): Promise<Handle> {
 
 export const SCENARIOS: Scenario[] = [
   {
-    name: 'v8-approve-sent',
+    name: 'approve-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v8-approve-sent'))),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('approve-sent'))),
   },
   {
-    name: 'v8-approve-edited-sent',
+    name: 'approve-edited-sent',
     expect: 'sent',
-    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('v8-approve-edited-sent')), EDITED),
+    run: async (ctx) => approveWhenWaiting(await deliver(ctx, mailOf('approve-edited-sent')), EDITED),
   },
   {
-    name: 'v8-reject',
+    name: 'reject',
     expect: 'rejected',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v8-reject', 'Kündigung Vertrag 8812'));
+      const handle = await deliver(ctx, mailOf('reject', 'Kündigung Vertrag 8812'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'ops', reason: 'answered by phone' }] });
       return finish(handle, 'rejected');
     },
   },
   {
-    name: 'v8-redraft-then-approve',
+    name: 'redraft-then-approve',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v8-redraft', 'Lieferverzug Auftrag 5521'));
+      const handle = await deliver(ctx, mailOf('redraft', 'Lieferverzug Auftrag 5521'));
       const first = await currentDraft(handle);
       await handle.executeUpdate(redraftUpdate, { args: [{ draftId: first, by: 'ops' }] });
       const w = await waitingFor(handle, ['approval']);
@@ -109,21 +99,21 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-waiting-for-approval',
+    name: 'waiting-for-approval',
     expect: 'running',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v8-waiting', 'Frage zum Tarif'));
+      const handle = await deliver(ctx, mailOf('waiting', 'Frage zum Tarif'));
       await currentDraft(handle);
       return handle;
     },
   },
   {
-    name: 'v8-history-only',
+    name: 'history-only',
     expect: 'indexed',
     run: async (ctx) => {
       // `email-rag ingest --history`: an archive is indexed for retrieval and never answered.
-      const file = path.join(ctx.dir, 'v8-history-only.eml');
-      writeFileSync(file, mailOf('v8-history-only', 'Alte Korrespondenz'));
+      const file = path.join(ctx.dir, 'history-only.eml');
+      writeFileSync(file, mailOf('history-only', 'Alte Korrespondenz'));
       const { lines } = await ingest(ctx.config, file, { history: true });
       const emailId = lines[0]?.split('\t')[0];
       if (!emailId?.startsWith('email-file-')) throw new Error(`ingest did not start a workflow: ${lines[0]}`);
@@ -131,16 +121,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-parse-failed',
+    name: 'parse-failed',
     expect: 'failed',
     // No header block at all: mailparser would take it, the product refuses it as MALFORMED_MESSAGE.
     run: async (ctx) => finish(await deliver(ctx, '\r\nkein Header, nur Text\r\n'), 'failed'),
   },
   {
-    name: 'v8-triaged-ignored',
+    name: 'triaged-ignored',
     expect: 'ignored',
     run: async (ctx) => {
-      const ooo = mailOf('v8-ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
+      const ooo = mailOf('ooo', 'Abwesenheitsnotiz: Re: Rechnung 2024-117', {
         body: 'Ich bin bis zum 14. Dezember nicht im Büro und lese meine E-Mails nicht.',
         extra: ['Auto-Submitted: auto-replied', 'X-Autoreply: yes'],
       });
@@ -148,13 +138,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-thread-follow-up',
+    name: 'thread-follow-up',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v8-thread', 'Retoure 3141'));
+      const handle = await deliver(ctx, mailOf('thread', 'Retoure 3141'));
       const first = await currentDraft(handle);
       // The same customer writes again in the thread: the waiting draft is stale, a new one is written.
-      const followUp = mailOf('v8-thread', 'Re: Retoure 3141', {
+      const followUp = mailOf('thread', 'Re: Retoure 3141', {
         messageId: '<v8-thread-2@customer.example>',
         body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
         extra: ['In-Reply-To: <v8-thread@customer.example>', 'References: <v8-thread@customer.example>'],
@@ -179,10 +169,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-refused-decisions',
+    name: 'refused-decisions',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await deliver(ctx, mailOf('v8-refused', 'Bestellung 7781 storniert?'));
+      const handle = await deliver(ctx, mailOf('refused', 'Bestellung 7781 storniert?'));
       const draftId = await currentDraft(handle);
       const stale = `${draftId.replace(/:draft:\d+$/, '')}:draft:99`;
       await refused('approve of an unknown draft', () => handle.executeUpdate(approveUpdate, { args: [{ draftId: stale, by: 'ops' }] }));
@@ -200,16 +190,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-send-failed-round-resend',
+    name: 'send-failed-round-resend',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v8-send-failed@customer.example';
+      const to = 'send-failed@customer.example';
       let deferred = 0;
       // The receiving server defers the whole first round (3 attempts, 30 s and 120 s apart).
       ctx.smtp.addRule((m) =>
         !m.rcptTo.includes(to) ? undefined : deferred++ < 3 ? { kind: 'refuse', code: 451, message: 'try later' } : 'done',
       );
-      const handle = await deliver(ctx, mailOf('v8-send-failed', 'Adresse ändern'));
+      const handle = await deliver(ctx, mailOf('send-failed', 'Adresse ändern'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
       ctx.log('  v8-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
@@ -220,10 +210,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-send-in-doubt-force',
+    name: 'send-in-doubt-force',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v8-in-doubt-force');
+      const handle = await sendInDoubt(ctx, 'in-doubt-force');
       // A person checked the SMTP log and found nothing delivered: one more attempt.
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
@@ -232,10 +222,10 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-send-in-doubt-mark-sent',
+    name: 'send-in-doubt-mark-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const handle = await sendInDoubt(ctx, 'v8-in-doubt-mark');
+      const handle = await sendInDoubt(ctx, 'in-doubt-mark');
       const { waitingFor } = await handle.query(stateQuery);
       const draftId = waitingFor && 'draftId' in waitingFor ? waitingFor.draftId : '';
       await handle.executeUpdate(markSentUpdate, { args: [{ draftId, by: 'ops', note: 'the customer confirmed receipt by phone' }] });
@@ -243,13 +233,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-reset-after-sent',
+    name: 'reset-after-sent',
     expect: 'sent',
     run: async (ctx) => {
-      const to = 'v8-reset@customer.example';
+      const to = 'reset@customer.example';
       let copies = 0;
       ctx.smtp.events.on('data-end', (m) => void (m.rcptTo.includes(to) && (copies += 1)));
-      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('v8-reset', 'Gutschrift erhalten?')));
+      const handle = await approveWhenWaiting(await deliver(ctx, mailOf('reset', 'Gutschrift erhalten?')));
       const first = (await handle.describe()).runId;
       await resetWorkflow(ctx, handle.workflowId, 'FirstWorkflowTask');
       // Without a run id the handle follows the new run: its history is the one saved.
@@ -261,13 +251,13 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'v8-manual-review-approve-body',
+    name: 'manual-review-approve-body',
     alone: true,
     expect: 'sent',
     run: async (ctx) => {
       // Both attempts time out (LLM_TIMEOUT_MS is below the delay): the LLM gave up, a person writes.
       ctx.llm.script({ kind: 'delay', ms: 8_000 }, { kind: 'delay', ms: 8_000 });
-      const handle = await deliver(ctx, mailOf('v8-manual-review', 'Passwort zurücksetzen'));
+      const handle = await deliver(ctx, mailOf('manual-review', 'Passwort zurücksetzen'));
       const draftId = await currentDraft(handle, ['manual_review']);
       await refused('approve without a body', () => handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }));
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops', body: EDITED }] });

@@ -1,29 +1,34 @@
 /**
  * Records the histories of EmailWorkflow's paths (and ImapPollWorkflow's, see
- * scripts/replay/poll-scenarios.ts) with the workflow code of this checkout, on real servers
+ * test/replay/capture/poll-scenarios.ts) with the workflow code of this checkout, on real servers
  * (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP listener, the LLM double),
  * and saves them for the replay test:
  *
- *   node --import tsx scripts/capture-histories.ts [outDir] [--only name,prefix-*]
+ *   node --import tsx test/replay/capture-histories.ts [outDir] [--only name,prefix-*]
  *
- * Run it before changing the workflow, commit the files, and the replay test keeps proving that
- * the histories of runs already in production still replay with the new code. It captures the
- * current generation (`v3-…`); the files of earlier generations are kept as they were recorded.
+ * The default folder is the release's own, `test/replay/histories/<major.minor>` from
+ * package.json: cut a release, capture its histories, commit them, and the replay test proves
+ * that every later change still replays what that release's workers wrote (see
+ * docs/changing-workflows.md). Between releases the set is re-recorded, not patched around.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../lib/config';
-import { errorMessage } from '../lib/errors';
-import { startStack, type TestStack } from '../test/support/stack';
-import { historyToJson } from './replay/history-json';
-import { SCENARIOS, type CaptureContext, type Scenario } from './replay/scenarios';
-import { tail } from './services/child-process';
-import { startSwitchableSmtp, type SwitchableSmtp } from './services/switchable-smtp';
-import { startWorkerProcess, type WorkerProcess } from './services/worker-process';
+import { loadConfig } from '../../lib/config';
+import { errorMessage } from '../../lib/errors';
+import { startStack, type TestStack } from '../support/stack';
+import { historyToJson } from './capture/history-json';
+import { SCENARIOS, type CaptureContext, type Scenario } from './capture/scenarios';
+import { tail } from '../../scripts/services/child-process';
+import { startSwitchableSmtp, type SwitchableSmtp } from '../../scripts/services/switchable-smtp';
+import { startWorkerProcess, type WorkerProcess } from '../../scripts/services/worker-process';
 
-const root = path.resolve(__dirname, '..');
-export const MANIFEST = path.join(root, 'test/replay/manifest.json');
+const root = path.resolve(__dirname, '../..');
+/** The release whose histories this checkout writes: `1.0` for version 1.0.x. */
+const RELEASE = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version
+  .split('.')
+  .slice(0, 2)
+  .join('.');
 
 export interface ManifestEntry {
   workflowId: string;
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
-  const outDir = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories'));
+  const outDir = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories', RELEASE));
   // `--only v3-send-*` takes every scenario whose name starts with `v3-send-`.
   const picked = (name: string) => !only || [...only].some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : o === name));
   const scenarios = SCENARIOS.filter((s) => picked(s.name));
@@ -116,12 +121,10 @@ async function main(): Promise<void> {
     await Promise.all(scenarios.filter((s) => !s.alone).map(attempt));
     for (const s of scenarios.filter((x) => x.alone)) await attempt(s);
 
-    if (outDir === path.join(root, 'test/replay/histories')) {
-      const previous = JSON.parse(readFileSync(MANIFEST, { encoding: 'utf8', flag: 'a+' }) || '{}') as Record<string, ManifestEntry>;
-      writeFileSync(MANIFEST, `${JSON.stringify({ ...previous, ...manifest }, null, 2)}\n`);
-    } else {
-      writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    }
+    // A partial capture (--only) keeps the entries of the scenarios it did not run.
+    const manifestFile = path.join(outDir, 'manifest.json');
+    const previous = JSON.parse(readFileSync(manifestFile, { encoding: 'utf8', flag: 'a+' }) || '{}') as Record<string, ManifestEntry>;
+    writeFileSync(manifestFile, `${JSON.stringify({ ...previous, ...manifest }, null, 2)}\n`);
     if (failures.length > 0) {
       for (const f of failures) console.error(`FAILED ${f}`);
       console.error(`worker log (last lines):\n${tail(workerLog, 40)}`);
