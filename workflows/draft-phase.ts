@@ -95,7 +95,8 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
     draftId = state.draft.draftId;
   }
   const kind = pending.name === 'approve' ? 'approve' : 'reject';
-  const decision: Decision = kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
+  const decision: Decision =
+    kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
   // A local activity: the Update is answered, the search attributes move and the send is
   // scheduled in the workflow task that accepted the decision.
   const booked = await run.book.recordDecision({ emailId, draftId, statusOwner, decision, record: run.reserve() });

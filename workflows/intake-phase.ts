@@ -54,6 +54,11 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
 /** Bounces, auto-replies, list mail, no-reply senders, loops, spam: no draft; a person can pull it back. */
 async function ignoreTriaged(run: EmailRun, triage: NonNullable<ParseSummary['triage']>, via: StatusStep[]): Promise<EmailWorkflowResult> {
   const why = `${triage.class}: ${triage.reason}`;
-  await run.record('ignored', why, { eventType: 'triaged', errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` }, via);
+  await run.record(
+    'ignored',
+    why,
+    { eventType: 'triaged', errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` },
+    via,
+  );
   return { status: 'ignored' };
 }

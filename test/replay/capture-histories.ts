@@ -56,7 +56,9 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
-  const outDir = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories', RELEASE));
+  const outDir = path.resolve(
+    args.find((a, i) => !a.startsWith('--') && i !== onlyAt + 1) ?? path.join(root, 'test/replay/histories', RELEASE),
+  );
   // `--only v3-send-*` takes every scenario whose name starts with `v3-send-`.
   const picked = (name: string) => !only || [...only].some((o) => (o.endsWith('*') ? name.startsWith(o.slice(0, -1)) : o === name));
   const scenarios = SCENARIOS.filter((s) => picked(s.name));

@@ -38,7 +38,7 @@ export const POLL_SCENARIOS: Scenario[] = [
     alone: true,
     expect: 'completed',
     run: async (ctx) => {
-      const { handle, result } = await sixNewMessages(ctx, 'poll-v1-waits-for-backlog');
+      const { handle, result } = await sixNewMessages(ctx, 'poll-waits-for-backlog');
       if (result.started.length !== 6) throw new Error(`the run started ${result.started.length} of 6: ${JSON.stringify(result)}`);
       return handle;
     },

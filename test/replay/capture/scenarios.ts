@@ -145,9 +145,9 @@ export const SCENARIOS: Scenario[] = [
       const first = await currentDraft(handle);
       // The same customer writes again in the thread: the waiting draft is stale, a new one is written.
       const followUp = mailOf('thread', 'Re: Retoure 3141', {
-        messageId: '<v8-thread-2@customer.example>',
+        messageId: '<thread-2@customer.example>',
         body: 'Nachtrag: Die Retoure 3141 enthält auch das Ladekabel.',
-        extra: ['In-Reply-To: <v8-thread@customer.example>', 'References: <v8-thread@customer.example>'],
+        extra: ['In-Reply-To: <thread@customer.example>', 'References: <thread@customer.example>'],
       });
       const second = await deliver(ctx, followUp);
       await waitFor(
@@ -202,7 +202,7 @@ export const SCENARIOS: Scenario[] = [
       const handle = await deliver(ctx, mailOf('send-failed', 'Adresse ändern'));
       const draftId = await currentDraft(handle);
       await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
-      ctx.log('  v8-send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
+      ctx.log('  send-failed-round-resend: waiting for the first SMTP round to run out (about 150 s)');
       // The round gave up and the workflow waits on its 1-hour timer: a person asks for the resend.
       await waitingFor(handle, ['send_round'], 400_000);
       await handle.executeUpdate(resendUpdate, { args: [{ by: 'ops' }] });
