@@ -30,17 +30,3 @@ export async function transition(
     eventKey: `${cid}:status:${status}:${Context.current().info.activityId}`,
   });
 }
-
-/** Set by workflows that record the email status themselves (patch `decisions-bound-to-draft-v2`). */
-export interface StatusOwned {
-  statusOwner?: 'workflow';
-}
-
-/**
- * The status write of runs started before the workflow owned the status: they still replay on
- * the old workflow code, which relies on its activities to move the status. Runs that own it pass
- * `statusOwner: 'workflow'` and this does nothing.
- */
-export async function legacyTransition(input: StatusOwned, ...args: Parameters<typeof transition>): Promise<void> {
-  if (input.statusOwner !== 'workflow') await transition(...args);
-}

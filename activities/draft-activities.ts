@@ -5,7 +5,7 @@ import { replyToDiffers } from '../lib/recipients';
 import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { correlationId } from './context';
 import { emailKey, mailboxOf } from './mailbox-of';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
@@ -85,7 +85,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
       return { ...toView(draft), flags: draft.flags, needsHuman: false };
     },
 
-    async draftReply(input: { emailId: string; version: number; requestedBy?: string } & StatusOwned): Promise<DraftView> {
+    async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
       const to = email.replyTo ?? email.from;
@@ -182,15 +182,6 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         to,
       });
       const needsHuman = draft.body.trim() === '';
-      await legacyTransition(input, deps, email.id, 'drafted', `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
-        draftId: draft.id,
-        flags: result.flags,
-        contextIds: draft.contextIds,
-        category: result.category,
-        prioritySuggestion: result.prioritySuggestion,
-        model: draft.model,
-        promptVersion: draft.promptVersion,
-      });
       if (result.flags.length > 0) {
         await deps.audit.record({
           emailId: email.id,
@@ -201,13 +192,6 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           eventKey: `${cid}:draft_flagged:${draft.id}`,
         });
       }
-      await legacyTransition(
-        input,
-        deps,
-        email.id,
-        needsHuman ? 'manual_review' : 'awaiting_approval',
-        needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${draft.version}`,
-      );
       return { ...toView(draft), flags: result.flags, needsHuman, ...(result.category ? { category: result.category.slice(0, 100) } : {}) };
     },
   };

@@ -1,7 +1,7 @@
 import type { EmailWorkflowInput } from '../lib/domain';
 import { PermanentError, TooLargeError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { correlationId } from './context';
 import { mailboxOf } from './mailbox-of';
 
 /**
@@ -51,7 +51,7 @@ export function createFetchStep(deps: FetchDeps) {
 
   return {
     /** The fetch step with the raw message for the next step of the same activity. */
-    async fetchMessage(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number; message: FetchedMessage }> {
+    async fetchMessage(input: EmailWorkflowInput): Promise<{ size: number; message: FetchedMessage }> {
       const { source, emailId } = input;
       if (source.kind === 'stored') {
         const raw = await deps.messages.getRaw(emailId);
@@ -71,7 +71,6 @@ export function createFetchStep(deps: FetchDeps) {
           }
           throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
         }
-        await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
         return { size: raw.length, message: { raw } };
       }
       // Refused before anything is stored when the registry no longer has the mailbox.
@@ -100,7 +99,6 @@ export function createFetchStep(deps: FetchDeps) {
         raw,
         historyOnly: input.historyOnly ?? false,
       });
-      await legacyTransition(input, deps, emailId, 'fetched', `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
       return { size: raw.length, message: { raw, mailboxId: served.entry.id, mailbox: source.mailbox } };
     },
   };
@@ -112,7 +110,7 @@ export function createFetchStep(deps: FetchDeps) {
  */
 export function createFetchActivities(deps: FetchDeps, step = createFetchStep(deps)) {
   return {
-    async fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number }> {
+    async fetchEmail(input: EmailWorkflowInput): Promise<{ size: number }> {
       return { size: (await step.fetchMessage(input)).size };
     },
   };

@@ -1,6 +1,6 @@
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
+import { correlationId, transition } from './context';
 import { emailKey } from './mailbox-of';
 import type { IndexSource } from './parse-activities';
 
@@ -35,10 +35,9 @@ async function storedEmail(deps: IndexDeps, emailId: string) {
 export function createIndexStep(deps: IndexDeps) {
   return {
     /** `email`: the parse step's result in the same activity; without it the stored email is read. */
-    async indexMessage(input: { emailId: string; email?: IndexSource } & StatusOwned): Promise<{ index: string }> {
+    async indexMessage(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }> {
       const email = input.email ?? (await storedEmail(deps, input.emailId));
       await writeIndex(deps, email);
-      await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
       // Only a genuine follow-up is in the thread: parsing let the email join it only if its
@@ -83,7 +82,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
     }
   };
   return {
-    async indexEmail(input: { emailId: string } & StatusOwned): Promise<{ index: string }> {
+    async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
       return step.indexMessage(input);
     },
 

@@ -1,7 +1,6 @@
 import type { EmailWorkflowInput, Priority } from '../lib/domain';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../lib/errors';
-import type { StatusOwned } from './context';
 import type { FetchedMessage } from './fetch-activities';
 import type { IndexSource, ParseSummary } from './parse-activities';
 import { createSlots } from '../lib/slots';
@@ -13,11 +12,11 @@ import { runStep, stepWillRetry } from './step-scope';
  * reading back what was just stored; without it the next step reads MariaDB.
  */
 export interface IngestSteps {
-  fetchEmail(input: EmailWorkflowInput & StatusOwned): Promise<{ size: number; message?: FetchedMessage }>;
+  fetchEmail(input: EmailWorkflowInput): Promise<{ size: number; message?: FetchedMessage }>;
   parseEmail(
-    input: { emailId: string; priority?: Priority; fetched?: FetchedMessage } & StatusOwned,
+    input: { emailId: string; priority?: Priority; fetched?: FetchedMessage },
   ): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
-  indexEmail(input: { emailId: string; email?: IndexSource } & StatusOwned): Promise<{ index: string }>;
+  indexEmail(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }>;
 }
 
 export interface IngestResult {
@@ -43,20 +42,19 @@ export interface IngestResult {
 export function createIngestActivities(steps: IngestSteps, slots?: number) {
   const intakes = slots ? createSlots(slots) : undefined;
   return {
-    ingestEmail(input: EmailWorkflowInput & StatusOwned & { priority?: Priority }): Promise<IngestResult> {
+    ingestEmail(input: EmailWorkflowInput & { priority?: Priority }): Promise<IngestResult> {
       return intakes ? intakes.run(() => ingest(steps, input)) : ingest(steps, input);
     },
   };
 }
 
-async function ingest(steps: IngestSteps, input: EmailWorkflowInput & StatusOwned & { priority?: Priority }): Promise<IngestResult> {
-  const { emailId, statusOwner } = input;
+async function ingest(steps: IngestSteps, input: EmailWorkflowInput & { priority?: Priority }): Promise<IngestResult> {
+  const { emailId } = input;
   // Looked up at call time: the steps object may be rewired (tests slow one step down).
   const fetched = await runStep('fetchEmail', () => steps.fetchEmail(input));
   const parseResult = await runStep('parseEmail', () =>
     steps.parseEmail({
       emailId,
-      statusOwner,
       ...(input.priority ? { priority: input.priority } : {}),
       ...(fetched.message ? { fetched: fetched.message } : {}),
     }),
@@ -67,7 +65,7 @@ async function ingest(steps: IngestSteps, input: EmailWorkflowInput & StatusOwne
   // A triaged email gets no draft; it is not indexed either, as before.
   if (parsed.triage && !input.answerRequestedBy) return { size: fetched.size, parsed };
   try {
-    const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, statusOwner, ...(email ? { email } : {}) }));
+    const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, ...(email ? { email } : {}) }));
     return { size: fetched.size, parsed, index: indexed.index };
   } catch (err) {
     // Seed 001: after its attempts the index step gives up and the pipeline goes on with less context.

@@ -6,7 +6,7 @@ import { bouncedMessageIds, triage, triageMessage } from '../lib/triage';
 import { MAX_STORED_TEXT_CHARS } from '../adapters/mariadb/limits';
 import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { correlationId } from './context';
 import type { FetchedMessage } from './fetch-activities';
 import { emailKey } from './mailbox-of';
 import { joinThread } from './thread-join';
@@ -26,7 +26,7 @@ export interface ParseSummary {
 }
 
 type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes'>;
-type ParseInput = { emailId: string; priority?: Priority } & StatusOwned;
+type ParseInput = { emailId: string; priority?: Priority };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */
 export function createParseStep(deps: ParseDeps) {
@@ -76,19 +76,6 @@ export function createParseStep(deps: ParseDeps) {
       const verdict = triage(triageMessage(parsed), deps.settings.triage);
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
       const linked = verdict?.class === 'bounce' ? await linkBounce(input.emailId, raw, parsed) : 0;
-      await legacyTransition(
-        input,
-        deps,
-        input.emailId,
-        'parsed',
-        `"${parsed.subject.slice(0, 120)}" from ${parsed.from?.address ?? 'unknown sender'}`,
-        {
-          attachments: parsed.attachments.length,
-          priority: parsed.priority,
-          ...(verdict ? { triage: verdict.class, triageReason: verdict.reason } : {}),
-          ...(verdict?.class === 'bounce' ? { bouncedSends: linked } : {}),
-        },
-      );
       const summary = {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),

@@ -7,19 +7,10 @@ import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
 import type { FolderMark, Mailbox } from '../ports/mailbox';
 import type { SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
-import { correlationId, legacyTransition, type StatusOwned } from './context';
+import { correlationId } from './context';
 import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
 import type { Decision } from '../lib/domain';
-
-/**
- * Runs still on the workflow code from before one-shot force (patch `decisions-bound-to-draft-v2`)
- * pass `force: true`; it counts once per activity (its retries share the key), never across rounds.
- */
-function legacyForce(force: unknown): unknown {
-  if (force !== true) return force;
-  return { by: 'resend signal (earlier workflow version)', key: `legacy:${Context.current().info.activityId}` };
-}
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
@@ -65,7 +56,7 @@ export function createSendActivities(
   deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
 ) {
   return {
-    async recordDecision(input: { emailId: string; draftId: string; decision: Decision } & StatusOwned): Promise<void> {
+    async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
       const cid = correlationId();
       const d = input.decision;
       if (d.kind === 'approve') {
@@ -82,7 +73,6 @@ export function createSendActivities(
           details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await legacyTransition(input, deps, input.emailId, 'approved', `approved by ${d.by}`);
       } else {
         await deps.drafts.reject(input.draftId, d.by, d.reason);
         await deps.audit.record({
@@ -94,7 +84,6 @@ export function createSendActivities(
           details: { draftId: input.draftId },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await legacyTransition(input, deps, input.emailId, 'rejected', `rejected by ${d.by}: ${d.reason}`);
       }
     },
 
@@ -109,12 +98,11 @@ export function createSendActivities(
       input: {
         emailId: string;
         draftId: string;
-        /** `true` only from runs on the earlier workflow code (see legacyForce). */
-        force?: { by: string; key: string } | true;
-      } & StatusOwned,
+        force?: { by: string; key: string };
+      },
     ): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
       const cid = correlationId();
-      const force = checkForce(legacyForce(input.force));
+      const force = checkForce(input.force);
       const draft = await deps.drafts.get(input.draftId);
       if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, 'DRAFT_GONE');
       if (draft.status !== 'approved' && draft.status !== 'sent') {
@@ -136,7 +124,6 @@ export function createSendActivities(
       const claim = await claimSend(deps, { ...ctx, row });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
-        await legacyTransition(input, deps, email.id, 'sent', `already sent as ${messageId}`);
         return { messageId, outcome: 'already_sent' };
       }
       const fenced = async (phase: SendPhase) => {
@@ -201,7 +188,6 @@ export function createSendActivities(
       }
       await deps.sends.succeeded(draft.id, result.envelope, result.response);
       await deps.drafts.markSent(draft.id);
-      await legacyTransition(input, deps, email.id, 'sent', `sent as ${messageId}`);
       await deps.audit.record({
         emailId: email.id,
         correlationId: cid,

@@ -6,11 +6,10 @@
 import type { Decision } from '../lib/domain';
 import { decidedTransition, draftedTransition } from '../lib/status-transitions';
 import type { PendingDecision } from './decision-inbox';
-import { AlreadyHandedOver, type EmailRun } from './email-run';
+import type { EmailRun } from './email-run';
+import { AlreadyHandedOver } from './status-recorder';
 import type { EmailWorkflowResult } from './email-state';
 import { errorClassOf, failureText } from './failures';
-
-const statusOwner = 'workflow' as const;
 
 /** What a person decided, as recorded: a reply to send, or the end of the run. */
 export type Decided = { kind: 'send'; draftId: string } | { kind: 'end'; result: EmailWorkflowResult };
@@ -48,7 +47,6 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
     const { recorded, ...view } = await run.act('llm').draftReply({
       emailId,
       version,
-      statusOwner,
       record: run.reserve(),
       ...(requestedBy ? { requestedBy } : {}),
     });
@@ -99,7 +97,7 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
     kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
   // A local activity: the Update is answered, the search attributes move and the send is
   // scheduled in the workflow task that accepted the decision.
-  const booked = await run.book.recordDecision({ emailId, draftId, statusOwner, decision, record: run.reserve() });
+  const booked = await run.book.recordDecision({ emailId, draftId, decision, record: run.reserve() });
   state.decision = { kind, by, draftId };
   await run.reached(booked.recorded, decidedTransition(decision));
   if (kind === 'reject') {

@@ -1,32 +1,20 @@
 /**
  * What the phases of one email's run share: its state (the `state` query), the decision inbox,
- * the activities by profile, and the status recorder. The workflow decides every status; the
- * activity that reaches a status records it (its number reserved here), every other transition
- * is recorded by a local activity in the same workflow task.
+ * the activities by profile, and the status recorder (status-recorder.ts).
  */
-import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RecordedStatus, StatusRecord, StatusToRecord } from '../activities/status-activities';
 import { DEFAULT_MAX_DRAFTS } from '../lib/contract';
 import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
 import type { StatusStep } from '../lib/status-transitions';
-import { currentDetailsLine } from '../lib/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
 import { createDecisionInbox } from './decision-inbox';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
-import { createVisibility } from './visibility';
+import { createStatusRecorder } from './status-recorder';
 
 type Acts = ReturnType<typeof proxyActivities<Activities>>;
-export type AuditEvent = { eventType: string; errorClass: string | null; message: string };
-
-/** A reply for this email left already (e.g. after an operator reset the workflow): stop, never draft or send again. */
-export class AlreadyHandedOver extends Error {
-  constructor(readonly record: StatusRecord) {
-    super('a reply for this email was already handed to the SMTP server');
-  }
-}
 
 export type EmailRun = ReturnType<typeof createEmailRun>;
 
@@ -45,36 +33,12 @@ export function createEmailRun(input: EmailWorkflowInput) {
     refusals: [],
   };
   const book = proxyLocalActivities<Activities>(LOCAL_PROFILES.status);
-  const visibility = createVisibility();
-  visibility.want({ priority, mailbox: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') });
   // Waiting for a person does not age an email; waiting for the pipeline does.
   let readySince = workflowInfo().startTime.getTime();
-  let seq = 0;
-  let lastRecord: StatusRecord | null = null;
   let sending = false;
   const inbox = createDecisionInbox({ emailId, state, maxDrafts, book, isSending: () => sending });
-
-  /** Search attributes for a transition: what operators filter on in the Web UI and `temporal workflow list --query`. */
-  const show = (status: EmailStatus, event?: { eventType: string }): void => {
-    const needsHuman = status === 'awaiting_approval' || status === 'manual_review' || event?.eventType === 'send_waits_for_operator';
-    visibility.want({ status, needsHuman, draftVersion: state.draft?.version, category: state.draft?.category || undefined });
-    visibility.flush(status);
-  };
-  /** After a transition was recorded: the run's state, the Web UI line, and a reply found handed over already. */
-  const apply = (status: EmailStatus, reason: string, stored: StatusRecord): void => {
-    lastRecord = stored;
-    state.status = status;
-    // Not a command: the Web UI's one line on what the email waits for (and the draft id to decide on).
-    setCurrentDetails(currentDetailsLine(status, reason, status === 'awaiting_approval' ? state.draft?.draftId : undefined));
-    const send = stored.send;
-    if (!sending && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(stored);
-  };
-  /** Records a transition the workflow decided (a local activity in this workflow task). */
-  const record = async (status: EmailStatus, reason: string, event?: AuditEvent, via?: StatusStep | StatusStep[]): Promise<void> => {
-    seq += 1;
-    show(status, event);
-    apply(status, reason, await book.recordStatus({ emailId, status, reason, seq, ...(event ? { event } : {}), ...(via ? { via } : {}) }));
-  };
+  const recorder = createStatusRecorder({ emailId, state, book, isSending: () => sending });
+  recorder.visibility.want({ priority, mailbox: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') });
 
   /** Activities of one profile, on its cost class's queue, the priority raised by the time the email has waited for the pipeline. */
   const act = (profile: ProfileName): Acts =>
@@ -103,33 +67,26 @@ export function createEmailRun(input: EmailWorkflowInput) {
     startSending(): void {
       sending = true;
     },
-    /** Drafts of earlier runs keep their versions: a reset run numbers on from here. */
-    maxDraftVersion: (): number => (lastRecord as StatusRecord | null)?.maxDraftVersion ?? 0,
-    /** The number under which the next activity records the transition it reaches. */
-    reserve: (): StatusToRecord => ({ seq: ++seq }),
-    record,
-    /** The transition an activity recorded for the workflow; recorded here when it could not (the send step's status write failed). */
-    async reached(done: RecordedStatus | undefined, t: StatusStep, via?: StatusStep | StatusStep[]): Promise<void> {
-      if (!done) return record(t.status, t.reason, undefined, via);
-      show(done.status);
-      apply(done.status, done.reason, done);
-    },
+    maxDraftVersion: recorder.maxDraftVersion,
+    reserve: recorder.reserve,
+    record: recorder.record,
+    reached: recorder.reached,
     /** Ends the run in a side exit, with the failure's code as the reason and its whole text in the audit row. */
     async stop(status: EmailStatus, eventType: string, err: unknown, via?: StatusStep[]): Promise<EmailWorkflowResult> {
       state.lastError = failureText(err);
       state.waitingFor = null;
       const reason = failureTypeOf(err)?.toLowerCase() ?? state.lastError;
-      await record(status, reason, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError }, via);
+      await recorder.record(status, reason, { eventType, errorClass: errorClassOf(err) ?? 'permanent', message: state.lastError }, via);
       return { status };
     },
     /** The triage class, for the TriageClass search attribute. */
     triaged(triageClass: string): void {
-      visibility.want({ triageClass });
+      recorder.visibility.want({ triageClass });
     },
     /** Imported history ends after its intake: shown in the status it ends in. */
     endHere(): EmailWorkflowResult {
       const status = state.status as EmailStatus;
-      visibility.flush(status, true);
+      recorder.visibility.flush(status, true);
       return { status };
     },
   };

@@ -10,8 +10,6 @@ import type { EmailRun } from './email-run';
 import type { EmailWorkflowResult } from './email-state';
 import { failedStepOf } from './failures';
 
-const statusOwner = 'workflow' as const;
-
 const fetchedReason = (input: EmailWorkflowInput) =>
   input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message';
 const parsedReason = (input: EmailWorkflowInput) =>
@@ -27,7 +25,7 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
   const via = [fetched, { status: 'parsed' as const, reason: parsedReason(input) }];
   let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
   try {
-    ingested = await run.intake().ingestEmail({ ...input, priority: run.priority, statusOwner, record: { ...run.reserve(), via } });
+    ingested = await run.intake().ingestEmail({ ...input, priority: run.priority, record: { ...run.reserve(), via } });
   } catch (err) {
     // The queue interceptor names the failed step; a parse failure comes after a stored message.
     if (failedStepOf(err) === 'parse') return run.stop('failed', 'parse_failed', err, [fetched]);

@@ -25,9 +25,7 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await run
-        .act('send')
-        .sendReply({ emailId, draftId, statusOwner: 'workflow', record: run.reserve(), ...(force ? { force } : {}) });
+      const sent = await run.act('send').sendReply({ emailId, draftId, record: run.reserve(), ...(force ? { force } : {}) });
       await run.reached(sent.recorded, sentTransition(sent));
       return { status: 'sent', messageId: sent.messageId };
     } catch (err) {

@@ -161,12 +161,10 @@ test('send: 451 is transient and counted on the one send_attempts row; a retry s
   const sent = await h.run(input.emailId, h.activities.sendReply, {
     emailId: input.emailId,
     draftId: draft.draftId,
-    statusOwner: 'workflow',
   });
   const again = await h.run(input.emailId, h.activities.sendReply, {
     emailId: input.emailId,
     draftId: draft.draftId,
-    statusOwner: 'workflow',
   });
   assert.equal(sent.outcome, 'sent');
   assert.equal(again.outcome, 'already_sent');

@@ -490,7 +490,6 @@ test('from manual_review a person can ask for a new draft once the LLM is back; 
     assert.deepEqual(drafts.at(-1)?.input, {
       emailId: handle.workflowId,
       version: 2,
-      statusOwner: 'workflow',
       requestedBy: 'ops',
       record: { seq: 4 },
     });
