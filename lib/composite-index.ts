@@ -10,7 +10,7 @@ import { organisationDomain } from './organisation';
 export interface CompositeIndexParts {
   /** The embedded full-text index: always there, its failure fails the step. */
   primary: VectorIndex;
-  /** Qdrant, when configured: optional, its failure degrades (seed 001). */
+  /** Qdrant, when configured: optional, its failure degrades to partially_indexed. */
   vector?: VectorIndex;
   /** ArangoDB, when configured: optional, likewise. */
   graph?: ThreadGraph;
