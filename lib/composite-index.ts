@@ -43,7 +43,7 @@ export function answeredEmailId(sentId: string): string | null {
  * graph. Writing: the primary must succeed; an optional part that fails makes the step fail with a
  * DependencyError after the primary is written, so retries and finally `partially_indexed` and the
  * re-index sync take over. Reading: what the optional parts cannot give is simply missing. Every
- * part gets the same scope (README, "Whose data a draft may see"); what the graph names is checked
+ * part gets the same scope (docs/pipeline.md, "Whose data a draft may see"); what the graph names is checked
  * against it once more, because its text is read from the message store.
  */
 export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {

@@ -15,7 +15,7 @@ export interface Metrics {
     /** Unfinished emails per mailbox (emails.mailbox_id). */
     byMailbox: Record<string, number>;
   };
-  /** Poll health of the watched folders (README "Several mailboxes"). */
+  /** Poll health of the watched folders (docs/mailboxes.md). */
   polls: MailboxPollState[];
   deadLetters: number;
   /** Sends a person must decide on (in doubt) and sends that came back (bounced); all time, not the window. */
