@@ -7,7 +7,7 @@ export interface CleanupResult {
 }
 
 /**
- * Seed 001's safety line: queue rows stuck in `processing` longer than the threshold are reset to
+ * The safety line for lost attempts (docs/queue-model.md): queue rows stuck in `processing` longer than the threshold are reset to
  * `failed` and rejoin the retry cycle, but only after asking Temporal: an attempt that still runs
  * (a long, heartbeating activity) is left alone.
  */

@@ -124,7 +124,8 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           )
           .then((items) => withinBudget(items));
       } catch (err) {
-        // Less context is better than no draft (seed 001: carry on with reduced context).
+        // Less context is better than no draft: when retrieval fails the draft is written without it,
+        // and the audit log says so (docs/queue-model.md).
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,

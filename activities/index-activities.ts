@@ -87,7 +87,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
     },
 
     /**
-     * The re-index sync (seed 001): completes the index entries of emails whose index step was
+     * The re-index sync (docs/queue-model.md): completes the index entries of emails whose index step was
      * degraded. Their business status has usually moved on (drafted, sent, …) and is kept; one
      * still `partially_indexed` becomes `indexed`. A failure leaves the email for the next run.
      */

@@ -68,7 +68,8 @@ async function ingest(steps: IngestSteps, input: EmailWorkflowInput & { priority
     const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, ...(email ? { email } : {}) }));
     return { size: fetched.size, parsed, index: indexed.index };
   } catch (err) {
-    // Seed 001: after its attempts the index step gives up and the pipeline goes on with less context.
+    // After its 3 attempts the index step gives up and the pipeline goes on with less context
+    // (partially_indexed; the re-index sync completes it later).
     if (stepWillRetry(err)) throw err;
     const type = err instanceof ApplicationFailure && err.type ? `${err.type}: ` : '';
     return { size: fetched.size, parsed, indexError: `${type}${errorMessage(err)}` };

@@ -125,7 +125,8 @@ export function createPollActivities(
     const existing: string[] = [];
     const from = mark.lastUid;
     let last = mark.lastUid;
-    // Backpressure (seed 004): while the pipeline holds many unfinished emails, take fewer in.
+    // Backpressure: take in only as many new messages as the backlog of unfinished emails has room
+    // for under BACKLOG_LIMIT (docs/queue-model.md).
     const backlog = (await deps.messages.countUnfinished()) + (await notYetStored(input.run, entry.id, mailbox, listing.uidValidity));
     const room = Math.max(0, settings.backlogLimit - backlog);
     const batch = listing.messages.slice(0, room);

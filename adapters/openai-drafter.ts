@@ -43,7 +43,8 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
   return {
     name: 'openai',
     async draft(request: DraftRequest): Promise<DraftResult> {
-      // Seed 001: invalid JSON gets one retry with an adjusted prompt, then default values.
+      // Invalid JSON gets one retry with an adjusted prompt, then default values (an empty body: a
+      // person writes the reply, manual_review).
       let answer = await ask(request, false);
       let json: DraftJson | null = parseDraftJson(answer.raw);
       let flags: string[] = [];

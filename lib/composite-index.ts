@@ -10,7 +10,7 @@ import { organisationDomain } from './organisation';
 export interface CompositeIndexParts {
   /** The embedded full-text index: always there, its failure fails the step. */
   primary: VectorIndex;
-  /** Qdrant, when configured: optional, its failure degrades (seed 001). */
+  /** Qdrant, when configured: optional, its failure degrades to partially_indexed. */
   vector?: VectorIndex;
   /** ArangoDB, when configured: optional, likewise. */
   graph?: ThreadGraph;
@@ -43,7 +43,7 @@ export function answeredEmailId(sentId: string): string | null {
  * graph. Writing: the primary must succeed; an optional part that fails makes the step fail with a
  * DependencyError after the primary is written, so retries and finally `partially_indexed` and the
  * re-index sync take over. Reading: what the optional parts cannot give is simply missing. Every
- * part gets the same scope (README, "Whose data a draft may see"); what the graph names is checked
+ * part gets the same scope (docs/pipeline.md, "Whose data a draft may see"); what the graph names is checked
  * against it once more, because its text is read from the message store.
  */
 export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {

@@ -63,7 +63,7 @@ export function effectivePriority(fromHeaders: Priority, msg: { from: string | n
   return result;
 }
 
-/** Aging (seed 004): one level more urgent for every `stepMs` waited, never above critical. */
+/** Aging: one level more urgent for every `stepMs` waited, never above critical. */
 export function agedPriorityKey(baseKey: number, waitedMs: number, stepMs: number): number {
   return Math.max(1, baseKey - Math.floor(Math.max(0, waitedMs) / stepMs));
 }

@@ -7,7 +7,10 @@ export interface ClassifiedError {
   retryAfterMs?: number;
 }
 
-/** The one place that decides what kind of failure an error is (seeds 003/004). */
+/**
+ * The one place that decides what kind of failure an error is: transient, permanent, dependency
+ * or unclear (docs/queue-model.md).
+ */
 export function classifyError(err: unknown): ClassifiedError {
   if (err instanceof EmailRagError) {
     return {

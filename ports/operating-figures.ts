@@ -12,7 +12,7 @@ export const UNFINISHED_STATUSES = [
 ] as const satisfies readonly EmailStatus[];
 /** Statuses in which an email waits for a person (approval, or a draft a person must write). */
 export const WAITING_STATUSES = ['awaiting_approval', 'manual_review'] as const satisfies readonly EmailStatus[];
-/** Priorities whose oldest unfinished email has a deadline (seed 004 alert). */
+/** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
 export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
 
 /** Emails of one (mailbox, status, priority) among the unfinished and waiting ones. */
@@ -69,7 +69,7 @@ export interface OperatingEvents {
 }
 
 /**
- * The seed-004 operating figures, read from the product's own tables: shared by the
+ * The operating figures, read from the product's own tables: shared by the
  * `email-rag metrics` command (a window) and the worker's Prometheus sampler (every few seconds).
  */
 export interface OperatingFigures {

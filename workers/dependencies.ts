@@ -71,7 +71,7 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
       return entry ? isolationKey(entry, email.mailbox ?? '') : null;
     },
     policy: { includeOrganisation: config.context.includeOrganisation, reuseReplies: config.context.reuseReplies },
-    // Retrieval goes on with less context; the audit log says what was missing (seed 001).
+    // Retrieval goes on with less context; the audit log says what was missing.
     async onDegraded(part, err) {
       const cid = correlationId();
       await audit.record({

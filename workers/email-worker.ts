@@ -54,7 +54,8 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     // Every email waits open for approval; evicted workflows replay when their signal comes.
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
   });
-  // One activity-only pool per cost class, each with its own concurrency limit (seed 004).
+  // One activity-only pool per cost class, each with its own concurrency limit, so a slow
+  // LLM never holds up mail I/O or parsing.
   const limits: Record<CostClass, number> = {
     'mail-io': config.worker.concurrency.mailIo,
     parse: config.worker.concurrency.parse,

@@ -12,7 +12,7 @@ const logger = createLogger('worker');
 
 /**
  * Runs the worker until SIGTERM/SIGINT: stop polling, let in-flight activities finish or hand
- * them back, and exit within the grace time plus a hard limit (seed 003).
+ * them back, and exit within the grace time plus a hard limit.
  */
 export async function runWorker(config: Config): Promise<void> {
   applyHeapGrowth(config.worker.heapGrowthPercent);
@@ -28,7 +28,7 @@ export async function runWorker(config: Config): Promise<void> {
     }),
   });
   const fatal = (kind: string) => (err: unknown) => {
-    // After an unexpected error the process state is suspect: log it and end cleanly (seed 003).
+    // After an unexpected error the process state is suspect: log it and end cleanly.
     logger.error(kind, { error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
     process.exit(1);
   };

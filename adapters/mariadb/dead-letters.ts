@@ -53,7 +53,7 @@ function toDeadLetter(r: Row): DeadLetter {
   };
 }
 
-/** Dead queue rows (seed 003/004): kept with their evidence until a person re-runs them. */
+/** Dead queue rows: kept with their evidence until an operator re-runs them (docs/queue-model.md). */
 export function createMariaDbDeadLetters(pool: Pool) {
   return {
     async list(): Promise<DeadLetter[]> {

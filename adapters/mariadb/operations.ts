@@ -15,7 +15,7 @@ export interface Metrics {
     /** Unfinished emails per mailbox (emails.mailbox_id). */
     byMailbox: Record<string, number>;
   };
-  /** Poll health of the watched folders (README "Several mailboxes"). */
+  /** Poll health of the watched folders (docs/mailboxes.md). */
   polls: MailboxPollState[];
   deadLetters: number;
   /** Sends a person must decide on (in doubt) and sends that came back (bounced); all time, not the window. */
@@ -33,7 +33,7 @@ function pct(values: number[], p: number): number | null {
 const OUTPUT_STATUSES = new Set(['awaiting_approval', 'manual_review', 'sent']);
 
 /**
- * The operating figures of seed 004 from the product's own tables: intake and peak, time to a
+ * The operating figures from the product's own tables: intake and peak, time to a
  * draft, runtime percentiles and failures per step, backlog age, dead letters, and alerts when
  * urgent mail waits past its deadline or nothing has come out for a while. The worker exports the
  * same figures to Prometheus (workers/business-metrics.ts).

@@ -5,7 +5,8 @@ import { connectDatabase } from '../context';
 export type { Metrics } from '../../adapters/mariadb/operations';
 
 /**
- * The operating figures of seed 004 from the product's own tables (the queries live in the
+ * The operating figures (intake, time to draft, runtimes, backlog, dead letters; see
+ * docs/operating.md) from the product's own tables (the queries live in the
  * operations adapter, shared with the review inbox's operations view).
  */
 export async function metrics(config: Config, windowMinutes: number, urgentDeadlineMinutes: number): Promise<Metrics> {
