@@ -62,12 +62,12 @@ commands:
                                           a send in doubt did arrive: record it as sent
   (a decision the workflow refuses exits 5 with its reason)
   answer <emailId> --by NAME              draft a reply to an email triage set aside (status ignored)
-  inbox                                   run the review inbox web app on INBOX_PORT (see README)
+  inbox                                   run the review inbox web app on INBOX_PORT (see docs/review-inbox.md)
   inbox users add NAME --role reviewer|operator
                                           add or update an inbox user; the password is read from stdin
   inbox users disable NAME                disable an inbox user
 
-configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see README)`;
+configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`;
 
 function defaultActor(): string {
   try {

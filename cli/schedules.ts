@@ -14,7 +14,7 @@ import { CliError } from './context';
 /** Every IMAP poll schedule of the product starts with this; install removes the ones no mailbox wants. */
 export const POLL_SCHEDULE_PREFIX = 'imap-poll-';
 
-/** The poll schedule of one registry entry (README "Several mailboxes"). */
+/** The poll schedule of one registry entry (docs/mailboxes.md). */
 export function pollScheduleId(mailboxId: string): string {
   return `${POLL_SCHEDULE_PREFIX}${mailboxId}`;
 }

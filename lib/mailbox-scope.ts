@@ -1,7 +1,7 @@
 import type { MailboxEntry } from './mailbox-registry';
 
 /**
- * The isolation key of a mailbox's mail (README "Whose data a draft may see"): index entries,
+ * The isolation key of a mailbox's mail (docs/pipeline.md, "Whose data a draft may see"): index entries,
  * threads and retrieval are filtered on `account` and `mailbox`. Without a `team` an entry keeps
  * the key the single-account installation always had (IMAP user + folder), so existing index
  * entries and threads stay valid. Entries naming the same team share one key, whatever their

@@ -2,7 +2,7 @@
  * The Web UI views and `temporal workflow list --query` filters operators work from, built on the
  * email workflow's search attributes (lib/contract.ts SEARCH_ATTRIBUTES). The Web UI keeps saved
  * views in the browser (local storage), not on the server, so they are offered as links and
- * queries to save once per browser ("Save as View"); the README lists them.
+ * queries to save once per browser ("Save as View"); docs/operating.md lists them.
  */
 export interface OperatorView {
   id: string;

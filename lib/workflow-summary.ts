@@ -21,7 +21,7 @@ export interface EmailFacts {
   priority: Priority;
   /** IMAP folder name, or `file` for an imported file. */
   mailbox: string;
-  /** The registry id of the mailbox it came in through (README "Several mailboxes"). */
+  /** The registry id of the mailbox it came in through (docs/mailboxes.md). */
   mailboxId?: string;
   uid?: number;
   /** The imported file's name. */

@@ -1,5 +1,5 @@
 /**
- * One piece of retrieved context. Where it may come from is a privacy rule (see the README,
+ * One piece of retrieved context. Where it may come from is a privacy rule (see docs/pipeline.md,
  * "Whose data a draft may see"): the same correspondent, the knowledge folder, or our own
  * replies to others with personal data masked.
  */

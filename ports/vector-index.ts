@@ -22,7 +22,7 @@ export interface IndexableEmail {
 }
 
 /**
- * Whose entries a retrieval may return (README, "Whose data a draft may see"). Built once by
+ * Whose entries a retrieval may return (docs/pipeline.md, "Whose data a draft may see"). Built once by
  * `contextScope` and enforced inside every index, in its own query language.
  */
 export interface ContextScope {

@@ -66,7 +66,7 @@ function labelledGauge(gauge: MetricGauge) {
 }
 
 /**
- * Samples the seed-004 figures from MariaDB every `intervalMs` into the runtime's metric meter, so
+ * Samples the operating figures (docs/operating.md: metrics and alerts) from MariaDB every `intervalMs` into the runtime's metric meter, so
  * they appear on the SDK's Prometheus endpoint. Counters count what happened since the worker
  * started; gauges show the database as it is. A failed round is counted and logged, and the
  * next one catches up on the events.

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
  * enough to be promoted. V8's own growth factor (up to 4× the live set when collection looks
  * cheap) then let the main heap swell from ~85 MB to over 200 MB while only ~60 MB stayed live, and
  * glibc kept the pages: the worker sat above 500 MB with 2,000 emails waiting. A fixed 25 % brings
- * that to ~350 MB at the same throughput (the bench's figures are in the README) for a few percent
+ * that to ~350 MB at the same throughput (the bench's figures are in docs/performance.md) for a few percent
  * more CPU in the collector. Unlike `--max-old-space-size` it sets no ceiling, so a burst of large
  * messages still fits instead of ending the process.
  *

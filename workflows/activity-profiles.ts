@@ -2,7 +2,7 @@
  * Named activity option profiles: every timeout and retry rule of the pipeline in one place.
  * Pure data, imported by workflows (options) and by the worker's queue interceptor (schedule).
  *
- * Seed 000/001: a retryable failure is retried after 30 s, 120 s and 600 s (with jitter), i.e. at
+ * A retryable failure is retried after 30 s, 120 s and 600 s (with jitter), i.e. at
  * most 4 attempts, then the job is `dead`. Temporal's exponential policy cannot express that
  * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
  */
@@ -15,7 +15,7 @@ export const HEARTBEAT_TIMEOUT = '20 seconds';
 export const HEARTBEAT_EVERY_MS = 5_000;
 
 export interface RetryPlan {
-  /** 0 means unlimited (seed 001: IMAP and MariaDB outages are waited out). */
+  /** 0 means unlimited: IMAP and MariaDB outages are waited out, never given up on. */
   maximumAttempts: number;
   delaysMs: readonly number[];
 }
@@ -48,13 +48,13 @@ function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], pl
 export const PROFILES = {
   /** IMAP: unlimited retries with the backoff schedule, capped at 10 minutes. */
   mailIo: profile('2 minutes', { maximumAttempts: 0, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
-  /** One poll pass: a few quick tries; the schedule's next run is the real retry (seed 001). */
+  /** One poll pass: a few quick tries; the schedule's next run is the real retry. */
   poll: profile('2 minutes', { maximumAttempts: 3, delaysMs: [5_000, 15_000] }),
   /** CPU-bound local work: the default schedule. */
   parse: profile('1 minute', { maximumAttempts: 4, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
   /** Qdrant/ArangoDB/full-text: 3 attempts, then the pipeline goes on as partially_indexed. */
   index: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
-  /** LLM: one retry (seed 001), then a person drafts (manual_review). */
+  /** LLM: one retry, then a person drafts (manual_review). */
   llm: profile('3 minutes', { maximumAttempts: 2, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
   /** SMTP: three attempts; the draft stays approved and the resend schedule picks it up. */
   send: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
@@ -94,7 +94,7 @@ export const ACTIVITY_PLAN: Record<string, ActivityPlanEntry> = {
 };
 
 /**
- * Cost classes (seed 004): each has its own task queue and worker pool with its own concurrency
+ * Cost classes: each has its own task queue and worker pool with its own concurrency
  * limit, so a slow LLM never blocks mail I/O or parsing. Bookkeeping stays on the workflow's queue.
  */
 export const COST_CLASS: Record<ProfileName, 'mail-io' | 'parse' | 'index' | 'llm' | null> = {
@@ -114,7 +114,7 @@ export function taskQueueFor(baseQueue: string, profile: ProfileName): string {
   return costClass ? `${baseQueue}-${costClass}` : baseQueue;
 }
 
-/** Aging (seed 004): every 10 minutes of waiting raises the priority of the next step by one level. */
+/** Aging: every 10 minutes of waiting raises the priority of the next step by one level. */
 export const AGING_STEP_MS = 10 * 60 * 1000;
 
 /**

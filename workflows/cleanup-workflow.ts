@@ -5,7 +5,7 @@ import { PROFILES, taskQueueFor } from './activity-profiles';
 
 const { resetStuckJobs } = proxyActivities<Activities>(PROFILES.poll.options);
 
-/** Seed 001: rows in `processing` for more than 600 s are reset, reconciled with Temporal. */
+/** Queue rows in `processing` for more than 600 s are reset into the retry cycle, reconciled with Temporal (docs/queue-model.md). */
 export const STUCK_AFTER_SECONDS = 600;
 
 /** Started hourly by the cleanup schedule. */

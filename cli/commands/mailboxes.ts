@@ -242,7 +242,7 @@ export function mailboxesSetEnabled(config: Config, id: string, enabled: boolean
   const file = config.mailboxesFile;
   if (!file)
     throw new CliError(
-      'no MAILBOXES_FILE: the single mailbox "default" comes from the IMAP_* / SMTP_* variables (README "Several mailboxes" shows how to move it into a file)',
+      'no MAILBOXES_FILE: the single mailbox "default" comes from the IMAP_* / SMTP_* variables (docs/mailboxes.md shows how to move it into a file)',
       2,
     );
   const full = path.resolve(file);

@@ -87,7 +87,7 @@ export function writeRegistry(
     })),
   };
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `# Written by the demo: one entry per mailbox (README "Several mailboxes").\n${stringify(doc)}`);
+  fs.writeFileSync(file, `# Written by the demo: one entry per mailbox (docs/mailboxes.md).\n${stringify(doc)}`);
 }
 
 /** The sample addressed to another mailbox of the demo: its To header names that address. */

@@ -193,7 +193,7 @@ describe('whose data a draft may see', () => {
         body: `Sehr geehrte Damen und Herren,\n\nich kündige meinen Vertrag 4711 zum Monatsende. ${ANNA_SECRET}\n\nAnna Schmidt`,
       }),
     );
-    annaDraft = (await h.run(anna, h.activities.draftReply, { emailId: anna, version: 1 })).draftId;
+    annaDraft = (await h.run(anna, h.activities.draftReply, { emailId: anna, version: 1, record: { seq: 1 } })).draftId;
     bernd = await indexed(
       sampleEmail({
         from: BERND,

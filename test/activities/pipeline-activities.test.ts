@@ -103,7 +103,8 @@ test('a reply joins the thread of the message it answers, and retrieval finds th
   const b = await h.deps.activities.messages.getEmail(second.emailId);
   assert.equal(b?.threadId, a?.threadId);
   stack.llm.requests.length = 0;
-  const draft = await h.run(second.emailId, h.activities.draftReply, { emailId: second.emailId, version: 1 });
+  // As the workflow calls it: the draft step records the status it reaches under the workflow's number.
+  const draft = await h.run(second.emailId, h.activities.draftReply, { emailId: second.emailId, version: 1, record: { seq: 1 } });
   assert.equal(draft.needsHuman, false);
   const stored = await h.deps.activities.drafts.get(draft.draftId);
   assert.ok(stored?.contextIds.includes(first.emailId), 'the earlier thread message was retrieved as context');
@@ -124,7 +125,7 @@ test('LLM invalid JSON: one retry with an adjusted prompt, then default values a
 
   const hopeless = await throughDraft(sampleEmail({ subject: 'Kündigung' }));
   stack.llm.script({ kind: 'content', content: '{broken' }, { kind: 'content', content: 'still not json' });
-  const d2 = await h.run(hopeless.emailId, h.activities.draftReply, { emailId: hopeless.emailId, version: 1 });
+  const d2 = await h.run(hopeless.emailId, h.activities.draftReply, { emailId: hopeless.emailId, version: 1, record: { seq: 1 } });
   assert.deepEqual(d2.flags, ['json_invalid_defaults']);
   assert.equal(d2.needsHuman, true);
   assert.equal(await status(hopeless.emailId), 'manual_review');

@@ -249,7 +249,7 @@ test('list, count and batch signals by query follow the emails through the pipel
   ).stdout.split('\t')[0]!;
   await waitFor('G in manual_review', async () => (await status('G-manual-review')) === 'manual_review', 120_000);
 
-  // What the issue asks for, verbatim, and the views the README documents.
+  // The views docs/operating.md documents, verbatim.
   await expectList('EmailStatus="awaiting_approval" AND EmailPriority="critical"', ['A-urgent-imap', 'B-critical-file']);
   const waiting = ['A-urgent-imap', 'B-critical-file', 'D-low-file', 'E-high-file', 'F-hostile-imap', 'G-manual-review'];
   await expectList('NeedsHuman=true', waiting);

@@ -118,7 +118,7 @@ interface Rule {
   annotations: { summary: string; description: string };
 }
 
-test('alert rules: the seed-004 alerts, each with an expression, a severity and a text for the person paged', () => {
+test('alert rules: the throughput and dead-letter alerts, each with an expression, a severity and a text for the person paged', () => {
   const rules = (load(read('deploy/prometheus/alerts.yml')) as { groups: Array<{ name: string; rules: Rule[] }> }).groups.flatMap(
     (g) => g.rules,
   );
