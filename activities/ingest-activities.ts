@@ -13,9 +13,11 @@ import { runStep, stepWillRetry } from './step-scope';
  */
 export interface IngestSteps {
   fetchEmail(input: EmailWorkflowInput): Promise<{ size: number; message?: FetchedMessage }>;
-  parseEmail(
-    input: { emailId: string; priority?: Priority; fetched?: FetchedMessage },
-  ): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
+  parseEmail(input: {
+    emailId: string;
+    priority?: Priority;
+    fetched?: FetchedMessage;
+  }): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
   indexEmail(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }>;
 }
 

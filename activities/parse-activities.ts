@@ -75,7 +75,7 @@ export function createParseStep(deps: ParseDeps) {
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       const verdict = triage(triageMessage(parsed), deps.settings.triage);
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
-      const linked = verdict?.class === 'bounce' ? await linkBounce(input.emailId, raw, parsed) : 0;
+      if (verdict?.class === 'bounce') await linkBounce(input.emailId, raw, parsed);
       const summary = {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { createHash, randomUUID } from 'node:crypto';
 import { wordEditDistance } from '../lib/edit-distance';
 import { PermanentError, TransientError, errorMessage } from '../lib/errors';
@@ -94,13 +93,11 @@ export function createSendActivities(
      * per key) sends again, confirmSentByOperator records that it arrived. The email's status is
      * the workflow's; this records the ledger row, the draft and the audit trail.
      */
-    async sendReply(
-      input: {
-        emailId: string;
-        draftId: string;
-        force?: { by: string; key: string };
-      },
-    ): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
+    async sendReply(input: {
+      emailId: string;
+      draftId: string;
+      force?: { by: string; key: string };
+    }): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
       const cid = correlationId();
       const force = checkForce(input.force);
       const draft = await deps.drafts.get(input.draftId);

@@ -34,7 +34,7 @@ test('the workflow bundle preloads the workflow modules, and lint watches every 
   assert.deepEqual(inBundle, [...WORKFLOW_LIB_FILES].sort(), 'eslint.config.mjs WORKFLOW_LIB_FILES must list exactly these');
 
   const eslint = new ESLint({ cwd: root });
-  for (const file of ['workflows/email-workflow.ts', 'workflows/legacy/email-workflow-v1.ts', ...WORKFLOW_LIB_FILES]) {
+  for (const file of ['workflows/email-workflow.ts', 'workflows/email-run.ts', ...WORKFLOW_LIB_FILES]) {
     const rules = ((await eslint.calculateConfigForFile(file)) as Linter.Config).rules ?? {};
     assert.ok(rules['no-restricted-syntax'], `${file} is checked for module state`);
   }

@@ -72,9 +72,7 @@ test('the intake runs at most WORKER_CONCURRENCY_MAIL_IO at once in a worker, al
     },
   };
   const { ingestEmail } = createIngestActivities(steps, 3);
-  const intakes = Array.from({ length: 10 }, (_, i) =>
-    ingestEmail({ emailId: `e${i}`, source: { kind: 'stored' } }),
-  );
+  const intakes = Array.from({ length: 10 }, (_, i) => ingestEmail({ emailId: `e${i}`, source: { kind: 'stored' } }));
   await tick();
   assert.equal(running, 3, 'three fetches in flight, seven intakes wait for a slot');
   release.open();
