@@ -18,9 +18,9 @@ import { errorMessage } from '../lib/errors';
 import { startStack, type TestStack } from '../test/support/stack';
 import { historyToJson } from './replay/history-json';
 import { SCENARIOS, type CaptureContext, type Scenario } from './replay/scenarios';
-import { tail } from './services/child-process';
-import { startSwitchableSmtp, type SwitchableSmtp } from './services/switchable-smtp';
-import { startWorkerProcess, type WorkerProcess } from './services/worker-process';
+import { tail } from '../test/support/services/child-process';
+import { startSwitchableSmtp, type SwitchableSmtp } from '../test/support/services/switchable-smtp';
+import { startWorkerProcess, type WorkerProcess } from '../test/support/services/worker-process';
 
 const root = path.resolve(__dirname, '..');
 export const MANIFEST = path.join(root, 'test/replay/manifest.json');

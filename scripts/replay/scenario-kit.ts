@@ -10,9 +10,9 @@ import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../wor
 import { sampleEmail } from '../../test/support/stack';
 import { waitFor } from '../../test/support/wait';
 import type { OpenAiDouble } from '../../test/doubles/openai-double';
-import { appendMessages, startImapEmail } from '../services/imap-intake';
-import type { SwitchableSmtp } from '../services/switchable-smtp';
-import { temporalCliPath } from '../services/tool-paths';
+import { appendMessages, startImapEmail } from '../../test/support/services/imap-intake';
+import type { SwitchableSmtp } from '../../test/support/services/switchable-smtp';
+import { temporalCliPath } from '../../test/support/services/tool-paths';
 
 export interface CaptureContext {
   client: Client;

@@ -11,7 +11,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { PollInput, PollResult } from '../../activities/poll-activities';
 import { PATCHES } from '../../lib/contract';
-import { temporalTestServerPath } from '../../scripts/services/tool-paths';
+import { temporalTestServerPath } from '../support/services/tool-paths';
 import { MAX_POLL_PASSES, type PollRunResult } from '../../workflows/imap-poll-workflow';
 import { workflowBundle } from '../support/workflow-bundle';
 

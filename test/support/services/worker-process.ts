@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnManaged, type ManagedChild } from './child-process';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '../../..');
 
 export interface WorkerProcess {
   managed: ManagedChild;

@@ -1,4 +1,4 @@
-import { SEARCH_ATTRIBUTES } from '../../lib/contract';
+import { SEARCH_ATTRIBUTES } from '../../../lib/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
