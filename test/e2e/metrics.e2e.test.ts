@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { load } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { freePort } from '../support/services/ports';
 import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 import { metricNamesIn, parsePrometheusText, total, type Sample } from '../support/prometheus-text';
@@ -173,7 +173,7 @@ test('a batch of emails moves the series: intake, waiting for a person, time to 
 test('every metric the alert rules and the dashboard name is exported by the worker', () => {
   assert.ok(scraped.length > 0, 'needs the scrape of the test before');
   const exported = new Set(scraped.map((s) => s.name));
-  const rules = load(readFileSync(path.join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
+  const rules = parseYaml(readFileSync(path.join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
     groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
   };
   const exprs: Array<readonly [string, string]> = rules.groups.flatMap((g) => g.rules.map((r) => [`alert ${r.alert}`, r.expr] as const));
