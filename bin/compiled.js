@@ -39,6 +39,11 @@ function sourcesMtime() {
   return newest;
 }
 
+/** True in a checkout: some TypeScript source folder is there (migrations/ alone are no sources). */
+function hasSources() {
+  return SOURCE_DIRS.some((dir) => dir !== 'migrations' && fs.existsSync(path.join(root, dir)));
+}
+
 /**
  * { use: true } when dist/ is complete and fresh; otherwise { use: false, reason }.
  * EMAIL_RAG_FROM_SOURCE=1 forces the TypeScript sources (tsx).
@@ -56,6 +61,9 @@ function compiledState() {
   if (!needed.every((file) => fs.existsSync(path.join(dist, file)))) {
     return { use: false, reason: 'dist/ is incomplete (npm run build)' };
   }
+  // A production install ships dist/ without the TypeScript sources: there is nothing it could be
+  // stale against, and copying the files may well have given the lockfile a newer time.
+  if (!hasSources()) return { use: true };
   if (sourcesMtime() > built) return { use: false, reason: 'dist/ is older than the sources (npm run build)' };
   return { use: true };
 }

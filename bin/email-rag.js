@@ -10,6 +10,15 @@ if (state.use) {
 } else {
   // Read by the worker, which says in its log how it runs and why.
   process.env.EMAIL_RAG_RUNS_FROM = `sources: ${state.reason}`;
-  require('tsx/cjs/api').register();
+  let tsx;
+  try {
+    tsx = require.resolve('tsx/cjs/api');
+  } catch {
+    // tsx is a devDependency: an install with --omit=dev can only run a built dist/.
+    console.error(`email-rag: cannot run: ${state.reason}, and tsx, which runs the TypeScript sources, is not installed`);
+    console.error('a production install (npm ci --omit=dev) needs dist/ from npm run build beside bin/');
+    process.exit(1);
+  }
+  require(tsx).register();
   require('../cli/main.ts');
 }

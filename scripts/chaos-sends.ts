@@ -18,9 +18,9 @@ import { sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { approveUpdate, stateQuery, type WaitingFor } from '../workflows/email-workflow';
 import { attemptKey, readSends } from './chaos/send-ledger-view';
-import { appendMessages, startImapEmail } from './services/imap-intake';
-import { startSwitchableSmtp, type SwitchableSmtp } from './services/switchable-smtp';
-import { startWorkerProcess, type WorkerProcess } from './services/worker-process';
+import { appendMessages, startImapEmail } from '../test/support/services/imap-intake';
+import { startSwitchableSmtp, type SwitchableSmtp } from '../test/support/services/switchable-smtp';
+import { startWorkerProcess, type WorkerProcess } from '../test/support/services/worker-process';
 
 interface Kill {
   n: number;

@@ -18,8 +18,8 @@ import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from '.
 import { acquireDemoLock } from './demo/lock';
 import { startDemoInbox } from './demo/inbox';
 import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
-import { freePort } from './services/ports';
-import { projectRoot, temporalCliPath } from './services/tool-paths';
+import { freePort } from '../test/support/services/ports';
+import { projectRoot, temporalCliPath } from '../test/support/services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
 const STEPS = 7;
@@ -293,7 +293,7 @@ async function main(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals): void => {
     signals += 1;
     if (signals > 1) {
-      // The exit hook of scripts/services/child-process still sends SIGTERM to every child.
+      // The exit hook of test/support/services/child-process still sends SIGTERM to every child.
       console.log('demo: second signal, exiting without waiting');
       process.exit(130);
     }

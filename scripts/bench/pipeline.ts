@@ -5,7 +5,7 @@ import { pollScheduleId, triggerPoll } from '../../cli/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { sampleEmail, MAILBOX_USER, type TestStack } from '../../test/support/stack';
 import { approveUpdate } from '../../workflows/email-workflow';
-import { spawnManaged } from '../services/child-process';
+import { spawnManaged } from '../../test/support/services/child-process';
 import { inParallel } from './twin';
 import { rowKey } from './worker-spread';
 

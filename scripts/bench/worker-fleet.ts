@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startWorkerProcess, type WorkerProcess } from '../services/worker-process';
+import { startWorkerProcess, type WorkerProcess } from '../../test/support/services/worker-process';
 import { sampleProcess, type ProcSampler } from './proc-sampler';
 
 export interface FleetMember {

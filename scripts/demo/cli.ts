@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnManaged, type ManagedChild } from '../services/child-process';
-import { projectRoot } from '../services/tool-paths';
+import { spawnManaged, type ManagedChild } from '../../test/support/services/child-process';
+import { projectRoot } from '../../test/support/services/tool-paths';
 import { waitFor } from './step';
 
 const BIN = path.join(projectRoot, 'bin', 'email-rag.js');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ManagedChild } from '../services/child-process';
-import { freePort } from '../services/ports';
+import type { ManagedChild } from '../../test/support/services/child-process';
+import { freePort } from '../../test/support/services/ports';
 import { shellQuote, startEmailRagService } from './cli';
 import { isFree } from './services';
 import { relative, waitFor } from './step';

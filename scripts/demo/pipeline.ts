@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Pool } from '../../adapters/mariadb/pool';
-import type { SmtpSink } from '../services/smtp-sink';
+import type { SmtpSink } from '../../test/support/services/smtp-sink';
 import { runCommand, shellQuote } from './cli';
 import { PRINTED_CODEC_AUTH, codecFlags, type DemoCodec } from './codec';
 import { emailRows, emailStatus, type EmailRow } from './queries';

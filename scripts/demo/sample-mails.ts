@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { projectRoot } from '../services/tool-paths';
+import { projectRoot } from '../../test/support/services/tool-paths';
 
 export const SAMPLE_DIR = path.join(projectRoot, 'scripts', 'demo-mails');
 /** Mail that is in the mailbox before it is connected: history, never answered. */

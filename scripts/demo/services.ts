@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { dropDatabase, migrate, type MigrationResult } from '../../adapters/mariadb/migrate';
-import { startDovecot, type DovecotServer } from '../services/dovecot';
-import { freePort } from '../services/ports';
-import { startSmtpSink, type SmtpSink } from '../services/smtp-sink';
-import { startTemporalDevServer, type TemporalDevServer } from '../services/temporal-dev-server';
+import { startDovecot, type DovecotServer } from '../../test/support/services/dovecot';
+import { freePort } from '../../test/support/services/ports';
+import { startSmtpSink, type SmtpSink } from '../../test/support/services/smtp-sink';
+import { startTemporalDevServer, type TemporalDevServer } from '../../test/support/services/temporal-dev-server';
 import type { Cleanup } from './step';
 
 export const DEFAULT_DATABASE_URL = 'mariadb://root@127.0.0.1:3306/email_rag';

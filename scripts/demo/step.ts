@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { tail } from '../services/child-process';
-import { projectRoot } from '../services/tool-paths';
+import { tail } from '../../test/support/services/child-process';
+import { projectRoot } from '../../test/support/services/tool-paths';
 
 /** A failed demo step: what was being done, the cause, and the logs that explain it. */
 export class DemoError extends Error {

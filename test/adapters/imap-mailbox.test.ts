@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
 import { createImapMailbox } from '../../adapters/imap-mailbox';
 import { PermanentError, TransientError } from '../../lib/errors';
-import { startDovecot, type DovecotServer } from '../../scripts/services/dovecot';
+import { startDovecot, type DovecotServer } from '../support/services/dovecot';
 import { withImap } from '../support/imap-session';
 
 const USER = { user: 'busy@example.test', password: 'secret' };

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { Runtime } from '@temporalio/worker';
 import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
 import { createPool, type Pool } from '../../adapters/mariadb/pool';
-import { freePort } from '../../scripts/services/ports';
+import { freePort } from '../support/services/ports';
 import { readMetrics } from '../../adapters/mariadb/operations';
 import { startBusinessMetricsSampler } from '../../workers/business-metrics';
 import { createTestDatabase } from '../support/database';

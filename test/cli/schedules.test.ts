@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../../cli/schedules';
 import { WORKFLOW_TYPES } from '../../lib/contract';
-import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
+import { startTemporalDevServer, type TemporalDevServer } from '../support/services/temporal-dev-server';
 import { writeRegistry, type TestMailbox } from '../support/mailbox-registry-file';
 import { waitFor } from '../support/wait';
 

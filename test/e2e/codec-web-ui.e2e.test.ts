@@ -18,8 +18,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { connectTemporalClient } from '../../adapters/temporal-connection';
 import { startCodecServer } from '../../cli/commands/codec-server';
 import { loadConfig, type Config } from '../../lib/config';
-import { freePort } from '../../scripts/services/ports';
-import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
+import { freePort } from '../support/services/ports';
+import { startTemporalDevServer, type TemporalDevServer } from '../support/services/temporal-dev-server';
 
 const SECRET = 'Widerruf Vertrag 5521-K, Frau Yıldız';
 const SUMMARY = 'Rückruf erbeten 7730-M — Frau Yıldız (yildiz@kundin.example)';

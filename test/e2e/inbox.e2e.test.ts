@@ -14,7 +14,7 @@ import { ingest } from '../../cli/commands/ingest';
 import { inboxUsersAdd } from '../../cli/commands/inbox-users';
 import { startInbox, type RunningInbox } from '../../inbox/server';
 import { loadConfig, type Config } from '../../lib/config';
-import { startSwitchableSmtp } from '../../scripts/services/switchable-smtp';
+import { startSwitchableSmtp } from '../support/services/switchable-smtp';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';

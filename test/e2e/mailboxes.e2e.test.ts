@@ -15,7 +15,7 @@ import { simpleParser } from 'mailparser';
 import type { PollRunResult } from '../../workflows/imap-poll-workflow';
 import { ingest } from '../../cli/commands/ingest';
 import { loadConfig, type Config } from '../../lib/config';
-import { startSmtpSink, type SmtpSink } from '../../scripts/services/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../support/services/smtp-sink';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { approveUpdate } from '../../workflows/email-definitions';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';

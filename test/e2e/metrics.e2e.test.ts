@@ -11,9 +11,9 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { load } from 'js-yaml';
-import { freePort } from '../../scripts/services/ports';
-import { startWorkerProcess, type WorkerProcess } from '../../scripts/services/worker-process';
+import { parse as parseYaml } from 'yaml';
+import { freePort } from '../support/services/ports';
+import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 import { metricNamesIn, parsePrometheusText, total, type Sample } from '../support/prometheus-text';
 import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -173,7 +173,7 @@ test('a batch of emails moves the series: intake, waiting for a person, time to 
 test('every metric the alert rules and the dashboard name is exported by the worker', () => {
   assert.ok(scraped.length > 0, 'needs the scrape of the test before');
   const exported = new Set(scraped.map((s) => s.name));
-  const rules = load(readFileSync(path.join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
+  const rules = parseYaml(readFileSync(path.join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
     groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
   };
   const exprs: Array<readonly [string, string]> = rules.groups.flatMap((g) => g.rules.map((r) => [`alert ${r.alert}`, r.expr] as const));

@@ -19,8 +19,8 @@ import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/sch
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { imapEmailId } from '../../lib/domain';
 import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../lib/operator-views';
-import { startSwitchableSmtp, type SwitchableSmtp } from '../../scripts/services/switchable-smtp';
-import { chromiumPath, projectRoot, temporalCliPath } from '../../scripts/services/tool-paths';
+import { startSwitchableSmtp, type SwitchableSmtp } from '../support/services/switchable-smtp';
+import { chromiumPath, projectRoot, temporalCliPath } from '../support/services/tool-paths';
 import type { PollResult } from '../../activities/poll-activities';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { stateQuery, type EmailWorkflowState } from '../../workflows/email-workflow';

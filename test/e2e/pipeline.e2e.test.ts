@@ -11,7 +11,7 @@ import type { ImapFlow } from 'imapflow';
 import { withImap } from '../support/imap-session';
 import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../lib/domain';
-import { temporalCliPath } from '../../scripts/services/tool-paths';
+import { temporalCliPath } from '../support/services/tool-paths';
 import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { temporalCliPath } from '../../scripts/services/tool-paths';
+import { temporalCliPath } from '../support/services/tool-paths';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { approveUpdate, stateQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';

@@ -23,7 +23,7 @@ import { dlqRequeue } from '../../cli/commands/dlq';
 import { ingest } from '../../cli/commands/ingest';
 import { loadConfig, type Config } from '../../lib/config';
 import type { EmailWorkflowInput } from '../../lib/domain';
-import { temporalCliPath } from '../../scripts/services/tool-paths';
+import { temporalCliPath } from '../support/services/tool-paths';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery } from '../../workflows/email-workflow';
 import { sampleEmail, startStack, type TestStack } from '../support/stack';

@@ -19,9 +19,9 @@ import { errorMessage } from '../../lib/errors';
 import { startStack, type TestStack } from '../support/stack';
 import { historyToJson } from './capture/history-json';
 import { SCENARIOS, type CaptureContext, type Scenario } from './capture/scenarios';
-import { tail } from '../../scripts/services/child-process';
-import { startSwitchableSmtp, type SwitchableSmtp } from '../../scripts/services/switchable-smtp';
-import { startWorkerProcess, type WorkerProcess } from '../../scripts/services/worker-process';
+import { tail } from '../support/services/child-process';
+import { startSwitchableSmtp, type SwitchableSmtp } from '../support/services/switchable-smtp';
+import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 
 const root = path.resolve(__dirname, '../..');
 /** The release whose histories this checkout writes: `1.0` for version 1.0.x. */

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
-import { startDovecot } from '../../scripts/services/dovecot';
-import type { DovecotServer } from '../../scripts/services/dovecot';
+import { startDovecot } from '../support/services/dovecot';
+import type { DovecotServer } from '../support/services/dovecot';
 
 const USER = { user: 'alice', password: 's3cret' };
 let dir: string;

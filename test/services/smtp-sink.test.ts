@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import nodemailer from 'nodemailer';
-import { startSmtpSink } from '../../scripts/services/smtp-sink';
-import type { SmtpSink } from '../../scripts/services/smtp-sink';
+import { startSmtpSink } from '../support/services/smtp-sink';
+import type { SmtpSink } from '../support/services/smtp-sink';
 
 let dir: string;
 let sink: SmtpSink;

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Connection } from '@temporalio/client';
-import { freePort } from '../../scripts/services/ports';
-import { startTemporalDevServer } from '../../scripts/services/temporal-dev-server';
+import { freePort } from '../support/services/ports';
+import { startTemporalDevServer } from '../support/services/temporal-dev-server';
 
 let dir: string;
 let squatter: net.Server;

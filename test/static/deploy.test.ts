@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
-import { load } from 'js-yaml';
+import { parse as parseYaml } from 'yaml';
 import { SEARCH_ATTRIBUTES } from '../../lib/contract';
 
 const root = path.resolve(__dirname, '../..');
@@ -26,7 +26,7 @@ interface Service {
   volumes?: string[];
   ports?: string[];
 }
-const compose = load(read('docker-compose.temporal.yml')) as { services: Record<string, Service> };
+const compose = parseYaml(read('docker-compose.temporal.yml')) as { services: Record<string, Service> };
 const services = compose.services;
 
 /** `./host/path:/container/path[:ro]` of a service, as host path → container path. */
@@ -89,7 +89,7 @@ test('Prometheus scrapes the worker on its METRICS_PORT and loads the alert rule
   assert.match(port, /^\d+$/);
   const prom = services.prometheus!;
   const promMounts = mounts(prom);
-  const config = load(read('deploy/prometheus/prometheus.yml')) as {
+  const config = parseYaml(read('deploy/prometheus/prometheus.yml')) as {
     rule_files: string[];
     scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
   };
@@ -102,11 +102,11 @@ test('Prometheus scrapes the worker on its METRICS_PORT and loads the alert rule
   const grafana = mounts(services.grafana!);
   const provisioning = grafana.get('deploy/grafana/provisioning');
   assert.equal(provisioning, '/etc/grafana/provisioning');
-  const providers = load(read('deploy/grafana/provisioning/dashboards/email-rag.yml')) as {
+  const providers = parseYaml(read('deploy/grafana/provisioning/dashboards/email-rag.yml')) as {
     providers: Array<{ options: { path: string } }>;
   };
   assert.equal(path.dirname(grafana.get('deploy/grafana/email-rag.json') ?? ''), providers.providers[0]!.options.path);
-  const datasources = load(read('deploy/grafana/provisioning/datasources/prometheus.yml')) as { datasources: Array<{ url: string }> };
+  const datasources = parseYaml(read('deploy/grafana/provisioning/datasources/prometheus.yml')) as { datasources: Array<{ url: string }> };
   assert.equal(datasources.datasources[0]!.url, 'http://prometheus:9090');
 });
 
@@ -119,7 +119,7 @@ interface Rule {
 }
 
 test('alert rules: the throughput and dead-letter alerts, each with an expression, a severity and a text for the person paged', () => {
-  const rules = (load(read('deploy/prometheus/alerts.yml')) as { groups: Array<{ name: string; rules: Rule[] }> }).groups.flatMap(
+  const rules = (parseYaml(read('deploy/prometheus/alerts.yml')) as { groups: Array<{ name: string; rules: Rule[] }> }).groups.flatMap(
     (g) => g.rules,
   );
   const byName = new Map(rules.map((r) => [r.alert, r]));

@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig, type Config } from '../../lib/config';
-import { startDovecot, type DovecotServer, type DovecotUser } from '../../scripts/services/dovecot';
-import { startSmtpSink, type SmtpSink } from '../../scripts/services/smtp-sink';
-import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/services/temporal-dev-server';
+import { startDovecot, type DovecotServer, type DovecotUser } from './services/dovecot';
+import { startSmtpSink, type SmtpSink } from './services/smtp-sink';
+import { startTemporalDevServer, type TemporalDevServer } from './services/temporal-dev-server';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
 import { createTestDatabase } from './database';
 

@@ -18,7 +18,7 @@ import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
 import { createTemporalDecisions } from '../../adapters/temporal-decisions';
 import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
 import { PermanentError, TransientError } from '../../lib/errors';
-import { temporalTestServerPath } from '../../scripts/services/tool-paths';
+import { temporalTestServerPath } from '../support/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
 import { COST_CLASSES } from '../../workflows/activity-profiles';
 import {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { PollInput, PollResult } from '../../activities/poll-activities';
-import { temporalTestServerPath } from '../../scripts/services/tool-paths';
+import { temporalTestServerPath } from '../support/services/tool-paths';
 import { MAX_POLL_PASSES, type PollRunResult } from '../../workflows/imap-poll-workflow';
 import { workflowBundle } from '../support/workflow-bundle';
 

@@ -9,7 +9,7 @@ import { DEFAULT_MAILBOX_ID } from '../../../lib/mailbox-registry';
 import { WORKFLOW_TYPES } from '../../../lib/contract';
 import type { PollRunResult } from '../../../workflows/imap-poll-workflow';
 import { mailOf, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
-import { appendMessages } from '../../../scripts/services/imap-intake';
+import { appendMessages } from '../../support/services/imap-intake';
 
 /** One poll run of the default mailbox, as its schedule starts it; resolves once it ended. */
 async function pollRun(ctx: CaptureContext, workflowId: string): Promise<{ handle: Handle; result: PollRunResult }> {

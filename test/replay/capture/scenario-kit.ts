@@ -10,9 +10,9 @@ import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../../
 import { sampleEmail } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import type { OpenAiDouble } from '../../doubles/openai-double';
-import { appendMessages, startImapEmail } from '../../../scripts/services/imap-intake';
-import type { SwitchableSmtp } from '../../../scripts/services/switchable-smtp';
-import { temporalCliPath } from '../../../scripts/services/tool-paths';
+import { appendMessages, startImapEmail } from '../../support/services/imap-intake';
+import type { SwitchableSmtp } from '../../support/services/switchable-smtp';
+import { temporalCliPath } from '../../support/services/tool-paths';
 
 export interface CaptureContext {
   client: Client;

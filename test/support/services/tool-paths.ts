@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The repository root; this file lives in scripts/services/. */
-export const projectRoot = path.resolve(__dirname, '../..');
+/** The repository root; this file lives in test/support/services/. */
+export const projectRoot = path.resolve(__dirname, '../../..');
 
 const SETUP_HINT = 'run `npm run setup` (bash scripts/setup.sh) first';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnManaged, type ManagedChild } from './child-process';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '../../..');
 
 export interface WorkerProcess {
   managed: ManagedChild;
@@ -22,12 +22,14 @@ export async function startWorkerProcess(
   timeoutMs = 180_000,
   /** Flags for node itself, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
   nodeArgs: string[] = [],
+  /** Where bin/email-rag.js is: this checkout, or a production install made from it. */
+  installDir: string = root,
 ): Promise<WorkerProcess> {
   const offset = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-  const managed = spawnManaged(process.execPath, [...nodeArgs, path.join(root, 'bin/email-rag.js'), 'worker'], {
+  const managed = spawnManaged(process.execPath, [...nodeArgs, path.join(installDir, 'bin/email-rag.js'), 'worker'], {
     logFile,
     env: { ...process.env, ...env },
-    cwd: root,
+    cwd: installDir,
   });
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -161,7 +161,7 @@ function configText(o: {
   ids: Identities;
 }): string {
   const { port, paths, ids } = o;
-  return `# Throwaway test/demo server written by scripts/services/dovecot.ts; not for real mail.
+  return `# Throwaway test/demo server written by test/support/services/dovecot.ts; not for real mail.
 protocols = imap
 listen = 127.0.0.1
 base_dir = ${paths.run}

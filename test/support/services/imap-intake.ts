@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
-import { createTemporalStarter, starterLimits } from '../../adapters/temporal-starter';
-import type { Config } from '../../lib/config';
-import { imapEmailId, type Priority } from '../../lib/domain';
+import { createTemporalStarter, starterLimits } from '../../../adapters/temporal-starter';
+import type { Config } from '../../../lib/config';
+import { imapEmailId, type Priority } from '../../../lib/domain';
 
 export interface AppendedMessage {
   uidValidity: number;

@@ -1,4 +1,21 @@
-import { SEARCH_ATTRIBUTES } from '../../lib/contract';
+/**
+ * Why a launcher of our own and not `TestWorkflowEnvironment.createLocal` of @temporalio/testing
+ * (1.24, with `executable: { type: 'existing-path' }`): the SDK passes the same flags (dbFilename,
+ * port, uiPort/ui, namespace, searchAttributes, and the SQLite pragmas, dynamic config values and
+ * --http-port/--metrics-port through extraArgs), but
+ * - it gives the server 5 s to answer (50 connection attempts 100 ms apart in sdk-core's
+ *   ephemeral_server, no option to wait longer). A start takes 1.3 to 1.7 s on two busy cores, but
+ *   one test file starts several servers and the machine runs other work: this launcher waits
+ *   `startTimeoutMs` (60 s) for the frontend and the namespace;
+ * - it takes its port from the kernel (bind to port 0, inside the ephemeral range where every
+ *   outgoing connection on the machine lands) and cannot retry when another process takes the port
+ *   first: the clash ends as the same timeout as a slow start. This launcher picks ports below that
+ *   range (ports.ts), recognises "address already in use" and starts again on fresh ports;
+ * - the server's output goes to the test process's stdout, not to a log file: errors here quote
+ *   the tail of the server's log, and the port-clash retry reads it;
+ * - `teardown()` kills the server with SIGKILL; `stop()` here sends SIGTERM and waits.
+ */
+import { SEARCH_ATTRIBUTES } from '../../../lib/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
