@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, log, setHandler, type proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DECISIONS, FAILURE_TYPES, type DecisionName } from '../lib/contract';
-import { decisionRefusal, type DecisionResult } from './decision-rules';
+import { decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules';
 import {
   approveSignal,
   approveUpdate,
@@ -83,35 +83,14 @@ export function createDecisionInbox(deps: {
     // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
     else state.waitingFor = null;
   };
-  for (const name of Object.values(DECISIONS)) {
-    setHandler(
-      UPDATES[name],
-      async (i: unknown) => {
-        const raw = i as Record<string, unknown>;
-        claim(name, raw);
-        return new Promise<DecisionResult>((resolve) => queue.push({ name, input: raw, resolve }));
-      },
-      {
-        validator: (i: unknown) => {
-          const refusal = decisionRefusal(name, i, context());
-          if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
-        },
-      },
-    );
-    setHandler(SIGNALS[name], (i: unknown) => {
-      const refusal = decisionRefusal(name, i, context());
-      if (refusal) {
-        const by = typeof (i as { by?: unknown })?.by === 'string' ? (i as { by: string }).by.slice(0, 191) : 'unknown';
-        const r: Refusal = { at: new Date().toISOString(), decision: name, by, reason: refusal };
-        state.refusals.push(r);
-        refusedSignals.push(r);
-        log.warn('decision signal refused', { emailId, decision: name, reason: refusal });
-        return;
-      }
-      claim(name, i as Record<string, unknown>);
-      queue.push({ name, input: i as Record<string, unknown> });
-    });
-  }
+  const refuseSignal = (name: DecisionName, i: unknown, refusal: string): void => {
+    const by = typeof (i as { by?: unknown })?.by === 'string' ? (i as { by: string }).by.slice(0, 191) : 'unknown';
+    const r: Refusal = { at: new Date().toISOString(), decision: name, by, reason: refusal };
+    state.refusals.push(r);
+    refusedSignals.push(r);
+    log.warn('decision signal refused', { emailId, decision: name, reason: refusal });
+  };
+  for (const name of Object.values(DECISIONS)) registerDecision(name, { queue, context, claim, refuseSignal });
   setHandler(threadUpdatedSignal, () => {
     if (deps.isSending()) return;
     // The waiting draft (or the one being written) is stale from this moment: no decision may
@@ -122,4 +101,36 @@ export function createDecisionInbox(deps: {
   setHandler(draftQuery, () => state.draft);
   setHandler(stateQuery, () => state);
   return inbox;
+}
+
+/** The Update and the same-named signal of one decision: the same rules, the same queue. */
+function registerDecision(
+  name: DecisionName,
+  h: {
+    queue: PendingDecision[];
+    context(): DecisionContext;
+    claim(name: DecisionName, i: Record<string, unknown>): void;
+    refuseSignal(name: DecisionName, i: unknown, refusal: string): void;
+  },
+): void {
+  setHandler(
+    UPDATES[name],
+    async (i: unknown) => {
+      const raw = i as Record<string, unknown>;
+      h.claim(name, raw);
+      return new Promise<DecisionResult>((resolve) => h.queue.push({ name, input: raw, resolve }));
+    },
+    {
+      validator: (i: unknown) => {
+        const refusal = decisionRefusal(name, i, h.context());
+        if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
+      },
+    },
+  );
+  setHandler(SIGNALS[name], (i: unknown) => {
+    const refusal = decisionRefusal(name, i, h.context());
+    if (refusal) return h.refuseSignal(name, i, refusal);
+    h.claim(name, i as Record<string, unknown>);
+    h.queue.push({ name, input: i as Record<string, unknown> });
+  });
 }
