@@ -7,6 +7,7 @@ import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
+import { workerDeploymentOptions } from './worker-deployment';
 import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
 
 /** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
@@ -39,6 +40,7 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   const client = new Client({ connection, namespace: config.temporal.namespace, ...(dataConverter ? { dataConverter } : {}) });
   const deps = buildDependencies(config, client, { eagerStarts: true });
   const activities = createActivities(deps.activities);
+  const deployment = workerDeploymentOptions(config.worker.deployment);
   const common = {
     connection,
     namespace: config.temporal.namespace,
@@ -46,6 +48,8 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     activities,
     interceptors: { activity: [createQueueInterceptor(deps.jobs, deps.activities.audit)] },
     shutdownGraceTime: config.worker.shutdownGraceMs,
+    // The activity pools carry the version too: a pinned run's activities stay on its build.
+    ...(deployment ? { workerDeploymentOptions: deployment } : {}),
   };
   const worker = await Worker.create({
     ...common,
