@@ -130,6 +130,16 @@ async function drainageStatus(build: Build): Promise<string | undefined> {
   return (JSON.parse(stdout) as { drainageInfo?: { drainageStatus?: string } }).drainageInfo?.drainageStatus;
 }
 
+/** Open runs on a version, counted as an operator would (the server's own search attribute). */
+async function pinnedOpenRuns(build: Build): Promise<number> {
+  const { stdout } = await run(temporalCliPath(), [
+    ...['workflow', 'count', '--output', 'json'],
+    ...['--address', server.address, '--namespace', server.namespace],
+    ...['--query', `TemporalWorkerDeploymentVersion="${DEPLOYMENT}:${build}" AND ExecutionStatus="Running"`],
+  ]);
+  return Number((JSON.parse(stdout) as { count?: string | number }).count ?? 0);
+}
+
 async function events(handle: WorkflowHandle): Promise<temporal.api.history.v1.IHistoryEvent[]> {
   return (await handle.fetchHistory()).events ?? [];
 }
@@ -172,6 +182,8 @@ test('pinned: a waiting run finishes on the build that started it after 1.1 beca
 
   // 1.0 is no longer current but has a run pinned to it: its workers must keep running.
   await waitFor('1.0 draining', async () => (await drainageStatus('1.0')) === 'draining');
+  // Which runs keep it: the query in docs/changing-workflows.md.
+  await waitFor('the open run pinned to 1.0 in visibility', async () => (await pinnedOpenRuns('1.0')) === 1);
 
   // The decision on the old run comes after the switch: it is still 1.0's run.
   await old.signal(decideSignal, 'approved');
