@@ -5,7 +5,10 @@
  * decision then reaches the run on build 1.0's worker and it finishes there, while a new run
  * starts on 1.1. The same swap between unversioned workers stops the waiting run with a
  * nondeterminism error, and the replay check (what test/replay does with the last release's
- * histories) names the history that 1.1 cannot replay.
+ * histories) names the history that 1.1 cannot replay. The operator steps of
+ * docs/changing-workflows.md are run with the real CLI: set-current-version, the drainage status,
+ * the count of open runs on a version, moving runs to a compatible build, and the first
+ * versioned deployment taking over runs of unversioned workers.
  *
  * The workflows are test-only modules (test/fixtures/versioning/): the point is the mechanism;
  * the worker options come from the product (workers/worker-deployment.ts).
@@ -29,14 +32,15 @@ import { waitFor } from '../support/wait';
 
 const run = promisify(execFile);
 const DEPLOYMENT = 'approval-test';
-const BUILDS = ['1.0', '1.1'] as const;
-type Build = (typeof BUILDS)[number];
+/** Workflow code per build: 1.2 is a rebuild of 1.1, same workflow. */
+const CODE = { '1.0': '1-0', '1.1': '1-1', '1.2': '1-1' } as const;
+type Build = keyof typeof CODE;
 
 let dataDir: string;
 let server: TemporalDevServer;
 let connection: Connection;
 let client: Client;
-const bundles = {} as Record<Build, { code: string }>;
+const bundles = {} as Record<(typeof CODE)[Build], { code: string }>;
 const running: RunningBuild[] = [];
 
 before(async () => {
@@ -55,9 +59,8 @@ before(async () => {
   });
   connection = await Connection.connect({ address: server.address });
   client = new Client({ connection, namespace: server.namespace });
-  for (const build of BUILDS) {
-    const file = `../fixtures/versioning/approval-release-${build.replace('.', '-')}`;
-    bundles[build] = await bundleWorkflowCode({ workflowsPath: require.resolve(file) });
+  for (const code of ['1-0', '1-1'] as const) {
+    bundles[code] = await bundleWorkflowCode({ workflowsPath: require.resolve(`../fixtures/versioning/approval-release-${code}`) });
   }
 });
 
@@ -78,13 +81,13 @@ interface RunningBuild {
  * task replays the whole history on whichever worker the server hands it to, so nothing cached
  * can hide a task routed to the wrong build.
  */
-async function startBuild(build: Build, taskQueue: string, versioned: boolean): Promise<RunningBuild> {
+async function startBuild(build: Build, taskQueue: string, deploymentName: string | null): Promise<RunningBuild> {
   const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const deployment = workerDeploymentOptions(versioned ? { name: DEPLOYMENT, buildId: build } : undefined);
+  const deployment = workerDeploymentOptions(deploymentName ? { name: deploymentName, buildId: build } : undefined);
   const common = {
     connection: nativeConnection,
     namespace: server.namespace,
-    identity: `build ${build}`,
+    identity: deploymentName ? `build ${build}` : `build ${build} unversioned`,
     ...(deployment ? { workerDeploymentOptions: deployment } : {}),
   };
   const activities: ApprovalActivities = {
@@ -92,7 +95,7 @@ async function startBuild(build: Build, taskQueue: string, versioned: boolean): 
     triage: async () => `triage by ${build}`,
   };
   const workers = [
-    await Worker.create({ ...common, taskQueue, workflowBundle: bundles[build], maxCachedWorkflows: 0 }),
+    await Worker.create({ ...common, taskQueue, workflowBundle: bundles[CODE[build]], maxCachedWorkflows: 0 }),
     await Worker.create({ ...common, taskQueue: `${taskQueue}-activities`, activities }),
   ];
   const done = Promise.all(workers.map((w) => w.run()));
@@ -109,33 +112,33 @@ async function startBuild(build: Build, taskQueue: string, versioned: boolean): 
 }
 
 /** What an operator runs to switch builds; retried until the version's pollers have reached the server. */
-async function setCurrentVersion(build: Build): Promise<void> {
-  await waitFor(`${DEPLOYMENT}/${build} to become current`, async () => {
+async function setCurrentVersion(build: Build, deployment = DEPLOYMENT): Promise<void> {
+  await waitFor(`${deployment}/${build} to become current`, async () => {
     await run(temporalCliPath(), [
       ...['worker', 'deployment', 'set-current-version', '--yes'],
       ...['--address', server.address, '--namespace', server.namespace],
-      ...['--deployment-name', DEPLOYMENT, '--build-id', build],
+      ...['--deployment-name', deployment, '--build-id', build],
     ]);
     return true;
   });
 }
 
 /** `draining` while runs pinned to a no longer current version are open, `drained` once they are all closed. */
-async function drainageStatus(build: Build): Promise<string | undefined> {
+async function drainageStatus(build: Build, deployment = DEPLOYMENT): Promise<string | undefined> {
   const { stdout } = await run(temporalCliPath(), [
     ...['worker', 'deployment', 'describe-version', '--output', 'json'],
     ...['--address', server.address, '--namespace', server.namespace],
-    ...['--deployment-name', DEPLOYMENT, '--build-id', build],
+    ...['--deployment-name', deployment, '--build-id', build],
   ]);
   return (JSON.parse(stdout) as { drainageInfo?: { drainageStatus?: string } }).drainageInfo?.drainageStatus;
 }
 
 /** Open runs on a version, counted as an operator would (the server's own search attribute). */
-async function pinnedOpenRuns(build: Build): Promise<number> {
+async function pinnedOpenRuns(build: Build, deployment = DEPLOYMENT): Promise<number> {
   const { stdout } = await run(temporalCliPath(), [
     ...['workflow', 'count', '--output', 'json'],
     ...['--address', server.address, '--namespace', server.namespace],
-    ...['--query', `TemporalWorkerDeploymentVersion="${DEPLOYMENT}:${build}" AND ExecutionStatus="Running"`],
+    ...['--query', `TemporalWorkerDeploymentVersion="${deployment}:${build}" AND ExecutionStatus="Running"`],
   ]);
   return Number((JSON.parse(stdout) as { count?: string | number }).count ?? 0);
 }
@@ -169,13 +172,13 @@ const PINNED = temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINN
 
 test('pinned: a waiting run finishes on the build that started it after 1.1 became current; a new run starts on 1.1', async () => {
   const taskQueue = 'approval-versioned';
-  await startBuild('1.0', taskQueue, true);
+  await startBuild('1.0', taskQueue, DEPLOYMENT);
   await setCurrentVersion('1.0');
   const old = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'pinned-old', args: ['invoice question'] });
   await waitUntilWaiting(old, 1);
 
   // The deployment of 1.1: its worker starts beside 1.0's, then becomes current.
-  await startBuild('1.1', taskQueue, true);
+  await startBuild('1.1', taskQueue, DEPLOYMENT);
   await setCurrentVersion('1.1');
   const fresh = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'pinned-new', args: ['delivery date'] });
   await waitUntilWaiting(fresh, 2);
@@ -199,21 +202,21 @@ test('pinned: a waiting run finishes on the build that started it after 1.1 beca
 
   // What the replay test would have said about 1.1 without versioning: 1.0's history does not replay.
   const history = await old.fetchHistory();
-  await Worker.runReplayHistory({ workflowBundle: bundles['1.0'] }, history, old.workflowId);
-  await assert.rejects(Worker.runReplayHistory({ workflowBundle: bundles['1.1'] }, history, old.workflowId), {
+  await Worker.runReplayHistory({ workflowBundle: bundles['1-0'] }, history, old.workflowId);
+  await assert.rejects(Worker.runReplayHistory({ workflowBundle: bundles['1-1'] }, history, old.workflowId), {
     name: 'DeterminismViolationError',
   });
 });
 
 test('unversioned: the same swap stops the waiting run with a nondeterminism error', async () => {
   const taskQueue = 'approval-unversioned';
-  const v10 = await startBuild('1.0', taskQueue, false);
+  const v10 = await startBuild('1.0', taskQueue, null);
   const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'unversioned-old', args: ['invoice question'] });
   await waitUntilWaiting(handle, 1);
 
   // A deployment without versioning: 1.0's worker is replaced by 1.1's.
   await v10.stop();
-  await startBuild('1.1', taskQueue, false);
+  await startBuild('1.1', taskQueue, null);
   await handle.signal(decideSignal, 'approved');
 
   const failed = await waitFor(
@@ -226,6 +229,51 @@ test('unversioned: the same swap stops the waiting run with a nondeterminism err
   // Not lost, but stuck: the task is retried and fails again until a compatible worker serves it.
   assert.equal((await handle.describe()).status.name, 'RUNNING');
   await handle.terminate('test over');
+});
+
+test('a compatible build takes over the runs pinned to the previous one (update-options)', async () => {
+  const taskQueue = 'approval-compatible';
+  const deployment = 'approval-compatible';
+  await startBuild('1.1', taskQueue, deployment);
+  await setCurrentVersion('1.1', deployment);
+  const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'moved', args: ['invoice question'] });
+  await waitUntilWaiting(handle, 2);
+
+  // 1.2 replays 1.1's histories (here: the same workflow code), so 1.1 need not wait for its runs.
+  await startBuild('1.2', taskQueue, deployment);
+  await setCurrentVersion('1.2', deployment);
+  const query = `TemporalWorkerDeploymentVersion="${deployment}:1.1" AND ExecutionStatus="Running"`;
+  await waitFor('the run on 1.1 in visibility', async () => (await pinnedOpenRuns('1.1', deployment)) === 1);
+  await run(temporalCliPath(), [
+    ...['workflow', 'update-options', '--yes', '--reason', 'moved to 1.2'],
+    ...['--address', server.address, '--namespace', server.namespace, '--query', query],
+    ...['--versioning-override-behavior', 'pinned', '--versioning-override-deployment-name', deployment],
+    ...['--versioning-override-build-id', '1.2'],
+  ]);
+  // A batch operation: done when the run carries the override.
+  await waitFor(
+    'the override on the run',
+    async () => (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo?.versioningOverride?.pinned?.version?.buildId === '1.2',
+  );
+  await handle.signal(decideSignal, 'approved');
+  assert.equal(await handle.result(), 'workflow 1.1: triage by 1.1, draft by 1.1, approved');
+  assert.deepEqual(await identities(handle), ['build 1.1', 'build 1.2'], 'the decision was taken by 1.2');
+});
+
+test('the first versioned deployment: runs started on unversioned workers move to the current version', async () => {
+  const taskQueue = 'approval-first-versioned';
+  const deployment = 'approval-first';
+  await startBuild('1.0', taskQueue, null);
+  const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'first-versioned', args: ['invoice question'] });
+  await waitUntilWaiting(handle, 1);
+
+  // The unversioned worker keeps polling, yet the decision goes to the current version: its code
+  // must replay what the unversioned build recorded (here the same code, 1.0).
+  await startBuild('1.0', taskQueue, deployment);
+  await setCurrentVersion('1.0', deployment);
+  await handle.signal(decideSignal, 'approved');
+  assert.equal(await handle.result(), 'workflow 1.0: draft by 1.0, approved');
+  assert.deepEqual(await identities(handle), ['build 1.0 unversioned', 'build 1.0']);
 });
 
 test('the product workflows declare no versioning behaviour of their own', () => {
