@@ -37,8 +37,13 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   // The activities' client shares the workers' native connection: its calls run in the SDK core
   // instead of a second gRPC stack on the main thread, and a poll's starts can be eager (the new
   // run's first workflow task comes back with the start response, no dispatch round trip).
+  // Not on a versioned worker: the server hands an eager start's first task to the asking worker
+  // and pins the run to that worker's version even when another version is current, so a poll
+  // still running on the previous build after a switch would start new emails on that build
+  // (test/e2e/worker-versioning.e2e.test.ts). Without eager starts the server routes each new run to
+  // the current version.
   const client = new Client({ connection, namespace: config.temporal.namespace, ...(dataConverter ? { dataConverter } : {}) });
-  const deps = buildDependencies(config, client, { eagerStarts: true });
+  const deps = buildDependencies(config, client, { eagerStarts: !config.worker.deployment });
   const activities = createActivities(deps.activities);
   const deployment = workerDeploymentOptions(config.worker.deployment);
   const common = {

@@ -72,6 +72,8 @@ after(async () => {
 });
 
 interface RunningBuild {
+  /** The workers' connection: a client on it can ask for eager starts, as the product's poll does. */
+  connection: NativeConnection;
   stop(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ async function startBuild(build: Build, taskQueue: string, deploymentName: strin
   ];
   const done = Promise.all(workers.map((w) => w.run()));
   const handle: RunningBuild = {
+    connection: nativeConnection,
     async stop() {
       running.splice(running.indexOf(handle), 1);
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -172,7 +175,7 @@ const PINNED = temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINN
 
 test('pinned: a waiting run finishes on the build that started it after 1.1 became current; a new run starts on 1.1', async () => {
   const taskQueue = 'approval-versioned';
-  await startBuild('1.0', taskQueue, DEPLOYMENT);
+  const v10 = await startBuild('1.0', taskQueue, DEPLOYMENT);
   await setCurrentVersion('1.0');
   const old = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'pinned-old', args: ['invoice question'] });
   await waitUntilWaiting(old, 1);
@@ -182,6 +185,27 @@ test('pinned: a waiting run finishes on the build that started it after 1.1 beca
   await setCurrentVersion('1.1');
   const fresh = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'pinned-new', args: ['delivery date'] });
   await waitUntilWaiting(fresh, 2);
+  // The poll starts emails from an activity, on the worker's connection. An eager start (the first
+  // task comes back with the start response) from 1.0's worker after the switch lands on 1.0.
+  const eagerClient = new Client({ connection: v10.connection, namespace: server.namespace });
+  const eager = await eagerClient.workflow.start(WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: 'pinned-eager',
+    args: ['eager start'],
+    requestEagerStart: true,
+  });
+  await waitUntilWaiting(eager, 1);
+  assert.deepEqual(
+    await versioning(eager),
+    { behavior: PINNED, buildId: '1.0' },
+    'an eager start is pinned to the asking worker: the reason versioned workers start emails without it (workers/email-worker.ts)',
+  );
+  await eager.terminate('test over');
+  // Without it, a start from the same worker's connection goes to the current version.
+  const routed = await eagerClient.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: 'pinned-routed', args: ['routed start'] });
+  await waitUntilWaiting(routed, 2);
+  assert.deepEqual(await identities(routed), ['build 1.1']);
+  await routed.terminate('test over');
 
   // 1.0 is no longer current but has a run pinned to it: its workers must keep running.
   await waitFor('1.0 draining', async () => (await drainageStatus('1.0')) === 'draining');
