@@ -105,6 +105,12 @@ export interface Config {
     concurrency: { mailIo: number; parse: number; index: number; llm: number };
     /** Activities per second on the whole task queue, all workers together (the server enforces it); 0 = no limit. */
     ratePerSecond: { mailIo: number; llm: number };
+    /**
+     * The Worker Deployment Version of this worker (WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID, both
+     * or neither): email runs are pinned to the build that started them (docs/changing-workflows.md).
+     * Unset: an unversioned worker.
+     */
+    deployment?: { name: string; buildId: string };
   };
   /** TLS / API key for Temporal, payload encryption keys, the codec server (lib/security-config.ts). */
   security: SecurityConfig;
@@ -295,6 +301,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   config.triage = { ownAddresses: [...new Set([from.address.toLowerCase(), ...own.addresses])], allow: allow.rules };
   problems.push(...own.problems, ...allow.problems);
   config.security = parseSecurityConfig(env, problems);
+  config.worker.deployment = workerDeployment(env, problems);
   if (config.smtp.user && !config.smtp.password) problems.push('SMTP_PASSWORD is required when SMTP_USER is set');
   if (mailboxesFile) {
     try {
@@ -313,6 +320,31 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+/**
+ * WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID name one Worker Deployment Version: one without the
+ * other is a mistake (a versioned worker needs both, an unversioned one neither). The server refuses
+ * '.' and ':' in a deployment name (they delimit version strings) and names longer than 255.
+ */
+function workerDeployment(env: Env, problems: string[]): Config['worker']['deployment'] {
+  const name = env.WORKER_DEPLOYMENT_NAME?.trim();
+  const buildId = env.WORKER_BUILD_ID?.trim();
+  if (!name && !buildId) return undefined;
+  if (!name || !buildId) {
+    problems.push('WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID must be set together (or neither, for an unversioned worker)');
+    return undefined;
+  }
+  const before = problems.length;
+  if (/[.:]/.test(name) || name.startsWith('__'))
+    problems.push(`WORKER_DEPLOYMENT_NAME must not contain '.' or ':' nor start with '__', got "${name}"`);
+  if (buildId.startsWith('__')) problems.push(`WORKER_BUILD_ID must not start with '__', got "${buildId}"`);
+  for (const [variable, value] of [
+    ['WORKER_DEPLOYMENT_NAME', name],
+    ['WORKER_BUILD_ID', buildId],
+  ] as const)
+    if (value.length > 255 || /\s/.test(value)) problems.push(`${variable} must be at most 255 characters without spaces, got "${value}"`);
+  return problems.length === before ? { name, buildId } : undefined;
 }
 
 /** The single-account variables as the `default` mailbox; secrets stay referenced by name. */

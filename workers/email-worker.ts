@@ -7,6 +7,7 @@ import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './dependencies';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
+import { workerDeploymentOptions } from './worker-deployment';
 import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
 
 /** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
@@ -36,9 +37,15 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   // The activities' client shares the workers' native connection: its calls run in the SDK core
   // instead of a second gRPC stack on the main thread, and a poll's starts can be eager (the new
   // run's first workflow task comes back with the start response, no dispatch round trip).
+  // Not on a versioned worker: the server hands an eager start's first task to the asking worker
+  // and pins the run to that worker's version even when another version is current, so a poll
+  // still running on the previous build after a switch would start new emails on that build
+  // (test/e2e/worker-versioning.e2e.test.ts). Without eager starts the server routes each new run to
+  // the current version.
   const client = new Client({ connection, namespace: config.temporal.namespace, ...(dataConverter ? { dataConverter } : {}) });
-  const deps = buildDependencies(config, client, { eagerStarts: true });
+  const deps = buildDependencies(config, client, { eagerStarts: !config.worker.deployment });
   const activities = createActivities(deps.activities);
+  const deployment = workerDeploymentOptions(config.worker.deployment);
   const common = {
     connection,
     namespace: config.temporal.namespace,
@@ -46,6 +53,8 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
     activities,
     interceptors: { activity: [createQueueInterceptor(deps.jobs, deps.activities.audit)] },
     shutdownGraceTime: config.worker.shutdownGraceMs,
+    // The activity pools carry the version too: a pinned run's activities stay on its build.
+    ...(deployment ? { workerDeploymentOptions: deployment } : {}),
   };
   const worker = await Worker.create({
     ...common,

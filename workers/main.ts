@@ -60,6 +60,8 @@ export async function runWorker(config: Config): Promise<void> {
     temporal: config.temporal.address,
     drafter: config.llm.mode,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    // Which Worker Deployment Version this process serves; runs pinned to it need it until they close.
+    deployment: config.worker.deployment ? `${config.worker.deployment.name}/${config.worker.deployment.buildId}` : 'unversioned',
     heapGrowthPercent: config.worker.heapGrowthPercent || 'V8 default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.

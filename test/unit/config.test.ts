@@ -125,3 +125,14 @@ test('heap growth: 25 % by default, 0 leaves it to V8, out-of-range values refus
   assert.throws(() => loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: '500' }), /WORKER_HEAP_GROWTH_PERCENT/);
   assert.throws(() => loadConfig({ ...base, WORKER_HEAP_GROWTH_PERCENT: 'small' }), /WORKER_HEAP_GROWTH_PERCENT/);
 });
+
+test('worker deployment: unversioned by default, both variables or neither, names the server refuses refused', () => {
+  assert.equal(loadConfig(base).worker.deployment, undefined);
+  const c = loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: '1.0.0' });
+  assert.deepEqual(c.worker.deployment, { name: 'email-rag', buildId: '1.0.0' });
+  assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag' }), /must be set together/);
+  assert.throws(() => loadConfig({ ...base, WORKER_BUILD_ID: '1.0.0' }), /must be set together/);
+  assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email.rag', WORKER_BUILD_ID: '1.0.0' }), /WORKER_DEPLOYMENT_NAME/);
+  assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: '1.0 rc' }), /WORKER_BUILD_ID/);
+  assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: 'x'.repeat(256) }), /WORKER_BUILD_ID/);
+});
