@@ -16,8 +16,14 @@ import { historyFromJson } from './capture/history-json';
 import { workflowBundle } from '../support/workflow-bundle';
 
 const HISTORIES = path.join(__dirname, 'histories');
-/** The release whose histories production workers may hold: every later change must replay them. */
-const RELEASED = '1.0';
+/**
+ * The release whose histories production workers may hold (the newest folder): every later change
+ * must replay them. Older folders stay only while a patch's old branch needs them.
+ */
+const RELEASED = readdirSync(HISTORIES)
+  .filter((d) => /^\d+\.\d+$/.test(d))
+  .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  .at(-1)!;
 /** The paths the captured set must keep covering; a lost file must not pass silently. */
 const REQUIRED = [
   'approve-sent',
