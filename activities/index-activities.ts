@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, transition, type StatusOwned } from './context';
@@ -27,7 +28,7 @@ async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
 
 async function storedEmail(deps: IndexDeps, emailId: string) {
   const email = await deps.messages.getEmail(emailId);
-  if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
+  if (!email) throw new PermanentError(`email ${emailId} is not stored`, FAILURE_TYPES.messageGone);
   return email;
 }
 

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import { createHash } from 'node:crypto';
 import type { EmailStatus, Priority, TriageClass } from '../../lib/domain';
 import { PermanentError } from '../../lib/errors';
@@ -189,7 +190,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       if (parts.length !== row.chunks - 1 || raw.length !== row.size) {
         throw new PermanentError(
           `stored message ${emailId} is incomplete: ${parts.length + 1} of ${row.chunks} chunks, ${raw.length} of ${row.size} bytes`,
-          'RAW_INCOMPLETE',
+          FAILURE_TYPES.rawIncomplete,
         );
       }
       return raw;

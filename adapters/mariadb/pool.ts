@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import * as mariadb from 'mariadb';
 import { PermanentError, TransientError } from '../../lib/errors';
 
@@ -26,7 +27,7 @@ export function parseDatabaseUrl(url: string): mariadb.PoolConfig & { database: 
   const u = new URL(url);
   const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'email_rag';
   if (!/^[A-Za-z0-9_]+$/.test(database)) {
-    throw new PermanentError(`database name "${database}" may only contain letters, digits and _`, 'CONFIG');
+    throw new PermanentError(`database name "${database}" may only contain letters, digits and _`, FAILURE_TYPES.config);
   }
   return {
     host: u.hostname || '127.0.0.1',
@@ -79,17 +80,17 @@ export function classifyDbError(err: unknown, what: string): Error {
   if (e.code === 'ER_NET_PACKET_TOO_LARGE' || e.code === 'ER_MAX_ALLOWED_PACKET') {
     return new PermanentError(
       `MariaDB refused ${what}: the statement is larger than the server's max_allowed_packet (${detail.split('\n')[0]})`,
-      'DB_PACKET_TOO_LARGE',
+      FAILURE_TYPES.dbPacketTooLarge,
       { cause: err },
     );
   }
   if (e.code && PERMANENT_CODES.has(e.code)) {
-    return new PermanentError(`MariaDB rejected ${what}: ${detail.split('\n')[0]}`, 'DB_REJECTED', { cause: err });
+    return new PermanentError(`MariaDB rejected ${what}: ${detail.split('\n')[0]}`, FAILURE_TYPES.dbRejected, { cause: err });
   }
   if ((e.code && TRANSIENT_CODES.has(e.code)) || e.fatal) {
-    return new TransientError(`MariaDB unavailable during ${what}: ${detail}`, 'DB_UNAVAILABLE', { cause: err });
+    return new TransientError(`MariaDB unavailable during ${what}: ${detail}`, FAILURE_TYPES.dbUnavailable, { cause: err });
   }
-  return new PermanentError(`MariaDB rejected ${what}: ${detail}`, 'DB_REJECTED', { cause: err });
+  return new PermanentError(`MariaDB rejected ${what}: ${detail}`, FAILURE_TYPES.dbRejected, { cause: err });
 }
 
 /** Bytes a statement's parameters take on the wire at most (binary data may be escaped byte by byte). */
@@ -132,7 +133,7 @@ export async function query<T = unknown>(pool: Queryable, what: string, sql: str
       if (limit > 0 && size >= limit) {
         throw new PermanentError(
           `MariaDB cannot take ${what}: up to ${size} bytes in one statement, above the server's max_allowed_packet of ${limit}`,
-          'DB_PACKET_TOO_LARGE',
+          FAILURE_TYPES.dbPacketTooLarge,
         );
       }
     }
