@@ -1,3 +1,4 @@
+import { STATUS } from '../lib/domain';
 import { FAILURE_TYPES } from '../lib/contract';
 import { hiddenHtmlText } from '../adapters/mail-parser';
 import { PermanentError, errorMessage } from '../lib/errors';
@@ -183,7 +184,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         to,
       });
       const needsHuman = draft.body.trim() === '';
-      await legacyTransition(input, deps, email.id, 'drafted', `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
+      await legacyTransition(input, deps, email.id, STATUS.drafted, `draft ${draft.version} by ${draft.drafter}/${draft.model}`, {
         draftId: draft.id,
         flags: result.flags,
         contextIds: draft.contextIds,
@@ -206,7 +207,7 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         input,
         deps,
         email.id,
-        needsHuman ? 'manual_review' : 'awaiting_approval',
+        needsHuman ? STATUS.manualReview : STATUS.awaitingApproval,
         needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${draft.version}`,
       );
       return { ...toView(draft), flags: result.flags, needsHuman, ...(result.category ? { category: result.category.slice(0, 100) } : {}) };

@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../lib/contract';
-import type { EmailWorkflowInput } from '../lib/domain';
+import { STATUS, type EmailWorkflowInput } from '../lib/domain';
 import { PermanentError, TooLargeError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
@@ -72,7 +72,7 @@ export function createFetchStep(deps: FetchDeps) {
           }
           throw new PermanentError(`no stored message for ${emailId}`, FAILURE_TYPES.messageGone);
         }
-        await legacyTransition(input, deps, emailId, 'fetched', 'stored message taken over', { size: raw.length });
+        await legacyTransition(input, deps, emailId, STATUS.fetched, 'stored message taken over', { size: raw.length });
         return { size: raw.length, message: { raw } };
       }
       // Refused before anything is stored when the registry no longer has the mailbox.
@@ -101,7 +101,7 @@ export function createFetchStep(deps: FetchDeps) {
         raw,
         historyOnly: input.historyOnly ?? false,
       });
-      await legacyTransition(input, deps, emailId, 'fetched', `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
+      await legacyTransition(input, deps, emailId, STATUS.fetched, `UID ${source.uid} from ${source.mailbox}`, { size: raw.length });
       return { size: raw.length, message: { raw, mailboxId: served.entry.id, mailbox: source.mailbox } };
     },
   };

@@ -1,3 +1,4 @@
+import { STATUS } from '../lib/domain';
 import { FAILURE_TYPES } from '../lib/contract';
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
@@ -39,7 +40,7 @@ export function createIndexStep(deps: IndexDeps) {
     async indexMessage(input: { emailId: string; email?: IndexSource } & StatusOwned): Promise<{ index: string }> {
       const email = input.email ?? (await storedEmail(deps, input.emailId));
       await writeIndex(deps, email);
-      await legacyTransition(input, deps, email.id, 'indexed', `indexed in ${deps.index.name}`);
+      await legacyTransition(input, deps, email.id, STATUS.indexed, `indexed in ${deps.index.name}`);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
       // Only a genuine follow-up is in the thread: parsing let the email join it only if its
@@ -108,7 +109,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
             eventType: 'reindexed',
             message: `index entries completed in ${deps.index.name}`,
           });
-          if (email.status === 'partially_indexed') await transition(deps, emailId, 'indexed', 'completed by the re-index sync');
+          if (email.status === STATUS.partiallyIndexed) await transition(deps, emailId, STATUS.indexed, 'completed by the re-index sync');
         } catch (err) {
           await deps.audit.record({
             emailId,

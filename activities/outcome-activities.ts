@@ -1,4 +1,4 @@
-import type { EmailStatus } from '../lib/domain';
+import { STATUS, type EmailStatus } from '../lib/domain';
 import type { ErrorClass } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
@@ -26,7 +26,7 @@ export function createOutcomeActivities(deps: Pick<ActivityDeps, 'messages' | 'a
         message: o.message,
         eventKey: `${cid}:${o.eventType}:${o.status}:${o.key ?? ''}`,
       });
-      if (o.status === 'partially_indexed') await deps.messages.setIndexState(o.emailId, 'partial');
+      if (o.status === STATUS.partiallyIndexed) await deps.messages.setIndexState(o.emailId, 'partial');
       await transition(deps, o.emailId, o.status, o.message);
     },
   };

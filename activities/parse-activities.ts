@@ -1,6 +1,6 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { parseRawEmail } from '../adapters/mail-parser';
-import type { Priority, TriageClass } from '../lib/domain';
+import { STATUS, type Priority, type TriageClass } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
 import { bouncedMessageIds, triage, triageMessage } from '../lib/triage';
@@ -81,7 +81,7 @@ export function createParseStep(deps: ParseDeps) {
         input,
         deps,
         input.emailId,
-        'parsed',
+        STATUS.parsed,
         `"${parsed.subject.slice(0, 120)}" from ${parsed.from?.address ?? 'unknown sender'}`,
         {
           attachments: parsed.attachments.length,

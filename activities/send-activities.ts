@@ -1,4 +1,5 @@
 import { FAILURE_TYPES } from '../lib/contract';
+import { DRAFT_STATUS, SEND_OUTCOME, SEND_STATUS, STATUS, type Decision, type SendOutcome } from '../lib/domain';
 import { Context } from '@temporalio/activity';
 import { createHash, randomUUID } from 'node:crypto';
 import { wordEditDistance } from '../lib/edit-distance';
@@ -11,7 +12,6 @@ import type { ActivityDeps } from './deps';
 import { correlationId, legacyTransition, type StatusOwned } from './context';
 import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
-import type { Decision } from '../lib/domain';
 
 /**
  * Runs still on the workflow code from before one-shot force (patch `decisions-bound-to-draft-v2`)
@@ -83,7 +83,7 @@ export function createSendActivities(
           details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await legacyTransition(input, deps, input.emailId, 'approved', `approved by ${d.by}`);
+        await legacyTransition(input, deps, input.emailId, STATUS.approved, `approved by ${d.by}`);
       } else {
         await deps.drafts.reject(input.draftId, d.by, d.reason);
         await deps.audit.record({
@@ -95,7 +95,7 @@ export function createSendActivities(
           details: { draftId: input.draftId },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
-        await legacyTransition(input, deps, input.emailId, 'rejected', `rejected by ${d.by}: ${d.reason}`);
+        await legacyTransition(input, deps, input.emailId, STATUS.rejected, `rejected by ${d.by}: ${d.reason}`);
       }
     },
 
@@ -113,12 +113,12 @@ export function createSendActivities(
         /** `true` only from runs on the earlier workflow code (see legacyForce). */
         force?: { by: string; key: string } | true;
       } & StatusOwned,
-    ): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
+    ): Promise<{ messageId: string; outcome: SendOutcome }> {
       const cid = correlationId();
       const force = checkForce(legacyForce(input.force));
       const draft = await deps.drafts.get(input.draftId);
       if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, FAILURE_TYPES.draftGone);
-      if (draft.status !== 'approved' && draft.status !== 'sent') {
+      if (draft.status !== DRAFT_STATUS.approved && draft.status !== DRAFT_STATUS.sent) {
         throw new PermanentError(`draft ${input.draftId} is ${draft.status}, not approved`, FAILURE_TYPES.draftNotApproved);
       }
       const email = await deps.messages.getEmail(input.emailId);
@@ -137,8 +137,8 @@ export function createSendActivities(
       const claim = await claimSend(deps, { ...ctx, row });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
-        await legacyTransition(input, deps, email.id, 'sent', `already sent as ${messageId}`);
-        return { messageId, outcome: 'already_sent' };
+        await legacyTransition(input, deps, email.id, STATUS.sent, `already sent as ${messageId}`);
+        return { messageId, outcome: SEND_OUTCOME.alreadySent };
       }
       const fenced = async (phase: SendPhase) => {
         if (!(await deps.sends.setPhase(draft.id, ctx.token, phase))) {
@@ -197,7 +197,7 @@ export function createSendActivities(
         if (err instanceof HandOverInDoubtError) {
           await deps.sends.markInDoubt(draft.id, ctx.token, errorMessage(err));
           const now = await deps.sends.get(draft.id);
-          if (now?.status === 'in_doubt') return refuseInDoubt(deps, ctx, now);
+          if (now?.status === SEND_STATUS.inDoubt) return refuseInDoubt(deps, ctx, now);
         } else {
           await deps.sends.failed(draft.id, ctx.token, smtpPhaseOf(err) ?? reached, errorMessage(err));
         }
@@ -205,7 +205,7 @@ export function createSendActivities(
       }
       await deps.sends.succeeded(draft.id, result.envelope, result.response);
       await deps.drafts.markSent(draft.id);
-      await legacyTransition(input, deps, email.id, 'sent', `sent as ${messageId}`);
+      await legacyTransition(input, deps, email.id, STATUS.sent, `sent as ${messageId}`);
       await deps.audit.record({
         emailId: email.id,
         correlationId: cid,
@@ -255,7 +255,7 @@ export function createSendActivities(
           eventKey: `${cid}:sent_copy_failed:${draft.id}`,
         });
       }
-      return { messageId, outcome: 'sent' };
+      return { messageId, outcome: SEND_OUTCOME.sent };
     },
 
     /**
@@ -274,7 +274,7 @@ export function createSendActivities(
         );
       }
       // A retry of this same confirmation finds its own result.
-      const already = row.status === 'sent' && row.resolvedBy === by;
+      const already = row.status === SEND_STATUS.sent && row.resolvedBy === by;
       if (!already && !(await deps.sends.confirmSent(row.draftId, by, input.note?.slice(0, 2000) ?? null))) {
         const now = await deps.sends.get(row.draftId);
         throw new PermanentError(

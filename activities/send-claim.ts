@@ -1,4 +1,5 @@
 import { FAILURE_TYPES } from '../lib/contract';
+import { SEND_STATUS } from '../lib/domain';
 import { PermanentError, TransientError } from '../lib/errors';
 import { PHASES_BEFORE_FINAL_DOT, type AuditLog, type SendAttemptRecord, type SendLedger } from '../ports/store';
 
@@ -69,16 +70,16 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
     const row = round === 0 && ctx.row ? ctx.row : await deps.sends.get(draftId);
     if (!row) throw new TransientError(`the send row of ${draftId} is missing`, FAILURE_TYPES.sendRowMissing);
     switch (row.status) {
-      case 'sent':
-      case 'bounced':
+      case SEND_STATUS.sent:
+      case SEND_STATUS.bounced:
         await forceIgnored(row);
         return { kind: 'already_sent', row };
-      case 'pending':
-      case 'failed':
+      case SEND_STATUS.pending:
+      case SEND_STATUS.failed:
         await forceIgnored(row);
         if (await deps.sends.claim(draftId, ctx.token)) return { kind: 'claimed', forced: false, tookOver: false };
         continue;
-      case 'sending':
+      case SEND_STATUS.sending:
         if (beforeFinalDot(row)) {
           // The attempt holding it stopped (or will be fenced off) before the final dot: nothing
           // was handed over, so taking it over cannot duplicate the message.
@@ -92,7 +93,7 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
           `attempt ${row.attempts} stopped after the final dot of DATA, before the server answered`,
         );
         continue;
-      case 'in_doubt':
+      case SEND_STATUS.inDoubt:
         if (force && row.forceKey !== force.key) {
           if (await deps.sends.claimForced(draftId, ctx.token, force.by, force.key)) {
             await deps.audit.record({

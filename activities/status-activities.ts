@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Decision, EmailStatus } from '../lib/domain';
+import type { Decision, EmailStatus, SendOutcome } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
@@ -44,7 +44,7 @@ export function withRecordedStatus<
   V extends { needsHuman: boolean; drafter: string; model: string },
   C extends { emailId: string; decision: Decision },
   S extends { emailId: string },
-  T extends { messageId: string; outcome: 'sent' | 'already_sent' },
+  T extends { messageId: string; outcome: SendOutcome },
 >(
   recordStatus: RecordStatus,
   acts: {

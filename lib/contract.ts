@@ -3,6 +3,7 @@
  * names, failure types and patch ids. Workflows, the worker, the CLI, scripts and adapters take
  * them from here; operators type them into the `temporal` CLI. Free of I/O: workflows import it.
  */
+import { STATUS } from './domain';
 
 export const WORKFLOW_TYPES = {
   email: 'EmailWorkflow',
@@ -32,6 +33,18 @@ export const SYSTEM_SIGNALS = {
 } as const;
 
 export const QUERIES = { draft: 'draft', state: 'state' } as const;
+
+/** What the email workflow waits for (`waitingFor.kind` of its `state` query); a decision must fit it. */
+export const WAITING_KINDS = {
+  /** A draft to approve, reject or redraft. */
+  approval: 'approval',
+  /** No usable draft: a person writes the reply (the email's status of the same name). */
+  manualReview: STATUS.manualReview,
+  /** The approved reply waits for its next send round. */
+  sendRound: 'send_round',
+  /** The SMTP server may have the reply: a person checks and decides. */
+  sendInDoubt: 'send_in_doubt',
+} as const;
 
 /**
  * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the

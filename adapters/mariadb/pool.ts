@@ -6,6 +6,17 @@ export type Pool = mariadb.Pool;
 /** A pool or one connection taken from it (for a transaction). */
 export type Queryable = Pick<mariadb.Pool, 'query'>;
 
+/**
+ * Words of the product's own vocabulary (statuses, priorities) as an SQL list: `'a', 'b'`. They
+ * come from the constants in lib/domain.ts, so SQL names a status set the same way as the code.
+ * Only for such words, never for input: anything but lower-case letters and `_` is refused.
+ */
+export function sqlList(words: readonly string[]): string {
+  const bad = words.find((w) => !/^[a-z_]+$/.test(w));
+  if (bad !== undefined) throw new Error(`not a vocabulary word for SQL: ${JSON.stringify(bad)}`);
+  return words.map((w) => `'${w}'`).join(', ');
+}
+
 /** Driver error codes meaning "the server is not there right now": retry, never drop the write. */
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
