@@ -65,6 +65,11 @@ const CONTEXTUAL: ReadonlyArray<{ words: ReadonlySet<string>; context: RegExp; w
   { words: new Set(Object.values(WAITING_KINDS)), context: /kind/i, what: 'waiting kind' },
 ];
 const CODE_LIKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** A regular expression that starts with the prefix of failure codes (`/^LLM_/`, `/QDRANT_/`). */
+const codePattern = (regex: string): boolean => {
+  const prefix = /^\/\^?([A-Z][A-Z0-9]*_)/.exec(regex)?.[1];
+  return prefix !== undefined && [...FAILURE_CODES].some((c) => c.startsWith(prefix));
+};
 
 function productFiles(dir: string): string[] {
   const out: string[] = [];
@@ -109,8 +114,12 @@ function scan(file: string, text: string): Finding[] {
         }
       }
       for (const v of CONTEXTUAL) {
-        if (ts.isStringLiteral(node) && v.words.has(value) && inContext(node, v.context)) report(node, value, v.what);
+        if (ts.isStringLiteral(node) && !isWord(value) && v.words.has(value) && inContext(node, v.context)) report(node, value, v.what);
       }
+    }
+    // Deciding by a pattern over codes or messages (`/^LLM_/`): use a helper such as isLlmFailure.
+    if (ts.isRegularExpressionLiteral(node) && codePattern(node.text)) {
+      report(node, node.text, 'failure codes matched by a pattern: use FAILURE_TYPES and its helpers (isLlmFailure)');
     }
     // A new code given as a literal to an error class or ApplicationFailure.
     if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && /Error$|ApplicationFailure/.test(node.expression.getText(source))) {
@@ -123,7 +132,10 @@ function scan(file: string, text: string): Finding[] {
   };
 
   /** `step: 'send'`, `x.step === 'send'`, `failedStepOf(err) === 'parse'`, `case 'send':` in a switch on a step, `kind: 'approval'`. */
-  const inContext = (node: ts.StringLiteral, context: RegExp): boolean => {
+  const inContext = (literal: ts.StringLiteral, context: RegExp): boolean => {
+    // `kind: waiting ? 'manual_review' : 'approval'` names the kind as much as `kind: 'approval'`.
+    let node: ts.Node = literal;
+    while (ts.isConditionalExpression(node.parent) || ts.isParenthesizedExpression(node.parent)) node = node.parent;
     const parent = node.parent;
     if (ts.isPropertyAssignment(parent) && parent.initializer === node) return context.test(parent.name.getText(source));
     if (ts.isPropertySignature(parent.parent) && ts.isLiteralTypeNode(parent)) return context.test(parent.parent.name.getText(source));
@@ -174,6 +186,8 @@ test('the scan finds planted literals (it is not vacuous)', () => {
     "const code = 'LLM_HTTP_401';",
     "if (w.kind === 'send_round') return;",
     "type W = { kind: 'approval'; draftId: string };",
+    "const w = { kind: manual ? 'manual_review' : 'approval' };",
+    'if (/^LLM_/.test(failureText(err))) stop();',
   ].join('\n');
   const found = scan('lib/planted.ts', planted);
   assert.deepEqual(
@@ -189,6 +203,9 @@ test('the scan finds planted literals (it is not vacuous)', () => {
       '8:LLM_HTTP_401',
       '9:send_round',
       '10:approval',
+      '11:manual_review',
+      '11:approval',
+      '12:/^LLM_/',
     ],
   );
   // Comments and prose are not findings; a profile named like a step is not a step.
