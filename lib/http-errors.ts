@@ -11,7 +11,13 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /** HTTP 408/409/429 and 5xx may heal; any other 4xx will not. */
-export function classifyHttpStatus(service: HttpService, status: number, detail: string, retryAfter?: string | null, cause?: unknown): Error {
+export function classifyHttpStatus(
+  service: HttpService,
+  status: number,
+  detail: string,
+  retryAfter?: string | null,
+  cause?: unknown,
+): Error {
   const transient = status === 408 || status === 409 || status === 429 || status >= 500;
   const code = httpFailureType(service, status);
   const message = `${service} answered HTTP ${status}: ${detail}`;
