@@ -34,6 +34,10 @@ export type WorkflowStatus = EmailStatus | typeof START_STATUS;
 /** The email waits for a person: a draft to approve, or a reply a person must write. */
 export const NEEDS_PERSON_STATUSES = Object.freeze([STATUS.awaitingApproval, STATUS.manualReview] as const);
 export type NeedsPersonStatus = (typeof NEEDS_PERSON_STATUSES)[number];
+/** Whether an email in `status` waits for a person (search attribute NeedsHuman, the review queue). */
+export function needsPerson(status: string): status is NeedsPersonStatus {
+  return (NEEDS_PERSON_STATUSES as readonly string[]).includes(status);
+}
 
 /** The email's run ended: nothing further happens unless a person pulls it back. */
 export const ENDED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.failed, STATUS.ignored] as const);
@@ -98,6 +102,9 @@ export type SendStatus = (typeof SEND_STATUS)[keyof typeof SEND_STATUS];
 export const SEND_STATUSES: readonly SendStatus[] = Object.freeze(Object.values(SEND_STATUS));
 /** The reply left (or came back): a send in this status is never made again. */
 export const SEND_DONE_STATUSES = Object.freeze([SEND_STATUS.sent, SEND_STATUS.bounced] as const);
+export function sendIsDone(status: string): boolean {
+  return (SEND_DONE_STATUSES as readonly string[]).includes(status);
+}
 /** Sends a person must look at: in doubt (decide) and bounced (the reply came back). */
 export const SEND_PROBLEM_STATUSES = Object.freeze([SEND_STATUS.inDoubt, SEND_STATUS.bounced] as const);
 export type SendProblemStatus = (typeof SEND_PROBLEM_STATUSES)[number];

@@ -2,7 +2,7 @@ import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
 import type { Config } from '../lib/config';
-import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, PRIORITIES, SEND_STATUSES, UNFINISHED_STATUSES } from '../lib/domain';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, needsPerson, PRIORITIES, SEND_STATUSES, UNFINISHED_STATUSES } from '../lib/domain';
 import { errorMessage, type ErrorClass } from '../lib/errors';
 import { createLogger } from '../lib/logger';
 import { URGENT_PRIORITIES, type OperatingFigures } from '../ports/operating-figures';
@@ -173,11 +173,7 @@ export function startBusinessMetricsSampler(
       const unfinished = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
       oldestUnfinished.set(max(unfinished.map((g) => g.oldestInStatusSeconds)));
       oldestUrgent.set(max(unfinished.filter((g) => URGENT_PRIORITIES.includes(g.priority)).map((g) => g.oldestSinceArrivalSeconds)));
-      oldestWaiting.set(
-        max(
-          state.emails.filter((g) => (NEEDS_PERSON_STATUSES as readonly string[]).includes(g.status)).map((g) => g.oldestInStatusSeconds),
-        ),
-      );
+      oldestWaiting.set(max(state.emails.filter((g) => needsPerson(g.status)).map((g) => g.oldestInStatusSeconds)));
       sends(SEND_STATUSES.map((status) => [{ status }, state.sends[status] ?? 0]));
       deadLetters(state.deadLetters.map((d) => [{ step: d.step, error_class: d.errorClass }, d.count]));
       lastSample.set(Math.floor(Date.now() / 1000));

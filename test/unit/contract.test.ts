@@ -6,7 +6,9 @@ import {
   EMAIL_STATUSES,
   ENDED_STATUSES,
   NEEDS_PERSON_STATUSES,
+  needsPerson,
   QUEUE_STATUSES,
+  sendIsDone,
   SEND_STATUSES,
   UNFINISHED_STATUSES,
 } from '../../lib/domain';
@@ -49,6 +51,17 @@ test('the derived status sets split the email statuses without overlap', () => {
     'awaiting_approval',
     'manual_review',
   ]);
+});
+
+test('needsPerson and sendIsDone answer from the sets', () => {
+  assert.deepEqual(
+    EMAIL_STATUSES.filter((s) => needsPerson(s)),
+    ['awaiting_approval', 'manual_review'],
+  );
+  assert.deepEqual(
+    SEND_STATUSES.filter((s) => sendIsDone(s)),
+    ['sent', 'bounced'],
+  );
 });
 
 test('failure types are unique', () => {
