@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { hiddenHtmlText } from '../adapters/mail-parser';
 import { PermanentError, errorMessage } from '../lib/errors';
 import { detectInjection } from '../lib/injection-detector';
@@ -64,9 +65,9 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
     /** A reply written by a person (manual review): stored as a draft like any other. */
     async saveHumanDraft(input: { emailId: string; version: number; body: string; by: string }): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
-      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, FAILURE_TYPES.messageGone);
       const to = email.replyTo ?? email.from;
-      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', 'NO_REPLY_ADDRESS');
+      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', FAILURE_TYPES.noReplyAddress);
       const draft = await deps.drafts.save({
         id: `${email.id}:draft:${input.version}`,
         emailId: email.id,
@@ -87,9 +88,9 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
 
     async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
-      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, FAILURE_TYPES.messageGone);
       const to = email.replyTo ?? email.from;
-      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', 'NO_REPLY_ADDRESS');
+      if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', FAILURE_TYPES.noReplyAddress);
       const cid = correlationId();
       if (input.requestedBy) {
         await deps.audit.record({

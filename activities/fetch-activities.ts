@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import type { EmailWorkflowInput } from '../lib/domain';
 import { PermanentError, TooLargeError } from '../lib/errors';
 import type { ActivityDeps } from './deps';
@@ -69,7 +70,7 @@ export function createFetchStep(deps: FetchDeps) {
               ),
             );
           }
-          throw new PermanentError(`no stored message for ${emailId}`, 'MESSAGE_GONE');
+          throw new PermanentError(`no stored message for ${emailId}`, FAILURE_TYPES.messageGone);
         }
         return { size: raw.length, message: { raw } };
       }

@@ -1,3 +1,5 @@
+import { STATUS } from '../lib/domain';
+import { FAILURE_TYPES } from '../lib/contract';
 import { PermanentError, errorMessage } from '../lib/errors';
 import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
@@ -27,7 +29,7 @@ async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
 
 async function storedEmail(deps: IndexDeps, emailId: string) {
   const email = await deps.messages.getEmail(emailId);
-  if (!email) throw new PermanentError(`email ${emailId} is not stored`, 'MESSAGE_GONE');
+  if (!email) throw new PermanentError(`email ${emailId} is not stored`, FAILURE_TYPES.messageGone);
   return email;
 }
 
@@ -106,7 +108,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
             eventType: 'reindexed',
             message: `index entries completed in ${deps.index.name}`,
           });
-          if (email.status === 'partially_indexed') await transition(deps, emailId, 'indexed', 'completed by the re-index sync');
+          if (email.status === STATUS.partiallyIndexed) await transition(deps, emailId, STATUS.indexed, 'completed by the re-index sync');
         } catch (err) {
           await deps.audit.record({
             emailId,

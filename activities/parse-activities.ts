@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { parseRawEmail } from '../adapters/mail-parser';
 import type { Priority, TriageClass } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
@@ -60,7 +61,7 @@ export function createParseStep(deps: ParseDeps) {
     /** `fetched`: the fetch step's message in the same activity; without it the stored one is read. */
     async parseMessage(input: ParseInput & { fetched?: FetchedMessage }): Promise<{ summary: ParseSummary; email: IndexSource }> {
       const raw = input.fetched?.raw ?? (await deps.messages.getRaw(input.emailId));
-      if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, 'MESSAGE_GONE');
+      if (!raw) throw new PermanentError(`no stored message for ${input.emailId}`, FAILURE_TYPES.messageGone);
       const parsed = await parseRawEmail(raw, input.emailId);
       const where =
         input.fetched?.mailboxId !== undefined

@@ -1,3 +1,5 @@
+import { FAILURE_TYPES } from '../lib/contract';
+import { DRAFT_STATUS, SEND_OUTCOME, SEND_STATUS, type Decision, type SendOutcome } from '../lib/domain';
 import { createHash, randomUUID } from 'node:crypto';
 import { wordEditDistance } from '../lib/edit-distance';
 import { PermanentError, TransientError, errorMessage } from '../lib/errors';
@@ -9,7 +11,6 @@ import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
 import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
-import type { Decision } from '../lib/domain';
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
@@ -97,16 +98,16 @@ export function createSendActivities(
       emailId: string;
       draftId: string;
       force?: { by: string; key: string };
-    }): Promise<{ messageId: string; outcome: 'sent' | 'already_sent' }> {
+    }): Promise<{ messageId: string; outcome: SendOutcome }> {
       const cid = correlationId();
       const force = checkForce(input.force);
       const draft = await deps.drafts.get(input.draftId);
-      if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, 'DRAFT_GONE');
-      if (draft.status !== 'approved' && draft.status !== 'sent') {
-        throw new PermanentError(`draft ${input.draftId} is ${draft.status}, not approved`, 'DRAFT_NOT_APPROVED');
+      if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, FAILURE_TYPES.draftGone);
+      if (draft.status !== DRAFT_STATUS.approved && draft.status !== DRAFT_STATUS.sent) {
+        throw new PermanentError(`draft ${input.draftId} is ${draft.status}, not approved`, FAILURE_TYPES.draftNotApproved);
       }
       const email = await deps.messages.getEmail(input.emailId);
-      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, 'MESSAGE_GONE');
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, FAILURE_TYPES.messageGone);
       // The mailbox the mail came to answers it: its identity, its SMTP server, its Sent folder.
       // From the stored row, never from this worker's environment (UNKNOWN_MAILBOX if it is gone).
       const served = mailboxOf(deps, email.mailboxId);
@@ -114,20 +115,20 @@ export function createSendActivities(
       const sentFolder = served.entry.imap.sentFolder;
       // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
       const problem = recipientProblem(draft.to.address, [...ourAddresses(deps), ...deps.settings.triage.ownAddresses]);
-      if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, 'BAD_RECIPIENT');
+      if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, FAILURE_TYPES.badRecipient);
       const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
       const claim = await claimSend(deps, { ...ctx, row });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
-        return { messageId, outcome: 'already_sent' };
+        return { messageId, outcome: SEND_OUTCOME.alreadySent };
       }
       const fenced = async (phase: SendPhase) => {
         if (!(await deps.sends.setPhase(draft.id, ctx.token, phase))) {
           throw new TransientError(
             `another attempt took over the send of ${messageId}; this one stopped before the final dot`,
-            'SEND_SUPERSEDED',
+            FAILURE_TYPES.sendSuperseded,
           );
         }
       };
@@ -165,7 +166,10 @@ export function createSendActivities(
                 message: `send of ${messageId} stopped before the message: ${mismatch}`,
                 details: { draftId: draft.id, seen },
               });
-              throw new PermanentError(`the SMTP envelope differs from the approved recipient: ${mismatch}`, 'ENVELOPE_MISMATCH');
+              throw new PermanentError(
+                `the SMTP envelope differs from the approved recipient: ${mismatch}`,
+                FAILURE_TYPES.envelopeMismatch,
+              );
             },
             beforeFinalDot: async () => {
               await fenced('data_end');
@@ -177,7 +181,7 @@ export function createSendActivities(
         if (err instanceof HandOverInDoubtError) {
           await deps.sends.markInDoubt(draft.id, ctx.token, errorMessage(err));
           const now = await deps.sends.get(draft.id);
-          if (now?.status === 'in_doubt') return refuseInDoubt(deps, ctx, now);
+          if (now?.status === SEND_STATUS.inDoubt) return refuseInDoubt(deps, ctx, now);
         } else {
           await deps.sends.failed(draft.id, ctx.token, smtpPhaseOf(err) ?? reached, errorMessage(err));
         }
@@ -234,7 +238,7 @@ export function createSendActivities(
           eventKey: `${cid}:sent_copy_failed:${draft.id}`,
         });
       }
-      return { messageId, outcome: 'sent' };
+      return { messageId, outcome: SEND_OUTCOME.sent };
     },
 
     /**
@@ -244,18 +248,21 @@ export function createSendActivities(
     async confirmSentByOperator(input: { emailId: string; draftId: string; by: string; note?: string }): Promise<{ messageId: string }> {
       const cid = correlationId();
       const by = input.by.trim().slice(0, 191);
-      if (!by) throw new PermanentError('confirming a send needs the name of the person who checked it', 'BAD_ACTOR');
+      if (!by) throw new PermanentError('confirming a send needs the name of the person who checked it', FAILURE_TYPES.badActor);
       const row = await deps.sends.get(input.draftId);
       if (!row || row.emailId !== input.emailId) {
-        throw new PermanentError(`draft ${input.draftId} of ${input.emailId} has no send attempt; nothing is in doubt`, 'NOT_IN_DOUBT');
+        throw new PermanentError(
+          `draft ${input.draftId} of ${input.emailId} has no send attempt; nothing is in doubt`,
+          FAILURE_TYPES.notInDoubt,
+        );
       }
       // A retry of this same confirmation finds its own result.
-      const already = row.status === 'sent' && row.resolvedBy === by;
+      const already = row.status === SEND_STATUS.sent && row.resolvedBy === by;
       if (!already && !(await deps.sends.confirmSent(row.draftId, by, input.note?.slice(0, 2000) ?? null))) {
         const now = await deps.sends.get(row.draftId);
         throw new PermanentError(
           `the send of ${row.messageId} is ${now?.status ?? row.status}, not in doubt; nothing to confirm`,
-          'NOT_IN_DOUBT',
+          FAILURE_TYPES.notInDoubt,
         );
       }
       await deps.drafts.markSent(row.draftId);

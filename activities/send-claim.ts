@@ -1,3 +1,5 @@
+import { FAILURE_TYPES } from '../lib/contract';
+import { SEND_STATUS } from '../lib/domain';
 import { PermanentError, TransientError } from '../lib/errors';
 import { PHASES_BEFORE_FINAL_DOT, type AuditLog, type SendAttemptRecord, type SendLedger } from '../ports/store';
 
@@ -26,7 +28,7 @@ export function checkForce(force: unknown): SendForce | undefined {
   if (force === undefined || force === null) return undefined;
   const f = force as { by?: unknown; key?: unknown };
   if (typeof f !== 'object' || typeof f.by !== 'string' || typeof f.key !== 'string' || !f.by.trim() || !f.key.trim()) {
-    throw new PermanentError('force must name who decided and a one-time key: { "by": "…", "key": "…" }', 'BAD_FORCE');
+    throw new PermanentError('force must name who decided and a one-time key: { "by": "…", "key": "…" }', FAILURE_TYPES.badForce);
   }
   return { by: f.by.trim().slice(0, 191), key: f.key.trim().slice(0, 191) };
 }
@@ -66,18 +68,18 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
   };
   for (let round = 0; round < 6; round++) {
     const row = round === 0 && ctx.row ? ctx.row : await deps.sends.get(draftId);
-    if (!row) throw new TransientError(`the send row of ${draftId} is missing`, 'SEND_ROW_MISSING');
+    if (!row) throw new TransientError(`the send row of ${draftId} is missing`, FAILURE_TYPES.sendRowMissing);
     switch (row.status) {
-      case 'sent':
-      case 'bounced':
+      case SEND_STATUS.sent:
+      case SEND_STATUS.bounced:
         await forceIgnored(row);
         return { kind: 'already_sent', row };
-      case 'pending':
-      case 'failed':
+      case SEND_STATUS.pending:
+      case SEND_STATUS.failed:
         await forceIgnored(row);
         if (await deps.sends.claim(draftId, ctx.token)) return { kind: 'claimed', forced: false, tookOver: false };
         continue;
-      case 'sending':
+      case SEND_STATUS.sending:
         if (beforeFinalDot(row)) {
           // The attempt holding it stopped (or will be fenced off) before the final dot: nothing
           // was handed over, so taking it over cannot duplicate the message.
@@ -91,7 +93,7 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
           `attempt ${row.attempts} stopped after the final dot of DATA, before the server answered`,
         );
         continue;
-      case 'in_doubt':
+      case SEND_STATUS.inDoubt:
         if (force && row.forceKey !== force.key) {
           if (await deps.sends.claimForced(draftId, ctx.token, force.by, force.key)) {
             await deps.audit.record({
@@ -111,7 +113,7 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
         return refuseInDoubt(deps, ctx, row);
     }
   }
-  throw new TransientError(`the send row of ${draftId} kept changing under this attempt`, 'SEND_CONTENDED');
+  throw new TransientError(`the send row of ${draftId} kept changing under this attempt`, FAILURE_TYPES.sendContended);
 }
 
 /** Audits and throws SEND_IN_DOUBT: never resent automatically, a person decides. */
@@ -132,6 +134,6 @@ export async function refuseInDoubt(deps: { audit: AuditLog }, ctx: ClaimContext
   throw new PermanentError(
     `the send of ${row.messageId} may have been delivered already (${row.lastError ?? 'interrupted hand-over'})` +
       `${usedKey ? `; force key "${ctx.force!.key}" was already used once` : ''}: ${inDoubtAdvice(ctx.emailId)}`,
-    'SEND_IN_DOUBT',
+    FAILURE_TYPES.sendInDoubt,
   );
 }

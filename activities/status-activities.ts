@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { Decision, EmailStatus } from '../lib/domain';
+import { STATUS, type Decision, type EmailStatus, type SendOutcome } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
@@ -44,7 +44,7 @@ export function withRecordedStatus<
   V extends { needsHuman: boolean; drafter: string; model: string },
   C extends { emailId: string; decision: Decision },
   S extends { emailId: string },
-  T extends { messageId: string; outcome: 'sent' | 'already_sent' },
+  T extends { messageId: string; outcome: SendOutcome },
 >(
   recordStatus: RecordStatus,
   acts: {
@@ -125,7 +125,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       // Three round trips for most transitions: the status, what MariaDB knows, the audit rows.
       const { stored, send, maxDraftVersion } = await deps.messages.moveStatus(input.emailId, input.status, input.reason);
       // The re-index sync completes what the degraded index step left out: it looks for this mark.
-      if (input.status === 'partially_indexed') await deps.messages.setIndexState(input.emailId, 'partial');
+      if (input.status === STATUS.partiallyIndexed) await deps.messages.setIndexState(input.emailId, 'partial');
       // Statuses passed on the way are audit rows only: the email's row holds where it is now.
       // A single via keeps the audit key runs already wrote; a list numbers its rows.
       const vias = Array.isArray(input.via)

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { createHash } from 'node:crypto';
 import { Database } from 'arangojs';
 import { HttpError, ResponseTimeoutError, isArangoError, isNetworkError } from 'arangojs/errors';
@@ -70,12 +71,12 @@ function classifyArangoError(err: unknown, doing: string): Error {
     return classifyHttpStatus('arango', err.code, `${doing}: ${err.message}`, err.response.headers.get('retry-after'), err);
   }
   if (err instanceof ResponseTimeoutError) {
-    return new TransientError(`ArangoDB did not answer in time while ${doing}`, 'ARANGO_TIMEOUT', { cause: err });
+    return new TransientError(`ArangoDB did not answer in time while ${doing}`, FAILURE_TYPES.arangoTimeout, { cause: err });
   }
   if (isConnectionFailure(err)) {
     const e = err as Error & { cause?: { message?: string } };
     const why = e.cause?.message ? `${e.message} (${e.cause.message})` : e.message;
-    return new DependencyError(`ArangoDB unreachable while ${doing}: ${why}`, 'ARANGO_UNAVAILABLE', { cause: err });
+    return new DependencyError(`ArangoDB unreachable while ${doing}: ${why}`, FAILURE_TYPES.arangoUnavailable, { cause: err });
   }
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -26,7 +27,7 @@ const str = (b: Uint8Array | null | undefined): string => (b ? new TextDecoder()
  */
 export function createEncryptionCodec(keys: PayloadKeys): PayloadCodec {
   const active = keys.keys.get(keys.activeKeyId);
-  if (!active) throw new PermanentError(`active payload key ${keys.activeKeyId} is not configured`, 'PAYLOAD_KEY_UNKNOWN');
+  if (!active) throw new PermanentError(`active payload key ${keys.activeKeyId} is not configured`, FAILURE_TYPES.payloadKeyUnknown);
   return {
     async encode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => {
@@ -53,11 +54,11 @@ export function createEncryptionCodec(keys: PayloadKeys): PayloadCodec {
         if (!key) {
           throw new PermanentError(
             `payload encrypted with key "${keyId}", which is not in PAYLOAD_KEYS (keep retired keys configured until their histories are gone)`,
-            'PAYLOAD_KEY_UNKNOWN',
+            FAILURE_TYPES.payloadKeyUnknown,
           );
         }
         const data = Buffer.from(payload.data ?? new Uint8Array());
-        if (data.length < IV_BYTES + TAG_BYTES) throw new PermanentError('encrypted payload is truncated', 'PAYLOAD_CORRUPT');
+        if (data.length < IV_BYTES + TAG_BYTES) throw new PermanentError('encrypted payload is truncated', FAILURE_TYPES.payloadCorrupt);
         const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
         decipher.setAAD(text(keyId));
         decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
@@ -67,7 +68,7 @@ export function createEncryptionCodec(keys: PayloadKeys): PayloadCodec {
         } catch {
           throw new PermanentError(
             `encrypted payload does not authenticate under key "${keyId}" (altered, or a different key with that id)`,
-            'PAYLOAD_CORRUPT',
+            FAILURE_TYPES.payloadCorrupt,
           );
         }
         const decoded = temporal.api.common.v1.Payload.decode(plain);

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
@@ -32,19 +33,21 @@ function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error
   };
   const detail = e.responseText ?? (typeof e.response === 'string' && e.response ? e.response : undefined) ?? e.message ?? String(err);
   if (e.serverResponseCode === 'NONEXISTENT' || /doesn't exist|does not exist/i.test(detail)) {
-    return new PermanentError(`IMAP folder missing during ${what}: ${detail} (${hints.folder})`, 'IMAP_NO_MAILBOX', { cause: err });
+    return new PermanentError(`IMAP folder missing during ${what}: ${detail} (${hints.folder})`, FAILURE_TYPES.imapNoMailbox, {
+      cause: err,
+    });
   }
   // A login refused because the server is busy (Dovecot's per-user connection limit, RFC 5530
   // UNAVAILABLE / INUSE) says nothing about the password: it heals when other sessions end.
   if (e.authenticationFailed && (BUSY_CODES.has(e.serverResponseCode ?? '') || BUSY_TEXT.test(detail))) {
-    return new TransientError(`IMAP server busy during ${what}: ${detail}`, 'IMAP_BUSY', { cause: err });
+    return new TransientError(`IMAP server busy during ${what}: ${detail}`, FAILURE_TYPES.imapBusy, { cause: err });
   }
   if (e.authenticationFailed) {
-    return new PermanentError(`IMAP login refused during ${what}: ${detail} (${hints.login})`, 'IMAP_AUTH', {
+    return new PermanentError(`IMAP login refused during ${what}: ${detail} (${hints.login})`, FAILURE_TYPES.imapAuth, {
       cause: err,
     });
   }
-  return new TransientError(`IMAP unavailable during ${what}: ${detail}`, 'IMAP_UNAVAILABLE', { cause: err });
+  return new TransientError(`IMAP unavailable during ${what}: ${detail}`, FAILURE_TYPES.imapUnavailable, { cause: err });
 }
 
 /** Logged-in sessions kept for the next operation; more in flight at once get their own. */
@@ -183,7 +186,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
           if (Number(box.uidValidity) !== uidValidity) {
             throw new PermanentError(
               `UIDVALIDITY of ${mailbox} changed from ${uidValidity} to ${box.uidValidity}: UID ${uid} no longer names this message`,
-              'UIDVALIDITY_CHANGED',
+              FAILURE_TYPES.uidValidityChanged,
             );
           }
         };
@@ -194,7 +197,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
           await open(true);
           meta = await lookUp();
         }
-        if (!meta) throw new PermanentError(`message UID ${uid} is no longer in ${mailbox}`, 'MESSAGE_GONE');
+        if (!meta) throw new PermanentError(`message UID ${uid} is no longer in ${mailbox}`, FAILURE_TYPES.messageGone);
         const size = meta.size ?? 0;
         if (size > maxBytes) {
           throw new TooLargeError(
@@ -208,7 +211,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
           );
         }
         const full = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-        if (!full || !full.source) throw new PermanentError(`message UID ${uid} vanished while downloading`, 'MESSAGE_GONE');
+        if (!full || !full.source) throw new PermanentError(`message UID ${uid} vanished while downloading`, FAILURE_TYPES.messageGone);
         return full.source;
       });
     },
@@ -220,7 +223,7 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
         if (client.mailbox && client.mailbox.path === mailbox) await client.noop();
         const st = await client.status(mailbox, { uidNext: true, uidValidity: true });
         if (!st || st.uidNext === undefined || st.uidValidity === undefined) {
-          throw new TransientError(`IMAP STATUS of ${mailbox} returned no UIDNEXT/UIDVALIDITY`, 'IMAP_UNAVAILABLE');
+          throw new TransientError(`IMAP STATUS of ${mailbox} returned no UIDNEXT/UIDVALIDITY`, FAILURE_TYPES.imapUnavailable);
         }
         return { uidValidity: String(st.uidValidity), uidNext: st.uidNext };
       });

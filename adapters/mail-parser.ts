@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { createHash } from 'node:crypto';
 import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
@@ -54,13 +55,13 @@ export type ParsedMessage = ParsedEmail & { triage: Pick<TriageMessage, 'headers
 export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedMessage> {
   const head = raw.subarray(0, 64 * 1024).toString('latin1');
   if (raw.length === 0 || !/^[!-9;-~]+:/m.test(head.split(/\r?\n\r?\n/)[0] ?? '')) {
-    throw new PermanentError('message has no RFC 822 header block', 'MALFORMED_MESSAGE');
+    throw new PermanentError('message has no RFC 822 header block', FAILURE_TYPES.malformedMessage);
   }
   let parsed;
   try {
     parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
   } catch (err) {
-    throw new PermanentError(`message cannot be parsed: ${(err as Error).message}`, 'MALFORMED_MESSAGE', { cause: err });
+    throw new PermanentError(`message cannot be parsed: ${(err as Error).message}`, FAILURE_TYPES.malformedMessage, { cause: err });
   }
   const from = addresses(parsed.from)[0] ?? null;
   const replyTo = addresses(parsed.replyTo)[0] ?? null;
@@ -75,7 +76,7 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       : '';
   const text = (parsed.text?.trim() ? parsed.text : htmlText).trim();
   if (!from && !text && !parsed.subject) {
-    throw new PermanentError('message has neither sender nor subject nor text', 'MALFORMED_MESSAGE');
+    throw new PermanentError('message has neither sender nor subject nor text', FAILURE_TYPES.malformedMessage);
   }
   const references = (Array.isArray(parsed.references) ? parsed.references : parsed.references ? [parsed.references] : [])
     .flatMap((r) => r.split(/\s+/))

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from '../lib/draft-prompt';
 import { TransientError } from '../lib/errors';
@@ -13,12 +14,12 @@ export interface OpenAiSettings {
 
 function classifyOpenAiError(err: unknown): Error {
   if (err instanceof APIConnectionTimeoutError) {
-    return new TransientError(`LLM did not answer in time: ${err.message}`, 'LLM_TIMEOUT', { cause: err });
+    return new TransientError(`LLM did not answer in time: ${err.message}`, FAILURE_TYPES.llmTimeout, { cause: err });
   }
   if (err instanceof APIError && typeof err.status === 'number') {
     return classifyHttpStatus('llm', err.status, err.message, err.headers?.get('retry-after'), err);
   }
-  return new TransientError(`LLM unreachable: ${(err as Error).message ?? String(err)}`, 'LLM_UNAVAILABLE', { cause: err });
+  return new TransientError(`LLM unreachable: ${(err as Error).message ?? String(err)}`, FAILURE_TYPES.llmUnavailable, { cause: err });
 }
 
 /** Drafts through any OpenAI-compatible chat API with structured (JSON schema) output. */

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
@@ -15,19 +16,19 @@ const BATCH_SIZE = 64;
 
 function classifyEmbeddingError(err: unknown): Error {
   if (err instanceof APIConnectionTimeoutError) {
-    return new TransientError(`embedding service did not answer in time: ${err.message}`, 'EMBEDDING_TIMEOUT', { cause: err });
+    return new TransientError(`embedding service did not answer in time: ${err.message}`, FAILURE_TYPES.embeddingTimeout, { cause: err });
   }
   if (err instanceof APIError && typeof err.status === 'number') {
     return classifyHttpStatus('embedding', err.status, err.message, err.headers?.get('retry-after'), err);
   }
-  return new TransientError(`embedding service unreachable: ${(err as Error).message ?? String(err)}`, 'EMBEDDING_UNAVAILABLE', {
+  return new TransientError(`embedding service unreachable: ${(err as Error).message ?? String(err)}`, FAILURE_TYPES.embeddingUnavailable, {
     cause: err,
   });
 }
 
 /** A malformed answer is most likely a proxy or server hiccup, so it is retried like one. */
 function invalidAnswer(detail: string): TransientError {
-  return new TransientError(`embedding service gave an unusable answer: ${detail}`, 'EMBEDDING_INVALID_RESPONSE');
+  return new TransientError(`embedding service gave an unusable answer: ${detail}`, FAILURE_TYPES.embeddingInvalidResponse);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES, httpFailureType } from '../lib/contract';
 import { createHash } from 'node:crypto';
 // The client ships its types as ESM only; the value is loaded with import() below.
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
@@ -89,11 +90,14 @@ function classifyQdrantError(err: unknown, doing: string): Error {
   };
   // Class names, not instanceof: the client may be loaded twice (its ESM and CJS builds).
   if (e?.name === 'QdrantClientTimeoutError') {
-    return new TransientError(`Qdrant did not answer in time while ${doing}`, 'QDRANT_TIMEOUT', { cause: err });
+    return new TransientError(`Qdrant did not answer in time while ${doing}`, FAILURE_TYPES.qdrantTimeout, { cause: err });
   }
   if (e?.name === 'QdrantClientResourceExhaustedError') {
     const retryAfterMs = typeof e.retry_after === 'number' ? e.retry_after * 1000 : undefined;
-    return new TransientError(`Qdrant is rate limiting (${doing}): ${e.message}`, 'QDRANT_HTTP_429', { cause: err, retryAfterMs });
+    return new TransientError(`Qdrant is rate limiting (${doing}): ${e.message}`, httpFailureType('qdrant', 429), {
+      cause: err,
+      retryAfterMs,
+    });
   }
   const status = httpStatus(err);
   if (status !== undefined) {
@@ -101,11 +105,13 @@ function classifyQdrantError(err: unknown, doing: string): Error {
     return classifyHttpStatus('qdrant', status, `${doing}: ${detail}`, e.headers?.get?.('retry-after'), err);
   }
   if (e?.name === 'QdrantClientUnexpectedResponseError') {
-    return new TransientError(`Qdrant answered unexpectedly while ${doing}: ${e.message}`, 'QDRANT_UNEXPECTED_RESPONSE', { cause: err });
+    return new TransientError(`Qdrant answered unexpectedly while ${doing}: ${e.message}`, FAILURE_TYPES.qdrantUnexpectedResponse, {
+      cause: err,
+    });
   }
   if (isConnectionFailure(err)) {
     const why = e.cause?.message ? `${e.message} (${e.cause.message})` : e.message;
-    return new DependencyError(`Qdrant unreachable while ${doing}: ${why}`, 'QDRANT_UNAVAILABLE', { cause: err });
+    return new DependencyError(`Qdrant unreachable while ${doing}: ${why}`, FAILURE_TYPES.qdrantUnavailable, { cause: err });
   }
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -156,7 +162,9 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       if (httpStatus(err) !== 404) throw classifyQdrantError(err, doing);
       // Dropped behind our back: the next attempt sets the collection up again.
       setup = undefined;
-      throw new TransientError(`Qdrant collection "${collection}" vanished while ${doing}`, 'QDRANT_COLLECTION_MISSING', { cause: err });
+      throw new TransientError(`Qdrant collection "${collection}" vanished while ${doing}`, FAILURE_TYPES.qdrantCollectionMissing, {
+        cause: err,
+      });
     }
   }
 
@@ -166,7 +174,10 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       const info = await (await client()).getCollection(collection);
       const vectors = info.config.params.vectors as { size?: unknown } | undefined;
       if (typeof vectors?.size !== 'number') {
-        throw new PermanentError(`Qdrant collection "${collection}" uses named vectors; it was not made by this product`, 'QDRANT_SCHEMA');
+        throw new PermanentError(
+          `Qdrant collection "${collection}" uses named vectors; it was not made by this product`,
+          FAILURE_TYPES.qdrantSchema,
+        );
       }
       return { size: vectors.size, indexed: new Set(Object.keys(info.payload_schema ?? {})) };
     } catch (err) {
@@ -206,7 +217,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       throw new PermanentError(
         `Qdrant collection "${collection}" holds vectors of size ${actual}, but ${embedder.model} gives ${size}: ` +
           'configure another collection or re-create this one',
-        'QDRANT_VECTOR_SIZE_MISMATCH',
+        FAILURE_TYPES.qdrantVectorSizeMismatch,
       );
     }
   }
@@ -229,7 +240,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
 
     async ensureCollection(): Promise<void> {
       const [vector] = await embedder.embed(['dimension probe']);
-      if (!vector) throw new TransientError('embedding service returned no vector', 'EMBEDDING_INVALID_RESPONSE');
+      if (!vector) throw new TransientError('embedding service returned no vector', FAILURE_TYPES.embeddingInvalidResponse);
       await ready(vector.length);
     },
 

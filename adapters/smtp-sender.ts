@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
@@ -30,17 +31,19 @@ export function classifySmtpError(err: unknown, phase?: SmtpPhase): Error {
   const detail = `${e.response ?? e.message ?? String(err)}${phase ? ` (during ${phase})` : ''}`;
   let out: Error;
   if (typeof e.responseCode === 'number' && e.responseCode >= 400 && e.responseCode < 500) {
-    out = new TransientError(`SMTP server deferred the message (${e.responseCode}): ${detail}`, 'SMTP_TRANSIENT', { cause: err });
+    out = new TransientError(`SMTP server deferred the message (${e.responseCode}): ${detail}`, FAILURE_TYPES.smtpTransient, {
+      cause: err,
+    });
   } else if (typeof e.responseCode === 'number' && e.responseCode >= 500) {
-    out = new PermanentError(`SMTP server refused the message (${e.responseCode}): ${detail}`, 'SMTP_REJECTED', { cause: err });
+    out = new PermanentError(`SMTP server refused the message (${e.responseCode}): ${detail}`, FAILURE_TYPES.smtpRejected, { cause: err });
   } else if (e.code === 'EAUTH') {
-    out = new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, 'SMTP_AUTH', { cause: err });
+    out = new PermanentError(`SMTP login refused: ${detail} (check SMTP_USER / SMTP_PASSWORD)`, FAILURE_TYPES.smtpAuth, { cause: err });
   } else if (e.code === 'EENVELOPE') {
-    out = new PermanentError(`SMTP envelope refused: ${detail}`, 'SMTP_ENVELOPE', { cause: err });
+    out = new PermanentError(`SMTP envelope refused: ${detail}`, FAILURE_TYPES.smtpEnvelope, { cause: err });
   } else if (e.code && TRANSIENT_CODES.has(e.code)) {
-    out = new TransientError(`SMTP server unavailable: ${detail}`, 'SMTP_UNAVAILABLE', { cause: err });
+    out = new TransientError(`SMTP server unavailable: ${detail}`, FAILURE_TYPES.smtpUnavailable, { cause: err });
   } else {
-    out = new TransientError(`SMTP send failed: ${detail}`, 'SMTP_UNCLEAR', { cause: err });
+    out = new TransientError(`SMTP send failed: ${detail}`, FAILURE_TYPES.smtpUnclear, { cause: err });
   }
   return phase ? Object.assign(out, { smtpPhase: phase }) : out;
 }

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { TransientError } from '../lib/errors';
@@ -18,7 +19,7 @@ export function createTemporalInspector(client: Client): WorkflowInspector {
         description = await client.workflow.getHandle(workflowId).describe();
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return { kind: 'closed' };
-        throw new TransientError(`Temporal cannot describe ${workflowId}: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE', {
+        throw new TransientError(`Temporal cannot describe ${workflowId}: ${(err as Error).message}`, FAILURE_TYPES.temporalUnavailable, {
           cause: err,
         });
       }

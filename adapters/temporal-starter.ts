@@ -1,4 +1,4 @@
-import { DECISIONS, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../lib/contract';
+import { DECISIONS, FAILURE_TYPES, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../lib/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../lib/domain';
@@ -62,9 +62,13 @@ export function createTemporalStarter(
         return 'started';
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
-        throw new TransientError(`Temporal did not accept workflow ${input.emailId}: ${(err as Error).message}`, 'TEMPORAL_UNAVAILABLE', {
-          cause: err,
-        });
+        throw new TransientError(
+          `Temporal did not accept workflow ${input.emailId}: ${(err as Error).message}`,
+          FAILURE_TYPES.temporalUnavailable,
+          {
+            cause: err,
+          },
+        );
       }
     },
   };
@@ -80,7 +84,7 @@ export function createTemporalSignals(client: Client): WorkflowSignals {
       if (err instanceof WorkflowNotFoundError) return false;
       throw new TransientError(
         `Temporal did not take the ${name} signal for ${workflowId}: ${(err as Error).message}`,
-        'TEMPORAL_UNAVAILABLE',
+        FAILURE_TYPES.temporalUnavailable,
         {
           cause: err,
         },

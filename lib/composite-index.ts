@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from './contract';
 import type { DraftContextItem } from '../ports/drafter';
 import type { EmailRecord, MessageStore } from '../ports/store';
 import type { IsolationKey } from './mailbox-scope';
@@ -112,7 +113,7 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
           .catch((err: unknown) => failed.push(`arangodb: ${errorMessage(err)}`));
       }
       if (failed.length > 0) {
-        throw new DependencyError(`indexed in ${parts.primary.name}, but not in ${failed.join('; ')}`, 'INDEX_DEGRADED');
+        throw new DependencyError(`indexed in ${parts.primary.name}, but not in ${failed.join('; ')}`, FAILURE_TYPES.indexDegraded);
       }
     },
 
@@ -124,7 +125,7 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
         } catch (err) {
           throw new DependencyError(
             `removed from ${parts.primary.name}, but not from ${parts.vector.name}: ${errorMessage(err)}`,
-            'INDEX_DEGRADED',
+            FAILURE_TYPES.indexDegraded,
           );
         }
       }

@@ -3,6 +3,7 @@
  * names, and failure types. Workflows, the worker, the CLI, scripts and adapters take
  * them from here; operators type them into the `temporal` CLI. Free of I/O: workflows import it.
  */
+import { STATUS } from './domain';
 
 export const WORKFLOW_TYPES = {
   email: 'EmailWorkflow',
@@ -33,8 +34,25 @@ export const SYSTEM_SIGNALS = {
 
 export const QUERIES = { draft: 'draft', state: 'state' } as const;
 
-/** Failure types an operator sees in the Web UI, the audit log and `dlq show`. */
+/** What the email workflow waits for (`waitingFor.kind` of its `state` query); a decision must fit it. */
+export const WAITING_KINDS = {
+  /** A draft to approve, reject or redraft. */
+  approval: 'approval',
+  /** No usable draft: a person writes the reply (the email's status of the same name). */
+  manualReview: STATUS.manualReview,
+  /** The approved reply waits for its next send round. */
+  sendRound: 'send_round',
+  /** The SMTP server may have the reply: a person checks and decides. */
+  sendInDoubt: 'send_in_doubt',
+} as const;
+
+/**
+ * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
+ * product's errors (lib/errors.ts), which the queue interceptor passes on as the ApplicationFailure
+ * `type`. Workflows decide on these, never on a failure's message text.
+ */
 export const FAILURE_TYPES = {
+  // --- decisions and sends, as a person meets them
   sendInDoubt: 'SEND_IN_DOUBT',
   notInDoubt: 'NOT_IN_DOUBT',
   decisionRefused: 'DECISION_REFUSED',
@@ -45,7 +63,124 @@ export const FAILURE_TYPES = {
   mailboxSecret: 'MAILBOX_SECRET',
   /** A poll of a mailbox the registry marks `enabled: false`. */
   mailboxDisabled: 'MAILBOX_DISABLED',
+
+  // --- the error classes' defaults, and failures nobody foresaw
+  transient: 'TRANSIENT',
+  permanent: 'PERMANENT',
+  dependency: 'DEPENDENCY',
+  config: 'CONFIG',
+  unexpected: 'UNEXPECTED',
+
+  // --- the message and its store
+  /** A message above MAX_MESSAGE_BYTES: never downloaded or stored, never retried. */
+  tooLarge: 'TOO_LARGE',
+  messageGone: 'MESSAGE_GONE',
+  rawIncomplete: 'RAW_INCOMPLETE',
+  malformedMessage: 'MALFORMED_MESSAGE',
+  uidValidityChanged: 'UIDVALIDITY_CHANGED',
+  noReplyAddress: 'NO_REPLY_ADDRESS',
+
+  // --- sending
+  badForce: 'BAD_FORCE',
+  badActor: 'BAD_ACTOR',
+  badRecipient: 'BAD_RECIPIENT',
+  draftGone: 'DRAFT_GONE',
+  draftNotApproved: 'DRAFT_NOT_APPROVED',
+  envelopeMismatch: 'ENVELOPE_MISMATCH',
+  sendRowMissing: 'SEND_ROW_MISSING',
+  sendContended: 'SEND_CONTENDED',
+  sendSuperseded: 'SEND_SUPERSEDED',
+  smtpTransient: 'SMTP_TRANSIENT',
+  smtpRejected: 'SMTP_REJECTED',
+  smtpAuth: 'SMTP_AUTH',
+  smtpEnvelope: 'SMTP_ENVELOPE',
+  smtpUnavailable: 'SMTP_UNAVAILABLE',
+  smtpUnclear: 'SMTP_UNCLEAR',
+  /** The SMTP session broke after the final dot of DATA: the reply may have been delivered. */
+  smtpInDoubt: 'SMTP_IN_DOUBT',
+
+  // --- IMAP
+  imapNoMailbox: 'IMAP_NO_MAILBOX',
+  imapBusy: 'IMAP_BUSY',
+  imapAuth: 'IMAP_AUTH',
+  imapUnavailable: 'IMAP_UNAVAILABLE',
+
+  // --- MariaDB
+  dbPacketTooLarge: 'DB_PACKET_TOO_LARGE',
+  dbRejected: 'DB_REJECTED',
+  dbUnavailable: 'DB_UNAVAILABLE',
+  migrationChanged: 'MIGRATION_CHANGED',
+
+  // --- retrieval (full-text, Qdrant, ArangoDB, embeddings)
+  indexDegraded: 'INDEX_DEGRADED',
+  qdrantTimeout: 'QDRANT_TIMEOUT',
+  qdrantUnexpectedResponse: 'QDRANT_UNEXPECTED_RESPONSE',
+  qdrantUnavailable: 'QDRANT_UNAVAILABLE',
+  qdrantCollectionMissing: 'QDRANT_COLLECTION_MISSING',
+  qdrantSchema: 'QDRANT_SCHEMA',
+  qdrantVectorSizeMismatch: 'QDRANT_VECTOR_SIZE_MISMATCH',
+  arangoTimeout: 'ARANGO_TIMEOUT',
+  arangoUnavailable: 'ARANGO_UNAVAILABLE',
+  embeddingTimeout: 'EMBEDDING_TIMEOUT',
+  embeddingUnavailable: 'EMBEDDING_UNAVAILABLE',
+  embeddingInvalidResponse: 'EMBEDDING_INVALID_RESPONSE',
+
+  // --- the LLM (see LLM_FAILURE_TYPES)
+  llmTimeout: 'LLM_TIMEOUT',
+  llmUnavailable: 'LLM_UNAVAILABLE',
+
+  // --- payload encryption, Temporal
+  payloadKeyUnknown: 'PAYLOAD_KEY_UNKNOWN',
+  payloadCorrupt: 'PAYLOAD_CORRUPT',
+  temporalUnavailable: 'TEMPORAL_UNAVAILABLE',
 } as const;
+
+/**
+ * HTTP services whose error answers become `<SERVICE>_HTTP_<status>` failure types (e.g.
+ * `LLM_HTTP_401`, `QDRANT_HTTP_429`): one type per status, so operators can group by it.
+ */
+export const HTTP_SERVICES = { llm: 'LLM', qdrant: 'QDRANT', arango: 'ARANGO', embedding: 'EMBEDDING' } as const;
+export type HttpService = keyof typeof HTTP_SERVICES;
+export type HttpFailureType = `${(typeof HTTP_SERVICES)[HttpService]}_HTTP_${number}`;
+
+export function httpFailureType(service: HttpService, status: number): HttpFailureType {
+  return `${HTTP_SERVICES[service]}_HTTP_${status}`;
+}
+
+/** Every failure type (error `code`) the product raises. */
+export type FailureCode = (typeof FAILURE_TYPES)[keyof typeof FAILURE_TYPES] | HttpFailureType;
+
+/** Failures of the LLM itself (besides its HTTP answers, see isLlmFailure). */
+export const LLM_FAILURE_TYPES: readonly FailureCode[] = Object.freeze([FAILURE_TYPES.llmTimeout, FAILURE_TYPES.llmUnavailable]);
+
+/**
+ * Whether a failure type is the LLM's: a draft the LLM could not make goes to a person
+ * (manual_review), while any other permanent failure of the draft step ends the email.
+ */
+export function isLlmFailure(type: string | null | undefined): boolean {
+  if (!type) return false;
+  return (LLM_FAILURE_TYPES as readonly string[]).includes(type) || type.startsWith(`${HTTP_SERVICES.llm}_HTTP_`);
+}
+
+/**
+ * Queue steps: the `step` of a `queue_jobs` row, the step a failure names (`failedStepOf`) and
+ * `dlq`'s grouping. workflows/activity-profiles.ts maps every planned activity to one.
+ */
+export const STEPS = {
+  poll: 'poll',
+  /** The combined fetch + parse + index activity; it writes no row of its own. */
+  ingest: 'ingest',
+  fetch: 'fetch',
+  parse: 'parse',
+  index: 'index',
+  draft: 'draft',
+  decide: 'decide',
+  send: 'send',
+  cleanup: 'cleanup',
+  reindex: 'reindex',
+  resend: 'resend',
+} as const;
+export type StepName = (typeof STEPS)[keyof typeof STEPS];
 
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */
 export const DECISION_LIMITS = {

@@ -2,13 +2,14 @@
  * The few error classes of the product. Each carries a stable `code` that lands in the audit
  * log and in Temporal's failure `type`, so operators can group failures by cause.
  */
+import { FAILURE_TYPES, type FailureCode } from './contract';
 
 export type ErrorClass = 'transient' | 'permanent' | 'dependency' | 'unclear';
 
 export class EmailRagError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: FailureCode,
     readonly errorClass: ErrorClass,
     options?: { cause?: unknown },
   ) {
@@ -19,7 +20,7 @@ export class EmailRagError extends Error {
 
 /** A failure that may heal by itself: network, timeouts, 4xx SMTP, 429/5xx HTTP. */
 export class TransientError extends EmailRagError {
-  constructor(message: string, code = 'TRANSIENT', options?: { cause?: unknown; retryAfterMs?: number }) {
+  constructor(message: string, code: FailureCode = FAILURE_TYPES.transient, options?: { cause?: unknown; retryAfterMs?: number }) {
     super(message, code, 'transient', options);
     this.retryAfterMs = options?.retryAfterMs;
   }
@@ -28,7 +29,7 @@ export class TransientError extends EmailRagError {
 
 /** A failure that will not change on retry: corrupt input, schema mismatch, rejected config. */
 export class PermanentError extends EmailRagError {
-  constructor(message: string, code = 'PERMANENT', options?: { cause?: unknown }) {
+  constructor(message: string, code: FailureCode = FAILURE_TYPES.permanent, options?: { cause?: unknown }) {
     super(message, code, 'permanent', options);
   }
 }
@@ -42,13 +43,13 @@ export class TooLargeError extends PermanentError {
     /** What is known without downloading it (IMAP envelope, or the head of a file). */
     readonly known: { subject?: string | null; from?: string | null } = {},
   ) {
-    super(message, 'TOO_LARGE');
+    super(message, FAILURE_TYPES.tooLarge);
   }
 }
 
 /** An optional service is missing or down: degrade and carry on. */
 export class DependencyError extends EmailRagError {
-  constructor(message: string, code = 'DEPENDENCY', options?: { cause?: unknown }) {
+  constructor(message: string, code: FailureCode = FAILURE_TYPES.dependency, options?: { cause?: unknown }) {
     super(message, code, 'dependency', options);
   }
 }
@@ -56,7 +57,7 @@ export class DependencyError extends EmailRagError {
 /** Configuration that cannot work; reported once at start, before anything runs. */
 export class ConfigError extends EmailRagError {
   constructor(message: string) {
-    super(message, 'CONFIG', 'permanent');
+    super(message, FAILURE_TYPES.config, 'permanent');
   }
 }
 

@@ -1,3 +1,4 @@
+import { httpFailureType, type HttpService } from './contract';
 import { PermanentError, TransientError } from './errors';
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
@@ -10,9 +11,15 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /** HTTP 408/409/429 and 5xx may heal; any other 4xx will not. */
-export function classifyHttpStatus(service: string, status: number, detail: string, retryAfter?: string | null, cause?: unknown): Error {
+export function classifyHttpStatus(
+  service: HttpService,
+  status: number,
+  detail: string,
+  retryAfter?: string | null,
+  cause?: unknown,
+): Error {
   const transient = status === 408 || status === 409 || status === 429 || status >= 500;
-  const code = `${service.toUpperCase()}_HTTP_${status}`;
+  const code = httpFailureType(service, status);
   const message = `${service} answered HTTP ${status}: ${detail}`;
   return transient
     ? new TransientError(message, code, { cause, retryAfterMs: parseRetryAfter(retryAfter) })

@@ -4,6 +4,8 @@
  * views in the browser (local storage), not on the server, so they are offered as links and
  * queries to save once per browser ("Save as View"); docs/operating.md lists them.
  */
+import { STATUS } from './domain';
+
 export interface OperatorView {
   id: string;
   name: string;
@@ -30,25 +32,25 @@ export const OPERATOR_VIEWS: readonly OperatorView[] = [
   {
     id: 'manual-review',
     name: 'Manual review',
-    query: `EmailStatus="manual_review" AND ${running}`,
+    query: `EmailStatus="${STATUS.manualReview}" AND ${running}`,
     purpose: 'no usable draft (LLM timeout, invalid output, draft limit): a person writes the reply',
   },
   {
     id: 'sends-in-doubt',
     name: 'Sends in doubt',
-    query: `EmailStatus="approved" AND NeedsHuman=true AND ${running}`,
+    query: `EmailStatus="${STATUS.approved}" AND NeedsHuman=true AND ${running}`,
     purpose: 'the SMTP server may have the reply: check its log, then resend with force or mark sent',
   },
   {
     id: 'approved-not-sent',
     name: 'Approved, not sent yet',
-    query: `EmailStatus="approved" AND NeedsHuman=false AND ${running}`,
+    query: `EmailStatus="${STATUS.approved}" AND NeedsHuman=false AND ${running}`,
     purpose: 'sending, or waiting for the next send round after SMTP failures (a batch resend is safe here)',
   },
   {
-    id: 'failed',
+    id: STATUS.failed,
     name: 'Failed',
-    query: 'EmailStatus="failed"',
+    query: `EmailStatus="${STATUS.failed}"`,
     purpose: 'processing stopped (dead step, permanent error): see `email-rag dlq list`',
   },
 ];

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from './contract';
 import { EmailRagError, TransientError, type ErrorClass } from './errors';
 
 export interface ClassifiedError {
@@ -22,10 +23,10 @@ export function classifyError(err: unknown): ClassifiedError {
   }
   const e = err as { name?: string; message?: string; nonRetryable?: boolean; type?: string | null };
   if (e?.name === 'ApplicationFailure' && e.nonRetryable) {
-    return { errorClass: 'permanent', code: e.type ?? 'PERMANENT', message: e.message ?? String(err) };
+    return { errorClass: 'permanent', code: e.type ?? FAILURE_TYPES.permanent, message: e.message ?? String(err) };
   }
   // Anything we did not foresee: retried on the normal schedule, then a person looks at it.
-  return { errorClass: 'unclear', code: e?.type ?? e?.name ?? 'UNEXPECTED', message: e?.message ?? String(err) };
+  return { errorClass: 'unclear', code: e?.type ?? e?.name ?? FAILURE_TYPES.unexpected, message: e?.message ?? String(err) };
 }
 
 export interface RetryDecision extends ClassifiedError {

@@ -1,4 +1,4 @@
-import type { Decision, EmailStatus } from './domain';
+import { SEND_OUTCOME, STATUS, type Decision, type EmailStatus, type SendOutcome } from './domain';
 
 /** A status an email passes on the way to the one it ends at, with why. */
 export interface StatusStep {
@@ -17,25 +17,28 @@ export function draftedTransition(
   draft: { needsHuman: boolean; drafter: string; model: string },
 ): StatusStep & { via: StatusStep } {
   return {
-    status: draft.needsHuman ? 'manual_review' : 'awaiting_approval',
+    status: draft.needsHuman ? STATUS.manualReview : STATUS.awaitingApproval,
     reason: draft.needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${version}`,
-    via: { status: 'drafted', reason: `draft ${version} by ${draft.drafter}/${draft.model}` },
+    via: { status: STATUS.drafted, reason: `draft ${version} by ${draft.drafter}/${draft.model}` },
   };
 }
 
 /** The transition after a complete index step. */
 export function indexedTransition(index: string | undefined): StatusStep {
-  return { status: 'indexed', reason: `indexed in ${index ?? 'the index'}` };
+  return { status: STATUS.indexed, reason: `indexed in ${index ?? 'the index'}` };
 }
 
 /** The transition a person's decision leads to. */
 export function decidedTransition(decision: Decision): StatusStep {
   return decision.kind === 'approve'
-    ? { status: 'approved', reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
-    : { status: 'rejected', reason: `rejected by ${decision.by}: ${decision.reason}` };
+    ? { status: STATUS.approved, reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
+    : { status: STATUS.rejected, reason: `rejected by ${decision.by}: ${decision.reason}` };
 }
 
 /** The transition after the send step: the reply left now, or had left in an earlier attempt. */
-export function sentTransition(send: { outcome: 'sent' | 'already_sent'; messageId: string }): StatusStep {
-  return { status: 'sent', reason: send.outcome === 'already_sent' ? `already sent as ${send.messageId}` : `sent as ${send.messageId}` };
+export function sentTransition(send: { outcome: SendOutcome; messageId: string }): StatusStep {
+  return {
+    status: STATUS.sent,
+    reason: send.outcome === SEND_OUTCOME.alreadySent ? `already sent as ${send.messageId}` : `sent as ${send.messageId}`,
+  };
 }

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../lib/contract';
 import { EmailRagError } from '../lib/errors';
 
 export interface AddressObject {
@@ -63,7 +64,7 @@ export interface SendHooks {
  */
 export class HandOverInDoubtError extends EmailRagError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, 'SMTP_IN_DOUBT', 'unclear', options);
+    super(message, FAILURE_TYPES.smtpInDoubt, 'unclear', options);
   }
 }
 

@@ -1,17 +1,6 @@
-import type { EmailStatus, Priority } from '../lib/domain';
+import type { NeedsPersonStatus, Priority, UnfinishedStatus } from '../lib/domain';
 import type { SendStatus } from './store';
 
-/** Statuses in which an email is still work for the pipeline (its backlog). */
-export const UNFINISHED_STATUSES = [
-  'fetched',
-  'parsed',
-  'indexed',
-  'partially_indexed',
-  'drafted',
-  'approved',
-] as const satisfies readonly EmailStatus[];
-/** Statuses in which an email waits for a person (approval, or a draft a person must write). */
-export const WAITING_STATUSES = ['awaiting_approval', 'manual_review'] as const satisfies readonly EmailStatus[];
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
 export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
 
@@ -19,7 +8,7 @@ export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
 export interface EmailGroup {
   /** The registry entry the emails came in through (emails.mailbox_id). */
   mailboxId: string;
-  status: (typeof UNFINISHED_STATUSES)[number] | (typeof WAITING_STATUSES)[number];
+  status: UnfinishedStatus | NeedsPersonStatus;
   priority: Priority;
   count: number;
   /** How long the longest-waiting of them has been in this status. */

@@ -1,4 +1,5 @@
-import type { EmailStatus, Priority, QueueStatus, TriageClass } from '../lib/domain';
+import type { DraftStatus, EmailStatus, Priority, QUEUE_STATUS, QueueStatus, SendStatus, TriageClass } from '../lib/domain';
+import type { StepName } from '../lib/contract';
 import type { ErrorClass } from '../lib/errors';
 import type { SmtpPhase } from './mail-sender';
 import type { TriageVerdict } from '../lib/triage';
@@ -147,7 +148,7 @@ export interface JobAttempt {
   /** The workflow run: a reset run's activity ids start again at 1 and must get rows of their own. */
   runId: string;
   emailId: string | null;
-  step: string;
+  step: StepName;
   activityId: string;
   attempt: number;
   maxAttempts: number;
@@ -155,7 +156,7 @@ export interface JobAttempt {
 }
 
 export interface JobFailure {
-  status: Extract<QueueStatus, 'failed' | 'dead'>;
+  status: typeof QUEUE_STATUS.failed | typeof QUEUE_STATUS.dead;
   errorClass: ErrorClass;
   error: string;
   nextAttemptAt: Date | null;
@@ -167,7 +168,7 @@ export interface JobLedger {
   /** `takeOver: false`: the step's requeued row was taken over already (see takeOverSteps). */
   started(job: JobAttempt, options?: { takeOver?: boolean }): Promise<void>;
   /** Takes over the requeued rows of several steps of one activity in one write (a combined activity's first attempt). */
-  takeOverSteps(job: JobAttempt, steps: string[]): Promise<void>;
+  takeOverSteps(job: JobAttempt, steps: StepName[]): Promise<void>;
   succeeded(job: JobAttempt, runtimeMs: number): Promise<void>;
   /**
    * One write for two consecutive steps of a combined activity: `done` succeeded (as `succeeded`)
@@ -176,7 +177,11 @@ export interface JobLedger {
   succeededThenStarted(done: JobAttempt, runtimeMs: number, next: JobAttempt): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
   /** The rows of one activity's steps (a combined activity's retry counts each step's attempts from them). */
-  stepAttempts(workflowId: string, runId: string, activityId: string): Promise<Record<string, { attempt: number; status: QueueStatus }>>;
+  stepAttempts(
+    workflowId: string,
+    runId: string,
+    activityId: string,
+  ): Promise<Partial<Record<StepName, { attempt: number; status: QueueStatus }>>>;
   countByStatus(): Promise<Record<string, number>>;
   /** Rows in `processing` whose attempt started more than `olderThanSeconds` ago. */
   findStuck(
@@ -186,7 +191,7 @@ export interface JobLedger {
   resetStuck(id: number, reason: string, nextAttemptAt: Date | null): Promise<boolean>;
 }
 
-export type DraftStatus = 'awaiting_approval' | 'approved' | 'rejected' | 'sent' | 'stale';
+export type { DraftStatus, SendStatus };
 
 export interface DraftRecord {
   id: string;
@@ -224,9 +229,6 @@ export interface DraftStore {
   markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
 }
-
-/** Send level of the design: `pending → sending → sent`, `failed` (safe to retry), `in_doubt`, `bounced`. */
-export type SendStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'in_doubt' | 'bounced';
 
 /** SMTP phases an attempt can have reached; see ports/mail-sender.ts. `claimed`: no session yet. */
 export type SendPhase = 'claimed' | SmtpPhase;

@@ -8,6 +8,7 @@
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
+import { STEPS } from '../lib/contract';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../adapters/temporal-connection';
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
     const othersSends = othersSince(othersA0);
     fleet.sample();
-    const sendRows = await stepRows(stack, ['decide', 'send', 'outcome']);
+    const sendRows = await stepRows(stack, [STEPS.decide, STEPS.send]);
     if (approvals > 0 && batchIds[0]) histories.sent = await historyShape(client, batchIds[0]);
     const smtp = smtpCopies(stack);
     await sleep(1_000);

@@ -2,18 +2,17 @@ import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
 import type { Config } from '../lib/config';
-import { EMAIL_STATUSES, PRIORITIES } from '../lib/domain';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, needsPerson, PRIORITIES, SEND_STATUSES, UNFINISHED_STATUSES } from '../lib/domain';
 import { errorMessage, type ErrorClass } from '../lib/errors';
 import { createLogger } from '../lib/logger';
-import { UNFINISHED_STATUSES, URGENT_PRIORITIES, WAITING_STATUSES, type OperatingFigures } from '../ports/operating-figures';
-import type { SendStatus } from '../ports/store';
+import { URGENT_PRIORITIES, type OperatingFigures } from '../ports/operating-figures';
 import { ACTIVITY_PLAN } from '../workflows/activity-profiles';
 
 const logger = createLogger('metrics');
 
-const SEND_STATUSES: readonly SendStatus[] = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'];
 const ERROR_CLASSES: readonly ErrorClass[] = ['transient', 'permanent', 'dependency', 'unclear'];
-const STEPS = [...new Set(Object.values(ACTIVITY_PLAN).flatMap((p) => (p.steps ? [] : [p.step])))];
+/** Steps that write queue rows (a combined activity writes none of its own). */
+const STEPS: readonly string[] = [...new Set(Object.values(ACTIVITY_PLAN).flatMap((p) => (p.steps ? [] : [p.step])))];
 const STATUS_WORDS = new Set<string>(EMAIL_STATUSES);
 /** Rows written in the last seconds may still be in flight: they are read on the next round. */
 const SETTLE_SECONDS = 2;
@@ -162,7 +161,7 @@ export function startBusinessMetricsSampler(
           ),
         );
       backlog(grid(UNFINISHED_STATUSES));
-      waiting(grid(WAITING_STATUSES));
+      waiting(grid(NEEDS_PERSON_STATUSES));
       const watched = opts.mailboxes
         ? opts.mailboxes.flatMap((b) => b.folders.map((folder) => ({ mailbox: b.id, folder })))
         : state.polls.map((p) => ({ mailbox: p.mailboxId, folder: p.folder }));
@@ -174,9 +173,7 @@ export function startBusinessMetricsSampler(
       const unfinished = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
       oldestUnfinished.set(max(unfinished.map((g) => g.oldestInStatusSeconds)));
       oldestUrgent.set(max(unfinished.filter((g) => URGENT_PRIORITIES.includes(g.priority)).map((g) => g.oldestSinceArrivalSeconds)));
-      oldestWaiting.set(
-        max(state.emails.filter((g) => (WAITING_STATUSES as readonly string[]).includes(g.status)).map((g) => g.oldestInStatusSeconds)),
-      );
+      oldestWaiting.set(max(state.emails.filter((g) => needsPerson(g.status)).map((g) => g.oldestInStatusSeconds)));
       sends(SEND_STATUSES.map((status) => [{ status }, state.sends[status] ?? 0]));
       deadLetters(state.deadLetters.map((d) => [{ step: d.step, error_class: d.errorClass }, d.count]));
       lastSample.set(Math.floor(Date.now() / 1000));

@@ -2,11 +2,11 @@ import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import { stepScope, type StepTracker } from '../activities/step-scope';
-import type { Priority } from '../lib/domain';
+import { QUEUE_STATUS, type Priority } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
 import { decideRetry, type RetryDecision } from '../lib/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../ports/store';
-import { ACTIVITY_PLAN, HEARTBEAT_EVERY_MS, PROFILES, type ActivityPlanEntry } from '../workflows/activity-profiles';
+import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../workflows/activity-profiles';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 
@@ -20,6 +20,13 @@ function failureOf(d: RetryDecision, step: string, attempt: number, err: unknown
     details: [{ errorClass: d.errorClass, step, attempt }],
     cause: err instanceof Error ? err : undefined,
   });
+}
+
+/** The plan of an activity a combined activity runs as a step: it must have one. */
+function plannedStep(activity: string): ActivityPlanEntry {
+  const plan = planOf(activity);
+  if (!plan) throw new Error(`no queue step is planned for ${activity}`);
+  return plan;
 }
 
 /** A step of a combined activity that finished; its row is written with the next step's start. */
@@ -108,7 +115,13 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         const nextAttemptAt = d.retry && d.delayMs !== undefined ? new Date(Date.now() + d.delayMs) : null;
         // Bookkeeping must not hide the real failure: if MariaDB is down too, log and go on.
         await ledger
-          .failed(job, { status: d.retry ? 'failed' : 'dead', errorClass: d.errorClass, error: d.message, nextAttemptAt, runtimeMs })
+          .failed(job, {
+            status: d.retry ? QUEUE_STATUS.failed : QUEUE_STATUS.dead,
+            errorClass: d.errorClass,
+            error: d.message,
+            nextAttemptAt,
+            runtimeMs,
+          })
           .catch((e: unknown) => ctx.log.warn('queue row not updated', { error: errorMessage(e) }));
         await audit
           .record({
@@ -132,18 +145,17 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
 
     /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */
     async function stepTracker(input: ActivityExecuteInput, rows: StepRows): Promise<StepTracker> {
-      const own = ACTIVITY_PLAN[info.activityType]!;
+      const own = planOf(info.activityType)!;
       const job = jobFor(input, own, info.attempt);
-      const steps = (own.steps ?? []).map((a) => ACTIVITY_PLAN[a]?.step ?? a);
+      const steps = (own.steps ?? []).map((a) => plannedStep(a).step);
       // The first attempt takes over requeued rows of all its steps at once; later ones read the steps' attempts.
       const earlier = info.attempt > 1 ? await ledger.stepAttempts(job.workflowId, job.runId, job.activityId) : {};
       if (info.attempt === 1) await ledger.takeOverSteps(job, steps);
       return {
         async run<T>(activity: string, fn: () => Promise<T>): Promise<T> {
-          const plan = ACTIVITY_PLAN[activity];
-          if (!plan) throw new Error(`no queue step is planned for ${activity}`);
+          const plan = plannedStep(activity);
           const row = earlier[plan.step];
-          if (row?.status === 'done') return fn();
+          if (row?.status === QUEUE_STATUS.done) return fn();
           const attempt = row ? row.attempt + 1 : 1;
           const stepJob = jobFor(input, plan, attempt);
           const key = `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`;
@@ -155,7 +167,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
     return {
       inbound: {
         async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
-          const plan = ACTIVITY_PLAN[info.activityType];
+          const plan = planOf(info.activityType);
           if (!plan) return next(input);
           // A local activity cannot heartbeat: the workflow task that runs it is its lease.
           const beat = info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);

@@ -7,6 +7,8 @@
  * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
  */
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { STEPS, type StepName } from '../lib/contract';
 
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
 
@@ -64,34 +66,49 @@ export const PROFILES = {
 
 export type ProfileName = keyof typeof PROFILES;
 
+/** Names of the pipeline's activities (activities/index.ts); type-only, so nothing of them enters the workflow bundle. */
+export type ActivityName = keyof Activities;
+
 export interface ActivityPlanEntry {
-  step: string;
+  step: StepName;
   profile: ProfileName;
   /**
    * A combined activity: the activities (names in this plan) it runs as steps. It writes no row of
    * its own; each step keeps its row, attempts and retry plan. Its profile must retry at least as
    * long as its longest step plan, because the step that failed decides the next attempt.
    */
-  steps?: readonly string[];
+  steps?: readonly ActivityName[];
 }
 
-/** Activity name → its queue step and profile; the interceptor reads this to write queue rows. */
-export const ACTIVITY_PLAN: Record<string, ActivityPlanEntry> = {
-  pollMailbox: { step: 'poll', profile: 'poll' },
-  /** Fetch, parse and index in one task round trip (patch `ingest-in-one-activity-v4`). */
-  ingestEmail: { step: 'ingest', profile: 'mailIo', steps: ['fetchEmail', 'parseEmail', 'indexEmail'] },
-  fetchEmail: { step: 'fetch', profile: 'mailIo' },
-  parseEmail: { step: 'parse', profile: 'parse' },
-  indexEmail: { step: 'index', profile: 'index' },
-  draftReply: { step: 'draft', profile: 'llm' },
-  saveHumanDraft: { step: 'draft', profile: 'bookkeeping' },
-  recordDecision: { step: 'decide', profile: 'bookkeeping' },
-  sendReply: { step: 'send', profile: 'send' },
-  confirmSentByOperator: { step: 'decide', profile: 'bookkeeping' },
-  resetStuckJobs: { step: 'cleanup', profile: 'poll' },
-  reindexPartial: { step: 'reindex', profile: 'index' },
-  resendApproved: { step: 'resend', profile: 'poll' },
-};
+/**
+ * Activity name → its queue step and profile; the interceptor reads this to write queue rows.
+ * Keys are checked against the activities: renaming one without its entry here is a type error.
+ */
+const PLAN = {
+  pollMailbox: { step: STEPS.poll, profile: 'poll' },
+  /** Fetch, parse and index in one activity: each step keeps its own queue row, attempts and retry plan. */
+  ingestEmail: { step: STEPS.ingest, profile: 'mailIo', steps: ['fetchEmail', 'parseEmail', 'indexEmail'] },
+  fetchEmail: { step: STEPS.fetch, profile: 'mailIo' },
+  parseEmail: { step: STEPS.parse, profile: 'parse' },
+  indexEmail: { step: STEPS.index, profile: 'index' },
+  draftReply: { step: STEPS.draft, profile: 'llm' },
+  saveHumanDraft: { step: STEPS.draft, profile: 'bookkeeping' },
+  recordDecision: { step: STEPS.decide, profile: 'bookkeeping' },
+  sendReply: { step: STEPS.send, profile: 'send' },
+  confirmSentByOperator: { step: STEPS.decide, profile: 'bookkeeping' },
+  resetStuckJobs: { step: STEPS.cleanup, profile: 'poll' },
+  reindexPartial: { step: STEPS.reindex, profile: 'index' },
+  resendApproved: { step: STEPS.resend, profile: 'poll' },
+} as const satisfies { readonly [A in ActivityName]?: ActivityPlanEntry };
+
+/** An activity that runs as a queue step. */
+export type PlannedActivity = keyof typeof PLAN;
+export const ACTIVITY_PLAN: Readonly<Record<PlannedActivity, ActivityPlanEntry>> = PLAN;
+
+/** The plan of an activity by its (runtime) type name; undefined for activities without a queue row. */
+export function planOf(activityType: string): ActivityPlanEntry | undefined {
+  return Object.hasOwn(ACTIVITY_PLAN, activityType) ? ACTIVITY_PLAN[activityType as PlannedActivity] : undefined;
+}
 
 /**
  * Cost classes: each has its own task queue and worker pool with its own concurrency

@@ -3,14 +3,14 @@
  * deterministic: the Update validators, the same-named signals and the CLI all use them, so a
  * decision is refused with the same message wherever it comes from.
  */
-import { DECISION_LIMITS, type DecisionName } from '../lib/contract';
+import { DECISION_LIMITS, WAITING_KINDS, type DecisionName } from '../lib/contract';
 
 /** What the workflow waits for, if anything; a decision must fit it. */
 export type WaitingFor =
-  | { kind: 'approval'; draftId: string; version: number }
-  | { kind: 'manual_review'; draftId: string; version: number }
-  | { kind: 'send_round'; draftId: string }
-  | { kind: 'send_in_doubt'; draftId: string; since: string };
+  | { kind: typeof WAITING_KINDS.approval; draftId: string; version: number }
+  | { kind: typeof WAITING_KINDS.manualReview; draftId: string; version: number }
+  | { kind: typeof WAITING_KINDS.sendRound; draftId: string }
+  | { kind: typeof WAITING_KINDS.sendInDoubt; draftId: string; since: string };
 
 export interface ApproveInput {
   /** The draft the person read; a newer (or older) draft is never approved in its place. */
@@ -98,13 +98,13 @@ function shapeRefusal(name: DecisionName, input: Record<string, unknown>): strin
 function waitingText(w: WaitingFor | null, status: string): string {
   if (!w) return `the email is ${status} and waits for no decision`;
   switch (w.kind) {
-    case 'approval':
+    case WAITING_KINDS.approval:
       return `it waits for approval of draft ${w.draftId} (version ${w.version})`;
-    case 'manual_review':
+    case WAITING_KINDS.manualReview:
       return `it waits for a person to write the reply (manual_review, draft ${w.draftId})`;
-    case 'send_round':
+    case WAITING_KINDS.sendRound:
       return `the approved draft ${w.draftId} waits for its next send round`;
-    case 'send_in_doubt':
+    case WAITING_KINDS.sendInDoubt:
       return `the send of draft ${w.draftId} is in doubt since ${w.since}`;
   }
 }
@@ -120,11 +120,11 @@ export function decisionRefusal(name: DecisionName, raw: unknown, ctx: DecisionC
   const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
   if (name === 'approve' || name === 'reject' || name === 'redraft') {
     if (ctx.decided) return `${name} refused: ${ctx.decided} came first`;
-    if (!w || (w.kind !== 'approval' && w.kind !== 'manual_review')) return `${name} refused: ${where}`;
+    if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) return `${name} refused: ${where}`;
     if (draftId !== w.draftId) {
       return `${name} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
     }
-    if (name === 'approve' && w.kind === 'manual_review' && input.body === undefined) {
+    if (name === 'approve' && w.kind === WAITING_KINDS.manualReview && input.body === undefined) {
       return 'approve refused: there is no usable draft (manual_review); approve with "body" holding the reply you wrote';
     }
     if (name === 'redraft' && !ctx.redraftAllowed) {
@@ -134,17 +134,17 @@ export function decisionRefusal(name: DecisionName, raw: unknown, ctx: DecisionC
   }
   if (draftId !== undefined && w && draftId !== w.draftId) return `${name} refused: draft ${draftId} is not the current one; ${where}`;
   if (name === 'markSent') {
-    if (w?.kind !== 'send_in_doubt') return `markSent refused: only a send in doubt can be marked sent; ${where}`;
+    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `markSent refused: only a send in doubt can be marked sent; ${where}`;
     return null;
   }
   // resend
   if (input.force === true) {
-    if (w?.kind !== 'send_in_doubt') return `resend with force refused: force applies only to a send in doubt; ${where}`;
+    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `resend with force refused: force applies only to a send in doubt; ${where}`;
     return null;
   }
-  if (w?.kind === 'send_in_doubt') {
+  if (w?.kind === WAITING_KINDS.sendInDoubt) {
     return `resend refused: the send of draft ${w.draftId} is in doubt; check the SMTP log for it, then resend with "force": true (not delivered) or markSent (delivered)`;
   }
-  if (w?.kind !== 'send_round') return `resend refused: ${where}`;
+  if (w?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
   return null;
 }

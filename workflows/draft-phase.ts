@@ -3,13 +3,14 @@
  * a decision on exactly that draft, and a redraft request or a follow-up in the thread starts
  * the next draft. The decision is recorded in the workflow task that accepted it.
  */
-import type { Decision } from '../lib/domain';
+import { STATUS, type Decision } from '../lib/domain';
 import { decidedTransition, draftedTransition } from '../lib/status-transitions';
 import type { PendingDecision } from './decision-inbox';
 import type { EmailRun } from './email-run';
 import { AlreadyHandedOver } from './status-recorder';
 import type { EmailWorkflowResult } from './email-state';
-import { errorClassOf, failureText } from './failures';
+import { errorClassOf, failureText, failureTypeOf } from './failures';
+import { WAITING_KINDS, isLlmFailure } from '../lib/contract';
 
 /** What a person decided, as recorded: a reply to send, or the end of the run. */
 export type Decided = { kind: 'send'; draftId: string } | { kind: 'end'; result: EmailWorkflowResult };
@@ -36,7 +37,7 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
   state.waitingFor = null;
   if (state.drafts >= inbox.maxDrafts) {
     state.draft = null;
-    await run.record('manual_review', `${state.drafts} drafts written, the limit for one email: a person writes the reply`, {
+    await run.record(STATUS.manualReview, `${state.drafts} drafts written, the limit for one email: a person writes the reply`, {
       eventType: 'draft_limit_reached',
       errorClass: 'unclear',
       message: `no further draft after ${state.drafts}; approve with a body or reject`,
@@ -56,12 +57,12 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
     await run.reached(recorded, t, t.via);
   } catch (err) {
     if (err instanceof AlreadyHandedOver) throw err;
-    if (errorClassOf(err) === 'permanent' && !/^LLM_/.test(failureText(err))) return run.stop('failed', 'draft_failed', err);
+    if (errorClassOf(err) === 'permanent' && !isLlmFailure(failureTypeOf(err))) return run.stop(STATUS.failed, 'draft_failed', err);
     // The LLM gave up after its retry: a person writes the reply (or asks for a redraft).
     state.draft = null;
     state.drafts += 1;
     state.lastError = failureText(err);
-    await run.record('manual_review', state.lastError, { eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
+    await run.record(STATUS.manualReview, state.lastError, { eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
   }
   return null;
 }
@@ -70,7 +71,7 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
 async function waitForDecision(run: EmailRun, version: number): Promise<{ decision?: PendingDecision; redraftBy: string | null }> {
   const { state, inbox } = run;
   const draftId = state.draft?.draftId ?? `${run.emailId}:draft:${version}`;
-  state.waitingFor = { kind: state.status === 'manual_review' ? 'manual_review' : 'approval', draftId, version };
+  state.waitingFor = { kind: state.status === STATUS.manualReview ? WAITING_KINDS.manualReview : WAITING_KINDS.approval, draftId, version };
   await inbox.next(() => inbox.queue.length > 0 || inbox.threadUpdated);
   const head = inbox.queue.shift();
   if (!head) return { redraftBy: null }; // a follow-up in the thread: the waiting draft is stale
@@ -88,7 +89,7 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
   const body = typeof d.body === 'string' ? d.body : undefined;
   let draftId = String(d.draftId);
   state.waitingFor = null;
-  if (pending.name === 'approve' && (state.status === 'manual_review' || !state.draft)) {
+  if (pending.name === 'approve' && (state.status === STATUS.manualReview || !state.draft)) {
     state.draft = await run.act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body: body ?? '', by });
     draftId = state.draft.draftId;
   }
@@ -101,9 +102,9 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
   state.decision = { kind, by, draftId };
   await run.reached(booked.recorded, decidedTransition(decision));
   if (kind === 'reject') {
-    pending.resolve?.({ draftId, status: 'rejected', message: `draft ${draftId} rejected` });
-    return { kind: 'end', result: { status: 'rejected' } };
+    pending.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected` });
+    return { kind: 'end', result: { status: STATUS.rejected } };
   }
-  pending.resolve?.({ draftId, status: 'approved', message: `draft ${draftId} approved; it is sent next` });
+  pending.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
   return { kind: 'send', draftId };
 }

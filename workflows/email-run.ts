@@ -5,7 +5,7 @@
 import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DEFAULT_MAX_DRAFTS } from '../lib/contract';
-import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority } from '../lib/domain';
+import { priorityKey, type EmailStatus, type EmailWorkflowInput, type Priority, START_STATUS } from '../lib/domain';
 import { agedPriorityKey } from '../lib/priority-rules';
 import type { StatusStep } from '../lib/status-transitions';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles';
@@ -23,7 +23,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
   const priority: Priority = input.priority ?? 'normal';
   const maxDrafts = input.maxDrafts ?? DEFAULT_MAX_DRAFTS;
   const state: EmailWorkflowState = {
-    status: 'new',
+    status: START_STATUS,
     draft: null,
     waitingFor: null,
     decision: null,

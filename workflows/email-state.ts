@@ -1,7 +1,7 @@
 /** What the email workflow shows through its `state` query and returns at its end. */
 import type { DraftView } from '../activities/draft-activities';
 import type { DecisionName } from '../lib/contract';
-import type { EmailStatus } from '../lib/domain';
+import type { EmailStatus, WorkflowStatus } from '../lib/domain';
 import type { WaitingFor } from './decision-rules';
 
 export interface Refusal {
@@ -12,7 +12,7 @@ export interface Refusal {
 }
 
 export interface EmailWorkflowState {
-  status: EmailStatus | 'new';
+  status: WorkflowStatus;
   draft: DraftView | null;
   /** What a decision must name now; null while the pipeline works. */
   waitingFor: WaitingFor | null;

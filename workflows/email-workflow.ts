@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { SendSnapshot } from '../ports/store';
-import type { EmailWorkflowInput } from '../lib/domain';
+import { STATUS, sendIsDone, type EmailWorkflowInput } from '../lib/domain';
 import { draftUntilDecided } from './draft-phase';
 import { createEmailRun, type EmailRun } from './email-run';
 import { AlreadyHandedOver } from './status-recorder';
@@ -61,14 +61,14 @@ async function finishHandedOver(run: EmailRun, send: SendSnapshot): Promise<Emai
   const { state, inbox } = run;
   run.startSending();
   state.waitingFor = null;
-  if (send.status === 'sent' || send.status === 'bounced') {
-    await run.record('sent', `already sent as ${send.messageId}; nothing sent again`, {
+  if (sendIsDone(send.status)) {
+    await run.record(STATUS.sent, `already sent as ${send.messageId}; nothing sent again`, {
       eventType: 'already_sent',
       errorClass: null,
       message: `draft ${send.draftId} was already sent as ${send.messageId}; this run ends without drafting or sending`,
     });
-    for (const p of inbox.queue.splice(0)) p.resolve?.({ draftId: send.draftId, status: 'sent', message: 'already sent' });
-    return { status: 'sent', messageId: send.messageId };
+    for (const p of inbox.queue.splice(0)) p.resolve?.({ draftId: send.draftId, status: STATUS.sent, message: 'already sent' });
+    return { status: STATUS.sent, messageId: send.messageId };
   }
   // In doubt (or interrupted): only a person may decide; drafting again could send a second reply.
   state.decision = { kind: 'approve', by: 'earlier run', draftId: send.draftId };

@@ -28,6 +28,10 @@ export function errorClassOf(err: unknown): string | undefined {
   return interceptorDetail(err)?.errorClass;
 }
 
+/**
+ * The failure's type: the `code` of the error the activity raised (FAILURE_TYPES in lib/contract.ts).
+ * Decide on it, never on the message text (e.g. `isLlmFailure(failureTypeOf(err))`).
+ */
 export function failureTypeOf(err: unknown): string | undefined {
   return raised(err)?.type ?? undefined;
 }

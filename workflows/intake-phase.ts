@@ -4,16 +4,17 @@
  */
 import type { Activities } from '../activities';
 import type { ParseSummary } from '../activities/parse-activities';
-import type { EmailWorkflowInput } from '../lib/domain';
+import { STATUS, type EmailWorkflowInput } from '../lib/domain';
 import { indexedTransition, type StatusStep } from '../lib/status-transitions';
 import type { EmailRun } from './email-run';
 import type { EmailWorkflowResult } from './email-state';
 import { failedStepOf } from './failures';
+import { STEPS } from '../lib/contract';
 
 const fetchedReason = (input: EmailWorkflowInput) =>
   input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message';
 const parsedReason = (input: EmailWorkflowInput) =>
-  input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : 'parsed';
+  input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : STATUS.parsed;
 
 /**
  * From the raw message to an indexed email. Returns the run's result when it ends here (the
@@ -21,15 +22,15 @@ const parsedReason = (input: EmailWorkflowInput) =>
  */
 export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | null> {
   const { input } = run;
-  const fetched: StatusStep = { status: 'fetched', reason: fetchedReason(input) };
-  const via = [fetched, { status: 'parsed' as const, reason: parsedReason(input) }];
+  const fetched: StatusStep = { status: STATUS.fetched, reason: fetchedReason(input) };
+  const via = [fetched, { status: STATUS.parsed, reason: parsedReason(input) }];
   let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
   try {
     ingested = await run.intake().ingestEmail({ ...input, priority: run.priority, record: { ...run.reserve(), via } });
   } catch (err) {
     // The queue interceptor names the failed step; a parse failure comes after a stored message.
-    if (failedStepOf(err) === 'parse') return run.stop('failed', 'parse_failed', err, [fetched]);
-    return run.stop('failed', 'fetch_failed', err);
+    if (failedStepOf(err) === STEPS.parse) return run.stop(STATUS.failed, 'parse_failed', err, [fetched]);
+    return run.stop(STATUS.failed, 'fetch_failed', err);
   }
   const { triage } = ingested.parsed;
   if (triage) run.triaged(triage.class);
@@ -38,7 +39,7 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
     // With the vector or graph store down the pipeline goes on with less context; the re-index sync completes it later.
     run.state.lastError = ingested.indexError;
     await run.record(
-      'partially_indexed',
+      STATUS.partiallyIndexed,
       ingested.indexError,
       { eventType: 'index_degraded', errorClass: 'dependency', message: ingested.indexError },
       via,
@@ -53,10 +54,10 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
 async function ignoreTriaged(run: EmailRun, triage: NonNullable<ParseSummary['triage']>, via: StatusStep[]): Promise<EmailWorkflowResult> {
   const why = `${triage.class}: ${triage.reason}`;
   await run.record(
-    'ignored',
+    STATUS.ignored,
     why,
     { eventType: 'triaged', errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` },
     via,
   );
-  return { status: 'ignored' };
+  return { status: STATUS.ignored };
 }

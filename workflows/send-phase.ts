@@ -4,10 +4,11 @@
  */
 import { workflowInfo } from '@temporalio/workflow';
 import { sentTransition } from '../lib/status-transitions';
-import { FAILURE_TYPES } from '../lib/contract';
+import { FAILURE_TYPES, WAITING_KINDS } from '../lib/contract';
 import type { EmailRun } from './email-run';
 import type { EmailWorkflowResult } from './email-state';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
+import { STATUS } from '../lib/domain';
 
 /** How long an approved reply waits after its send attempts ran out before trying again. */
 const RESEND_AFTER = '1 hour';
@@ -27,7 +28,7 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
     try {
       const sent = await run.act('send').sendReply({ emailId, draftId, record: run.reserve(), ...(force ? { force } : {}) });
       await run.reached(sent.recorded, sentTransition(sent));
-      return { status: 'sent', messageId: sent.messageId };
+      return { status: STATUS.sent, messageId: sent.messageId };
     } catch (err) {
       force = undefined;
       state.lastError = failureText(err);
@@ -37,13 +38,13 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
         force = next.force;
         continue;
       }
-      if (errorClassOf(err) === 'permanent') return run.stop('failed', 'send_failed', err);
-      await run.record('approved', `send round ${state.sendRounds} failed; the approved reply is sent again later`, {
+      if (errorClassOf(err) === 'permanent') return run.stop(STATUS.failed, 'send_failed', err);
+      await run.record(STATUS.approved, `send round ${state.sendRounds} failed; the approved reply is sent again later`, {
         eventType: 'send_gave_up',
         errorClass: 'transient',
         message: `send round ${state.sendRounds} failed: ${state.lastError}; the approved reply is sent again later`,
       });
-      if (state.sendRounds >= MAX_SEND_ROUNDS) return run.stop('failed', 'send_failed', err);
+      if (state.sendRounds >= MAX_SEND_ROUNDS) return run.stop(STATUS.failed, 'send_failed', err);
       await waitForNextRound(run, draftId);
     }
   }
@@ -53,8 +54,8 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
 async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflowResult | { force: { by: string; key: string } }> {
   const { emailId, state, inbox } = run;
   const since = new Date().toISOString();
-  state.waitingFor = { kind: 'send_in_doubt', draftId, since };
-  await run.record('approved', `send of draft ${draftId} in doubt since ${since}: a person checks the SMTP log and decides`, {
+  state.waitingFor = { kind: WAITING_KINDS.sendInDoubt, draftId, since };
+  await run.record(STATUS.approved, `send of draft ${draftId} in doubt since ${since}: a person checks the SMTP log and decides`, {
     eventType: 'send_waits_for_operator',
     errorClass: 'unclear',
     message: state.lastError ?? 'send in doubt',
@@ -66,11 +67,11 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
   if (p.name === 'markSent') {
     const note = typeof p.input.note === 'string' ? p.input.note : undefined;
     const done = await run.act('bookkeeping').confirmSentByOperator({ emailId, draftId, by, ...(note ? { note } : {}) });
-    await run.record('sent', `marked sent by ${by} after checking delivery`);
-    p.resolve?.({ draftId, status: 'sent', message: `draft ${draftId} recorded as delivered (${done.messageId})` });
-    return { status: 'sent', messageId: done.messageId };
+    await run.record(STATUS.sent, `marked sent by ${by} after checking delivery`);
+    p.resolve?.({ draftId, status: STATUS.sent, message: `draft ${draftId} recorded as delivered (${done.messageId})` });
+    return { status: STATUS.sent, messageId: done.messageId };
   }
-  p.resolve?.({ draftId, status: 'approved', message: `one more send attempt of draft ${draftId}, forced by ${by}` });
+  p.resolve?.({ draftId, status: STATUS.approved, message: `one more send attempt of draft ${draftId}, forced by ${by}` });
   // One forced attempt; its key makes Temporal's own retries of it count as the same attempt.
   return { force: { by, key: `${workflowInfo().runId}:${state.sendRounds + 1}` } };
 }
@@ -78,11 +79,11 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
 /** After a failed round: the next one starts after RESEND_AFTER, or at once on `resend`. */
 async function waitForNextRound(run: EmailRun, draftId: string): Promise<void> {
   const { state, inbox } = run;
-  state.waitingFor = { kind: 'send_round', draftId };
+  state.waitingFor = { kind: WAITING_KINDS.sendRound, draftId };
   const nudged = await inbox.next(() => inbox.queue.length > 0, RESEND_AFTER);
   state.waitingFor = null;
   if (nudged) {
     const p = inbox.queue.shift()!;
-    p.resolve?.({ draftId, status: 'approved', message: `send round ${state.sendRounds + 1} started by ${String(p.input.by)}` });
+    p.resolve?.({ draftId, status: STATUS.approved, message: `send round ${state.sendRounds + 1} started by ${String(p.input.by)}` });
   }
 }

@@ -7,7 +7,7 @@
 import { setCurrentDetails, type proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from '../activities/status-activities';
-import type { EmailStatus } from '../lib/domain';
+import { STATUS, SEND_STATUS, needsPerson, type EmailStatus } from '../lib/domain';
 import type { StatusStep } from '../lib/status-transitions';
 import { currentDetailsLine } from '../lib/workflow-summary';
 import type { EmailWorkflowState } from './email-state';
@@ -36,7 +36,7 @@ export function createStatusRecorder(deps: {
 
   /** Search attributes for a transition: what operators filter on in the Web UI and `temporal workflow list --query`. */
   const show = (status: EmailStatus, event?: { eventType: string }): void => {
-    const needsHuman = status === 'awaiting_approval' || status === 'manual_review' || event?.eventType === 'send_waits_for_operator';
+    const needsHuman = needsPerson(status) || event?.eventType === 'send_waits_for_operator';
     visibility.want({ status, needsHuman, draftVersion: state.draft?.version, category: state.draft?.category || undefined });
     visibility.flush(status);
   };
@@ -45,9 +45,10 @@ export function createStatusRecorder(deps: {
     lastRecord = stored;
     state.status = status;
     // Not a command: the Web UI's one line on what the email waits for (and the draft id to decide on).
-    setCurrentDetails(currentDetailsLine(status, reason, status === 'awaiting_approval' ? state.draft?.draftId : undefined));
+    setCurrentDetails(currentDetailsLine(status, reason, status === STATUS.awaitingApproval ? state.draft?.draftId : undefined));
     const send = stored.send;
-    if (!deps.isSending() && send && send.status !== 'failed' && send.status !== 'pending') throw new AlreadyHandedOver(stored);
+    if (!deps.isSending() && send && send.status !== SEND_STATUS.failed && send.status !== SEND_STATUS.pending)
+      throw new AlreadyHandedOver(stored);
   };
   /** Records a transition the workflow decided (a local activity in this workflow task). */
   const record = async (status: EmailStatus, reason: string, event?: AuditEvent, via?: StatusStep | StatusStep[]): Promise<void> => {

@@ -6,11 +6,11 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { EmailStatus } from '../lib/domain';
+import { STATUS, type EmailStatus } from '../lib/domain';
 import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from './search-attributes';
 
 /** Statuses the pipeline passes through on its way to a decision or an end. */
-const PASSING: readonly EmailStatus[] = Object.freeze(['fetched', 'parsed', 'indexed', 'drafted'] as const);
+const PASSING: readonly EmailStatus[] = Object.freeze([STATUS.fetched, STATUS.parsed, STATUS.indexed, STATUS.drafted] as const);
 
 export interface EmailVisibility {
   status?: EmailStatus;

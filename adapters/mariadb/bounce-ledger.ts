@@ -1,5 +1,6 @@
 import type { BouncedSend, BounceLedger } from '../../ports/bounce-ledger';
-import { query, type Pool } from './pool';
+import { SEND_STATUS } from '../../lib/domain';
+import { query, sqlList, type Pool } from './pool';
 
 /** A bounce quotes a handful of IDs; more is noise (or a crafted message) and is cut. */
 const MAX_IDS = 50;
@@ -13,18 +14,18 @@ export function createMariaDbBounceLedger(pool: Pool): BounceLedger {
         pool,
         'finding the bounced send',
         `SELECT draft_id, email_id, message_id, status FROM send_attempts
-         WHERE message_id IN (${ids.map(() => '?').join(',')}) AND status IN ('sent', 'bounced')`,
+         WHERE message_id IN (${ids.map(() => '?').join(',')}) AND status IN (${sqlList([SEND_STATUS.sent, SEND_STATUS.bounced])})`,
         ids,
       );
       const out: BouncedSend[] = [];
       for (const r of rows) {
         let changed = false;
-        if (r.status === 'sent') {
+        if (r.status === SEND_STATUS.sent) {
           // Compare-and-set: only a send that went out can bounce, and only once.
           const res = await query<{ affectedRows: number }>(
             pool,
             'marking the send bounced',
-            `UPDATE send_attempts SET status = 'bounced' WHERE draft_id = ? AND status = 'sent'`,
+            `UPDATE send_attempts SET status = '${SEND_STATUS.bounced}' WHERE draft_id = ? AND status = '${SEND_STATUS.sent}'`,
             [r.draft_id],
           );
           changed = res.affectedRows > 0;

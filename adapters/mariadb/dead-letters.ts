@@ -1,3 +1,4 @@
+import { QUEUE_STATUS } from '../../lib/domain';
 import { query, type Pool } from './pool';
 
 export interface DeadLetter {
@@ -60,7 +61,7 @@ export function createMariaDbDeadLetters(pool: Pool) {
       const rows = await query<Row[]>(
         pool,
         'listing dead letters',
-        `SELECT * FROM queue_jobs WHERE status = 'dead' ORDER BY finished_at, id`,
+        `SELECT * FROM queue_jobs WHERE status = '${QUEUE_STATUS.dead}' ORDER BY finished_at, id`,
       );
       return rows.map(toDeadLetter);
     },
@@ -113,9 +114,9 @@ export function createMariaDbDeadLetters(pool: Pool) {
       await query(
         pool,
         'requeueing a dead letter',
-        `UPDATE queue_jobs SET status = 'pending', attempt = 0, next_attempt_at = NULL, requeue_count = requeue_count + 1,
+        `UPDATE queue_jobs SET status = '${QUEUE_STATUS.pending}', attempt = 0, next_attempt_at = NULL, requeue_count = requeue_count + 1,
            requeued_by = ?, requeued_at = CURRENT_TIMESTAMP(3)
-         WHERE id = ? AND status = 'dead'`,
+         WHERE id = ? AND status = '${QUEUE_STATUS.dead}'`,
         [by, id],
       );
     },

@@ -1,3 +1,4 @@
+import { DRAFT_STATUS } from '../../lib/domain';
 import type { DraftRecord, DraftStatus, DraftStore, NewDraft } from '../../ports/store';
 import { query, type Pool } from './pool';
 
@@ -55,6 +56,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
     get,
     async save(d: NewDraft): Promise<DraftRecord> {
       // A decided draft is never overwritten by a late retry of the draft step.
+      const undecided = `status = '${DRAFT_STATUS.awaitingApproval}'`;
       await query(
         pool,
         'saving a draft',
@@ -62,13 +64,13 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
            prompt_version, context_ids, flags, to_address, to_name)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE
-           subject = IF(status = 'awaiting_approval', VALUES(subject), subject),
-           body = IF(status = 'awaiting_approval', VALUES(body), body),
-           language = IF(status = 'awaiting_approval', VALUES(language), language),
-           confidence = IF(status = 'awaiting_approval', VALUES(confidence), confidence),
-           model = IF(status = 'awaiting_approval', VALUES(model), model),
-           context_ids = IF(status = 'awaiting_approval', VALUES(context_ids), context_ids),
-           flags = IF(status = 'awaiting_approval', VALUES(flags), flags)`,
+           subject = IF(${undecided}, VALUES(subject), subject),
+           body = IF(${undecided}, VALUES(body), body),
+           language = IF(${undecided}, VALUES(language), language),
+           confidence = IF(${undecided}, VALUES(confidence), confidence),
+           model = IF(${undecided}, VALUES(model), model),
+           context_ids = IF(${undecided}, VALUES(context_ids), context_ids),
+           flags = IF(${undecided}, VALUES(flags), flags)`,
         [
           d.id,
           d.emailId,
@@ -94,9 +96,9 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       await query(
         pool,
         'approving a draft',
-        `UPDATE drafts SET status = 'approved', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), approved_body = COALESCE(?, body),
+        `UPDATE drafts SET status = '${DRAFT_STATUS.approved}', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), approved_body = COALESCE(?, body),
            edit_distance = ?
-         WHERE id = ? AND status = 'awaiting_approval'`,
+         WHERE id = ? AND status = '${DRAFT_STATUS.awaitingApproval}'`,
         [by, editedBody, editDistance, draftId],
       );
     },
@@ -104,19 +106,24 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       await query(
         pool,
         'rejecting a draft',
-        `UPDATE drafts SET status = 'rejected', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), decision_reason = ?
-         WHERE id = ? AND status = 'awaiting_approval'`,
+        `UPDATE drafts SET status = '${DRAFT_STATUS.rejected}', decided_by = ?, decided_at = CURRENT_TIMESTAMP(3), decision_reason = ?
+         WHERE id = ? AND status = '${DRAFT_STATUS.awaitingApproval}'`,
         [by, reason, draftId],
       );
     },
     async markSent(draftId: string): Promise<void> {
-      await query(pool, 'marking a draft sent', `UPDATE drafts SET status = 'sent' WHERE id = ? AND status = 'approved'`, [draftId]);
+      await query(
+        pool,
+        'marking a draft sent',
+        `UPDATE drafts SET status = '${DRAFT_STATUS.sent}' WHERE id = ? AND status = '${DRAFT_STATUS.approved}'`,
+        [draftId],
+      );
     },
     async markStale(emailId: string, version: number): Promise<void> {
       await query(
         pool,
         'marking older drafts stale',
-        `UPDATE drafts SET status = 'stale' WHERE email_id = ? AND version < ? AND status = 'awaiting_approval'`,
+        `UPDATE drafts SET status = '${DRAFT_STATUS.stale}' WHERE email_id = ? AND version < ? AND status = '${DRAFT_STATUS.awaitingApproval}'`,
         [emailId, version],
       );
     },
@@ -124,7 +131,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       const rows = await query<DraftRow[]>(
         pool,
         'listing drafts',
-        `SELECT * FROM drafts WHERE status = 'awaiting_approval' ORDER BY created_at`,
+        `SELECT * FROM drafts WHERE status = '${DRAFT_STATUS.awaitingApproval}' ORDER BY created_at`,
       );
       return rows.map(toRecord);
     },

@@ -1,11 +1,21 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import { createHash } from 'node:crypto';
-import type { EmailStatus, Priority, TriageClass } from '../../lib/domain';
+import {
+  DRAFT_STATUS,
+  NEEDS_PERSON_STATUSES,
+  SEND_STATUS,
+  STATUS,
+  UNFINISHED_STATUSES,
+  type EmailStatus,
+  type Priority,
+  type TriageClass,
+} from '../../lib/domain';
 import { PermanentError } from '../../lib/errors';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
 import type { TriageVerdict } from '../../lib/triage';
 import type { EmailRecord, MessageStore, NewRawEmail, OversizedEmail, ParsedEmail, SendSnapshot } from '../../ports/store';
 import { MAX_STORED_TEXT_CHARS, RAW_CHUNK_BYTES } from './limits';
-import { classifyDbError, query, type Pool } from './pool';
+import { classifyDbError, query, sqlList, type Pool } from './pool';
 
 interface EmailRow {
   id: string;
@@ -34,7 +44,15 @@ interface EmailRow {
   status_reason: string | null;
 }
 
-const UNFINISHED: EmailStatus[] = ['fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved'];
+/** The send that matters most first: a reply that left (or may have) outranks a failed try. */
+const SEND_RANK = sqlList([
+  SEND_STATUS.sent,
+  SEND_STATUS.bounced,
+  SEND_STATUS.inDoubt,
+  SEND_STATUS.sending,
+  SEND_STATUS.pending,
+  SEND_STATUS.failed,
+]);
 
 /**
  * Writes the raw bytes as one row (small mail) or a first chunk plus parts, in one transaction:
@@ -95,8 +113,8 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       // Assignments run left to right: compare with the old status before overwriting it. A sent
       // email stays sent: a late attempt or a reset run can never move it backwards.
       `UPDATE emails SET status_changed_at = IF(status = ?, status_changed_at, CURRENT_TIMESTAMP(3)),
-         status_reason = IF(status = 'sent' AND ? <> 'sent', status_reason, COALESCE(?, status_reason)),
-         status = IF(status = 'sent', 'sent', ?)
+         status_reason = IF(status = '${STATUS.sent}' AND ? <> '${STATUS.sent}', status_reason, COALESCE(?, status_reason)),
+         status = IF(status = '${STATUS.sent}', '${STATUS.sent}', ?)
        WHERE id = ?`,
       [status, status, reason?.slice(0, 2000) ?? null, status, emailId],
     );
@@ -113,7 +131,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
               (SELECT MAX(version) FROM drafts WHERE email_id = ?) AS v
          FROM (SELECT 1) one
          LEFT JOIN (SELECT draft_id, status, message_id FROM send_attempts WHERE email_id = ?
-                    ORDER BY FIELD(status, 'sent', 'bounced', 'in_doubt', 'sending', 'pending', 'failed'), updated_at DESC LIMIT 1) s ON TRUE`,
+                    ORDER BY FIELD(status, ${SEND_RANK}), updated_at DESC LIMIT 1) s ON TRUE`,
       [emailId, emailId, emailId],
     );
     const s = rows[0];
@@ -130,7 +148,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         pool,
         'recording the fetched email',
         `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?)
+         VALUES (?, ?, ?, ?, ?, ?, ?, '${STATUS.fetched}', ?)
          ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size)`,
         [
           email.emailId,
@@ -152,7 +170,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         pool,
         'recording the oversized email',
         `INSERT INTO emails (id, source, mailbox_id, mailbox, uid_validity, uid, history_only, status, raw_size, subject, from_address, status_reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'fetched', ?, ?, ?, 'too_large')
+         VALUES (?, ?, ?, ?, ?, ?, ?, '${STATUS.fetched}', ?, ?, ?, 'too_large')
          ON DUPLICATE KEY UPDATE raw_size = VALUES(raw_size), status_reason = 'too_large'`,
         [
           email.emailId,
@@ -189,7 +207,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       if (parts.length !== row.chunks - 1 || raw.length !== row.size) {
         throw new PermanentError(
           `stored message ${emailId} is incomplete: ${parts.length + 1} of ${row.chunks} chunks, ${raw.length} of ${row.size} bytes`,
-          'RAW_INCOMPLETE',
+          FAILURE_TYPES.rawIncomplete,
         );
       }
       return raw;
@@ -295,7 +313,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
            FROM emails WHERE thread_id = ? AND account = ?
          UNION ALL
          SELECT NULL, NULL, NULL, NULL, d.to_address FROM drafts d JOIN emails e ON e.id = d.email_id
-           WHERE e.thread_id = ? AND e.account = ? AND d.status = 'sent'`,
+           WHERE e.thread_id = ? AND e.account = ? AND d.status = '${DRAFT_STATUS.sent}'`,
         [threadId, account, threadId, account],
       );
       const list = (json: string | null): string[] => {
@@ -350,7 +368,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       const rows = await query<Array<{ id: string }>>(
         pool,
         'finding waiting drafts of the thread',
-        `SELECT id FROM emails WHERE thread_id = ? AND id <> ? AND status IN ('awaiting_approval', 'manual_review')`,
+        `SELECT id FROM emails WHERE thread_id = ? AND id <> ? AND status IN (${sqlList(NEEDS_PERSON_STATUSES)})`,
         [threadId, exceptEmailId],
       );
       return rows.map((r) => r.id);
@@ -370,8 +388,8 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       const rows = await query<Array<{ n: number }>>(
         pool,
         'counting the backlog',
-        `SELECT COUNT(*) AS n FROM emails WHERE status IN (${UNFINISHED.map(() => '?').join(',')})`,
-        UNFINISHED,
+        `SELECT COUNT(*) AS n FROM emails WHERE status IN (${UNFINISHED_STATUSES.map(() => '?').join(',')})`,
+        [...UNFINISHED_STATUSES],
       );
       return Number(rows[0]?.n ?? 0);
     },

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -44,7 +45,10 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
       const recorded = done.get(version);
       if (recorded !== undefined) {
         if (recorded !== checksum) {
-          throw new PermanentError(`migration ${file} was changed after it was applied; add a new migration instead`, 'MIGRATION_CHANGED');
+          throw new PermanentError(
+            `migration ${file} was changed after it was applied; add a new migration instead`,
+            FAILURE_TYPES.migrationChanged,
+          );
         }
         continue;
       }

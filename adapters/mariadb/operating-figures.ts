@@ -1,22 +1,20 @@
-import { EMAIL_STATUSES, PRIORITIES, type Priority } from '../../lib/domain';
 import {
+  EMAIL_STATUSES,
+  NEEDS_PERSON_STATUSES,
+  PRIORITIES,
+  QUEUE_STATUS,
   UNFINISHED_STATUSES,
-  WAITING_STATUSES,
-  type EmailGroup,
-  type OperatingEvents,
-  type OperatingFigures,
-  type OperatingState,
-} from '../../ports/operating-figures';
-import type { SendStatus } from '../../ports/store';
-import { query, type Queryable } from './pool';
-
-const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+  type Priority,
+  type SendStatus,
+} from '../../lib/domain';
+import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from '../../ports/operating-figures';
+import { query, sqlList, type Queryable } from './pool';
 
 /** Every status: the range on `ix_emails_status (status, status_changed_at)` then needs no table scan. */
-const ALL_STATUSES = list(EMAIL_STATUSES);
-const ALL_PRIORITIES = list(PRIORITIES);
+const ALL_STATUSES = sqlList(EMAIL_STATUSES);
+const ALL_PRIORITIES = sqlList(PRIORITIES);
 /** An audit row of `alias` recording a draft that waits for a person, or the email going to a person. */
-const outForPerson = (alias: string) => `(${alias}.message LIKE 'awaiting_approval:%' OR ${alias}.message LIKE 'manual_review:%')`;
+const outForPerson = (alias: string) => `(${NEEDS_PERSON_STATUSES.map((s) => `${alias}.message LIKE '${s}:%'`).join(' OR ')})`;
 /**
  * Step runtimes are read through `ix_queue_jobs_status` by creation time: a job that finished more
  * than this long after its row was made (a dead letter requeued days later) is not in the histogram.
@@ -50,14 +48,14 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         `SELECT mailbox_id, status, priority, COUNT(*) AS n,
                 MAX(TIMESTAMPDIFF(SECOND, status_changed_at, CURRENT_TIMESTAMP(3))) AS in_status,
                 MAX(TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3))) AS since_arrival
-         FROM emails WHERE status IN (${list([...UNFINISHED_STATUSES, ...WAITING_STATUSES])})
+         FROM emails WHERE status IN (${sqlList([...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES])})
          GROUP BY mailbox_id, status, priority`,
       );
       const dead = await query<Array<{ step: string; error_class: string; n: number }>>(
         pool,
         'reading the dead letters',
         `SELECT step, COALESCE(error_class, 'unclear') AS error_class, COUNT(*) AS n
-         FROM queue_jobs WHERE status = 'dead' GROUP BY step, error_class`,
+         FROM queue_jobs WHERE status = '${QUEUE_STATUS.dead}' GROUP BY step, error_class`,
       );
       const sends = await query<Array<{ status: SendStatus; n: number }>>(
         pool,
@@ -131,7 +129,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         pool,
         'reading the step runtimes',
         `SELECT step, runtime_ms FROM queue_jobs
-         WHERE status = 'done' AND priority IN (${ALL_PRIORITIES}) AND created_at >= ? - INTERVAL ${RUNTIME_LOOKBACK_HOURS} HOUR
+         WHERE status = '${QUEUE_STATUS.done}' AND priority IN (${ALL_PRIORITIES}) AND created_at >= ? - INTERVAL ${RUNTIME_LOOKBACK_HOURS} HOUR
            AND finished_at > ? AND finished_at <= ? AND runtime_ms IS NOT NULL`,
         [from, ...range],
       );

@@ -1,6 +1,7 @@
-import { URGENT_PRIORITIES, UNFINISHED_STATUSES, type MailboxPollState } from '../../ports/operating-figures';
+import { NEEDS_PERSON_STATUSES, SEND_PROBLEM_STATUSES, STATUS, UNFINISHED_STATUSES, type SendProblemStatus } from '../../lib/domain';
+import { URGENT_PRIORITIES, type MailboxPollState } from '../../ports/operating-figures';
 import { createMariaDbOperatingFigures } from './operating-figures';
-import type { Pool } from './pool';
+import { sqlList, type Pool } from './pool';
 
 export interface Metrics {
   windowMinutes: number;
@@ -30,7 +31,7 @@ function pct(values: number[], p: number): number | null {
 }
 
 /** Statuses that mean something came out of the pipeline: a draft for a person, a reply sent. */
-const OUTPUT_STATUSES = new Set(['awaiting_approval', 'manual_review', 'sent']);
+const OUTPUT_STATUSES = new Set<string>([...NEEDS_PERSON_STATUSES, STATUS.sent]);
 
 /**
  * The operating figures from the product's own tables: intake and peak, time to a
@@ -126,8 +127,9 @@ export async function readMetrics(
   };
 }
 
-const WAITING_OR_UNFINISHED = `('fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'awaiting_approval', 'manual_review', 'approved')`;
-const STATUS_ORDER = `'manual_review', 'awaiting_approval', 'approved', 'drafted', 'partially_indexed', 'indexed', 'parsed', 'fetched'`;
+const WAITING_OR_UNFINISHED = `(${sqlList([...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES])})`;
+/** Furthest along first: waiting for a person, then the backlog from its end back to the intake. */
+const STATUS_ORDER = sqlList([...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES].reverse());
 
 async function rows<T>(pool: Pool, sql: string, params: unknown[] = []): Promise<T[]> {
   return (await pool.query(sql, params)) as T[];
@@ -150,7 +152,7 @@ export async function oldestWaiting(pool: Pool): Promise<{ id: string; subject: 
   const [r] = await rows<{ id: string; subject: string | null; age: number }>(
     pool,
     `SELECT id, subject, TIMESTAMPDIFF(SECOND, created_at, CURRENT_TIMESTAMP(3)) AS age FROM emails
-     WHERE status IN ('awaiting_approval', 'manual_review') ORDER BY created_at LIMIT 1`,
+     WHERE status IN (${sqlList(NEEDS_PERSON_STATUSES)}) ORDER BY created_at LIMIT 1`,
   );
   return r ? { id: r.id, subject: r.subject, ageSeconds: Number(r.age) } : null;
 }
@@ -158,7 +160,7 @@ export async function oldestWaiting(pool: Pool): Promise<{ id: string; subject: 
 export interface SendProblem {
   emailId: string;
   draftId: string;
-  status: 'in_doubt' | 'bounced';
+  status: SendProblemStatus;
   messageId: string;
   lastError: string | null;
   since: Date;
@@ -170,7 +172,7 @@ export async function sendProblems(pool: Pool, limit = 200): Promise<SendProblem
   const r = await rows<{
     email_id: string;
     draft_id: string;
-    status: 'in_doubt' | 'bounced';
+    status: SendProblemStatus;
     message_id: string;
     last_error: string | null;
     updated_at: Date;
@@ -179,7 +181,7 @@ export async function sendProblems(pool: Pool, limit = 200): Promise<SendProblem
     pool,
     `SELECT s.email_id, s.draft_id, s.status, s.message_id, s.last_error, s.updated_at, e.subject
      FROM send_attempts s LEFT JOIN emails e ON e.id = s.email_id
-     WHERE s.status IN ('in_doubt', 'bounced') ORDER BY s.updated_at DESC LIMIT ?`,
+     WHERE s.status IN (${sqlList(SEND_PROBLEM_STATUSES)}) ORDER BY s.updated_at DESC LIMIT ?`,
     [limit],
   );
   return r.map((x) => ({

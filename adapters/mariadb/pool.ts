@@ -1,9 +1,21 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import * as mariadb from 'mariadb';
 import { PermanentError, TransientError } from '../../lib/errors';
 
 export type Pool = mariadb.Pool;
 /** A pool or one connection taken from it (for a transaction). */
 export type Queryable = Pick<mariadb.Pool, 'query'>;
+
+/**
+ * Words of the product's own vocabulary (statuses, priorities) as an SQL list: `'a', 'b'`. They
+ * come from the constants in lib/domain.ts, so SQL names a status set the same way as the code.
+ * Only for such words, never for input: anything but lower-case letters and `_` is refused.
+ */
+export function sqlList(words: readonly string[]): string {
+  const bad = words.find((w) => !/^[a-z_]+$/.test(w));
+  if (bad !== undefined) throw new Error(`not a vocabulary word for SQL: ${JSON.stringify(bad)}`);
+  return words.map((w) => `'${w}'`).join(', ');
+}
 
 /** Driver error codes meaning "the server is not there right now": retry, never drop the write. */
 const TRANSIENT_CODES = new Set([
@@ -26,7 +38,7 @@ export function parseDatabaseUrl(url: string): mariadb.PoolConfig & { database: 
   const u = new URL(url);
   const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'email_rag';
   if (!/^[A-Za-z0-9_]+$/.test(database)) {
-    throw new PermanentError(`database name "${database}" may only contain letters, digits and _`, 'CONFIG');
+    throw new PermanentError(`database name "${database}" may only contain letters, digits and _`, FAILURE_TYPES.config);
   }
   return {
     host: u.hostname || '127.0.0.1',
@@ -79,17 +91,17 @@ export function classifyDbError(err: unknown, what: string): Error {
   if (e.code === 'ER_NET_PACKET_TOO_LARGE' || e.code === 'ER_MAX_ALLOWED_PACKET') {
     return new PermanentError(
       `MariaDB refused ${what}: the statement is larger than the server's max_allowed_packet (${detail.split('\n')[0]})`,
-      'DB_PACKET_TOO_LARGE',
+      FAILURE_TYPES.dbPacketTooLarge,
       { cause: err },
     );
   }
   if (e.code && PERMANENT_CODES.has(e.code)) {
-    return new PermanentError(`MariaDB rejected ${what}: ${detail.split('\n')[0]}`, 'DB_REJECTED', { cause: err });
+    return new PermanentError(`MariaDB rejected ${what}: ${detail.split('\n')[0]}`, FAILURE_TYPES.dbRejected, { cause: err });
   }
   if ((e.code && TRANSIENT_CODES.has(e.code)) || e.fatal) {
-    return new TransientError(`MariaDB unavailable during ${what}: ${detail}`, 'DB_UNAVAILABLE', { cause: err });
+    return new TransientError(`MariaDB unavailable during ${what}: ${detail}`, FAILURE_TYPES.dbUnavailable, { cause: err });
   }
-  return new PermanentError(`MariaDB rejected ${what}: ${detail}`, 'DB_REJECTED', { cause: err });
+  return new PermanentError(`MariaDB rejected ${what}: ${detail}`, FAILURE_TYPES.dbRejected, { cause: err });
 }
 
 /** Bytes a statement's parameters take on the wire at most (binary data may be escaped byte by byte). */
@@ -132,7 +144,7 @@ export async function query<T = unknown>(pool: Queryable, what: string, sql: str
       if (limit > 0 && size >= limit) {
         throw new PermanentError(
           `MariaDB cannot take ${what}: up to ${size} bytes in one statement, above the server's max_allowed_packet of ${limit}`,
-          'DB_PACKET_TOO_LARGE',
+          FAILURE_TYPES.dbPacketTooLarge,
         );
       }
     }

@@ -1,6 +1,7 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
 import { readDraftSource, type SourceText } from './draft-sources';
-import { query, type Pool } from './pool';
+import { DRAFT_STATUS, NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../../lib/domain';
+import { query, sqlList, type Pool } from './pool';
 
 export interface QueueFilter {
   /** A mailbox id of the registry (emails.mailbox_id). */
@@ -71,8 +72,16 @@ export interface DraftRecord {
 
 export type { SourceText } from './draft-sources';
 
-export const QUEUE_STATUSES = ['awaiting_approval', 'manual_review', 'in_doubt'] as const;
-export const QUEUE_FLAGS = ['possible_prompt_injection', 'reply_to_differs', 'offline_drafter', 'manual_review', 'stale'] as const;
+/** What the review queue filters on: the email waits for a person, or its send is in doubt. */
+export const REVIEW_STATUSES = Object.freeze([...NEEDS_PERSON_STATUSES, SEND_STATUS.inDoubt] as const);
+/** Flags a queue row can carry; `manual_review` and `stale` name the email's and a draft's status. */
+export const QUEUE_FLAGS = Object.freeze([
+  'possible_prompt_injection',
+  'reply_to_differs',
+  'offline_drafter',
+  STATUS.manualReview,
+  DRAFT_STATUS.stale,
+] as const);
 
 function parseList(raw: string | null): string[] {
   if (!raw) return [];
@@ -88,7 +97,7 @@ export function createMariaDbReviewStore(pool: Pool) {
   return {
     /** Emails waiting for a person: drafts to decide, emails without a usable draft, sends in doubt. */
     async queue(filter: QueueFilter, limit = 500): Promise<QueueItem[]> {
-      const where: string[] = [`(e.status IN ('awaiting_approval', 'manual_review') OR s.status = 'in_doubt')`];
+      const where: string[] = [`(e.status IN (${sqlList(NEEDS_PERSON_STATUSES)}) OR s.status = '${SEND_STATUS.inDoubt}')`];
       const args: unknown[] = [];
       if (filter.mailbox) {
         where.push('e.mailbox_id = ?');
@@ -98,7 +107,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         where.push('e.priority = ?');
         args.push(filter.priority);
       }
-      if (filter.status === 'in_doubt') where.push(`s.status = 'in_doubt'`);
+      if (filter.status === SEND_STATUS.inDoubt) where.push(`s.status = '${SEND_STATUS.inDoubt}'`);
       else if (filter.status) {
         where.push('e.status = ?');
         args.push(filter.status);
@@ -127,7 +136,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         `SELECT e.id, e.mailbox_id, e.mailbox, e.priority, e.status, e.from_name, e.from_address, e.subject,
                 TIMESTAMPDIFF(SECOND, e.created_at, CURRENT_TIMESTAMP(3)) AS age,
                 d.id AS draft_id, d.version, d.flags, d.drafter, s.status AS send_status,
-                (SELECT COUNT(*) FROM drafts x WHERE x.email_id = e.id AND x.status = 'stale') AS stale
+                (SELECT COUNT(*) FROM drafts x WHERE x.email_id = e.id AND x.status = '${DRAFT_STATUS.stale}') AS stale
          FROM emails e
          LEFT JOIN drafts d ON d.email_id = e.id AND d.version = (SELECT MAX(version) FROM drafts m WHERE m.email_id = e.id)
          LEFT JOIN send_attempts s ON s.draft_id = d.id
@@ -139,14 +148,14 @@ export function createMariaDbReviewStore(pool: Pool) {
       const items = rows.map((r): QueueItem => {
         const flags: string[] = parseList(r.flags).filter((f) => f === 'possible_prompt_injection' || f === 'reply_to_differs');
         if (r.drafter === 'offline') flags.push('offline_drafter');
-        if (r.status === 'manual_review') flags.push('manual_review');
-        if (Number(r.stale) > 0) flags.push('stale');
+        if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);
+        if (Number(r.stale) > 0) flags.push(DRAFT_STATUS.stale);
         return {
           emailId: r.id,
           mailboxId: r.mailbox_id,
           mailbox: r.mailbox,
           priority: r.priority,
-          status: r.send_status === 'in_doubt' ? 'in_doubt' : r.status,
+          status: r.send_status === SEND_STATUS.inDoubt ? SEND_STATUS.inDoubt : r.status,
           fromName: r.from_name,
           fromAddress: r.from_address,
           subject: r.subject,
@@ -212,7 +221,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         pool,
         'reading replies of a thread',
         `SELECT d.email_id, d.body, d.approved_body, d.to_address, s.sent_at FROM drafts d JOIN send_attempts s ON s.draft_id = d.id
-         JOIN emails e ON e.id = d.email_id WHERE e.thread_id = ? AND s.status = 'sent' ORDER BY s.sent_at LIMIT 50`,
+         JOIN emails e ON e.id = d.email_id WHERE e.thread_id = ? AND s.status = '${SEND_STATUS.sent}' ORDER BY s.sent_at LIMIT 50`,
         [email.threadId],
       );
       return [

@@ -1,5 +1,6 @@
 import { PHASES_BEFORE_FINAL_DOT, type SendAttemptRecord, type SendLedger } from '../../ports/store';
-import { query, type Pool } from './pool';
+import { SEND_STATUS, STATUS } from '../../lib/domain';
+import { query, sqlList, type Pool } from './pool';
 
 interface SendRow {
   draft_id: string;
@@ -71,7 +72,7 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
       await query(
         pool,
         'recording a send attempt',
-        `INSERT IGNORE INTO send_attempts (draft_id, email_id, message_id, status, attempts) VALUES (?, ?, ?, 'pending', 0)`,
+        `INSERT IGNORE INTO send_attempts (draft_id, email_id, message_id, status, attempts) VALUES (?, ?, ?, '${SEND_STATUS.pending}', 0)`,
         [draftId, emailId, messageId],
       );
       const row = await get(draftId);
@@ -81,8 +82,8 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
     claim(draftId, token) {
       return cas(
         'claiming a send',
-        `UPDATE send_attempts SET status = 'sending', phase = 'claimed', attempt_token = ?, attempts = attempts + 1
-         WHERE draft_id = ? AND status IN ('pending', 'failed')`,
+        `UPDATE send_attempts SET status = '${SEND_STATUS.sending}', phase = 'claimed', attempt_token = ?, attempts = attempts + 1
+         WHERE draft_id = ? AND status IN (${sqlList([SEND_STATUS.pending, SEND_STATUS.failed])})`,
         [token, draftId],
       );
     },
@@ -91,57 +92,57 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
         'taking over an interrupted send',
         `UPDATE send_attempts SET phase = 'claimed', attempt_token = ?, attempts = attempts + 1,
            last_error = CONCAT('an earlier attempt stopped at ', COALESCE(phase, '?'), ' before the final dot; taken over')
-         WHERE draft_id = ? AND status = 'sending' AND attempt_token <=> ? AND (phase IS NULL OR phase IN ${BEFORE_DOT})`,
+         WHERE draft_id = ? AND status = '${SEND_STATUS.sending}' AND attempt_token <=> ? AND (phase IS NULL OR phase IN ${BEFORE_DOT})`,
         [token, draftId, staleToken],
       );
     },
     claimForced(draftId, token, by, key) {
       return cas(
         'forcing a send in doubt',
-        `UPDATE send_attempts SET status = 'sending', phase = 'claimed', attempt_token = ?, attempts = attempts + 1,
+        `UPDATE send_attempts SET status = '${SEND_STATUS.sending}', phase = 'claimed', attempt_token = ?, attempts = attempts + 1,
            forced_by = ?, force_key = ?, forced_at = CURRENT_TIMESTAMP(3)
-         WHERE draft_id = ? AND status = 'in_doubt' AND NOT (force_key <=> ?)`,
+         WHERE draft_id = ? AND status = '${SEND_STATUS.inDoubt}' AND NOT (force_key <=> ?)`,
         [token, by, key, draftId, key],
       );
     },
     setPhase(draftId, token, phase) {
       return cas(
         'recording the SMTP phase',
-        `UPDATE send_attempts SET phase = ? WHERE draft_id = ? AND status = 'sending' AND attempt_token = ?`,
+        `UPDATE send_attempts SET phase = ? WHERE draft_id = ? AND status = '${SEND_STATUS.sending}' AND attempt_token = ?`,
         [phase, draftId, token],
       );
     },
     succeeded(draftId, envelope, response) {
       return cas(
         'recording a sent message',
-        `UPDATE send_attempts SET status = 'sent', phase = 'data_end', envelope = ?, smtp_response = ?, last_error = NULL,
+        `UPDATE send_attempts SET status = '${SEND_STATUS.sent}', phase = 'data_end', envelope = ?, smtp_response = ?, last_error = NULL,
            sent_at = CURRENT_TIMESTAMP(3)
-         WHERE draft_id = ? AND status IN ('pending', 'sending', 'failed', 'in_doubt')`,
+         WHERE draft_id = ? AND status IN (${sqlList([SEND_STATUS.pending, SEND_STATUS.sending, SEND_STATUS.failed, SEND_STATUS.inDoubt])})`,
         [JSON.stringify(envelope), response.slice(0, 2000), draftId],
       );
     },
     failed(draftId, token, phase, error) {
       return cas(
         'recording a failed send',
-        `UPDATE send_attempts SET status = 'failed', phase = COALESCE(?, phase), last_error = ?
-         WHERE draft_id = ? AND status = 'sending' AND attempt_token = ?`,
+        `UPDATE send_attempts SET status = '${SEND_STATUS.failed}', phase = COALESCE(?, phase), last_error = ?
+         WHERE draft_id = ? AND status = '${SEND_STATUS.sending}' AND attempt_token = ?`,
         [phase, error.slice(0, 60_000), draftId, token],
       );
     },
     markInDoubt(draftId, token, reason) {
       return cas(
         'recording a send in doubt',
-        `UPDATE send_attempts SET status = 'in_doubt', last_error = ?, in_doubt_at = CURRENT_TIMESTAMP(3)
-         WHERE draft_id = ? AND status = 'sending' AND attempt_token <=> ? AND phase IS NOT NULL AND phase NOT IN ${BEFORE_DOT}`,
+        `UPDATE send_attempts SET status = '${SEND_STATUS.inDoubt}', last_error = ?, in_doubt_at = CURRENT_TIMESTAMP(3)
+         WHERE draft_id = ? AND status = '${SEND_STATUS.sending}' AND attempt_token <=> ? AND phase IS NOT NULL AND phase NOT IN ${BEFORE_DOT}`,
         [reason.slice(0, 60_000), draftId, token],
       );
     },
     confirmSent(draftId, by, note) {
       return cas(
         'recording an operator’s confirmation',
-        `UPDATE send_attempts SET status = 'sent', resolved_by = ?, resolution_note = ?, resolved_at = CURRENT_TIMESTAMP(3),
+        `UPDATE send_attempts SET status = '${SEND_STATUS.sent}', resolved_by = ?, resolution_note = ?, resolved_at = CURRENT_TIMESTAMP(3),
            sent_at = COALESCE(sent_at, CURRENT_TIMESTAMP(3))
-         WHERE draft_id = ? AND status = 'in_doubt'`,
+         WHERE draft_id = ? AND status = '${SEND_STATUS.inDoubt}'`,
         [by, note, draftId],
       );
     },
@@ -150,7 +151,7 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
         pool,
         'finding failed sends',
         `SELECT s.email_id FROM send_attempts s JOIN emails e ON e.id = s.email_id
-         WHERE s.status = 'failed' AND e.status = 'approved' AND s.updated_at < CURRENT_TIMESTAMP(3) - INTERVAL ? SECOND
+         WHERE s.status = '${SEND_STATUS.failed}' AND e.status = '${STATUS.approved}' AND s.updated_at < CURRENT_TIMESTAMP(3) - INTERVAL ? SECOND
          ORDER BY s.updated_at`,
         [olderThanSeconds],
       );

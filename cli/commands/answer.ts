@@ -4,7 +4,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
 import type { Config } from '../../lib/config';
-import { priorityKey, type EmailWorkflowInput } from '../../lib/domain';
+import { priorityKey, STATUS, type EmailWorkflowInput } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import { emailDisplay } from '../../lib/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../context';
@@ -17,8 +17,8 @@ export async function answer(config: Config, emailId: string, by: string): Promi
   const pool = await connectDatabase(config);
   try {
     const email = await createMariaDbMessageStore(pool).getEmail(emailId);
-    if (!email) throw new CliError(`no email ${emailId} (ignored ones: SELECT id FROM emails WHERE status = 'ignored')`, 2);
-    if (email.status !== 'ignored') throw new CliError(`${emailId} is ${email.status}, not ignored: nothing to pull back`, 2);
+    if (!email) throw new CliError(`no email ${emailId} (ignored ones: SELECT id FROM emails WHERE status = '${STATUS.ignored}')`, 2);
+    if (email.status !== STATUS.ignored) throw new CliError(`${emailId} is ${email.status}, not ignored: nothing to pull back`, 2);
     const temporal = await connectTemporal(config);
     try {
       const priority = email.priority;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createTemporalDecisions } from '../../adapters/temporal-decisions';
 import type { Config } from '../../lib/config';
-import { DECISIONS, type DecisionName } from '../../lib/contract';
+import { DECISIONS, WAITING_KINDS, type DecisionName } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
 import type { DecisionInput, DecisionResult, EmailWorkflowState } from '../../workflows/email-workflow';
 import { stateQuery } from '../../workflows/email-workflow';
@@ -78,10 +78,10 @@ function readBody(bodyFile: string | undefined): string | undefined {
 function pickDraft(workflowId: string, state: EmailWorkflowState, pinned: string | undefined): string {
   const w = state.waitingFor;
   if (pinned) return /^\d+$/.test(pinned) ? `${workflowId}:draft:${pinned}` : pinned;
-  if (!w || (w.kind !== 'approval' && w.kind !== 'manual_review')) {
+  if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) {
     throw new CliError(`${workflowId} waits for no decision on a draft (status ${state.status})`);
   }
-  if (w.kind === 'approval' && state.drafts > 1) {
+  if (w.kind === WAITING_KINDS.approval && state.drafts > 1) {
     throw new CliError(
       `${workflowId} has had ${state.drafts} drafts; the current one is version ${w.version} (${w.draftId}). ` +
         `Read it (email-rag drafts) and name it: --draft ${w.version}`,
@@ -149,7 +149,7 @@ function pickDraftForRedraft(workflowId: string, state: EmailWorkflowState, pinn
 /** The draft whose send waits (in doubt or for its next round), as the `state` query names it. */
 function sendDraftId(state: EmailWorkflowState): string | undefined {
   const w = state.waitingFor;
-  return w && (w.kind === 'send_in_doubt' || w.kind === 'send_round') ? w.draftId : undefined;
+  return w && (w.kind === WAITING_KINDS.sendInDoubt || w.kind === WAITING_KINDS.sendRound) ? w.draftId : undefined;
 }
 
 /** `resend` (next round now) or, for a send in doubt, `resend --force` after a person checked it did not arrive. */

@@ -1,4 +1,4 @@
-import { WORKFLOW_TYPES } from '../../lib/contract';
+import { STEPS, WORKFLOW_TYPES } from '../../lib/contract';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
@@ -6,7 +6,7 @@ import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from
 import { createMariaDbSendLedger } from '../../adapters/mariadb/send-ledger';
 import { inDoubtAdvice } from '../../activities/send-claim';
 import type { Config } from '../../lib/config';
-import type { EmailWorkflowInput } from '../../lib/domain';
+import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../../lib/domain';
 import { redraft, resend } from './approval';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 
@@ -34,7 +34,7 @@ export async function dlqShow(config: Config, id: number): Promise<DeadLetterVie
   try {
     const d = await createMariaDbDeadLetters(pool).show(id);
     if (!d) throw new CliError(`no queue row ${id} (list dead letters with: email-rag dlq list)`);
-    const row = d.step === 'send' && d.emailId ? await createMariaDbSendLedger(pool).latestOfEmail(d.emailId) : null;
+    const row = d.step === STEPS.send && d.emailId ? await createMariaDbSendLedger(pool).latestOfEmail(d.emailId) : null;
     return { ...d, send: row ? { draftId: row.draftId, status: row.status, messageId: row.messageId } : null };
   } finally {
     await pool.end();
@@ -55,7 +55,7 @@ export function formatDeadLetter(d: DeadLetterView): string {
     `payload:        ${d.payload.rawMessage ?? 'no stored message'}${d.payload.rawBytes !== null ? ` (${d.payload.rawBytes} bytes)` : ''}`,
     `email:          ${d.payload.subject ?? '?'} from ${d.payload.from ?? '?'}, status ${d.payload.emailStatus ?? '?'}`,
     ...(d.send ? [`send:           ${d.send.status} (${d.send.messageId}, draft ${d.send.draftId})`] : []),
-    ...(d.send?.status === 'in_doubt' ? [`IN DOUBT:       ${inDoubtText(d.emailId, d.send.messageId)}`] : []),
+    ...(d.send?.status === SEND_STATUS.inDoubt ? [`IN DOUBT:       ${inDoubtText(d.emailId, d.send.messageId)}`] : []),
     `requeued:       ${d.requeueCount} time(s)${d.requeuedBy ? `, last by ${d.requeuedBy}` : ''}`,
     'history:',
     ...d.history.map((h) => `  ${h.at.toISOString()}  ${h.event}${h.actor ? ` by ${h.actor}` : ''}  ${h.message}`),
@@ -68,20 +68,20 @@ export function formatDeadLetter(d: DeadLetterView): string {
  */
 export async function dlqRequeue(config: Config, id: number, by: string): Promise<string> {
   const d = await dlqShow(config, id);
-  if (d.status !== 'dead') throw new CliError(`queue row ${id} is ${d.status}, not dead`);
-  if (d.step === 'poll') throw new CliError('a dead poll is retried by the schedule; run `email-rag poll` to poll now');
+  if (d.status !== QUEUE_STATUS.dead) throw new CliError(`queue row ${id} is ${d.status}, not dead`);
+  if (d.step === STEPS.poll) throw new CliError('a dead poll is retried by the schedule; run `email-rag poll` to poll now');
   // A plain requeue would only be refused again, or look like a decision nobody took: make it explicit.
-  if (d.send?.status === 'in_doubt') throw new CliError(`cannot requeue ${id}: ${inDoubtText(d.emailId, d.send.messageId)}`);
+  if (d.send?.status === SEND_STATUS.inDoubt) throw new CliError(`cannot requeue ${id}: ${inDoubtText(d.emailId, d.send.messageId)}`);
   const temporal = await connectTemporal(config);
   const pool = await connectDatabase(config);
   try {
     const handle = temporal.client.workflow.getHandle(d.correlationId);
     const running = (await handle.describe()).status.name === 'RUNNING';
     let how: string;
-    if (running && d.step === 'send') {
+    if (running && d.step === STEPS.send) {
       // Without force: a send in doubt is refused here and needs a person's explicit decision.
       how = await resend(config, d.correlationId, { by, force: false });
-    } else if (running && d.step === 'draft') {
+    } else if (running && d.step === STEPS.draft) {
       how = await redraft(config, d.correlationId, { by });
     } else if (running) {
       throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);

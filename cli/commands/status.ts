@@ -5,7 +5,7 @@ import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-healt
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
 import { createMariaDbSendLedger } from '../../adapters/mariadb/send-ledger';
 import type { Config } from '../../lib/config';
-import { EMAIL_STATUSES, QUEUE_STATUSES } from '../../lib/domain';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SEND_STATUS, SEND_STATUSES } from '../../lib/domain';
 import type { PollHealth } from '../../ports/mailbox-health';
 import { connectDatabase } from '../context';
 import { pollHealthLine } from './mailboxes';
@@ -34,8 +34,6 @@ export interface MailboxStatus {
   folders: Array<{ folder: string; health: PollHealth | null }>;
 }
 
-const SEND_STATUSES = ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced'] as const;
-
 export async function status(config: Config): Promise<StatusReport> {
   const pool = await connectDatabase(config);
   try {
@@ -48,11 +46,11 @@ export async function status(config: Config): Promise<StatusReport> {
     return {
       emails: fill(EMAIL_STATUSES, emails),
       queue: fill(QUEUE_STATUSES, queue),
-      deadLetters: queue.dead ?? 0,
-      awaitingApproval: (emails.awaiting_approval ?? 0) + (emails.manual_review ?? 0),
+      deadLetters: queue[QUEUE_STATUS.dead] ?? 0,
+      awaitingApproval: NEEDS_PERSON_STATUSES.reduce((sum, s) => sum + (emails[s] ?? 0), 0),
       sends: fill(SEND_STATUSES, sends),
-      sendsInDoubt: sends.in_doubt ?? 0,
-      sendsBounced: sends.bounced ?? 0,
+      sendsInDoubt: sends[SEND_STATUS.inDoubt] ?? 0,
+      sendsBounced: sends[SEND_STATUS.bounced] ?? 0,
       mailboxes: mailboxStatus(config, perMailbox, polls),
     };
   } finally {

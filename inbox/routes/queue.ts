@@ -1,4 +1,4 @@
-import { QUEUE_FLAGS, QUEUE_STATUSES, type QueueFilter } from '../../adapters/mariadb/review-store';
+import { QUEUE_FLAGS, REVIEW_STATUSES, type QueueFilter } from '../../adapters/mariadb/review-store';
 import type { Priority } from '../../lib/inbox-config';
 import type { InboxContext } from '../app';
 import { formatDuration } from '../format';
@@ -18,7 +18,7 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
     const filter: QueueFilter = {
       ...(pick(q.mailbox, mailboxes) ? { mailbox: q.mailbox as string } : {}),
       ...(pick(q.priority, PRIORITIES) ? { priority: q.priority as string } : {}),
-      ...(pick(q.status, QUEUE_STATUSES) ? { status: q.status as string } : {}),
+      ...(pick(q.status, REVIEW_STATUSES) ? { status: q.status as string } : {}),
       ...(pick(q.flag, QUEUE_FLAGS) ? { flag: q.flag as string } : {}),
     };
     const sla = deps.config.inbox.slaMinutes;
@@ -29,7 +29,7 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
     return page(req, reply, 'queue', {
       items,
       filter,
-      options: { mailboxes, priorities: PRIORITIES, statuses: QUEUE_STATUSES, flags: QUEUE_FLAGS },
+      options: { mailboxes, priorities: PRIORITIES, statuses: REVIEW_STATUSES, flags: QUEUE_FLAGS },
       // Reloading on its own is opt-in (WCAG 2.2.1): a reviewer choosing a row is never interrupted.
       refresh: q.live === '1',
       liveUrl: `/?${new URLSearchParams({ ...filter, live: '1' }).toString()}`,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
+import { WAITING_KINDS } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { formatTime } from '../format';
@@ -40,6 +41,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       currentHref: emailPath(id),
       decisionDraftId,
       waiting: olderShown ? null : waiting,
+      // The template compares `waiting.kind` with these, not with words of its own.
+      kinds: WAITING_KINDS,
       temporalDown,
       send,
       sources,

@@ -1,3 +1,4 @@
+import { STEPS } from '../../lib/contract';
 import type { CpuBreakdown } from './cpu-attribution';
 import type { HistoryShape } from './history-shape';
 import type { TwinResult } from './twin';
@@ -36,7 +37,7 @@ export interface BenchReport {
   troubleExamples: string[];
 }
 
-const STEP_ORDER = ['fetch', 'parse', 'index', 'draft', 'decide', 'send', 'outcome'];
+const STEP_ORDER: string[] = [STEPS.fetch, STEPS.parse, STEPS.index, STEPS.draft, STEPS.decide, STEPS.send];
 
 function stepTable(r: BenchReport): string[] {
   const single = ['fetch', 'parse', 'index', 'draft'].flatMap((step) => r.stepsSingle[step] ?? []).reduce((a, b) => a + b, 0);

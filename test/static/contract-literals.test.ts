@@ -1,0 +1,202 @@
+/**
+ * Status words, step names and failure codes are named once (lib/domain.ts, lib/contract.ts) and
+ * used by name everywhere else: a renamed status or code is then a type error, not a silent
+ * mismatch between the code, the SQL and what operators filter on.
+ *
+ * The product code is parsed (TypeScript's parser, so comments do not count) and every string
+ * literal and template text is checked:
+ * - a status word or failure code as a whole literal (`'manual_review'`, `'MESSAGE_GONE'`);
+ * - a status word or failure code quoted inside text (`status = 'sent'` in SQL, `EmailStatus="failed"`
+ *   in a visibility query). SQL counts like any other code: it names a status as
+ *   `'${STATUS.sent}'`, and a status set through `sqlList(NEEDS_PERSON_STATUSES)`. Only the
+ *   migrations (plain .sql files, not scanned) spell the words out;
+ * - a code literal given to an error class or ApplicationFailure (catches a code not declared yet);
+ * - a step name compared with, or assigned to, something called step.
+ * Templates (.njk) are not scanned: they get the values from the code.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import ts from 'typescript';
+import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../lib/contract';
+import { DRAFT_STATUS, QUEUE_STATUS, SEND_STATUS, START_STATUS, STATUS } from '../../lib/domain';
+
+const ROOT = join(__dirname, '..', '..');
+const PRODUCT_DIRS = ['activities', 'adapters', 'cli', 'inbox', 'lib', 'ports', 'workers', 'workflows'];
+
+/** Where the words are defined. */
+const CONTRACT_FILES = ['lib/contract.ts', 'lib/domain.ts'];
+
+/** The same word in another vocabulary: `file` and the literal, with why it is not a status. */
+const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
+  { file: 'adapters/arango-graph.ts', literal: 'sent', why: 'the name of an ArangoDB edge collection (sender → email)' },
+  { file: 'adapters/arango-graph.ts', literal: 'failed', why: 'fallback text of an ArangoDB error message' },
+];
+
+const STATUS_WORDS = new Set<string>([
+  ...Object.values(STATUS),
+  ...Object.values(QUEUE_STATUS),
+  ...Object.values(SEND_STATUS),
+  ...Object.values(DRAFT_STATUS),
+  START_STATUS,
+]);
+const FAILURE_CODES = new Set<string>(Object.values(FAILURE_TYPES));
+const HTTP_FAILURE = /^[A-Z]+_HTTP_\d+$/;
+/**
+ * Words of a vocabulary that shares them with others (`send` is a step, a profile and a verb;
+ * `send_in_doubt` a waiting kind and an audit event): checked only where the code names that
+ * vocabulary (a property, comparison or switch whose other side mentions `context`).
+ */
+const CONTEXTUAL: ReadonlyArray<{ words: ReadonlySet<string>; context: RegExp; what: string }> = [
+  { words: new Set(Object.values(STEPS)), context: /step/i, what: 'step name' },
+  { words: new Set(Object.values(WAITING_KINDS)), context: /kind/i, what: 'waiting kind' },
+];
+const CODE_LIKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** A regular expression that starts with the prefix of failure codes (`/^LLM_/`, `/QDRANT_/`). */
+const codePattern = (regex: string): boolean => {
+  const prefix = /^\/\^?([A-Z][A-Z0-9]*_)/.exec(regex)?.[1];
+  return prefix !== undefined && [...FAILURE_CODES].some((c) => c.startsWith(prefix));
+};
+
+function productFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...productFiles(path));
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+interface Finding {
+  file: string;
+  line: number;
+  literal: string;
+  why: string;
+}
+
+/** The findings of one source text (exported shape kept simple so the test can feed it a planted literal). */
+function scan(file: string, text: string): Finding[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const findings: Finding[] = [];
+  const allowed = (literal: string) => ALLOWED.some((a) => a.file === file && a.literal === literal);
+  const report = (node: ts.Node, literal: string, why: string) => {
+    if (allowed(literal)) return;
+    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    findings.push({ file, line, literal, why });
+  };
+  const isWord = (s: string) => STATUS_WORDS.has(s) || FAILURE_CODES.has(s) || HTTP_FAILURE.test(s);
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
+      const value = node.text;
+      if (isWord(value) && !ts.isTemplateLiteralToken(node)) {
+        report(node, value, STATUS_WORDS.has(value) ? 'status word' : 'failure code');
+      } else {
+        // Quoted inside text: SQL (`status = 'sent'`), a visibility query (`EmailStatus="failed"`).
+        for (const m of value.matchAll(/(['"])([A-Za-z0-9_]+)\1/g)) {
+          if (isWord(m[2]!)) report(node, m[2]!, `${STATUS_WORDS.has(m[2]!) ? 'status word' : 'failure code'} quoted in text`);
+        }
+      }
+      for (const v of CONTEXTUAL) {
+        if (ts.isStringLiteral(node) && !isWord(value) && v.words.has(value) && inContext(node, v.context)) report(node, value, v.what);
+      }
+    }
+    // Deciding by a pattern over codes or messages (`/^LLM_/`): use a helper such as isLlmFailure.
+    if (ts.isRegularExpressionLiteral(node) && codePattern(node.text)) {
+      report(node, node.text, 'failure codes matched by a pattern: use FAILURE_TYPES and its helpers (isLlmFailure)');
+    }
+    // A new code given as a literal to an error class or ApplicationFailure.
+    if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && /Error$|ApplicationFailure/.test(node.expression.getText(source))) {
+      for (const arg of (node.arguments ?? []).slice(1)) {
+        if (ts.isStringLiteral(arg) && CODE_LIKE.test(arg.text) && !isWord(arg.text))
+          report(arg, arg.text, 'failure code not in FAILURE_TYPES');
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+
+  /** `step: 'send'`, `x.step === 'send'`, `failedStepOf(err) === 'parse'`, `case 'send':` in a switch on a step, `kind: 'approval'`. */
+  const inContext = (literal: ts.StringLiteral, context: RegExp): boolean => {
+    // `kind: waiting ? 'manual_review' : 'approval'` names the kind as much as `kind: 'approval'`.
+    let node: ts.Node = literal;
+    while (ts.isConditionalExpression(node.parent) || ts.isParenthesizedExpression(node.parent)) node = node.parent;
+    const parent = node.parent;
+    if (ts.isPropertyAssignment(parent) && parent.initializer === node) return context.test(parent.name.getText(source));
+    if (ts.isPropertySignature(parent.parent) && ts.isLiteralTypeNode(parent)) return context.test(parent.parent.name.getText(source));
+    if (ts.isBinaryExpression(parent)) {
+      const other = parent.left === node ? parent.right : parent.left;
+      return context.test(other.getText(source));
+    }
+    if (ts.isCaseClause(parent)) return context.test(parent.parent.parent.expression.getText(source));
+    return false;
+  };
+
+  visit(source);
+  return findings;
+}
+
+function scanProduct(): Finding[] {
+  const findings: Finding[] = [];
+  for (const dir of PRODUCT_DIRS) {
+    for (const path of productFiles(join(ROOT, dir))) {
+      const file = relative(ROOT, path).split('\\').join('/');
+      if (CONTRACT_FILES.includes(file)) continue;
+      findings.push(...scan(file, readFileSync(path, 'utf8')));
+    }
+  }
+  return findings;
+}
+
+const listed = (findings: Finding[]) => findings.map((f) => `${f.file}:${f.line}: '${f.literal}' (${f.why})`).join('\n');
+
+test('status words, step names and failure codes are used by name, not spelled out', () => {
+  const findings = scanProduct();
+  assert.equal(
+    findings.length,
+    0,
+    `use the constants of lib/domain.ts / lib/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...):\n${listed(findings)}`,
+  );
+});
+
+test('the scan finds planted literals (it is not vacuous)', () => {
+  const planted = [
+    "if (email.status === 'awaiting_approval') return;",
+    "throw new PermanentError('gone', 'MESSAGE_GONE');",
+    "throw new TransientError('new kind', 'SOMETHING_NEW');",
+    "const sql = `SELECT id FROM emails WHERE status = 'manual_review'`;",
+    'const q = `EmailStatus="failed" AND x`;',
+    "if (failedStepOf(err) === 'parse') stop();",
+    "const plan = { step: 'send', profile: 'send' };",
+    "const code = 'LLM_HTTP_401';",
+    "if (w.kind === 'send_round') return;",
+    "type W = { kind: 'approval'; draftId: string };",
+    "const w = { kind: manual ? 'manual_review' : 'approval' };",
+    'if (/^LLM_/.test(failureText(err))) stop();',
+  ].join('\n');
+  const found = scan('lib/planted.ts', planted);
+  assert.deepEqual(
+    found.map((f) => `${f.line}:${f.literal}`),
+    [
+      '1:awaiting_approval',
+      '2:MESSAGE_GONE',
+      '3:SOMETHING_NEW',
+      '4:manual_review',
+      '5:failed',
+      '6:parse',
+      '7:send',
+      '8:LLM_HTTP_401',
+      '9:send_round',
+      '10:approval',
+      '11:manual_review',
+      '11:approval',
+      '12:/^LLM_/',
+    ],
+  );
+  // Comments and prose are not findings; a profile named like a step is not a step.
+  assert.deepEqual(
+    scan('lib/planted.ts', "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });"),
+    [],
+  );
+});
