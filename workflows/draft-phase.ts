@@ -7,7 +7,7 @@ import { STATUS, type Decision } from '../lib/domain';
 import { decidedTransition, draftedTransition } from '../lib/status-transitions';
 import type { PendingDecision } from './decision-inbox';
 import type { EmailRun } from './email-run';
-import { AlreadyHandedOver } from './status-recorder';
+import { AlreadyHandedOver } from './email-run';
 import type { EmailWorkflowResult } from './email-state';
 import { errorClassOf, failureText, failureTypeOf } from './failures';
 import { WAITING_KINDS, isLlmFailure } from '../lib/contract';

@@ -3,7 +3,7 @@ import type { SendSnapshot } from '../ports/store';
 import { STATUS, sendIsDone, type EmailWorkflowInput } from '../lib/domain';
 import { draftUntilDecided } from './draft-phase';
 import { createEmailRun, type EmailRun } from './email-run';
-import { AlreadyHandedOver } from './status-recorder';
+import { AlreadyHandedOver } from './email-run';
 import type { EmailWorkflowResult } from './email-state';
 import { runIntake } from './intake-phase';
 import { runSendPhase } from './send-phase';
