@@ -32,11 +32,13 @@ async function throughDraft(raw: string) {
 
 /** Drafts and approves an indexed email, as the workflow would before sending. */
 async function approvedDraft(input: { emailId: string }, body?: string) {
-  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1 });
+  // Each step records the status it reaches under the workflow's number, as in the workflow.
+  const draft = await h.run(input.emailId, h.activities.draftReply, { emailId: input.emailId, version: 1, record: { seq: 1 } });
   await h.run(input.emailId, h.activities.recordDecision, {
     emailId: input.emailId,
     draftId: draft.draftId,
     decision: { kind: 'approve', by: 'tester', ...(body !== undefined ? { body } : {}) },
+    record: { seq: 2 },
   });
   return draft;
 }
@@ -233,9 +235,15 @@ test('an attempt interrupted after the final dot is never resent automatically, 
 
 test('re-index sync completes degraded index entries, once', async () => {
   const input = await throughDraft(sampleEmail({ messageId: '<reindex-1@customer.example>', subject: 'Nachindexieren bitte' }));
-  // As after a degraded index step: entries gone, state partial, the email went on to drafting.
+  // As after a degraded index step: entries gone, and the workflow recorded partially_indexed (which marks the index state partial).
   await stack.db.pool.query('DELETE FROM passages WHERE email_id = ?', [input.emailId]);
-  await h.deps.activities.messages.setIndexState(input.emailId, 'partial');
+  await h.run(input.emailId, h.activities.recordStatus, {
+    emailId: input.emailId,
+    status: 'partially_indexed',
+    reason: 'qdrant down',
+    seq: 1,
+    event: { eventType: 'index_degraded', errorClass: 'dependency', message: 'qdrant down' },
+  });
   const result = await h.run('reindex-sync', h.activities.reindexPartial, { limit: 100 });
   assert.equal(result.completed, 1);
   assert.equal(result.failed, 0);

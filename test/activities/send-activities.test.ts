@@ -43,8 +43,14 @@ async function approved(opts: Parameters<typeof sampleEmail>[0] = {}) {
   await h.run(emailId, h.activities.fetchEmail, input);
   await h.run(emailId, h.activities.parseEmail, { emailId });
   await h.run(emailId, h.activities.indexEmail, { emailId });
-  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1 });
-  await h.run(emailId, h.activities.recordDecision, { emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  // Each step records the status it reaches under the workflow's number, as in the workflow.
+  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
+  await h.run(emailId, h.activities.recordDecision, {
+    emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+    record: { seq: 2 },
+  });
   return { emailId, draftId: draft.draftId, draft };
 }
 

@@ -45,13 +45,19 @@ test('a DSN bounce of a reply we sent marks that send bounced, audited on the or
   const original = await fetchAndParse(sampleEmail({ messageId: '<rechnung-117@customer.example>' }));
   assert.equal(original.summary.triage, null);
   await h.run(original.emailId, h.activities.indexEmail, { emailId: original.emailId });
-  const draft = await h.run(original.emailId, h.activities.draftReply, { emailId: original.emailId, version: 1 });
+  // Each step records the status it reaches under the workflow's number, as in the workflow.
+  const draft = await h.run(original.emailId, h.activities.draftReply, { emailId: original.emailId, version: 1, record: { seq: 1 } });
   await h.run(original.emailId, h.activities.recordDecision, {
     emailId: original.emailId,
     draftId: draft.draftId,
     decision: { kind: 'approve', by: 'tester' },
+    record: { seq: 2 },
   });
-  const sent = await h.run(original.emailId, h.activities.sendReply, { emailId: original.emailId, draftId: draft.draftId });
+  const sent = await h.run(original.emailId, h.activities.sendReply, {
+    emailId: original.emailId,
+    draftId: draft.draftId,
+    record: { seq: 3 },
+  });
   assert.equal((await h.deps.activities.sends.get(draft.draftId))?.status, 'sent');
 
   const dsn = readFileSync(path.join(FIXTURES, 'bounce-postfix-dsn.eml'), 'utf8').split(FIXTURE_REPLY_ID).join(sent.messageId);
@@ -64,7 +70,7 @@ test('a DSN bounce of a reply we sent marks that send bounced, audited on the or
   const b = await row(bounce.emailId);
   assert.equal(b?.triage_class, 'bounce');
   assert.match(b?.status_reason ?? '', /^bounce: /);
-  assert.equal(b?.status, 'parsed', 'the workflow, not the parse step, decides the status');
+  assert.equal(b?.status, 'fetched', 'the workflow, not the parse step, decides the status');
   assert.deepEqual(await bouncedAudit(), [
     { email_id: original.emailId, correlation_id: original.emailId },
     { email_id: bounce.emailId, correlation_id: bounce.emailId },
@@ -100,7 +106,8 @@ test('a bounce of a message we never sent, or of a send that did not go out, mar
 test('a customer mail gets triage null; auto-replies, list mail and our own mail are classed and kept', async () => {
   const customer = await fetchAndParse(readFileSync(path.join(FIXTURES, 'customer.eml'), 'utf8'));
   assert.equal(customer.summary.triage, null);
-  assert.deepEqual(await row(customer.emailId), { status: 'parsed', triage_class: null, status_reason: null });
+  // The parse step writes no status (the workflow records it): the row is as the fetch left it.
+  assert.deepEqual(await row(customer.emailId), { status: 'fetched', triage_class: null, status_reason: null });
 
   const cases: Array<[string, string]> = [
     ['ooo-de.eml', 'auto_reply'],
