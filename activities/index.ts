@@ -25,13 +25,13 @@ export function createActivities(deps: ActivityDeps) {
   const send = createSendActivities(deps);
   return {
     ...createPollActivities(deps),
-    // Registered on their own for runs started before ingestEmail (and the re-index sync).
+    // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
     ...createFetchActivities(deps, steps.fetch),
     ...createParseActivities(deps, steps.parse),
     ...createIndexActivities(deps, steps.index),
     ...draft,
     ...send,
-    // Intake, draft, decision (status-with-step-v5) and send (send-records-sent-v6) record the status they reach for the workflow.
+    // Intake, draft, decision and send record the status they reach, under the number the workflow reserved.
     ...withRecordedStatus(status.recordStatus, {
       ingestEmail: ingest.ingestEmail,
       draftReply: draft.draftReply,

@@ -36,8 +36,8 @@ export interface IngestResult {
  * retry plan (the queue interceptor tracks them): a retried attempt runs the finished steps again,
  * which they allow (they are idempotent upserts keyed by the email id).
  *
- * `slots`: at most that many intakes at once in this process. Since `intake-in-workflow-task-v8`
- * the intake runs as a local activity, where no task queue's worker slots bound it; unbounded, a
+ * `slots`: at most that many intakes at once in this process. The intake runs as a local
+ * activity in the run's first workflow task, where no task queue's worker slots bound it; unbounded, a
  * burst of new mail would open more IMAP sessions than a server allows (Dovecot refuses the 11th
  * from one address by default) and turn into retries.
  */

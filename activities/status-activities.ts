@@ -30,12 +30,12 @@ export interface StatusToRecord {
 type RecordStatus = ReturnType<typeof createStatusActivities>['recordStatus'];
 
 /**
- * Since `status-with-step-v5` the intake, draft and decision activities record the status they
- * reach (`indexed`, `awaiting_approval` / `manual_review`, `approved` / `rejected`) themselves,
- * with the workflow's numbering, and since `send-records-sent-v6` the send activity records
- * `sent`, instead of the workflow doing it in a local activity right after: one activation and
- * one marker less each. Only the outcome the workflow would record anyway is written here; every other
- * outcome (triage, degraded index, failures) still goes through the workflow's local activity.
+ * The intake, draft, decision and send activities record the status they reach (`indexed`,
+ * `awaiting_approval` / `manual_review`, `approved` / `rejected`, `sent`) themselves, with the
+ * workflow's numbering, instead of the workflow doing it in a local activity right after: one
+ * activation and one marker less each. Only the outcome the workflow would record anyway is
+ * written here; every other outcome (triage, degraded index, failures) goes through the
+ * workflow's local activity.
  */
 export function withRecordedStatus<
   I extends { emailId: string; answerRequestedBy?: string | null },

@@ -37,7 +37,7 @@ export interface Config {
   };
   priorityRules: PriorityRule[];
   /**
-   * Every mailbox served (README "Several mailboxes"): from MAILBOXES_FILE, or the one `default`
+   * Every mailbox served (docs/mailboxes.md): from MAILBOXES_FILE, or the one `default`
    * mailbox the single-account variables describe. `imap` and `smtp` above stay the defaults.
    */
   mailboxes: MailboxEntry[];
@@ -75,7 +75,7 @@ export interface Config {
   arango?: { url: string; database: string; username: string; password: string };
   /** OpenAI-compatible embeddings endpoint (defaults to LLM_BASE_URL); needed with Qdrant. */
   embeddingBaseUrl?: string;
-  /** Whose data a draft may see (README): the correspondent's, the knowledge folder's, masked replies. */
+  /** Whose data a draft may see (docs/pipeline.md): the correspondent's, the knowledge folder's, masked replies. */
   context: {
     /** CONTEXT_INCLUDE_ORGANISATION: colleagues at the same non-public mail domain count as the correspondent. */
     includeOrganisation: boolean;

@@ -125,7 +125,7 @@ export type Priority = (typeof PRIORITIES)[number];
 
 /**
  * Where the raw message of an email comes from. `mailboxId` names the registry entry it came in
- * through (README "Several mailboxes"); runs started before there was a registry lack it and mean
+ * through (docs/mailboxes.md); inputs written before there was a registry lack it and mean
  * the `default` mailbox. `mailbox` is the IMAP folder.
  */
 export type EmailSource =

@@ -8,7 +8,7 @@ export interface StatusStep {
 
 /*
  * Each transition has one definition for the workflow (which records it) and the activity that
- * reaches it (which records it for the workflow since `status-with-step-v5`).
+ * reaches it (which records it for the workflow under the workflow's number).
  */
 
 /** The transition after a draft: waiting for approval, or for a person when the drafter gave up. */

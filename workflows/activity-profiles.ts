@@ -135,8 +135,7 @@ export function taskQueueFor(baseQueue: string, profile: ProfileName): string {
 export const AGING_STEP_MS = 10 * 60 * 1000;
 
 /**
- * Local activities: the workflow's own bookkeeping (status, refusals, and a person's decision since
- * `decision-in-update-task-v7`), run in the workflow worker without a task-queue round trip. A
+ * Local activities: the workflow's own bookkeeping (status, refusals, a person's decision), run in the workflow worker without a task-queue round trip. A
  * MariaDB outage is waited out; the write is never dropped.
  */
 export const LOCAL_PROFILES = {
@@ -145,7 +144,7 @@ export const LOCAL_PROFILES = {
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   },
   /**
-   * The intake in the run's first workflow task (`intake-in-workflow-task-v8`): the mailIo
+   * The intake in the run's first workflow task: the mailIo
    * profile's timeout and retries (the interceptor's 30 s / 120 s / 600 s). A wait longer than a
    * few seconds is a durable timer, not a workflow task held open: an IMAP outage of hours costs
    * a timer and a marker per attempt, and a worker that dies meanwhile loses nothing.
