@@ -2,7 +2,7 @@ import { FAILURE_TYPES } from '../lib/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
-import type { Embedder } from '../ports/embedder';
+import type { Embedder, EmbeddingKind } from '../ports/embedder';
 
 export interface OpenAiEmbedderSettings {
   baseUrl: string;
@@ -67,7 +67,7 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
 
   return {
     model: settings.model,
-    async embed(texts: string[]): Promise<number[][]> {
+    async embed(texts: string[], _kind: EmbeddingKind): Promise<number[][]> {
       const vectors: number[][] = [];
       for (let i = 0; i < texts.length; i += BATCH_SIZE) {
         vectors.push(...(await embedBatch(texts.slice(i, i + BATCH_SIZE))));

@@ -239,7 +239,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
     name: 'qdrant',
 
     async ensureCollection(): Promise<void> {
-      const [vector] = await embedder.embed(['dimension probe']);
+      const [vector] = await embedder.embed(['dimension probe'], 'passage');
       if (!vector) throw new TransientError('embedding service returned no vector', FAILURE_TYPES.embeddingInvalidResponse);
       await ready(vector.length);
     },
@@ -250,7 +250,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
         if (await exists()) await prune(email.emailId, 0);
         return;
       }
-      const vectors = await embedder.embed(passages);
+      const vectors = await embedder.embed(passages, 'passage');
       await ready(vectors[0]?.length ?? 0);
       const base = {
         email_id: email.emailId,
@@ -286,7 +286,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       if (limit <= 0) return [];
       const s = given ?? contextScope(email);
       const probe = `${email.subject} ${email.text.slice(0, PROBE_CHARS)}`.trim();
-      const [vector] = probe ? await embedder.embed([probe]) : [];
+      const [vector] = probe ? await embedder.embed([probe], 'query') : [];
       if (vector) await ready(vector.length);
       else if (!(await exists())) return [];
 

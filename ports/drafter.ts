@@ -18,6 +18,12 @@ export interface DraftContextItem {
   text: string;
   /** A short human label: the subject, or the knowledge file's path. */
   title?: string;
+  /**
+   * How retrieval found the item, when it ranked it: `fused` is the item's reciprocal-rank-fusion
+   * score, `cosine` its vector similarity to the new mail (absent when vectors did not find it),
+   * `wordRank` / `vectorRank` its 1-based rank by shared words and by vectors.
+   */
+  match?: { fused: number; cosine?: number; wordRank?: number; vectorRank?: number };
 }
 export interface DraftRequest {
   emailId: string;
