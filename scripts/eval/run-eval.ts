@@ -1,0 +1,88 @@
+/**
+ * One evaluation: the labelled knowledge indexed into a throwaway MariaDB database through the
+ * product's knowledge sync, every question retrieved with one method, and the offline drafter fed
+ * what came back. Shared by `npm run eval` and the retrieval floor test.
+ */
+import { createOfflineDrafter } from '../../adapters/offline-drafter';
+import { createMariaDbKnowledgeLedger } from '../../adapters/mariadb/knowledge-ledger';
+import { syncKnowledge } from '../../lib/knowledge-sync';
+import type { IndexableEmail } from '../../ports/vector-index';
+import { createTestDatabase } from '../../test/support/database';
+import type { EvalQuestion, LabelledSet } from './labelled-set';
+import { languagePair, methodFigures, rankedFiles, type MethodFigures, type QuestionOutcome } from './metrics';
+import { createEvalIndex, type RetrievalMethod } from './retrieval-methods';
+import type { EmbeddingClock, TimedEmbedder } from './eval-embedder';
+
+/** Items asked of retrieval per question, as the draft activity asks. */
+const RETRIEVE_LIMIT = 8;
+
+export interface EvalRun {
+  method: RetrievalMethod;
+  /** The embedding model, null for words only. */
+  embedder: string | null;
+  figures: MethodFigures;
+  outcomes: QuestionOutcome[];
+  /** Embedding cost in this run: milliseconds per knowledge passage and per question. */
+  embedding: { passages: number; msPerPassage: number; questions: number; msPerQuestion: number } | null;
+}
+
+export function questionEmail(q: EvalQuestion): IndexableEmail {
+  return {
+    emailId: `eval-${q.id}`,
+    threadId: `eval-${q.id}`,
+    account: '',
+    mailbox: 'eval',
+    direction: 'in',
+    fromAddress: `customer-${q.id}@example.org`,
+    subject: q.subject,
+    text: q.body,
+    date: new Date(Date.UTC(2026, 0, 1)),
+  };
+}
+
+const snapshot = (c: EmbeddingClock): EmbeddingClock => ({ texts: { ...c.texts }, ms: { ...c.ms } });
+
+export async function evaluate(set: LabelledSet, method: RetrievalMethod, embedder?: TimedEmbedder): Promise<EvalRun> {
+  const db = await createTestDatabase('eval');
+  try {
+    const index = createEvalIndex(db.pool, method, embedder);
+    const before = embedder ? snapshot(embedder.clock) : null;
+    await syncKnowledge({ files: set.knowledge, ledger: createMariaDbKnowledgeLedger(db.pool), index });
+    const indexed = embedder ? snapshot(embedder.clock) : null;
+    const drafter = createOfflineDrafter();
+    const outcomes: QuestionOutcome[] = [];
+    for (const q of set.questions) {
+      const email = questionEmail(q);
+      const items = await index.retrieve(email, RETRIEVE_LIMIT);
+      const draft = await drafter.draft({
+        emailId: email.emailId,
+        from: { name: '', address: email.fromAddress },
+        subject: q.subject,
+        text: q.body,
+        context: items,
+      });
+      outcomes.push({
+        id: q.id,
+        pair: languagePair(q.lang, q.expected === null ? null : (set.languages.get(q.expected) ?? null)),
+        expected: q.expected,
+        ranked: rankedFiles(items),
+        draftSources: draft.usedSourceIds,
+        draftNotFound: draft.flags.includes('no_relevant_context'),
+      });
+    }
+    let embedding: EvalRun['embedding'] = null;
+    if (embedder && before && indexed) {
+      const passages = indexed.texts.passage - before.texts.passage;
+      const questions = embedder.clock.texts.query - indexed.texts.query;
+      embedding = {
+        passages,
+        msPerPassage: passages ? (indexed.ms.passage - before.ms.passage) / passages : 0,
+        questions,
+        msPerQuestion: questions ? (embedder.clock.ms.query - indexed.ms.query) / questions : 0,
+      };
+    }
+    return { method, embedder: embedder?.model ?? null, figures: methodFigures(outcomes), outcomes, embedding };
+  } finally {
+    await db.drop();
+  }
+}
