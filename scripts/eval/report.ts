@@ -6,7 +6,7 @@ const METHOD_LABEL = { words: 'words only', vectors: 'vectors only', hybrid: 'fu
 const pct = (x: number, w = 6) => `${(100 * x).toFixed(0)} %`.padStart(w);
 const num = (x: number) => x.toFixed(3).padStart(5);
 const ms = (x: number | undefined, w: number) => (x === undefined ? '–' : x.toFixed(1)).padStart(w);
-const who = (r: EvalRun) => `${METHOD_LABEL[r.method].padEnd(13)} ${(r.embedder ?? '–').padEnd(25)}`;
+const who = (r: EvalRun, width: number) => `${METHOD_LABEL[r.method].padEnd(13)} ${(r.embedder ?? '–').padEnd(width)}`;
 const ranks = (f: RankFigures) => `${pct(f.recallAt1)} ${pct(f.recallAt3)} ${num(f.mrr)} ${pct(f.draftsCitingExpected, 7)}`;
 
 function print(head: string, lines: string[]): void {
@@ -18,6 +18,7 @@ function print(head: string, lines: string[]): void {
 
 /** The eval as two tables: all questions, then same-language against cross-language ones. */
 export function printTable(runs: EvalRun[], setInfo: string): void {
+  const embedderWidth = Math.max(8, ...runs.map((r) => (r.embedder ?? '').length));
   const first = runs[0]?.figures;
   console.log(setInfo);
   if (first) {
@@ -28,15 +29,15 @@ export function printTable(runs: EvalRun[], setInfo: string): void {
     );
   }
   print(
-    `${'method'.padEnd(13)} ${'embedder'.padEnd(25)}    r@1    r@3   MRR    cite  not found  embed ms/passage  ms/question`,
+    `${'method'.padEnd(13)} ${'embedder'.padEnd(embedderWidth)}    r@1    r@3   MRR    cite  not found  embed ms/passage  ms/question`,
     runs.map(
       (r) =>
-        `${who(r)} ${ranks(r.figures)} ${pct(r.figures.noAnswerNotFound, 10)} ${ms(r.embedding?.msPerPassage, 17)} ${ms(r.embedding?.msPerQuestion, 12)}`,
+        `${who(r, embedderWidth)} ${ranks(r.figures)} ${pct(r.figures.noAnswerNotFound, 10)} ${ms(r.embedding?.msPerPassage, 17)} ${ms(r.embedding?.msPerQuestion, 12)}`,
     ),
   );
   print(
-    `${'method'.padEnd(13)} ${'embedder'.padEnd(25)} | same: r@1    r@3   MRR    cite | cross: r@1    r@3   MRR    cite`,
-    runs.map((r) => `${who(r)} |   ${ranks(r.figures.same)} |    ${ranks(r.figures.cross)}`),
+    `${'method'.padEnd(13)} ${'embedder'.padEnd(embedderWidth)} | same: r@1    r@3   MRR    cite | cross: r@1    r@3   MRR    cite`,
+    runs.map((r) => `${who(r, embedderWidth)} |   ${ranks(r.figures.same)} |    ${ranks(r.figures.cross)}`),
   );
 }
 
