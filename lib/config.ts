@@ -200,7 +200,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
     return fallback;
   };
-  const fraction = (name: string, fallback: number): number => {
+  // A cosine similarity: -1 – 1.
+  const similarity = (name: string, fallback: number): number => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
     const n = Number(raw);
@@ -286,7 +287,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     retrieval: {
       method: oneOf('RETRIEVAL_METHOD', RETRIEVAL_METHODS, 'hybrid'),
-      minCosine: fraction('RETRIEVAL_MIN_COSINE', DEFAULT_MIN_COSINE),
+      minCosine: similarity('RETRIEVAL_MIN_COSINE', DEFAULT_MIN_COSINE),
     },
     embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
     inbox: readInboxConfig(env, problems),
