@@ -8,6 +8,12 @@ import type { IndexSource } from './parse-activities';
 
 type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge'>;
 
+/**
+ * Passages one re-index sync run embeds that have no vector of the current model (indexed before
+ * vectors, or by another model): some seconds of embedder time, well inside the activity's timeout.
+ */
+export const VECTOR_BACKFILL_PER_RUN = 500;
+
 /** Writes the email's retrieval entries under its mailbox's isolation key. */
 async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
   const key = emailKey(deps, email);
@@ -83,6 +89,36 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
       });
     }
   };
+  /** Vectors for passages stored without one, a bounded batch per run; audited like re-indexed emails. */
+  const backfillVectors = async (cid: string): Promise<number> => {
+    if (!deps.index.backfillVectors) return 0;
+    try {
+      const r = await deps.index.backfillVectors(VECTOR_BACKFILL_PER_RUN);
+      const knowledge = r.sources.filter((s) => s.startsWith('knowledge:'));
+      for (const emailId of r.sources.filter((s) => !s.startsWith('knowledge:'))) {
+        await deps.audit.record({ emailId, correlationId: cid, eventType: 'reindexed', message: `vectors added in ${deps.index.name}` });
+      }
+      if (knowledge.length > 0) {
+        await deps.audit.record({
+          emailId: null,
+          correlationId: cid,
+          eventType: 'reindexed',
+          message: `vectors added for ${knowledge.length} knowledge file(s) in ${deps.index.name}`,
+          details: { sources: knowledge },
+        });
+      }
+      return r.passages;
+    } catch (err) {
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: 'reindex_failed',
+        errorClass: 'dependency',
+        message: `re-index sync could not add vectors yet: ${errorMessage(err)}`,
+      });
+      return 0;
+    }
+  };
   return {
     async indexEmail(input: { emailId: string }): Promise<{ index: string }> {
       return step.indexMessage(input);
@@ -92,8 +128,9 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
      * The re-index sync (docs/queue-model.md): completes the index entries of emails whose index step was
      * degraded. Their business status has usually moved on (drafted, sent, …) and is kept; one
      * still `partially_indexed` becomes `indexed`. A failure leaves the email for the next run.
+     * Then the knowledge folder, then vectors for passages stored without one (`vectors`: how many).
      */
-    async reindexPartial(input: { limit: number }): Promise<{ checked: number; completed: number; failed: number }> {
+    async reindexPartial(input: { limit: number }): Promise<{ checked: number; completed: number; failed: number; vectors?: number }> {
       const ids = await deps.messages.idsNeedingReindex(input.limit);
       const cid = correlationId();
       let completed = 0;
@@ -120,7 +157,8 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
         }
       }
       await syncKnowledge(cid);
-      return { checked: ids.length, completed, failed: ids.length - completed };
+      const vectors = await backfillVectors(cid);
+      return { checked: ids.length, completed, failed: ids.length - completed, ...(vectors > 0 ? { vectors } : {}) };
     },
   };
 }

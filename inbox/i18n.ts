@@ -100,6 +100,7 @@ const en = {
   flag_possible_prompt_injection: 'injection suspected',
   flag_reply_to_differs: 'reply-to differs',
   flag_offline_drafter: 'offline drafter',
+  flag_cross_language_source: 'source in other language',
   flag_manual_review: 'manual review',
   flag_stale: 'replaced after follow-up',
 };
@@ -203,6 +204,7 @@ const de: Texts = {
   flag_possible_prompt_injection: 'Prompt-Injection vermutet',
   flag_reply_to_differs: 'Reply-To weicht ab',
   flag_offline_drafter: 'Offline-Entwurf',
+  flag_cross_language_source: 'Quelle in anderer Sprache',
   flag_manual_review: 'manuelle Prüfung',
   flag_stale: 'nach Nachtrag ersetzt',
 };

@@ -3,7 +3,10 @@ import type { DraftContextItem } from '../ports/drafter';
 import type { EmailRecord, MessageStore } from '../ports/store';
 import type { IsolationKey } from './mailbox-scope';
 import type { ThreadGraph } from '../ports/thread-graph';
-import type { ContextScope, IndexableEmail, VectorIndex } from '../ports/vector-index';
+import type { Embedder } from '../ports/embedder';
+import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorBackfill, VectorIndex } from '../ports/vector-index';
+import type { RetrievalMethod } from './hybrid-ranking';
+import { emailPassages, retrievalProbe } from './passages';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
 import { DependencyError, errorMessage } from './errors';
 import { organisationDomain } from './organisation';
@@ -13,6 +16,14 @@ export interface CompositeIndexParts {
   primary: VectorIndex;
   /** Qdrant, when configured: optional, its failure degrades to partially_indexed. */
   vector?: VectorIndex;
+  /**
+   * Embeds each email's passages once (one call) for the primary's rows and the vector store's
+   * points, and each new mail once for retrieval. Optional: without it nothing is embedded here.
+   * Down at index time: the primary is written without vectors and the step degrades (partially_indexed).
+   */
+  embedder?: Embedder;
+  /** RETRIEVAL_METHOD: with `words` and no vector store, retrieval embeds nothing. */
+  method?: RetrievalMethod;
   /** ArangoDB, when configured: optional, likewise. */
   graph?: ThreadGraph;
   /** Reads the text of graph-related emails for the context, and whom our sent replies went to. */
@@ -86,14 +97,44 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
     return items;
   }
 
+  /** The email's passages with their vectors, or with none (and the failure noted) when the embedder is down. */
+  async function embedPassages(email: IndexableEmail, failed: string[]): Promise<EmbeddedPassages | undefined> {
+    const { embedder } = parts;
+    if (!embedder) return undefined;
+    const passages = emailPassages(email);
+    try {
+      return { model: embedder.model, passages, vectors: await embedder.embed(passages, 'passage') };
+    } catch (err) {
+      failed.push(`embedder: ${errorMessage(err)}`);
+      return { model: embedder.model, passages, vectors: null };
+    }
+  }
+
+  /** The new mail as a vector for every index; null (words only, audited) when the embedder is down. */
+  async function embedProbe(email: IndexableEmail): Promise<ProbeVector | undefined> {
+    const { embedder } = parts;
+    if (!embedder || (parts.method === 'words' && !parts.vector)) return undefined;
+    const probe = retrievalProbe(email);
+    if (!probe) return { model: embedder.model, vector: null };
+    try {
+      const [vector] = await embedder.embed([probe], 'query');
+      return { model: embedder.model, vector: vector ?? null };
+    } catch (err) {
+      await parts.onDegraded('embedder', err);
+      return { model: embedder.model, vector: null };
+    }
+  }
+
   return {
     name: names.join('+'),
     async index(input: IndexableEmail): Promise<void> {
       const email = await complete(input);
-      await parts.primary.index(email);
       const failed: string[] = [];
+      const embedded = await embedPassages(email, failed);
+      // The embedder must not fail the MariaDB write: the passages go in, with or without vectors.
+      await parts.primary.index(email, embedded);
       if (parts.vector) {
-        await parts.vector.index(email).catch((err: unknown) => failed.push(`${parts.vector!.name}: ${errorMessage(err)}`));
+        await parts.vector.index(email, embedded).catch((err: unknown) => failed.push(`${parts.vector!.name}: ${errorMessage(err)}`));
       }
       if (parts.graph && email.direction !== 'knowledge') {
         await parts.graph
@@ -117,6 +158,18 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       }
     },
 
+    async backfillVectors(limit: number): Promise<VectorBackfill> {
+      // The primary holds every passage; the vector store is completed email by email (the re-index sync).
+      if (!parts.primary.backfillVectors) return { sources: [], passages: 0, more: false };
+      try {
+        return await parts.primary.backfillVectors(limit);
+      } catch (err) {
+        throw new DependencyError(`vectors not backfilled in ${parts.primary.name}: ${errorMessage(err)}`, FAILURE_TYPES.indexDegraded, {
+          cause: err,
+        });
+      }
+    },
+
     async remove(sourceId: string): Promise<void> {
       await parts.primary.remove?.(sourceId);
       if (parts.vector?.remove) {
@@ -134,10 +187,11 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
     async retrieve(input: IndexableEmail, limit: number, given?: ContextScope): Promise<DraftContextItem[]> {
       const email = { ...input, account: input.account ?? parts.account ?? '' };
       const scope = given ?? contextScope(email, policy);
-      const items = await parts.primary.retrieve(email, limit, scope);
+      const probe = await embedProbe(email);
+      const items = await parts.primary.retrieve(email, limit, scope, probe);
       if (parts.vector) {
         try {
-          items.push(...(await parts.vector.retrieve(email, limit, scope)));
+          items.push(...(await parts.vector.retrieve(email, limit, scope, probe)));
         } catch (err) {
           await parts.onDegraded(parts.vector.name, err);
         }

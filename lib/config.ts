@@ -1,4 +1,7 @@
 import { DEFAULT_MAX_DRAFTS } from './contract';
+import { DEFAULT_MIN_ANSWER_COSINE } from './answer-selection';
+import { DEFAULT_EMBEDDER_CONCURRENCY } from './limited-embedder';
+import { DEFAULT_MIN_COSINE, RETRIEVAL_METHODS, type RetrievalMethod } from './hybrid-ranking';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
@@ -70,6 +73,11 @@ export interface Config {
     model: string;
     embeddingModel: string;
     timeoutMs: number;
+    /**
+     * OFFLINE_DRAFT_MIN_COSINE: the vector similarity from which the offline drafter counts a
+     * retrieved passage as an answer; calibrated for multilingual-e5-small (lib/answer-selection.ts).
+     */
+    offlineMinCosine: number;
   };
   qdrant?: { url: string; apiKey?: string; collection: string };
   arango?: { url: string; database: string; username: string; password: string };
@@ -85,6 +93,13 @@ export interface Config {
     threadJoinOrganisation: boolean;
     /** KNOWLEDGE_DIR: Markdown and text files (FAQ, policies) always allowed as context. */
     knowledgeDir?: string;
+  };
+  /** How retrieval ranks what the scope allows (lib/hybrid-ranking.ts). */
+  retrieval: {
+    /** RETRIEVAL_METHOD: shared words and vectors fused (default), or either alone. */
+    method: RetrievalMethod;
+    /** RETRIEVAL_MIN_COSINE: the similarity below which vectors alone do not bring a passage. */
+    minCosine: number;
   };
   /**
    * Prometheus endpoint of the worker (METRICS_PORT; off when unset): the SDK's metrics and the
@@ -102,7 +117,8 @@ export interface Config {
      */
     heapGrowthPercent: number;
     /** Concurrent activities per cost class (each has its own task queue). */
-    concurrency: { mailIo: number; parse: number; index: number; llm: number };
+    /** `embedder`: embed calls in flight per worker (EMBEDDER_CONCURRENCY), the embedder's own cost class. */
+    concurrency: { mailIo: number; parse: number; index: number; llm: number; embedder: number };
     /** Activities per second on the whole task queue, all workers together (the server enforces it); 0 = no limit. */
     ratePerSecond: { mailIo: number; llm: number };
     /**
@@ -166,12 +182,34 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     return raw;
   };
 
+  const fraction = (name: string, fallback: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0 || n > 1) {
+      problems.push(`${name} must be a number between 0 and 1, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const raw = env[name]?.trim().toLowerCase();
     if (!raw) return fallback;
     if ((allowed as readonly string[]).includes(raw)) return raw as T;
     problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
     return fallback;
+  };
+  // A cosine similarity: -1 – 1.
+  const similarity = (name: string, fallback: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < -1 || n > 1) {
+      problems.push(`${name} must be a number between -1 and 1, got "${raw}"`);
+      return fallback;
+    }
+    return n;
   };
   const directory = (name: string): string | undefined => {
     const raw = env[name]?.trim();
@@ -236,6 +274,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       model: str('LLM_MODEL', 'gpt-4o-mini'),
       embeddingModel: str('EMBEDDING_MODEL', 'text-embedding-3-small'),
       timeoutMs: int('LLM_TIMEOUT_MS', 60_000, 100),
+      offlineMinCosine: fraction('OFFLINE_DRAFT_MIN_COSINE', DEFAULT_MIN_ANSWER_COSINE),
     },
     qdrant: undefined,
     arango: undefined,
@@ -245,6 +284,10 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       reuseReplies: oneOf('CONTEXT_REUSE_REPLIES', ['masked', 'off'] as const, 'masked'),
       threadJoinOrganisation: bool('THREAD_JOIN_ORGANISATION', false),
       knowledgeDir: directory('KNOWLEDGE_DIR'),
+    },
+    retrieval: {
+      method: oneOf('RETRIEVAL_METHOD', RETRIEVAL_METHODS, 'hybrid'),
+      minCosine: similarity('RETRIEVAL_MIN_COSINE', DEFAULT_MIN_COSINE),
     },
     embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
     inbox: readInboxConfig(env, problems),
@@ -258,6 +301,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
         parse: int('WORKER_CONCURRENCY_PARSE', 4, 1, 1000),
         index: int('WORKER_CONCURRENCY_INDEX', 4, 1, 1000),
         llm: int('WORKER_CONCURRENCY_LLM', 4, 1, 1000),
+        embedder: int('EMBEDDER_CONCURRENCY', DEFAULT_EMBEDDER_CONCURRENCY, 1, 64),
       },
       ratePerSecond: {
         mailIo: int('WORKER_RATE_MAIL_IO_PER_SECOND', 0, 0, 10_000),

@@ -182,6 +182,20 @@ export const STEPS = {
 } as const;
 export type StepName = (typeof STEPS)[keyof typeof STEPS];
 
+/**
+ * Notes a drafter attaches to a draft (`drafts.flags`) for the reviewer, who can filter on them.
+ * Stored with the draft, so a name never changes once released.
+ */
+export const DRAFT_FLAGS = {
+  /** Composed from retrieved passages without a model. */
+  offlineDrafter: 'offline_drafter',
+  /** No retrieved passage answered the question: the draft says so and a person must answer. */
+  noRelevantContext: 'no_relevant_context',
+  /** A cited passage is in another language than the reply: it is quoted as it is, and named as such. */
+  crossLanguageSource: 'cross_language_source',
+} as const;
+export type DraftFlag = (typeof DRAFT_FLAGS)[keyof typeof DRAFT_FLAGS];
+
 /** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */
 export const DECISION_LIMITS = {
   bodyChars: 100_000,

@@ -1,6 +1,10 @@
 /**
  * Splits an email body into passages for retrieval: paragraphs joined up to a size, quoted
- * history ("> " lines) dropped because it is indexed with the email it came from.
+ * history ("> " lines) dropped because it is indexed with the email it came from. Line breaks
+ * stay (spaces within a line are collapsed): a Markdown heading or a subject line keeps its own
+ * line, so the drafter can tell it from the sentences that follow instead of reading
+ * "Doppelte Abbuchung Wurde ein Rechnungsbetrag …" as one sentence. Full-text and vector search
+ * read a line break as any other space.
  */
 export function splitPassages(text: string, maxChars = 800): string[] {
   const paragraphs = text
@@ -8,20 +12,37 @@ export function splitPassages(text: string, maxChars = 800): string[] {
     .filter((line) => !line.trimStart().startsWith('>'))
     .join('\n')
     .split(/\n\s*\n/)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .map((p) =>
+      p
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter((line) => line.length > 0)
+        .join('\n'),
+    )
     .filter((p) => p.length > 0);
   const out: string[] = [];
   let current = '';
   for (const p of paragraphs) {
     for (let i = 0; i < p.length; i += maxChars) {
-      const piece = p.slice(i, i + maxChars);
-      if (current && current.length + piece.length + 1 > maxChars) {
+      const piece = p.slice(i, i + maxChars).trim();
+      if (!piece) continue;
+      if (current && current.length + piece.length + 2 > maxChars) {
         out.push(current);
         current = '';
       }
-      current = current ? `${current} ${piece}` : piece;
+      current = current ? `${current}\n\n${piece}` : piece;
     }
   }
   if (current) out.push(current);
   return out;
+}
+
+/** The passages an email is indexed as: its subject and text, split. Every index splits alike. */
+export function emailPassages(email: { subject: string; text: string }): string[] {
+  return splitPassages(`${email.subject}\n\n${email.text}`);
+}
+
+/** How much of a new email retrieval searches with: its subject and the start of its text. */
+export function retrievalProbe(email: { subject: string; text: string }): string {
+  return `${email.subject} ${email.text.slice(0, 1000)}`.trim();
 }

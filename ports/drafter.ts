@@ -20,7 +20,8 @@ export interface DraftContextItem {
   title?: string;
   /**
    * How retrieval found the item, when it ranked it: `fused` is the item's reciprocal-rank-fusion
-   * score, `cosine` its vector similarity to the new mail (absent when vectors did not find it),
+   * score, `cosine` its vector similarity to the new mail (given whenever its vector was compared,
+   * also for a word match below the vectors' floor; absent without vectors),
    * `wordRank` / `vectorRank` its 1-based rank by shared words and by vectors.
    */
   match?: { fused: number; cosine?: number; wordRank?: number; vectorRank?: number };

@@ -36,16 +36,56 @@ export interface ContextScope {
   reuseReplies: 'masked' | 'off';
 }
 
+/**
+ * An email's passages with their vectors, computed once (one embedder call) and handed to every
+ * index that stores vectors, so the MariaDB rows and Qdrant's points hold the same vectors.
+ */
+export interface EmbeddedPassages {
+  /** The embedding model: vectors of different models are never compared. */
+  model: string;
+  /** The email's passages (`splitPassages` of subject and text), in order. */
+  passages: string[];
+  /** One per passage; null when the embedder failed: the passages are stored without vectors. */
+  vectors: number[][] | null;
+}
+
+/** The new email's probe as a vector, embedded once (kind `query`) for every index. */
+export interface ProbeVector {
+  model: string;
+  /** Null when the embedder failed: retrieval ranks by words only. */
+  vector: number[] | null;
+}
+
 /** Makes emails findable for retrieval and returns context for a new email. */
 export interface VectorIndex {
   readonly name: string;
-  index(email: IndexableEmail): Promise<void>;
+  /**
+   * `embedded`: vectors already computed for this email (the composite's one embedder call);
+   * without it an index with an embedder of its own embeds the passages itself.
+   */
+  index(email: IndexableEmail, embedded?: EmbeddedPassages): Promise<void>;
   /**
    * The same thread, the correspondent's other mail, knowledge passages and (masked) our replies
    * to others, never the email itself and never another correspondent's inbound mail. Without a
-   * scope, the one `contextScope(email)` gives with the default settings.
+   * scope, the one `contextScope(email)` gives with the default settings. `probe`: the email
+   * already embedded (`retrievalProbe`); without it an index with an embedder embeds it itself.
    */
-  retrieve(email: IndexableEmail, limit: number, scope?: ContextScope): Promise<DraftContextItem[]>;
+  retrieve(email: IndexableEmail, limit: number, scope?: ContextScope, probe?: ProbeVector): Promise<DraftContextItem[]>;
   /** Removes every entry of one source (a knowledge file that was deleted or changed). */
   remove?(sourceId: string): Promise<void>;
+  /**
+   * Embeds up to `limit` stored passages that have no vector of the current model (indexed before
+   * vectors existed, while the embedder was down, or with another model), in batches. Only
+   * indexes that store vectors themselves have it.
+   */
+  backfillVectors?(limit: number): Promise<VectorBackfill>;
+}
+
+/** What one backfill run did: the sources whose passages got vectors, and what is left. */
+export interface VectorBackfill {
+  /** Email ids (and knowledge source ids, `knowledge:…`) whose passages got vectors in this run. */
+  sources: string[];
+  passages: number;
+  /** True when more passages without a current vector remain for the next run. */
+  more: boolean;
 }

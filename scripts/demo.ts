@@ -10,7 +10,7 @@ import { loadConfig } from '../lib/config';
 import { emailRag, startWorker } from './demo/cli';
 import { demoCodec, startDemoCodecServer } from './demo/codec';
 import { appendedToSent, emailRows, watermark } from './demo/queries';
-import { draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
+import { crossLanguageCitations, draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
 import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
 import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startSmtp, startTemporal, withDatabase } from './demo/services';
 import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
@@ -177,6 +177,13 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   say(indent(draftTable(rows)));
   say();
   say(indent(draftPreviews(rows)));
+  // An English question answered from a German-only FAQ: found by meaning, not by shared words.
+  const crossLanguage = crossLanguageCitations(rows);
+  say(
+    crossLanguage.length > 0
+      ? `  cross-language: ${crossLanguage.join('; ')}`
+      : '  cross-language: no draft cites a source in the other language (retrieval matched by words only)',
+  );
   const all = await emailRows(pool);
   say(
     all.some((r) => sameMessageId(r.messageId, older.messageId))

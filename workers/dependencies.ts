@@ -25,6 +25,8 @@ import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
+import { limitEmbedder } from '../lib/limited-embedder';
+import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
 import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
@@ -38,24 +40,31 @@ export interface Dependencies {
 }
 
 /**
- * The index with every configured part: full text always, Qdrant and ArangoDB when set, all
- * scoped by each email's isolation key (its mailbox's team, or account and folder) and the
- * context rules of the config.
+ * The index with every configured part: full text always (with vectors beside the passages when
+ * there is an embedder), Qdrant and ArangoDB when set, all scoped by each email's isolation key
+ * (its mailbox's team, or account and folder) and the context rules of the config. `embedder`:
+ * the embedder of the configuration; Qdrant without one embeds through EMBEDDING_BASE_URL as
+ * before, and that embedder then serves the full-text index too. One embedder, limited to
+ * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
  */
-export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog): VectorIndex {
-  return createCompositeIndex({
-    primary: createFullTextIndex(pool),
-    vector: config.qdrant
-      ? createQdrantIndex({
-          ...config.qdrant,
-          embedder: createOpenAiEmbedder({
-            baseUrl: config.embeddingBaseUrl ?? '',
-            apiKey: config.llm.apiKey,
-            model: config.llm.embeddingModel,
-            timeoutMs: config.llm.timeoutMs,
-          }),
+export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
+  const given =
+    embedder ??
+    (config.qdrant
+      ? createOpenAiEmbedder({
+          baseUrl: config.embeddingBaseUrl ?? '',
+          apiKey: config.llm.apiKey,
+          model: config.llm.embeddingModel,
+          timeoutMs: config.llm.timeoutMs,
         })
-      : undefined,
+      : undefined);
+  const shared = given ? limitEmbedder(given, config.worker.concurrency.embedder) : undefined;
+  const { method, minCosine } = config.retrieval;
+  return createCompositeIndex({
+    primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),
+    embedder: shared,
+    method,
+    vector: config.qdrant && shared ? createQdrantIndex({ ...config.qdrant, embedder: shared }) : undefined,
     graph: config.arango
       ? createArangoGraph({
           url: config.arango.url,
@@ -100,8 +109,11 @@ export async function syncKnowledgeFolder(
 export function buildDependencies(
   config: Config,
   client: Client,
-  /** `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager. */
-  options: { eagerStarts?: boolean } = {},
+  /**
+   * `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager.
+   * `embedder`: embeds passages and new mail for retrieval (see buildIndex); none: words only.
+   */
+  options: { eagerStarts?: boolean; embedder?: Embedder } = {},
 ): Dependencies {
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
@@ -114,11 +126,11 @@ export function buildDependencies(
           model: config.llm.model,
           timeoutMs: config.llm.timeoutMs,
         })
-      : createOfflineDrafter();
+      : createOfflineDrafter({ minAnswerCosine: config.llm.offlineMinCosine });
   const jobs = createMariaDbJobLedger(pool);
   const messages = createMariaDbMessageStore(pool);
   const audit = createMariaDbAuditLog(pool);
-  const index = buildIndex(config, pool, messages, audit);
+  const index = buildIndex(config, pool, messages, audit, options.embedder);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),

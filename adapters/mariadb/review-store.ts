@@ -1,6 +1,7 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
 import { readDraftSource, type SourceText } from './draft-sources';
 import { DRAFT_STATUS, NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../../lib/domain';
+import { DRAFT_FLAGS } from '../../lib/contract';
 import { query, sqlList, type Pool } from './pool';
 
 export interface QueueFilter {
@@ -78,7 +79,8 @@ export const REVIEW_STATUSES = Object.freeze([...NEEDS_PERSON_STATUSES, SEND_STA
 export const QUEUE_FLAGS = Object.freeze([
   'possible_prompt_injection',
   'reply_to_differs',
-  'offline_drafter',
+  DRAFT_FLAGS.offlineDrafter,
+  DRAFT_FLAGS.crossLanguageSource,
   STATUS.manualReview,
   DRAFT_STATUS.stale,
 ] as const);
@@ -146,8 +148,10 @@ export function createMariaDbReviewStore(pool: Pool) {
         args,
       );
       const items = rows.map((r): QueueItem => {
-        const flags: string[] = parseList(r.flags).filter((f) => f === 'possible_prompt_injection' || f === 'reply_to_differs');
-        if (r.drafter === 'offline') flags.push('offline_drafter');
+        const flags: string[] = parseList(r.flags).filter(
+          (f) => f === 'possible_prompt_injection' || f === 'reply_to_differs' || f === DRAFT_FLAGS.crossLanguageSource,
+        );
+        if (r.drafter === 'offline') flags.push(DRAFT_FLAGS.offlineDrafter);
         if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);
         if (Number(r.stale) > 0) flags.push(DRAFT_STATUS.stale);
         return {

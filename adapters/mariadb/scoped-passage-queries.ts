@@ -15,6 +15,9 @@ export interface PassageRow {
   correspondent: string;
   direction: 'in' | 'out' | 'knowledge';
   created_at: Date;
+  /** Only when asked for (`withVectors`): the stored vector and the model that made it. */
+  embedding?: Buffer | null;
+  embedding_model?: string | null;
 }
 
 export interface Statement {
@@ -26,6 +29,9 @@ export interface Statement {
 export const SCOPE_CANDIDATES = 300;
 
 const COLUMNS = 'email_id, idx, text, title, correspondent, direction, created_at';
+// Read only when vectors rank: 1.5 KB a passage that words-only retrieval need not carry.
+const VECTOR_COLUMNS = `${COLUMNS}, embedding, embedding_model`;
+const columns = (withVectors: boolean) => (withVectors ? VECTOR_COLUMNS : COLUMNS);
 const BOX = `account = ? AND mailbox = ? AND direction <> 'knowledge'`;
 
 /** The rest of this thread in the mailbox, newest first (the thread index bounds it). */
@@ -43,7 +49,14 @@ export function threadHistory(s: ContextScope, threadId: string, emailId: string
  * The correspondent's, and when allowed their organisation's, most recent passages in other
  * threads: two index walks (one per branch, so neither crowds the other out), each capped.
  */
-export function theirRecentPassages(s: ContextScope, threadId: string, emailId: string, cap = SCOPE_CANDIDATES): Statement {
+export function theirRecentPassages(
+  s: ContextScope,
+  threadId: string,
+  emailId: string,
+  cap = SCOPE_CANDIDATES,
+  withVectors = false,
+): Statement {
+  const COLUMNS = columns(withVectors);
   const rest = `AND email_id <> ? AND thread_id <> ? ORDER BY created_at DESC LIMIT ?`;
   const own = `(SELECT ${COLUMNS} FROM passages WHERE ${BOX} AND correspondent = ? ${rest})`;
   const args: unknown[] = [s.account, s.mailbox, s.correspondent, emailId, threadId, cap];
@@ -59,9 +72,9 @@ export function theirRecentPassages(s: ContextScope, threadId: string, emailId: 
  * Our most recent replies in the mailbox to anyone outside the scope (shown masked), newest
  * first: a window of the mailbox's replies, never all of them.
  */
-export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_CANDIDATES): Statement {
+export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_CANDIDATES, withVectors = false): Statement {
   return {
-    sql: `SELECT ${COLUMNS} FROM passages
+    sql: `SELECT ${columns(withVectors)} FROM passages
           WHERE account = ? AND mailbox = ? AND direction = 'out' AND thread_id <> ?
             AND NOT (correspondent = ? OR (? IS NOT NULL AND organisation <=> ?))
           ORDER BY created_at DESC LIMIT ?`,

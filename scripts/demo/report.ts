@@ -31,15 +31,32 @@ export function draftTable(rows: readonly EmailRow[]): string {
 }
 
 /**
- * Each draft's opening lines after the greeting and the sources it cites ("Quelle: …" /
- * "Source: …" in offline drafts; a model's draft lists the context it was given), so a viewer
- * sees that every mail got its own answer.
+ * The sources an offline draft cites: "(Quelle: id)" / "(Source: id)"; `language` is the note a
+ * source in the other language carries ("(Source: id, in German)").
+ */
+export function citedSources(body: string): Array<{ id: string; language?: string }> {
+  return [...body.matchAll(/\((?:Quelle|Source): ([^)\s,]+)(?:, ([^)]+))?\)/g)].map((m) => ({ id: m[1]!, language: m[2] }));
+}
+
+/** "subject: id (in German)" for every cited source in the other language than its draft. */
+export function crossLanguageCitations(rows: readonly EmailRow[]): string[] {
+  return rows.flatMap((r) =>
+    citedSources(r.draftBody ?? '')
+      .filter((c) => c.language)
+      .map((c) => `"${r.subject ?? ''}" cites ${c.id} (${c.language})`),
+  );
+}
+
+/**
+ * Each draft's opening lines after the greeting and the sources it cites (offline drafts name
+ * them in the text; a model's draft lists the context it was given), so a viewer sees that every
+ * mail got its own answer, and which answer came from a source in the other language.
  */
 export function draftPreviews(rows: readonly EmailRow[]): string {
   return rows
     .map((r) => {
       const body = r.draftBody ?? '';
-      const cited = [...body.matchAll(/\((?:Quelle|Source): ([^)\s]+)\)/g)].map((m) => m[1]!);
+      const cited = citedSources(body).map((c) => (c.language ? `${c.id} (${c.language})` : c.id));
       const lines = body
         .split('\n')
         .map((l) => l.trim())

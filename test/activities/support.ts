@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { Config } from '../../lib/config';
+import type { Embedder } from '../../ports/embedder';
 import { imapEmailId } from '../../lib/domain';
 import { buildDependencies, type Dependencies } from '../../workers/dependencies';
 import { after, before } from 'node:test';
@@ -12,9 +13,9 @@ import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
  * The production adapters (real Dovecot, MariaDB, SMTP listener, LLM double over HTTP) wired by
  * the worker's own dependency builder, and a way to run one activity with a Temporal context.
  */
-export function activityHarness(config: Config) {
+export function activityHarness(config: Config, options: { embedder?: Embedder } = {}) {
   const connection = Connection.lazy({ address: config.temporal.address });
-  const deps: Dependencies = buildDependencies(config, new Client({ connection, namespace: config.temporal.namespace }));
+  const deps: Dependencies = buildDependencies(config, new Client({ connection, namespace: config.temporal.namespace }), options);
   const activities = createActivities(deps.activities);
   return {
     deps,

@@ -1,0 +1,81 @@
+/**
+ * Hybrid ranking of a bounded candidate set (what a scope allows): by shared words (BM25, or a
+ * ranking the caller already has, such as MariaDB's MATCH over the knowledge folder) and by
+ * cosine similarity of stored vectors, fused by reciprocal rank. Vectors only reorder and
+ * complete what the caller passes in: they never widen the set.
+ */
+import type { DraftContextItem } from '../ports/drafter';
+import { rankPassages } from './passage-ranking';
+import { fuseRankings } from './rank-fusion';
+import { cosine } from './vectors';
+
+export const RETRIEVAL_METHODS = ['hybrid', 'words', 'vectors'] as const;
+export type RetrievalMethod = (typeof RETRIEVAL_METHODS)[number];
+
+/**
+ * Below this cosine a passage is not "found by vectors": every passage has a nearest vector, and
+ * without a floor a totally unrelated one would be offered as context. The default suits
+ * multilingual-e5 (the embedded default), whose similarities crowd into 0.7–0.9; other models
+ * (e.g. OpenAI's, around 0.2–0.6) need their own value (RETRIEVAL_MIN_COSINE).
+ */
+export const DEFAULT_MIN_COSINE = 0.8;
+
+export type Match = NonNullable<DraftContextItem['match']>;
+
+export interface HybridInput<T> {
+  probe: string;
+  /** The probe's vector; null: words only (the embedder is down, or another model's vectors). */
+  probeVector: ArrayLike<number> | null;
+  candidates: readonly T[];
+  key(item: T): string;
+  text(item: T): string;
+  vector(item: T): ArrayLike<number> | null;
+  method: RetrievalMethod;
+  minCosine: number;
+  /** The word ranking when the caller has one (best first, a subset of candidates); else BM25 in process. */
+  byWords?: readonly T[];
+}
+
+/**
+ * The candidates found by words or by vectors, best fused rank first, each with how it matched.
+ * `cosine` is given for every candidate whose vector was compared, also below the floor, so a
+ * reader can judge how close a word match really is.
+ */
+export function rankHybrid<T>(input: HybridInput<T>): Array<{ item: T; match: Match }> {
+  const useVectors = input.method !== 'words' && input.probeVector !== null;
+  const useWords = input.method !== 'vectors' || !useVectors;
+  const words = useWords ? (input.byWords ?? rankPassages(input.probe, input.candidates, input.text).map((r) => r.item)) : [];
+
+  const cosines = new Map<string, number>();
+  if (input.probeVector !== null && input.method !== 'words') {
+    for (const c of input.candidates) {
+      const v = input.vector(c);
+      if (v) cosines.set(input.key(c), cosine(input.probeVector, v));
+    }
+  }
+  const vectors = useVectors
+    ? input.candidates
+        .map((item, order) => ({ item, order, cos: cosines.get(input.key(item)) }))
+        .filter((c): c is { item: T; order: number; cos: number } => c.cos !== undefined && c.cos >= input.minCosine)
+        .sort((a, b) => b.cos - a.cos || a.order - b.order)
+        .map((c) => c.item)
+    : [];
+
+  return fuseRankings([words, vectors], input.key).map(({ item, fused, ranks }) => {
+    const cos = cosines.get(input.key(item));
+    return {
+      item,
+      match: {
+        fused,
+        ...(cos !== undefined ? { cosine: round(cos) } : {}),
+        ...(ranks[0] !== undefined ? { wordRank: ranks[0] } : {}),
+        ...(ranks[1] !== undefined ? { vectorRank: ranks[1] } : {}),
+      },
+    };
+  });
+}
+
+/** Four decimals: enough to compare, short in prompts and logs. */
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
