@@ -19,7 +19,6 @@ import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createArangoGraph } from '../adapters/arango-graph';
-import { createOpenAiEmbedder } from '../adapters/openai-embedder';
 import { createQdrantIndex } from '../adapters/qdrant-index';
 import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
@@ -28,10 +27,14 @@ import { errorMessage } from '../lib/errors';
 import { isolationKey } from '../lib/mailbox-scope';
 import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
+import type { Embedder } from '../ports/embedder';
+import { remoteEmbedder } from './embedder';
 
 export interface Dependencies {
   activities: ActivityDeps;
   jobs: JobLedger;
+  /** Turns passages and queries into vectors; undefined with EMBEDDER=off (words only). */
+  embedder?: Embedder;
   /** Indexes the knowledge folder (KNOWLEDGE_DIR) as it is now; null when none is configured. */
   syncKnowledge(): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null>;
   close(): Promise<void>;
@@ -42,20 +45,11 @@ export interface Dependencies {
  * scoped by each email's isolation key (its mailbox's team, or account and folder) and the
  * context rules of the config.
  */
-export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog): VectorIndex {
+export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
   return createCompositeIndex({
     primary: createFullTextIndex(pool),
-    vector: config.qdrant
-      ? createQdrantIndex({
-          ...config.qdrant,
-          embedder: createOpenAiEmbedder({
-            baseUrl: config.embeddingBaseUrl ?? '',
-            apiKey: config.llm.apiKey,
-            model: config.llm.embeddingModel,
-            timeoutMs: config.llm.timeoutMs,
-          }),
-        })
-      : undefined,
+    // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
+    vector: config.qdrant && embedder ? createQdrantIndex({ ...config.qdrant, embedder }) : undefined,
     graph: config.arango
       ? createArangoGraph({
           url: config.arango.url,
@@ -100,9 +94,14 @@ export async function syncKnowledgeFolder(
 export function buildDependencies(
   config: Config,
   client: Client,
-  /** `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager. */
-  options: { eagerStarts?: boolean } = {},
+  /**
+   * `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager.
+   * `embedder`: the one the worker started (workers/embedder.ts); when not given, EMBEDDER=remote's
+   * is built here and the other modes have none (a local service is started only by the worker).
+   */
+  options: { eagerStarts?: boolean; embedder?: Embedder | undefined } = {},
 ): Dependencies {
+  const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
   const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
@@ -118,7 +117,7 @@ export function buildDependencies(
   const jobs = createMariaDbJobLedger(pool);
   const messages = createMariaDbMessageStore(pool);
   const audit = createMariaDbAuditLog(pool);
-  const index = buildIndex(config, pool, messages, audit);
+  const index = buildIndex(config, pool, messages, audit, embedder);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -129,6 +128,7 @@ export function buildDependencies(
     bounces: createMariaDbBounceLedger(pool),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
+    embedder,
     drafter,
     starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
@@ -148,6 +148,7 @@ export function buildDependencies(
   return {
     activities,
     jobs,
+    embedder,
     syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
     async close() {
       await mailboxes.close();
