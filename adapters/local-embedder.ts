@@ -252,7 +252,9 @@ async function waitHealthy(run: Running, timeoutMs: number): Promise<void> {
     if (await probeHealth(run.port, 2_000)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`the local embedder did not answer GET /health on port ${run.port} within ${timeoutMs} ms: ${run.output() || 'no output'}`);
+  throw new Error(
+    `the local embedder did not answer GET /health on port ${run.port} within ${timeoutMs} ms: ${run.output() || 'no output'}`,
+  );
 }
 
 async function probeHealth(port: number, timeoutMs: number): Promise<boolean> {

@@ -56,7 +56,11 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
   async function embedBatch(batch: string[], kind: EmbeddingKind): Promise<number[][]> {
     let data: Array<{ index: number; embedding: unknown }>;
     // 'float' explicitly: the client otherwise asks for base64, which several compatible servers lack.
-    const params: OpenAI.EmbeddingCreateParams = { model: settings.model, input: withPrefix(batch, kind, inputType), encoding_format: 'float' };
+    const params: OpenAI.EmbeddingCreateParams = {
+      model: settings.model,
+      input: withPrefix(batch, kind, inputType),
+      encoding_format: 'float',
+    };
     try {
       // The client sends body fields it does not know as they are; OpenAI itself has no input_type.
       const res = await client.embeddings.create(inputType === 'field' ? { ...params, ...{ input_type: kind } } : params);

@@ -308,7 +308,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       apiKey: env.QDRANT_API_KEY?.trim() || undefined,
       collection: str('QDRANT_COLLECTION', 'email_passages'),
     };
-    if (config.embedder.mode === 'off') problems.push('QDRANT_URL needs vectors: unset EMBEDDER=off (local) or set EMBEDDER=remote with EMBEDDING_BASE_URL');
+    if (config.embedder.mode === 'off')
+      problems.push('QDRANT_URL needs vectors: unset EMBEDDER=off (local) or set EMBEDDER=remote with EMBEDDING_BASE_URL');
   }
   const arangoUrl = url('ARANGO_URL', ['http:', 'https:']);
   if (arangoUrl) {
@@ -376,7 +377,8 @@ function embedderSettings(r: EmbedderReaders, problems: string[]): { settings: E
   const explicitUrl = r.url('EMBEDDING_BASE_URL', ['http:', 'https:']);
   const mode = r.oneOf('EMBEDDER', ['local', 'remote', 'off'] as const, explicitUrl ? 'remote' : 'local');
   const baseUrl = mode === 'remote' ? (explicitUrl ?? r.llmBaseUrl) : undefined;
-  if (mode === 'remote' && !baseUrl) problems.push('EMBEDDER=remote needs EMBEDDING_BASE_URL (or LLM_BASE_URL): an OpenAI-compatible embeddings endpoint');
+  if (mode === 'remote' && !baseUrl)
+    problems.push('EMBEDDER=remote needs EMBEDDING_BASE_URL (or LLM_BASE_URL): an OpenAI-compatible embeddings endpoint');
   const command = r.env.EMBEDDER_COMMAND?.trim() || undefined;
   if (command && mode !== 'local') problems.push(`EMBEDDER_COMMAND is only used with EMBEDDER=local, but EMBEDDER is ${mode}`);
   const settings: EmbedderSettings = {

@@ -45,7 +45,11 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   }
 }
 
-async function assembleWorker(config: Config, options: { workflowBundle?: WorkflowBundleOption }, embedding: RunningEmbedder): Promise<RunningWorker> {
+async function assembleWorker(
+  config: Config,
+  options: { workflowBundle?: WorkflowBundleOption },
+  embedding: RunningEmbedder,
+): Promise<RunningWorker> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   const dataConverter = temporalDataConverter(config);
   // The activities' client shares the workers' native connection: its calls run in the SDK core

@@ -56,7 +56,13 @@ export async function buildEmbedder(config: Pick<Config, 'embedder' | 'embedding
     let client = clients.get(baseUrl);
     if (!client) {
       clients.clear();
-      client = createOpenAiEmbedder({ baseUrl, apiKey: 'not-needed', model: settings.model, timeoutMs: settings.timeoutMs, inputType: settings.inputType });
+      client = createOpenAiEmbedder({
+        baseUrl,
+        apiKey: 'not-needed',
+        model: settings.model,
+        timeoutMs: settings.timeoutMs,
+        inputType: settings.inputType,
+      });
       clients.set(baseUrl, client);
     }
     return client;

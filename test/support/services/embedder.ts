@@ -26,7 +26,9 @@ export async function startEmbedderServer(opts: { dir: string; threads?: number;
   const logFile = path.join(opts.dir, 'embedder.log');
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
-    const managed = spawnManaged(command, ['--host', '127.0.0.1', '--port', String(port), '--threads', String(opts.threads ?? 1)], { logFile });
+    const managed = spawnManaged(command, ['--host', '127.0.0.1', '--port', String(port), '--threads', String(opts.threads ?? 1)], {
+      logFile,
+    });
     try {
       await untilHealthy(port, managed, opts.startTimeoutMs ?? 60_000);
     } catch (err) {
