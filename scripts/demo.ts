@@ -260,7 +260,7 @@ function embedderLine(workerLog: string): string {
     if (!line.includes('"message":"worker started"')) continue;
     try {
       const started = JSON.parse(line) as { embedder?: string };
-      if (started.embedder) return `${started.embedder} (retrieval by meaning and by words)`;
+      if (started.embedder) return started.embedder;
     } catch {
       // Not a log line of ours.
     }
