@@ -1,6 +1,7 @@
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { Drafter } from '../ports/drafter';
+import type { Embedder } from '../ports/embedder';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
 import type { MailboxHealth } from '../ports/mailbox-health';
 import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
@@ -41,6 +42,8 @@ export interface ActivityDeps {
   bounces: BounceLedger;
   watermarks: WatermarkStore;
   index: VectorIndex;
+  /** Vectors for passages and queries (EMBEDDER); undefined when off: retrieval by words only. */
+  embedder?: Embedder;
   drafter: Drafter;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
