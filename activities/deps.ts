@@ -1,6 +1,6 @@
+import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
-import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { Drafter } from '../ports/drafter';
 import type { Embedder } from '../ports/embedder';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
@@ -45,9 +45,9 @@ export interface ActivityDeps {
   bounces: BounceLedger;
   watermarks: WatermarkStore;
   index: VectorIndex;
-  drafter: Drafter;
-  /** The embeddings endpoint, when configured: the injection guard compares mail with attack intents. */
+  /** Vectors for passages and queries (EMBEDDER); undefined when off: retrieval by words only. */
   embedder?: Embedder;
+  drafter: Drafter;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
   signals: WorkflowSignals;

@@ -38,13 +38,15 @@ export function parseIntentSet(text: string, source: string): IntentSet {
   }
   const problems: string[] = [];
   const root = (doc ?? {}) as { intents?: unknown; benign?: unknown };
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) problems.push('expected a mapping with `intents` (and optionally `benign`)');
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    problems.push('expected a mapping with `intents` (and optionally `benign`)');
   const intents: AttackIntent[] = [];
   if (root.intents !== undefined && !Array.isArray(root.intents)) problems.push('`intents` must be a list');
   for (const [i, raw] of (Array.isArray(root.intents) ? root.intents : []).entries()) {
     const entry = (raw ?? {}) as { label?: unknown; examples?: unknown };
     const label = typeof entry.label === 'string' ? entry.label.trim() : '';
-    if (!LABEL.test(label)) problems.push(`intents[${i}]: label must be lower-case letters, digits and '-', got ${JSON.stringify(entry.label)}`);
+    if (!LABEL.test(label))
+      problems.push(`intents[${i}]: label must be lower-case letters, digits and '-', got ${JSON.stringify(entry.label)}`);
     const examples = sentences(entry.examples, `intents[${i}].examples`, problems);
     if (Array.isArray(entry.examples) && examples.length === 0) problems.push(`intents[${i}]: no examples`);
     intents.push({ label, examples });

@@ -111,26 +111,25 @@ function meanOfTop(values: number[], n: number): number {
 }
 
 /**
- * How much more a segment looks like its closest intent than like ordinary mail: per intent the
- * mean centred cosine of its NEIGHBOURS nearest examples, minus the same for the benign sentences.
+ * How much more a segment looks like an attack than like ordinary mail: the mean centred cosine of
+ * its NEIGHBOURS nearest attack examples (whatever their intent: attacks mix intents) minus the same
+ * for the benign sentences. The label is the nearest example's.
  */
 export function nearestIntent(v: Float32Array, ref: Reference): { label: string; similarity: number; score: number } {
-  const byLabel = new Map<string | null, number[]>();
+  const attack: number[] = [];
+  const benign: number[] = [];
+  let best = { label: '', similarity: -Infinity };
   for (let i = 0; i < ref.vectors.length; i += 1) {
-    const label = ref.labels[i] ?? null;
-    const list = byLabel.get(label) ?? [];
-    list.push(dot(v, ref.vectors[i]!));
-    byLabel.set(label, list);
+    const sim = dot(v, ref.vectors[i]!);
+    const label = ref.labels[i];
+    if (label === null || label === undefined) {
+      benign.push(sim);
+      continue;
+    }
+    attack.push(sim);
+    if (sim > best.similarity) best = { label, similarity: sim };
   }
-  const benign = meanOfTop(byLabel.get(null) ?? [], NEIGHBOURS);
-  let best = { label: '', similarity: -1, score: -Infinity };
-  for (const [label, sims] of byLabel) {
-    if (label === null) continue;
-    const similarity = Math.max(...sims);
-    const score = meanOfTop(sims, NEIGHBOURS) - benign;
-    if (score > best.score) best = { label, similarity, score };
-  }
-  return best;
+  return { ...best, score: meanOfTop(attack, NEIGHBOURS) - meanOfTop(benign, NEIGHBOURS) };
 }
 
 export interface ScoredSegment {
@@ -173,13 +172,23 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
  * Findings `intent:<label>` per part: segments whose score reaches the threshold; one finding per
  * label and part, the highest-scoring segment. Throws when the embedder fails; the caller degrades.
  */
-export async function detectIntents(embedder: Embedder, parts: InjectionInput, settings: IntentDetectorSettings): Promise<InjectionFinding[]> {
+export async function detectIntents(
+  embedder: Embedder,
+  parts: InjectionInput,
+  settings: IntentDetectorSettings,
+): Promise<InjectionFinding[]> {
   const best = new Map<string, InjectionFinding & { score: number }>();
   for (const s of await scoreSegments(embedder, parts, settings)) {
     if (s.score < settings.threshold) continue;
     const key = `${s.label}\u0000${s.where}`;
     if ((best.get(key)?.score ?? -Infinity) >= s.score) continue;
-    best.set(key, { kind: `intent:${s.label}`, where: s.where, excerpt: s.segment.slice(0, 160), similarity: round(s.similarity), score: round(s.score) });
+    best.set(key, {
+      kind: `intent:${s.label}`,
+      where: s.where,
+      excerpt: s.segment.slice(0, 160),
+      similarity: round(s.similarity),
+      score: round(s.score),
+    });
   }
   return [...best.values()];
 }
