@@ -11,8 +11,8 @@ import { detectIntents, type IntentDetectorSettings } from './intent-detector';
 
 export interface GuardResult {
   findings: InjectionFinding[];
-  /** `done`: intents compared; `off`: no embedder configured; `skipped`: the embedder failed. */
-  intentCheck: 'done' | 'off' | 'skipped';
+  /** `checked`: intents compared; `off`: no embedder configured; `skipped`: the embedder failed. */
+  intentCheck: 'checked' | 'off' | 'skipped';
   /** Why the intent check was skipped (the embedder's error). */
   skippedBecause?: string;
 }
@@ -25,7 +25,7 @@ export async function guardMail(
   const findings = detectInjection(parts);
   if (!intent.embedder) return { findings, intentCheck: 'off' };
   try {
-    return { findings: [...findings, ...(await detectIntents(intent.embedder, parts, intent.settings))], intentCheck: 'done' };
+    return { findings: [...findings, ...(await detectIntents(intent.embedder, parts, intent.settings))], intentCheck: 'checked' };
   } catch (err) {
     return { findings, intentCheck: 'skipped', skippedBecause: errorMessage(err) };
   }

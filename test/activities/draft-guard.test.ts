@@ -90,7 +90,7 @@ test('an attack without the heuristic words is flagged by its intent, in the sam
   assert.match(rows[0]!.message, /intent:[a-z-]+ in body \(score [\d.]+, cosine [\d.]+\)/);
   assert.doesNotMatch(rows[0]!.message, /(override|exfiltration|disclosure|recipient) in/, 'the words alone would not have flagged it');
   const details = JSON.parse(rows[0]!.details ?? '{}') as { intentCheck: string; findings: Array<{ kind: string; similarity?: number }> };
-  assert.equal(details.intentCheck, 'done');
+  assert.equal(details.intentCheck, 'checked');
   assert.ok(details.findings.every((f) => f.kind.startsWith('intent:') && typeof f.similarity === 'number'));
   assert.equal(draft.to.address, 'chris@customer.example', 'only a flag: the recipient never changes');
   assert.equal(draft.needsHuman, false);
