@@ -4,6 +4,7 @@
  * alone, the intent detector alone, and both combined (what the draft step does).
  *
  *   node --import tsx scripts/eval/guard-eval.ts               the held-out table
+ *   node --import tsx scripts/eval/guard-eval.ts --split calibration   the same table on the calibration split
  *   node --import tsx scripts/eval/guard-eval.ts --calibrate   the calibration split: scores per mail,
  *                                                              the threshold it suggests, embedding kinds
  *   ... --json                                                 the same as JSON
@@ -179,7 +180,9 @@ function kindAwareEmbedder(baseUrl: string, model: string): Embedder {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { calibrate: { type: 'boolean' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { calibrate: { type: 'boolean' }, json: { type: 'boolean' }, split: { type: 'string', default: 'heldout' } },
+  });
   let stop = async (): Promise<void> => undefined;
   let baseUrl = process.env.EMBEDDING_BASE_URL?.trim() ?? '';
   let model = process.env.EMBEDDING_MODEL?.trim() || 'multilingual-e5-small';
@@ -197,7 +200,8 @@ async function main(): Promise<void> {
       console.log(`suggested threshold (above every ordinary calibration mail): ${c.suggestedThreshold}`);
       return;
     }
-    const e = await evaluateGuard(embedder);
+    if (values.split !== 'heldout' && values.split !== 'calibration') throw new Error('--split must be heldout or calibration');
+    const e = await evaluateGuard(embedder, { split: values.split });
     if (values.json) console.log(JSON.stringify(e, null, 2));
     else printGuardTable(e);
   } finally {
