@@ -1,3 +1,4 @@
+import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { Drafter } from '../ports/drafter';
@@ -28,6 +29,8 @@ export interface MailSettings {
   triage: TriageSettings;
   /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
   threadJoinOrganisation?: boolean;
+  /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */
+  injectionGuard?: IntentDetectorSettings;
 }
 
 export interface ActivityDeps {

@@ -9,6 +9,8 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
+import { readIntentSet, type IntentSet } from './injection-intents';
+import { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
 import {
   DEFAULT_MAILBOX_ID,
   parseFromAddress,
@@ -132,6 +134,14 @@ export interface Config {
   };
   /** TLS / API key for Temporal, payload encryption keys, the codec server (lib/security-config.ts). */
   security: SecurityConfig;
+  /** The prompt-injection guard's intent detector (docs/pipeline.md#guard-rails); it needs an embedder. */
+  guard: {
+    /** The shipped attack intents merged with INJECTION_INTENTS_FILE's. */
+    intents: IntentSet;
+    intentsFile?: string;
+    /** INJECTION_INTENT_THRESHOLD: the score from which a sentence counts as an attack intent. */
+    intentThreshold: number;
+  };
 }
 
 /**
@@ -322,6 +332,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     embeddingBaseUrl: undefined,
     embedder: { mode: 'off', model: '', inputType: 'none', apiKey: '', timeoutMs: 0, threads: 1 },
+    guard: readGuard(env, problems),
     inbox: readInboxConfig(env, problems),
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
@@ -435,6 +446,25 @@ function embedderSettings(r: EmbedderReaders, problems: string[]): { settings: E
     threads: r.int('EMBEDDER_THREADS', 1, 1, 64),
   };
   return { settings, baseUrl };
+}
+
+/** INJECTION_INTENTS_FILE (merged with the shipped intents) and INJECTION_INTENT_THRESHOLD. */
+function readGuard(env: Env, problems: string[]): Config['guard'] {
+  const intentsFile = env.INJECTION_INTENTS_FILE?.trim() ? path.resolve(env.INJECTION_INTENTS_FILE.trim()) : undefined;
+  let intents: IntentSet = { intents: [], benign: [] };
+  try {
+    intents = readIntentSet(intentsFile);
+  } catch (err) {
+    problems.push(`INJECTION_INTENTS_FILE: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const raw = env.INJECTION_INTENT_THRESHOLD?.trim();
+  let intentThreshold = DEFAULT_INTENT_THRESHOLD;
+  if (raw) {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < -1 || n > 2) problems.push(`INJECTION_INTENT_THRESHOLD must be a number between -1 and 2, got "${raw}"`);
+    else intentThreshold = n;
+  }
+  return { intents, intentsFile, intentThreshold };
 }
 
 /**

@@ -151,6 +151,7 @@ export function buildDependencies(
       intakeSlots: config.worker.concurrency.mailIo,
       triage: config.triage,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
+      injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
     },
   };
   return {

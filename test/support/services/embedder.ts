@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LOCAL_EMBEDDING_MODEL } from '../../../lib/config';
 import { spawnManaged, type ManagedChild } from './child-process';
@@ -79,4 +81,17 @@ async function untilHealthy(port: number, managed: ManagedChild, what: string, t
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not answer GET /health on port ${port} within ${timeoutMs} ms:\n${managed.logTail(20)}`);
+}
+
+/** One embedder in a temporary folder of its own, removed again by `stop()` (tests without a stack). */
+export async function startEmbedder(opts: { threads?: number } = {}): Promise<EmbedderServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-embedder-'));
+  const server = await startEmbedderServer({ dir, threads: opts.threads });
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
