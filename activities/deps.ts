@@ -1,6 +1,8 @@
+import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { Drafter } from '../ports/drafter';
+import type { Embedder } from '../ports/embedder';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
 import type { MailboxHealth } from '../ports/mailbox-health';
 import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
@@ -27,6 +29,8 @@ export interface MailSettings {
   triage: TriageSettings;
   /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
   threadJoinOrganisation?: boolean;
+  /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */
+  injectionGuard?: IntentDetectorSettings;
 }
 
 export interface ActivityDeps {
@@ -41,6 +45,8 @@ export interface ActivityDeps {
   bounces: BounceLedger;
   watermarks: WatermarkStore;
   index: VectorIndex;
+  /** Vectors for passages and queries (EMBEDDER); undefined when off: retrieval by words only. */
+  embedder?: Embedder;
   drafter: Drafter;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;

@@ -1,7 +1,9 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { hiddenHtmlText } from '../adapters/mail-parser';
 import { PermanentError, errorMessage } from '../lib/errors';
-import { detectInjection } from '../lib/injection-detector';
+import { describeFindings, guardMail } from '../lib/injection-guard';
+import { readIntentSet } from '../lib/injection-intents';
+import { DEFAULT_INTENT_THRESHOLD, type IntentDetectorSettings } from '../lib/intent-detector';
 import { replyToDiffers } from '../lib/recipients';
 import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
@@ -60,7 +62,15 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   };
 }
 
-export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes'>) {
+type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder'> & {
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard'>;
+};
+
+export function createDraftActivities(deps: DraftDeps) {
+  let shippedGuard: IntentDetectorSettings | undefined;
+  // Deps built without the config's guard settings get the shipped intents at the default threshold.
+  const guardSettings = (): IntentDetectorSettings =>
+    deps.settings?.injectionGuard ?? (shippedGuard ??= { intents: readIntentSet(), threshold: DEFAULT_INTENT_THRESHOLD });
   return {
     /** A reply written by a person (manual review): stored as a draft like any other. */
     async saveHumanDraft(input: { emailId: string; version: number; body: string; by: string }): Promise<DraftView> {
@@ -137,14 +147,18 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
         });
       }
       const lines = email.text.split(/\r?\n/);
-      const findings = detectInjection({
-        subject: email.subject,
-        body: lines.filter((l) => !l.trimStart().startsWith('>')).join('\n'),
-        quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
-        attachments: email.attachments.map((a) => a.filename ?? '').join('\n'),
-        context: context.map((c) => c.text).join('\n'),
-        hiddenHtml: email.hasHtml ? await hiddenHtmlText(await deps.messages.getRaw(email.id)) : undefined,
-      });
+      const guard = await guardMail(
+        {
+          subject: email.subject,
+          body: lines.filter((l) => !l.trimStart().startsWith('>')).join('\n'),
+          quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
+          attachments: email.attachments.map((a) => a.filename ?? '').join('\n'),
+          context: context.map((c) => c.text).join('\n'),
+          hiddenHtml: email.hasHtml ? await hiddenHtmlText(await deps.messages.getRaw(email.id)) : undefined,
+        },
+        { embedder: deps.embedder, settings: guardSettings() },
+      );
+      const { findings } = guard;
       if (findings.length > 0) {
         // The model never acts on these (no tools, fixed recipient), but the reviewer must know.
         await deps.audit.record({
@@ -152,9 +166,20 @@ export function createDraftActivities(deps: Pick<ActivityDeps, 'messages' | 'aud
           correlationId: cid,
           eventType: 'injection_suspected',
           errorClass: null,
-          message: `possible prompt injection: ${findings.map((f) => `${f.kind} in ${f.where} ("${f.excerpt}")`).join('; ')}`,
-          details: { findings },
+          message: `possible prompt injection: ${describeFindings(findings)}${guard.intentCheck === 'skipped' ? ' (intent check skipped: embedder unavailable)' : ''}`,
+          details: { findings, intentCheck: guard.intentCheck },
           eventKey: `${cid}:injection:${input.version}`,
+        });
+      }
+      if (guard.intentCheck === 'skipped') {
+        // The words were still checked; without the embedder only the meaning went unchecked.
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: 'injection_check_degraded',
+          errorClass: 'dependency',
+          message: `injection guard: intent check skipped, heuristic only: ${guard.skippedBecause ?? 'embedder unavailable'}`,
+          eventKey: `${cid}:injection_check_degraded:${input.version}`,
         });
       }
       const { language } = mailboxOf(deps, email.mailboxId).entry;

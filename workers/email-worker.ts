@@ -5,6 +5,7 @@ import { createActivities } from '../activities';
 import type { Config } from '../lib/config';
 import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './dependencies';
+import { buildEmbedder, type RunningEmbedder } from './embedder';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
@@ -20,6 +21,8 @@ export interface RunningWorker {
   worker: Worker;
   /** Indexes the knowledge folder as it is now (null without KNOWLEDGE_DIR). */
   syncKnowledge: Dependencies['syncKnowledge'];
+  /** The embedder this worker uses (EMBEDDER), and the local service it runs for it. */
+  embedding: RunningEmbedder;
   /** Stops polling, lets in-flight activities finish (up to the grace time), closes adapters. */
   shutdown(): Promise<void>;
   /** Resolves when the worker has stopped (after shutdown or on a fatal error). */
@@ -32,6 +35,21 @@ export interface RunningWorker {
  * `workflowBundle` in tests to bundle once; otherwise the workflows are bundled at start.
  */
 export async function createEmailWorker(config: Config, options: { workflowBundle?: WorkflowBundleOption } = {}): Promise<RunningWorker> {
+  // First: a missing local embedder is a configuration error to report before anything else starts.
+  const embedding = await buildEmbedder(config);
+  try {
+    return await assembleWorker(config, options, embedding);
+  } catch (err) {
+    await embedding.stop();
+    throw err;
+  }
+}
+
+async function assembleWorker(
+  config: Config,
+  options: { workflowBundle?: WorkflowBundleOption },
+  embedding: RunningEmbedder,
+): Promise<RunningWorker> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   const dataConverter = temporalDataConverter(config);
   // The activities' client shares the workers' native connection: its calls run in the SDK core
@@ -43,7 +61,7 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   // (test/e2e/worker-versioning.e2e.test.ts). Without eager starts the server routes each new run to
   // the current version.
   const client = new Client({ connection, namespace: config.temporal.namespace, ...(dataConverter ? { dataConverter } : {}) });
-  const deps = buildDependencies(config, client, { eagerStarts: !config.worker.deployment });
+  const deps = buildDependencies(config, client, { eagerStarts: !config.worker.deployment, embedder: embedding.embedder });
   const activities = createActivities(deps.activities);
   const deployment = workerDeploymentOptions(config.worker.deployment);
   const common = {
@@ -90,11 +108,13 @@ export async function createEmailWorker(config: Config, options: { workflowBundl
   const closeAll = async () => {
     await businessMetrics?.stop();
     await deps.close();
+    await embedding.stop();
     await connection.close().catch(() => undefined);
   };
   let runPromise: Promise<void> | undefined;
   return {
     worker,
+    embedding,
     syncKnowledge: () => deps.syncKnowledge(),
     run() {
       runPromise ??= Promise.all(all.map((w) => w.run()))

@@ -59,6 +59,7 @@ export async function runWorker(config: Config): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     temporal: config.temporal.address,
     drafter: config.llm.mode,
+    embedder: running.embedding.description,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     // Which Worker Deployment Version this process serves; runs pinned to it need it until they close.
     deployment: config.worker.deployment ? `${config.worker.deployment.name}/${config.worker.deployment.buildId}` : 'unversioned',

