@@ -138,3 +138,44 @@ test('the embedder limiter lets at most N calls run at once, in order', async ()
   await assert.rejects(failing.embed(['y'], 'query'), /down/, 'a failure gives its slot back');
   assert.deepEqual(await failing.embed([], 'query'), []);
 });
+
+test('hybrid: a word match far from the best match in meaning does not count (the word gate)', () => {
+  // Six candidates; the customer's words match only "wrong", whose meaning is far from "right".
+  const angle = (deg: number) => [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
+  const docs = [
+    { id: 'right', v: angle(5) },
+    { id: 'near', v: angle(20) },
+    { id: 'mid', v: angle(50) },
+    { id: 'wrong', v: angle(70) },
+    { id: 'far', v: angle(80) },
+    { id: 'farthest', v: angle(89) },
+  ];
+  const ranked = rankHybrid({
+    probe: 'irrelevant',
+    probeVector: [1, 0],
+    candidates: docs,
+    key: (d) => d.id,
+    text: (d) => d.id,
+    vector: (d) => d.v,
+    method: 'hybrid',
+    minCosine: 0,
+    byWords: [docs[3]!],
+  });
+  assert.equal(ranked[0]!.item.id, 'right');
+  const wrong = ranked.find((r) => r.item.id === 'wrong')!;
+  assert.equal(wrong.match.wordRank, undefined, 'the far word match is left out of the fusion');
+  // A word match close in meaning to the best one still counts and is lifted by it.
+  const near = rankHybrid({
+    probe: 'irrelevant',
+    probeVector: [1, 0],
+    candidates: docs,
+    key: (d) => d.id,
+    text: (d) => d.id,
+    vector: (d) => d.v,
+    method: 'hybrid',
+    minCosine: 0,
+    byWords: [docs[1]!],
+  });
+  assert.equal(near[0]!.item.id, 'near');
+  assert.equal(near[0]!.match.wordRank, 1);
+});
