@@ -156,7 +156,8 @@ function qdrantSuite(
       assert.deepEqual(items[0], {
         sourceId: 't1',
         kind: 'thread',
-        text: 'Rechnung doppelt abgebucht Guten Tag, die Rechnung 4711 wurde doppelt abgebucht.',
+        // Passages keep their line breaks (the subject is the first paragraph).
+        text: 'Rechnung doppelt abgebucht\n\nGuten Tag, die Rechnung 4711 wurde doppelt abgebucht.',
         title: 'Rechnung doppelt abgebucht',
       });
       const similar = items.filter((i) => i.kind === 'similar').map((i) => i.sourceId);
