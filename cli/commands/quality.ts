@@ -1,0 +1,85 @@
+import { embedderFromConfig } from '../../adapters/embedder-from-config';
+import { gapCandidates, outcomeCounts } from '../../adapters/mariadb/draft-quality';
+import type { Pool } from '../../adapters/mariadb/pool';
+import type { Config } from '../../lib/config';
+import { DRAFT_OUTCOMES } from '../../lib/domain';
+import { parseWindow, summariseOutcomes, type QualityGrouping, type QualityReport } from '../../lib/draft-quality';
+import { groupGaps, type GroupedGaps } from '../../lib/gap-clusters';
+import type { Embedder } from '../../ports/embedder';
+import { CliError, connectDatabase } from '../context';
+
+export interface GapsReport extends GroupedGaps {
+  since: string;
+  mails: number;
+}
+
+/** Acceptance rates of the drafts decided in the window, per group (docs/operating.md "Draft quality"). */
+export async function readQuality(pool: Pool, since: Date, by: QualityGrouping): Promise<QualityReport> {
+  return summariseOutcomes(await outcomeCounts(pool, since, by), since, by);
+}
+
+/** The knowledge gaps of the window, grouped by topic when the embedder answers. */
+export async function readGaps(pool: Pool, since: Date, embedder: Embedder | null): Promise<GapsReport> {
+  const gaps = await gapCandidates(pool, since);
+  return { since: since.toISOString(), mails: gaps.length, ...(await groupGaps(embedder, gaps)) };
+}
+
+function windowStart(since: string): Date {
+  try {
+    return parseWindow(since, new Date());
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+}
+
+export async function quality(config: Config, opts: { since: string; by: QualityGrouping }): Promise<QualityReport> {
+  const since = windowStart(opts.since);
+  const pool = await connectDatabase(config);
+  try {
+    return await readQuality(pool, since, opts.by);
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function qualityGaps(config: Config, opts: { since: string }): Promise<GapsReport> {
+  const since = windowStart(opts.since);
+  const pool = await connectDatabase(config);
+  try {
+    return await readGaps(pool, since, embedderFromConfig(config));
+  } finally {
+    await pool.end();
+  }
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`.padStart(7);
+/** Short column heads, in the order of DRAFT_OUTCOMES. */
+const HEADS = ['unchanged', 'light', 'heavy', 'rejected', 'redrafted', 'by person'];
+
+export function formatQuality(r: QualityReport): string {
+  if (r.total.decided === 0) return `no decided drafts since ${r.since}`;
+  const width = Math.max(8, ...r.groups.map((g) => g.group.length));
+  const head = `${r.by.padEnd(width)}  decided  accepted  ${HEADS.map((h) => h.padStart(9)).join('  ')}`;
+  const line = (g: QualityReport['total']) =>
+    `${g.group.padEnd(width)}  ${String(g.decided).padStart(7)}  ${pct(g.accepted).padStart(8)}  ${DRAFT_OUTCOMES.map((o) =>
+      `${g.counts[o]} ${pct(g.shares[o]).trim()}`.padStart(9),
+    ).join('  ')}`;
+  return [
+    `drafts decided since ${r.since} (accepted: approved unchanged or lightly edited, under 40 % of words changed)`,
+    head,
+    ...r.groups.map(line),
+    line(r.total),
+  ].join('\n');
+}
+
+export function formatGaps(r: GapsReport): string {
+  if (r.mails === 0) return `no knowledge gaps since ${r.since}`;
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return [
+    `${r.mails} mails since ${r.since} whose draft found no relevant source or was heavily edited or rejected` +
+      (r.grouped ? `, in ${r.clusters.length} topics:` : ` (not grouped: ${r.problem}):`),
+    ...r.clusters.map(
+      (c) => `${String(c.count).padStart(4)}  ${day(c.first)}…${day(c.last)}  ${c.examples.map((e) => `"${e}"`).join(' · ')}`,
+    ),
+  ].join('\n');
+}
