@@ -119,7 +119,9 @@ export async function groupGaps(embedder: Embedder | null, gaps: GapCandidate[],
 /** Largest cluster first, then the most recent. `vectors[i]` belongs to `gaps[i]`. */
 export function clusterGaps(gaps: GapCandidate[], vectors: number[][], threshold = GAP_SIMILARITY): GapCluster[] {
   if (vectors.length !== gaps.length) throw new Error(`${vectors.length} vectors for ${gaps.length} gaps`);
-  const order = gaps.map((g, i) => i).sort((a, b) => gaps[a]!.at.getTime() - gaps[b]!.at.getTime() || gaps[a]!.emailId.localeCompare(gaps[b]!.emailId));
+  const order = gaps
+    .map((g, i) => i)
+    .sort((a, b) => gaps[a]!.at.getTime() - gaps[b]!.at.getTime() || gaps[a]!.emailId.localeCompare(gaps[b]!.emailId));
   const clusters: Array<{ seed: number[]; members: GapCandidate[] }> = [];
   for (const i of order) {
     let best = -1;

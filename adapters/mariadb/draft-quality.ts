@@ -4,7 +4,14 @@
  * range on `decided_at` (or the drafts' creation time), bounded by the window.
  */
 import { DRAFT_OUTCOME, NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from '../../lib/domain';
-import { OPENING_CHARS, QUALITY_GROUPINGS, openingLines, type GapCandidate, type OutcomeCount, type QualityGrouping } from '../../lib/draft-quality';
+import {
+  OPENING_CHARS,
+  QUALITY_GROUPINGS,
+  openingLines,
+  type GapCandidate,
+  type OutcomeCount,
+  type QualityGrouping,
+} from '../../lib/draft-quality';
 import { query, type Queryable } from './pool';
 
 /** The column of each grouping; only these names ever reach the SQL text. */
