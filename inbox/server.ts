@@ -1,4 +1,5 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
+import { embedderFromConfig } from '../adapters/embedder-from-config';
 import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
@@ -25,6 +26,7 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     users: createMariaDbInboxUsers(pool),
     decisions: createTemporalDecisions(temporal.client),
     requeue: (id, by) => dlqRequeue(config, id, by),
+    embedder: embedderFromConfig(config),
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });
