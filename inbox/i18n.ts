@@ -103,7 +103,8 @@ const en = {
   flag_manual_review: 'manual review',
   flag_stale: 'replaced after follow-up',
   quality: 'Draft quality',
-  qualityIntro: 'What became of the drafts decided in the window. Accepted: approved unchanged or lightly edited (under 40 % of words changed).',
+  qualityIntro:
+    'What became of the drafts decided in the window. Accepted: approved unchanged or lightly edited (under 40 % of words changed).',
   window: 'Window',
   groupBy: 'Group by',
   show: 'Show',
@@ -238,7 +239,8 @@ const de: Texts = {
   flag_manual_review: 'manuelle Prüfung',
   flag_stale: 'nach Nachtrag ersetzt',
   quality: 'Entwurfsqualität',
-  qualityIntro: 'Was aus den im Zeitraum entschiedenen Entwürfen wurde. Angenommen: unverändert oder leicht bearbeitet freigegeben (unter 40 % der Wörter geändert).',
+  qualityIntro:
+    'Was aus den im Zeitraum entschiedenen Entwürfen wurde. Angenommen: unverändert oder leicht bearbeitet freigegeben (unter 40 % der Wörter geändert).',
   window: 'Zeitraum',
   groupBy: 'Gruppiert nach',
   show: 'Anzeigen',
@@ -262,7 +264,8 @@ const de: Texts = {
   outcome_redrafted: 'neu entworfen',
   outcome_written_by_person: 'von einer Person geschrieben',
   gaps: 'Wissenslücken',
-  gapsIntro: 'Mails, zu denen der Entwurf keine passende Quelle fand oder stark bearbeitet bzw. abgelehnt wurde, nach Thema gruppiert: die nächste FAQ.',
+  gapsIntro:
+    'Mails, zu denen der Entwurf keine passende Quelle fand oder stark bearbeitet bzw. abgelehnt wurde, nach Thema gruppiert: die nächste FAQ.',
   gapsUngrouped: 'Nicht nach Thema gruppiert',
   topic: 'Beispiele',
   mails: 'Mails',

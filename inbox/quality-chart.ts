@@ -31,7 +31,10 @@ const LEFT = 36;
 const BOTTOM = 24;
 const TOP = 8;
 
-export function outcomeChartSvg(series: DailyOutcomes[], text: { title: string; desc: string; label: (o: DraftOutcome) => string }): string {
+export function outcomeChartSvg(
+  series: DailyOutcomes[],
+  text: { title: string; desc: string; label: (o: DraftOutcome) => string },
+): string {
   const totals = series.map((d) => DRAFT_OUTCOMES.reduce((sum, o) => sum + d.counts[o], 0));
   const max = Math.max(1, ...totals);
   const plotH = H - TOP - BOTTOM;
