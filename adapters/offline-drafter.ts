@@ -1,6 +1,9 @@
 import { composeReply } from '../lib/reply-composer';
 import type { DraftRequest, DraftResult, Drafter } from '../ports/drafter';
 
+/** The offline drafter's "prompt version": its composer's, so the quality figures tell versions apart. */
+export const OFFLINE_PROMPT_VERSION = 'offline-v2';
+
 /**
  * Used when no LLM endpoint is configured: a reply composed from the retrieved knowledge passages
  * (cited) in the sender's language, or a plain statement that nothing relevant was found. Flagged
@@ -20,7 +23,7 @@ export function createOfflineDrafter(): Drafter {
         confidence: reply.confidence,
         usedSourceIds: reply.usedSourceIds,
         model: 'offline-retrieval',
-        promptVersion: 'offline-v2',
+        promptVersion: OFFLINE_PROMPT_VERSION,
         flags: reply.answered ? ['offline_drafter'] : ['offline_drafter', 'no_relevant_context'],
       };
     },

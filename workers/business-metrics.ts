@@ -1,6 +1,7 @@
 import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
+import { OFFLINE_PROMPT_VERSION } from '../adapters/offline-drafter';
 import type { Config } from '../lib/config';
 import {
   DRAFT_OUTCOMES,
@@ -258,8 +259,8 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
     (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
     {
       mailboxes: config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders })),
-      // The offline drafter's series appear with its first decided draft.
-      ...(config.llm.mode === 'openai' ? { drafter: 'openai', promptVersion: PROMPT_VERSION } : {}),
+      drafter: config.llm.mode,
+      promptVersion: config.llm.mode === 'openai' ? PROMPT_VERSION : OFFLINE_PROMPT_VERSION,
     },
   );
   return {
