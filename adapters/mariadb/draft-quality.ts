@@ -96,7 +96,7 @@ export async function gapCandidates(pool: Queryable, since: Date, limit = 500): 
   );
   return rows.map((r) => {
     const reasons: GapCandidate['reasons'] = [];
-    if (Number(r.no_context) === 1) reasons.push('no_relevant_context');
+    if (Number(r.no_context) === 1) reasons.push(NO_RELEVANT_CONTEXT_FLAG);
     if (r.outcome === DRAFT_OUTCOME.heavyEdit || r.outcome === DRAFT_OUTCOME.rejected) reasons.push(r.outcome);
     return { emailId: r.email_id, subject: r.subject ?? '', opening: openingLines(r.opening ?? ''), at: new Date(r.at), reasons };
   });

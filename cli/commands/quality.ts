@@ -2,7 +2,7 @@ import { embedderFromConfig } from '../../adapters/embedder-from-config';
 import { gapCandidates, outcomeCounts } from '../../adapters/mariadb/draft-quality';
 import type { Pool } from '../../adapters/mariadb/pool';
 import type { Config } from '../../lib/config';
-import { DRAFT_OUTCOMES } from '../../lib/domain';
+import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../../lib/domain';
 import { parseWindow, summariseOutcomes, type QualityGrouping, type QualityReport } from '../../lib/draft-quality';
 import { groupGaps, type GroupedGaps } from '../../lib/gap-clusters';
 import type { Embedder } from '../../ports/embedder';
@@ -53,13 +53,20 @@ export async function qualityGaps(config: Config, opts: { since: string }): Prom
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`.padStart(7);
-/** Short column heads, in the order of DRAFT_OUTCOMES. */
-const HEADS = ['unchanged', 'light', 'heavy', 'rejected', 'redrafted', 'by person'];
+/** Short column heads. */
+const HEADS: Record<DraftOutcome, string> = {
+  approved_unchanged: 'unchanged',
+  light_edit: 'light',
+  heavy_edit: 'heavy',
+  rejected: DRAFT_OUTCOME.rejected,
+  redrafted: DRAFT_OUTCOME.redrafted,
+  written_by_person: 'by person',
+};
 
 export function formatQuality(r: QualityReport): string {
   if (r.total.decided === 0) return `no decided drafts since ${r.since}`;
   const width = Math.max(8, ...r.groups.map((g) => g.group.length));
-  const head = `${r.by.padEnd(width)}  decided  accepted  ${HEADS.map((h) => h.padStart(9)).join('  ')}`;
+  const head = `${r.by.padEnd(width)}  decided  accepted  ${DRAFT_OUTCOMES.map((o) => HEADS[o].padStart(9)).join('  ')}`;
   const line = (g: QualityReport['total']) =>
     `${g.group.padEnd(width)}  ${String(g.decided).padStart(7)}  ${pct(g.accepted).padStart(8)}  ${DRAFT_OUTCOMES.map((o) =>
       `${g.counts[o]} ${pct(g.shares[o]).trim()}`.padStart(9),
