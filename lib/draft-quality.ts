@@ -2,7 +2,7 @@
  * Draft quality figures (docs/operating.md "Draft quality"): acceptance rates per group from the
  * outcome counts, and the window syntax of `email-rag quality --since`.
  */
-import { DRAFT_OUTCOME, DRAFT_OUTCOMES, NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from './domain';
+import { type DRAFT_OUTCOME, DRAFT_OUTCOMES, type NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from './domain';
 
 /** What the figures can be grouped by (`--by`); `prompt` is the drafter's prompt version. */
 export const QUALITY_GROUPINGS = ['category', 'mailbox', 'language', 'drafter', 'prompt', 'model'] as const;

@@ -18,9 +18,9 @@ export async function readQuality(pool: Pool, since: Date, by: QualityGrouping):
   return summariseOutcomes(await outcomeCounts(pool, since, by), since, by);
 }
 
-/** The knowledge gaps of the window, grouped by topic when the embedder answers. */
-export async function readGaps(pool: Pool, since: Date, embedder: Embedder | null): Promise<GapsReport> {
-  const gaps = await gapCandidates(pool, since);
+/** The knowledge gaps of the window (the newest `limit` mails), grouped by topic when the embedder answers. */
+export async function readGaps(pool: Pool, since: Date, embedder: Embedder | null, limit = 500): Promise<GapsReport> {
+  const gaps = await gapCandidates(pool, since, limit);
   return { since: since.toISOString(), mails: gaps.length, ...(await groupGaps(embedder, gaps)) };
 }
 

@@ -10,6 +10,8 @@ import { dailySeries, outcomeChartSvg } from '../quality-chart';
 /** The windows the page offers; `email-rag quality --since` takes any. */
 const WINDOWS = ['7d', '30d', '90d'] as const;
 const CHART_DAYS = 30;
+/** The page embeds its gaps on every load: the newest 200 keep it within a second or two. */
+const PAGE_GAPS = 200;
 
 export async function qualitySection(deps: InboxDeps, query: Record<string, unknown>, t: Texts) {
   const since = WINDOWS.find((w) => w === query.since) ?? '30d';
@@ -20,7 +22,7 @@ export async function qualitySection(deps: InboxDeps, query: Record<string, unkn
     readQuality(deps.pool, parseWindow(since, now), by),
     dailyOutcomes(deps.pool, new Date(`${new Date(now.getTime() - (CHART_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`)),
     // The embedder being down or slow lists the gaps ungrouped; it never fails the page.
-    readGaps(deps.pool, parseWindow(since, now), deps.embedder ?? null),
+    readGaps(deps.pool, parseWindow(since, now), deps.embedder ?? null, PAGE_GAPS),
   ]);
   const series = dailySeries(daily, now, CHART_DAYS);
   const day = (d: Date) => d.toISOString().slice(0, 10);
