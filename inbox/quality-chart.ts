@@ -60,9 +60,13 @@ export function outcomeChartSvg(
         `<rect class="o-${o}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"><title>${esc(`${d.day}: ${n} ${text.label(o)}`)}</title></rect>`,
       );
     }
-    // A date under every seventh bar (and the last), counted back from today.
+    // A date under every seventh bar, counted back from today (whose label ends at the right edge).
     if ((series.length - 1 - i) % 7 === 0) {
-      parts.push(`<text class="tick" x="${(x + barW / 2).toFixed(1)}" y="${H - 6}" text-anchor="middle">${esc(d.day.slice(5))}</text>`);
+      const last = i === series.length - 1;
+      const at = last ? x + barW : x + barW / 2;
+      parts.push(
+        `<text class="tick" x="${at.toFixed(1)}" y="${H - 6}" text-anchor="${last ? 'end' : 'middle'}">${esc(d.day.slice(5))}</text>`,
+      );
     }
   });
   parts.push('</svg>');

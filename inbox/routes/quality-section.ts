@@ -10,6 +10,8 @@ import { dailySeries, outcomeChartSvg } from '../quality-chart';
 /** The windows the page offers; `email-rag quality --since` takes any. */
 const WINDOWS = ['7d', '30d', '90d'] as const;
 const CHART_DAYS = 30;
+/** A share as the table shows it; the no-break space keeps "12.5 %" on one line. */
+const percent = (v: number) => `${(v * 100).toFixed(1)}\u00a0%`;
 /** The page embeds its gaps on every load: the newest 200 keep it within a second or two. */
 const PAGE_GAPS = 200;
 
@@ -35,8 +37,8 @@ export async function qualitySection(deps: InboxDeps, query: Record<string, unkn
       group: g === report.total ? t.all : g.group,
       total: g === report.total,
       decided: g.decided,
-      accepted: `${(g.accepted * 100).toFixed(1)} %`,
-      cells: DRAFT_OUTCOMES.map((o) => ({ count: g.counts[o], share: `${(g.shares[o] * 100).toFixed(1)} %` })),
+      accepted: percent(g.accepted),
+      cells: DRAFT_OUTCOMES.map((o) => ({ count: g.counts[o], share: percent(g.shares[o]) })),
     })),
     chart: outcomeChartSvg(series, { title: t.outcomeChartTitle, desc: t.outcomeChartDesc, label }),
     daily: series.map((d) => ({ day: d.day, cells: DRAFT_OUTCOMES.map((o) => d.counts[o]) })),

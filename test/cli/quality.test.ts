@@ -164,7 +164,7 @@ test('the operations page shows the figures per group, a 30-day chart in SVG wit
     assert.match(html, /<option value="mailbox" selected>mailbox<\/option>/);
     assert.match(
       html,
-      /<tr><th scope="row">support<\/th><td>4<\/td><td>75\.0 %<\/td>\s*<td>2 \(50\.0 %\)<\/td><td>1 \(25\.0 %\)<\/td><td>1 \(25\.0 %\)<\/td>/,
+      /<tr><th scope="row">support<\/th><td>4<\/td><td>75\.0\u00a0%<\/td>\s*<td>2 \(50\.0\u00a0%\)<\/td><td>1 \(25\.0\u00a0%\)<\/td><td>1 \(25\.0\u00a0%\)<\/td>/,
     );
     assert.match(html, /<svg [^>]*role="img" aria-labelledby="outcome-chart-title outcome-chart-desc">/);
     assert.match(html, /<title id="outcome-chart-title">Draft outcomes per day, last 30 days<\/title>/);
@@ -179,7 +179,7 @@ test('the operations page shows the figures per group, a 30-day chart in SVG wit
     await axeFindings(html);
     const de = await app.inject({ url: '/ops', headers: { 'x-forwarded-user': 'otto', 'accept-language': 'de' } });
     assert.match(de.body, /<h2 id="quality-h">Entwurfsqualität<\/h2>/);
-    assert.match(de.body, /<th scope="row">billing<\/th><td>3<\/td><td>100\.0 %<\/td>/);
+    assert.match(de.body, /<th scope="row">billing<\/th><td>3<\/td><td>100\.0\u00a0%<\/td>/);
   } finally {
     await app.close();
   }
