@@ -86,6 +86,51 @@ test('held-out questions (not used to choose the threshold) group the same way',
   );
 });
 
+/** 17 mails on 9 topics, German and English, written after the threshold was chosen. */
+const HELD_OUT: Array<[string, string, string]> = [
+  ['cancel', 'Vertrag kündigen', 'Ich möchte mein Abo zum nächsten Monat beenden.'],
+  ['cancel', 'Cancel my subscription', 'Please end my plan at the end of this month.'],
+  ['cancel', 'Kündigung', 'Wie kann ich meine Mitgliedschaft kündigen?'],
+  ['invoice', 'Rechnung fehlt', 'Ich habe für meine letzte Bestellung keine Rechnung bekommen.'],
+  ['invoice', 'Missing invoice', 'I did not receive an invoice for my last purchase.'],
+  ['damaged', 'Ware beschädigt', 'Das Paket kam kaputt an, der Bildschirm ist gesprungen.'],
+  ['damaged', 'Item arrived broken', 'The screen of the device was cracked when I opened the box.'],
+  ['address', 'Adresse ändern', 'Bitte liefern Sie an meine neue Anschrift, ich bin umgezogen.'],
+  ['address', 'Update delivery address', 'I have moved, please send the order to my new address.'],
+  ['hours', 'Öffnungszeiten Feiertage', 'Haben Sie an Ostern geöffnet?'],
+  ['hours', 'Holiday opening times', 'Is your shop open over Easter?'],
+  ['voucher', 'Gutschein funktioniert nicht', 'Der Rabattcode wird im Warenkorb nicht akzeptiert.'],
+  ['voucher', 'Discount code invalid', 'My coupon code is rejected at checkout.'],
+  ['data', 'Meine Daten löschen', 'Bitte löschen Sie alle meine persönlichen Daten gemäß DSGVO.'],
+  ['data', 'Delete my account data', 'I want all my personal data erased under GDPR.'],
+  ['warranty', 'Garantie', 'Mein Gerät ist nach 14 Monaten defekt, gilt noch die Garantie?'],
+  ['warranty', 'Warranty claim', 'My device stopped working after a year, is it still under warranty?'],
+];
+
+test('a larger held-out set: pairs of the same topic grouped (recall) and of different topics kept apart (precision)', async () => {
+  const gaps = HELD_OUT.map(([topic, subject, opening], i) => gap(`${topic}-${i}`, subject, opening));
+  const r = await groupGaps(embedder, gaps);
+  const cluster = new Map<string, number>();
+  r.clusters.forEach((c, k) => c.emailIds.forEach((id) => cluster.set(id, k)));
+  const topic = (id: string) => id.split('-')[0];
+  let together = 0;
+  let right = 0;
+  let sameTopic = 0;
+  for (let i = 0; i < gaps.length; i++) {
+    for (let j = i + 1; j < gaps.length; j++) {
+      const [a, b] = [gaps[i]!.emailId, gaps[j]!.emailId];
+      const same = topic(a) === topic(b);
+      const joined = cluster.get(a) === cluster.get(b);
+      if (same) sameTopic += 1;
+      if (joined) together += 1;
+      if (same && joined) right += 1;
+    }
+  }
+  // Measured: 8 groups for 9 topics, precision 0.82, recall 0.90 (a German voucher mail joins the invoices).
+  assert.ok(right / together >= 0.8, `pair precision ${right}/${together}`);
+  assert.ok(right / sameTopic >= 0.85, `pair recall ${right}/${sameTopic}`);
+});
+
 test('clustering is greedy on the first mail of each group and needs one vector per gap', () => {
   const three = GAPS.slice(0, 3);
   const clusters = clusterGaps(
