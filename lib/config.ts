@@ -6,6 +6,7 @@ import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
+import { GAP_SIMILARITY } from './gap-clusters';
 import {
   DEFAULT_MAILBOX_ID,
   parseFromAddress,
@@ -93,6 +94,11 @@ export interface Config {
   metrics?: { host: string; port: number; sampleIntervalSeconds: number };
   /** The review inbox (INBOX_PORT, INBOX_AUTH, …; see lib/inbox-config.ts). */
   inbox: InboxConfig;
+  /** Draft quality reports (docs/operating.md "Draft quality and knowledge gaps"). */
+  quality: {
+    /** GAP_SIMILARITY: cosine similarity at which two knowledge-gap mails count as one topic; depends on the embedding model. */
+    gapSimilarity: number;
+  };
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -140,6 +146,16 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const share = (name: string, fallback: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) {
+      problems.push(`${name} must be a number above 0 and at most 1, got "${raw}"`);
       return fallback;
     }
     return n;
@@ -248,6 +264,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     },
     embeddingBaseUrl: url('EMBEDDING_BASE_URL', ['http:', 'https:']) ?? llmBaseUrl,
     inbox: readInboxConfig(env, problems),
+    quality: { gapSimilarity: share('GAP_SIMILARITY', GAP_SIMILARITY) },
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),

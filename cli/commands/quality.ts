@@ -19,9 +19,14 @@ export async function readQuality(pool: Pool, since: Date, by: QualityGrouping):
 }
 
 /** The knowledge gaps of the window (the newest `limit` mails), grouped by topic when the embedder answers. */
-export async function readGaps(pool: Pool, since: Date, embedder: Embedder | null, limit = 500): Promise<GapsReport> {
-  const gaps = await gapCandidates(pool, since, limit);
-  return { since: since.toISOString(), mails: gaps.length, ...(await groupGaps(embedder, gaps)) };
+export async function readGaps(
+  pool: Pool,
+  since: Date,
+  embedder: Embedder | null,
+  opts: { limit?: number; similarity?: number } = {},
+): Promise<GapsReport> {
+  const gaps = await gapCandidates(pool, since, opts.limit ?? 500);
+  return { since: since.toISOString(), mails: gaps.length, ...(await groupGaps(embedder, gaps, opts.similarity)) };
 }
 
 function windowStart(since: string): Date {
@@ -46,7 +51,7 @@ export async function qualityGaps(config: Config, opts: { since: string }): Prom
   const since = windowStart(opts.since);
   const pool = await connectDatabase(config);
   try {
-    return await readGaps(pool, since, embedderFromConfig(config));
+    return await readGaps(pool, since, embedderFromConfig(config), { similarity: config.quality.gapSimilarity });
   } finally {
     await pool.end();
   }

@@ -24,7 +24,10 @@ export async function qualitySection(deps: InboxDeps, query: Record<string, unkn
     readQuality(deps.pool, parseWindow(since, now), by),
     dailyOutcomes(deps.pool, new Date(`${new Date(now.getTime() - (CHART_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`)),
     // The embedder being down or slow lists the gaps ungrouped; it never fails the page.
-    readGaps(deps.pool, parseWindow(since, now), deps.embedder ?? null, PAGE_GAPS),
+    readGaps(deps.pool, parseWindow(since, now), deps.embedder ?? null, {
+      limit: PAGE_GAPS,
+      similarity: deps.config.quality.gapSimilarity,
+    }),
   ]);
   const series = dailySeries(daily, now, CHART_DAYS);
   const day = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 /** What an approval says about a draft, the acceptance rates per group, and the window syntax. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { loadConfig } from '../../lib/config';
 import { DRAFT_OUTCOMES } from '../../lib/domain';
 import { changedShare, classifyApproval, wordCount } from '../../lib/draft-outcome';
 import { openingLines, parseWindow, summariseOutcomes } from '../../lib/draft-quality';
@@ -74,4 +75,14 @@ test('--since takes days, hours or minutes', () => {
 
 test('the opening of a mail leaves quotes and empty lines out', () => {
   assert.equal(openingLines('Hallo,\n\nwo ist mein Paket?\n> alte Antwort\n>> noch älter\nDanke'), 'Hallo, wo ist mein Paket? Danke');
+});
+
+test('GAP_SIMILARITY: a share above 0 and at most 1, 0.47 by default', () => {
+  const env = { DATABASE_URL: 'mariadb://root@127.0.0.1:3306/x' };
+  assert.equal(loadConfig(env, { imap: false }).quality.gapSimilarity, 0.47);
+  assert.equal(loadConfig({ ...env, GAP_SIMILARITY: '0.8' }, { imap: false }).quality.gapSimilarity, 0.8);
+  assert.throws(
+    () => loadConfig({ ...env, GAP_SIMILARITY: '1.5' }, { imap: false }),
+    /GAP_SIMILARITY must be a number above 0 and at most 1/,
+  );
 });
