@@ -206,6 +206,7 @@ export function createDraftActivities(deps: DraftDeps) {
         promptVersion: result.promptVersion,
         contextIds: [...new Set(context.map((c) => c.sourceId))],
         flags: result.flags,
+        ...(result.category ? { category: result.category.slice(0, 100) } : {}),
         to,
       });
       const needsHuman = draft.body.trim() === '';

@@ -1,7 +1,7 @@
 import { FAILURE_TYPES } from '../lib/contract';
-import { DRAFT_STATUS, SEND_OUTCOME, SEND_STATUS, type Decision, type SendOutcome } from '../lib/domain';
+import { DRAFT_OUTCOME, DRAFT_STATUS, SEND_OUTCOME, SEND_STATUS, type Decision, type SendOutcome } from '../lib/domain';
 import { createHash, randomUUID } from 'node:crypto';
-import { wordEditDistance } from '../lib/edit-distance';
+import { classifyApproval } from '../lib/draft-outcome';
 import { PermanentError, TransientError, errorMessage } from '../lib/errors';
 import { envelopeMismatch, recipientProblem } from '../lib/recipients';
 import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
@@ -60,10 +60,12 @@ export function createSendActivities(
       const cid = correlationId();
       const d = input.decision;
       if (d.kind === 'approve') {
-        // The draft is read only to measure how much the person changed.
-        const draft = d.body !== undefined ? await deps.drafts.get(input.draftId) : null;
-        const editDistance = d.body !== undefined && draft ? wordEditDistance(draft.body, d.body) : 0;
+        // The draft is read to measure how much the person changed and what that says about it.
+        const draft = await deps.drafts.get(input.draftId);
+        const measure = draft ? classifyApproval(draft, d.body) : null;
+        const editDistance = measure?.editDistance ?? 0;
         await deps.drafts.approve(input.draftId, d.by, d.body ?? null, editDistance);
+        if (measure) await deps.drafts.recordOutcome(input.draftId, measure);
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,
@@ -75,6 +77,7 @@ export function createSendActivities(
         });
       } else {
         await deps.drafts.reject(input.draftId, d.by, d.reason);
+        await deps.drafts.recordOutcome(input.draftId, { outcome: DRAFT_OUTCOME.rejected });
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,

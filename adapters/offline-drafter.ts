@@ -2,6 +2,9 @@ import { DRAFT_FLAGS } from '../lib/contract';
 import { composeReply, type ComposeSettings } from '../lib/reply-composer';
 import type { DraftRequest, DraftResult, Drafter } from '../ports/drafter';
 
+/** The offline drafter's "prompt version": its composer's, so the quality figures tell versions apart. */
+export const OFFLINE_PROMPT_VERSION = 'offline-v3';
+
 /**
  * Used when no LLM endpoint is configured: a reply composed from the retrieved knowledge passages
  * (cited) in the sender's language, or a plain statement that nothing relevant was found. Flagged
@@ -26,7 +29,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         usedSourceIds: reply.usedSourceIds,
         model: 'offline-retrieval',
         // v3: passages chosen by retrieval's match (vector similarity), headings kept out, other-language sources named.
-        promptVersion: 'offline-v3',
+        promptVersion: OFFLINE_PROMPT_VERSION,
         flags,
       };
     },

@@ -11,6 +11,8 @@ import { ingest } from './commands/ingest';
 import { knowledgeSync } from './commands/knowledge';
 import { checkEmbedder, formatEmbedderCheck } from './commands/embedder';
 import { formatMetrics, metrics } from './commands/metrics';
+import { formatGaps, formatQuality, quality, qualityGaps } from './commands/quality';
+import { QUALITY_GROUPINGS, type QualityGrouping } from '../lib/draft-quality';
 import { drafts, formatStatus, status } from './commands/status';
 import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
@@ -49,6 +51,11 @@ commands:
                                           then schedules install
   metrics [--json] [--minutes N] [--urgent-deadline M]
                                           intake, time to draft, step runtimes and failures, backlog age, alerts
+  quality [--since 30d] [--by category|mailbox|language|drafter|prompt|model] [--json]
+                                          what became of the decided drafts: shares approved unchanged, lightly
+                                          (< 40 % of words) or heavily edited, rejected, redrafted, written by a person
+  quality --gaps [--since 30d] [--json]   knowledge gaps: mails whose draft found no source or was heavily edited
+                                          or rejected, grouped by topic with the embedder
   drafts [--json]                         drafts waiting for approval
   dlq list [--json]                       dead letters: steps with no automatic retry left
   dlq show <id> [--json]                  payload reference, cause, retry history, correlation id
@@ -247,6 +254,27 @@ async function run(argv: string[]): Promise<void> {
       const m = await metrics(config(), minutes, deadline);
       console.log(values.json ? JSON.stringify(m, null, 2) : formatMetrics(m));
       if (m.alerts.length > 0) process.exitCode = 4;
+      return;
+    }
+    case 'quality': {
+      const { values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        gaps: { type: 'boolean', default: false },
+        since: { type: 'string', default: '30d' },
+        by: { type: 'string', default: 'category' },
+      });
+      const since = String(values.since);
+      const by = String(values.by);
+      if (values.gaps) {
+        const r = await qualityGaps(config(), { since });
+        console.log(values.json ? JSON.stringify(r, null, 2) : formatGaps(r));
+        return;
+      }
+      if (!(QUALITY_GROUPINGS as readonly string[]).includes(by)) {
+        throw new CliError(`--by takes one of ${QUALITY_GROUPINGS.join(', ')}`, 2);
+      }
+      const r = await quality(config(), { since, by: by as QualityGrouping });
+      console.log(values.json ? JSON.stringify(r, null, 2) : formatQuality(r));
       return;
     }
     case 'drafts': {

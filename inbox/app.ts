@@ -17,6 +17,7 @@ import type { ReviewStore } from '../adapters/mariadb/review-store';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
+import type { Embedder } from '../ports/embedder';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
@@ -32,6 +33,8 @@ export interface InboxDeps {
   decisions: TemporalDecisions;
   /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
   requeue(id: number, by: string): Promise<string>;
+  /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
+  embedder?: Embedder | null;
 }
 
 const CSP = [

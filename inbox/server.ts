@@ -6,6 +6,7 @@ import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { dlqRequeue } from '../cli/commands/dlq';
 import { connectDatabase, connectTemporal } from '../cli/context';
 import type { Config } from '../lib/config';
+import { buildEmbedder } from '../workers/embedder';
 import { buildInboxApp } from './app';
 
 export interface RunningInbox {
@@ -18,6 +19,8 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
   await (await connectDatabase(config)).end();
   const pool = createPool(config.databaseUrl, 4, 4_000);
   const temporal = await connectTemporal(config);
+  // For the knowledge gaps on the operations page only: without an embedder they are shown ungrouped.
+  const embedding = await buildEmbedder(config).catch(() => null);
   const app = await buildInboxApp({
     config,
     pool,
@@ -25,12 +28,14 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     users: createMariaDbInboxUsers(pool),
     decisions: createTemporalDecisions(temporal.client),
     requeue: (id, by) => dlqRequeue(config, id, by),
+    embedder: embedding?.embedder ?? null,
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });
   } catch (err) {
     await pool.end().catch(() => undefined);
     await temporal.close().catch(() => undefined);
+    await embedding?.stop();
     throw err;
   }
   const address = app.server.address();
@@ -42,6 +47,7 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
       await app.close();
       await pool.end().catch(() => undefined);
       await temporal.close().catch(() => undefined);
+      await embedding?.stop();
     },
   };
 }

@@ -11,6 +11,7 @@ import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './tria
 import { readInboxConfig, type InboxConfig } from './inbox-config';
 import { readIntentSet, type IntentSet } from './injection-intents';
 import { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
+import { GAP_SIMILARITY } from './gap-clusters';
 import {
   DEFAULT_MAILBOX_ID,
   parseFromAddress,
@@ -112,6 +113,11 @@ export interface Config {
   metrics?: { host: string; port: number; sampleIntervalSeconds: number };
   /** The review inbox (INBOX_PORT, INBOX_AUTH, …; see lib/inbox-config.ts). */
   inbox: InboxConfig;
+  /** Draft quality reports (docs/operating.md "Draft quality and knowledge gaps"). */
+  quality: {
+    /** GAP_SIMILARITY: cosine similarity at which two knowledge-gap mails count as one topic; depends on the embedding model. */
+    gapSimilarity: number;
+  };
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -197,6 +203,16 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const share = (name: string, fallback: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) {
+      problems.push(`${name} must be a number above 0 and at most 1, got "${raw}"`);
       return fallback;
     }
     return n;
@@ -334,6 +350,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     embedder: { mode: 'off', model: '', inputType: 'none', apiKey: '', timeoutMs: 0, threads: 1 },
     guard: readGuard(env, problems),
     inbox: readInboxConfig(env, problems),
+    quality: { gapSimilarity: share('GAP_SIMILARITY', GAP_SIMILARITY) },
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),

@@ -89,6 +89,25 @@ export const DRAFT_STATUS = {
 } as const;
 export type DraftStatus = (typeof DRAFT_STATUS)[keyof typeof DRAFT_STATUS];
 
+/**
+ * What became of a decided draft (table `draft_outcomes`, docs/operating.md "Draft quality").
+ * Light and heavy edits are split by the share of words changed (lib/draft-outcome.ts).
+ */
+export const DRAFT_OUTCOME = {
+  approvedUnchanged: 'approved_unchanged',
+  lightEdit: 'light_edit',
+  heavyEdit: 'heavy_edit',
+  rejected: 'rejected',
+  /** A newer draft replaced it before a decision: a person asked for one, or a follow-up came. */
+  redrafted: 'redrafted',
+  /** The reply that went out was written by a person (manual review, or no usable draft). */
+  writtenByPerson: 'written_by_person',
+} as const;
+export type DraftOutcome = (typeof DRAFT_OUTCOME)[keyof typeof DRAFT_OUTCOME];
+export const DRAFT_OUTCOMES: readonly DraftOutcome[] = Object.freeze(Object.values(DRAFT_OUTCOME));
+/** The draft flag of a drafter that found no source answering the mail (a knowledge gap). */
+export const NO_RELEVANT_CONTEXT_FLAG = 'no_relevant_context';
+
 /** Send level of the design: `pending → sending → sent`, `failed` (safe to retry), `in_doubt`, `bounced` (table `send_attempts`). */
 export const SEND_STATUS = {
   pending: 'pending',

@@ -1,4 +1,4 @@
-import type { NeedsPersonStatus, Priority, UnfinishedStatus } from '../lib/domain';
+import type { DraftOutcome, NeedsPersonStatus, Priority, UnfinishedStatus } from '../lib/domain';
 import type { SendStatus } from './store';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
@@ -55,6 +55,8 @@ export interface OperatingEvents {
   timeToDraftSeconds: number[];
   /** Runtime of each step that finished (`done`). */
   stepRuntimes: Array<{ step: string; seconds: number }>;
+  /** Drafts decided (`draft_outcomes`), per outcome, mailbox, drafter and prompt version. */
+  draftOutcomes: Array<{ outcome: DraftOutcome; mailbox: string; drafter: string; promptVersion: string; count: number }>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { DraftStatus, EmailStatus, Priority, QUEUE_STATUS, QueueStatus, SendStatus, TriageClass } from '../lib/domain';
+import type { DraftOutcome, DraftStatus, EmailStatus, Priority, QUEUE_STATUS, QueueStatus, SendStatus, TriageClass } from '../lib/domain';
 import type { StepName } from '../lib/contract';
 import type { ErrorClass } from '../lib/errors';
 import type { SmtpPhase } from './mail-sender';
@@ -208,6 +208,8 @@ export interface DraftRecord {
   contextIds: string[];
   /** Notes for the reviewer, e.g. `possible_prompt_injection`, `json_repaired`, `offline_drafter`. */
   flags: string[];
+  /** The drafter's category for the email (e.g. billing), when it gave one; the quality figures group by it. */
+  category?: string | null;
   to: { name: string; address: string };
   approvedBody: string | null;
   decidedBy: string | null;
@@ -224,8 +226,13 @@ export interface DraftStore {
   /** `editDistance`: words changed by the person (0 when approved as drafted). */
   approve(draftId: string, by: string, editedBody: string | null, editDistance: number): Promise<void>;
   reject(draftId: string, by: string, reason: string): Promise<void>;
+  /**
+   * What became of a decided draft (`draft_outcomes`, upserted on the draft id): recorded with
+   * the decision; `redrafted` is recorded by markStale itself.
+   */
+  recordOutcome(draftId: string, outcome: { outcome: DraftOutcome; editDistance?: number; changedShare?: number }): Promise<void>;
   markSent(draftId: string): Promise<void>;
-  /** Drafts of the email below `version` still waiting for approval become `stale`. */
+  /** Drafts of the email below `version` still waiting for approval become `stale` (outcome `redrafted`). */
   markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
 }

@@ -1,10 +1,20 @@
 import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
+import { OFFLINE_PROMPT_VERSION } from '../adapters/offline-drafter';
 import type { Config } from '../lib/config';
-import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, needsPerson, PRIORITIES, SEND_STATUSES, UNFINISHED_STATUSES } from '../lib/domain';
+import {
+  DRAFT_OUTCOMES,
+  EMAIL_STATUSES,
+  NEEDS_PERSON_STATUSES,
+  needsPerson,
+  PRIORITIES,
+  SEND_STATUSES,
+  UNFINISHED_STATUSES,
+} from '../lib/domain';
 import { errorMessage, type ErrorClass } from '../lib/errors';
 import { createLogger } from '../lib/logger';
+import { PROMPT_VERSION } from '../lib/draft-prompt';
 import { URGENT_PRIORITIES, type OperatingFigures } from '../ports/operating-figures';
 import { ACTIVITY_PLAN } from '../workflows/activity-profiles';
 
@@ -40,7 +50,16 @@ export const BUSINESS_METRICS = {
   sampleFailures: 'email_rag_metrics_sample_failures_total',
   timeToDraft: 'email_rag_time_to_draft_seconds',
   stepRuntime: 'email_rag_step_runtime_seconds',
+  draftOutcomes: 'email_rag_draft_outcomes_total',
 } as const;
+
+/**
+ * Drafters the code knows; any other name in the table is exported as `other`. Category, model
+ * and language are not labels: the model writes them freely, so they could make series without
+ * bound (`email-rag quality` and the operations page group by them).
+ */
+const DRAFTERS = new Set(['openai', 'offline', 'human']);
+const PROMPT_VERSION_LABEL = /^[\w.-]{1,40}$/;
 
 /** Histogram buckets in seconds (the SDK's default buckets are milliseconds). */
 export const BUSINESS_HISTOGRAM_BUCKETS: Record<string, number[]> = {
@@ -81,6 +100,9 @@ export function startBusinessMetricsSampler(
      * Without it, the mailboxes the database names.
      */
     mailboxes?: Array<{ id: string; folders: string[] }>;
+    /** The configured drafter and its prompt version: their outcome series start at 0 for each mailbox. */
+    drafter?: string;
+    promptVersion?: string;
   } = {},
 ): { stop(): Promise<void> } {
   const m = BUSINESS_METRICS;
@@ -120,6 +142,11 @@ export function startBusinessMetricsSampler(
   const sampleFailures = meter.createCounter(m.sampleFailures, '', 'Rounds in which the database could not be sampled');
   const timeToDraft = meter.createHistogram(m.timeToDraft, 'float', 's', 'Arrival to the first draft waiting for a person');
   const stepRuntime = meter.createHistogram(m.stepRuntime, 'float', 's', 'Runtime of finished steps');
+  const draftOutcomes = meter.createCounter(
+    m.draftOutcomes,
+    '',
+    'Decided drafts per outcome (approved_unchanged, light_edit, heavy_edit, rejected, redrafted, written_by_person), mailbox, drafter and prompt version',
+  );
 
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
   for (const priority of PRIORITIES) received.add(0, { priority });
@@ -131,6 +158,13 @@ export function startBusinessMetricsSampler(
     }
   }
   sampleFailures.add(0);
+  if (opts.drafter && opts.promptVersion) {
+    for (const b of opts.mailboxes ?? []) {
+      for (const outcome of DRAFT_OUTCOMES) {
+        draftOutcomes.add(0, { outcome, mailbox: b.id, drafter: opts.drafter, prompt_version: opts.promptVersion });
+      }
+    }
+  }
 
   let mark: Date | undefined;
   let failing = false;
@@ -148,6 +182,14 @@ export function startBusinessMetricsSampler(
         }
         for (const s of events.timeToDraftSeconds) timeToDraft.record(s);
         for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
+        for (const o of events.draftOutcomes) {
+          draftOutcomes.add(o.count, {
+            outcome: o.outcome,
+            mailbox: o.mailbox,
+            drafter: DRAFTERS.has(o.drafter) ? o.drafter : 'other',
+            prompt_version: PROMPT_VERSION_LABEL.test(o.promptVersion) ? o.promptVersion : 'other',
+          });
+        }
       }
       mark = to;
       const state = await figures.state();
@@ -217,6 +259,8 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
     (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
     {
       mailboxes: config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders })),
+      drafter: config.llm.mode,
+      promptVersion: config.llm.mode === 'openai' ? PROMPT_VERSION : OFFLINE_PROMPT_VERSION,
     },
   );
   return {

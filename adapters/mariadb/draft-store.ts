@@ -1,5 +1,6 @@
 import { DRAFT_STATUS } from '../../lib/domain';
 import type { DraftRecord, DraftStatus, DraftStore, NewDraft } from '../../ports/store';
+import { recordDraftOutcome, recordRedrafted } from './draft-outcomes';
 import { query, type Pool } from './pool';
 
 interface DraftRow {
@@ -16,6 +17,7 @@ interface DraftRow {
   prompt_version: string;
   context_ids: string;
   flags: string | null;
+  category: string | null;
   to_address: string;
   to_name: string;
   approved_body: string | null;
@@ -39,6 +41,7 @@ function toRecord(r: DraftRow): DraftRecord {
     promptVersion: r.prompt_version,
     contextIds: JSON.parse(r.context_ids) as string[],
     flags: r.flags ? (JSON.parse(r.flags) as string[]) : [],
+    category: r.category ?? null,
     to: { address: r.to_address, name: r.to_name },
     approvedBody: r.approved_body,
     decidedBy: r.decided_by,
@@ -61,8 +64,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         pool,
         'saving a draft',
         `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model,
-           prompt_version, context_ids, flags, to_address, to_name)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           prompt_version, context_ids, flags, category, to_address, to_name)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE
            subject = IF(${undecided}, VALUES(subject), subject),
            body = IF(${undecided}, VALUES(body), body),
@@ -70,7 +73,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
            confidence = IF(${undecided}, VALUES(confidence), confidence),
            model = IF(${undecided}, VALUES(model), model),
            context_ids = IF(${undecided}, VALUES(context_ids), context_ids),
-           flags = IF(${undecided}, VALUES(flags), flags)`,
+           flags = IF(${undecided}, VALUES(flags), flags),
+           category = IF(${undecided}, VALUES(category), category)`,
         [
           d.id,
           d.emailId,
@@ -84,6 +88,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
           d.promptVersion,
           JSON.stringify(d.contextIds),
           JSON.stringify(d.flags),
+          d.category?.slice(0, 100) ?? null,
           d.to.address,
           d.to.name,
         ],
@@ -111,6 +116,9 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         [by, reason, draftId],
       );
     },
+    recordOutcome(draftId, outcome): Promise<void> {
+      return recordDraftOutcome(pool, draftId, outcome);
+    },
     async markSent(draftId: string): Promise<void> {
       await query(
         pool,
@@ -126,6 +134,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         `UPDATE drafts SET status = '${DRAFT_STATUS.stale}' WHERE email_id = ? AND version < ? AND status = '${DRAFT_STATUS.awaitingApproval}'`,
         [emailId, version],
       );
+      // A retried step finds its drafts stale already: recording is idempotent either way.
+      await recordRedrafted(pool, emailId, version);
     },
     async listAwaiting(): Promise<DraftRecord[]> {
       const rows = await query<DraftRow[]>(

@@ -8,6 +8,7 @@ import {
   type SendStatus,
 } from '../../lib/domain';
 import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from '../../ports/operating-figures';
+import { outcomesBetween } from './draft-quality';
 import { query, sqlList, type Queryable } from './pool';
 
 /** Every status: the range on `ix_emails_status (status, status_changed_at)` then needs no table scan. */
@@ -144,6 +145,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         })),
         timeToDraftSeconds: toDraft.map((t) => Math.max(0, num(t.seconds))),
         stepRuntimes: runtimes.map((r) => ({ step: r.step, seconds: num(r.runtime_ms) / 1000 })),
+        draftOutcomes: await outcomesBetween(pool, from, to),
       };
     },
   };

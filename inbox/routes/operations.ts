@@ -3,11 +3,14 @@ import { backlogByStatusAndPriority, oldestWaiting, readMetrics, sendProblems } 
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { formatDuration, formatTime } from '../format';
+import { TEXTS, pickLanguage } from '../i18n';
+import { qualitySection } from './quality-section';
 
 export function registerOperationsRoutes({ app, deps, page }: InboxContext): void {
   app.get('/ops', async (req, reply) => {
     const link = (id: string) => temporalUiLink(deps.config, id);
-    const [backlog, oldest, metrics, dead, sends] = await Promise.all([
+    const t = TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])];
+    const [backlog, oldest, metrics, dead, sends, quality] = await Promise.all([
       backlogByStatusAndPriority(deps.pool),
       oldestWaiting(deps.pool),
       readMetrics(
@@ -18,6 +21,7 @@ export function registerOperationsRoutes({ app, deps, page }: InboxContext): voi
       ),
       createMariaDbDeadLetters(deps.pool).list(),
       sendProblems(deps.pool),
+      qualitySection(deps, req.query as Record<string, unknown>, t),
     ]);
     return page(req, reply, 'ops', {
       backlog: backlog.map((b) => ({ ...b, oldest: formatDuration(b.oldestSeconds) })),
@@ -35,6 +39,7 @@ export function registerOperationsRoutes({ app, deps, page }: InboxContext): voi
       })),
       sends: sends.map((s) => ({ ...s, since: formatTime(s.since), ui: link(s.emailId), href: `/email/${encodeURIComponent(s.emailId)}` })),
       canRequeue: req.actor?.role === 'operator',
+      quality,
     });
   });
 

@@ -105,6 +105,7 @@ test('state and events from the tables: range edges, one time to draft per email
   ]);
   // The parse job's row was made seven hours before it finished: outside the runtime look-back.
   assert.deepEqual(events.stepRuntimes, [{ step: 'send', seconds: 1.5 }]);
+  assert.deepEqual(events.draftOutcomes, []);
 
   const state = await figures.state();
   const group = (status: string) => state.emails.filter((g) => g.status === status);
@@ -233,6 +234,51 @@ test('per mailbox: backlog by mailbox_id, seconds since the last successful poll
     assert.equal(total(s, 'email_rag_waiting_for_person_emails', { mailbox: 'billing' }), 1);
     // The full grid for every registry mailbox, also the one without mail.
     assert.equal(s.filter((x) => x.name === 'email_rag_backlog_emails' && x.labels.mailbox === 'support').length, 6 * 4);
+  } finally {
+    await sampler.stop();
+  }
+});
+
+test('draft outcomes: a counter per outcome, mailbox, drafter and prompt version, starting at 0 for the configured drafter', async () => {
+  const sampler = startBusinessMetricsSampler(createMariaDbOperatingFigures(db.pool), Runtime.instance().metricMeter, 200, {
+    mailboxes: [{ id: 'outcomes-box', folders: ['INBOX'] }],
+    drafter: 'openai',
+    promptVersion: 'draft-v2',
+  });
+  const outcome = (id: string, outcome: string, drafter: string, promptVersion: string, at: Date) =>
+    sql(
+      `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_at)
+       VALUES (?, ?, ?, 'outcomes-box', 'a category the model made up', 'de', ?, 'm', ?, ?)`,
+      [id, id, outcome, drafter, promptVersion, at],
+    );
+  const series = (s: Sample[]) => s.filter((x) => x.name === 'email_rag_draft_outcomes_total' && x.labels.mailbox === 'outcomes-box');
+  try {
+    const first = await waitFor('the outcome series at 0', async () => {
+      const s = series(await scrape());
+      return s.length === 6 ? s : undefined;
+    });
+    assert.deepEqual(
+      first.map((x) => x.value),
+      [0, 0, 0, 0, 0, 0],
+    );
+    assert.deepEqual(Object.keys(first[0]!.labels).sort(), ['drafter', 'mailbox', 'outcome', 'prompt_version']);
+    const now = await createMariaDbOperatingFigures(db.pool).now();
+    await outcome('o1', 'approved_unchanged', 'openai', 'draft-v2', now);
+    await outcome('o2', 'approved_unchanged', 'openai', 'draft-v2', now);
+    await outcome('o3', 'heavy_edit', 'openai', 'draft-v2', now);
+    await outcome('o4', 'rejected', 'someone else', 'a prompt with spaces', now);
+    const after = await waitFor('the outcomes counted', async () => {
+      const s = await scrape();
+      return total(s, 'email_rag_draft_outcomes_total', { mailbox: 'outcomes-box' }) === 4 ? s : undefined;
+    });
+    assert.equal(
+      total(after, 'email_rag_draft_outcomes_total', { outcome: 'approved_unchanged', drafter: 'openai', prompt_version: 'draft-v2' }),
+      2,
+    );
+    assert.equal(total(after, 'email_rag_draft_outcomes_total', { outcome: 'heavy_edit' }), 1);
+    // Unknown drafters and odd prompt versions never become label values; categories are no label at all.
+    assert.equal(total(after, 'email_rag_draft_outcomes_total', { outcome: 'rejected', drafter: 'other', prompt_version: 'other' }), 1);
+    assert.ok(!series(after).some((x) => 'category' in x.labels));
   } finally {
     await sampler.stop();
   }

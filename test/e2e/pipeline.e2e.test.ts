@@ -240,6 +240,15 @@ test('the project CLI: ingest files, list drafts, approve with an edited body, r
   assert.ok(rows[0]!.edit_distance > 0, 'the size of the edit is kept');
   assert.equal(rows[0]?.decided_by, 'alice');
   assert.notEqual(rows[0]?.body, rows[0]?.approved_body, 'both the draft and the edited version are kept');
+  // What became of each draft, recorded by the decision steps of the real runs.
+  const outcomes = (await stack.db.pool.query(
+    'SELECT email_id, outcome, edit_distance, decided_by FROM draft_outcomes WHERE email_id IN (?, ?)',
+    [ids[0], ids[1]],
+  )) as Array<{ email_id: string; outcome: string; edit_distance: number | null; decided_by: string }>;
+  const outcomeOf = (id: string) => outcomes.find((o) => o.email_id === id);
+  assert.match(outcomeOf(ids[0]!)?.outcome ?? '', /^(light|heavy)_edit$/);
+  assert.equal(outcomeOf(ids[0]!)?.edit_distance, rows[0]!.edit_distance);
+  assert.deepEqual([outcomeOf(ids[1]!)?.outcome, outcomeOf(ids[1]!)?.decided_by], ['rejected', 'bob']);
 
   const late = await cli(['approve', ids[1]!]).catch((err: { code: number; stderr: string }) => err);
   assert.equal((late as { code: number }).code, 1);
@@ -367,6 +376,14 @@ test('a new message in the thread makes the waiting draft stale; a new one is dr
   });
   assert.equal(drafts[0]!.status, 'stale');
   assert.ok((JSON.parse(drafts[1]!.context_ids) as string[]).includes(secondId!), 'the new draft knows the newer message');
+  const superseded = (await stack.db.pool.query('SELECT draft_id, outcome FROM draft_outcomes WHERE email_id = ?', [firstId])) as Array<{
+    draft_id: string;
+    outcome: string;
+  }>;
+  assert.deepEqual(
+    superseded.map((o) => [o.draft_id, o.outcome]),
+    [[`${firstId}:draft:1`, 'redrafted']],
+  );
   const handle = client.workflow.getHandle(firstId!);
   // The draft row is written before the workflow hears of it: wait for the workflow, not the table.
   await waitFor('the workflow waits on draft 2', async () => (await handle.query(draftQuery))?.version === 2);

@@ -32,6 +32,7 @@ const CONTRACT_FILES = ['lib/contract.ts', 'lib/domain.ts'];
 const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
   { file: 'adapters/arango-graph.ts', literal: 'sent', why: 'the name of an ArangoDB edge collection (sender → email)' },
   { file: 'adapters/arango-graph.ts', literal: 'failed', why: 'fallback text of an ArangoDB error message' },
+  { file: 'inbox/i18n.ts', literal: 'rejected', why: 'the English label of the draft outcome on the operations page' },
 ];
 
 const STATUS_WORDS = new Set<string>([
