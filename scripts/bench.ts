@@ -138,7 +138,11 @@ async function main(): Promise<void> {
     // Dovecot with its children, and this process (SMTP listener, LLM double, bench polling).
     const mariadbPid = findProcess('mariadbd');
     const dovecotPid = findProcess(stack.dovecot.configFile);
+    // The embedder the workers call (the stack's, reached as EMBEDDER=remote): its CPU is part of
+    // each email's cost (passages at index time, the new mail at draft time).
+    const embedderPid = stack.embedder.managed.child.pid;
     const othersNow = () => ({
+      embedder: embedderPid ? treeCpu(embedderPid) : NaN,
       mariadb: mariadbPid ? processCpu(mariadbPid) : NaN,
       dovecot: dovecotPid ? treeCpu(dovecotPid) : NaN,
       bench: process.cpuUsage(),
@@ -146,6 +150,7 @@ async function main(): Promise<void> {
     const othersSince = (o: ReturnType<typeof othersNow>) => {
       const benchCpu = process.cpuUsage(o.bench);
       return {
+        embedder: embedderPid ? treeCpu(embedderPid) - o.embedder : NaN,
         mariadb: mariadbPid ? processCpu(mariadbPid) - o.mariadb : NaN,
         dovecot: dovecotPid ? treeCpu(dovecotPid) - o.dovecot : NaN,
         bench: (benchCpu.user + benchCpu.system) / 1e6,

@@ -24,7 +24,7 @@ export interface BenchReport {
   /** CPU seconds of the Temporal dev server process in each phase. */
   serverCpu: { intake: number; sends: number };
   /** CPU seconds of MariaDB (machine-wide), Dovecot and the bench process in each phase. */
-  othersCpu: Record<'intake' | 'sends', { mariadb: number; dovecot: number; bench: number }>;
+  othersCpu: Record<'intake' | 'sends', { embedder: number; mariadb: number; dovecot: number; bench: number }>;
   /** When the batch's workflows were started, relative to the trigger (ms). */
   starts: { firstMs: number; lastMs: number } | null;
   /** History of one batch email (to awaiting approval; `sent`: the same one after its reply left) and of one twin workflow. */
@@ -180,7 +180,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       const n = phase === 'intake' ? r.emails : r.sends.approvals;
       return (
         `other CPU per email during ${phase === 'intake' ? 'intake' : 'sends '}              ` +
-        `MariaDB ${ms3(o.mariadb, n)} (machine-wide), Dovecot ${ms3(o.dovecot, n)}, bench process ${ms3(o.bench, n)}`
+        `embedder ${ms3(o.embedder, n)}, MariaDB ${ms3(o.mariadb, n)} (machine-wide), Dovecot ${ms3(o.dovecot, n)}, bench process ${ms3(o.bench, n)}`
       );
     }),
     ...(r.starts ? [`batch workflows started, after the trigger      first ${sec(r.starts.firstMs)}, last ${sec(r.starts.lastMs)}`] : []),
