@@ -150,32 +150,24 @@ test('hybrid: a word match far from the best match in meaning does not count (th
     { id: 'far', v: angle(80) },
     { id: 'farthest', v: angle(89) },
   ];
-  const ranked = rankHybrid({
-    probe: 'irrelevant',
-    probeVector: [1, 0],
-    candidates: docs,
-    key: (d) => d.id,
-    text: (d) => d.id,
-    vector: (d) => d.v,
-    method: 'hybrid',
-    minCosine: 0,
-    byWords: [docs[3]!],
-  });
+  const withWords = (byWords: typeof docs) =>
+    rankHybrid({
+      probe: 'irrelevant',
+      probeVector: [1, 0],
+      candidates: docs,
+      key: (d) => d.id,
+      text: (d) => d.id,
+      vector: (d) => d.v,
+      method: 'hybrid',
+      minCosine: 0,
+      byWords,
+    });
+  const ranked = withWords([docs[3]!]);
   assert.equal(ranked[0]!.item.id, 'right');
   const wrong = ranked.find((r) => r.item.id === 'wrong')!;
   assert.equal(wrong.match.wordRank, undefined, 'the far word match is left out of the fusion');
   // A word match close in meaning to the best one still counts and is lifted by it.
-  const near = rankHybrid({
-    probe: 'irrelevant',
-    probeVector: [1, 0],
-    candidates: docs,
-    key: (d) => d.id,
-    text: (d) => d.id,
-    vector: (d) => d.v,
-    method: 'hybrid',
-    minCosine: 0,
-    byWords: [docs[1]!],
-  });
+  const near = withWords([docs[1]!]);
   assert.equal(near[0]!.item.id, 'near');
   assert.equal(near[0]!.match.wordRank, 1);
 });
