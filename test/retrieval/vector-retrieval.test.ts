@@ -18,10 +18,10 @@ import type { DraftContextItem } from '../../ports/drafter';
 import type { Embedder } from '../../ports/embedder';
 import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
 import { createTestDatabase } from '../support/database';
-import { startLocalEmbedder, type LocalEmbedder } from '../support/services/local-embedder';
+import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let local: LocalEmbedder;
+let local: RestartableEmbedder;
 let embedder: Embedder;
 const indexes = {} as Record<RetrievalMethod, VectorIndex>;
 
@@ -78,7 +78,7 @@ const knowledgeOf = (items: DraftContextItem[]) => items.filter((i) => i.kind ==
 const fileOf = (item: DraftContextItem | undefined) => item?.sourceId.replace(/^knowledge:/, '').replace(/#\d+$/, '');
 
 before(async () => {
-  [db, local] = await Promise.all([createTestDatabase('vectors'), startLocalEmbedder()]);
+  [db, local] = await Promise.all([createTestDatabase('vectors'), startRestartableEmbedder()]);
   embedder = local.embedder();
   for (const method of ['hybrid', 'words', 'vectors'] as const) indexes[method] = createFullTextIndex(db.pool, { embedder, method });
   for (const [file, text] of Object.entries(KNOWLEDGE)) await indexes.hybrid.index(knowledgeEntry(file, text));
