@@ -77,7 +77,7 @@ export interface Config {
     timeoutMs: number;
     /**
      * OFFLINE_DRAFT_MIN_COSINE: the vector similarity from which the offline drafter counts a
-     * retrieved passage as an answer; calibrated for multilingual-e5-small (lib/answer-selection.ts).
+     * retrieved passage as an answer; calibrated for USE multilingual v3, the default (lib/answer-selection.ts).
      */
     offlineMinCosine: number;
   };
