@@ -104,7 +104,8 @@ test('embedder down: passages stored without vectors, the step degrades, draftin
 });
 
 test('passages indexed before vectors (no embedder then) get them from the re-index sync, audited per email', async () => {
-  const words = activityHarness(stack.config);
+  // No embedder then: the stack's config names its own (EMBEDDER=remote), so it is switched off here.
+  const words = activityHarness({ ...stack.config, embedder: { ...stack.config.embedder, mode: 'off' } });
   let email: string;
   try {
     email = await arrived(sampleEmail({ subject: 'Altbestand', body: 'Diese Mail wurde vor den Vektoren indexiert.' }));
