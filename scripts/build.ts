@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   fs.cpSync(path.join(root, 'inbox', 'views'), path.join(dist, 'inbox', 'views'), { recursive: true });
   // The injection guard's shipped attack intents (lib/injection-intents.ts reads them beside itself).
   fs.cpSync(path.join(root, 'lib', 'data'), path.join(dist, 'lib', 'data'), { recursive: true });
+  // The local embedder's server, so a deployment of dist/ can name it in EMBEDDER_COMMAND.
+  fs.cpSync(path.join(root, 'embedder'), path.join(dist, 'embedder'), { recursive: true });
   const t1 = Date.now();
   // Bundled from dist/ itself, so the bundles hold exactly the compiled workflow code.
   for (const kind of Object.keys(WORKFLOW_BUNDLE_FILES) as WorkflowBundleKind[]) await writeWorkflowBundle(dist, dist, kind);
