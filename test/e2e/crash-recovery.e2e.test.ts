@@ -75,12 +75,16 @@ test('a worker killed with SIGKILL while drafting: a new worker finishes the ema
   await pollNow(); // connects the mailbox
   // The first draft request hangs, so the draft activity is in flight when the worker dies.
   stack.llm.script({ kind: 'delay', ms: 120_000 });
+  const llmRequests = stack.llm.requestCount();
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<crash-1@customer.example>' }));
   await pollNow();
   const [job] = await waitFor('draft in flight', async () => {
     const r = await rows<{ workflow_id: string }>(`SELECT workflow_id FROM queue_jobs WHERE step = 'draft' AND status = 'processing'`);
     return r.length > 0 ? r : undefined;
   });
+  // The draft step retrieves (and embeds) before it asks the model: the kill must come while the
+  // model's answer is awaited, so that this first, hanging request is the one that dies with it.
+  await waitFor('the draft request at the model', async () => stack.llm.requestCount() > llmRequests);
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
 
