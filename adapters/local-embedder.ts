@@ -90,7 +90,7 @@ export function checkLocalEmbedder(command: readonly string[]): void {
 }
 
 /** Linux x86-64 only: the flags say it. Elsewhere nothing is known here, and the start will tell. */
-function cpuLacksAvx2(): boolean {
+export function cpuLacksAvx2(): boolean {
   if (process.platform !== 'linux' || process.arch !== 'x64') return false;
   try {
     const flags = /^flags\s*:(.*)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1];

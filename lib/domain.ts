@@ -105,8 +105,6 @@ export const DRAFT_OUTCOME = {
 } as const;
 export type DraftOutcome = (typeof DRAFT_OUTCOME)[keyof typeof DRAFT_OUTCOME];
 export const DRAFT_OUTCOMES: readonly DraftOutcome[] = Object.freeze(Object.values(DRAFT_OUTCOME));
-/** The draft flag of a drafter that found no source answering the mail (a knowledge gap). */
-export const NO_RELEVANT_CONTEXT_FLAG = 'no_relevant_context';
 
 /** Send level of the design: `pending → sending → sent`, `failed` (safe to retry), `in_doubt`, `bounced` (table `send_attempts`). */
 export const SEND_STATUS = {

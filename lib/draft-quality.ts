@@ -2,7 +2,8 @@
  * Draft quality figures (docs/operating.md "Draft quality"): acceptance rates per group from the
  * outcome counts, and the window syntax of `email-rag quality --since`.
  */
-import { type DRAFT_OUTCOME, DRAFT_OUTCOMES, type NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from './domain';
+import type { DRAFT_FLAGS } from './contract';
+import { type DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from './domain';
 
 /** What the figures can be grouped by (`--by`); `prompt` is the drafter's prompt version. */
 export const QUALITY_GROUPINGS = ['category', 'mailbox', 'language', 'drafter', 'prompt', 'model'] as const;
@@ -71,7 +72,7 @@ export interface GapCandidate {
   /** The first lines the correspondent wrote (quotes left out). */
   opening: string;
   at: Date;
-  reasons: Array<typeof NO_RELEVANT_CONTEXT_FLAG | typeof DRAFT_OUTCOME.heavyEdit | typeof DRAFT_OUTCOME.rejected>;
+  reasons: Array<typeof DRAFT_FLAGS.noRelevantContext | typeof DRAFT_OUTCOME.heavyEdit | typeof DRAFT_OUTCOME.rejected>;
 }
 
 /** How much of a mail's text a gap keeps for grouping and display: the first lines say the question. */

@@ -2,7 +2,8 @@
  * Writes `draft_outcomes` (migration 016): one row per decided draft, upserted on the draft id,
  * with the figures it is grouped by copied from the draft and its email at that moment.
  */
-import { DRAFT_OUTCOME, DRAFT_STATUS, NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from '../../lib/domain';
+import { DRAFT_FLAGS } from '../../lib/contract';
+import { DRAFT_OUTCOME, DRAFT_STATUS, type DraftOutcome } from '../../lib/domain';
 import { query, type Queryable } from './pool';
 
 const COLUMNS = `draft_id, email_id, outcome, edit_distance, changed_share, mailbox_id, category, language, drafter, model,
@@ -18,7 +19,7 @@ const SELECT_ROW = `d.id, d.email_id, ?, ?, ?, COALESCE(e.mailbox_id, 'default')
   IF(d.drafter = 'human', COALESCE(p.drafter, 'human'), d.drafter),
   IF(d.drafter = 'human', COALESCE(p.model, ''), d.model),
   IF(d.drafter = 'human', COALESCE(p.prompt_version, 'human'), d.prompt_version),
-  IF(COALESCE(p.flags, d.flags, '') LIKE '%"${NO_RELEVANT_CONTEXT_FLAG}"%', 1, 0),
+  IF(COALESCE(p.flags, d.flags, '') LIKE '%"${DRAFT_FLAGS.noRelevantContext}"%', 1, 0),
   d.decided_by, COALESCE(d.decided_at, CURRENT_TIMESTAMP(3))
   FROM drafts d
   LEFT JOIN emails e ON e.id = d.email_id

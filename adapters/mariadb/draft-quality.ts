@@ -3,7 +3,8 @@
  * candidates for `email-rag quality` and the review inbox's operations page. Every query is a
  * range on `decided_at` (or the drafts' creation time), bounded by the window.
  */
-import { DRAFT_OUTCOME, NO_RELEVANT_CONTEXT_FLAG, type DraftOutcome } from '../../lib/domain';
+import { DRAFT_FLAGS } from '../../lib/contract';
+import { DRAFT_OUTCOME, type DraftOutcome } from '../../lib/domain';
 import {
   OPENING_CHARS,
   QUALITY_GROUPINGS,
@@ -86,7 +87,7 @@ export async function gapCandidates(pool: Queryable, since: Date, limit = 500): 
             MAX(x.no_context) AS no_context, MAX(x.outcome) AS outcome
      FROM (
        SELECT d.email_id, d.created_at AS at, 1 AS no_context, NULL AS outcome FROM drafts d
-       WHERE d.created_at >= ? AND d.flags LIKE '%"${NO_RELEVANT_CONTEXT_FLAG}"%'
+       WHERE d.created_at >= ? AND d.flags LIKE '%"${DRAFT_FLAGS.noRelevantContext}"%'
        UNION ALL
        SELECT o.email_id, o.decided_at, o.no_relevant_context, o.outcome FROM draft_outcomes o
        WHERE o.decided_at >= ? AND o.outcome IN ('${DRAFT_OUTCOME.heavyEdit}', '${DRAFT_OUTCOME.rejected}')
@@ -96,7 +97,7 @@ export async function gapCandidates(pool: Queryable, since: Date, limit = 500): 
   );
   return rows.map((r) => {
     const reasons: GapCandidate['reasons'] = [];
-    if (Number(r.no_context) === 1) reasons.push(NO_RELEVANT_CONTEXT_FLAG);
+    if (Number(r.no_context) === 1) reasons.push(DRAFT_FLAGS.noRelevantContext);
     if (r.outcome === DRAFT_OUTCOME.heavyEdit || r.outcome === DRAFT_OUTCOME.rejected) reasons.push(r.outcome);
     return { emailId: r.email_id, subject: r.subject ?? '', opening: openingLines(r.opening ?? ''), at: new Date(r.at), reasons };
   });

