@@ -8,6 +8,7 @@
 import type { GapCandidate } from './draft-quality';
 import type { Embedder } from '../ports/embedder';
 import { errorMessage } from './errors';
+import { cosine } from './vectors';
 
 /**
  * Cosine similarity, after the language centring below, at which two gap mails count as the same
@@ -61,18 +62,6 @@ export interface GapCluster {
 /** The text a gap mail is embedded by: its subject and the first lines of what was asked. */
 export function gapText(c: Pick<GapCandidate, 'subject' | 'opening'>): string {
   return `${c.subject}\n${c.opening}`.trim().slice(0, 600);
-}
-
-export function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 function mean(vectors: number[][]): number[] {
