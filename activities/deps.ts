@@ -9,6 +9,7 @@ import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, Waterma
 import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
+import type { IdleDeps } from './watch-activities';
 
 /**
  * Settings of the whole installation the activities need; taken from the validated config.
@@ -53,6 +54,8 @@ export interface ActivityDeps {
   signals: WorkflowSignals;
   jobs: JobLedger;
   settings: MailSettings;
+  /** Push intake (IMAP IDLE watchers); absent: a worker that watches nothing. */
+  idle?: IdleDeps;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
 }

@@ -8,6 +8,7 @@ import { createParseActivities, createParseStep } from './parse-activities';
 import { createPollActivities } from './poll-activities';
 import { createSendActivities } from './send-activities';
 import { createStatusActivities, withRecordedStatus } from './status-activities';
+import { createWatchActivities } from './watch-activities';
 
 /** Every activity of the pipeline, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
       sendReply: send.sendReply,
     }),
     ...createCleanupActivities(deps),
+    ...createWatchActivities(deps),
     ...status,
   };
 }

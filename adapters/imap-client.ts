@@ -13,7 +13,16 @@ export interface ImapLogin {
  * A not yet connected imapflow session with our timeouts. The worker waits longer on a slow
  * server than an operator's `mailboxes check` does.
  */
-export function newImapClient(login: ImapLogin, timeouts: { connectMs: number; socketMs: number }): ImapFlow {
+export function newImapClient(
+  login: ImapLogin,
+  timeouts: {
+    connectMs: number;
+    socketMs: number;
+    /** A watcher's session: IDLE restarted this often, and entered as soon as the folder is open. */
+    idleRestartMs?: number;
+    idleAtOnce?: boolean;
+  },
+): ImapFlow {
   const client = new ImapFlow({
     host: login.host,
     port: login.port,
@@ -23,6 +32,8 @@ export function newImapClient(login: ImapLogin, timeouts: { connectMs: number; s
     connectionTimeout: timeouts.connectMs,
     greetingTimeout: 10_000,
     socketTimeout: timeouts.socketMs,
+    ...(timeouts.idleRestartMs ? { maxIdleTime: timeouts.idleRestartMs } : {}),
+    ...(timeouts.idleAtOnce ? { autoIdleDelay: 0 } : {}),
   });
   // imapflow emits 'error' on socket trouble; without a listener it would end the process.
   client.on('error', () => undefined);

@@ -21,7 +21,7 @@ const BUSY_CODES = new Set(['UNAVAILABLE', 'INUSE']);
 const BUSY_TEXT = /maximum number of connections|too many (?:connections|sessions)/i;
 
 /** Maps imapflow failures: bad credentials and refused commands are permanent, the rest transient. */
-function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error {
+export function classifyImapError(err: unknown, what: string, hints = ENV_HINTS): Error {
   if (err instanceof PermanentError || err instanceof TransientError) return err;
   const e = err as {
     authenticationFailed?: boolean;

@@ -22,6 +22,7 @@ import { setNamespaceRetention } from '../adapters/temporal-namespace';
 import { runCodecServer } from './commands/codec-server';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
+import { installWatchers } from './watchers';
 
 const USAGE = `usage: email-rag <command> [options]
 
@@ -122,6 +123,11 @@ async function run(argv: string[]): Promise<void> {
       const temporal = await connectTemporal(cfg);
       try {
         for (const s of await installSchedules(temporal.client, cfg)) console.log(`schedule ${s.id} ${s.action}`);
+        // The watchers on stderr: stdout stays one line per schedule for scripts.
+        const watchers = await installWatchers(temporal.client, cfg);
+        console.error(
+          `email-rag schedules: IDLE watchers ${cfg.imap.idle ? 'on' : 'off (IMAP_IDLE=off)'}${watchers.map((w) => `; ${w.id} ${w.action}`).join('')}`,
+        );
       } finally {
         await temporal.close();
       }

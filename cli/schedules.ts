@@ -10,14 +10,11 @@ import type { Config } from '../lib/config';
 import { isDeepStrictEqual } from 'node:util';
 import type { MailboxEntry } from '../lib/mailbox-registry';
 import { CliError } from './context';
+import { triggerSchedule, type TriggeredRun } from '../adapters/temporal-poll-trigger';
+import { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../lib/schedule-ids';
 
-/** Every IMAP poll schedule of the product starts with this; install removes the ones no mailbox wants. */
-export const POLL_SCHEDULE_PREFIX = 'imap-poll-';
-
-/** The poll schedule of one registry entry (docs/mailboxes.md). */
-export function pollScheduleId(mailboxId: string): string {
-  return `${POLL_SCHEDULE_PREFIX}${mailboxId}`;
-}
+export { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../lib/schedule-ids';
+export { triggerSchedule, type TriggeredRun } from '../adapters/temporal-poll-trigger';
 
 /** The id of the poll run the schedule starts (Temporal adds the start time). */
 export function pollWorkflowId(mailboxId: string): string {
@@ -176,30 +173,6 @@ async function upsertSchedule(client: Client, config: Config, s: WantedSchedule)
     state: { ...prev.state, note: s.note },
   }));
   return 'updated';
-}
-
-/**
- * Runs a schedule once now, or right after its run in progress (BUFFER_ONE): an explicit request
- * is never dropped, and two runs of one schedule never race (two poll runs of one mailbox would
- * each take the backlog's room and overshoot BACKLOG_LIMIT). A run that ALLOW_ALL started was
- * not even listed among the schedule's running actions. A schedule names its runs by the second
- * they start, so a second run within the same second would be dropped as a duplicate id: wait
- * for the next second first.
- */
-export async function triggerSchedule(client: Client, scheduleId: string): Promise<TriggeredRun> {
-  const handle = client.schedule.getHandle(scheduleId);
-  const { info } = await handle.describe();
-  const last = info.recentActions.at(-1)?.takenAt.getTime() ?? 0;
-  const nextSecond = Math.floor(Math.max(last, Date.now()) / 1000) * 1000 + 1000;
-  if (Math.floor(last / 1000) === Math.floor(Date.now() / 1000)) await new Promise((r) => setTimeout(r, nextSecond - Date.now() + 20));
-  await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
-  return { scheduleId, after: info.runningActions[0]?.workflow.workflowId ?? null };
-}
-
-/** A requested run: `after` names the run in progress it follows (null: it starts now). */
-export interface TriggeredRun {
-  scheduleId: string;
-  after: string | null;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface Config {
     pollBatchSize: number;
     /** Backpressure: the poll takes no more than this many emails into the pipeline at once. */
     backlogLimit: number;
+    /** IMAP_IDLE: each enabled folder held in IDLE wakes its mailbox's poll on new mail (the schedule stays). */
+    idle: boolean;
   };
   priorityRules: PriorityRule[];
   /**
@@ -280,6 +282,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       maxMessageBytes: int('MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024),
       pollBatchSize: int('IMAP_POLL_BATCH_SIZE', 100, 1, 10_000),
       backlogLimit: int('BACKLOG_LIMIT', 500, 1),
+      idle: bool('IMAP_IDLE', true),
     },
     priorityRules: [],
     mailboxes: [],

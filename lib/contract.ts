@@ -11,7 +11,24 @@ export const WORKFLOW_TYPES = {
   cleanup: 'CleanupWorkflow',
   reindexSync: 'ReindexSyncWorkflow',
   resend: 'ResendWorkflow',
+  /** One per mailbox (id `watch-<mailbox id>`): holds each folder in IMAP IDLE and wakes its poll. */
+  mailboxWatch: 'MailboxWatchWorkflow',
 } as const;
+
+/**
+ * Where a folder's IDLE watcher stands (`mailbox_watchers.state`, `email-rag status`, the
+ * `email_rag_idle_watchers` gauge). `off` is never stored: no row, or IMAP_IDLE=off.
+ */
+export const WATCHER_STATES = {
+  connecting: 'connecting',
+  idle: 'idle',
+  reconnecting: 'reconnecting',
+  stopped: 'stopped',
+} as const;
+export type WatcherState = (typeof WATCHER_STATES)[keyof typeof WATCHER_STATES];
+/** What status and metrics show for a folder: a stored state, `stale` (its heartbeat stopped) or `off`. */
+export const WATCHER_VIEWS = [...Object.values(WATCHER_STATES), 'stale', 'off'] as const;
+export type WatcherView = (typeof WATCHER_VIEWS)[number];
 
 /**
  * A person's decisions on an email. Each is a Temporal Update (validated, answered) and a signal
@@ -104,6 +121,8 @@ export const FAILURE_TYPES = {
   imapBusy: 'IMAP_BUSY',
   imapAuth: 'IMAP_AUTH',
   imapUnavailable: 'IMAP_UNAVAILABLE',
+  /** A folder's watcher noticed new mail but the mailbox has no poll schedule to wake. */
+  pollScheduleMissing: 'POLL_SCHEDULE_MISSING',
 
   // --- MariaDB
   dbPacketTooLarge: 'DB_PACKET_TOO_LARGE',

@@ -1,6 +1,10 @@
 import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
+import { createMariaDbWatcherHealth } from '../adapters/mariadb/watcher-health';
+import { watcherStatus } from '../lib/watcher-view';
+import { WATCHER_VIEWS } from '../lib/contract';
+import type { WatcherRow } from '../ports/watcher-health';
 import { OFFLINE_PROMPT_VERSION } from '../adapters/offline-drafter';
 import type { Config } from '../lib/config';
 import {
@@ -51,6 +55,8 @@ export const BUSINESS_METRICS = {
   timeToDraft: 'email_rag_time_to_draft_seconds',
   stepRuntime: 'email_rag_step_runtime_seconds',
   draftOutcomes: 'email_rag_draft_outcomes_total',
+  idleWatchers: 'email_rag_idle_watchers',
+  idleReconnects: 'email_rag_idle_reconnects_total',
 } as const;
 
 /**
@@ -103,6 +109,8 @@ export function startBusinessMetricsSampler(
     /** The configured drafter and its prompt version: their outcome series start at 0 for each mailbox. */
     drafter?: string;
     promptVersion?: string;
+    /** The IDLE watchers' rows, and whether IMAP_IDLE is on: folders of enabled mailboxes per state. */
+    watchers?: { on: boolean; list(): Promise<WatcherRow[]> };
   } = {},
 ): { stop(): Promise<void> } {
   const m = BUSINESS_METRICS;
@@ -147,6 +155,8 @@ export function startBusinessMetricsSampler(
     '',
     'Decided drafts per outcome (approved_unchanged, light_edit, heavy_edit, rejected, redrafted, written_by_person), mailbox, drafter and prompt version',
   );
+
+  const idle = idleMetrics(meter, opts.mailboxes ?? [], opts.watchers);
 
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
   for (const priority of PRIORITIES) received.add(0, { priority });
@@ -218,6 +228,7 @@ export function startBusinessMetricsSampler(
       oldestWaiting.set(max(state.emails.filter((g) => needsPerson(g.status)).map((g) => g.oldestInStatusSeconds)));
       sends(SEND_STATUSES.map((status) => [{ status }, state.sends[status] ?? 0]));
       deadLetters(state.deadLetters.map((d) => [{ step: d.step, error_class: d.errorClass }, d.count]));
+      await idle.sample();
       lastSample.set(Math.floor(Date.now() / 1000));
       if (failing) logger.info('business metrics sampled again');
       failing = false;
@@ -261,12 +272,58 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
       mailboxes: config.mailboxes.filter((b) => b.enabled).map((b) => ({ id: b.id, folders: b.imap.folders })),
       drafter: config.llm.mode,
       promptVersion: config.llm.mode === 'openai' ? PROMPT_VERSION : OFFLINE_PROMPT_VERSION,
+      watchers: { on: config.imap.idle, list: () => createMariaDbWatcherHealth(pool).list() },
     },
   );
   return {
     async stop() {
       await sampler.stop();
       await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Push intake: folders of each enabled mailbox per watcher state (idle, connecting,
+ * reconnecting, stale, off, …), and connections lost since this worker started sampling (from
+ * the rows' running count, so every worker reports the fleet's reconnects).
+ */
+function idleMetrics(
+  meter: MetricMeter,
+  mailboxes: Array<{ id: string; folders: string[] }>,
+  source?: { on: boolean; list(): Promise<WatcherRow[]> },
+) {
+  const m = BUSINESS_METRICS;
+  const watchers = labelledGauge(meter.createGauge(m.idleWatchers, 'int', '', 'Folders of enabled mailboxes per IDLE watcher state'));
+  const reconnects = meter.createCounter(m.idleReconnects, '', 'IDLE watcher connections lost or refused, per mailbox');
+  for (const b of mailboxes) reconnects.add(0, { mailbox: b.id });
+  let seen: Map<string, number> | undefined;
+  return {
+    async sample(): Promise<void> {
+      if (!source) return;
+      const rows = await source.list();
+      watchers(
+        mailboxes.flatMap((b) =>
+          WATCHER_VIEWS.map((state): [MetricTags, number] => [
+            { mailbox: b.id, state },
+            b.folders.filter(
+              (f) =>
+                watcherStatus(
+                  source.on,
+                  rows.find((r) => r.mailboxId === b.id && r.folder === f),
+                ).view === state,
+            ).length,
+          ]),
+        ),
+      );
+      const now = new Map<string, number>();
+      for (const r of rows) now.set(r.mailboxId, (now.get(r.mailboxId) ?? 0) + r.reconnects);
+      for (const b of mailboxes) {
+        const before = seen?.get(b.id);
+        const total = now.get(b.id) ?? 0;
+        if (before !== undefined && total > before) reconnects.add(total - before, { mailbox: b.id });
+      }
+      seen = now;
     },
   };
 }

@@ -17,13 +17,19 @@ import { createMariaDbWatermarkStore } from '../adapters/mariadb/watermark-store
 import { createOfflineDrafter } from '../adapters/offline-drafter';
 import { createOpenAiDrafter } from '../adapters/openai-drafter';
 import { createTemporalInspector } from '../adapters/temporal-inspector';
+import { createImapFolderWatch } from '../adapters/imap-folder-watch';
+import { createMariaDbWatcherHealth } from '../adapters/mariadb/watcher-health';
+import { createTemporalPollTrigger } from '../adapters/temporal-poll-trigger';
+import type { IdleDeps } from '../activities/watch-activities';
+import { FAILURE_TYPES } from '../lib/contract';
+import { describeSecret, type MailboxEntry } from '../lib/mailbox-registry';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createArangoGraph } from '../adapters/arango-graph';
 import { createQdrantIndex } from '../adapters/qdrant-index';
 import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
-import { errorMessage } from '../lib/errors';
+import { ConfigError, PermanentError, errorMessage } from '../lib/errors';
 import { limitEmbedder } from '../lib/limited-embedder';
 import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
@@ -142,6 +148,7 @@ export function buildDependencies(
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
+    idle: idleDependencies(config, client, pool),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
@@ -163,5 +170,34 @@ export function buildDependencies(
       await mailboxes.close();
       await pool.end().catch(() => undefined);
     },
+  };
+}
+
+/** Push intake: each folder's IDLE connection with its mailbox's account, the poll trigger and the watcher rows. */
+function idleDependencies(config: Config, client: Client, pool: Pool): IdleDeps {
+  const password = (entry: MailboxEntry): string => {
+    try {
+      return config.readSecret(entry.imap.password);
+    } catch (err) {
+      const why = err instanceof ConfigError ? err.message : `${describeSecret(entry.imap.password)} cannot be read: ${errorMessage(err)}`;
+      throw new PermanentError(`mailbox "${entry.id}": IMAP password unavailable: ${why}`, FAILURE_TYPES.mailboxSecret);
+    }
+  };
+  return {
+    enabled: config.imap.idle,
+    folderWatch: (entry) =>
+      createImapFolderWatch({
+        host: entry.imap.host,
+        port: entry.imap.port,
+        tls: entry.imap.tls,
+        user: entry.imap.user,
+        password: password(entry),
+        hints: {
+          folder: `check imap.folders of mailbox "${entry.id}"`,
+          login: `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of mailbox "${entry.id}"`,
+        },
+      }),
+    pollTrigger: createTemporalPollTrigger(client),
+    health: createMariaDbWatcherHealth(pool),
   };
 }

@@ -62,6 +62,12 @@ export const PROFILES = {
   send: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
   /** MariaDB-only bookkeeping: a database outage is waited out, the write is never dropped. */
   bookkeeping: profile('30 seconds', { maximumAttempts: 0, delaysMs: [1_000, 5_000, 30_000, 60_000] }),
+  /**
+   * An IDLE watcher's session (workflows/mailbox-watch-workflow.ts): at most WATCH_SESSION_MAX
+   * long, heartbeating, so a dead worker's watch moves to another after HEARTBEAT_TIMEOUT; a lost
+   * connection is retried after 1 s, 4 s, 16 s, then every 30 s, without end. No queue row.
+   */
+  watch: profile('35 minutes', { maximumAttempts: 0, delaysMs: [1_000, 30_000] }),
 } as const satisfies Record<string, ActivityProfile>;
 
 export type ProfileName = keyof typeof PROFILES;
@@ -122,6 +128,8 @@ export const COST_CLASS: Record<ProfileName, 'mail-io' | 'parse' | 'index' | 'll
   index: 'index',
   llm: 'llm',
   bookkeeping: null,
+  // Long-held connections on the workflow queue, not in the mail I/O pool's limited slots.
+  watch: null,
 };
 export const COST_CLASSES = ['mail-io', 'parse', 'index', 'llm'] as const;
 export type CostClass = (typeof COST_CLASSES)[number];

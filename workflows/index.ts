@@ -1,3 +1,4 @@
 export * from './email-workflow';
 export * from './imap-poll-workflow';
 export * from './cleanup-workflow';
+export * from './mailbox-watch-workflow';

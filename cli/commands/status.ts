@@ -9,6 +9,9 @@ import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SE
 import type { PollHealth } from '../../ports/mailbox-health';
 import { connectDatabase } from '../context';
 import { pollHealthLine } from './mailboxes';
+import { createMariaDbWatcherHealth } from '../../adapters/mariadb/watcher-health';
+import type { WatcherRow } from '../../ports/watcher-health';
+import { watcherLine, watcherStatus, type WatcherStatus } from '../../lib/watcher-view';
 
 export interface StatusReport {
   emails: Record<string, number>;
@@ -30,8 +33,8 @@ export interface MailboxStatus {
   registry: 'enabled' | 'disabled' | 'removed';
   /** Statuses with at least one email. */
   emails: Record<string, number>;
-  /** One entry per watched folder; `health` null until its first poll. */
-  folders: Array<{ folder: string; health: PollHealth | null }>;
+  /** One entry per watched folder; `health` null until its first poll; `watcher`: its IDLE push intake. */
+  folders: Array<{ folder: string; health: PollHealth | null; watcher?: WatcherStatus }>;
 }
 
 export async function status(config: Config): Promise<StatusReport> {
@@ -42,6 +45,7 @@ export async function status(config: Config): Promise<StatusReport> {
     const sends = await createMariaDbSendLedger(pool).countByStatus();
     const perMailbox = await countEmailsByMailbox(pool);
     const polls = await createMariaDbMailboxHealth(pool).list();
+    const watchers = await createMariaDbWatcherHealth(pool).list();
     const fill = (keys: readonly string[], counts: Record<string, number>) => Object.fromEntries(keys.map((k) => [k, counts[k] ?? 0]));
     return {
       emails: fill(EMAIL_STATUSES, emails),
@@ -51,21 +55,33 @@ export async function status(config: Config): Promise<StatusReport> {
       sends: fill(SEND_STATUSES, sends),
       sendsInDoubt: sends[SEND_STATUS.inDoubt] ?? 0,
       sendsBounced: sends[SEND_STATUS.bounced] ?? 0,
-      mailboxes: mailboxStatus(config, perMailbox, polls),
+      mailboxes: mailboxStatus(config, perMailbox, polls, watchers),
     };
   } finally {
     await pool.end();
   }
 }
 
-function mailboxStatus(config: Config, perMailbox: Record<string, Record<string, number>>, polls: PollHealth[]): MailboxStatus[] {
+function mailboxStatus(
+  config: Config,
+  perMailbox: Record<string, Record<string, number>>,
+  polls: PollHealth[],
+  watchers: WatcherRow[],
+): MailboxStatus[] {
   const order = (counts: Record<string, number> | undefined) =>
     Object.fromEntries(EMAIL_STATUSES.filter((s) => (counts?.[s] ?? 0) > 0).map((s) => [s, counts![s]!]));
   const known = config.mailboxes.map((m): MailboxStatus => ({
     id: m.id,
     registry: m.enabled ? 'enabled' : 'disabled',
     emails: order(perMailbox[m.id]),
-    folders: m.imap.folders.map((folder) => ({ folder, health: polls.find((p) => p.mailboxId === m.id && p.folder === folder) ?? null })),
+    folders: m.imap.folders.map((folder) => ({
+      folder,
+      health: polls.find((p) => p.mailboxId === m.id && p.folder === folder) ?? null,
+      watcher: watcherStatus(
+        config.imap.idle && m.enabled,
+        watchers.find((w) => w.mailboxId === m.id && w.folder === folder),
+      ),
+    })),
   }));
   const removed = Object.keys(perMailbox)
     .filter((id) => !config.mailboxes.some((m) => m.id === id))
@@ -94,7 +110,10 @@ export function formatStatus(r: StatusReport): string {
       `  ${m.id}${m.registry === 'enabled' ? '' : ` (${m.registry === 'removed' ? 'not in the registry' : 'disabled'})`}: ${
         Object.keys(m.emails).length > 0 ? line(m.emails) : 'no emails'
       }`,
-      ...m.folders.map((f) => `    ${pollHealthLine(f.health ?? undefined, f.folder)}`),
+      ...m.folders.flatMap((f) => [
+        `    ${pollHealthLine(f.health ?? undefined, f.folder)}`,
+        ...(f.watcher ? [`      ${watcherLine(f.watcher)}`] : []),
+      ]),
     ]),
   ].join('\n');
 }

@@ -1,0 +1,61 @@
+import { TransientError } from '../lib/errors';
+import { FAILURE_TYPES } from '../lib/contract';
+import type { FolderWatch, FolderWatchEvents } from '../ports/folder-watch';
+import { newImapClient, type ImapLogin } from './imap-client';
+import { classifyImapError, type ImapSettings } from './imap-mailbox';
+
+/**
+ * IDLE is ended and re-entered this often: a server may drop a session idle for 30 minutes
+ * (RFC 2177), and each restart is traffic that proves the connection still works.
+ */
+const IDLE_RESTART_MS = 60_000;
+/** Silence longer than this (two missed IDLE restarts) is a dead connection, e.g. a cut without RST. */
+const SOCKET_TIMEOUT_MS = 150_000;
+
+/**
+ * One IMAP connection per watch, read-only, held in IDLE by imapflow (auto-IDLE right after the
+ * folder is selected); an `exists` event with a larger count is new mail. The connection is the
+ * watcher's own, not one of the Mailbox adapter's pooled sessions: it stays open for the whole
+ * watch and must not hold up polls and fetches.
+ */
+export function createImapFolderWatch(settings: ImapSettings): FolderWatch {
+  const login: ImapLogin = {
+    host: settings.host,
+    port: settings.port,
+    tls: settings.tls,
+    user: settings.user,
+    password: settings.password,
+  };
+  return {
+    async watch(folder: string, signal: AbortSignal, events: FolderWatchEvents): Promise<void> {
+      if (signal.aborted) return;
+      const client = newImapClient(login, {
+        connectMs: 30_000,
+        socketMs: SOCKET_TIMEOUT_MS,
+        idleRestartMs: IDLE_RESTART_MS,
+        idleAtOnce: true,
+      });
+      const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
+      const aborted = new Promise<'aborted'>((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      client.on('exists', (data: { count: number; prevCount: number }) => {
+        if (data.count > data.prevCount) events.onNewMail();
+      });
+      try {
+        await client.connect();
+        await client.mailboxOpen(folder, { readOnly: true });
+      } catch (err) {
+        client.close();
+        throw classifyImapError(err, `watching ${folder}`, settings.hints);
+      }
+      events.onConnected();
+      const end = await Promise.race([closed, aborted]);
+      if (end === 'aborted') {
+        // A polite LOGOUT when the server still answers; close() when it does not within a moment.
+        await Promise.race([client.logout().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+        client.close();
+        return;
+      }
+      throw new TransientError(`IMAP connection watching ${folder} of ${settings.user} was closed`, FAILURE_TYPES.imapUnavailable);
+    },
+  };
+}
