@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { WATCHER_STATES } from '../lib/contract';
 import { classifyError } from '../lib/retry-decision';
+import { TransientError } from '../lib/errors';
 import type { MailboxEntry } from '../lib/mailbox-registry';
 import type { FolderWatch } from '../ports/folder-watch';
 import type { PollTrigger } from '../ports/poll-trigger';
@@ -115,9 +116,16 @@ export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'au
           },
         });
         await waker.settled();
-        if (ctx.cancellationSignal.aborted) await idle.health.enter({ ...where, state: WATCHER_STATES.stopped }).catch(() => undefined);
+        if (ctx.cancellationSignal.aborted) {
+          // A worker shutting down hands the watch on (the retry runs on another worker within
+          // seconds); a terminated or cancelled watcher has stopped for good.
+          if (ctx.cancellationDetails?.workerShutdown) throw new TransientError('worker shutting down: the watch moves to another worker');
+          await idle.health.enter({ ...where, state: WATCHER_STATES.stopped }).catch(() => undefined);
+          throw ctx.cancellationSignal.reason;
+        }
         return { wakeups: waker.count() };
       } catch (err) {
+        if (ctx.cancellationSignal.aborted && !(err instanceof TransientError)) throw err;
         const c = classifyError(err);
         // Bookkeeping must not hide the failure: a database outage loses the note only.
         await idle.health.enter({ ...where, state: WATCHER_STATES.reconnecting, error: `${c.code}: ${c.message}` }).catch(() => undefined);
