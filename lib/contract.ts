@@ -27,8 +27,9 @@ export const WATCHER_STATES = {
 } as const;
 export type WatcherState = (typeof WATCHER_STATES)[keyof typeof WATCHER_STATES];
 /** What status and metrics show for a folder: a stored state, `stale` (its heartbeat stopped) or `off`. */
-export const WATCHER_VIEWS = [...Object.values(WATCHER_STATES), 'stale', 'off'] as const;
-export type WatcherView = (typeof WATCHER_VIEWS)[number];
+export const WATCHER_VIEW = { ...WATCHER_STATES, stale: 'stale', off: 'off' } as const;
+export const WATCHER_VIEWS = Object.values(WATCHER_VIEW);
+export type WatcherView = (typeof WATCHER_VIEW)[keyof typeof WATCHER_VIEW];
 
 /**
  * A person's decisions on an email. Each is a Temporal Update (validated, answered) and a signal

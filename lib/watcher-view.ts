@@ -1,4 +1,4 @@
-import { WATCHER_STATES, type WatcherView } from './contract';
+import { WATCHER_STATES, WATCHER_VIEW, type WatcherView } from './contract';
 import type { WatcherRow } from '../ports/watcher-health';
 
 /** A watcher silent for longer than this (three missed database heartbeats) has lost its worker. */
@@ -16,17 +16,17 @@ export interface WatcherStatus {
  * and Temporal moves the watch to another one after the heartbeat timeout.
  */
 export function watcherStatus(on: boolean, row: WatcherRow | undefined): WatcherStatus {
-  if (!on || !row || row.state === WATCHER_STATES.stopped) return { view: 'off', row: row ?? null };
-  if (row.secondsSinceSeen > WATCHER_STALE_SECONDS) return { view: 'stale', row };
+  if (!on || !row || row.state === WATCHER_STATES.stopped) return { view: WATCHER_VIEW.off, row: row ?? null };
+  if (row.secondsSinceSeen > WATCHER_STALE_SECONDS) return { view: WATCHER_VIEW.stale, row };
   return { view: row.state, row };
 }
 
 export function watcherLine(w: WatcherStatus): string {
   const r = w.row;
   switch (w.view) {
-    case 'off':
+    case WATCHER_VIEW.off:
       return 'push (IDLE): off';
-    case 'stale':
+    case WATCHER_VIEW.stale:
       return `push (IDLE): STALE, no heartbeat for ${r!.secondsSinceSeen} s (was ${r!.state})`;
     case WATCHER_STATES.reconnecting:
       return `push (IDLE): RECONNECTING since ${r!.since.toISOString()}; last error: ${r!.lastError ?? 'unknown'}`;

@@ -5,6 +5,7 @@
  * sampled from /proc for memory and CPU; `--workers N` runs N of them on the same task queues.
  *
  *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
+ *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
@@ -34,6 +35,7 @@ import { historyShape, startSpread, treeCpu } from './bench/history-shape';
 import { findProcess, processCpu } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
+import { runLatencyBench } from './bench/idle-latency';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
 
@@ -50,6 +52,9 @@ const { values: opts } = parseArgs({
     'no-approve': { type: 'boolean', default: false },
     // V8 CPU profiles of the workers (main and workflow threads), written to this folder when they stop.
     'cpu-prof': { type: 'string' },
+    // Push intake: arrival → awaiting approval with the IDLE watcher, then with the schedule alone.
+    latency: { type: 'boolean', default: false },
+    'poll-interval': { type: 'string', default: '60' },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -87,6 +92,18 @@ const awaiting = (stack: TestStack, n: number) => {
 };
 
 async function main(): Promise<void> {
+  if (opts.latency) {
+    const every = Number(opts['poll-interval']);
+    log(`bench: latency of ${N} mails appended one at a time, with IMAP IDLE and with a ${every} s poll interval`);
+    const figures = await runLatencyBench(N, every, log);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ pollIntervalSeconds: every, figures }, null, 2)}\n`);
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    for (const f of figures)
+      log(
+        `${f.mode === 'idle' ? 'IMAP IDLE ' : `poll ${every} s`}: arrival → awaiting approval p50 ${s(f.p50Ms)}, p95 ${s(f.p95Ms)}, max ${s(f.maxMs)} (${f.emails} mails)`,
+      );
+    return;
+  }
   log(
     `bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}, ${W} worker process${W > 1 ? 'es' : ''}; ` +
       'starting the real stack (LLM = local double)',

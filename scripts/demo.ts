@@ -9,7 +9,7 @@ import { createPool, type Pool } from '../adapters/mariadb/pool';
 import { loadConfig } from '../lib/config';
 import { emailRag, startWorker } from './demo/cli';
 import { demoCodec, startDemoCodecServer } from './demo/codec';
-import { appendedToSent, emailRows, watermark } from './demo/queries';
+import { appendedToSent, emailRows, watcherIdle, watermark } from './demo/queries';
 import { crossLanguageCitations, draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
 import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
 import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startSmtp, startTemporal, withDatabase } from './demo/services';
@@ -164,9 +164,32 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     );
   }
 
+  // Push intake: the schedule install started one IDLE watcher per mailbox.
+  await step('waiting for the IMAP IDLE watcher', [workerLog], () =>
+    waitFor('an idle row in mailbox_watchers', () => watcherIdle(pool), { timeoutMs: 60_000, abortIf: workerDied }),
+  );
+  say(
+    `  push intake: INBOX held in IMAP IDLE (MailboxWatchWorkflow watch-${config.mailboxes[0]!.id}); the poll schedule stays as the safety net`,
+  );
+
   heading(5, 'customer emails arrive');
   const samples = await step('reading the sample emails', [], () => loadSampleMails(SAMPLE_DIR));
-  for (const s of samples) {
+  // The first one alone, with no poll triggered: the watcher's IDLE notice brings it in.
+  const pushed = samples[0]!;
+  const pushedBox = mailboxFor(pushed.file, boxes);
+  const arrived = Date.now();
+  await step(`delivering ${pushed.file}`, dovecotLogs, () =>
+    dovecot.deliver(pushedBox.user, pushedBox === MAILBOX ? pushed.raw : addressedTo(pushed.raw, pushedBox)),
+  );
+  await step('waiting for its draft (no poll triggered)', [workerLog], () =>
+    waitFor(
+      `a draft for ${pushed.file}`,
+      async () => (await emailRows(pool)).some((r) => sameMessageId(r.messageId, pushed.messageId) && WAITING.has(r.status)) || undefined,
+      { timeoutMs: 120_000, everyMs: 100, abortIf: workerDied },
+    ),
+  );
+  say(`  ${pushed.file}: arrival → draft waiting for a person in ${((Date.now() - arrived) / 1000).toFixed(1)} s over IMAP IDLE`);
+  for (const s of samples.slice(1)) {
     const box = mailboxFor(s.file, boxes);
     await step(`delivering ${s.file}`, dovecotLogs, () => dovecot.deliver(box.user, box === MAILBOX ? s.raw : addressedTo(s.raw, box)));
     say(`  delivered ${s.file.padEnd(34)} ${s.from.padEnd(48)} -> ${box.user}`);

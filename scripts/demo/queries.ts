@@ -1,4 +1,5 @@
 import type { Pool } from '../../adapters/mariadb/pool';
+import { WATCHER_STATES } from '../../lib/contract';
 
 export interface Watermark {
   uidValidity: number;
@@ -68,4 +69,10 @@ export async function appendedToSent(pool: Pool, emailId: string): Promise<boole
     appended_to_sent: number;
   }>;
   return rows.some((r) => Number(r.appended_to_sent) === 1);
+}
+
+/** True once a folder's IDLE watcher holds its connection (push intake is on). */
+export async function watcherIdle(pool: Pool): Promise<true | undefined> {
+  const rows = (await pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ? LIMIT 1', [WATCHER_STATES.idle])) as unknown[];
+  return rows.length > 0 ? true : undefined;
 }

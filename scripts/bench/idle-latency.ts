@@ -1,0 +1,119 @@
+/**
+ * Arrival → awaiting approval with push intake (IMAP IDLE) and with the poll schedule alone, on
+ * the real stack with an in-process worker. Open loop: mails are appended over IMAP one at a
+ * time with random gaps (2–6 s), whatever the pipeline is doing, as customers write; each is timed
+ * from its APPEND to its status `awaiting_approval` (probed every 100 ms).
+ */
+import { Client, Connection } from '@temporalio/client';
+import { installSchedules, triggerPoll } from '../../cli/schedules';
+import { installWatchers } from '../../cli/watchers';
+import { loadConfig } from '../../lib/config';
+import { WATCHER_STATES } from '../../lib/contract';
+import { STATUS, imapEmailId } from '../../lib/domain';
+import { createEmailWorker } from '../../workers/email-worker';
+import { withImap } from '../../test/support/imap-session';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../../test/support/stack';
+import { waitFor } from '../../test/support/wait';
+import { workflowBundle } from '../../test/support/workflow-bundle';
+
+export interface LatencyFigures {
+  mode: 'idle' | 'poll';
+  emails: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function statuses(stack: TestStack, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await stack.db.pool.query(`SELECT id, status FROM emails WHERE id IN (${ids.map(() => '?').join(',')})`, ids)) as Array<{
+    id: string;
+    status: string;
+  }>;
+  return new Map(rows.map((r) => [r.id, r.status]));
+}
+
+/** Appends `n` mails with gaps and times each to awaiting approval. */
+async function measure(stack: TestStack, mode: LatencyFigures['mode'], n: number, log: (l: string) => void): Promise<LatencyFigures> {
+  const appendedAt = new Map<string, number>();
+  const took: number[] = [];
+  let appending = true;
+  const appender = (async () => {
+    for (let i = 0; i < n; i++) {
+      const raw = sampleEmail({
+        subject: `Lieferung ${mode}-${i} verspätet`,
+        body: `Hallo,\n\nmeine Bestellung ${mode}-${i} ist noch nicht da.\n\nGrüße`,
+      });
+      const r = await withImap(
+        { host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD },
+        async (c) => {
+          const t = Date.now();
+          const res = await c.append('INBOX', raw);
+          return res ? { res, t } : undefined;
+        },
+      );
+      if (!r || !r.res.uid) throw new Error('IMAP APPEND returned no UID');
+      appendedAt.set(imapEmailId(MAILBOX_USER, 'INBOX', Number(r.res.uidValidity), r.res.uid), r.t);
+      await sleep(2_000 + Math.random() * 4_000);
+    }
+    appending = false;
+  })();
+  const deadline = Date.now() + n * 6_000 + 600_000;
+  while ((appending || appendedAt.size > 0) && Date.now() < deadline) {
+    const now = await statuses(stack, [...appendedAt.keys()]);
+    const seen = Date.now();
+    for (const [id, t] of [...appendedAt]) {
+      if (now.get(id) !== STATUS.awaitingApproval) continue;
+      took.push(seen - t);
+      appendedAt.delete(id);
+      log(`bench: ${mode} ${took.length}/${n}: ${((seen - t) / 1000).toFixed(2)} s`);
+    }
+    await sleep(100);
+  }
+  await appender;
+  if (took.length < n) throw new Error(`${n - took.length} mails did not reach awaiting approval in time (${mode})`);
+  const sorted = [...took].sort((a, b) => a - b);
+  return { mode, emails: n, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted[sorted.length - 1]! };
+}
+
+/** Both runs on one stack: first with the watchers, then with them stopped (schedule only). */
+export async function runLatencyBench(n: number, pollIntervalSeconds: number, log: (l: string) => void): Promise<LatencyFigures[]> {
+  const stack = await startStack({ env: { IMAP_POLL_INTERVAL_SECONDS: String(pollIntervalSeconds) }, keepTraffic: false });
+  const worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
+  const running = worker.run();
+  const client = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address }) });
+  try {
+    await installSchedules(client, stack.config);
+    await installWatchers(client, stack.config);
+    await triggerPoll(client, stack.config);
+    await waitFor(
+      'mailbox connected',
+      async () => ((await stack.db.pool.query('SELECT 1 FROM mailbox_watermarks')) as unknown[]).length > 0,
+    );
+    await waitFor(
+      'watcher idle',
+      async () =>
+        ((await stack.db.pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ?', [WATCHER_STATES.idle])) as unknown[]).length > 0,
+    );
+    const idle = await measure(stack, 'idle', n, log);
+    await installWatchers(client, loadConfig({ ...stack.env, IMAP_IDLE: 'off' }));
+    await waitFor(
+      'watcher stopped',
+      async () =>
+        ((await stack.db.pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ?', [WATCHER_STATES.stopped])) as unknown[]).length > 0,
+    );
+    const poll = await measure(stack, 'poll', n, log);
+    return [idle, poll];
+  } finally {
+    await worker.shutdown();
+    await running.catch(() => undefined);
+    await client.connection.close();
+    await stack.stop();
+  }
+}
