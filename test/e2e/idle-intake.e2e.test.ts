@@ -17,6 +17,10 @@ import { loadConfig, type Config } from '../../lib/config';
 import { imapEmailId } from '../../lib/domain';
 import { watchWorkflowId } from '../../lib/schedule-ids';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
+import { BUSINESS_METRICS, startBusinessMetricsSampler } from '../../workers/business-metrics';
+import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
+import { createMariaDbWatcherHealth } from '../../adapters/mariadb/watcher-health';
+import type { MetricMeter } from '@temporalio/common';
 import { withImap } from '../support/imap-session';
 import { writeRegistry } from '../support/mailbox-registry-file';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
@@ -199,6 +203,45 @@ test('a cut connection: the watcher reconnects with backoff and the next mail is
   assert.ok((await auditEvents('watcher_reconnected')).some((e) => e.message.startsWith('support/INBOX: ')));
   const id = await append('INBOX', 'Nach dem Neustart: Passwort zurücksetzen');
   await awaitingApproval(id);
+});
+
+/** A recording MetricMeter (test double of the SDK's Prometheus meter): the last value per metric and label set. */
+function recordingMeter() {
+  const values = new Map<string, number>();
+  const key = (name: string, tags: Record<string, unknown> = {}) => `${name}${JSON.stringify(Object.entries(tags).sort())}`;
+  const meter = {
+    createGauge: (name: string) => ({ set: (v: number, tags?: Record<string, unknown>) => values.set(key(name, tags), v) }),
+    createCounter: (name: string) => ({
+      add: (v: number, tags?: Record<string, unknown>) => values.set(key(name, tags), (values.get(key(name, tags)) ?? 0) + v),
+    }),
+    createHistogram: () => ({ record: () => undefined }),
+    withTags: () => meter,
+  };
+  return { meter: meter as unknown as MetricMeter, value: (name: string, tags: Record<string, string>) => values.get(key(name, tags)) };
+}
+
+test('metrics: folders per watcher state and reconnects per mailbox', async () => {
+  const { meter, value } = recordingMeter();
+  const mailboxes = config.mailboxes.filter((m) => m.enabled).map((m) => ({ id: m.id, folders: m.imap.folders }));
+  const sampler = startBusinessMetricsSampler(createMariaDbOperatingFigures(stack.db.pool), meter, 200, {
+    mailboxes,
+    watchers: { on: true, list: () => createMariaDbWatcherHealth(stack.db.pool).list() },
+  });
+  try {
+    const m = BUSINESS_METRICS;
+    await waitFor('the watcher gauge', async () => value(m.idleWatchers, { mailbox: 'support', state: 'idle' }) === 2 || undefined, 30_000);
+    assert.equal(value(m.idleWatchers, { mailbox: 'support', state: 'reconnecting' }), 0);
+    assert.equal(value(m.idleWatchers, { mailbox: 'broken', state: 'reconnecting' }), 1);
+    assert.equal(value(m.idleReconnects, { mailbox: 'support' }), 0, 'counted from the sampler’s start');
+    // The refused login is retried every 30 s: each attempt counts.
+    await waitFor(
+      'a reconnect of broken counted',
+      async () => (value(m.idleReconnects, { mailbox: 'broken' }) ?? 0) > 0 || undefined,
+      90_000,
+    );
+  } finally {
+    await sampler.stop();
+  }
 });
 
 test('IMAP_IDLE=off: the watchers stop and the schedule alone takes mail', async () => {

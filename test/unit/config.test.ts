@@ -197,3 +197,12 @@ test('embedder: local by default (no input type, the USE model name); remote wit
   );
   assert.throws(() => loadConfig({ ...base, EMBEDDER: 'off', QDRANT_URL: 'http://qdrant:6333' }), /QDRANT_URL needs vectors/);
 });
+
+test('push intake (IMAP_IDLE): on by default, off on request, nonsense refused', () => {
+  assert.equal(loadConfig(base).imap.idle, true);
+  assert.equal(loadConfig({ ...base, IMAP_IDLE: 'off' }).imap.idle, false);
+  assert.throws(
+    () => loadConfig({ ...base, IMAP_IDLE: 'sometimes' }),
+    (err: unknown) => err instanceof ConfigError && /IMAP_IDLE must be true or false, got "sometimes"/.test(err.message),
+  );
+});
