@@ -259,3 +259,31 @@ test('IMAP_IDLE=off: the watchers stop and the schedule alone takes mail', async
   await triggerPoll(client, off, 'support');
   await awaitingApproval(id);
 });
+
+test('a watcher started for a disabled mailbox ends at once, audited', async () => {
+  const handle = await client.workflow.start(WORKFLOW_TYPES.mailboxWatch, {
+    taskQueue: config.temporal.taskQueue,
+    workflowId: watchWorkflowId('billing'),
+    args: [{ mailboxId: 'billing' }],
+  });
+  assert.deepEqual(await handle.result(), { mailboxId: 'billing', stopped: 'disabled' });
+  assert.ok((await auditEvents('watcher_stopped')).some((e) => e.message.startsWith('billing: no IDLE watcher (mailbox disabled)')));
+});
+
+test('new mail noticed without a poll schedule to wake: audited, the watcher stays connected', async () => {
+  await client.schedule.getHandle('imap-poll-support').delete();
+  try {
+    await installWatchers(client, config);
+    await waitFor(
+      'the failed wake-up audited',
+      async () =>
+        (await auditEvents('watcher_wake_failed')).some((e) => /^support\/\w+: .*POLL_SCHEDULE_MISSING/.test(e.message)) || undefined,
+      60_000,
+    );
+    await waitFor('support/INBOX idle', async () => (await watcherRow('support', 'INBOX'))?.state === WATCHER_STATES.idle, 60_000);
+  } finally {
+    await installSchedules(client, config);
+  }
+  // With the schedule back, the next notice brings the mail in.
+  await awaitingApproval(await append('INBOX', 'Rückruf erbeten'));
+});
