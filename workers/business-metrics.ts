@@ -1,9 +1,9 @@
-import type { MetricGauge, MetricMeter, MetricTags } from '@temporalio/common';
+import type { MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
+import { idleMetrics } from './idle-metrics';
+import { labelledGauge } from './labelled-gauge';
 import { createMariaDbWatcherHealth } from '../adapters/mariadb/watcher-health';
-import { watcherStatus } from '../lib/watcher-view';
-import { WATCHER_VIEWS } from '../lib/contract';
 import type { WatcherRow } from '../ports/watcher-health';
 import { OFFLINE_PROMPT_VERSION } from '../adapters/offline-drafter';
 import type { Config } from '../lib/config';
@@ -74,22 +74,6 @@ export const BUSINESS_HISTOGRAM_BUCKETS: Record<string, number[]> = {
 };
 
 /**
- * A gauge whose label sets come and go (dead letters of a step, …): a set that disappears from
- * the database is set to 0, not left at its last value.
- */
-function labelledGauge(gauge: MetricGauge) {
-  const seen = new Map<string, MetricTags>();
-  return (values: Array<[MetricTags, number]>) => {
-    const now = new Map(values.map(([tags, v]) => [JSON.stringify(tags), [tags, v] as const]));
-    for (const [key, tags] of seen) if (!now.has(key)) gauge.set(0, tags);
-    for (const [key, [tags, v]] of now) {
-      gauge.set(v, tags);
-      seen.set(key, tags);
-    }
-  };
-}
-
-/**
  * Samples the operating figures (docs/operating.md: metrics and alerts) from MariaDB every `intervalMs` into the runtime's metric meter, so
  * they appear on the SDK's Prometheus endpoint. Counters count what happened since the worker
  * started; gauges show the database as it is. A failed round is counted and logged, and the
@@ -156,7 +140,7 @@ export function startBusinessMetricsSampler(
     'Decided drafts per outcome (approved_unchanged, light_edit, heavy_edit, rejected, redrafted, written_by_person), mailbox, drafter and prompt version',
   );
 
-  const idle = idleMetrics(meter, opts.mailboxes ?? [], opts.watchers);
+  const idle = idleMetrics(meter, { watchers: m.idleWatchers, reconnects: m.idleReconnects }, opts.mailboxes ?? [], opts.watchers);
 
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
   for (const priority of PRIORITIES) received.add(0, { priority });
@@ -279,51 +263,6 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
     async stop() {
       await sampler.stop();
       await pool.end().catch(() => undefined);
-    },
-  };
-}
-
-/**
- * Push intake: folders of each enabled mailbox per watcher state (idle, connecting,
- * reconnecting, stale, off, …), and connections lost since this worker started sampling (from
- * the rows' running count, so every worker reports the fleet's reconnects).
- */
-function idleMetrics(
-  meter: MetricMeter,
-  mailboxes: Array<{ id: string; folders: string[] }>,
-  source?: { on: boolean; list(): Promise<WatcherRow[]> },
-) {
-  const m = BUSINESS_METRICS;
-  const watchers = labelledGauge(meter.createGauge(m.idleWatchers, 'int', '', 'Folders of enabled mailboxes per IDLE watcher state'));
-  const reconnects = meter.createCounter(m.idleReconnects, '', 'IDLE watcher connections lost or refused, per mailbox');
-  for (const b of mailboxes) reconnects.add(0, { mailbox: b.id });
-  let seen: Map<string, number> | undefined;
-  return {
-    async sample(): Promise<void> {
-      if (!source) return;
-      const rows = await source.list();
-      watchers(
-        mailboxes.flatMap((b) =>
-          WATCHER_VIEWS.map((state): [MetricTags, number] => [
-            { mailbox: b.id, state },
-            b.folders.filter(
-              (f) =>
-                watcherStatus(
-                  source.on,
-                  rows.find((r) => r.mailboxId === b.id && r.folder === f),
-                ).view === state,
-            ).length,
-          ]),
-        ),
-      );
-      const now = new Map<string, number>();
-      for (const r of rows) now.set(r.mailboxId, (now.get(r.mailboxId) ?? 0) + r.reconnects);
-      for (const b of mailboxes) {
-        const before = seen?.get(b.id);
-        const total = now.get(b.id) ?? 0;
-        if (before !== undefined && total > before) reconnects.add(total - before, { mailbox: b.id });
-      }
-      seen = now;
     },
   };
 }
