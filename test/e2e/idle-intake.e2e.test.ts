@@ -25,6 +25,7 @@ import { withImap } from '../support/imap-session';
 import { writeRegistry } from '../support/mailbox-registry-file';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startTcpProxy } from '../support/tcp-proxy';
+import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
 
@@ -39,6 +40,7 @@ const workers: RunningWorker[] = [];
 const runs: Array<Promise<void>> = [];
 let connection: Connection;
 let client: Client;
+let workerProcess: WorkerProcess | undefined;
 
 before(async () => {
   stack = await startStack({
@@ -86,6 +88,7 @@ before(async () => {
 });
 
 after(async () => {
+  await workerProcess?.stop().catch(() => workerProcess?.kill());
   await Promise.all(workers.map((w) => w.shutdown()));
   await Promise.allSettled(runs);
   await connection?.close();
@@ -286,4 +289,21 @@ test('new mail noticed without a poll schedule to wake: audited, the watcher sta
   }
   // With the schedule back, the next notice brings the mail in.
   await awaitingApproval(await append('INBOX', 'Rückruf erbeten'));
+});
+
+test('the workers holding the watch stop: another worker process takes it over and the next mail is taken', async () => {
+  workerProcess = await startWorkerProcess(env, path.join(stack.dir, 'worker-3.log'));
+  const before = (await watcherRow('support', 'INBOX'))!.reconnects;
+  // Both in-process workers stop; their watch activities hand the watch on instead of ending it.
+  await Promise.all(workers.map((w) => w.shutdown()));
+  await waitFor(
+    'support/INBOX idle on the worker process',
+    async () => {
+      const row = await watcherRow('support', 'INBOX');
+      return (row?.state === WATCHER_STATES.idle && row.reconnects > before) || undefined;
+    },
+    90_000,
+  );
+  assert.deepEqual(await runningWatchers(), [watchWorkflowId('broken'), watchWorkflowId('support')], 'still one watcher per mailbox');
+  await awaitingApproval(await append('INBOX', 'Nach dem Wechsel des Workers: Rechnung fehlt'));
 });
