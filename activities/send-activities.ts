@@ -96,8 +96,10 @@ export function createSendActivities(
      * Sends an approved draft exactly once where SMTP allows it. Failures before the final dot
      * of DATA leave the row `failed` (safe to retry); a break after it leaves it `in_doubt` and
      * throws SEND_IN_DOUBT, as does every later call until an operator decides: `force` (one-shot
-     * per key) sends again, confirmSentByOperator records that it arrived. The email's status is
-     * the workflow's; this records the ledger row, the draft and the audit trail.
+     * per key) sends again, confirmSentByOperator records that it arrived. A mailbox whose provider
+     * files sent mail first looks the reply up in its Sent folder: found, it is `sent` by the
+     * mailbox check. The email's status is the workflow's; this records the ledger row, the draft
+     * and the audit trail.
      */
     async sendReply(input: {
       emailId: string;
@@ -210,6 +212,9 @@ export function createSendActivities(
           if (now?.status === SEND_STATUS.inDoubt) {
             const found = doubt ? await resolveDoubtFromSent(deps, { ...doubt, since: sentMark }, now) : null;
             if (found) return foundInSent(found);
+            // Another attempt's lookup may have settled it while this one looked.
+            const settled = doubt ? await deps.sends.get(draft.id) : null;
+            if (settled?.status === SEND_STATUS.sent) return { messageId, outcome: SEND_OUTCOME.alreadySent };
             return refuseInDoubt(deps, ctx, now);
           }
         } else {
