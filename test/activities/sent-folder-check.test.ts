@@ -73,8 +73,14 @@ async function approved(h: ReturnType<typeof activityHarness>, subject: string) 
   await h.run(emailId, h.activities.fetchEmail, input);
   await h.run(emailId, h.activities.parseEmail, { emailId });
   await h.run(emailId, h.activities.indexEmail, { emailId });
-  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1 });
-  await h.run(emailId, h.activities.recordDecision, { emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester' } });
+  // Each step records the status it reaches under the workflow's number, as in the workflow.
+  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
+  await h.run(emailId, h.activities.recordDecision, {
+    emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+    record: { seq: 2 },
+  });
   return { emailId, draftId: draft.draftId };
 }
 
@@ -114,7 +120,7 @@ for (const mode of ['fileThenCut', 'fileThenSilent'] as const) {
   test(`${mode}: the send in doubt is found in Sent and recorded sent by the mailbox check, with folder and UID`, async () => {
     const m = await approved(filed, `Zweifel ${mode}`);
     filing.plan(mode);
-    const sent = await send(filed, m);
+    const sent = await filed.run(m.emailId, filed.activities.sendReply, { emailId: m.emailId, draftId: m.draftId, record: { seq: 3 } });
     const r = await row(m.draftId);
     const uids = await inSent(r.messageId);
     assert.equal(uids.length, 1, 'exactly one copy in Sent: the provider’s');
@@ -123,6 +129,9 @@ for (const mode of ['fileThenCut', 'fileThenSilent'] as const) {
     assert.deepEqual([sent.foundInSent?.folder, sent.foundInSent?.uid], ['Sent', uids[0]]);
     assert.deepEqual([r.status, r.resolvedBy, r.appendedToSent], ['sent', 'mailbox-check', false]);
     assert.equal((await filed.deps.activities.drafts.get(m.draftId))?.status, 'sent');
+    // The email ends sent, recorded by the step as the workflow's transition, saying how.
+    assert.equal((await filed.deps.activities.messages.getEmail(m.emailId))?.status, 'sent');
+    assert.match(sent.recorded?.reason ?? '', /^sent as <reply-.*> \(in doubt, found in Sent as UID \d+\)$/);
     const marked = await audit(m.emailId, 'send_marked_sent');
     assert.equal(marked.length, 1);
     assert.equal(marked[0]!.actor, 'mailbox-check');
