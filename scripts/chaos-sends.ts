@@ -13,7 +13,7 @@
  * `smtp.providerFilesSent`: a send in doubt is then looked up there. Also printed: the sends the
  * lookup resolved and Message-IDs the Sent folder holds more than once.
  *
- * Exit 1 when a reply arrived twice, an email was lost (neither sent nor in doubt, or recorded as
+ * Exit 1 when a reply arrived twice (or is twice in Sent), an email was lost (neither sent nor in doubt, or recorded as
  * sent without reaching the server), or a send is in doubt whose attempt stopped before the final dot.
  */
 import * as path from 'node:path';
