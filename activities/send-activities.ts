@@ -5,11 +5,13 @@ import { classifyApproval } from '../lib/draft-outcome';
 import { PermanentError, TransientError, errorMessage } from '../lib/errors';
 import { envelopeMismatch, recipientProblem } from '../lib/recipients';
 import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
-import type { FolderMark, Mailbox } from '../ports/mailbox';
-import type { SendPhase } from '../ports/store';
+import type { FolderMark, FoundMessage, Mailbox } from '../ports/mailbox';
+import type { SendAttemptRecord, SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
-import { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
+import { mailboxOf, ourAddresses } from './mailbox-of';
+import { resolveDoubtFromSent } from './send-doubt';
+import { indexSentReply } from './sent-feedback';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
@@ -94,14 +96,16 @@ export function createSendActivities(
      * Sends an approved draft exactly once where SMTP allows it. Failures before the final dot
      * of DATA leave the row `failed` (safe to retry); a break after it leaves it `in_doubt` and
      * throws SEND_IN_DOUBT, as does every later call until an operator decides: `force` (one-shot
-     * per key) sends again, confirmSentByOperator records that it arrived. The email's status is
-     * the workflow's; this records the ledger row, the draft and the audit trail.
+     * per key) sends again, confirmSentByOperator records that it arrived. A mailbox whose provider
+     * files sent mail first looks the reply up in its Sent folder: found, it is `sent` by the
+     * mailbox check. The email's status is the workflow's; this records the ledger row, the draft
+     * and the audit trail.
      */
     async sendReply(input: {
       emailId: string;
       draftId: string;
       force?: { by: string; key: string };
-    }): Promise<{ messageId: string; outcome: SendOutcome }> {
+    }): Promise<{ messageId: string; outcome: SendOutcome; foundInSent?: FoundMessage }> {
       const cid = correlationId();
       const force = checkForce(input.force);
       const draft = await deps.drafts.get(input.draftId);
@@ -122,11 +126,32 @@ export function createSendActivities(
       const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
-      const claim = await claimSend(deps, { ...ctx, row });
+      // A provider that files what it accepts (docs/mailboxes.md) can tell whether a send in doubt arrived.
+      const lookup = served.entry.smtp.providerFilesSent;
+      const doubt = lookup && {
+        correlationId: cid,
+        emailId: email.id,
+        draftId: draft.id,
+        messageId,
+        mailboxId: served.entry.id,
+        folder: sentFolder,
+        lookup,
+        mailbox: served.mailbox,
+      };
+      const foundInSent = async (found: FoundMessage) => {
+        await indexSentReply(deps, cid, email, draft, from.address);
+        return { messageId, outcome: SEND_OUTCOME.sent, foundInSent: found };
+      };
+      const claim = await claimSend(deps, {
+        ...ctx,
+        row,
+        ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
+      });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
         return { messageId, outcome: SEND_OUTCOME.alreadySent };
       }
+      if (claim.kind === 'found_in_sent') return foundInSent(claim.found);
       const fenced = async (phase: SendPhase) => {
         if (!(await deps.sends.setPhase(draft.id, ctx.token, phase))) {
           throw new TransientError(
@@ -184,7 +209,14 @@ export function createSendActivities(
         if (err instanceof HandOverInDoubtError) {
           await deps.sends.markInDoubt(draft.id, ctx.token, errorMessage(err));
           const now = await deps.sends.get(draft.id);
-          if (now?.status === SEND_STATUS.inDoubt) return refuseInDoubt(deps, ctx, now);
+          if (now?.status === SEND_STATUS.inDoubt) {
+            const found = doubt ? await resolveDoubtFromSent(deps, { ...doubt, since: sentMark }, now) : null;
+            if (found) return foundInSent(found);
+            // Another attempt's lookup may have settled it while this one looked.
+            const settled = doubt ? await deps.sends.get(draft.id) : null;
+            if (settled?.status === SEND_STATUS.sent) return { messageId, outcome: SEND_OUTCOME.alreadySent };
+            return refuseInDoubt(deps, ctx, now);
+          }
         } else {
           await deps.sends.failed(draft.id, ctx.token, smtpPhaseOf(err) ?? reached, errorMessage(err));
         }
@@ -201,32 +233,9 @@ export function createSendActivities(
         details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
         eventKey: `${cid}:reply_sent:${draft.id}`,
       });
-      try {
-        // Feedback: the approved text (a person's edit included) becomes context for future drafts.
-        const key = emailKey(deps, email);
-        await deps.index.index({
-          emailId: `${draft.id}:sent`,
-          threadId: email.threadId,
-          account: key.account,
-          mailbox: key.mailbox,
-          direction: 'out',
-          fromAddress: from.address,
-          // Whose reply it is: it counts as that correspondent's history, masked for anyone else.
-          toAddresses: [draft.to.address],
-          subject: draft.subject,
-          text: draft.approvedBody ?? draft.body,
-          date: new Date(),
-        });
-      } catch (err) {
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: 'reply_not_indexed',
-          errorClass: 'dependency',
-          message: `the sent reply could not be indexed for future drafts: ${errorMessage(err)}`,
-          eventKey: `${cid}:reply_not_indexed:${draft.id}`,
-        });
-      }
+      await indexSentReply(deps, cid, email, draft, from.address);
+      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
+      if (lookup) return { messageId, outcome: SEND_OUTCOME.sent };
       try {
         await served.mailbox.appendOnce(sentFolder, result.raw, messageId, sentMark);
         await deps.sends.markAppended(draft.id);

@@ -1,6 +1,7 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { SEND_STATUS } from '../lib/domain';
 import { PermanentError, TransientError } from '../lib/errors';
+import type { FoundMessage } from '../ports/mailbox';
 import { PHASES_BEFORE_FINAL_DOT, type AuditLog, type SendAttemptRecord, type SendLedger } from '../ports/store';
 
 /** An operator's one-shot go-ahead for a send in doubt; `key` makes it count once. */
@@ -9,7 +10,11 @@ export interface SendForce {
   key: string;
 }
 
-export type Claim = { kind: 'claimed'; forced: boolean; tookOver: boolean } | { kind: 'already_sent'; row: SendAttemptRecord };
+export type Claim =
+  | { kind: 'claimed'; forced: boolean; tookOver: boolean }
+  | { kind: 'already_sent'; row: SendAttemptRecord }
+  /** The send was in doubt and the mailbox check found the reply in the Sent folder: now `sent`. */
+  | { kind: 'found_in_sent'; found: FoundMessage };
 
 export interface ClaimContext {
   correlationId: string;
@@ -21,6 +26,11 @@ export interface ClaimContext {
   force?: SendForce;
   /** The row as just read (e.g. by `ensure`): the first round decides on it instead of reading it again. */
   row?: SendAttemptRecord;
+  /**
+   * For a mailbox whose provider files sent mail: looks a send in doubt up in the Sent folder
+   * (once per call) before refusing it; returns where it was found, having recorded it sent.
+   */
+  resolveDoubt?: (row: SendAttemptRecord) => Promise<FoundMessage | null>;
 }
 
 /** A `force` from a signal or the CLI, checked: anything but `{ by, key }` with text is refused. */
@@ -53,6 +63,7 @@ export function inDoubtAdvice(emailId: string): string {
 export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ctx: ClaimContext): Promise<Claim> {
   const { correlationId: cid, emailId, draftId, force } = ctx;
   let ignoredNoted = false;
+  let looked = false;
   const forceIgnored = async (row: SendAttemptRecord) => {
     if (!force || ignoredNoted) return;
     ignoredNoted = true;
@@ -94,6 +105,17 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
         );
         continue;
       case SEND_STATUS.inDoubt:
+        // Before refusing, and before a forced send: a copy the provider filed settles the doubt.
+        if (ctx.resolveDoubt && !looked) {
+          looked = true;
+          const found = await ctx.resolveDoubt(row);
+          if (found) {
+            await forceIgnored({ ...row, status: SEND_STATUS.sent });
+            return { kind: 'found_in_sent', found };
+          }
+          // Read again: a person may have decided while the lookup ran.
+          continue;
+        }
         if (force && row.forceKey !== force.key) {
           if (await deps.sends.claimForced(draftId, ctx.token, force.by, force.key)) {
             await deps.audit.record({

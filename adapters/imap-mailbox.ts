@@ -2,7 +2,7 @@ import { FAILURE_TYPES } from '../lib/contract';
 import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
-import type { FolderMark, Mailbox, MailboxListing } from '../ports/mailbox';
+import type { FolderMark, FoundMessage, Mailbox, MailboxListing } from '../ports/mailbox';
 import { newImapClient } from './imap-client';
 
 export interface ImapSettings {
@@ -48,6 +48,18 @@ export function classifyImapError(err: unknown, what: string, hints = ENV_HINTS)
     });
   }
   return new TransientError(`IMAP unavailable during ${what}: ${detail}`, FAILURE_TYPES.imapUnavailable, { cause: err });
+}
+
+/** Opens a folder read-only; false when the server says it does not exist. */
+async function openIfExists(client: ImapFlow, mailbox: string): Promise<boolean> {
+  try {
+    await client.mailboxOpen(mailbox, { readOnly: true });
+    return true;
+  } catch (err) {
+    const e = err as { serverResponseCode?: string; responseText?: string };
+    if (e.serverResponseCode === 'NONEXISTENT' || /doesn't exist|does not exist/i.test(e.responseText ?? '')) return false;
+    throw err;
+  }
 }
 
 /** Logged-in sessions kept for the next operation; more in flight at once get their own. */
@@ -249,6 +261,23 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
         if (Array.isArray(found) && found.length > 0) return 'present';
         await client.append(mailbox, raw, ['\\Seen']);
         return 'appended';
+      });
+    },
+
+    findByMessageId(mailbox, messageId, since): Promise<FoundMessage | null> {
+      return withClient(`looking up ${messageId} in ${mailbox}`, async (client) => {
+        // Read-only: the lookup never changes the folder (no flag is set). A NOOP on a reused
+        // session brings in what the provider filed since; a missing folder holds nothing.
+        const current = client.mailbox;
+        if (current && current.path === mailbox) await client.noop();
+        else if (!(await openIfExists(client, mailbox))) return null;
+        const opened = client.mailbox;
+        if (!opened) return null;
+        const uidValidity = String(opened.uidValidity);
+        const range = since && uidValidity === since.uidValidity ? { uid: `${since.uidNext}:*` } : {};
+        const found = await client.search({ ...range, header: { 'message-id': messageId } }, { uid: true });
+        const uids = Array.isArray(found) ? found.filter((uid) => !since || uidValidity !== since.uidValidity || uid >= since.uidNext) : [];
+        return uids.length > 0 ? { folder: mailbox, uidValidity, uid: Math.min(...uids) } : null;
       });
     },
 

@@ -81,6 +81,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
       fetchRaw: async (ref) => imap().fetchRaw(ref),
       folderMark: async (folder) => imap().folderMark(folder),
       appendOnce: async (folder, raw, messageId, since) => imap().appendOnce(folder, raw, messageId, since),
+      findByMessageId: async (folder, messageId, since) => imap().findByMessageId(folder, messageId, since),
       close: async () => undefined,
     };
     const sender: MailSender = {

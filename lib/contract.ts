@@ -65,6 +65,12 @@ export const WAITING_KINDS = {
 } as const;
 
 /**
+ * Who recorded a decision that no person made, as `resolved_by` of a send and the audit `actor`:
+ * the lookup that found a reply in doubt in the Sent folder its provider fills (docs/operating.md).
+ */
+export const SYSTEM_ACTORS = { mailboxCheck: 'mailbox-check' } as const;
+
+/**
  * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
  * product's errors (lib/errors.ts), which the queue interceptor passes on as the ApplicationFailure
  * `type`. Workflows decide on these, never on a failure's message text.

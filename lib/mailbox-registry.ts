@@ -42,11 +42,31 @@ export interface MailboxEntry {
     from: { name: string; address: string };
     /** Appended below every reply sent from this mailbox. */
     signature?: string;
+    /**
+     * The provider files every message it accepts in the Sent folder itself (Microsoft 365, Gmail):
+     * no copy of ours is appended, and a send in doubt is looked up there by its Message-ID.
+     */
+    providerFilesSent?: SentFolderLookup;
   };
   priorityRules: PriorityRule[];
   /** Language of greetings and fallbacks when the mail's own cannot be told. */
   language: 'de' | 'en';
 }
+
+/** How a send in doubt is looked up in a Sent folder the provider fills. */
+export interface SentFolderLookup {
+  /** Wait before each look: the provider files the message shortly after it accepted it. */
+  graceSeconds: number;
+  /** Looks before the send stays in doubt for a person. */
+  attempts: number;
+}
+
+export const SENT_LOOKUP_DEFAULTS: SentFolderLookup = { graceSeconds: 5, attempts: 3 };
+/**
+ * The whole lookup runs inside the send step, after an SMTP session that may have waited its full
+ * timeout: bounded so that both fit the step's two minutes.
+ */
+export const SENT_LOOKUP_MAX_SECONDS = 60;
 
 /** The id of the mailbox the single-account variables (IMAP_USER, IMAP_MAILBOX, SMTP_FROM …) describe. */
 export const DEFAULT_MAILBOX_ID = 'default';
@@ -176,6 +196,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   if (typeof team !== 'string' || (team !== '' && !ID.test(team)))
     problem(`.team must be an id like "support", got ${JSON.stringify(o.team)}`);
   const signature = f.optStr(smtp, 'smtp.signature');
+  const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
   return {
     id,
     enabled: enabled === true,
@@ -200,10 +221,30 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
       timeoutMs: f.int(smtp, 'smtp.timeoutMs', d.smtp.timeoutMs, 500, 600_000),
       from: from ?? { name: '', address: '' },
       signature,
+      ...(providerFilesSent ? { providerFilesSent } : {}),
     },
     priorityRules: rules.rules,
     language: language === 'en' ? 'en' : 'de',
   };
+}
+
+/** `true`, `false` or `{ graceSeconds, attempts }` (each optional); null when the provider does not file sent mail. */
+function parseSentLookup(v: unknown, problem: (p: string) => void): SentFolderLookup | null {
+  const name = 'smtp.providerFilesSent';
+  if (v === undefined || v === false) return null;
+  if (v === true) return { ...SENT_LOOKUP_DEFAULTS };
+  const o = record(v);
+  if (!o) {
+    problem(`.${name} must be true, false or { graceSeconds, attempts }, got ${JSON.stringify(v)}`);
+    return null;
+  }
+  for (const k of Object.keys(o)) if (k !== 'graceSeconds' && k !== 'attempts') problem(`.${name}: unknown field "${k}"`);
+  const f = fields(problem);
+  const graceSeconds = f.int(o, `${name}.graceSeconds`, SENT_LOOKUP_DEFAULTS.graceSeconds, 1, 30);
+  const attempts = f.int(o, `${name}.attempts`, SENT_LOOKUP_DEFAULTS.attempts, 1, 10);
+  if (graceSeconds * attempts > SENT_LOOKUP_MAX_SECONDS)
+    problem(`.${name}: graceSeconds × attempts must be at most ${SENT_LOOKUP_MAX_SECONDS} seconds, got ${graceSeconds * attempts}`);
+  return { graceSeconds, attempts };
 }
 
 function fields(problem: (p: string) => void) {

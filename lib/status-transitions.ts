@@ -36,9 +36,15 @@ export function decidedTransition(decision: Decision): StatusStep {
 }
 
 /** The transition after the send step: the reply left now, or had left in an earlier attempt. */
-export function sentTransition(send: { outcome: SendOutcome; messageId: string }): StatusStep {
+export function sentTransition(send: {
+  outcome: SendOutcome;
+  messageId: string;
+  /** A send in doubt the mailbox check found in the Sent folder its provider fills. */
+  foundInSent?: { folder: string; uid: number };
+}): StatusStep {
+  const found = send.foundInSent ? ` (in doubt, found in ${send.foundInSent.folder} as UID ${send.foundInSent.uid})` : '';
   return {
     status: STATUS.sent,
-    reason: send.outcome === SEND_OUTCOME.alreadySent ? `already sent as ${send.messageId}` : `sent as ${send.messageId}`,
+    reason: send.outcome === SEND_OUTCOME.alreadySent ? `already sent as ${send.messageId}` : `sent as ${send.messageId}${found}`,
   };
 }

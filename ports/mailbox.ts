@@ -28,6 +28,13 @@ export interface FolderMark {
   uidNext: number;
 }
 
+/** Where a message was found: the folder, its UIDVALIDITY and the message's UID. */
+export interface FoundMessage {
+  folder: string;
+  uidValidity: string;
+  uid: number;
+}
+
 /**
  * Read and append access to one IMAP account. Implementations classify failures:
  * network trouble is transient, a vanished message or a changed UIDVALIDITY is permanent.
@@ -51,5 +58,10 @@ export interface Mailbox {
    * server the folder's size otherwise); a folder recreated since (another UIDVALIDITY) is searched whole.
    */
   appendOnce(mailbox: string, raw: Buffer, messageId: string, since?: FolderMark): Promise<'appended' | 'present'>;
+  /**
+   * The UID of a message with this Message-ID in a folder, or null when there is none (a missing
+   * folder holds none). With `since`, as for `appendOnce`. Failures are classified, never swallowed.
+   */
+  findByMessageId(mailbox: string, messageId: string, since?: FolderMark): Promise<FoundMessage | null>;
   close(): Promise<void>;
 }

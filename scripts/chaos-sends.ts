@@ -6,15 +6,24 @@
  * `in_doubt` (waiting for a person), those of them whose message never reached the server, and
  * the in-doubt rows per kill.
  *
- *   node --import tsx scripts/chaos-sends.ts [--emails N] [--kills K] [--latency MS]
+ *   node --import tsx scripts/chaos-sends.ts [--emails N] [--kills K] [--latency MS] [--provider-files-sent]
  *
- * Exit 1 when a reply arrived twice, an email was lost (neither sent nor in doubt, or recorded as
+ * With --provider-files-sent the SMTP server files every message it takes over in the mailbox's
+ * Sent folder before it answers (as Microsoft 365 and Gmail do) and the mailbox is registered with
+ * `smtp.providerFilesSent`: a send in doubt is then looked up there. Also printed: the sends the
+ * lookup resolved and Message-IDs the Sent folder holds more than once.
+ *
+ * Exit 1 when a reply arrived twice (or is twice in Sent), an email was lost (neither sent nor in doubt, or recorded as
  * sent without reaching the server), or a send is in doubt whose attempt stopped before the final dot.
  */
 import * as path from 'node:path';
 import { Client, Connection, WorkflowUpdateStage } from '@temporalio/client';
 import { loadConfig } from '../lib/config';
-import { sampleEmail, startStack, type TestStack } from '../test/support/stack';
+import { writeFileSync } from 'node:fs';
+import type { ImapFlow } from 'imapflow';
+import { SYSTEM_ACTORS } from '../lib/contract';
+import { openImap } from '../test/support/imap-session';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { approveUpdate, stateQuery, type WaitingFor } from '../workflows/email-workflow';
 import { attemptKey, readSends } from './chaos/send-ledger-view';
@@ -53,6 +62,7 @@ async function main(): Promise<void> {
   const emails = option('emails', 200);
   const plannedKills = option('kills', 8);
   const latencyMs = option('latency', 300);
+  const providerFiles = process.argv.includes('--provider-files-sent');
   const started = Date.now();
   const say = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
@@ -60,21 +70,52 @@ async function main(): Promise<void> {
   let stack: TestStack | undefined;
   let worker: WorkerProcess | undefined;
   let connection: Connection | undefined;
+  let filer: ImapFlow | undefined;
   try {
-    smtp = await startSwitchableSmtp();
+    // The provider's own filing: one IMAP session, one APPEND at a time, before the answer to DATA.
+    let filing: Promise<unknown> = Promise.resolve();
+    const fileAccepted = (raw: Buffer): Promise<void> => {
+      const next = filing.then(async () => {
+        await filer!.append('Sent', raw, ['\\Seen']);
+      });
+      filing = next.catch(() => undefined);
+      return next;
+    };
+    smtp = await startSwitchableSmtp(providerFiles ? { fileAccepted } : {});
     // The answer to DATA comes this long after the final dot: the window a kill can land in.
     smtp.setLatency(latencyMs);
     stack = await startStack({
       env: { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), TEMPORAL_TASK_QUEUE: 'email-rag', LLM_TIMEOUT_MS: '30000' },
     });
     const env = stack.env;
+    if (providerFiles) {
+      const login = { host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD };
+      filer = await openImap(login);
+      await filer.mailboxCreate('Sent').catch(() => undefined);
+      const registry = path.join(stack.dir, 'mailboxes.yaml');
+      writeFileSync(
+        registry,
+        [
+          'version: 1',
+          'mailboxes:',
+          '  - id: default',
+          `    imap: { user: ${MAILBOX_USER}, password: { env: IMAP_PASSWORD } }`,
+          `    smtp: { from: "${env.SMTP_FROM}", providerFilesSent: true }`,
+          '',
+        ].join('\n'),
+      );
+      env.MAILBOXES_FILE = registry;
+    }
     const config = loadConfig(env);
     const workerLog = path.join(stack.dir, 'worker.log');
     worker = await startWorkerProcess(env, workerLog);
     connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS! });
     const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
     const pool = stack.db.pool;
-    say(`servers and worker up; ${emails} emails, ${plannedKills} kills, SMTP answers ${latencyMs} ms after the final dot`);
+    say(
+      `servers and worker up; ${emails} emails, ${plannedKills} kills, SMTP answers ${latencyMs} ms after the final dot` +
+        `${providerFiles ? '; the provider files sent mail (smtp.providerFilesSent)' : ''}`,
+    );
 
     const raws = Array.from({ length: emails }, (_, i) =>
       sampleEmail({
@@ -180,7 +221,14 @@ async function main(): Promise<void> {
         if (killing) return undefined;
         const view = await readSends(pool);
         const sent = view.rows.filter((r) => r.status === 'sent').length;
-        return sent + view.inDoubt.size >= emails ? view : undefined;
+        // In doubt for good once the step refused it (audited `send_in_doubt`): with the Sent
+        // lookup a row is `in_doubt` for the few seconds the lookup takes before it may turn `sent`.
+        const refused = (await pool.query(`SELECT DISTINCT email_id FROM audit_log WHERE event_type = 'send_in_doubt'`)) as Array<{
+          email_id: string;
+        }>;
+        const waiting = new Set(refused.map((r) => r.email_id));
+        const settledDoubts = view.rows.filter((r) => view.inDoubt.has(r.draftId) && waiting.has(r.emailId)).length;
+        return sent + settledDoubts >= emails ? view : undefined;
       },
       30 * 60_000,
       2_000,
@@ -190,6 +238,20 @@ async function main(): Promise<void> {
     });
 
     say('settled');
+    // Sends in doubt the mailbox check settled, lookups that found nothing, and copies the Sent folder holds more than once.
+    const count = async (sql: string, params: unknown[]) => Number(((await pool.query(sql, params)) as Array<{ n: number }>)[0]?.n ?? 0);
+    const resolved = await count('SELECT COUNT(*) AS n FROM send_attempts WHERE resolved_by = ?', [SYSTEM_ACTORS.mailboxCheck]);
+    const notFound = await count('SELECT COUNT(DISTINCT email_id) AS n FROM audit_log WHERE event_type = ?', ['send_not_found_in_sent']);
+    const inSent = new Map<string, number>();
+    if (filer) {
+      const box = await filer.mailboxOpen('Sent');
+      if (box.exists > 0)
+        for await (const msg of filer.fetch('1:*', { envelope: true })) {
+          const id = msg.envelope?.messageId ?? '';
+          inSent.set(id, (inSent.get(id) ?? 0) + 1);
+        }
+    }
+    const sentDuplicates = [...inSent].filter(([, n]) => n > 1);
     const copies = smtp.copies;
     const duplicates = [...copies].filter(([, n]) => n > 1);
     const sentRows = outcome.rows.filter((r) => r.status === 'sent');
@@ -218,6 +280,14 @@ async function main(): Promise<void> {
       ['sent, not at the listener', `${sentNotReceived.length}${sample(sentNotReceived.map((r) => r.draftId))}`],
       ['lost', String(lost)],
     ];
+    if (providerFiles) {
+      lines.push(
+        ['resolved by the Sent lookup', `${resolved} (sent; resolved_by ${SYSTEM_ACTORS.mailboxCheck})`],
+        ['  lookups that found nothing', `${notFound} email(s)`],
+        ['Sent folder', `${[...inSent.values()].reduce((a, b) => a + b, 0)} copies, ${inSent.size} distinct Message-IDs`],
+        ['  duplicates in Sent', `${sentDuplicates.length}${sample(sentDuplicates.map(([id, n]) => `${id} x${n}`))}`],
+      );
+    }
     console.log('');
     for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(32)} ${value}`);
     for (const k of kills) {
@@ -235,9 +305,10 @@ async function main(): Promise<void> {
         `NOTE: ${doubtNotDelivered.length} send(s) in doubt never reached the listener (the attempt had recorded data_end; its final dot never arrived)`,
       );
     }
-    if (duplicates.length > 0 || lost > 0 || doubtBeforeDot.length > 0) process.exitCode = 1;
+    if (duplicates.length > 0 || sentDuplicates.length > 0 || lost > 0 || doubtBeforeDot.length > 0) process.exitCode = 1;
   } finally {
     await worker?.kill().catch(() => undefined);
+    await filer?.logout().catch(() => undefined);
     await connection?.close().catch(() => undefined);
     await smtp?.stop().catch(() => undefined);
     await stack?.stop().catch(() => undefined);

@@ -5,7 +5,7 @@ import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-healt
 import { probeImap, probeSmtp, type ProbeStep } from '../../adapters/mailbox-probe';
 import { registryDefaults, type Config } from '../../lib/config';
 import { errorMessage } from '../../lib/errors';
-import { describeSecret, resolveSecret, type MailboxEntry } from '../../lib/mailbox-registry';
+import { describeSecret, resolveSecret, type MailboxEntry, type SentFolderLookup } from '../../lib/mailbox-registry';
 import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
 import type { PollHealth } from '../../ports/mailbox-health';
 import { CliError, connectDatabase, connectTemporal } from '../context';
@@ -26,7 +26,16 @@ export interface MailboxListing {
     password: string;
     pollIntervalSeconds: number;
   };
-  smtp: { host: string; port: number; tls: boolean; from: string; user: string | null; password: string };
+  smtp: {
+    host: string;
+    port: number;
+    tls: boolean;
+    from: string;
+    user: string | null;
+    password: string;
+    /** The provider files sent mail: how a send in doubt is looked up there; null when it does not. */
+    providerFilesSent: SentFolderLookup | null;
+  };
   /** `unknown` when Temporal could not be asked; `not installed` when the schedule is missing. */
   schedule: { id: string; state: 'active' | 'paused' | 'not installed' | 'unknown'; detail: string };
   /** mailbox_polls rows of the folders this entry watches; null when MariaDB could not be asked. */
@@ -96,6 +105,7 @@ export async function mailboxesList(config: Config): Promise<MailboxList> {
         from: formatFrom(m.smtp.from),
         user: m.smtp.user ?? null,
         password: describeSecret(m.smtp.password),
+        providerFilesSent: m.smtp.providerFilesSent ?? null,
       },
       schedule: schedules?.get(m.id) ?? { id: pollScheduleId(m.id), state: 'unknown', detail: 'Temporal not reachable' },
       polls: polls ? polls.filter((p) => p.mailboxId === m.id && m.imap.folders.includes(p.folder)) : null,
@@ -147,7 +157,10 @@ export function formatMailboxList(list: MailboxList): string {
       `  imap      ${m.imap.user}@${m.imap.host}:${m.imap.port}${m.imap.tls ? ' (TLS)' : ''}  folders ${m.imap.folders.join(', ')}  Sent folder ${m.imap.sentFolder}  password ${m.imap.password}`,
     );
     lines.push(
-      `  smtp      ${m.smtp.host}:${m.smtp.port}${m.smtp.tls ? ' (TLS)' : ''}  From ${m.smtp.from}  ${m.smtp.user ? `login ${m.smtp.user} password ${m.smtp.password}` : 'no login'}`,
+      `  smtp      ${m.smtp.host}:${m.smtp.port}${m.smtp.tls ? ' (TLS)' : ''}  From ${m.smtp.from}  ${m.smtp.user ? `login ${m.smtp.user} password ${m.smtp.password}` : 'no login'}` +
+        (m.smtp.providerFilesSent
+          ? `  Sent filed by the provider: a send in doubt is looked up ${m.smtp.providerFilesSent.attempts} × ${m.smtp.providerFilesSent.graceSeconds} s`
+          : ''),
     );
     lines.push(`  schedule  ${m.schedule.id} ${m.schedule.state}${m.schedule.detail ? `: ${m.schedule.detail}` : ''}`);
     if (m.polls)

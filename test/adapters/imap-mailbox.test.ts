@@ -174,3 +174,32 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
     await mailbox.close();
   }
 });
+
+test('a reply is looked up by Message-ID: where it is (folder, UIDVALIDITY, UID), null when absent or the folder is missing', async () => {
+  const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
+  const mailbox = createImapMailbox(settings);
+  try {
+    assert.equal(await mailbox.findByMessageId('Nirgends', '<n1@x>'), null, 'a missing folder holds nothing');
+    await withImap(login(), async (c) => {
+      await c.mailboxCreate('Versendet');
+    });
+    await fileElsewhere('Versendet', '<early@x>');
+    const mark = await mailbox.folderMark('Versendet');
+    assert.equal(await mailbox.findByMessageId('Versendet', '<late@x>', mark), null);
+    // Filed by another session (the provider) after the mark: found, also on the session that has the folder selected.
+    await fileElsewhere('Versendet', '<late@x>');
+    assert.deepEqual(await mailbox.findByMessageId('Versendet', '<late@x>', mark), {
+      folder: 'Versendet',
+      uidValidity: mark.uidValidity,
+      uid: mark.uidNext,
+    });
+    // Before the mark is out of range; without a mark the whole folder counts.
+    assert.equal(await mailbox.findByMessageId('Versendet', '<early@x>', mark), null);
+    assert.equal((await mailbox.findByMessageId('Versendet', '<early@x>'))?.uid, mark.uidNext - 1);
+    // A hostile id is a search string, nothing more: quotes and brackets find nothing and break nothing.
+    assert.equal(await mailbox.findByMessageId('Versendet', '<a"b) OR ALL (@x>'), null);
+    assert.deepEqual(await messageIdsIn('Versendet'), ['<early@x>', '<late@x>'], 'the lookup changed nothing');
+  } finally {
+    await mailbox.close();
+  }
+});

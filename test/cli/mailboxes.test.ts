@@ -67,6 +67,7 @@ before(async () => {
       from: 'Billing <billing@example.test>',
       imap,
       smtp: { ...mailSmtp, user: 'billing@example.test', passwordEnv: 'BILLING_SMTP_PASSWORD' },
+      providerFilesSent: true,
     },
     // Same account as support, a folder the server does not have, and an SMTP port nobody listens on.
     {
@@ -219,8 +220,9 @@ test('list shows settings, secret references, schedule state and poll health per
   );
   assert.match(
     out,
-    /smtp {6}127\.0\.0\.1:\d+ {2}From "Billing" <billing@example\.test> {2}login billing@example\.test password \$BILLING_SMTP_PASSWORD/,
+    /smtp {6}127\.0\.0\.1:\d+ {2}From "Billing" <billing@example\.test> {2}login billing@example\.test password \$BILLING_SMTP_PASSWORD {2}Sent filed by the provider: a send in doubt is looked up 3 × 5 s$/m,
   );
+  assert.match(out, /From "Support" <support@example\.test> {2}no login$/m, 'without the flag nothing is said');
   assert.match(out, /schedule {2}imap-poll-support active: every 60 s, next /);
   assert.match(out, /schedule {2}imap-poll-sales paused: every 60 s, paused: folder missing/);
   assert.match(out, /schedule {2}imap-poll-info not installed: mailbox disabled/);
@@ -229,8 +231,12 @@ test('list shows settings, secret references, schedule state and poll health per
   assert.match(out, /poll {6}INBOX: last success [\dT:.Z-]+; FAILING 2 times in a row since then: \[permanent\] IMAP login refused/);
 
   const json = JSON.parse((await cli(['mailboxes', 'list', '--json'])).stdout) as {
-    mailboxes: Array<{ id: string; imap: { password: string }; polls: unknown[] }>;
+    mailboxes: Array<{ id: string; imap: { password: string }; smtp: { providerFilesSent: unknown }; polls: unknown[] }>;
   };
+  assert.deepEqual(
+    json.mailboxes.map((m) => m.smtp.providerFilesSent),
+    [null, { graceSeconds: 5, attempts: 3 }, null, null],
+  );
   assert.deepEqual(
     json.mailboxes.map((m) => [m.id, m.imap.password, m.polls.length]),
     [

@@ -13,6 +13,8 @@ export interface TestMailbox {
   pollIntervalSeconds?: number;
   imap?: { host: string; port: number };
   smtp?: { host: string; port: number; user?: string; passwordEnv?: string };
+  /** The provider files sent mail (`smtp.providerFilesSent: true`). */
+  providerFilesSent?: boolean;
 }
 
 /** Writes a MAILBOXES_FILE (YAML, version 1) for `entries`, with a comment an edit must keep. */
@@ -32,6 +34,7 @@ export function writeRegistry(file: string, entries: TestMailbox[]): void {
     if (e.smtp) lines.push(`      host: ${e.smtp.host}`, `      port: ${e.smtp.port}`);
     if (e.smtp?.user) lines.push(`      user: ${e.smtp.user}`, `      password: { env: ${e.smtp.passwordEnv} }`);
     lines.push(`      from: "${e.from}"`);
+    if (e.providerFilesSent) lines.push('      providerFilesSent: true');
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
 }

@@ -62,6 +62,7 @@ function recorder() {
       fetchRaw: async () => Buffer.alloc(0),
       folderMark: async () => ({ uidValidity: '1', uidNext: 1 }),
       appendOnce: async () => 'appended',
+      findByMessageId: async () => null,
       close: async () => void (closed += 1),
     };
   };

@@ -5,7 +5,13 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../lib/config';
 import { ConfigError } from '../../lib/errors';
-import { describeSecret, parseMailboxRegistry, resolveSecret, type MailboxDefaults } from '../../lib/mailbox-registry';
+import {
+  SENT_LOOKUP_DEFAULTS,
+  describeSecret,
+  parseMailboxRegistry,
+  resolveSecret,
+  type MailboxDefaults,
+} from '../../lib/mailbox-registry';
 
 const defaults: MailboxDefaults = {
   imap: { host: 'imap.example.test', port: 993, tls: true, sentFolder: 'Sent', pollIntervalSeconds: 60 },
@@ -66,6 +72,41 @@ test('JSON reads the same as YAML', () => {
   const [info] = parseMailboxRegistry(json, defaults);
   assert.equal(info!.id, 'info');
   assert.equal(info!.smtp.host, 'smtp.example.test');
+});
+
+test('smtp.providerFilesSent: true takes the default lookup, an object tunes it, absent or false means none', () => {
+  const entry = (smtp: string) =>
+    parseMailboxRegistry(
+      `version: 1\nmailboxes:\n  - id: m\n    imap: { user: m, password: { env: M } }\n    smtp: { from: m@example.test${smtp} }\n`,
+      defaults,
+    )[0]!;
+  assert.equal(entry('').smtp.providerFilesSent, undefined);
+  assert.equal(entry(', providerFilesSent: false').smtp.providerFilesSent, undefined);
+  assert.deepEqual(entry(', providerFilesSent: true').smtp.providerFilesSent, SENT_LOOKUP_DEFAULTS);
+  assert.deepEqual(entry(', providerFilesSent: { graceSeconds: 10 }').smtp.providerFilesSent, { graceSeconds: 10, attempts: 3 });
+  assert.deepEqual(entry(', providerFilesSent: { graceSeconds: 2, attempts: 6 }').smtp.providerFilesSent, { graceSeconds: 2, attempts: 6 });
+});
+
+test('smtp.providerFilesSent: hostile values are refused with the entry named', () => {
+  const refused = (value: string, problem: RegExp) =>
+    assert.throws(
+      () =>
+        parseMailboxRegistry(
+          `version: 1\nmailboxes:\n  - id: m\n    imap: { user: m, password: { env: M } }\n    smtp: { from: m@example.test, providerFilesSent: ${value} }\n`,
+          defaults,
+        ),
+      (err: unknown) =>
+        err instanceof ConfigError && /mailboxes\[0\]\.smtp\.providerFilesSent/.test(err.message) && problem.test(err.message),
+    );
+  refused('"yes"', /must be true, false or \{ graceSeconds, attempts \}/);
+  refused('1', /must be true, false/);
+  refused('[true]', /must be true, false/);
+  refused('{ graceSeconds: 0 }', /graceSeconds must be a whole number between 1 and 30/);
+  refused('{ graceSeconds: 2.5 }', /graceSeconds must be a whole number/);
+  refused('{ attempts: -1 }', /attempts must be a whole number between 1 and 10/);
+  refused('{ attempts: "3" }', /attempts must be a whole number/);
+  refused('{ graceSeconds: 30, attempts: 3 }', /at most 60 seconds, got 90/);
+  refused('{ grace: 5 }', /unknown field "grace"/);
 });
 
 test('every problem of a bad registry is named with its entry, and nothing half-loads', () => {

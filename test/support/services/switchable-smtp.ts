@@ -45,7 +45,17 @@ export interface SwitchableSmtp {
  * given code, or hold a message after its final dot. Unlike a plain sink it tells the caller the
  * moments a send is in flight, so a sender can be killed exactly there.
  */
-export async function startSwitchableSmtp(opts: { port?: number } = {}): Promise<SwitchableSmtp> {
+export async function startSwitchableSmtp(
+  opts: {
+    port?: number;
+    /**
+     * Files every message the server takes over before it answers (or holds it), as Microsoft 365
+     * and Gmail keep submitted mail in the sender's Sent folder: a kill after the final dot finds
+     * the copy already filed.
+     */
+    fileAccepted?: (raw: Buffer) => Promise<void>;
+  } = {},
+): Promise<SwitchableSmtp> {
   const port = opts.port ?? (await freePort());
   const copies = new Map<string, number>();
   const rules: Array<(mail: DataEvent) => DataAnswer | 'done' | undefined> = [];
@@ -71,9 +81,20 @@ export async function startSwitchableSmtp(opts: { port?: number } = {}): Promise
     events.emit('data-start', { rcptTo, messageId: '' });
     stream.on('data', (chunk: Buffer) => void chunks.push(chunk));
     stream.once('error', (err) => callback(err));
-    stream.once('end', () => {
-      const mail = { rcptTo, messageId: messageIdOf(Buffer.concat(chunks).toString('latin1')) };
+    stream.once('end', () => void finish());
+    const finish = async () => {
+      const raw = Buffer.concat(chunks);
+      const mail = { rcptTo, messageId: messageIdOf(raw.toString('latin1')) };
       const answer = decide(mail);
+      if (answer.kind !== 'refuse' && opts.fileAccepted) {
+        try {
+          await opts.fileAccepted(raw);
+        } catch (err) {
+          // Not filed, not taken over: a 451 the sender retries.
+          callback(Object.assign(new Error(`could not file the message: ${String(err)}`), { responseCode: 451 }));
+          return;
+        }
+      }
       if (answer.kind !== 'refuse') copies.set(mail.messageId, (copies.get(mail.messageId) ?? 0) + 1);
       events.emit('data-end', mail, answer);
       if (answer.kind === 'hold') {
@@ -90,7 +111,7 @@ export async function startSwitchableSmtp(opts: { port?: number } = {}): Promise
         err.responseCode = answer.code;
         callback(err);
       }, latencyMs);
-    });
+    };
   };
 
   const server = new SMTPServer({
