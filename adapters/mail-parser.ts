@@ -4,6 +4,7 @@ import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
 import { PermanentError } from '../lib/errors';
 import { extractHiddenText } from '../lib/html-hidden-text';
+import { toCrlf } from '../lib/line-endings';
 import { priorityFromHeaders } from '../lib/priority';
 import type { TriageMessage } from '../lib/triage';
 import type { ParsedEmail } from '../ports/store';
@@ -46,13 +47,39 @@ function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<
 }
 
 /** A parsed email plus the header and structure facts that triage needs (not stored as such). */
-export type ParsedMessage = ParsedEmail & { triage: Pick<TriageMessage, 'headers' | 'partTypes'> };
+export type ParsedMessage = ParsedEmail & {
+  triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+};
+
+/** How far into the body part headers are read for nested reports: reports are small, mail may not be. */
+const NESTED_SCAN_BYTES = 256 * 1024;
 
 /**
- * Parses raw RFC 822 bytes. mailparser tolerates almost anything, so "malformed" here means
- * what we cannot work with at all: no header block, or neither sender nor any content.
+ * What the part headers say below the top level: the `report-type` of multipart/report parts (a
+ * DSN a gateway wrapped in multipart/mixed) and whether a whole message is attached. The scan
+ * stops at the first message/rfc822 part: what follows belongs to the attached message, and a
+ * customer forwarding a bounce as an attachment is a person asking. mailparser keeps no MIME
+ * tree (and inlines message/rfc822 parts), hence this look at the part headers themselves.
  */
-export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedMessage> {
+function bodyStructure(raw: Buffer): { nestedReportTypes: string[]; attachesMessage: boolean } {
+  const text = raw.subarray(0, NESTED_SCAN_BYTES).toString('latin1');
+  const blank = text.indexOf('\r\n\r\n');
+  const found: string[] = [];
+  if (blank < 0) return { nestedReportTypes: found, attachesMessage: false };
+  for (const m of text.slice(blank).matchAll(/^content-type:[ \t]*([^\r\n]*(?:\r\n[ \t]+[^\r\n]*)*)/gim)) {
+    const type = m[1]!
+      .replace(/\r\n[ \t]+/g, ' ')
+      .trim()
+      .toLowerCase();
+    if (type.startsWith('message/rfc822')) return { nestedReportTypes: found, attachesMessage: true };
+    if (type.startsWith('multipart/report')) found.push(/report-type\s*=\s*"?([a-z0-9-]+)/.exec(type)?.[1] ?? '');
+  }
+  return { nestedReportTypes: found, attachesMessage: false };
+}
+
+export async function parseRawEmail(original: Buffer, fallbackId: string): Promise<ParsedMessage> {
+  // Bare CR (old Mac) or bare LF line ends: mailparser would read a bare-CR message as one header line.
+  const raw = toCrlf(original);
   const head = raw.subarray(0, 64 * 1024).toString('latin1');
   if (raw.length === 0 || !/^[!-9;-~]+:/m.test(head.split(/\r?\n\r?\n/)[0] ?? '')) {
     throw new PermanentError('message has no RFC 822 header block', FAILURE_TYPES.malformedMessage);
@@ -114,6 +141,7 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       headers: headerMap(parsed.headerLines),
       // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.
       partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
+      ...bodyStructure(raw),
     },
   };
 }
@@ -126,7 +154,7 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
 export async function hiddenHtmlText(raw: Buffer | null): Promise<string> {
   if (!raw) return '';
   try {
-    const parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
+    const parsed = await simpleParser(toCrlf(raw), { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
     return typeof parsed.html === 'string' ? extractHiddenText(parsed.html) : '';
   } catch {
     // The message was parsed once already; a second failure only means there is nothing to check.

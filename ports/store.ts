@@ -235,6 +235,11 @@ export interface DraftStore {
   /** Drafts of the email below `version` still waiting for approval become `stale` (outcome `redrafted`). */
   markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
+  /**
+   * Other emails that got a machine-written draft (non-empty body) to `address` in the last
+   * `seconds`: what the per-correspondent reply limit counts.
+   */
+  countRecentlyDrafted(address: string, seconds: number, exceptEmailId: string): Promise<number>;
 }
 
 /** SMTP phases an attempt can have reached; see ports/mail-sender.ts. `claimed`: no session yet. */

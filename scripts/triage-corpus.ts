@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`${all.length} files in ${dir}`);
-  for (const [key, n] of counts) console.log(`${key.padEnd(12)} ${String(n).padStart(5)}`);
+  for (const [key, n] of counts) console.log(`${key.padEnd(16)} ${String(n).padStart(5)}`);
   console.log(`would get a draft: ${counts.get('draft')} of ${all.length - (counts.get('unparseable') ?? 0)} parsed messages`);
 }
 

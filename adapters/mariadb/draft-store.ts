@@ -137,6 +137,17 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       // A retried step finds its drafts stale already: recording is idempotent either way.
       await recordRedrafted(pool, emailId, version);
     },
+    async countRecentlyDrafted(address: string, seconds: number, exceptEmailId: string): Promise<number> {
+      const rows = await query<Array<{ n: number | bigint }>>(
+        pool,
+        'counting recent drafts to one address',
+        `SELECT COUNT(DISTINCT email_id) AS n FROM drafts
+          WHERE to_address = ? AND created_at > NOW(3) - INTERVAL ? SECOND AND email_id <> ?
+            AND drafter <> 'human' AND body <> ''`,
+        [address, seconds, exceptEmailId],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
     async listAwaiting(): Promise<DraftRecord[]> {
       const rows = await query<DraftRow[]>(
         pool,
