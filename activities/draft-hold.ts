@@ -1,4 +1,4 @@
-import { TRIAGE_HELD_FOR_PERSON } from '../lib/domain';
+import { TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON } from '../lib/domain';
 import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 
@@ -37,7 +37,7 @@ export async function draftHold(
   if (recent < limit) return null;
   return {
     flag: 'reply_limit',
-    eventType: 'reply_limit_reached',
+    eventType: TRIAGE_ALERT_EVENTS.replyLimit,
     reason: `reply limit: ${recent} drafts to ${address} in the last hour (REPLY_LIMIT_PER_HOUR=${limit}); a person decides (no draft)`,
   };
 }

@@ -1,6 +1,6 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { parseRawEmail } from '../adapters/mail-parser';
-import { TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../lib/domain';
+import { TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
 import { toCrlf } from '../lib/line-endings';
@@ -81,11 +81,11 @@ export function createParseStep(deps: ParseDeps) {
     await deps.audit.record({
       emailId,
       correlationId: correlationId(),
-      eventType: 'feedback_report',
+      eventType: TRIAGE_ALERT_EVENTS.feedbackReport,
       errorClass: 'unclear',
       message: `abuse complaint about our mail (${verdict.reason}); it waits for a person${reported.length ? `: reports ${reported.join(' ')}` : ''}`,
       details: { triageClass: verdict.class, reportedMessageIds: reported },
-      eventKey: `${emailId}:feedback_report`,
+      eventKey: `${emailId}:${TRIAGE_ALERT_EVENTS.feedbackReport}`,
     });
   }
 

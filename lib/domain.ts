@@ -140,6 +140,13 @@ export const TRIAGE_CLASSES = ['own_address', 'spam', 'feedback_report', 'bounce
 export type TriageClass = (typeof TRIAGE_CLASSES)[number];
 /** Classes `TRIAGE_ALLOW` cannot open: a loop, a complaint about our mail, a copy answered elsewhere. */
 export const TRIAGE_NEVER_ALLOWED: readonly TriageClass[] = Object.freeze(['own_address', 'feedback_report', 'duplicate']);
+/**
+ * Audit events of triage a person must see: an abuse complaint about our mail, and a sender held
+ * at the reply limit (REPLY_LIMIT_PER_HOUR). Counted as `email_rag_triage_alerts_total{event}`.
+ */
+export const TRIAGE_ALERT_EVENTS = { feedbackReport: 'feedback_report', replyLimit: 'reply_limit_reached' } as const;
+export type TriageAlertEvent = (typeof TRIAGE_ALERT_EVENTS)[keyof typeof TRIAGE_ALERT_EVENTS];
+
 /** Classes a person must see (the email waits in manual review without a draft) rather than ignored ones. */
 export const TRIAGE_HELD_FOR_PERSON: readonly TriageClass[] = Object.freeze(['feedback_report']);
 

@@ -60,6 +60,8 @@ const DELIVERY_SYSTEM_NAME = /^(mail delivery (system|subsystem|service)|mail ad
 
 /** Delivery status notifications that the checks of lib/triage.ts (content type, sender, subject) miss. */
 export function deliveryReport(m: AutomaticSigns): string | null {
+  const top = (first(m.headers, 'content-type') ?? '').toLowerCase();
+  if (top.startsWith('message/delivery-status')) return 'Content-Type: message/delivery-status';
   const types = reportTypes(m).filter((t) => t !== 'disposition-notification' && t !== 'feedback-report');
   if (types.length > 0) return `multipart/report; report-type=${types[0] || '(none)'}`;
   const name = (m.fromName ?? '').replace(/["']/g, '').trim();

@@ -42,6 +42,7 @@ test('a "Mail Delivery System" sender name, or a null return path with a returne
   // A report type nobody sends us still marks a machine's report (not a read receipt, not ARF).
   assert.equal(classOf({ headers: { 'content-type': ['multipart/report; report-type=x-unknown'] } }), 'bounce');
   assert.equal(classOf({ headers: { 'content-type': ['multipart/report'] } }), 'bounce');
+  assert.equal(classOf({ from: null, subject: '', headers: { 'content-type': ['message/delivery-status'] } }), 'bounce');
   assert.equal(classOf({ headers: { 'content-type': ['multipart/report; report-type=disposition-notification'] } }), 'auto_reply');
 });
 
