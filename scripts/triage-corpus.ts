@@ -20,7 +20,8 @@ function files(dir: string): string[] {
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) return files(p);
-      return st.isFile() && !name.startsWith('.') ? [p] : [];
+      // A corpus folder's licence, README and labels are no mail.
+      return st.isFile() && !name.startsWith('.') && !/^(LICENSE|README)|\.(md|tsv)$/.test(name) ? [p] : [];
     });
 }
 
