@@ -33,11 +33,13 @@ export async function draftHold(
   const limit = deps.settings?.replyLimitPerHour ?? 0;
   if (limit <= 0 || input.version > 1) return null;
   const address = to.address.toLowerCase();
-  const recent = await deps.drafts.countRecentlyDrafted(address, HOUR_SECONDS, email.id);
-  if (recent < limit) return null;
+  const earlier = await deps.drafts.claimReplySlot(email.id, address, HOUR_SECONDS);
+  if (earlier < limit) return null;
+  // Held emails leave no slot: only drafts count against the next mail of this address.
+  await deps.drafts.releaseReplySlot(email.id);
   return {
     flag: 'reply_limit',
     eventType: TRIAGE_ALERT_EVENTS.replyLimit,
-    reason: `reply limit: ${recent} drafts to ${address} in the last hour (REPLY_LIMIT_PER_HOUR=${limit}); a person decides (no draft)`,
+    reason: `reply limit: ${earlier} drafts to ${address} in the last hour (REPLY_LIMIT_PER_HOUR=${limit}); a person decides (no draft)`,
   };
 }

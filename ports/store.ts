@@ -236,10 +236,13 @@ export interface DraftStore {
   markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
   /**
-   * Other emails that got a machine-written draft (non-empty body) to `address` in the last
-   * `seconds`: what the per-correspondent reply limit counts.
+   * The per-correspondent reply limit: takes this email's slot for `address` (kept when it exists:
+   * a retried step keeps its place) and returns how many slots of that address came before it
+   * within `seconds`. Emails drafted at the same moment each see the other's slot.
    */
-  countRecentlyDrafted(address: string, seconds: number, exceptEmailId: string): Promise<number>;
+  claimReplySlot(emailId: string, address: string, seconds: number): Promise<number>;
+  /** Gives the slot back: the email was held, it does not count against the next ones. */
+  releaseReplySlot(emailId: string): Promise<void>;
 }
 
 /** SMTP phases an attempt can have reached; see ports/mail-sender.ts. `claimed`: no session yet. */

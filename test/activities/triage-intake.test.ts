@@ -161,6 +161,21 @@ test('two auto-responders answering each other: drafts stop at REPLY_LIMIT_PER_H
   assert.equal((await draft(held.emailId, 2, 'carol')).needsHuman, false);
 });
 
+test('mails of one address drafted at the same moment: no more than the limit pass', async () => {
+  const emails = [];
+  for (let i = 1; i <= 4; i += 1) {
+    emails.push(
+      await arrive(
+        'support',
+        sampleEmail({ from: 'Alarm <alarm@monitoring.example>', subject: `Alarm ${i}`, messageId: `<burst-${i}@monitoring.example>` }),
+      ),
+    );
+  }
+  const views = await Promise.all(emails.map((e) => draft(e.emailId)));
+  assert.equal(views.filter((v) => !v.needsHuman).length, 2, JSON.stringify(views.map((v) => v.flags)));
+  assert.equal(views.filter((v) => v.flags.includes('reply_limit')).length, 2);
+});
+
 test('our reply asks for no automatic answer, carries no Auto-Submitted, and the Sent folder holds its exact bytes', async () => {
   const { emailId } = await arrive(
     'support',
