@@ -5,6 +5,7 @@ import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailpar
 import { PermanentError } from '../lib/errors';
 import { extractHiddenText } from '../lib/html-hidden-text';
 import { toCrlf } from '../lib/line-endings';
+import { mimeStructure } from '../lib/mime-structure';
 import { priorityFromHeaders } from '../lib/priority';
 import type { TriageMessage } from '../lib/triage';
 import type { ParsedEmail } from '../ports/store';
@@ -50,32 +51,6 @@ function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<
 export type ParsedMessage = ParsedEmail & {
   triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
 };
-
-/** How far into the body part headers are read for nested reports: reports are small, mail may not be. */
-const NESTED_SCAN_BYTES = 256 * 1024;
-
-/**
- * What the part headers say below the top level: the `report-type` of multipart/report parts (a
- * DSN a gateway wrapped in multipart/mixed) and whether a whole message is attached. The scan
- * stops at the first message/rfc822 part: what follows belongs to the attached message, and a
- * customer forwarding a bounce as an attachment is a person asking. mailparser keeps no MIME
- * tree (and inlines message/rfc822 parts), hence this look at the part headers themselves.
- */
-function bodyStructure(raw: Buffer): { nestedReportTypes: string[]; attachesMessage: boolean } {
-  const text = raw.subarray(0, NESTED_SCAN_BYTES).toString('latin1');
-  const blank = text.indexOf('\r\n\r\n');
-  const found: string[] = [];
-  if (blank < 0) return { nestedReportTypes: found, attachesMessage: false };
-  for (const m of text.slice(blank).matchAll(/^content-type:[ \t]*([^\r\n]*(?:\r\n[ \t]+[^\r\n]*)*)/gim)) {
-    const type = m[1]!
-      .replace(/\r\n[ \t]+/g, ' ')
-      .trim()
-      .toLowerCase();
-    if (type.startsWith('message/rfc822')) return { nestedReportTypes: found, attachesMessage: true };
-    if (type.startsWith('multipart/report')) found.push(/report-type\s*=\s*"?([a-z0-9-]+)/.exec(type)?.[1] ?? '');
-  }
-  return { nestedReportTypes: found, attachesMessage: false };
-}
 
 export async function parseRawEmail(original: Buffer, fallbackId: string): Promise<ParsedMessage> {
   // Bare CR (old Mac) or bare LF line ends: mailparser would read a bare-CR message as one header line.
@@ -141,7 +116,7 @@ export async function parseRawEmail(original: Buffer, fallbackId: string): Promi
       headers: headerMap(parsed.headerLines),
       // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.
       partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
-      ...bodyStructure(raw),
+      ...mimeStructure(raw),
     },
   };
 }

@@ -29,6 +29,10 @@ test('a report-type on a folded Content-Type line or on a nested part is a bounc
   const forwarded = await parsed('customer-attaches-bounce.eml');
   assert.deepEqual(forwarded.triage.nestedReportTypes, [], 'the report inside the attached message is not ours');
   assert.equal(triage(triageMessage(forwarded), OURS), null);
+  // Raw report text pasted into a person's mail: its boundaries were never declared, so it is text.
+  const pasted = await parsed('customer-pastes-bounce.eml');
+  assert.deepEqual([pasted.triage.nestedReportTypes, pasted.triage.attachesMessage], [[], false]);
+  assert.equal(triage(triageMessage(pasted), OURS), null);
 });
 
 test('a "Mail Delivery System" sender name, or a null return path with a returned message, is a bounce', () => {

@@ -40,6 +40,7 @@ const EXPECTED: Record<string, string | null> = {
   'list-owner-notice.eml': 'list',
   // A bounce attached by a person who asks about it; old-Mac and mixed line ends.
   'customer-attaches-bounce.eml': null,
+  'customer-pastes-bounce.eml': null,
   'customer-bare-cr.eml': null,
   'customer-mixed-line-ends.eml': null,
 };
