@@ -28,6 +28,8 @@ export interface MailSettings {
   intakeSlots?: number;
   /** Our own addresses include every mailbox's From address: mail between them is a loop. */
   triage: TriageSettings;
+  /** REPLY_LIMIT_PER_HOUR: machine drafts to one address per hour; 0 or absent: no limit. */
+  replyLimitPerHour?: number;
   /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
   threadJoinOrganisation?: boolean;
   /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */

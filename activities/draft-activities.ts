@@ -9,6 +9,7 @@ import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
+import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from './mailbox-of';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
@@ -27,6 +28,8 @@ export interface DraftView {
   needsHuman: boolean;
   /** The drafter's category for the email (e.g. billing), when it gave one. */
   category?: string;
+  /** Why no draft was written on purpose (reply limit, abuse complaint): the manual review's reason. */
+  heldReason?: string;
 }
 
 const CONTEXT_LIMIT = 8;
@@ -63,7 +66,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
 }
 
 type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder'> & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
@@ -71,6 +74,41 @@ export function createDraftActivities(deps: DraftDeps) {
   // Deps built without the config's guard settings get the shipped intents at the default threshold.
   const guardSettings = (): IntentDetectorSettings =>
     deps.settings?.injectionGuard ?? (shippedGuard ??= { intents: readIntentSet(), threshold: DEFAULT_INTENT_THRESHOLD });
+  /** An empty draft (the workflow's sign for "a person writes the reply"), with its audit row. */
+  async function holdDraft(
+    email: { id: string; subject: string },
+    to: DraftView['to'],
+    version: number,
+    hold: DraftHold,
+  ): Promise<DraftView> {
+    const cid = correlationId();
+    const draft = await deps.drafts.save({
+      id: `${email.id}:draft:${version}`,
+      emailId: email.id,
+      version,
+      subject: /^(re|aw):/i.test(email.subject) ? email.subject : `Re: ${email.subject}`,
+      body: '',
+      language: 'und',
+      confidence: 0,
+      drafter: deps.drafter.name,
+      model: 'none',
+      promptVersion: 'held',
+      contextIds: [],
+      flags: [hold.flag],
+      to,
+    });
+    await deps.audit.record({
+      emailId: email.id,
+      correlationId: cid,
+      eventType: hold.eventType,
+      errorClass: 'unclear',
+      message: hold.reason,
+      details: { flag: hold.flag, to: to.address },
+      eventKey: `${cid}:${hold.eventType}:${version}`,
+    });
+    return { ...toView(draft), flags: [hold.flag], needsHuman: true, heldReason: hold.reason };
+  }
+
   return {
     /** A reply written by a person (manual review): stored as a draft like any other. */
     async saveHumanDraft(input: { emailId: string; version: number; body: string; by: string }): Promise<DraftView> {
@@ -114,6 +152,8 @@ export function createDraftActivities(deps: DraftDeps) {
       }
       // Earlier drafts can no longer be approved once a newer one exists (the first has none).
       if (input.version > 1) await deps.drafts.markStale(email.id, input.version);
+      const hold = await draftHold(deps, email, to, input);
+      if (hold) return holdDraft(email, to, input.version, hold);
       let context: DraftContextItem[] = [];
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);

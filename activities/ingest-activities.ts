@@ -2,7 +2,7 @@ import type { EmailWorkflowInput, Priority } from '../lib/domain';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../lib/errors';
 import type { FetchedMessage } from './fetch-activities';
-import type { IndexSource, ParseSummary } from './parse-activities';
+import { HELD_INDEX, type IndexSource, type ParseSummary } from './parse-activities';
 import { createSlots } from '../lib/slots';
 import { runStep, stepWillRetry } from './step-scope';
 
@@ -66,6 +66,8 @@ async function ingest(steps: IngestSteps, input: EmailWorkflowInput & { priority
     'summary' in parseResult ? { parsed: parseResult.summary, email: parseResult.email } : { parsed: parseResult, email: undefined };
   // A triaged email gets no draft; it is not indexed either, as before.
   if (parsed.triage && !input.answerRequestedBy) return { size: fetched.size, parsed };
+  // Held for a person (an abuse complaint): the run goes on to manual review, the text is no context.
+  if (parsed.held) return { size: fetched.size, parsed, index: `${HELD_INDEX} (${parsed.held.class})` };
   try {
     const indexed = await runStep('indexEmail', () => steps.indexEmail({ emailId, ...(email ? { email } : {}) }));
     return { size: fetched.size, parsed, index: indexed.index };

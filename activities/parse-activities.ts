@@ -1,9 +1,11 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { parseRawEmail } from '../adapters/mail-parser';
-import type { Priority, TriageClass } from '../lib/domain';
+import { TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
-import { bouncedMessageIds, triage, triageMessage } from '../lib/triage';
+import { toCrlf } from '../lib/line-endings';
+import { ownMailboxAddresses } from '../lib/mailbox-scope';
+import { bouncedMessageIds, triage, triageMessage, type TriageSettings } from '../lib/triage';
 import { MAX_STORED_TEXT_CHARS } from '../adapters/mariadb/limits';
 import type { EmailRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
@@ -24,7 +26,15 @@ export interface ParseSummary {
    * it gets a draft. Stored on the email; the workflow decides what status follows from it.
    */
   triage: { class: TriageClass; reason: string } | null;
+  /**
+   * A class a person must see (an abuse complaint about our mail): `triage` stays null, so the run
+   * goes on to the draft step, which writes no draft and leaves the email in manual review.
+   */
+  held?: { class: TriageClass; reason: string };
 }
+
+/** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
+export const HELD_INDEX = 'no index: held for a person';
 
 type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes'>;
 type ParseInput = { emailId: string; priority?: Priority };
@@ -57,6 +67,37 @@ export function createParseStep(deps: ParseDeps) {
     return sends.length;
   }
 
+  /**
+   * An abuse complaint (RFC 5965) about our mail: an audit row an alert counts, naming the
+   * Message-IDs the report quotes (a reply of ours, when it is about one).
+   */
+  async function auditHeld(
+    emailId: string,
+    raw: Buffer,
+    parsed: { inReplyTo: string | null; references: string[] },
+    verdict: { class: TriageClass; reason: string },
+  ) {
+    const reported = bouncedMessageIds(raw.toString('latin1'), parsed).slice(0, 10);
+    await deps.audit.record({
+      emailId,
+      correlationId: correlationId(),
+      eventType: TRIAGE_ALERT_EVENTS.feedbackReport,
+      errorClass: 'unclear',
+      message: `abuse complaint about our mail (${verdict.reason}); it waits for a person${reported.length ? `: reports ${reported.join(' ')}` : ''}`,
+      details: { triageClass: verdict.class, reportedMessageIds: reported },
+      eventKey: `${emailId}:${TRIAGE_ALERT_EVENTS.feedbackReport}`,
+    });
+  }
+
+  /** The triage settings with the enabled mailboxes of the registry (read each time: the file may change). */
+  function settings(): TriageSettings {
+    const mailboxes = deps.mailboxes
+      .list()
+      .filter((e) => e.enabled)
+      .map((e) => ({ id: e.id, addresses: ownMailboxAddresses([e]) }));
+    return { ...deps.settings.triage, mailboxes };
+  }
+
   return {
     /** `fetched`: the fetch step's message in the same activity; without it the stored one is read. */
     async parseMessage(input: ParseInput & { fetched?: FetchedMessage }): Promise<{ summary: ParseSummary; email: IndexSource }> {
@@ -74,14 +115,17 @@ export function createParseStep(deps: ParseDeps) {
       parsed.threadId = await joinThread(deps, input.emailId, parsed, key.account);
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
-      const verdict = triage(triageMessage(parsed), deps.settings.triage);
+      const verdict = triage(triageMessage(parsed, where.mailboxId || undefined), settings());
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
-      if (verdict?.class === 'bounce') await linkBounce(input.emailId, raw, parsed);
-      const summary = {
+      if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
+      const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);
+      if (held) await auditHeld(input.emailId, toCrlf(raw), parsed, verdict);
+      const summary: ParseSummary = {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),
         attachments: parsed.attachments.length,
-        triage: verdict,
+        triage: held ? null : verdict,
+        ...(held ? { held: verdict } : {}),
       };
       // As the index step would read it back: the stored text is cut at the same length.
       const email = {

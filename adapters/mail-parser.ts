@@ -4,6 +4,8 @@ import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
 import { PermanentError } from '../lib/errors';
 import { extractHiddenText } from '../lib/html-hidden-text';
+import { toCrlf } from '../lib/line-endings';
+import { mimeStructure } from '../lib/mime-structure';
 import { priorityFromHeaders } from '../lib/priority';
 import type { TriageMessage } from '../lib/triage';
 import type { ParsedEmail } from '../ports/store';
@@ -46,13 +48,13 @@ function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<
 }
 
 /** A parsed email plus the header and structure facts that triage needs (not stored as such). */
-export type ParsedMessage = ParsedEmail & { triage: Pick<TriageMessage, 'headers' | 'partTypes'> };
+export type ParsedMessage = ParsedEmail & {
+  triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+};
 
-/**
- * Parses raw RFC 822 bytes. mailparser tolerates almost anything, so "malformed" here means
- * what we cannot work with at all: no header block, or neither sender nor any content.
- */
-export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<ParsedMessage> {
+export async function parseRawEmail(original: Buffer, fallbackId: string): Promise<ParsedMessage> {
+  // Bare CR (old Mac) or bare LF line ends: mailparser would read a bare-CR message as one header line.
+  const raw = toCrlf(original);
   const head = raw.subarray(0, 64 * 1024).toString('latin1');
   if (raw.length === 0 || !/^[!-9;-~]+:/m.test(head.split(/\r?\n\r?\n/)[0] ?? '')) {
     throw new PermanentError('message has no RFC 822 header block', FAILURE_TYPES.malformedMessage);
@@ -114,6 +116,7 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
       headers: headerMap(parsed.headerLines),
       // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.
       partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
+      ...mimeStructure(raw),
     },
   };
 }
@@ -126,7 +129,7 @@ export async function parseRawEmail(raw: Buffer, fallbackId: string): Promise<Pa
 export async function hiddenHtmlText(raw: Buffer | null): Promise<string> {
   if (!raw) return '';
   try {
-    const parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
+    const parsed = await simpleParser(toCrlf(raw), { skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
     return typeof parsed.html === 'string' ? extractHiddenText(parsed.html) : '';
   } catch {
     // The message was parsed once already; a second failure only means there is nothing to check.

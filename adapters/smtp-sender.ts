@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { PermanentError, TransientError } from '../lib/errors';
+import { REPLY_HEADERS } from '../lib/reply-headers';
 import {
   HandOverInDoubtError,
   type EnvelopeSeen,
@@ -144,7 +145,7 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         inReplyTo: mail.inReplyTo,
         references: mail.references,
         date: new Date(),
-        headers: { 'Auto-Submitted': 'auto-replied' },
+        headers: { ...REPLY_HEADERS },
       })
         .compile()
         .build();

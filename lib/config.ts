@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DRAFTS } from './contract';
+import { DEFAULT_MAX_DRAFTS, DEFAULT_REPLY_LIMIT_PER_HOUR } from './contract';
 import { DEFAULT_MIN_ANSWER_COSINE } from './answer-selection';
 import { DEFAULT_EMBEDDER_CONCURRENCY } from './limited-embedder';
 import { DEFAULT_MIN_COSINE, RETRIEVAL_METHODS, type RetrievalMethod } from './hybrid-ranking';
@@ -59,6 +59,11 @@ export interface Config {
   maxDrafts: number;
   /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
   triage: TriageSettings;
+  /**
+   * Machine drafts to one correspondent address per hour (REPLY_LIMIT_PER_HOUR); mail beyond it
+   * waits for a person without a draft. 0 turns the limit off.
+   */
+  replyLimitPerHour: number;
   smtp: {
     host: string;
     port: number;
@@ -290,6 +295,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     readSecret: (ref) => resolveSecret(ref, env),
     maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
+    replyLimitPerHour: int('REPLY_LIMIT_PER_HOUR', DEFAULT_REPLY_LIMIT_PER_HOUR, 0, 10_000),
     smtp: {
       host: str('SMTP_HOST', '127.0.0.1'),
       port: int('SMTP_PORT', 25, 1, 65535),

@@ -234,6 +234,12 @@ export const DECISION_LIMITS = {
 export const DEFAULT_MAX_DRAFTS = 6;
 
 /**
+ * Machine drafts to one correspondent per hour (REPLY_LIMIT_PER_HOUR): two auto-responders
+ * answering each other would otherwise fill the review queue. Five covers a customer's busy hour.
+ */
+export const DEFAULT_REPLY_LIMIT_PER_HOUR = 5;
+
+/**
  * Custom search attributes the email workflow keeps up to date, so operators can find emails in
  * the Web UI and with `temporal workflow list --query 'EmailStatus="awaiting_approval"'`. The
  * types are the `temporal` CLI's spelling (`--search-attribute EmailStatus=Keyword`).

@@ -133,9 +133,22 @@ export type SendOutcome = (typeof SEND_OUTCOME)[keyof typeof SEND_OUTCOME];
 /**
  * Why an incoming email gets no draft (stored as `emails.triage_class`). Order matters only for
  * documentation; lib/triage.ts decides which class wins when several apply.
+ * `feedback_report` (an abuse complaint about our mail, RFC 5965) is not ignored: it waits for a
+ * person. `duplicate` is the copy of a message that another of our mailboxes answers.
  */
-export const TRIAGE_CLASSES = ['own_address', 'spam', 'bounce', 'auto_reply', 'list', 'no_reply'] as const;
+export const TRIAGE_CLASSES = ['own_address', 'spam', 'feedback_report', 'bounce', 'auto_reply', 'list', 'no_reply', 'duplicate'] as const;
 export type TriageClass = (typeof TRIAGE_CLASSES)[number];
+/** Classes `TRIAGE_ALLOW` cannot open: a loop, a complaint about our mail, a copy answered elsewhere. */
+export const TRIAGE_NEVER_ALLOWED: readonly TriageClass[] = Object.freeze(['own_address', 'feedback_report', 'duplicate']);
+/**
+ * Audit events of triage a person must see: an abuse complaint about our mail, and a sender held
+ * at the reply limit (REPLY_LIMIT_PER_HOUR). Counted as `email_rag_triage_alerts_total{event}`.
+ */
+export const TRIAGE_ALERT_EVENTS = { feedbackReport: 'feedback_report', replyLimit: 'reply_limit_reached' } as const;
+export type TriageAlertEvent = (typeof TRIAGE_ALERT_EVENTS)[keyof typeof TRIAGE_ALERT_EVENTS];
+
+/** Classes a person must see (the email waits in manual review without a draft) rather than ignored ones. */
+export const TRIAGE_HELD_FOR_PERSON: readonly TriageClass[] = Object.freeze(['feedback_report']);
 
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];

@@ -14,11 +14,12 @@ export interface StatusStep {
 /** The transition after a draft: waiting for approval, or for a person when the drafter gave up. */
 export function draftedTransition(
   version: number,
-  draft: { needsHuman: boolean; drafter: string; model: string },
+  draft: { needsHuman: boolean; drafter: string; model: string; heldReason?: string },
 ): StatusStep & { via: StatusStep } {
+  const needsHumanReason = draft.heldReason ?? 'the drafter produced no usable reply; a person must write it';
   return {
     status: draft.needsHuman ? STATUS.manualReview : STATUS.awaitingApproval,
-    reason: draft.needsHuman ? 'the drafter produced no usable reply; a person must write it' : `waiting for approval of draft ${version}`,
+    reason: draft.needsHuman ? needsHumanReason : `waiting for approval of draft ${version}`,
     via: { status: STATUS.drafted, reason: `draft ${version} by ${draft.drafter}/${draft.model}` },
   };
 }

@@ -1,4 +1,6 @@
-import { TRIAGE_CLASSES, type TriageClass } from './domain';
+import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass } from './domain';
+import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
+import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
 
 /**
  * Intake triage: which incoming mail deserves no reply at all. Pure (no I/O): it sees what the
@@ -6,7 +8,7 @@ import { TRIAGE_CLASSES, type TriageClass } from './domain';
  */
 
 /** What triage needs to know about one parsed message. */
-export interface TriageMessage {
+export interface TriageMessage extends AutomaticSigns {
   /** Sender address, lower-case. */
   from: string | null;
   /** Where a reply would go (Reply-To), lower-case; null when the message has none. */
@@ -16,6 +18,11 @@ export interface TriageMessage {
   headers: Record<string, string[]>;
   /** Content types of the parts below the top level (lower-case, without parameters). */
   partTypes: string[];
+  /** Recipients in To and Cc, lower-case, in header order (which of our mailboxes answers). */
+  to?: string[];
+  cc?: string[];
+  /** The registry mailbox this copy came in through. */
+  mailboxId?: string;
 }
 
 export interface TriageVerdict {
@@ -35,9 +42,11 @@ export interface TriageSettings {
   /** Our own sending addresses (SMTP_FROM and OWN_ADDRESSES), lower-case. */
   ownAddresses: string[];
   allow: TriageAllowRule[];
+  /** The enabled mailboxes of the registry and their addresses: a message to several is answered once. */
+  mailboxes?: MailboxAddresses[];
 }
 
-const BOUNCE_SENDER = /^(mailer-daemon|postmaster|mail-daemon|mailerdaemon)([+.-].*)?$/i;
+const BOUNCE_SENDER = /^(mailer-daemon|postmaster|post_master|mail-daemon|mailerdaemon)([+.-].*)?$/i;
 // A whole token of the local part: noreply@, no-reply-billing@, gmail-noreply@; not noreplying.fan@.
 const NO_REPLY_SENDER = /(^|[-_.+])(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|no[-_.]?answer)([-_.+]|$)/i;
 
@@ -84,11 +93,10 @@ function spam(m: TriageMessage): string | null {
 }
 
 function bounce(m: TriageMessage): string | null {
-  const type = (first(m.headers, 'content-type') ?? '').toLowerCase();
-  if (type.startsWith('multipart/report') && /report-type\s*=\s*"?delivery-status/.test(type)) {
-    return 'multipart/report; report-type=delivery-status';
-  }
+  if (topReportType(m) === 'delivery-status') return 'multipart/report; report-type=delivery-status';
   if (m.partTypes.includes('message/delivery-status')) return 'message/delivery-status part';
+  const report = deliveryReport(m);
+  if (report) return report;
   if (m.headers['x-failed-recipients']) return `X-Failed-Recipients: ${first(m.headers, 'x-failed-recipients')?.slice(0, 80)}`;
   if (BOUNCE_SENDER.test(localPart(m.from))) return `sender ${m.from}`;
   if (BOUNCE_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
@@ -104,9 +112,9 @@ function autoReply(m: TriageMessage): string | null {
   }
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^auto[_-]reply$/i.test(precedence)) return `Precedence: ${precedence}`;
-  const type = (first(m.headers, 'content-type') ?? '').toLowerCase();
-  if (type.startsWith('multipart/report') && /report-type\s*=\s*"?disposition-notification/.test(type))
-    return 'read receipt (disposition-notification)';
+  if (topReportType(m) === 'disposition-notification') return 'read receipt (disposition-notification)';
+  const header = autoHeader(m);
+  if (header) return header;
   if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
   if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
   return null;
@@ -118,7 +126,7 @@ function list(m: TriageMessage): string | null {
   if (m.headers['list-unsubscribe']) return 'List-Unsubscribe header';
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^(bulk|list|junk)$/i.test(precedence)) return `Precedence: ${precedence}`;
-  return null;
+  return listManager(m);
 }
 
 function noReply(m: TriageMessage): string | null {
@@ -130,21 +138,27 @@ function noReply(m: TriageMessage): string | null {
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
   ['own_address', ownAddress],
   ['spam', spam],
+  ['feedback_report', feedbackReport],
   ['bounce', bounce],
   ['auto_reply', autoReply],
   ['list', list],
   ['no_reply', noReply],
+  // Last: a copy that would not be answered anyway keeps the class that says why.
+  ['duplicate', (m, s) => duplicateOf(m, s.mailboxes)],
 ];
 
 /**
  * The first class that applies, or null when the mail deserves a draft. `TRIAGE_ALLOW` lets a
- * sender through any class except `own_address`: answering ourselves is a loop whatever the rule.
+ * sender through any class except those of TRIAGE_NEVER_ALLOWED: answering ourselves is a loop,
+ * an abuse complaint goes to a person, a duplicate is answered by the other mailbox.
  */
 export function triage(m: TriageMessage, s: TriageSettings): TriageVerdict | null {
   for (const [cls, check] of CHECKS) {
     const reason = check(m, s);
     if (!reason) continue;
-    if (cls !== 'own_address' && allowed(s.allow, cls, m.from)) continue;
+    // RFC 3834 5.2: mail marked Auto-Submitted (other than `no`) is never answered, whatever the rule.
+    const binding = TRIAGE_NEVER_ALLOWED.includes(cls) || reason.startsWith('Auto-Submitted:');
+    if (!binding && allowed(s.allow, cls, m.from)) continue;
     return { class: cls, reason };
   }
   return null;
@@ -173,7 +187,7 @@ export function bouncedMessageIds(raw: string, outer: { inReplyTo: string | null
 export function parseTriageAllow(text: string | undefined): { rules: TriageAllowRule[]; problems: string[] } {
   const rules: TriageAllowRule[] = [];
   const problems: string[] = [];
-  const classes = TRIAGE_CLASSES.filter((c) => c !== 'own_address');
+  const classes = TRIAGE_CLASSES.filter((c) => !TRIAGE_NEVER_ALLOWED.includes(c));
   for (const entry of (text ?? '')
     .split(';')
     .map((e) => e.trim())
@@ -211,17 +225,28 @@ export function parseOwnAddresses(text: string | undefined): { addresses: string
 }
 
 /** The triage view of a parsed message (structurally: what adapters/mail-parser returns). */
-export function triageMessage(p: {
-  from: { address: string } | null;
-  replyTo: { address: string } | null;
-  subject: string;
-  triage: Pick<TriageMessage, 'headers' | 'partTypes'>;
-}): TriageMessage {
+export function triageMessage(
+  p: {
+    from: { name?: string; address: string } | null;
+    replyTo: { address: string } | null;
+    to?: Array<{ address: string }>;
+    cc?: Array<{ address: string }>;
+    subject: string;
+    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+  },
+  mailboxId?: string,
+): TriageMessage {
   return {
     from: p.from?.address.toLowerCase() ?? null,
+    fromName: p.from?.name ?? '',
     replyTo: p.replyTo?.address.toLowerCase() ?? null,
+    to: (p.to ?? []).map((a) => a.address.toLowerCase()),
+    cc: (p.cc ?? []).map((a) => a.address.toLowerCase()),
     subject: p.subject,
     headers: p.triage.headers,
     partTypes: p.triage.partTypes,
+    nestedReportTypes: p.triage.nestedReportTypes ?? [],
+    attachesMessage: p.triage.attachesMessage ?? false,
+    ...(mailboxId !== undefined ? { mailboxId } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { DraftOutcome, NeedsPersonStatus, Priority, UnfinishedStatus } from '../lib/domain';
+import type { DraftOutcome, NeedsPersonStatus, Priority, TriageAlertEvent, UnfinishedStatus } from '../lib/domain';
 import type { SendStatus } from './store';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
@@ -57,6 +57,8 @@ export interface OperatingEvents {
   stepRuntimes: Array<{ step: string; seconds: number }>;
   /** Drafts decided (`draft_outcomes`), per outcome, mailbox, drafter and prompt version. */
   draftOutcomes: Array<{ outcome: DraftOutcome; mailbox: string; drafter: string; promptVersion: string; count: number }>;
+  /** Triage events a person must see (abuse complaints, senders held at the reply limit), per event. */
+  triageAlerts: Array<{ event: TriageAlertEvent; count: number }>;
 }
 
 /**

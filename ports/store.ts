@@ -235,6 +235,14 @@ export interface DraftStore {
   /** Drafts of the email below `version` still waiting for approval become `stale` (outcome `redrafted`). */
   markStale(emailId: string, version: number): Promise<void>;
   listAwaiting(): Promise<DraftRecord[]>;
+  /**
+   * The per-correspondent reply limit: takes this email's slot for `address` (kept when it exists:
+   * a retried step keeps its place) and returns how many slots of that address came before it
+   * within `seconds`. Emails drafted at the same moment each see the other's slot.
+   */
+  claimReplySlot(emailId: string, address: string, seconds: number): Promise<number>;
+  /** Gives the slot back: the email was held, it does not count against the next ones. */
+  releaseReplySlot(emailId: string): Promise<void>;
 }
 
 /** SMTP phases an attempt can have reached; see ports/mail-sender.ts. `claimed`: no session yet. */

@@ -20,7 +20,8 @@ function files(dir: string): string[] {
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) return files(p);
-      return st.isFile() && !name.startsWith('.') ? [p] : [];
+      // A corpus folder's licence, README and labels are no mail.
+      return st.isFile() && !name.startsWith('.') && !/^(LICENSE|README)|\.(md|tsv)$/.test(name) ? [p] : [];
     });
 }
 
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`${all.length} files in ${dir}`);
-  for (const [key, n] of counts) console.log(`${key.padEnd(12)} ${String(n).padStart(5)}`);
+  for (const [key, n] of counts) console.log(`${key.padEnd(16)} ${String(n).padStart(5)}`);
   console.log(`would get a draft: ${counts.get('draft')} of ${all.length - (counts.get('unparseable') ?? 0)} parsed messages`);
 }
 

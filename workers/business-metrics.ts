@@ -14,6 +14,7 @@ import {
   needsPerson,
   PRIORITIES,
   SEND_STATUSES,
+  TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
 } from '../lib/domain';
 import { errorMessage, type ErrorClass } from '../lib/errors';
@@ -57,6 +58,7 @@ export const BUSINESS_METRICS = {
   draftOutcomes: 'email_rag_draft_outcomes_total',
   idleWatchers: 'email_rag_idle_watchers',
   idleReconnects: 'email_rag_idle_reconnects_total',
+  triageAlerts: 'email_rag_triage_alerts_total',
 } as const;
 
 /**
@@ -141,8 +143,14 @@ export function startBusinessMetricsSampler(
   );
 
   const idle = idleMetrics(meter, { watchers: m.idleWatchers, reconnects: m.idleReconnects }, opts.mailboxes ?? [], opts.watchers);
+  const triageAlerts = meter.createCounter(
+    m.triageAlerts,
+    '',
+    'Triage events a person must see: feedback_report (an abuse complaint about our mail), reply_limit_reached (a sender held at REPLY_LIMIT_PER_HOUR)',
+  );
 
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
+  for (const event of Object.values(TRIAGE_ALERT_EVENTS)) triageAlerts.add(0, { event });
   for (const priority of PRIORITIES) received.add(0, { priority });
   for (const status of EMAIL_STATUSES) statusChanges.add(0, { status });
   for (const step of STEPS) {
@@ -176,6 +184,7 @@ export function startBusinessMetricsSampler(
         }
         for (const s of events.timeToDraftSeconds) timeToDraft.record(s);
         for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
+        for (const a of events.triageAlerts) triageAlerts.add(a.count, { event: a.event });
         for (const o of events.draftOutcomes) {
           draftOutcomes.add(o.count, {
             outcome: o.outcome,

@@ -157,6 +157,7 @@ export function buildDependencies(
       backlogLimit: config.imap.backlogLimit,
       intakeSlots: config.worker.concurrency.mailIo,
       triage: config.triage,
+      replyLimitPerHour: config.replyLimitPerHour,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
       injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
     },

@@ -137,6 +137,29 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       // A retried step finds its drafts stale already: recording is idempotent either way.
       await recordRedrafted(pool, emailId, version);
     },
+    async claimReplySlot(emailId: string, address: string, seconds: number): Promise<number> {
+      // Slots older than the window count for nothing: the address's own are pruned as it writes again.
+      await query(
+        pool,
+        'pruning old reply slots',
+        'DELETE FROM reply_slots WHERE address = ? AND created_at < NOW(3) - INTERVAL ? SECOND',
+        [address, 2 * seconds],
+      );
+      await query(pool, 'taking a reply slot', 'INSERT IGNORE INTO reply_slots (email_id, address) VALUES (?, ?)', [emailId, address]);
+      // Rank by (created_at, email_id) within the window before this email's own slot.
+      const rows = await query<Array<{ n: number | bigint }>>(
+        pool,
+        'counting the earlier reply slots',
+        `SELECT COUNT(*) AS n FROM reply_slots s JOIN reply_slots me ON me.email_id = ?
+          WHERE s.address = me.address AND s.created_at > me.created_at - INTERVAL ? SECOND
+            AND (s.created_at < me.created_at OR (s.created_at = me.created_at AND s.email_id < me.email_id))`,
+        [emailId, seconds],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async releaseReplySlot(emailId: string): Promise<void> {
+      await query(pool, 'giving a reply slot back', 'DELETE FROM reply_slots WHERE email_id = ?', [emailId]);
+    },
     async listAwaiting(): Promise<DraftRecord[]> {
       const rows = await query<DraftRow[]>(
         pool,

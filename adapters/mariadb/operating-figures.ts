@@ -3,9 +3,11 @@ import {
   NEEDS_PERSON_STATUSES,
   PRIORITIES,
   QUEUE_STATUS,
+  TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
   type Priority,
   type SendStatus,
+  type TriageAlertEvent,
 } from '../../lib/domain';
 import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from '../../ports/operating-figures';
 import { outcomesBetween } from './draft-quality';
@@ -146,7 +148,21 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         timeToDraftSeconds: toDraft.map((t) => Math.max(0, num(t.seconds))),
         stepRuntimes: runtimes.map((r) => ({ step: r.step, seconds: num(r.runtime_ms) / 1000 })),
         draftOutcomes: await outcomesBetween(pool, from, to),
+        triageAlerts: await triageAlertsBetween(pool, from, to),
       };
     },
   };
+}
+
+/** Abuse complaints and reply-limit holds (their audit rows) in the window. */
+async function triageAlertsBetween(pool: Queryable, from: Date, to: Date) {
+  const events = Object.values(TRIAGE_ALERT_EVENTS);
+  const rows = await query<Array<{ event: TriageAlertEvent; n: number }>>(
+    pool,
+    'reading the triage alerts',
+    `SELECT event_type AS event, COUNT(*) AS n FROM audit_log
+      WHERE event_type IN (${events.map(() => '?').join(', ')}) AND created_at > ? AND created_at <= ? GROUP BY event_type`,
+    [...events, from, to],
+  );
+  return rows.map((r) => ({ event: r.event, count: Number(r.n) }));
 }

@@ -78,6 +78,9 @@ test('state and events from the tables: range edges, one time to draft per email
     details: { step: 'index' },
   });
   await audit('e-urgent', 'job_dead', 'after the range', minutesAgo(now, 0.5), { errorClass: 'permanent', details: { step: 'draft' } });
+  await audit('e-arf', 'feedback_report', 'abuse complaint about our mail', minutesAgo(now, 5), { errorClass: 'unclear' });
+  await audit('e-arf-2', 'feedback_report', 'abuse complaint about our mail', minutesAgo(now, 4), { errorClass: 'unclear' });
+  await audit('e-loop', 'reply_limit_reached', 'reply limit: 5 drafts to robot@x', minutesAgo(now, 0.5), { errorClass: 'unclear' });
   await sql(
     `INSERT INTO queue_jobs (workflow_id, email_id, step, activity_id, status, priority, attempt, max_attempts, error_class, runtime_ms, created_at, finished_at)
      VALUES ('e-sent', 'e-sent', 'send', '1', 'done', 'high', 1, 3, NULL, 1500, ?, ?),
@@ -106,6 +109,8 @@ test('state and events from the tables: range edges, one time to draft per email
   // The parse job's row was made seven hours before it finished: outside the runtime look-back.
   assert.deepEqual(events.stepRuntimes, [{ step: 'send', seconds: 1.5 }]);
   assert.deepEqual(events.draftOutcomes, []);
+  // Abuse complaints in the range; the reply-limit hold came after it.
+  assert.deepEqual(events.triageAlerts, [{ event: 'feedback_report', count: 2 }]);
 
   const state = await figures.state();
   const group = (status: string) => state.emails.filter((g) => g.status === status);

@@ -132,6 +132,8 @@ test('alert rules: the throughput and dead-letter alerts, each with an expressio
     ['EmailRagNonDeterminism', 'failure_reason="NonDeterminismError"'],
     ['EmailRagWorkflowTaskFailures', 'temporal_workflow_task_execution_failed'],
     ['EmailRagMailboxNotPolled', 'email_rag_mailbox_seconds_since_poll_success'],
+    ['EmailRagAbuseComplaint', 'email_rag_triage_alerts_total{event="feedback_report"}'],
+    ['EmailRagReplyLimitReached', 'email_rag_triage_alerts_total{event="reply_limit_reached"}'],
   ] as const) {
     assert.ok(byName.get(alert)?.expr.includes(reads), `${alert} reads ${reads}`);
   }

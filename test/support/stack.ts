@@ -81,6 +81,9 @@ export async function startStack(
       LLM_MODEL: 'double-model',
       LLM_TIMEOUT_MS: '5000',
       WORKER_SHUTDOWN_GRACE_MS: '2000',
+      // Tests and benchmarks send dozens of mails from one sample sender within a minute; the reply
+      // limit has its own test (test/activities/triage-intake.test.ts), which sets it.
+      REPLY_LIMIT_PER_HOUR: '0',
       // The stack's own embedder, reached like any remote one; tests that want another say so in opts.env.
       ...embedder.env,
       ...opts.env,

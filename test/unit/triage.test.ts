@@ -33,6 +33,16 @@ const EXPECTED: Record<string, string | null> = {
   'customer.eml': null,
   'customer-forwards-bounce.eml': null,
   'noreply-form-with-reply-to.eml': null,
+  'bounce-report-type-folded.eml': 'bounce',
+  'bounce-nested-report.eml': 'bounce',
+  'arf-abuse-report.eml': 'feedback_report',
+  'null-return-path-notice.eml': 'auto_reply',
+  'list-owner-notice.eml': 'list',
+  // A bounce attached by a person who asks about it; old-Mac and mixed line ends.
+  'customer-attaches-bounce.eml': null,
+  'customer-pastes-bounce.eml': null,
+  'customer-bare-cr.eml': null,
+  'customer-mixed-line-ends.eml': null,
 };
 
 test('every fixture lands in its class; mail a person wrote is not triaged', async () => {
@@ -75,7 +85,10 @@ test('TRIAGE_ALLOW lets a sender through one class or all, never a mail loop', a
   assert.equal((await classify('noreply.eml', allow('sender=no-reply@paket.example'))).verdict, null);
   // An allowed class does not hide another one: a subdomain matches, the class does not.
   assert.equal((await classify('ooo-de.eml', allow('list:domain=kunde-gmbh.example'))).verdict?.class, 'auto_reply');
-  assert.equal((await classify('ooo-de.eml', allow('domain=kunde-gmbh.example'))).verdict, null);
+  // RFC 3834 5.2: Auto-Submitted other than `no` is never answered, whatever TRIAGE_ALLOW says;
+  // an out-of-office told by its subject only can be let through.
+  assert.equal((await classify('ooo-de.eml', allow('domain=kunde-gmbh.example'))).verdict?.class, 'auto_reply');
+  assert.equal((await classify('ooo-de-subject-only.eml', allow('domain=handwerk.example'))).verdict, null);
   assert.equal((await classify('loop-own-address.eml', allow('sender=support@example.test'))).verdict?.class, 'own_address');
 });
 

@@ -1,0 +1,117 @@
+/**
+ * The released email workflow, unchanged, with this triage: an abuse complaint and mail beyond the
+ * reply limit wait for a person without a draft, a duplicate ends ignored. Real Temporal dev
+ * server, worker, MariaDB and the `email-rag ingest` binary.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
+import { rejectSignal, stateQuery } from '../../workflows/email-workflow';
+import { currentDraftId } from '../support/decisions';
+import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { workflowBundle } from '../support/workflow-bundle';
+
+const run = promisify(execFile);
+let stack: TestStack;
+let worker: RunningWorker;
+let workerDone: Promise<void>;
+let connection: Connection;
+let client: Client;
+
+before(async () => {
+  stack = await startStack({ env: { REPLY_LIMIT_PER_HOUR: '2', LLM_TIMEOUT_MS: '30000' } });
+  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
+  workerDone = worker.run();
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection, namespace: 'default' });
+});
+
+after(async () => {
+  await worker?.shutdown();
+  await workerDone?.catch(() => undefined);
+  await connection?.close();
+  await stack?.stop();
+});
+
+/** Imports files with the CLI; returns the email ids in file order. */
+async function ingest(files: Array<[string, string | Buffer]>): Promise<string[]> {
+  const dir = path.join(stack.dir, `import-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  for (const [name, raw] of files) writeFileSync(path.join(dir, name), raw);
+  const r = await run(process.execPath, ['bin/email-rag.js', 'ingest', dir], { env: { ...process.env, ...stack.env } });
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t')[0]!);
+}
+
+async function row(id: string) {
+  const rows = (await stack.db.pool.query('SELECT status, status_reason, triage_class FROM emails WHERE id = ?', [id])) as Array<{
+    status: string;
+    status_reason: string | null;
+    triage_class: string | null;
+  }>;
+  return rows[0];
+}
+
+const settled = (id: string) =>
+  waitFor(
+    `${id} settled`,
+    async () => {
+      const r = await row(id);
+      return r && ['ignored', 'awaiting_approval', 'manual_review', 'failed'].includes(r.status) ? r : undefined;
+    },
+    120_000,
+  );
+
+test('an abuse complaint waits in manual review without a draft; a person closes it', async () => {
+  const arf = readFileSync(path.join(__dirname, '../fixtures/triage/arf-abuse-report.eml'));
+  const [id] = await ingest([['arf.eml', arf]]);
+  const r = await settled(id!);
+  assert.equal(r.status, 'manual_review');
+  assert.equal(r.triage_class, 'feedback_report');
+  assert.match(r.status_reason ?? '', /^feedback_report: an abuse complaint about our mail/);
+  const state = await client.workflow.getHandle(id!).query(stateQuery);
+  assert.equal(state.waitingFor?.kind, 'manual_review');
+  const drafts = (await stack.db.pool.query('SELECT body, flags FROM drafts WHERE email_id = ?', [id])) as Array<{
+    body: string;
+    flags: string;
+  }>;
+  assert.deepEqual(
+    drafts.map((d) => [d.body, d.flags]),
+    [['', '["feedback_report"]']],
+  );
+  await client.workflow
+    .getHandle(id!)
+    .signal(rejectSignal, { draftId: await currentDraftId(client, id!), by: 'tester', reason: 'FBL: handled' });
+  await waitFor('rejected', async () => (await row(id!))?.status === 'rejected');
+});
+
+test('a responder loop: two drafts in the hour, the third mail waits for a person with the reason', async () => {
+  const robot = 'Ticket System <tickets@helpdesk.example>';
+  const ids = await ingest(
+    [1, 2, 3].map((i): [string, string] => [
+      `loop-${i}.eml`,
+      sampleEmail({ from: robot, subject: `[#${2000 + i}] Ihre Anfrage ist eingegangen`, messageId: `<e2e-loop-${i}@helpdesk.example>` }),
+    ]),
+  );
+  // One after the other, as a loop arrives: the limit counts the drafts already written.
+  const statuses: string[] = [];
+  for (const id of ids) statuses.push((await settled(id)).status);
+  assert.equal(statuses.filter((s) => s === 'awaiting_approval').length, 2, statuses.join(' '));
+  const held = [];
+  for (const id of ids) if ((await row(id))?.status === 'manual_review') held.push(id);
+  assert.equal(held.length, 1);
+  assert.match((await row(held[0]!))?.status_reason ?? '', /^reply limit: 2 drafts to tickets@helpdesk\.example in the last hour/);
+  for (const id of ids) {
+    await client.workflow
+      .getHandle(id)
+      .signal(rejectSignal, { draftId: await currentDraftId(client, id), by: 'tester', reason: 'test done' });
+  }
+});
