@@ -161,13 +161,14 @@ export class MboxSplitter {
     if (isBlank(line)) {
       if (msg.inHeader) {
         msg.inHeader = false;
-        this.append(line);
         const cl = msg.contentLength;
         if (cl !== null && cl <= this.maxBytes) {
+          this.append(line);
           this.counted = { remaining: cl, lines: [], blank: null };
           this.verifying = cl === 0;
+          return;
         }
-        return;
+        // Otherwise the end of the header may also be the separator before the next From line.
       }
       if (this.pendingBlank) this.append(this.pendingBlank);
       this.pendingBlank = line;

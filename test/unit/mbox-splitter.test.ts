@@ -97,3 +97,9 @@ test('data that does not start with a From line is refused', () => {
   assert.throws(() => split('Subject: no envelope\n\nx\n'), NotMboxError);
   assert.throws(() => split('From: someone@example.test\n\nx\n'), NotMboxError);
 });
+
+test('a message of headers only (or no header at all) still ends at the next From line', () => {
+  const mbox =
+    'From a Mon Jan  1 00:00:00 2024\n\u0000garbage\n\nFrom b Mon Jan  1 00:00:00 2024\nSubject: only\n\nFrom c Mon Jan  1 00:00:00 2024\nSubject: z\n\nok\n';
+  assert.deepEqual(raws(split(mbox)), ['\u0000garbage\n', 'Subject: only\n', 'Subject: z\n\nok\n']);
+});
