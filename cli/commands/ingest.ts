@@ -11,9 +11,10 @@ import { createIngestProgress } from '../ingest-progress';
 export { fileEmailId } from '../import-message';
 
 /**
- * Messages in flight at once. Each costs a few MariaDB round trips and one Temporal start; four
- * overlap those waits (the gain flattens above that on the measured machine) while memory stays
- * bounded by four messages of at most MAX_MESSAGE_BYTES.
+ * Messages in flight at once. Each costs a few MariaDB round trips and one Temporal start, mostly
+ * waiting; a few at once overlap those waits, while memory stays bounded by that many messages of
+ * at most MAX_MESSAGE_BYTES each. Archive order is kept for the lines and for the starts within
+ * a margin of this many messages.
  */
 const IN_FLIGHT = 4;
 /** Without a terminal: a progress line every this many messages. */
