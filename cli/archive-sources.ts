@@ -19,7 +19,7 @@ export interface ArchivePlan {
 }
 
 export type ArchiveItem =
-  | { kind: 'message'; origin: string; raw: Buffer; truncated: boolean }
+  | { kind: 'message'; origin: string; raw: Buffer; truncated: boolean; inMbox: boolean }
   | { kind: 'too-large'; origin: string; head: Buffer; size: number }
   | { kind: 'unreadable'; origin: string; error: string };
 
@@ -122,7 +122,7 @@ function readMessageFile(source: ArchiveSource, maxBytes: number): ArchiveItem {
   try {
     const size = statSync(source.file).size;
     if (size > maxBytes) return { kind: 'too-large', origin: source.file, head: readHead(source.file, OVERSIZED_HEAD_BYTES), size };
-    return { kind: 'message', origin: source.file, raw: readFileSync(source.file), truncated: false };
+    return { kind: 'message', origin: source.file, raw: readFileSync(source.file), truncated: false, inMbox: false };
   } catch (err) {
     return { kind: 'unreadable', origin: source.file, error: errorMessage(err) };
   }
@@ -138,7 +138,7 @@ async function* readMbox(
   const items = (list: ReturnType<MboxSplitter['push']>): ArchiveItem[] =>
     list.map((i) =>
       i.kind === 'message'
-        ? { kind: 'message', origin: origin(i.index), raw: i.raw, truncated: i.truncated }
+        ? { kind: 'message', origin: origin(i.index), raw: i.raw, truncated: i.truncated, inMbox: true }
         : { kind: 'too-large', origin: origin(i.index), head: i.head, size: i.size },
     );
   try {

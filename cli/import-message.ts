@@ -116,8 +116,11 @@ async function tooLarge(ctx: ImportContext, item: Extract<ArchiveItem, { kind: '
 
 async function message(ctx: ImportContext, item: Extract<ArchiveItem, { kind: 'message' }>) {
   const emailId = fileEmailId(item.raw);
-  if (!/^[!-9;-~]+:/.test(item.raw.subarray(0, 1000).toString('latin1'))) {
-    // Not stored (there is no mail to run), but nothing is lost: the row says where it sits.
+  if (item.inMbox && !/^[!-9;-~]+:/.test(item.raw.subarray(0, 1000).toString('latin1'))) {
+    // Junk between two From lines is a damaged spot of the mbox, not a mail: not stored (nothing
+    // to run; a damaged region would flood the dead letters), but the row says where it sits. A
+    // headerless .eml or Maildir file is stored as before and dies at parse into the dead letters,
+    // where an operator can repair and requeue it.
     const text = 'unparseable: no header block at the start';
     await ctx.audit.record({
       emailId: null,
