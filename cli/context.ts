@@ -30,9 +30,9 @@ export async function connectTemporal(config: Config): Promise<{ client: Client;
 }
 
 /** `storesMail`: the command writes raw mail, so the server's packet limit is checked first. */
-export async function connectDatabase(config: Config, opts: { storesMail?: boolean } = {}): Promise<Pool> {
+export async function connectDatabase(config: Config, opts: { storesMail?: boolean; connections?: number } = {}): Promise<Pool> {
   // A person is waiting: fail within seconds rather than the worker's patient 10 s.
-  const pool = createPool(config.databaseUrl, 2, 4_000);
+  const pool = createPool(config.databaseUrl, opts.connections ?? 2, 4_000);
   try {
     await pool.query('SELECT 1');
   } catch (err) {

@@ -36,9 +36,11 @@ commands:
   codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)
   poll [--mailbox ID]                     run the IMAP poll schedule of one mailbox (default: every enabled one) once, now
   cleanup                                 run the stuck-processing cleanup once, now
-  ingest <file.eml|dir> [--history] [--mailbox ID]
-                                          import .eml files (as received in mailbox ID, default "default");
-                                          one line per file (id, outcome, file), exit 1 if any failed
+  ingest <file|dir> [--history] [--mailbox ID]
+                                          import .eml files, mbox files and Maildir folders (as received in
+                                          mailbox ID, default "default"; --history: index only, no drafts);
+                                          one line per message (id, outcome, origin), a summary on stderr,
+                                          exit 1 if any was not taken; a re-run skips what is in already
   knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones
   embedder [--json]                       does the embedder (EMBEDDER) answer: mode, model, where, dimensions;
                                           exit 1 if it does not
@@ -198,8 +200,10 @@ async function run(argv: string[]): Promise<void> {
       const report = await ingest(config(), one(positionals, 'file or directory'), {
         history: values.history === true,
         ...(typeof values.mailbox === 'string' ? { mailboxId: values.mailbox } : {}),
+        onLine: (line) => console.log(line),
+        tty: process.stdout.isTTY === true,
+        onProgress: (line) => console.error(line),
       });
-      for (const line of report.lines) console.log(line);
       // The summary goes to stderr: stdout stays one line per file for scripts.
       console.error(`email-rag ingest: ${report.summary}`);
       if (report.failed > 0) process.exitCode = 1;

@@ -82,6 +82,8 @@ export interface MessageStore {
    */
   saveParsed(emailId: string, parsed: ParsedEmail, also: { account: string; triage: TriageVerdict | null }): Promise<void>;
   getEmail(emailId: string): Promise<EmailRecord | null>;
+  /** The business status of an email, null when there is no row (a cheap check for imports). */
+  statusOf(emailId: string): Promise<EmailStatus | null>;
   /**
    * The thread of any known email among these Message-IDs, within `account` when given. Whether
    * the new email may join it is the caller's decision (`threadParticipants`).

@@ -283,6 +283,13 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       };
     },
 
+    async statusOf(emailId: string): Promise<EmailStatus | null> {
+      const rows = await query<Array<{ status: EmailStatus }>>(pool, 'reading an email status', 'SELECT status FROM emails WHERE id = ?', [
+        emailId,
+      ]);
+      return rows[0]?.status ?? null;
+    },
+
     async findThreadId(messageIds: string[], account?: string): Promise<string | null> {
       if (messageIds.length === 0) return null;
       const rows = await query<Array<{ thread_id: string }>>(
