@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import { createMailboxDirectory } from '../adapters/mailbox-directory';
+import { createOAuthTokenProvider } from '../adapters/oauth-token-provider';
 import { createMariaDbMailboxHealth } from '../adapters/mariadb/mailbox-health';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
@@ -24,6 +25,8 @@ import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
 import { errorMessage } from '../lib/errors';
+import { createLogger } from '../lib/logger';
+import type { SecretRef } from '../lib/secret-ref';
 import { limitEmbedder } from '../lib/limited-embedder';
 import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
@@ -112,7 +115,9 @@ export function buildDependencies(
   const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
-  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
+  const readSecret = (ref: SecretRef) => config.readSecret(ref);
+  const tokens = createOAuthTokenProvider({ readSecret, logger: createLogger('oauth') });
+  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret, tokens });
   const drafter =
     config.llm.mode === 'openai' && config.llm.baseUrl
       ? createOpenAiDrafter({
