@@ -39,6 +39,7 @@ export interface OAuthSettings {
   subject?: string;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MS_LOGIN = 'https://login.microsoftonline.com';
 const GOOGLE_TOKEN = 'https://oauth2.googleapis.com/token';
 
@@ -117,13 +118,10 @@ export function parseOAuthSettings(o: Record<string, unknown>, where: string, f:
   const url = (k: string): string | undefined => {
     const v = str(k);
     if (v === undefined) return undefined;
-    try {
-      const u = new URL(v);
-      if (u.protocol === 'https:' || u.protocol === 'http:') return u.toString();
-    } catch {
-      // reported below
-    }
-    bad(`${k} must be an http(s) URL, got ${JSON.stringify(v)}`);
+    // Tokens and secrets cross this connection: https, or http to this host only (a local provider).
+    const u = URL.canParse(v) ? new URL(v) : undefined;
+    if (u && (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname)))) return u.toString();
+    bad(`${k} must be an https URL (http only to 127.0.0.1 or localhost), got ${JSON.stringify(v)}`);
     return undefined;
   };
   const secret = (k: string) => f.optSecret(o, `${where}.${k}`);
