@@ -134,7 +134,7 @@ export function parseOAuthSettings(o: Record<string, unknown>, where: string, f:
   const d = defaults(provider, tenant ?? '');
   const grant = provider === 'oidc' ? (str('grant') ?? d.grant) : d.grant;
   if (provider !== 'oidc' && o.grant !== undefined) bad(`grant is fixed by provider ${provider}; leave it out`);
-  if (grant !== 'client_credentials' && grant !== 'refresh_token')
+  if (provider === 'oidc' && grant !== 'client_credentials' && grant !== 'refresh_token')
     bad(`grant must be client_credentials or refresh_token, got ${JSON.stringify(grant)}`);
   const s: OAuthSettings = {
     provider,
