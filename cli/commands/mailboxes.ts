@@ -4,6 +4,7 @@ import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
 import { probeImap, probeSmtp, type ProbeStep } from '../../adapters/mailbox-probe';
 import { registryDefaults, type Config } from '../../lib/config';
+import { FAILURE_TYPES } from '../../lib/contract';
 import { createOAuthTokenProvider } from '../../adapters/oauth-token-provider';
 import { errorMessage } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
@@ -145,6 +146,8 @@ export function pollHealthLine(p: PollHealth | undefined, folder: string): strin
   const success = p.lastSuccessAt ? `last success ${p.lastSuccessAt.toISOString()}` : 'never polled successfully';
   if (!p.lastError) return `${folder}: ${success}`;
   const times = p.failuresInARow === 1 ? 'once' : `${p.failuresInARow} times in a row`;
+  if (p.lastError.startsWith(`${FAILURE_TYPES.mailboxAuthExpired}:`))
+    return `${folder}: ${success}; BLOCKED, OAuth2 sign-in refused (${times}): ${p.lastError} (fix the sign-in, or \`email-rag mailboxes authorize ${p.mailboxId}\`; the next poll tries again)`;
   return `${folder}: ${success}; FAILING ${times} since then: ${p.lastErrorClass ? `[${p.lastErrorClass}] ` : ''}${p.lastError}`;
 }
 
