@@ -208,7 +208,7 @@ log_path = ${paths.log}
 instance_name = email-rag-${port}
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login ${o.oauth2.join(' ')}
+auth_mechanisms = ${['plain', 'login', ...o.oauth2].join(' ')}
 # Tests try wrong passwords on purpose: no failure delay (the per-IP penalty is off below).
 auth_failure_delay = 0
 mail_location = maildir:${paths.mail}/%u/Maildir
@@ -220,8 +220,7 @@ ${ids.settings.join('\n')}
 
 passdb {
   driver = passwd-file
-  mechanisms = plain login
-  args = scheme=PLAIN username_format=%u ${paths.passwd}
+${o.oauth2.length > 0 ? '  mechanisms = plain login\n' : ''}  args = scheme=PLAIN username_format=%u ${paths.passwd}
 }
 ${oauth2Passdb}userdb {
   driver = static
