@@ -55,9 +55,16 @@ export function createOAuthTokenProvider(opts: OAuthTokenProviderOptions): Acces
       const ref = s.refreshToken;
       if (ref && 'file' in ref) {
         // Written back at once: the provider may already have invalidated the old one.
-        writeSecretFileAtomically(ref.file, next);
-        rotated = undefined;
-        opts.logger?.info('OAuth2 refresh token rotated and stored', { mailbox: mailboxId, file: ref.file });
+        try {
+          writeSecretFileAtomically(ref.file, next);
+          rotated = undefined;
+          opts.logger?.info('OAuth2 refresh token rotated and stored', { mailbox: mailboxId, file: ref.file });
+        } catch (err) {
+          // The mailbox goes on with the new token in memory; only a restart would lose it.
+          opts.logger?.warn(`OAuth2 refresh token of ${where} was rotated but ${ref.file} cannot be written: ${errorMessage(err)}`, {
+            mailbox: mailboxId,
+          });
+        }
       } else if (ref) {
         opts.logger?.warn(
           `OAuth2 refresh token of ${where} was rotated by the provider, but $${ref.env} cannot be written: ` +

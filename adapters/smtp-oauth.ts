@@ -10,6 +10,8 @@ import type { OAuthMechanism } from '../lib/mailbox-oauth';
 export function oauthSmtpHandlers(server: { host: string; port: number }): SMTPConnection.CustomAuthenticationHandlers {
   const handler = (mechanism: OAuthMechanism) => async (ctx: SMTPConnection.CustomAuthenticationContext) => {
     const { user, pass: token } = ctx.auth.credentials;
+    // \x01 separates the SASL fields: a user or token holding one (or any control character) could add fields.
+    if (/[\x00-\x1f\x7f]/.test(`${user}${token}`)) return ctx.reject(new Error(`${mechanism}: user or token holds a control character`));
     const payload =
       mechanism === 'XOAUTH2'
         ? `user=${user}\x01auth=Bearer ${token}\x01\x01`
