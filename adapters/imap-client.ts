@@ -6,7 +6,9 @@ export interface ImapLogin {
   port: number;
   tls: boolean;
   user: string;
-  password: string;
+  /** Password login; or `accessToken` for OAuth2 (imapflow then says OAUTHBEARER when the server offers it, else XOAUTH2). */
+  password?: string;
+  accessToken?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function newImapClient(
     host: login.host,
     port: login.port,
     secure: login.tls,
-    auth: { user: login.user, pass: login.password },
+    auth: login.accessToken ? { user: login.user, accessToken: login.accessToken } : { user: login.user, pass: login.password ?? '' },
     logger: false,
     connectionTimeout: timeouts.connectMs,
     greetingTimeout: 10_000,

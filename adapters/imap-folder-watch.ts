@@ -1,3 +1,4 @@
+import type { ImapFlow } from 'imapflow';
 import { TransientError } from '../lib/errors';
 import { FAILURE_TYPES } from '../lib/contract';
 import type { FolderWatch, FolderWatchEvents } from '../ports/folder-watch';
@@ -26,27 +27,44 @@ export function createImapFolderWatch(settings: ImapSettings): FolderWatch {
     user: settings.user,
     password: settings.password,
   };
+  const session = (accessToken: string | undefined) =>
+    newImapClient(
+      { ...login, accessToken },
+      { connectMs: 30_000, socketMs: SOCKET_TIMEOUT_MS, idleRestartMs: IDLE_RESTART_MS, idleAtOnce: true },
+    );
+  /** Connected and the folder open; an OAuth2 token the server refuses is renewed once, as for polls. */
+  const open = async (folder: string): Promise<ImapFlow> => {
+    const token = settings.tokens ? await settings.tokens.get() : undefined;
+    let client = session(token);
+    try {
+      await client.connect();
+    } catch (err) {
+      client.close();
+      if (!(token && settings.tokens && (err as { authenticationFailed?: boolean }).authenticationFailed))
+        throw classifyImapError(err, `watching ${folder}`, settings.hints);
+      client = session(await settings.tokens.renew(token));
+      await client.connect().catch((again: unknown) => {
+        client.close();
+        throw classifyImapError(again, `watching ${folder}`, settings.hints);
+      });
+    }
+    try {
+      await client.mailboxOpen(folder, { readOnly: true });
+    } catch (err) {
+      client.close();
+      throw classifyImapError(err, `watching ${folder}`, settings.hints);
+    }
+    return client;
+  };
   return {
     async watch(folder: string, signal: AbortSignal, events: FolderWatchEvents): Promise<void> {
       if (signal.aborted) return;
-      const client = newImapClient(login, {
-        connectMs: 30_000,
-        socketMs: SOCKET_TIMEOUT_MS,
-        idleRestartMs: IDLE_RESTART_MS,
-        idleAtOnce: true,
-      });
+      const client = await open(folder);
       const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
       const aborted = new Promise<'aborted'>((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
       client.on('exists', (data: { count: number; prevCount: number }) => {
         if (data.count > data.prevCount) events.onNewMail();
       });
-      try {
-        await client.connect();
-        await client.mailboxOpen(folder, { readOnly: true });
-      } catch (err) {
-        client.close();
-        throw classifyImapError(err, `watching ${folder}`, settings.hints);
-      }
       events.onConnected();
       const end = await Promise.race([closed, aborted]);
       if (end === 'aborted') {

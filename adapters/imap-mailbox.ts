@@ -3,6 +3,7 @@ import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../lib/errors';
 import { priorityFromHeaders } from '../lib/priority';
 import type { FolderMark, FoundMessage, Mailbox, MailboxListing } from '../ports/mailbox';
+import type { AccessTokenSource } from '../ports/access-tokens';
 import { newImapClient } from './imap-client';
 
 export interface ImapSettings {
@@ -10,7 +11,9 @@ export interface ImapSettings {
   port: number;
   tls: boolean;
   user: string;
-  password: string;
+  /** Password login; or `tokens` for OAuth2. */
+  password?: string;
+  tokens?: AccessTokenSource;
   /** Where an operator fixes the account, named in refusals; the single-account variables by default. */
   hints?: { folder: string; login: string };
 }
@@ -77,14 +80,30 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
   const idle: Array<{ client: ImapFlow; timer: NodeJS.Timeout }> = [];
   let closed = false;
 
+  async function open(accessToken: string | undefined): Promise<ImapFlow> {
+    const client = newImapClient({ ...settings, accessToken }, { connectMs: 15_000, socketMs: 120_000 });
+    await client.connect();
+    return client;
+  }
+
+  /**
+   * With OAuth2, a token the server refuses (revoked, or expired earlier than it said) is
+   * replaced once and the login tried once more; a refusal of the new one is the account's.
+   */
   async function connect(what: string): Promise<ImapFlow> {
-    const client = newImapClient(settings, { connectMs: 15_000, socketMs: 120_000 });
+    const token = settings.tokens ? await settings.tokens.get() : undefined;
     try {
-      await client.connect();
+      return await open(token);
+    } catch (err) {
+      if (!(token && settings.tokens && (err as { authenticationFailed?: boolean }).authenticationFailed))
+        throw classifyImapError(err, what, settings.hints);
+    }
+    const renewed = await settings.tokens.renew(token);
+    try {
+      return await open(renewed);
     } catch (err) {
       throw classifyImapError(err, what, settings.hints);
     }
-    return client;
   }
 
   function release(client: ImapFlow): void {

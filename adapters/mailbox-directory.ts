@@ -1,6 +1,8 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import { ConfigError, PermanentError, errorMessage } from '../lib/errors';
+import { describeOAuth, type OAuthSettings } from '../lib/mailbox-oauth';
 import { DEFAULT_MAILBOX_ID, describeSecret, type MailboxEntry, type SecretRef } from '../lib/mailbox-registry';
+import type { AccessTokenProvider } from '../ports/access-tokens';
 import type { MailSender } from '../ports/mail-sender';
 import type { Mailbox } from '../ports/mailbox';
 import type { MailboxDirectory, ServedMailbox } from '../ports/mailbox-directory';
@@ -10,6 +12,8 @@ import { createSmtpSender, type SmtpSettings } from './smtp-sender';
 export interface MailboxDirectoryOptions {
   /** Reads a secret by reference (Config.readSecret); throws ConfigError naming the reference. */
   readSecret(ref: SecretRef): string;
+  /** Access tokens of the mailboxes that sign in with OAuth2 (cached per login in this process). */
+  tokens?: AccessTokenProvider;
   /** Adapter factories; the real IMAP and SMTP adapters unless a test swaps them. */
   createMailbox?: (settings: ImapSettings) => Mailbox;
   createSender?: (settings: SmtpSettings) => MailSender;
@@ -48,20 +52,29 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
 
   function serve(entry: MailboxEntry): ServedMailbox {
     // The single-account variables' mailbox keeps naming the variables its operator sets.
-    const fromVariables = entry.id === DEFAULT_MAILBOX_ID && 'env' in entry.imap.password && entry.imap.password.env === 'IMAP_PASSWORD';
+    const pw = entry.imap.password;
+    const fromVariables = entry.id === DEFAULT_MAILBOX_ID && pw !== undefined && 'env' in pw && pw.env === 'IMAP_PASSWORD';
     const where = `mailbox "${entry.id}"`;
+    const tokensFor = (oauth: OAuthSettings, user: string) => {
+      if (!opts.tokens)
+        throw new PermanentError(`${where}: OAuth2 sign-in configured, but this process has no token provider`, FAILURE_TYPES.config);
+      return opts.tokens.source({ mailboxId: entry.id, user, oauth });
+    };
     const imap = lazy(() =>
       (opts.createMailbox ?? createImapMailbox)({
         host: entry.imap.host,
         port: entry.imap.port,
         tls: entry.imap.tls,
         user: entry.imap.user,
-        password: secret(entry, 'IMAP password', entry.imap.password),
+        password: pw ? secret(entry, 'IMAP password', pw) : undefined,
+        tokens: entry.imap.oauth ? tokensFor(entry.imap.oauth, entry.imap.user) : undefined,
         hints: fromVariables
           ? undefined
           : {
               folder: `check imap.folders and imap.sentFolder of ${where}`,
-              login: `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of ${where}`,
+              login: entry.imap.oauth
+                ? `the token was accepted by the identity provider but not by the IMAP server: check imap.user and the app's access to the mailbox (${describeOAuth(entry.imap.oauth)}) of ${where}`
+                : `check imap.user and imap.password (${describeSecret(pw)}) of ${where}`,
             },
       }),
     );
@@ -72,6 +85,8 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
         tls: entry.smtp.tls,
         user: entry.smtp.user,
         password: entry.smtp.password ? secret(entry, 'SMTP password', entry.smtp.password) : undefined,
+        tokens: entry.smtp.oauth ? tokensFor(entry.smtp.oauth, entry.smtp.user ?? entry.imap.user) : undefined,
+        mechanism: entry.smtp.oauth?.mechanism,
         timeoutMs: entry.smtp.timeoutMs,
       }),
     );

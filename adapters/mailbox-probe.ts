@@ -1,6 +1,8 @@
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { errorMessage } from '../lib/errors';
+import type { OAuthMechanism } from '../lib/mailbox-oauth';
 import { newImapClient, type ImapLogin } from './imap-client';
+import { oauthSmtpHandlers, oauthSmtpLogin } from './smtp-oauth';
 
 /** One thing `email-rag mailboxes check` tried, and how it went. */
 export interface ProbeStep {
@@ -46,7 +48,7 @@ export async function probeImap(settings: ImapProbeSettings, folders: string[], 
 function imapFailure(err: unknown): string {
   const e = err as { authenticationFailed?: boolean; responseText?: string; code?: string; message?: string };
   if (e.authenticationFailed)
-    return `login refused${e.responseText ? ` (${e.responseText})` : ''}: check the user and the password it references`;
+    return `login refused${e.responseText ? ` (${e.responseText})` : ''}: check the user and the password or OAuth2 sign-in it references`;
   return `${e.code ? `${e.code}: ` : ''}${e.responseText ?? e.message ?? String(err)}`;
 }
 
@@ -56,6 +58,9 @@ export interface SmtpProbeSettings {
   tls: boolean;
   user?: string;
   password?: string;
+  /** OAuth2 instead of the password. */
+  accessToken?: string;
+  mechanism?: OAuthMechanism;
   timeoutMs: number;
 }
 
@@ -74,6 +79,7 @@ export async function probeSmtp(settings: SmtpProbeSettings): Promise<ProbeStep[
     greetingTimeout: 10_000,
     socketTimeout: Math.min(settings.timeoutMs, 30_000),
     logger: false,
+    customAuth: settings.accessToken ? oauthSmtpHandlers(settings) : undefined,
   });
   const broken = new Promise<never>((_, reject) => conn.on('error', reject));
   broken.catch(() => undefined);
@@ -90,8 +96,15 @@ export async function probeSmtp(settings: SmtpProbeSettings): Promise<ProbeStep[
     }
     if (settings.user) {
       try {
-        await step((done) => conn.login({ user: settings.user!, pass: settings.password ?? '' }, (err) => done(err)));
-        steps.push({ step: 'smtp auth', ok: true, detail: `logged in as ${settings.user}` });
+        const login = settings.accessToken
+          ? oauthSmtpLogin(settings.user, settings.accessToken, settings.mechanism ?? 'XOAUTH2')
+          : { user: settings.user, pass: settings.password ?? '' };
+        await step((done) => conn.login(login, (err) => done(err)));
+        steps.push({
+          step: 'smtp auth',
+          ok: true,
+          detail: `logged in as ${settings.user}${settings.accessToken ? ` (${settings.mechanism ?? 'XOAUTH2'})` : ''}`,
+        });
       } catch (err) {
         steps.push({ step: 'smtp auth', ok: false, detail: `${settings.user}: ${smtpFailure(err)}` });
       }

@@ -2,8 +2,10 @@ import { FAILURE_TYPES } from '../lib/contract';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import { PermanentError, TransientError } from '../lib/errors';
+import { EmailRagError, PermanentError, TransientError } from '../lib/errors';
 import { REPLY_HEADERS } from '../lib/reply-headers';
+import type { OAuthMechanism } from '../lib/mailbox-oauth';
+import type { AccessTokenSource } from '../ports/access-tokens';
 import {
   HandOverInDoubtError,
   type EnvelopeSeen,
@@ -13,6 +15,7 @@ import {
   type SendResult,
   type SmtpPhase,
 } from '../ports/mail-sender';
+import { oauthSmtpHandlers, oauthSmtpLogin } from './smtp-oauth';
 
 export interface SmtpSettings {
   host: string;
@@ -20,6 +23,9 @@ export interface SmtpSettings {
   tls: boolean;
   user?: string;
   password?: string;
+  /** OAuth2 instead of the password: tokens for `user`, said with `mechanism` (XOAUTH2 by default). */
+  tokens?: AccessTokenSource;
+  mechanism?: OAuthMechanism;
   /** Silence on the connection that ends the session (also the wait for the reply after the final dot). */
   timeoutMs?: number;
 }
@@ -130,6 +136,20 @@ class HandOver extends Readable {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Logs in with the cached token; a refused token (revoked, or expired before its time) is
+ * replaced once and the login said again on the same connection (RFC 4954 allows a new AUTH).
+ */
+async function oauthLogin(tokens: AccessTokenSource, login: (token: string) => Promise<unknown>): Promise<void> {
+  const token = await tokens.get();
+  try {
+    await login(token);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EAUTH') throw err;
+    await login(await tokens.renew(token));
+  }
+}
+
 export function createSmtpSender(settings: SmtpSettings): MailSender {
   const timeoutMs = settings.timeoutMs ?? 60_000;
   return {
@@ -167,6 +187,7 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         socketTimeout: timeoutMs,
         logger: commandWatcher as unknown as SMTPConnection.Options['logger'],
         transactionLog: true,
+        customAuth: settings.tokens ? oauthSmtpHandlers(settings) : undefined,
       });
       // Without a listener an 'error' event would crash the worker; every step races it.
       const broken = new Promise<never>((_, reject) => conn.on('error', reject));
@@ -211,7 +232,12 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
       try {
         await enter('connect');
         await step<void>((done) => conn.connect((err) => done(err)));
-        if (settings.user) {
+        if (settings.user && settings.tokens) {
+          await enter('login');
+          await oauthLogin(settings.tokens, (token) =>
+            step<boolean>((done) => conn.login(oauthSmtpLogin(settings.user!, token, settings.mechanism ?? 'XOAUTH2'), done)),
+          );
+        } else if (settings.user) {
           await enter('login');
           await step<boolean>((done) => conn.login({ user: settings.user, pass: settings.password ?? '' }, done));
         }
@@ -223,6 +249,8 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         conn.close();
         // A hook refused (lost claim, envelope mismatch, database down): its own error, not SMTP's.
         if (hookError ?? handOver.hookError) throw hookError ?? handOver.hookError;
+        // The identity provider's verdict (MAILBOX_AUTH_EXPIRED), classified where it was caught.
+        if (err instanceof EmailRagError) throw err;
         const replied = typeof (err as { responseCode?: unknown }).responseCode === 'number';
         if (handOver.dotReleased && !replied) {
           throw Object.assign(

@@ -14,6 +14,7 @@ import { formatMetrics, metrics } from './commands/metrics';
 import { formatGaps, formatQuality, quality, qualityGaps } from './commands/quality';
 import { QUALITY_GROUPINGS, type QualityGrouping } from '../lib/draft-quality';
 import { drafts, formatStatus, status } from './commands/status';
+import { mailboxesAuthorize } from './commands/mailbox-authorize';
 import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
 import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
@@ -50,6 +51,8 @@ commands:
                                           (never values), schedule state, last successful poll, last error
   mailboxes check [ID] [--json]           try IMAP login, folders, Sent folder and SMTP (EHLO, AUTH) of every
                                           enabled mailbox or of ID, sending nothing; exit 1 if any fails
+  mailboxes authorize ID                  OAuth2 device-code sign-in for ID (delegated Microsoft 365, Google,
+                                          OIDC): stores the refresh token in its { file } reference (0600)
   mailboxes disable|enable ID             set enabled: false|true of ID in MAILBOXES_FILE (comments kept);
                                           then schedules install
   metrics [--json] [--minutes N] [--urgent-deadline M]
@@ -244,11 +247,18 @@ async function run(argv: string[]): Promise<void> {
         if (checks.some((c) => !c.ok)) process.exitCode = 1;
         return;
       }
+      if (sub === 'authorize' && id && extra.length === 0) {
+        console.log(await mailboxesAuthorize(config(), id, (line) => console.log(line)));
+        return;
+      }
       if ((sub === 'disable' || sub === 'enable') && id && extra.length === 0) {
         console.log(mailboxesSetEnabled(config(), id, sub === 'enable'));
         return;
       }
-      throw new CliError(`usage: email-rag mailboxes list | mailboxes check [ID] | mailboxes disable|enable ID\n${USAGE}`, 2);
+      throw new CliError(
+        `usage: email-rag mailboxes list | mailboxes check [ID] | mailboxes authorize ID | mailboxes disable|enable ID\n${USAGE}`,
+        2,
+      );
     }
     case 'metrics': {
       const { values } = args(rest, {

@@ -87,6 +87,11 @@ export const FAILURE_TYPES = {
   mailboxSecret: 'MAILBOX_SECRET',
   /** A poll of a mailbox the registry marks `enabled: false`. */
   mailboxDisabled: 'MAILBOX_DISABLED',
+  /**
+   * A mailbox's OAuth2 sign-in cannot get an access token (refresh token revoked or expired,
+   * client secret wrong, consent withdrawn): only that mailbox stops until an operator fixes it.
+   */
+  mailboxAuthExpired: 'MAILBOX_AUTH_EXPIRED',
 
   // --- the error classes' defaults, and failures nobody foresaw
   transient: 'TRANSIENT',

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, errorMessage } from './errors';
+import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
+import type { SecretRef } from './secret-ref';
 
-/**
- * Where a secret comes from. Only the reference is kept in config, MariaDB and workflow history;
- * the worker reads the value when it builds the mailbox's adapters.
- */
-export type SecretRef = { env: string } | { file: string };
+export type { SecretRef } from './secret-ref';
 
 /** One mailbox the installation serves: an IMAP account and folder(s) plus its sending identity. */
 export interface MailboxEntry {
@@ -25,7 +23,10 @@ export interface MailboxEntry {
     port: number;
     tls: boolean;
     user: string;
-    password: SecretRef;
+    /** Password login (the default); exactly one of `password` and `oauth` is set. */
+    password?: SecretRef;
+    /** OAuth2 sign-in (`auth: { type: oauth2, … }`). */
+    oauth?: OAuthSettings;
     /** Folders watched for new mail, each with its own watermark. */
     folders: string[];
     /** Where the exact bytes of every sent reply are filed. */
@@ -38,6 +39,8 @@ export interface MailboxEntry {
     tls: boolean;
     user?: string;
     password?: SecretRef;
+    /** OAuth2 sign-in; `user` is then the login user (the IMAP user unless set). */
+    oauth?: OAuthSettings;
     timeoutMs: number;
     from: { name: string; address: string };
     /** Appended below every reply sent from this mailbox. */
@@ -183,9 +186,14 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   const fromText = f.str(smtp, 'smtp.from');
   const from = parseFromAddress(fromText);
   if (fromText && !from) problem(`.smtp.from is not an email address: "${fromText}"`);
-  const smtpUser = f.optStr(smtp, 'smtp.user');
-  const smtpPassword = f.optSecret(smtp, 'smtp.password');
-  if (smtpUser && !smtpPassword) problem('.smtp.password is required when smtp.user is set');
+  const imapAuth = parseAuth(imap, 'imap', f, problem);
+  if (!imapAuth.password && !imapAuth.oauth && !imapAuth.failed)
+    problem('.imap.password is required: { env: VARIABLE } or { file: path } (or imap.auth for OAuth2)');
+  const smtpAuth = smtp.auth === 'imap' ? { oauth: imapAuth.oauth } : parseAuth(smtp, 'smtp', f, problem);
+  if (smtp.auth === 'imap' && !imapAuth.oauth) problem('.smtp.auth "imap" needs an OAuth2 imap.auth to share');
+  const smtpUser = f.optStr(smtp, 'smtp.user') ?? (smtpAuth.oauth ? user : undefined);
+  const smtpPassword = smtpAuth.password;
+  if (smtpUser && !smtpPassword && !smtpAuth.oauth) problem('.smtp.password is required when smtp.user is set');
   const rules = o.priorityRules === undefined ? { rules: [], problems: [] } : parsePriorityRules(rulesText(o.priorityRules));
   for (const p of rules.problems) problem(`.priorityRules: ${p}`);
   const language = o.language === undefined ? d.language : o.language;
@@ -207,7 +215,8 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
       port: f.port(imap, 'imap.port', d.imap.port),
       tls: f.bool(imap, 'imap.tls', d.imap.tls),
       user,
-      password: f.secret(imap, 'imap.password'),
+      password: imapAuth.password,
+      oauth: imapAuth.oauth,
       folders: folderList,
       sentFolder: f.optStr(imap, 'imap.sentFolder') ?? d.imap.sentFolder,
       pollIntervalSeconds: f.int(imap, 'imap.pollIntervalSeconds', d.imap.pollIntervalSeconds, 5, 86_400),
@@ -218,6 +227,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
       tls: f.bool(smtp, 'smtp.tls', d.smtp.tls),
       user: smtpUser,
       password: smtpPassword,
+      oauth: smtpAuth.oauth,
       timeoutMs: f.int(smtp, 'smtp.timeoutMs', d.smtp.timeoutMs, 500, 600_000),
       from: from ?? { name: '', address: '' },
       signature,
@@ -280,11 +290,6 @@ function fields(problem: (p: string) => void) {
       problem(`.${name} must be true or false`);
       return fallback;
     },
-    secret(o: Record<string, unknown>, name: string): SecretRef {
-      const ref = this.optSecret(o, name);
-      if (!ref) problem(`.${name} is required: { env: VARIABLE } or { file: path }`);
-      return ref ?? { env: '' };
-    },
     optSecret(o: Record<string, unknown>, name: string): SecretRef | undefined {
       const v = o[leaf(name)];
       if (v === undefined) return undefined;
@@ -300,6 +305,34 @@ function fields(problem: (p: string) => void) {
       return undefined;
     },
   };
+}
+
+/**
+ * A login's credentials: `password: { env | file }` as before, or `auth:` with `type: password`
+ * (and `password`) or `type: oauth2` (lib/mailbox-oauth.ts). Both at once is refused.
+ */
+function parseAuth(
+  o: Record<string, unknown>,
+  where: 'imap' | 'smtp',
+  f: ReturnType<typeof fields>,
+  problem: (p: string) => void,
+): { password?: SecretRef; oauth?: OAuthSettings; failed?: boolean } {
+  const password = f.optSecret(o, `${where}.password`);
+  if (o.auth === undefined) return { password, failed: o.password !== undefined && !password };
+  const auth = record(o.auth);
+  if (!auth || (auth.type !== 'password' && auth.type !== 'oauth2')) {
+    problem(`.${where}.auth must be { type: password, password: … } or { type: oauth2, provider: … }`);
+    return { failed: true };
+  }
+  if (auth.type === 'password') {
+    if (password) problem(`.${where}: give the password in ${where}.password or in ${where}.auth, not both`);
+    const inner = f.optSecret(auth, `${where}.auth.password`);
+    if (!inner && auth.password === undefined) problem(`.${where}.auth.password is required: { env: VARIABLE } or { file: path }`);
+    return { password: inner ?? password, failed: !inner };
+  }
+  if (o.password !== undefined) problem(`.${where}.password and an OAuth2 ${where}.auth exclude each other`);
+  const oauth = parseOAuthSettings(auth, `${where}.auth`, { problem, optSecret: (r, n) => f.optSecret(r, n) });
+  return { oauth, failed: !oauth };
 }
 
 function rulesText(v: unknown): string {

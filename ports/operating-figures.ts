@@ -41,6 +41,11 @@ export interface MailboxPollState {
   /** null: never polled successfully. */
   secondsSinceSuccess: number | null;
   failuresInARow: number;
+  /**
+   * Set while the latest poll failed because the mailbox's OAuth2 sign-in was refused
+   * (MAILBOX_AUTH_EXPIRED): the provider's reason. The mailbox is blocked until someone fixes it.
+   */
+  signInRefused?: string | null;
 }
 
 /** What happened in a time range (after `from`, up to and including `to`). */

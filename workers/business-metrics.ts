@@ -48,6 +48,7 @@ export const BUSINESS_METRICS = {
   lastSample: 'email_rag_metrics_last_sample_timestamp_seconds',
   mailboxPollAge: 'email_rag_mailbox_seconds_since_poll_success',
   mailboxPollFailures: 'email_rag_mailbox_poll_failures_in_a_row',
+  mailboxAuthBlocked: 'email_rag_mailbox_auth_blocked',
   received: 'email_rag_emails_received_total',
   statusChanges: 'email_rag_status_changes_total',
   retries: 'email_rag_job_retries_total',
@@ -128,6 +129,14 @@ export function startBusinessMetricsSampler(
   );
   const pollFailures = labelledGauge(
     meter.createGauge(m.mailboxPollFailures, 'int', '', 'Failed polls of a mailbox folder since its last success'),
+  );
+  const authBlocked = labelledGauge(
+    meter.createGauge(
+      m.mailboxAuthBlocked,
+      'int',
+      '',
+      '1 while a mailbox is blocked because its OAuth2 sign-in was refused (MAILBOX_AUTH_EXPIRED)',
+    ),
   );
   const received = meter.createCounter(m.received, '', 'Emails received, per priority');
   const statusChanges = meter.createCounter(m.statusChanges, '', 'Email status transitions recorded, per new status');
@@ -214,6 +223,10 @@ export function startBusinessMetricsSampler(
       const poll = (w: { mailbox: string; folder: string }) => state.polls.find((p) => p.mailboxId === w.mailbox && p.folder === w.folder);
       pollAge(watched.map((w) => [w, poll(w)?.secondsSinceSuccess ?? sinceStart]));
       pollFailures(watched.map((w) => [w, poll(w)?.failuresInARow ?? 0]));
+      const watchedMailboxes = [...new Set(watched.map((w) => w.mailbox))];
+      authBlocked(
+        watchedMailboxes.map((mailbox) => [{ mailbox }, state.polls.some((p) => p.mailboxId === mailbox && p.signInRefused) ? 1 : 0]),
+      );
       const max = (values: number[]) => Math.max(0, ...values);
       const unfinished = state.emails.filter((g) => (UNFINISHED_STATUSES as readonly string[]).includes(g.status));
       oldestUnfinished.set(max(unfinished.map((g) => g.oldestInStatusSeconds)));

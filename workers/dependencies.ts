@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import { createMailboxDirectory } from '../adapters/mailbox-directory';
+import { createOAuthTokenProvider } from '../adapters/oauth-token-provider';
 import { createMariaDbMailboxHealth } from '../adapters/mariadb/mailbox-health';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
@@ -30,6 +31,10 @@ import { correlationId } from '../activities/context';
 import { createCompositeIndex } from '../lib/composite-index';
 import type { Config } from '../lib/config';
 import { ConfigError, PermanentError, errorMessage } from '../lib/errors';
+import { createLogger } from '../lib/logger';
+import type { SecretRef } from '../lib/secret-ref';
+import { describeOAuth } from '../lib/mailbox-oauth';
+import type { AccessTokenProvider } from '../ports/access-tokens';
 import { limitEmbedder } from '../lib/limited-embedder';
 import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
@@ -118,7 +123,9 @@ export function buildDependencies(
   const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
-  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret: (ref) => config.readSecret(ref) });
+  const readSecret = (ref: SecretRef) => config.readSecret(ref);
+  const tokens = createOAuthTokenProvider({ readSecret, logger: createLogger('oauth') });
+  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret, tokens });
   const drafter =
     config.llm.mode === 'openai' && config.llm.baseUrl
       ? createOpenAiDrafter({
@@ -148,7 +155,7 @@ export function buildDependencies(
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
-    idle: idleDependencies(config, client, pool),
+    idle: idleDependencies(config, client, pool, tokens),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
@@ -175,8 +182,9 @@ export function buildDependencies(
 }
 
 /** Push intake: each folder's IDLE connection with its mailbox's account, the poll trigger and the watcher rows. */
-function idleDependencies(config: Config, client: Client, pool: Pool): IdleDeps {
-  const password = (entry: MailboxEntry): string => {
+function idleDependencies(config: Config, client: Client, pool: Pool, tokens: AccessTokenProvider): IdleDeps {
+  const password = (entry: MailboxEntry): string | undefined => {
+    if (!entry.imap.password) return undefined;
     try {
       return config.readSecret(entry.imap.password);
     } catch (err) {
@@ -193,9 +201,12 @@ function idleDependencies(config: Config, client: Client, pool: Pool): IdleDeps 
         tls: entry.imap.tls,
         user: entry.imap.user,
         password: password(entry),
+        tokens: entry.imap.oauth ? tokens.source({ mailboxId: entry.id, user: entry.imap.user, oauth: entry.imap.oauth }) : undefined,
         hints: {
           folder: `check imap.folders of mailbox "${entry.id}"`,
-          login: `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of mailbox "${entry.id}"`,
+          login: entry.imap.oauth
+            ? `check imap.user and the app's access to mailbox "${entry.id}" (${describeOAuth(entry.imap.oauth)})`
+            : `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of mailbox "${entry.id}"`,
         },
       }),
     pollTrigger: createTemporalPollTrigger(client),

@@ -1,3 +1,4 @@
+import { FAILURE_TYPES } from '../../lib/contract';
 import {
   EMAIL_STATUSES,
   NEEDS_PERSON_STATUSES,
@@ -65,12 +66,17 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         'reading the sends',
         'SELECT status, COUNT(*) AS n FROM send_attempts GROUP BY status',
       );
-      const polls = await query<Array<{ mailbox_id: string; folder: string; since_success: number | null; failures: number }>>(
+      const polls = await query<
+        Array<{ mailbox_id: string; folder: string; since_success: number | null; failures: number; sign_in_refused: string | null }>
+      >(
         pool,
         'reading the poll health',
+        // The poll records `CODE: message` (activities/poll-activities.ts).
         `SELECT mailbox_id, folder, TIMESTAMPDIFF(SECOND, last_success_at, CURRENT_TIMESTAMP(3)) AS since_success,
-                failures_in_a_row AS failures
+                failures_in_a_row AS failures,
+                CASE WHEN last_error LIKE CONCAT(?, ':%') THEN SUBSTRING(last_error, CHAR_LENGTH(?) + 3) END AS sign_in_refused
          FROM mailbox_polls`,
+        [FAILURE_TYPES.mailboxAuthExpired, FAILURE_TYPES.mailboxAuthExpired],
       );
       return {
         emails: groups.map((g): EmailGroup => ({
@@ -88,6 +94,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
           folder: p.folder,
           secondsSinceSuccess: p.since_success === null ? null : Math.max(0, num(p.since_success)),
           failuresInARow: num(p.failures),
+          signInRefused: p.sign_in_refused,
         })),
       };
     },

@@ -92,6 +92,11 @@ export async function readMetrics(
   for (const g of unfinishedGroups) byMailbox[g.mailboxId] = (byMailbox[g.mailboxId] ?? 0) + g.count;
   const watched = mailboxes ? new Set(mailboxes.flatMap((b) => b.folders.map((f) => `${b.id}\n${f}`))) : null;
   const polls = state.polls.filter((p) => !watched || watched.has(`${p.mailboxId}\n${p.folder}`));
+  // A refused sign-in blocks the mailbox until someone acts: said at once, once per mailbox.
+  for (const p of polls.filter((q, i) => q.signInRefused && polls.findIndex((r) => r.mailboxId === q.mailboxId && r.signInRefused) === i))
+    alerts.push(
+      `mailbox ${p.mailboxId}: OAuth2 sign-in refused, not polled until fixed (email-rag mailboxes check ${p.mailboxId}): ${(p.signInRefused ?? '').slice(0, 300)}`,
+    );
   for (const p of polls) {
     const stale = p.secondsSinceSuccess === null ? p.failuresInARow > 0 : p.secondsSinceSuccess > POLL_STALE_SECONDS;
     if (!stale) continue;

@@ -4,7 +4,13 @@ import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
 import { probeImap, probeSmtp, type ProbeStep } from '../../adapters/mailbox-probe';
 import { registryDefaults, type Config } from '../../lib/config';
+import { FAILURE_TYPES } from '../../lib/contract';
+import { createOAuthTokenProvider } from '../../adapters/oauth-token-provider';
 import { errorMessage } from '../../lib/errors';
+import { createLogger } from '../../lib/logger';
+import { describeOAuth, type OAuthSettings } from '../../lib/mailbox-oauth';
+import { classifyError } from '../../lib/retry-decision';
+import type { AccessTokenProvider } from '../../ports/access-tokens';
 import { describeSecret, resolveSecret, type MailboxEntry, type SentFolderLookup } from '../../lib/mailbox-registry';
 import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
 import type { PollHealth } from '../../ports/mailbox-health';
@@ -95,7 +101,7 @@ export async function mailboxesList(config: Config): Promise<MailboxList> {
         tls: m.imap.tls,
         folders: m.imap.folders,
         sentFolder: m.imap.sentFolder,
-        password: describeSecret(m.imap.password),
+        password: m.imap.oauth ? describeOAuth(m.imap.oauth) : describeSecret(m.imap.password),
         pollIntervalSeconds: m.imap.pollIntervalSeconds,
       },
       smtp: {
@@ -104,7 +110,7 @@ export async function mailboxesList(config: Config): Promise<MailboxList> {
         tls: m.smtp.tls,
         from: formatFrom(m.smtp.from),
         user: m.smtp.user ?? null,
-        password: describeSecret(m.smtp.password),
+        password: m.smtp.oauth ? describeOAuth(m.smtp.oauth) : describeSecret(m.smtp.password),
         providerFilesSent: m.smtp.providerFilesSent ?? null,
       },
       schedule: schedules?.get(m.id) ?? { id: pollScheduleId(m.id), state: 'unknown', detail: 'Temporal not reachable' },
@@ -135,6 +141,11 @@ async function scheduleState(client: Client, m: MailboxEntry): Promise<MailboxLi
   }
 }
 
+/** `password $VAR` / `password file …`, or the OAuth2 sign-in as describeOAuth says it. */
+function signIn(described: string): string {
+  return described.startsWith('OAuth2') ? `sign-in ${described}` : `password ${described}`;
+}
+
 function formatFrom(from: { name: string; address: string }): string {
   return from.name ? `"${from.name}" <${from.address}>` : from.address;
 }
@@ -145,6 +156,8 @@ export function pollHealthLine(p: PollHealth | undefined, folder: string): strin
   const success = p.lastSuccessAt ? `last success ${p.lastSuccessAt.toISOString()}` : 'never polled successfully';
   if (!p.lastError) return `${folder}: ${success}`;
   const times = p.failuresInARow === 1 ? 'once' : `${p.failuresInARow} times in a row`;
+  if (p.lastError.startsWith(`${FAILURE_TYPES.mailboxAuthExpired}:`))
+    return `${folder}: ${success}; BLOCKED, OAuth2 sign-in refused (${times}): ${p.lastError} (fix the sign-in, or \`email-rag mailboxes authorize ${p.mailboxId}\`; the next poll tries again)`;
   return `${folder}: ${success}; FAILING ${times} since then: ${p.lastErrorClass ? `[${p.lastErrorClass}] ` : ''}${p.lastError}`;
 }
 
@@ -154,10 +167,10 @@ export function formatMailboxList(list: MailboxList): string {
     lines.push('');
     lines.push(`${m.id}  ${m.enabled ? 'enabled' : 'DISABLED'}  team ${m.team}`);
     lines.push(
-      `  imap      ${m.imap.user}@${m.imap.host}:${m.imap.port}${m.imap.tls ? ' (TLS)' : ''}  folders ${m.imap.folders.join(', ')}  Sent folder ${m.imap.sentFolder}  password ${m.imap.password}`,
+      `  imap      ${m.imap.user}@${m.imap.host}:${m.imap.port}${m.imap.tls ? ' (TLS)' : ''}  folders ${m.imap.folders.join(', ')}  Sent folder ${m.imap.sentFolder}  ${signIn(m.imap.password)}`,
     );
     lines.push(
-      `  smtp      ${m.smtp.host}:${m.smtp.port}${m.smtp.tls ? ' (TLS)' : ''}  From ${m.smtp.from}  ${m.smtp.user ? `login ${m.smtp.user} password ${m.smtp.password}` : 'no login'}` +
+      `  smtp      ${m.smtp.host}:${m.smtp.port}${m.smtp.tls ? ' (TLS)' : ''}  From ${m.smtp.from}  ${m.smtp.user ? `login ${m.smtp.user} ${signIn(m.smtp.password)}` : 'no login'}` +
         (m.smtp.providerFilesSent
           ? `  Sent filed by the provider: a send in doubt is looked up ${m.smtp.providerFilesSent.attempts} × ${m.smtp.providerFilesSent.graceSeconds} s`
           : ''),
@@ -200,27 +213,56 @@ export async function mailboxesCheck(
     if (!entry) throw new CliError(`no mailbox "${id}" in the registry (known: ${config.mailboxes.map((m) => m.id).join(', ')})`, 2);
     entries = [entry];
   }
+  const tokens = createOAuthTokenProvider({ readSecret: (ref) => resolveSecret(ref, env), logger: createLogger('oauth') });
   return Promise.all(
     entries.map(async (m): Promise<MailboxCheck> => {
       if (id === undefined && !m.enabled) return { id: m.id, ok: true, skipped: 'disabled', steps: [] };
-      const steps = [...(await checkImap(m, env)), ...(await checkSmtp(m, env))];
+      const steps = [...(await checkImap(m, env, tokens)), ...(await checkSmtp(m, env, tokens))];
       return { id: m.id, ok: steps.every((s) => s.ok), steps };
     }),
   );
 }
 
-async function checkImap(m: MailboxEntry, env: Record<string, string | undefined>): Promise<ProbeStep[]> {
+/** One token provider per check run: IMAP and SMTP of one Microsoft 365 app share a token. */
+type Tokens = AccessTokenProvider;
+
+async function oauthToken(tokens: Tokens, m: MailboxEntry, user: string, oauth: OAuthSettings, what: string): Promise<ProbeStep> {
+  try {
+    await tokens.source({ mailboxId: m.id, user, oauth }).get();
+    return { step: `${what} oauth2 token`, ok: true, detail: `granted by ${oauth.provider} for ${user}` };
+  } catch (err) {
+    const c = classifyError(err);
+    return { step: `${what} oauth2 token`, ok: false, detail: `${c.code}: ${c.message}` };
+  }
+}
+
+async function checkImap(m: MailboxEntry, env: Record<string, string | undefined>, tokens: Tokens): Promise<ProbeStep[]> {
+  const { host, port, tls, user, folders, sentFolder, oauth } = m.imap;
+  if (oauth) {
+    const got = await oauthToken(tokens, m, user, oauth, 'imap');
+    if (!got.ok) return [got];
+    const accessToken = await tokens.source({ mailboxId: m.id, user, oauth }).get();
+    return [got, ...(await probeImap({ host, port, tls, user, accessToken }, folders, sentFolder))];
+  }
   let password: string;
   try {
-    password = resolveSecret(m.imap.password, env);
+    password = resolveSecret(m.imap.password ?? { env: 'IMAP_PASSWORD' }, env);
   } catch (err) {
     return [{ step: 'imap password', ok: false, detail: errorMessage(err) }];
   }
-  const { host, port, tls, user, folders, sentFolder } = m.imap;
   return probeImap({ host, port, tls, user, password }, folders, sentFolder);
 }
 
-async function checkSmtp(m: MailboxEntry, env: Record<string, string | undefined>): Promise<ProbeStep[]> {
+async function checkSmtp(m: MailboxEntry, env: Record<string, string | undefined>, tokens: Tokens): Promise<ProbeStep[]> {
+  const { oauth } = m.smtp;
+  if (oauth) {
+    const user = m.smtp.user ?? m.imap.user;
+    const got = await oauthToken(tokens, m, user, oauth, 'smtp');
+    if (!got.ok) return [got];
+    const accessToken = await tokens.source({ mailboxId: m.id, user, oauth }).get();
+    const { host, port, tls, timeoutMs } = m.smtp;
+    return [got, ...(await probeSmtp({ host, port, tls, user, accessToken, mechanism: oauth.mechanism, timeoutMs }))];
+  }
   let password: string | undefined;
   if (m.smtp.user && m.smtp.password) {
     try {

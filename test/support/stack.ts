@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadConfig, type Config } from '../../lib/config';
-import { startDovecot, type DovecotServer, type DovecotUser } from './services/dovecot';
+import { startDovecot, type DovecotOptions, type DovecotServer, type DovecotUser } from './services/dovecot';
 import { startSmtpSink, type SmtpSink } from './services/smtp-sink';
 import { startTemporalDevServer, type TemporalDevServer } from './services/temporal-dev-server';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
@@ -35,7 +35,15 @@ export interface TestStack {
  * no message or request, so the process holds nothing per email.
  */
 export async function startStack(
-  opts: { temporal?: boolean; temporalUi?: boolean; env?: Record<string, string>; extraUsers?: DovecotUser[]; keepTraffic?: boolean } = {},
+  opts: {
+    temporal?: boolean;
+    temporalUi?: boolean;
+    env?: Record<string, string>;
+    extraUsers?: DovecotUser[];
+    keepTraffic?: boolean;
+    /** Dovecot also accepts OAuth2 logins, checked at this identity provider double (see startDovecot). */
+    dovecotOAuth2?: DovecotOptions['oauth2'];
+  } = {},
 ): Promise<TestStack> {
   const keepTraffic = opts.keepTraffic ?? true;
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-test-'));
@@ -48,6 +56,7 @@ export async function startStack(
     const dovecot = await startDovecot({
       dir: path.join(dir, 'dovecot'),
       users: [{ user: MAILBOX_USER, password: MAILBOX_PASSWORD }, ...(opts.extraUsers ?? [])],
+      oauth2: opts.dovecotOAuth2,
     });
     started.push(() => dovecot.stop());
     const smtp = await startSmtpSink({ dir: path.join(dir, 'smtp'), keepMessages: keepTraffic });

@@ -59,7 +59,7 @@ test('a YAML registry with two mailboxes: defaults fill the gaps, secrets stay r
   assert.deepEqual(billing!.imap.folders, ['INBOX', 'Rechnungen']);
   assert.equal(billing!.imap.sentFolder, 'Gesendet');
   assert.equal(billing!.imap.pollIntervalSeconds, 300);
-  assert.ok('file' in billing!.imap.password && path.isAbsolute(billing!.imap.password.file));
+  assert.ok('file' in billing!.imap.password! && path.isAbsolute(billing!.imap.password.file));
   assert.deepEqual(billing!.priorityRules, [{ priority: 'high', kind: 'keyword', value: 'mahnung' }]);
   assert.equal(describeSecret(billing!.smtp.password), '$BILLING_SMTP');
 });

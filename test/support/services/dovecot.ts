@@ -22,6 +22,12 @@ export interface DovecotOptions {
   port?: number;
   users: DovecotUser[];
   startTimeoutMs?: number;
+  /**
+   * Also accept OAuth2 logins (Dovecot's oauth2 passdb): tokens are checked by RFC 7662
+   * introspection at this URL (a test's identity provider double). `mechanisms`: the SASL
+   * mechanisms offered (both by default), so a test can make a client use one of them.
+   */
+  oauth2?: { introspectionUrl: string; mechanisms?: Array<'xoauth2' | 'oauthbearer'> };
 }
 
 export interface DovecotServer {
@@ -65,6 +71,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
   const paths = {
     config: path.join(dir, 'dovecot.conf'),
     passwd: path.join(dir, 'passwd'),
+    oauth2: path.join(dir, 'dovecot-oauth2.conf.ext'),
     run: shortRunDir(),
     state: path.join(dir, 'state'),
     mail: path.join(dir, 'mail'),
@@ -90,7 +97,26 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
       fs.chmodSync(paths.passwd, 0o644);
     }
   }
-  fs.writeFileSync(paths.config, configText({ port, paths, ids }));
+  if (opts.oauth2) {
+    // Read by the auth process (the package's dovecot user): no secret in it, world-readable.
+    fs.writeFileSync(
+      paths.oauth2,
+      [
+        `introspection_url = ${opts.oauth2.introspectionUrl}`,
+        'introspection_mode = post',
+        'force_introspection = yes',
+        'username_attribute = username',
+        'active_attribute = active',
+        'active_value = true',
+        '',
+      ].join('\n'),
+      { mode: 0o644 },
+    );
+  }
+  fs.writeFileSync(
+    paths.config,
+    configText({ port, paths, ids, oauth2: opts.oauth2 ? (opts.oauth2.mechanisms ?? ['xoauth2', 'oauthbearer']) : [] }),
+  );
 
   const proc = spawnManaged(tools.dovecot, ['-F', '-c', paths.config], {
     logFile: path.join(dir, 'dovecot.stderr.log'),
@@ -157,10 +183,22 @@ function shortRunDir(): string {
 
 function configText(o: {
   port: number;
-  paths: { passwd: string; run: string; state: string; mail: string; log: string };
+  paths: { passwd: string; oauth2: string; run: string; state: string; mail: string; log: string };
   ids: Identities;
+  /** SASL mechanisms checked by the oauth2 passdb; none: password logins only. */
+  oauth2: string[];
 }): string {
   const { port, paths, ids } = o;
+  // With an oauth2 passdb, a userdb lookup (doveadm save) must not consult the passdbs: there is no token.
+  const oauth2Passdb =
+    o.oauth2.length > 0
+      ? `passdb {
+  driver = oauth2
+  mechanisms = ${o.oauth2.join(' ')}
+  args = ${paths.oauth2}
+}
+`
+      : '';
   return `# Throwaway test/demo server written by test/support/services/dovecot.ts; not for real mail.
 protocols = imap
 listen = 127.0.0.1
@@ -170,7 +208,7 @@ log_path = ${paths.log}
 instance_name = email-rag-${port}
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = ${['plain', 'login', ...o.oauth2].join(' ')}
 # Tests try wrong passwords on purpose: no failure delay (the per-IP penalty is off below).
 auth_failure_delay = 0
 mail_location = maildir:${paths.mail}/%u/Maildir
@@ -182,11 +220,11 @@ ${ids.settings.join('\n')}
 
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${paths.passwd}
+${o.oauth2.length > 0 ? '  mechanisms = plain login\n' : ''}  args = scheme=PLAIN username_format=%u ${paths.passwd}
 }
-userdb {
+${oauth2Passdb}userdb {
   driver = static
-  args = uid=${ids.mailUid} gid=${ids.mailGid} home=${paths.mail}/%u
+  args = uid=${ids.mailUid} gid=${ids.mailGid} home=${paths.mail}/%u${o.oauth2.length > 0 ? ' allow_all_users=yes' : ''}
 }
 
 namespace inbox {

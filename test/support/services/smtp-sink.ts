@@ -37,7 +37,15 @@ export interface SmtpSink {
  * (long benchmarks) keeps only the counts and the Message-IDs seen, so memory does not grow with
  * every raw message.
  */
-export async function startSmtpSink(opts: { port?: number; dir?: string; keepMessages?: boolean } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  opts: {
+    port?: number;
+    dir?: string;
+    keepMessages?: boolean;
+    /** Require AUTH XOAUTH2 and check each token with this (an identity provider double's introspection). */
+    oauth?: { isActive(token: string, user: string): boolean };
+  } = {},
+): Promise<SmtpSink> {
   const port = opts.port ?? (await freePort());
   const dir = opts.dir;
   const keep = opts.keepMessages ?? true;
@@ -77,13 +85,19 @@ export async function startSmtpSink(opts: { port?: number; dir?: string; keepMes
   };
 
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !opts.oauth,
     allowInsecureAuth: true,
+    ...(opts.oauth ? { authMethods: ['XOAUTH2'] } : {}),
     disabledCommands: ['STARTTLS'],
     logger: false,
     // stop() should not wait 30 s for a pooled client that keeps its connection open.
     closeTimeout: 1_000,
     onAuth(auth, _session, callback) {
+      if (opts.oauth) {
+        if (auth.method !== 'XOAUTH2' || !opts.oauth.isActive(auth.accessToken ?? '', auth.username ?? ''))
+          return callback(null, { data: { status: '401', schemes: 'bearer', scope: 'https://mail.example/' } });
+        return callback(null, { user: auth.username });
+      }
       callback(null, { user: auth.username ?? 'anonymous' });
     },
     onData(stream, session, callback) {

@@ -1,0 +1,137 @@
+/**
+ * A mailbox whose OAuth2 sign-in is refused (refresh token revoked) stops alone: its poll fails
+ * fast and for good with MAILBOX_AUTH_EXPIRED, which poll health, `email-rag status` /
+ * `mailboxes check`, the operating figures and the ops page's alerts show; a password mailbox
+ * beside it keeps taking mail in; a new refresh token in the file heals it at the next poll.
+ * Real Dovecot (oauth2 passdb) and MariaDB; the identity provider is a double.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
+import { readMetrics } from '../../adapters/mariadb/operations';
+import { createPool } from '../../adapters/mariadb/pool';
+import { mailboxesCheck, mailboxesList, pollHealthLine } from '../../cli/commands/mailboxes';
+import { loadConfig, type Config } from '../../lib/config';
+import { EmailRagError } from '../../lib/errors';
+import { imapEmailId } from '../../lib/domain';
+import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
+import { dovecotPaths } from '../support/services/tool-paths';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { activityHarness } from './support';
+
+const ANNA = 'anna@example.test';
+let idp: IdentityProviderDouble;
+let stack: TestStack;
+let h: ReturnType<typeof activityHarness>;
+let config: Config;
+let env: Record<string, string>;
+let tokenFile: string;
+
+before(async () => {
+  idp = await startIdentityProviderDouble();
+  stack = await startStack({
+    temporal: false,
+    extraUsers: [{ user: ANNA, password: 'unused' }],
+    dovecotOAuth2: { introspectionUrl: idp.introspectionUrl },
+  });
+  idp.addClient('desktop', 'desktop-secret');
+  tokenFile = path.join(stack.dir, 'anna.token');
+  writeFileSync(tokenFile, `${idp.issueRefreshToken('desktop', ANNA)}\n`, { mode: 0o600 });
+  const registry = path.join(stack.dir, 'mailboxes.yaml');
+  writeFileSync(
+    registry,
+    `version: 1
+mailboxes:
+  - id: support
+    imap: { user: ${MAILBOX_USER}, password: { env: SUPPORT_PW } }
+    smtp: { from: ${MAILBOX_USER} }
+  - id: anna
+    imap:
+      user: ${ANNA}
+      auth:
+        type: oauth2
+        provider: microsoft-delegated
+        tenant: example.test
+        tokenUrl: ${idp.tokenUrl}
+        clientId: desktop
+        clientSecret: { env: DESKTOP_SECRET }
+        refreshToken: { file: ${tokenFile} }
+    smtp: { from: ${ANNA}, auth: imap }
+`,
+  );
+  env = { ...stack.env, MAILBOXES_FILE: registry, SUPPORT_PW: MAILBOX_PASSWORD, DESKTOP_SECRET: 'desktop-secret' };
+  config = loadConfig(env);
+  h = activityHarness(config);
+});
+
+after(async () => {
+  await h?.close();
+  await stack?.stop();
+  await idp?.stop();
+});
+
+test('a revoked refresh token blocks only its mailbox, visibly; the password mailbox goes on; a new token heals it', async () => {
+  await stack.dovecot.deliver(ANNA, sampleEmail({ subject: 'Rechnung', messageId: '<anna-1@customer.example>' }));
+  await h.run('poll-anna-1', h.activities.pollMailbox, { mailboxId: 'anna' });
+
+  idp.revokeRefreshToken(readFileSync(tokenFile, 'utf8').trim());
+  idp.revokeAccessTokens();
+  // The worker's idle IMAP session ends (as it does after 30 s): the next poll must log in again.
+  execFileSync(dovecotPaths().doveadm, ['-c', stack.dovecot.configFile, 'kick', ANNA]);
+  const asked = idp.counts.token.refresh_token ?? 0;
+  const err = await h.run('poll-anna-2', h.activities.pollMailbox, { mailboxId: 'anna' }).then(
+    () => assert.fail('expected the poll to fail'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof EmailRagError);
+  assert.equal(err.code, 'MAILBOX_AUTH_EXPIRED');
+  assert.equal(err.errorClass, 'permanent', 'not retried: the provider is not hammered');
+  assert.match(err.message, /invalid_grant/);
+  assert.equal(idp.counts.token.refresh_token, asked + 1, 'one token request for the failed poll');
+
+  // The password mailbox keeps its mail flowing: a new mail is fetched, parsed and indexed.
+  await h.run('poll-support-1', h.activities.pollMailbox, { mailboxId: 'support' });
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Lieferung', messageId: '<s-1@customer.example>' }));
+  const listing = await h.deps.activities.mailboxes.get('support').mailbox.listSince('INBOX', 0, 100);
+  const uid = listing.messages.at(-1)!.uid;
+  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);
+  const source = { kind: 'imap' as const, mailboxId: 'support', mailbox: 'INBOX', uidValidity: listing.uidValidity, uid };
+  await h.run(emailId, h.activities.fetchEmail, { emailId, source });
+  await h.run(emailId, h.activities.parseEmail, { emailId });
+  assert.equal((await h.deps.activities.messages.getEmail(emailId))?.subject, 'Lieferung');
+
+  // Visible: poll health (status, mailboxes list), the check, the operating figures and the ops alerts.
+  const list = await mailboxesList(config);
+  const anna = list.mailboxes.find((m) => m.id === 'anna')!;
+  const line = pollHealthLine(
+    anna.polls!.find((p) => p.folder === 'INBOX'),
+    'INBOX',
+  );
+  assert.match(line, /BLOCKED, OAuth2 sign-in refused.*MAILBOX_AUTH_EXPIRED.*invalid_grant.*mailboxes authorize anna/);
+  assert.match(pollHealthLine(list.mailboxes.find((m) => m.id === 'support')!.polls![0], 'INBOX'), /^INBOX: last success [^;]*$/);
+  const [check] = await mailboxesCheck(config, 'anna', env);
+  assert.equal(check!.ok, false);
+  assert.match(check!.steps[0]!.detail, /^MAILBOX_AUTH_EXPIRED: .*invalid_grant/);
+  const pool = createPool(config.databaseUrl);
+  try {
+    const state = await createMariaDbOperatingFigures(pool).state();
+    assert.match(state.polls.find((p) => p.mailboxId === 'anna')!.signInRefused ?? '', /invalid_grant/);
+    assert.equal(state.polls.find((p) => p.mailboxId === 'support')!.signInRefused, null);
+    const metrics = await readMetrics(pool, 60, 60, [
+      { id: 'support', folders: ['INBOX'] },
+      { id: 'anna', folders: ['INBOX'] },
+    ]);
+    assert.equal(metrics.alerts.filter((a) => a.includes('OAuth2 sign-in refused')).length, 1);
+  } finally {
+    await pool.end();
+  }
+
+  // Fixed by the operator (a new consent): the next scheduled poll heals it.
+  writeFileSync(tokenFile, `${idp.issueRefreshToken('desktop', ANNA)}\n`);
+  await h.run('poll-anna-3', h.activities.pollMailbox, { mailboxId: 'anna' });
+  const healed = (await mailboxesList(config)).mailboxes.find((m) => m.id === 'anna')!;
+  assert.match(pollHealthLine(healed.polls![0], 'INBOX'), /^INBOX: last success [^;]*$/);
+});
