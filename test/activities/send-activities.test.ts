@@ -7,24 +7,24 @@ import { after, before, test } from 'node:test';
 import type { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { createSmtpSender } from '../../adapters/smtp-sender';
-import { imapEmailId } from '../../lib/domain';
 import { PermanentError } from '../../lib/errors';
 import { loadConfig } from '../../lib/config';
 import { envelopeMismatch } from '../../lib/recipients';
 import { startHostileSmtp, type HostileSmtp } from '../support/hostile-smtp';
 import { withImap } from '../support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness } from './support';
+import { activityHarness, approveDelivered, inboxDelivery } from './support';
 
 let stack: TestStack;
 let smtp: HostileSmtp;
 let h: ReturnType<typeof activityHarness>;
-let nextUid = 1;
+let deliver: ReturnType<typeof inboxDelivery>;
 
 before(async () => {
   stack = await startStack({ temporal: false });
   smtp = await startHostileSmtp();
   h = activityHarness(loadConfig({ ...stack.env, SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_TIMEOUT_MS: '1500' }));
+  deliver = inboxDelivery(stack, h);
 });
 after(async () => {
   await h?.close();
@@ -34,24 +34,7 @@ after(async () => {
 
 /** Delivers, fetches, parses, indexes, drafts and approves one email, as the workflow would. */
 async function approved(opts: Parameters<typeof sampleEmail>[0] = {}) {
-  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail(opts));
-  const listing = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
-  const uid = listing.messages[listing.messages.length - 1]!.uid;
-  nextUid = uid + 1;
-  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);
-  const input = { emailId, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid } };
-  await h.run(emailId, h.activities.fetchEmail, input);
-  await h.run(emailId, h.activities.parseEmail, { emailId });
-  await h.run(emailId, h.activities.indexEmail, { emailId });
-  // Each step records the status it reaches under the workflow's number, as in the workflow.
-  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
-  await h.run(emailId, h.activities.recordDecision, {
-    emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester' },
-    record: { seq: 2 },
-  });
-  return { emailId, draftId: draft.draftId, draft };
+  return approveDelivered(h, await deliver(sampleEmail(opts)));
 }
 
 type Force = { by: string; key: string };

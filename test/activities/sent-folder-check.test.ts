@@ -8,13 +8,12 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../lib/config';
-import { imapEmailId } from '../../lib/domain';
 import { PermanentError } from '../../lib/errors';
 import { startFilingSmtp, type FilingSmtp } from '../support/filing-smtp';
 import { withImap, type ImapLogin } from '../support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startTcpProxy } from '../support/tcp-proxy';
-import { activityHarness } from './support';
+import { activityHarness, approveDelivered, inboxDelivery } from './support';
 
 let stack: TestStack;
 let filing: FilingSmtp;
@@ -24,7 +23,7 @@ let filed: ReturnType<typeof activityHarness>;
 /** The same account without the flag: what every mailbox did before. */
 let plain: ReturnType<typeof activityHarness>;
 let login: ImapLogin;
-let nextUid = 1;
+let deliver: ReturnType<typeof inboxDelivery>;
 
 before(async () => {
   stack = await startStack({ temporal: false });
@@ -53,6 +52,7 @@ before(async () => {
   const smtpEnv = { SMTP_HOST: filing.host, SMTP_PORT: String(filing.port), SMTP_TIMEOUT_MS: '1500' };
   filed = activityHarness(loadConfig({ ...stack.env, ...smtpEnv, MAILBOXES_FILE: file }));
   plain = activityHarness(loadConfig({ ...stack.env, ...smtpEnv }));
+  deliver = inboxDelivery(stack, plain);
 });
 after(async () => {
   await filed?.close();
@@ -64,24 +64,7 @@ after(async () => {
 
 /** Delivers, fetches, parses, indexes, drafts and approves one email through harness `h`. */
 async function approved(h: ReturnType<typeof activityHarness>, subject: string) {
-  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject }));
-  const listing = await plain.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
-  const uid = listing.messages[listing.messages.length - 1]!.uid;
-  nextUid = uid + 1;
-  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);
-  const input = { emailId, source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid } };
-  await h.run(emailId, h.activities.fetchEmail, input);
-  await h.run(emailId, h.activities.parseEmail, { emailId });
-  await h.run(emailId, h.activities.indexEmail, { emailId });
-  // Each step records the status it reaches under the workflow's number, as in the workflow.
-  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
-  await h.run(emailId, h.activities.recordDecision, {
-    emailId,
-    draftId: draft.draftId,
-    decision: { kind: 'approve', by: 'tester' },
-    record: { seq: 2 },
-  });
-  return { emailId, draftId: draft.draftId };
+  return approveDelivered(h, await deliver(sampleEmail({ subject })));
 }
 
 const send = (h: ReturnType<typeof activityHarness>, m: { emailId: string; draftId: string }, force?: { by: string; key: string }) =>

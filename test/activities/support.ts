@@ -56,6 +56,28 @@ export function inboxDelivery(
 }
 
 /**
+ * Takes a delivered email through fetch, parse, index, draft and a person's approval with harness
+ * `h`, each step recording the status it reaches under the workflow's number, as in the workflow.
+ */
+export async function approveDelivered(
+  h: ReturnType<typeof activityHarness>,
+  delivered: { emailId: string; source: { kind: 'imap'; mailbox: string; uidValidity: number; uid: number } },
+) {
+  const { emailId, source } = delivered;
+  await h.run(emailId, h.activities.fetchEmail, { emailId, source });
+  await h.run(emailId, h.activities.parseEmail, { emailId });
+  await h.run(emailId, h.activities.indexEmail, { emailId });
+  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
+  await h.run(emailId, h.activities.recordDecision, {
+    emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester' },
+    record: { seq: 2 },
+  });
+  return { emailId, draftId: draft.draftId, draft };
+}
+
+/**
  * Starts the real servers (no Temporal) and the activity harness before a test file and stops them
  * after it; `ready` receives the stack, the harness and an inbox delivery once they are up.
  */

@@ -4,12 +4,11 @@
  * run killed half-way.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { fileEmailId } from '../../cli/commands/ingest';
 import { writeMboxCorpus } from '../../scripts/bench/mbox-corpus';
@@ -17,21 +16,15 @@ import { createEmailWorker, type RunningWorker } from '../../workers/email-worke
 import { startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
+import { runCli } from '../support/cli-run';
 
-const run = promisify(execFile);
 const LIMIT = 64 * 1024;
 let stack: TestStack;
 let connection: Connection;
 let client: Client;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/email-rag.js', ...args], { env: { ...process.env, ...stack.env }, maxBuffer: 1 << 24 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(stack.env, args);
 }
 
 const lines = (stdout: string) =>

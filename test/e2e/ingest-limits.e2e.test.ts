@@ -3,11 +3,9 @@
  * `email-rag answer`, against a real Temporal dev server, worker, MariaDB and the CLI binary.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import type { EmailWorkflowInput } from '../../lib/domain';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
@@ -17,8 +15,8 @@ import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
+import { runCli } from '../support/cli-run';
 
-const run = promisify(execFile);
 const LIMIT = 16 * 1024 * 1024;
 let stack: TestStack;
 let worker: RunningWorker;
@@ -26,14 +24,8 @@ let workerDone: Promise<void>;
 let connection: Connection;
 let client: Client;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/email-rag.js', ...args], { env: { ...process.env, ...stack.env }, maxBuffer: 1 << 24 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(stack.env, args);
 }
 
 async function emailRow(id: string) {
