@@ -134,6 +134,8 @@ test('alert rules: the throughput and dead-letter alerts, each with an expressio
     ['EmailRagMailboxNotPolled', 'email_rag_mailbox_seconds_since_poll_success'],
     ['EmailRagAbuseComplaint', 'email_rag_triage_alerts_total{event="feedback_report"}'],
     ['EmailRagReplyLimitReached', 'email_rag_triage_alerts_total{event="reply_limit_reached"}'],
+    ['EmailRagPushIntakeDown', 'email_rag_idle_watchers{state=~"reconnecting|stale"}'],
+    ['EmailRagMailboxSignInRefused', 'email_rag_mailbox_auth_blocked'],
   ] as const) {
     assert.ok(byName.get(alert)?.expr.includes(reads), `${alert} reads ${reads}`);
   }
