@@ -1,8 +1,8 @@
 /**
- * Records the histories of EmailWorkflow's paths (and ImapPollWorkflow's, see
- * test/replay/capture/poll-scenarios.ts) with the workflow code of this checkout, on real servers
- * (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP listener, the LLM double),
- * and saves them for the replay test:
+ * Records the histories of EmailWorkflow's paths (and ImapPollWorkflow's and MailboxWatchWorkflow's,
+ * see test/replay/capture/poll-scenarios.ts and watch-scenarios.ts) with the workflow code of this
+ * checkout, on real servers (Temporal dev server, the worker process, Dovecot, MariaDB, an SMTP
+ * listener, the LLM double), and saves them for the replay test:
  *
  *   node --import tsx test/replay/capture-histories.ts [outDir] [--only name,prefix-*]
  *
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
         SMTP_TIMEOUT_MS: '5000',
         // Room for three unfinished emails: the poll scenarios meet a full backlog with six new messages.
         BACKLOG_LIMIT: '3',
+        // Push intake (the default, set here so no shell variable turns it off): the watch scenarios need it.
+        IMAP_IDLE: 'on',
       },
     });
     const env = stack.env;

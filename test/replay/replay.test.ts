@@ -42,6 +42,8 @@ const REQUIRED = [
   'parse-failed',
   'reset-after-sent',
   'poll-waits-for-backlog',
+  'watch-wakes-poll',
+  'watch-mailbox-removed',
 ];
 
 interface Captured {
@@ -102,7 +104,7 @@ const load = (c: Captured) => ({ name: c.name, workflowId: c.workflowId, history
 
 const released = () => captured.filter((c) => c.release === RELEASED);
 
-test(`the ${RELEASED} histories cover every path of the email and poll workflows`, () => {
+test(`the ${RELEASED} histories cover every path of the email, poll and watch workflows`, () => {
   const names = released().map((c) => c.name);
   assert.deepEqual(
     REQUIRED.filter((r) => !names.includes(r)),

@@ -1,6 +1,7 @@
 /**
- * The paths an email can take through EmailWorkflow, each driven on real servers so that its
- * history is what production records. test/replay/capture-histories.ts runs them and saves the
+ * The paths an email can take through EmailWorkflow (and the poll's and the IDLE watcher's, see
+ * poll-scenarios.ts and watch-scenarios.ts), each driven on real servers so that its history is
+ * what production records. test/replay/capture-histories.ts runs them and saves the
  * histories of the release that test/replay/replay.test.ts replays against the workflow code of
  * today (see docs/changing-workflows.md).
  */
@@ -34,6 +35,7 @@ import {
 } from './scenario-kit';
 
 import { POLL_SCENARIOS } from './poll-scenarios';
+import { WATCH_SCENARIOS } from './watch-scenarios';
 export type { CaptureContext, Scenario } from './scenario-kit';
 
 const EDITED = 'Guten Tag,\n\ndie doppelte Abbuchung erstatten wir Ihnen in den nächsten Tagen.\n\nViele Grüße\nIhr Support-Team';
@@ -265,6 +267,7 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   ...POLL_SCENARIOS,
+  ...WATCH_SCENARIOS,
 ];
 
 /** Waits until the `state` query lists `n` refused signals. */
