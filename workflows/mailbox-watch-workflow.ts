@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { PROFILES, taskQueueFor } from './activity-profiles';
 
@@ -15,8 +15,8 @@ export interface WatchRunInput {
 
 export interface WatchRunResult {
   mailboxId: string;
-  /** Why the watcher ended: the mailbox is disabled or removed, or IMAP_IDLE is off. */
-  stopped: 'disabled' | 'removed' | 'off';
+  /** Why the watcher ended: the mailbox is disabled or removed, IMAP_IDLE is off, or it was cancelled. */
+  stopped: 'disabled' | 'removed' | 'off' | 'cancelled';
 }
 
 /**
@@ -42,5 +42,18 @@ export async function MailboxWatchWorkflow(input: WatchRunInput): Promise<WatchR
   const untilMs = Date.now() + sessionSeconds * 1000;
   // Retried without end, so a folder's watch settles only at the session's end (or when cancelled).
   await Promise.allSettled(plan.folders.map((folder) => watchFolder({ mailboxId: input.mailboxId, folder, untilMs })));
+  // `temporal workflow cancel watch-<id>` stops the watcher for good (until the next install).
+  if (CancellationScope.current().consideredCancelled) return { mailboxId: input.mailboxId, stopped: 'cancelled' };
+  return nextSession(input);
+}
+
+/**
+ * The next session. Under Worker Deployment Versioning runs are pinned to their build; a watcher
+ * would stay on an old build forever (and keep it from draining), so when a newer version is the
+ * target the next session starts on it. Unversioned workers never see the option.
+ */
+function nextSession(input: WatchRunInput): Promise<never> {
+  if (workflowInfo().targetWorkerDeploymentVersionChanged)
+    return makeContinueAsNewFunc<typeof MailboxWatchWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })(input);
   return continueAsNew<typeof MailboxWatchWorkflow>(input);
 }

@@ -291,6 +291,16 @@ test('new mail noticed without a poll schedule to wake: audited, the watcher sta
   await awaitingApproval(await append('INBOX', 'Rückruf erbeten'));
 });
 
+test('a cancelled watcher stops for good instead of starting its next session; an install starts it again', async () => {
+  const handle = client.workflow.getHandle(watchWorkflowId('support'));
+  await handle.cancel();
+  assert.deepEqual(await handle.result(), { mailboxId: 'support', stopped: 'cancelled' });
+  assert.equal((await handle.describe()).status.name, 'COMPLETED');
+  await installWatchers(client, config);
+  await waitFor('support/INBOX idle again', async () => (await watcherRow('support', 'INBOX'))?.state === WATCHER_STATES.idle, 60_000);
+  await awaitingApproval(await append('INBOX', 'Nach dem Abbruch'));
+});
+
 test('the workers holding the watch stop: another worker process takes it over and the next mail is taken', async () => {
   workerProcess = await startWorkerProcess(env, path.join(stack.dir, 'worker-3.log'));
   const before = (await watcherRow('support', 'INBOX'))!.reconnects;

@@ -29,6 +29,9 @@ import { workerDeploymentOptions } from '../../workers/worker-deployment';
 import * as productWorkflows from '../../workflows';
 import { decideSignal, WORKFLOW_TYPE, type ApprovalActivities } from '../fixtures/versioning/approval-contract';
 import { waitFor } from '../support/wait';
+import { workflowBundle } from '../support/workflow-bundle';
+import { WORKFLOW_TYPES } from '../../lib/contract';
+import type { Activities } from '../../activities';
 
 const run = promisify(execFile);
 const DEPLOYMENT = 'approval-test';
@@ -230,6 +233,64 @@ test('pinned: a waiting run finishes on the build that started it after 1.1 beca
   await assert.rejects(Worker.runReplayHistory({ workflowBundle: bundles['1-1'] }, history, old.workflowId), {
     name: 'DeterminismViolationError',
   });
+});
+
+test('the mailbox watcher, pinned like every run, starts its next session on the new current build (the old one drains)', async () => {
+  const taskQueue = 'watch-versioned';
+  const deployment = 'watch-test';
+  const bundle = await workflowBundle();
+  /** Which build served each watch session. */
+  const sessions: string[] = [];
+  const startWatchBuild = async (build: Build): Promise<void> => {
+    const nativeConnection = await NativeConnection.connect({ address: server.address });
+    // The product's workflow code and worker options; the IMAP side is a stand-in that waits out the session.
+    const activities: Pick<Activities, 'planWatch' | 'watchFolder'> = {
+      planWatch: async () => ({ watch: true, folders: ['INBOX'] }),
+      watchFolder: async ({ untilMs }) => {
+        sessions.push(build);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilMs - Date.now())));
+        return { wakeups: 0 };
+      },
+    };
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace: server.namespace,
+      identity: `watch build ${build}`,
+      workerDeploymentOptions: workerDeploymentOptions({ name: deployment, buildId: build }),
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+      maxCachedWorkflows: 0,
+    });
+    const done = worker.run();
+    const handle: RunningBuild = {
+      connection: nativeConnection,
+      async stop() {
+        running.splice(running.indexOf(handle), 1);
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await done;
+        await nativeConnection.close();
+      },
+    };
+    running.push(handle);
+  };
+  await startWatchBuild('1.0');
+  await setCurrentVersion('1.0', deployment);
+  const watcher = await client.workflow.start(WORKFLOW_TYPES.mailboxWatch, {
+    taskQueue,
+    workflowId: 'watch-support',
+    args: [{ mailboxId: 'support', sessionSeconds: 3 }],
+  });
+  await waitFor('a session on 1.0', async () => sessions.includes('1.0') || undefined);
+  assert.deepEqual(await versioning(watcher), { behavior: PINNED, buildId: '1.0' });
+
+  await startWatchBuild('1.1');
+  await setCurrentVersion('1.1', deployment);
+  await waitFor('a session on 1.1', async () => sessions.includes('1.1') || undefined, 60_000);
+  assert.equal((await versioning(client.workflow.getHandle('watch-support'))).buildId, '1.1');
+  // Nothing is pinned to 1.0 any more: its workers may be retired.
+  await waitFor('1.0 drained', async () => (await drainageStatus('1.0', deployment)) === 'drained', 120_000);
+  await client.workflow.getHandle('watch-support').terminate('test over');
 });
 
 test('unversioned: the same swap stops the waiting run with a nondeterminism error', async () => {
