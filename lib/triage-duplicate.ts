@@ -24,8 +24,10 @@ export function answeringMailbox(to: string[], cc: string[], mailboxes: readonly
 }
 
 /**
- * The reason this copy is a duplicate, or null when this mailbox answers (or cannot tell: our
- * address in neither To nor Cc, e.g. Bcc or an alias the registry does not know).
+ * The reason this copy is a duplicate, or null when this mailbox answers or cannot tell. Only a
+ * copy whose own mailbox is named in To or Cc beside the answering one is a duplicate: a copy that
+ * came through Bcc, a forward or an alias (this mailbox not named) may be the only one, and is
+ * answered by the mailbox it came through.
  */
 export function duplicateOf(
   m: { mailboxId?: string; to?: string[]; cc?: string[] },
@@ -34,5 +36,8 @@ export function duplicateOf(
   if (!m.mailboxId || !mailboxes || mailboxes.length < 2) return null;
   const answering = answeringMailbox(m.to ?? [], m.cc ?? [], mailboxes);
   if (!answering || answering.id === m.mailboxId) return null;
+  const self = mailboxes.find((b) => b.id === m.mailboxId);
+  const named = [...(m.to ?? []), ...(m.cc ?? [])].some((a) => self?.addresses.includes(a.toLowerCase()));
+  if (!named) return null;
   return `also delivered to mailbox ${answering.id} (${answering.addresses[0] ?? ''}), which answers it`;
 }

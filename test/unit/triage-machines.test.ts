@@ -127,6 +127,9 @@ test('a message to several of our mailboxes is answered by the first of ours in 
   assert.equal(answeringMailbox(['Support@Example.test'], [], MAILBOXES)?.id, 'support', 'addresses compare case-insensitively');
   // Bcc or an unknown alias: this copy cannot tell, and answers.
   assert.equal(classOf({ to: ['someone@else.example'], cc: [], mailboxId: 'billing' }, REGISTRY), null);
+  // Addressed to support only, but it came to billing (Bcc, a forward, a server-side alias): billing
+  // may hold the only copy, so it answers.
+  assert.equal(classOf({ to: ['support@example.test'], cc: [], mailboxId: 'billing' }, REGISTRY), null);
   // One mailbox, or no registry: nothing to decide.
   assert.equal(classOf({ ...toSupportCcBilling, mailboxId: 'billing' }, { ...OURS, mailboxes: [MAILBOXES[1]!] }), null);
   assert.equal(classOf({ ...toSupportCcBilling, mailboxId: 'billing' }), null);
