@@ -65,6 +65,12 @@ async function openIfExists(client: ImapFlow, mailbox: string): Promise<boolean>
   }
 }
 
+/** True when the IMAP server refused the command (NO/BAD): the session itself is alive (a BYE is its end). */
+function serverAnswered(err: unknown): boolean {
+  const status = (err as { responseStatus?: unknown } | null)?.responseStatus;
+  return status === 'NO' || status === 'BAD';
+}
+
 /** Logged-in sessions kept for the next operation; more in flight at once get their own. */
 const MAX_IDLE_SESSIONS = 8;
 /** An idle session is logged out after this; a quiet worker holds no IMAP session for long. */
@@ -140,7 +146,9 @@ export function createImapMailbox(settings: ImapSettings): Mailbox {
       release(client);
       return result;
     } catch (err) {
-      const dead = !client.usable;
+      // A session the server ended while it was idle (BYE, kick, restart) may still look usable for
+      // a moment: a failure without a server answer on a reused session counts as its death too.
+      const dead = !client.usable || (reused !== undefined && !serverAnswered(err));
       if (dead) client.close();
       else release(client);
       // A session that died while idle says nothing about the server now: one try on a new one.
