@@ -13,6 +13,9 @@ import { classifyError } from '../../lib/retry-decision';
 import type { AccessTokenProvider } from '../../ports/access-tokens';
 import { describeSecret, resolveSecret, type MailboxEntry, type SentFolderLookup } from '../../lib/mailbox-registry';
 import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
+import { createMariaDbWatcherHealth } from '../../adapters/mariadb/watcher-health';
+import { watcherLine, watcherStatus, type WatcherStatus } from '../../lib/watcher-view';
+import type { WatcherRow } from '../../ports/watcher-health';
 import type { PollHealth } from '../../ports/mailbox-health';
 import { CliError, connectDatabase, connectTemporal } from '../context';
 import { pollScheduleId } from '../schedules';
@@ -46,6 +49,8 @@ export interface MailboxListing {
   schedule: { id: string; state: 'active' | 'paused' | 'not installed' | 'unknown'; detail: string };
   /** mailbox_polls rows of the folders this entry watches; null when MariaDB could not be asked. */
   polls: PollHealth[] | null;
+  /** Push intake (IMAP IDLE) per folder, as `email-rag status` shows it; null when MariaDB could not be asked. */
+  watchers: Array<{ folder: string; watcher: WatcherStatus }> | null;
 }
 
 export interface MailboxList {
@@ -64,10 +69,12 @@ export function registrySource(config: Config): string {
 export async function mailboxesList(config: Config): Promise<MailboxList> {
   const notes: string[] = [];
   let polls: PollHealth[] | null = null;
+  let watchers: WatcherRow[] | null = null;
   try {
     const pool = await connectDatabase(config);
     try {
       polls = await createMariaDbMailboxHealth(pool).list();
+      watchers = await createMariaDbWatcherHealth(pool).list();
     } finally {
       await pool.end();
     }
@@ -115,6 +122,15 @@ export async function mailboxesList(config: Config): Promise<MailboxList> {
       },
       schedule: schedules?.get(m.id) ?? { id: pollScheduleId(m.id), state: 'unknown', detail: 'Temporal not reachable' },
       polls: polls ? polls.filter((p) => p.mailboxId === m.id && m.imap.folders.includes(p.folder)) : null,
+      watchers: watchers
+        ? m.imap.folders.map((folder) => ({
+            folder,
+            watcher: watcherStatus(
+              config.imap.idle && m.enabled,
+              watchers?.find((w) => w.mailboxId === m.id && w.folder === folder),
+            ),
+          }))
+        : null,
     })),
   };
 }
@@ -184,6 +200,7 @@ export function formatMailboxList(list: MailboxList): string {
             f,
           )}`,
         );
+    for (const w of m.watchers ?? []) lines.push(`  ${w.folder}  ${watcherLine(w.watcher)}`);
   }
   for (const n of list.notes) lines.push('', n);
   return lines.join('\n');

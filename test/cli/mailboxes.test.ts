@@ -229,10 +229,22 @@ test('list shows settings, secret references, schedule state and poll health per
   assert.match(out, /poll {6}INBOX: last success \d{4}-\d\d-\d\dT[\d:.]+Z$/m);
   assert.match(out, /poll {6}Escalations: never polled/);
   assert.match(out, /poll {6}INBOX: last success [\dT:.Z-]+; FAILING 2 times in a row since then: \[permanent\] IMAP login refused/);
+  // Push intake per folder, as status shows it: no watcher has run here.
+  assert.match(out, /^ {2}Escalations {2}push \(IDLE\): off$/m);
 
   const json = JSON.parse((await cli(['mailboxes', 'list', '--json'])).stdout) as {
-    mailboxes: Array<{ id: string; imap: { password: string }; smtp: { providerFilesSent: unknown }; polls: unknown[] }>;
+    mailboxes: Array<{
+      id: string;
+      imap: { password: string };
+      smtp: { providerFilesSent: unknown };
+      polls: unknown[];
+      watchers: Array<{ folder: string; watcher: { view: string } }>;
+    }>;
   };
+  assert.deepEqual(
+    json.mailboxes.map((m) => m.watchers.map((w) => `${w.folder} ${w.watcher.view}`)),
+    json.mailboxes.map((m) => m.watchers.map((w) => `${w.folder} off`)),
+  );
   assert.deepEqual(
     json.mailboxes.map((m) => m.smtp.providerFilesSent),
     [null, { graceSeconds: 5, attempts: 3 }, null, null],
