@@ -9,6 +9,7 @@ import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, Waterma
 import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
+import type { CaseDeps, CaseReplySettler } from './case-activities';
 import type { IdleDeps } from './watch-activities';
 
 /**
@@ -58,6 +59,10 @@ export interface ActivityDeps {
   settings: MailSettings;
   /** Push intake (IMAP IDLE watchers); absent: a worker that watches nothing. */
   idle?: IdleDeps;
+  /** Cases (a correspondent's open work); absent: every email stands alone, as before cases. */
+  case?: CaseDeps;
+  /** Settles the mails a sent case reply answered. */
+  caseReplies?: CaseReplySettler;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
 }

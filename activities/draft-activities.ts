@@ -9,6 +9,7 @@ import type { DraftContextItem } from '../ports/drafter';
 import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
+import { caseContext } from './case-activities';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from './mailbox-of';
 
@@ -65,7 +66,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   };
 }
 
-type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder'> & {
+type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case'> & {
   settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
 };
 
@@ -174,6 +175,12 @@ export function createDraftActivities(deps: DraftDeps) {
             CONTEXT_LIMIT,
           )
           .then((items) => withinBudget(items));
+        // The case's other open mails come first: one reply can answer what the customer asked in each.
+        const fromCase = await caseContext(deps, email);
+        if (fromCase.length > 0) {
+          const ids = new Set(fromCase.map((c) => c.sourceId));
+          context = withinBudget([...fromCase, ...context.filter((c) => !ids.has(c.sourceId))]);
+        }
       } catch (err) {
         // Less context is better than no draft: when retrieval fails the draft is written without it,
         // and the audit log says so (docs/queue-model.md).

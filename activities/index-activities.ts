@@ -5,8 +5,9 @@ import type { ActivityDeps } from './deps';
 import { correlationId, transition } from './context';
 import { emailKey } from './mailbox-of';
 import type { IndexSource } from './parse-activities';
+import { joinCase } from './case-activities';
 
-type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge'>;
+type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case'>;
 
 /**
  * Passages one re-index sync run embeds that have no vector of the current model (indexed before
@@ -45,6 +46,12 @@ export function createIndexStep(deps: IndexDeps) {
     /** `email`: the parse step's result in the same activity; without it the stored email is read. */
     async indexMessage(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }> {
       const email = input.email ?? (await storedEmail(deps, input.emailId));
+      // The case first: it lives in MariaDB, so a vector or graph store that is down (a degraded
+      // index step) does not keep the mail out of its case.
+      if (deps.case) {
+        const stored = await storedEmail(deps, email.id);
+        await joinCase(deps, stored, await deps.messages.waitingInThread(email.threadId, email.id));
+      }
       await writeIndex(deps, email);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).

@@ -1,3 +1,4 @@
+import { createCaseActivities } from './case-activities';
 import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createCleanupActivities(deps),
     ...createWatchActivities(deps),
+    ...createCaseActivities(deps),
     ...status,
   };
 }

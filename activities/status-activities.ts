@@ -4,6 +4,7 @@ import { errorMessage } from '../lib/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from '../lib/status-transitions';
 import type { AuditEntry, SendSnapshot } from '../ports/store';
 import type { ActivityDeps } from './deps';
+import { caseAfterStatus } from './case-activities';
 import { correlationId } from './context';
 
 /** What MariaDB knows after the workflow recorded a status. */
@@ -105,7 +106,7 @@ function runKey(): string {
  * The email workflow's own bookkeeping (run as local activities): it decides every status
  * transition and these record it, with an audit row each.
  */
-export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'audit'>) {
+export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'case' | 'caseReplies'>) {
   return {
     async recordStatus(input: {
       emailId: string;
@@ -160,6 +161,8 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
         eventKey: `${key}:status:${input.seq}`,
       });
       await deps.audit.recordAll(rows);
+      // The email's case moves with it (its clock, its workflow, the mails a case reply answered).
+      if (stored === input.status) await caseAfterStatus(deps, input.emailId, input.status);
       return { stored, send, maxDraftVersion };
     },
 

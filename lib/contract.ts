@@ -13,6 +13,30 @@ export const WORKFLOW_TYPES = {
   resend: 'ResendWorkflow',
   /** One per mailbox (id `watch-<mailbox id>`): holds each folder in IMAP IDLE and wakes its poll. */
   mailboxWatch: 'MailboxWatchWorkflow',
+  /** One per case (workflow id = the case id, `case-…`): its deadlines, routing, summary and automatic sends. */
+  case: 'CaseWorkflow',
+} as const;
+
+/** What the system tells a case workflow (each by signal-with-start: the first one starts it). */
+export const CASE_SIGNALS = {
+  /** A mail joined the case. */
+  emailJoined: 'emailJoined',
+  /** A mail of the case waits for a person (a draft to approve, or a reply to write). */
+  draftReady: 'draftReady',
+  /** Something that moves the case's clock happened (a reply sent, a mail settled, an assignment). */
+  caseChanged: 'caseChanged',
+  /** A reviewer stopped a pending automatic send. */
+  stopAutoSend: 'stopAutoSend',
+} as const;
+export const CASE_QUERIES = { case: 'case' } as const;
+
+/**
+ * One reply for several mails of a case: the lead email sends it; each covered email is held for
+ * it by this Update (bound to the draft id the reviewer saw) and ends as sent by the signal.
+ */
+export const CASE_REPLY = {
+  cover: 'coverByCaseReply',
+  sent: 'caseReplySent',
 } as const;
 
 /**
@@ -257,5 +281,8 @@ export const SEARCH_ATTRIBUTES = {
   DraftVersion: 'Int',
   TriageClass: 'Keyword',
   Category: 'Keyword',
+  /** The case workflow's status (lib/domain.ts CASE_STATUS) and owner. */
+  CaseStatus: 'Keyword',
+  CaseOwner: 'Keyword',
 } as const;
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;

@@ -12,4 +12,7 @@ export const DRAFT_VERSION = defineSearchAttributeKey('DraftVersion', type[SEARC
 export const TRIAGE_CLASS = defineSearchAttributeKey('TriageClass', type[SEARCH_ATTRIBUTES.TriageClass]);
 export const CATEGORY = defineSearchAttributeKey('Category', type[SEARCH_ATTRIBUTES.Category]);
 
+export const CASE_STATUS_KEY = defineSearchAttributeKey('CaseStatus', type[SEARCH_ATTRIBUTES.CaseStatus]);
+export const CASE_OWNER = defineSearchAttributeKey('CaseOwner', type[SEARCH_ATTRIBUTES.CaseOwner]);
+
 export type EmailSearchUpdate = SearchAttributeUpdatePair[];

@@ -5,7 +5,7 @@ set -eu
 ADDRESS=${TEMPORAL_ADDRESS:-temporal:7233}
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 RETENTION=${NAMESPACE_RETENTION:-720h}
-SEARCH_ATTRIBUTES="EmailStatus=Keyword EmailPriority=Keyword Mailbox=Keyword NeedsHuman=Bool DraftVersion=Int TriageClass=Keyword Category=Keyword"
+SEARCH_ATTRIBUTES="EmailStatus=Keyword EmailPriority=Keyword Mailbox=Keyword NeedsHuman=Bool DraftVersion=Int TriageClass=Keyword Category=Keyword CaseStatus=Keyword CaseOwner=Keyword"
 
 attempt=0
 until temporal operator cluster health --address "$ADDRESS"; do
