@@ -114,19 +114,20 @@ export async function caseAfterStatus(
   const caseId = await deps.case.cases.caseOf(emailId);
   if (!caseId) return;
   if (needsPerson(status)) {
-    const draftId = await deps.case.cases.currentDraftId(emailId);
-    await tell(deps, caseId, CASE_SIGNALS.draftReady, { emailId, draftId }, emailId);
+    const draft = await deps.case.cases.currentDraft(emailId);
+    await tell(
+      deps,
+      caseId,
+      CASE_SIGNALS.draftReady,
+      { emailId, draftId: draft?.id ?? null, category: draft?.category, language: draft?.language },
+      emailId,
+    );
     return;
   }
   if (status !== STATUS.sent && status !== STATUS.rejected && status !== STATUS.ignored && status !== STATUS.failed) return;
   const row = await deps.case.cases.refresh(caseId, `${emailId} is ${status}`);
   if (status === STATUS.sent) await deps.caseReplies?.settle(emailId);
   if (row && row.status !== CASE_STATUS.closed) await tell(deps, caseId, CASE_SIGNALS.caseChanged, { emailId, status }, emailId);
-}
-
-/** Settles the mails a sent case reply answered (adapters/case-replies.ts). */
-export interface CaseReplySettler {
-  settle(leadEmailId: string): Promise<void>;
 }
 
 /** What the case workflow asks between its timers. */

@@ -9,7 +9,8 @@ import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, Waterma
 import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
-import type { CaseDeps, CaseReplySettler } from './case-activities';
+import type { CaseReplySettler } from '../ports/case-replies';
+import type { CaseDeps } from './case-activities';
 import type { IdleDeps } from './watch-activities';
 
 /**

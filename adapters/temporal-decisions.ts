@@ -12,8 +12,16 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DRAFT_IN_MAKING_STATUSES } from '../lib/domain';
 import { errorMessage } from '../lib/errors';
-import type { DecisionInput, DecisionResult, EmailWorkflowState } from '../workflows/email-workflow';
-import { approveUpdate, markSentUpdate, redraftUpdate, rejectUpdate, resendUpdate, stateQuery } from '../workflows/email-workflow';
+import type { CoverInput, DecisionInput, DecisionResult, EmailWorkflowState } from '../workflows/email-workflow';
+import {
+  approveUpdate,
+  coverByCaseReplyUpdate,
+  markSentUpdate,
+  redraftUpdate,
+  rejectUpdate,
+  resendUpdate,
+  stateQuery,
+} from '../workflows/email-workflow';
 
 export type DecisionOutcome = { ok: true; result: DecisionResult } | { ok: false; refused: boolean; message: string };
 
@@ -64,6 +72,18 @@ export function createTemporalDecisions(client: Pick<Client, 'workflow'>, option
 
   return {
     state,
+
+    /** Holds an email of a case for the case reply its lead sends (bound to the draft id the person saw). */
+    async cover(workflowId: string, input: CoverInput): Promise<DecisionOutcome> {
+      try {
+        const result = await client.workflow.getHandle(workflowId).executeUpdate(coverByCaseReplyUpdate, { args: [input] });
+        return { ok: true, result };
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) return { ok: false, refused: true, message: errorMessage(err.cause ?? err) };
+        if (err instanceof WorkflowNotFoundError) return { ok: false, refused: true, message: `no running workflow ${workflowId}` };
+        return { ok: false, refused: false, message: `coverByCaseReply on ${workflowId} failed: ${errorMessage(err)}` };
+      }
+    },
 
     async decide<N extends keyof DecisionInput>(workflowId: string, name: N, input: DecisionInput[N]): Promise<DecisionOutcome> {
       const first = await attempt(workflowId, name, input);

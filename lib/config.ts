@@ -64,6 +64,12 @@ export interface Config {
    * waits for a person without a draft. 0 turns the limit off.
    */
   replyLimitPerHour: number;
+  /**
+   * Cases (CASES=on|off, default on): a correspondent's mails are grouped while a case of theirs is
+   * open; CASE_WINDOW_DAYS (default 14) is how long after its last activity a case takes new mail
+   * of the correspondent, and how long a case waits for the customer before it closes.
+   */
+  cases: { enabled: boolean; windowDays: number };
   smtp: {
     host: string;
     port: number;
@@ -296,6 +302,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
     replyLimitPerHour: int('REPLY_LIMIT_PER_HOUR', DEFAULT_REPLY_LIMIT_PER_HOUR, 0, 10_000),
+    cases: { enabled: bool('CASES', true), windowDays: int('CASE_WINDOW_DAYS', 14, 1, 365) },
     smtp: {
       host: str('SMTP_HOST', '127.0.0.1'),
       port: int('SMTP_PORT', 25, 1, 65535),

@@ -26,3 +26,8 @@ export interface CaseReplyResult {
 export interface CaseReplies {
   answer(request: CaseReplyRequest): Promise<CaseReplyResult>;
 }
+
+/** Tells the mails a sent case reply answered (after the lead's status became sent). */
+export interface CaseReplySettler {
+  settle(leadEmailId: string): Promise<void>;
+}

@@ -58,8 +58,8 @@ export interface CaseStore {
   /** Puts the email in its case (idempotent: an email keeps the case it joined first). */
   join(input: CaseJoinInput): Promise<CaseJoin>;
   caseOf(emailId: string): Promise<string | null>;
-  /** The email's newest draft (the one a decision must name now), if it has one. */
-  currentDraftId(emailId: string): Promise<string | null>;
+  /** The email's newest draft (the one a decision must name now), if it has one, with what routing reads of it. */
+  currentDraft(emailId: string): Promise<{ id: string; category: string | null; language: string | null } | null>;
   get(caseId: string): Promise<CaseRow | null>;
   /** The case's other mails that still wait for our answer, oldest first (for the draft's context). */
   openMails(caseId: string, exceptEmailId: string, limit: number): Promise<CaseMail[]>;

@@ -25,6 +25,10 @@ import type { IdleDeps } from '../activities/watch-activities';
 import { FAILURE_TYPES } from '../lib/contract';
 import { describeSecret, type MailboxEntry } from '../lib/mailbox-registry';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
+import { createCaseReplies } from '../adapters/case-replies';
+import { createMariaDbCaseStore } from '../adapters/mariadb/case-store';
+import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
+import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { createArangoGraph } from '../adapters/arango-graph';
 import { createQdrantIndex } from '../adapters/qdrant-index';
 import { correlationId } from '../activities/context';
@@ -139,6 +143,7 @@ export function buildDependencies(
   const messages = createMariaDbMessageStore(pool);
   const audit = createMariaDbAuditLog(pool);
   const index = buildIndex(config, pool, messages, audit, embedder);
+  const caseSignals = createTemporalCaseSignals(client, config.temporal.taskQueue);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -156,6 +161,12 @@ export function buildDependencies(
     signals: createTemporalSignals(client),
     jobs,
     idle: idleDependencies(config, client, pool, tokens),
+    ...(config.cases.enabled
+      ? {
+          case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },
+          caseReplies: createCaseReplies({ pool, decisions: createTemporalDecisions(client), signals: caseSignals, audit }),
+        }
+      : {}),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,

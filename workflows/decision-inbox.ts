@@ -1,11 +1,14 @@
 import { ApplicationFailure, condition, log, setHandler, type proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DECISIONS, FAILURE_TYPES, type DecisionName } from '../lib/contract';
-import { decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules';
+import { coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules';
 import {
   approveSignal,
   approveUpdate,
+  caseReplySentSignal,
+  coverByCaseReplyUpdate,
   draftQuery,
+  type CaseReplySent,
   markSentSignal,
   markSentUpdate,
   redraftSignal,
@@ -21,7 +24,8 @@ import type { EmailWorkflowState, Refusal } from './email-state';
 
 /** A decision accepted by the rules, waiting for the main flow; an Update's caller awaits `resolve`. */
 export interface PendingDecision {
-  name: DecisionName;
+  /** `cover`: held for the case reply of another email of the case. */
+  name: DecisionName | 'cover';
   input: Record<string, unknown>;
   resolve?: (r: DecisionResult) => void;
 }
@@ -51,6 +55,8 @@ export function createDecisionInbox(deps: {
     decided: null as string | null,
     /** A genuine follow-up arrived in the thread: the waiting draft is stale. */
     threadUpdated: false,
+    /** The case reply that answers this email was sent (by its lead email). */
+    caseReply: null as CaseReplySent | null,
     /** Refused signals get an audit row in the background of the main flow. */
     async flushRefusals(): Promise<void> {
       while (refusedSignals.length > 0) {
@@ -97,6 +103,25 @@ export function createDecisionInbox(deps: {
     // land on it, and the loop drafts again with the follow-up in its context.
     inbox.threadUpdated = true;
     state.waitingFor = null;
+  });
+  // One reply of the case answers this email too: held for it like an approval of this draft.
+  setHandler(
+    coverByCaseReplyUpdate,
+    async (i) => {
+      inbox.decided = `held for the case reply of ${i.leadEmailId} by ${i.by}`;
+      return new Promise<DecisionResult>((resolve) =>
+        queue.push({ name: 'cover', input: i as unknown as Record<string, unknown>, resolve }),
+      );
+    },
+    {
+      validator: (i: unknown) => {
+        const refusal = coverRefusal(i, context());
+        if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
+      },
+    },
+  );
+  setHandler(caseReplySentSignal, (s) => {
+    inbox.caseReply = s;
   });
   setHandler(draftQuery, () => state.draft);
   setHandler(stateQuery, () => state);

@@ -44,6 +44,13 @@ export interface MarkSentInput {
   draftId: string;
 }
 
+/** Held for one reply of the case that the lead email sends (the draft id binds it like an approve). */
+export interface CoverInput {
+  draftId: string;
+  by: string;
+  leadEmailId: string;
+}
+
 export type DecisionInput = {
   approve: ApproveInput;
   reject: RejectInput;
@@ -146,5 +153,23 @@ export function decisionRefusal(name: DecisionName, raw: unknown, ctx: DecisionC
     return `resend refused: the send of draft ${w.draftId} is in doubt; check the SMTP log for it, then resend with "force": true (not delivered) or markSent (delivered)`;
   }
   if (w?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
+  return null;
+}
+
+/** Why this email cannot be held for a case reply now, or null: the rules of an approve, without a body. */
+export function coverRefusal(raw: unknown, ctx: DecisionContext): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'coverByCaseReply needs one JSON object as input';
+  const input = raw as Record<string, unknown>;
+  const shape =
+    text(input.by, 'by', DECISION_LIMITS.byChars, true) ??
+    text(input.draftId, 'draftId', 400, true) ??
+    text(input.leadEmailId, 'leadEmailId', 400, true);
+  if (shape) return `coverByCaseReply refused: ${shape}`;
+  const w = ctx.waitingFor;
+  if (ctx.decided) return `coverByCaseReply refused: ${ctx.decided} came first`;
+  if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview))
+    return `coverByCaseReply refused: ${waitingText(w, ctx.status)}`;
+  if (input.draftId !== w.draftId)
+    return `coverByCaseReply refused: draft ${String(input.draftId)} is not the current one; ${waitingText(w, ctx.status)}`;
   return null;
 }

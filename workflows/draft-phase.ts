@@ -82,6 +82,7 @@ async function waitForDecision(run: EmailRun, version: number): Promise<{ decisi
 
 /** Records the decision (and a person's own reply, when they wrote it) and answers the Update. */
 async function recordDecision(run: EmailRun, pending: PendingDecision, version: number): Promise<Decided> {
+  if (pending.name === 'cover') return answeredByCaseReply(run, pending);
   const { emailId, state } = run;
   run.ready();
   const d = pending.input;
@@ -107,4 +108,31 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
   }
   pending.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
   return { kind: 'send', draftId };
+}
+
+/**
+ * One reply of the case answers this email: the lead email sends it. This email is approved for
+ * that reply (no other decision lands on it now) and ends as sent when the lead's reply left.
+ */
+async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Promise<Decided> {
+  const { state, inbox } = run;
+  const lead = String(pending.input.leadEmailId);
+  const by = String(pending.input.by);
+  const draftId = String(pending.input.draftId);
+  state.waitingFor = null;
+  state.decision = { kind: 'approve', by, draftId };
+  await run.record(STATUS.approved, `answered in one reply with ${lead}`, {
+    eventType: 'case_reply_covered',
+    errorClass: null,
+    message: `${by} answered this email in one reply with ${lead}; it is sent by ${lead}`,
+  });
+  pending.resolve?.({ draftId, status: STATUS.approved, message: `held for the case reply of ${lead}` });
+  await inbox.next(() => inbox.caseReply !== null);
+  const sent = inbox.caseReply as NonNullable<typeof inbox.caseReply>;
+  await run.record(STATUS.sent, `answered by the case reply ${sent.messageId} of ${sent.leadEmailId}`, {
+    eventType: 'answered_in_case',
+    errorClass: null,
+    message: `the reply ${sent.messageId} sent for ${sent.leadEmailId} (draft ${sent.draftId}) answered this email`,
+  });
+  return { kind: 'end', result: { status: STATUS.sent, messageId: sent.messageId } };
 }

@@ -1,8 +1,8 @@
 /** The email workflow's Updates, signals and queries, defined once for the workflow and its callers. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DraftView } from '../activities/draft-activities';
-import { DECISIONS, QUERIES, SYSTEM_SIGNALS } from '../lib/contract';
-import type { DecisionInput, DecisionResult } from './decision-rules';
+import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from '../lib/contract';
+import type { CoverInput, DecisionInput, DecisionResult } from './decision-rules';
 import type { EmailWorkflowState } from './email-state';
 
 export const approveUpdate = defineUpdate<DecisionResult, [DecisionInput['approve']]>(DECISIONS.approve);
@@ -19,3 +19,12 @@ export const markSentSignal = defineSignal<[DecisionInput['markSent']]>(DECISION
 export const threadUpdatedSignal = defineSignal<[{ by?: string }]>(SYSTEM_SIGNALS.threadUpdated);
 export const draftQuery = defineQuery<DraftView | null>(QUERIES.draft);
 export const stateQuery = defineQuery<EmailWorkflowState>(QUERIES.state);
+/** This email is answered by one reply of its case, sent by the lead email (ports/case-replies.ts). */
+export const coverByCaseReplyUpdate = defineUpdate<DecisionResult, [CoverInput]>(CASE_REPLY.cover);
+/** The case reply that answers this email was sent. */
+export const caseReplySentSignal = defineSignal<[CaseReplySent]>(CASE_REPLY.sent);
+export interface CaseReplySent {
+  leadEmailId: string;
+  messageId: string;
+  draftId: string;
+}

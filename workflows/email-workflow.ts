@@ -10,6 +10,7 @@ import { runSendPhase } from './send-phase';
 
 export type {
   ApproveInput,
+  CoverInput,
   DecisionInput,
   DecisionResult,
   MarkSentInput,

@@ -174,14 +174,14 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
       return rows[0]?.case_id ?? null;
     },
 
-    async currentDraftId(emailId) {
-      const rows = await query<Array<{ id: string }>>(
+    async currentDraft(emailId) {
+      const rows = await query<Array<{ id: string; category: string | null; language: string | null }>>(
         pool,
         'reading the current draft',
-        'SELECT id FROM drafts WHERE email_id = ? ORDER BY version DESC LIMIT 1',
+        'SELECT id, category, language FROM drafts WHERE email_id = ? ORDER BY version DESC LIMIT 1',
         [emailId],
       );
-      return rows[0]?.id ?? null;
+      return rows[0] ?? null;
     },
 
     get,
