@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../lib/config';
 import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../lib/errors';
 import { answer } from './commands/answer';
+import { casesAnswer, casesList, casesShow, formatCase, formatCaseReply, formatCases } from './commands/cases';
 import { approve, markSent, redraft, reject, resend } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
@@ -78,6 +79,12 @@ commands:
                                           a send in doubt did arrive: record it as sent
   (a decision the workflow refuses exits 5 with its reason)
   answer <emailId> --by NAME              draft a reply to an email triage set aside (status ignored)
+  cases list [--status open|waiting_for_customer|closed] [--mailbox ID] [--correspondent ADDR] [--json]
+                                          cases: a correspondent's open work, newest first
+  cases show CASE [--json]                a case: its mails (status, current draft) and its history
+  cases answer CASE --by NAME [--body-file F]
+                                          answer every mail of the case waiting for approval in one reply
+                                          (the oldest one's draft, or F); exit 5 if refused
   inbox                                   run the review inbox web app on INBOX_PORT (see docs/review-inbox.md)
   inbox users add NAME --role reviewer|operator
                                           add or update an inbox user; the password is read from stdin
@@ -232,6 +239,41 @@ async function run(argv: string[]): Promise<void> {
       const report = await status(config());
       console.log(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
       return;
+    }
+    case 'cases': {
+      const { positionals, values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        status: { type: 'string' },
+        mailbox: { type: 'string' },
+        correspondent: { type: 'string' },
+        by: { type: 'string' },
+        'body-file': { type: 'string' },
+      });
+      const [sub, id, ...extra] = positionals;
+      if (sub === 'list' && id === undefined) {
+        const rows = await casesList(config(), {
+          status: values.status as string | undefined,
+          mailbox: values.mailbox as string | undefined,
+          correspondent: values.correspondent as string | undefined,
+        });
+        console.log(values.json ? JSON.stringify(rows, null, 2) : formatCases(rows));
+        return;
+      }
+      if (sub === 'show' && id && extra.length === 0) {
+        const d = await casesShow(config(), id);
+        console.log(values.json ? JSON.stringify(d, null, 2) : formatCase(d));
+        return;
+      }
+      if (sub === 'answer' && id && extra.length === 0) {
+        const r = await casesAnswer(config(), id, {
+          by: (values.by as string | undefined) ?? defaultActor(),
+          ...(values['body-file'] ? { bodyFile: values['body-file'] as string } : {}),
+        });
+        console.log(values.json ? JSON.stringify(r, null, 2) : formatCaseReply(r));
+        if (!r.accepted) process.exitCode = 5;
+        return;
+      }
+      throw new CliError(`usage: email-rag cases list | cases show CASE | cases answer CASE --by NAME\n${USAGE}`, 2);
     }
     case 'mailboxes': {
       const { positionals, values } = args(rest, { json: { type: 'boolean', default: false } });
