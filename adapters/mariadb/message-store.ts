@@ -17,6 +17,9 @@ import type { EmailRecord, MessageStore, NewRawEmail, OversizedEmail, ParsedEmai
 import { MAX_STORED_TEXT_CHARS, RAW_CHUNK_BYTES } from './limits';
 import { classifyDbError, query, sqlList, type Pool } from './pool';
 
+/** At most `max` characters (a column's length), for values a sender controls. */
+const fit = (value: string | null, max: number): string | null => (value === null ? null : value.slice(0, max));
+
 interface EmailRow {
   id: string;
   mailbox: string | null;
@@ -226,17 +229,19 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
            account = ?, status_reason = IF(?, ?, IF(triage_class IS NULL, status_reason, NULL)), triage_class = ?
          WHERE id = ?`,
         [
-          p.messageId,
-          p.inReplyTo,
-          p.references.join(' '),
+          // Headers are the sender's to write: a display name or subject longer than its column is
+          // cut to fit (the raw message keeps the whole), never a reason to fail the email.
+          fit(p.messageId, 998),
+          fit(p.inReplyTo, 998),
+          p.references.join(' ').slice(0, 16_000),
           p.threadId,
-          p.from?.address ?? null,
-          p.from?.name ?? null,
-          p.replyTo?.address ?? null,
-          p.replyTo?.name ?? null,
-          JSON.stringify(p.to),
-          JSON.stringify(p.cc),
-          p.subject,
+          fit(p.from?.address ?? null, 320),
+          fit(p.from?.name ?? null, 255),
+          fit(p.replyTo?.address ?? null, 320),
+          fit(p.replyTo?.name ?? null, 255),
+          JSON.stringify(p.to.slice(0, 100)),
+          JSON.stringify(p.cc.slice(0, 100)),
+          p.subject.slice(0, 16_000),
           // Enough for any draft; keeps one statement far below max_allowed_packet and MEDIUMTEXT.
           p.text.slice(0, MAX_STORED_TEXT_CHARS),
           p.hasHtml ? 1 : 0,
