@@ -53,9 +53,9 @@ async function tell(
 }
 
 /**
- * Puts an email that will be answered into its case (the index step). The case's drafts that
- * wait for a person were written without this mail: they are stale now and drafted again with it
- * (the thread's own follow-ups are already told by the index step: `alreadyTold`).
+ * Puts an email that will be answered into its case (the index step). The case's lead draft (the
+ * oldest mail waiting for a person) was written without this mail: it is stale now and drafted
+ * again with it (the thread's own follow-ups are already told by the index step: `alreadyTold`).
  */
 export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: string[]): Promise<CaseJoin | null> {
   if (!deps.case || email.historyOnly) return null;
@@ -72,7 +72,11 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
     priority: email.priority,
     windowDays: deps.case.windowDays,
   });
-  for (const waiting of joined.waiting.filter((id) => !alreadyTold.includes(id))) {
+  // Only the case's lead (its oldest mail waiting for a person) is drafted again, to answer all
+  // open mails in one reply; the others keep their drafts (they see the case's mails when drafted,
+  // and a case reply covers them). A burst of mail costs one redraft per mail, not one per pair.
+  const lead = joined.waiting[0];
+  for (const waiting of lead && !alreadyTold.includes(lead) ? [lead] : []) {
     if (!(await deps.signals.requestRedraft(waiting, 'new-mail-in-case'))) continue;
     await deps.audit.record({
       emailId: waiting,
