@@ -36,6 +36,7 @@ import {
 
 import { POLL_SCENARIOS } from './poll-scenarios';
 import { WATCH_SCENARIOS } from './watch-scenarios';
+import { CASE_SCENARIOS } from './case-scenarios';
 export type { CaptureContext, Scenario } from './scenario-kit';
 
 const EDITED = 'Guten Tag,\n\ndie doppelte Abbuchung erstatten wir Ihnen in den nächsten Tagen.\n\nViele Grüße\nIhr Support-Team';
@@ -268,6 +269,7 @@ export const SCENARIOS: Scenario[] = [
   },
   ...POLL_SCENARIOS,
   ...WATCH_SCENARIOS,
+  ...CASE_SCENARIOS,
 ];
 
 /** Waits until the `state` query lists `n` refused signals. */

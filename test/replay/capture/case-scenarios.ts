@@ -1,0 +1,75 @@
+/**
+ * Cases on the real servers of the capture: a customer's second mail (another subject) joins the
+ * case of the first, the first's draft goes stale and is drafted again, and one reply answers
+ * both (the lead sends it, the covered email ends as sent by it). Recorded: the lead's history,
+ * the covered email's and the case workflow's (waiting for its customer, timers pending).
+ */
+import { createCaseReplies } from '../../../adapters/case-replies';
+import { createMariaDbAuditLog } from '../../../adapters/mariadb/audit-log';
+import { createPool } from '../../../adapters/mariadb/pool';
+import { createTemporalCaseSignals } from '../../../adapters/temporal-case-signals';
+import { createTemporalDecisions } from '../../../adapters/temporal-decisions';
+import { caseQuery } from '../../../workflows/case-workflow';
+import { stateQuery } from '../../../workflows/email-workflow';
+import { waitFor } from '../../support/wait';
+import { currentDraft, deliver, finish, mailOf, waitSettled, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
+
+interface CaseRun {
+  lead: Handle;
+  covered: Handle;
+  caseWorkflow: Handle;
+}
+
+/** Two mails of one customer answered in one reply; `name` makes the customer its own. */
+async function answeredTogether(ctx: CaptureContext, name: string): Promise<CaseRun> {
+  const lead = await deliver(ctx, mailOf(name, 'Rechnung 2024-117 doppelt abgebucht'));
+  const first = await currentDraft(lead);
+  const covered = await deliver(
+    ctx,
+    mailOf(name, 'Neue Lieferadresse', { messageId: `<${name}-2@customer.example>`, body: 'Bitte liefern Sie an die Lindenstraße 4.' }),
+  );
+  const coveredDraft = await currentDraft(covered);
+  // The second mail made the lead's draft stale: wait for the draft that answers both.
+  await waitFor(`${lead.workflowId} drafted again`, async () => {
+    const w = (await lead.query(stateQuery)).waitingFor;
+    return w?.kind === 'approval' && w.draftId !== first;
+  });
+  const leadDraft = await currentDraft(lead);
+  const pool = createPool(ctx.config.databaseUrl, 2);
+  try {
+    const rows = (await pool.query('SELECT case_id FROM emails WHERE id = ?', [lead.workflowId])) as Array<{ case_id: string }>;
+    const caseId = rows[0]!.case_id;
+    const replies = createCaseReplies({
+      pool,
+      decisions: createTemporalDecisions(ctx.client),
+      signals: createTemporalCaseSignals(ctx.client, ctx.config.temporal.taskQueue),
+      audit: createMariaDbAuditLog(pool),
+    });
+    const r = await replies.answer({
+      caseId,
+      leadEmailId: lead.workflowId,
+      leadDraftId: leadDraft,
+      covers: [{ emailId: covered.workflowId, draftId: coveredDraft }],
+      by: 'ops',
+    });
+    if (!r.accepted || !r.covered[0]?.held) throw new Error(`case reply refused: ${JSON.stringify(r)}`);
+    await finish(lead, 'sent');
+    await finish(covered, 'sent');
+    const caseWorkflow = ctx.client.workflow.getHandle(caseId);
+    await waitFor(`${caseId} waits for its customer`, async () => (await caseWorkflow.query(caseQuery)).status === 'waiting_for_customer');
+    await waitSettled(caseWorkflow);
+    return { lead, covered, caseWorkflow };
+  } finally {
+    await pool.end();
+  }
+}
+
+export const CASE_SCENARIOS: Scenario[] = [
+  { name: 'case-reply-lead', expect: 'sent', run: async (ctx) => (await answeredTogether(ctx, 'case-reply-lead')).lead },
+  { name: 'case-reply-covered', expect: 'sent', run: async (ctx) => (await answeredTogether(ctx, 'case-reply-covered')).covered },
+  {
+    name: 'case-waits-for-customer',
+    expect: 'running',
+    run: async (ctx) => (await answeredTogether(ctx, 'case-waits-for-customer')).caseWorkflow,
+  },
+];
