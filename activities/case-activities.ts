@@ -77,7 +77,19 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
   // and a case reply covers them). A burst of mail costs one redraft per mail, not one per pair.
   const lead = joined.waiting[0];
   for (const waiting of lead && !alreadyTold.includes(lead) ? [lead] : []) {
-    if (!(await deps.signals.requestRedraft(waiting, 'new-mail-in-case'))) continue;
+    // The new mail is in its case either way; a Temporal that is away costs the lead its fresh
+    // draft (the reviewer still sees the case's mails), never this mail its intake.
+    const told = await deps.signals.requestRedraft(waiting, 'new-mail-in-case').catch(async (err: unknown) => {
+      await deps.audit.record({
+        emailId: waiting,
+        correlationId: waiting,
+        eventType: 'case_signal_failed',
+        errorClass: 'dependency',
+        message: `a newer mail of the same case arrived (${email.id}), but no new draft could be requested: ${errorMessage(err)}`,
+      });
+      return false;
+    });
+    if (!told) continue;
     await deps.audit.record({
       emailId: waiting,
       correlationId: waiting,
