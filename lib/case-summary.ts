@@ -1,4 +1,3 @@
-import { convert } from 'html-to-text';
 import { sentencesOf } from './passage-sentences';
 import { terms } from './term-overlap';
 import { oneLine } from './workflow-summary';
@@ -65,26 +64,42 @@ const GREETING =
   /^(hallo|hi|hey|guten (tag|morgen|abend)|sehr geehrte[rs]?|liebe[rs]?|dear|hello|good (morning|afternoon|evening))\b[^.!?]{0,80}[,!]?\s*$/i;
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Tags of HTML mail; an address in angle brackets (<a@b.example>) is no tag. */
+const HTML_TAG =
+  /<\/?(?:a|b|i|u|p|br|hr|div|span|font|img|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|blockquote|center|strong|em|html|head|body|meta|link|o:p)\b[^>]*>/gi;
+const BLOCK_END = /<(?:br|hr)\b[^>]*>|<\/(?:p|div|tr|li|h[1-6]|blockquote|table)>/gi;
 
-/** Text that still carries HTML (a part converted badly, a pasted snippet) as plain text. */
+/**
+ * Text that still carries HTML (a part converted badly, a pasted snippet) as plain text: script,
+ * style and comments go with their content, block ends become line breaks, other tags go, the
+ * common entities are decoded. The text's own line breaks stay: they separate quote and signature.
+ */
 function withoutHtml(text: string): string {
-  const decoded = (s: string) =>
-    s.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {
-      const lower = e.toLowerCase();
-      if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16) || 32);
-      if (lower.startsWith('#')) return String.fromCodePoint(Number(lower.slice(1)) || 32);
-      return ENTITIES[lower] ?? m;
-    });
-  if (!/<\/?[a-z][^>]*>/i.test(text)) return decoded(text);
-  return convert(text, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'blockquote', format: 'skip' },
-    ],
+  const plain = /<\/?[a-z][a-z0-9:]*\b[^>@]*>/i.test(text)
+    ? text
+        .replace(/<(script|style|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+        .replace(/<!--[\s\S]*?-->/g, ' ')
+        .replace(BLOCK_END, '\n')
+        .replace(HTML_TAG, ' ')
+    : text;
+  return plain.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/gi, (m, e: string) => {
+    const lower = e.toLowerCase();
+    const code = lower.startsWith('#x') ? Number.parseInt(lower.slice(2), 16) : lower.startsWith('#') ? Number(lower.slice(1)) : NaN;
+    if (!Number.isNaN(code)) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
+    return ENTITIES[lower] ?? m;
   });
 }
+
+/**
+ * A full stop that ends no sentence: a German date ("3. Mai") or an abbreviation before a number
+ * or a name ("Nr. 4711", "z. B. Das"). Glued with a word joiner, which the sentence splitter does
+ * not read as space; oneLine makes it a space again.
+ */
+const NO_SENTENCE_END = [
+  /\b(\d{1,2})\.\s+(?=(jan|feb|mär|apr|mai|jun|jul|aug|sep|okt|oct|nov|dez|dec)\p{L}*\b)/giu,
+  /\b(nr|no|ca|tel|bzw|inkl|zzgl|str|mr|mrs|ms|dr|hr|fr|z\.\s?b|u\.\s?a|e\.g|i\.e)\.\s+/giu,
+];
+const GLUE = '.\u2060';
 
 /**
  * What the writer wrote themselves: quoted lines, the quoted history below a quote header, the
@@ -124,7 +139,7 @@ const REQUEST = /\?|\b(bitte|please|können sie|könnten sie|could you|can you|w
 function informativeness(sentence: string, index: number): number {
   let score = Math.min(terms(sentence).size, 12);
   if (/\d/.test(sentence)) score += 2;
-  if (REQUEST.test(sentence)) score += 2;
+  if (REQUEST.test(sentence)) score += 3;
   if (PLEASANTRY.test(sentence)) score -= 4;
   // Between equals the earlier sentence: it states what the mail is about.
   return score - index * 0.1;
@@ -132,7 +147,9 @@ function informativeness(sentence: string, index: number): number {
 
 /** The one or two most informative sentences of a mail's own text, in their order. */
 export function keySentences(own: string, subject = ''): string[] {
-  const sentences = sentencesOf(own, subject);
+  const glued = NO_SENTENCE_END.reduce((text, re) => text.replace(re, `$1${GLUE}`), own);
+  // A sentence repeated (a pasted block, a flood) counts once.
+  const sentences = [...new Set(sentencesOf(glued, subject))];
   if (sentences.length === 0) {
     // Too short for a sentence ("Rechnung?", "ok, passt"): its first line, as it is.
     const first = own.split('\n').find((l) => /\p{L}/u.test(l));
