@@ -47,16 +47,14 @@ export function createMariaDbCaseSummaryStore(pool: Pool): CaseSummaryStore {
         [caseId, caseId],
       );
       const mails = rows
-        .map(
-          (r): CaseSummaryMail => ({
-            id: r.id,
-            at: r.at,
-            fromName: r.from_name,
-            fromAddress: r.from_address,
-            subject: r.subject,
-            text: r.text ?? '',
-          }),
-        )
+        .map((r): CaseSummaryMail => ({
+          id: r.id,
+          at: r.at,
+          fromName: r.from_name,
+          fromAddress: r.from_address,
+          subject: r.subject,
+          text: r.text ?? '',
+        }))
         .sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id));
       return { id: c.id, mailboxId: c.mailbox_id, emailCount: Number(c.n), summaryEmails: Number(c.summary_emails), mails };
     },

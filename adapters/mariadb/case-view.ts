@@ -140,7 +140,13 @@ export function createMariaDbCaseView(pool: Pool) {
       const draft: CaseDraft | null =
         r.draft_id === null
           ? null
-          : { id: String(r.draft_id), version: Number(r.version), status: String(r.draft_status), body: String(r.body), flags: parseList(r.flags) };
+          : {
+              id: String(r.draft_id),
+              version: Number(r.version),
+              status: String(r.draft_status),
+              body: String(r.body),
+              flags: parseList(r.flags),
+            };
       const status = String(r.status);
       return {
         id: String(r.id),
@@ -175,7 +181,9 @@ export function createMariaDbCaseView(pool: Pool) {
       return {
         case: caseRecord(row),
         emails,
-        events: events.slice(0, limit).map((e) => ({ at: e.created_at, type: e.event_type, actor: e.actor, message: e.message, emailId: e.email_id })),
+        events: events
+          .slice(0, limit)
+          .map((e) => ({ at: e.created_at, type: e.event_type, actor: e.actor, message: e.message, emailId: e.email_id })),
         moreEvents: events.length > limit,
       };
     },

@@ -21,7 +21,8 @@ declare module 'fastify' {
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 /** Browsers send textarea lines with CRLF; drafts are stored with LF. */
 const normalise = (text: string): string => text.replace(/\r\n?/g, '\n');
 export const casePath = (id: string) => `/cases/${encodeURIComponent(id)}`;

@@ -66,7 +66,15 @@ test('a German case: oldest first, date and sender per mail, the informative sen
   assert.match(lines[4]!, /ein drittes Mal abgebucht\. Bitte stoppen Sie die Lastschrift sofort\.$/);
   assert.equal(lines[5], '- 2026-12-03 10:30 UTC · Anna Becker <anna@kunde.example> · Betreff: Kündigung');
   assert.equal(lines[6], '  wenn das bis Freitag nicht erstattet ist, kündige ich meinen Vertrag zum Monatsende.');
-  for (const gone of ['Vielen Dank für die schnelle', 'Sehr geehrte', 'Viele Grüße', '0171', 'wir prüfen das', 'Musterstraße', 'becker.example']) {
+  for (const gone of [
+    'Vielen Dank für die schnelle',
+    'Sehr geehrte',
+    'Viele Grüße',
+    '0171',
+    'wir prüfen das',
+    'Musterstraße',
+    'becker.example',
+  ]) {
     assert.ok(!s.includes(gone), `"${gone}" is left out`);
   }
 });
