@@ -8,7 +8,8 @@ import type { MailboxDirectory } from '../ports/mailbox-directory';
 import type { AuditLog } from '../ports/store';
 
 export interface CaseSummaryDeps {
-  cases: CaseSummaryStore;
+  /** Absent when cases are off (CASES=off): there is nothing to summarise. */
+  caseSummaries?: CaseSummaryStore;
   /** Its `summarise` (an LLM is configured) writes the summary; without it the summary is extractive. */
   drafter: Drafter;
   audit: AuditLog;
@@ -18,9 +19,6 @@ export interface CaseSummaryDeps {
 
 /** A case of one or two mails is read faster than its summary. */
 export const MIN_MAILS_FOR_SUMMARY = 3;
-
-/** The case workflow's id, the correlation id of the case's audit rows. */
-const correlationOf = (caseId: string) => `case-${caseId}`;
 
 export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
   /** The model's summary, or the extractive one with an audit row saying why the model's is missing. */
@@ -41,7 +39,8 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
       const code = err instanceof EmailRagError ? err.code : null;
       await deps.audit.record({
         emailId: null,
-        correlationId: correlationOf(caseId),
+        // The case's id is its workflow's id: the correlation id of everything about the case.
+        correlationId: caseId,
         eventType: CASE_SUMMARY_EVENTS.llmFallback,
         errorClass: err instanceof EmailRagError ? err.errorClass : 'unclear',
         message: `the LLM could not summarise case ${caseId}, the summary was made from the mails' sentences: ${errorMessage(err)}`,
@@ -59,7 +58,7 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
      * replaces one of fewer mails, and its history row lands once per mail count.
      */
     async summariseCase(input: { caseId: string }): Promise<{ written: boolean; kind: string | null }> {
-      const found = await deps.cases.forSummary(input.caseId);
+      const found = (await deps.caseSummaries?.forSummary(input.caseId)) ?? null;
       if (!found || found.emailCount < MIN_MAILS_FOR_SUMMARY || found.summaryEmails >= found.emailCount) {
         return { written: false, kind: null };
       }
@@ -67,7 +66,7 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
       // A mailbox removed from the registry: the mails' own language.
       const language = entry?.language ?? detectLanguage(found.mails.map((m) => m.text.slice(0, 2_000)).join('\n'));
       const made = await write(found.id, found.mails, language, found.emailCount);
-      const written = await deps.cases.saveSummary(found.id, {
+      const written = await deps.caseSummaries!.saveSummary(found.id, {
         text: made.text,
         kind: made.kind,
         emails: found.emailCount,

@@ -1,5 +1,5 @@
 /** What the review inbox reads about a case: the case row, its mails with their current drafts, its history. */
-import { DRAFT_STATUS, ENDED_STATUSES, STATUS } from '../../lib/domain';
+import { CASE_SETTLED_STATUSES, DRAFT_STATUS, STATUS } from '../../lib/domain';
 import { query, sqlList, type Pool } from './pool';
 
 export interface CaseRecord {
@@ -49,8 +49,8 @@ export interface CaseEmail {
   draft: CaseDraft | null;
   /** The email waits for a decision on exactly its current draft: it can be answered by one reply. */
   waitingForApproval: boolean;
-  /** Its run ended (sent, rejected, failed, ignored). */
-  ended: boolean;
+  /** It no longer waits for an answer from us (sent, rejected, ignored): it does not keep the case open. */
+  settled: boolean;
 }
 
 export interface CaseEvent {
@@ -122,7 +122,7 @@ function caseRecord(r: Record<string, unknown>): CaseRecord {
  * another account (a bug, a hand-edited row) never shows that mail on this case's page.
  */
 const CASE_EMAILS = `FROM emails e JOIN cases c ON c.id = e.case_id AND e.account = c.account AND e.mailbox_id = c.mailbox_id`;
-const ENDED = sqlList(ENDED_STATUSES);
+const SETTLED = sqlList(CASE_SETTLED_STATUSES);
 
 export function createMariaDbCaseView(pool: Pool) {
   async function emailsOf(caseId: string): Promise<CaseEmail[]> {
@@ -157,7 +157,7 @@ export function createMariaDbCaseView(pool: Pool) {
         status,
         draft,
         waitingForApproval: status === STATUS.awaitingApproval && draft?.status === DRAFT_STATUS.awaitingApproval,
-        ended: (ENDED_STATUSES as readonly string[]).includes(status),
+        settled: (CASE_SETTLED_STATUSES as readonly string[]).includes(status),
       };
     });
   }
@@ -188,14 +188,14 @@ export function createMariaDbCaseView(pool: Pool) {
       };
     },
 
-    /** The case an email belongs to, with how many of its other mails are still open (not ended). */
+    /** The case an email belongs to, with how many of its other mails are still open (not settled). */
     async ofEmail(emailId: string): Promise<{ id: string; subject: string; status: string; otherOpen: number } | null> {
       const rows = await query<Array<{ id: string; subject: string; status: string; other_open: number }>>(
         pool,
         'reading the case of an email',
         `SELECT c.id, c.subject, c.status,
                 (SELECT COUNT(*) FROM emails o WHERE o.case_id = c.id AND o.account = c.account AND o.mailbox_id = c.mailbox_id
-                   AND o.id <> e.id AND o.status NOT IN (${ENDED})) AS other_open
+                   AND o.id <> e.id AND o.status NOT IN (${SETTLED})) AS other_open
          ${CASE_EMAILS} WHERE e.id = ?`,
         [emailId],
       );

@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { createMariaDbCaseView, type CaseDetails, type CaseEmail } from '../../adapters/mariadb/case-view';
+import { CASE_STATUS } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import type { CaseReplyResult } from '../../ports/case-replies';
 import type { InboxContext } from '../app';
@@ -56,7 +57,7 @@ function caseView(c: CaseDetails['case'], now: Date) {
     opened: formatTime(c.openedAt),
     waiting: c.waitingSince ? formatTime(c.waitingSince) : null,
     due: c.dueAt ? formatTime(c.dueAt) : null,
-    overdue: !!c.dueAt && c.dueAt <= now && c.status !== 'closed',
+    overdue: !!c.dueAt && c.dueAt <= now && c.status !== CASE_STATUS.closed,
     remind: c.remindAt ? formatTime(c.remindAt) : null,
     reminded: c.remindedAt ? formatTime(c.remindedAt) : null,
     breached: c.breachedAt ? formatTime(c.breachedAt) : null,
@@ -85,8 +86,8 @@ export function registerCaseRoutes({ app, deps, page }: InboxContext): void {
       kase: caseView(details.case, new Date()),
       summaryKind: details.case.summaryKind ? ((ct as Record<string, unknown>)[`summaryKind_${details.case.summaryKind}`] ?? null) : null,
       summaryCovers: ct.summaryCovers(details.case.summaryEmails, details.emails.length),
-      openMails: mails.filter((m) => !m.ended),
-      endedMails: mails.filter((m) => m.ended),
+      openMails: mails.filter((m) => !m.settled),
+      endedMails: mails.filter((m) => m.settled),
       events: details.events.map((e) => ({ ...e, at: formatTime(e.at), href: e.emailId ? emailPath(e.emailId) : null })),
       moreEvents: details.moreEvents,
       // The form needs the port and two mails to answer; the lead is the oldest waiting mail.

@@ -32,7 +32,7 @@ const ACCOUNT = 'support@firma.example';
 function activity(drafter: Drafter) {
   const config = loadConfig({ DATABASE_URL: db.url }, { imap: false });
   return createCaseSummaryActivities({
-    cases: createMariaDbCaseSummaryStore(db.pool),
+    caseSummaries: createMariaDbCaseSummaryStore(db.pool),
     drafter,
     audit: createMariaDbAuditLog(db.pool),
     mailboxes: { list: () => config.mailboxes },
@@ -143,7 +143,7 @@ test('the model failing (HTTP 500, a timeout, an answer that is no summary) give
   const [audit] = (await db.pool.query(
     `SELECT correlation_id, error_class, message, details FROM audit_log WHERE event_type = 'case_summary_fallback' ORDER BY id`,
   )) as Array<{ correlation_id: string; error_class: string; message: string; details: string }>;
-  assert.equal(audit!.correlation_id, 'case-c2');
+  assert.equal(audit!.correlation_id, 'c2');
   assert.equal(audit!.error_class, 'transient');
   assert.match(audit!.message, /the LLM could not summarise case c2, the summary was made from the mails' sentences: .*500/);
   assert.equal(JSON.parse(audit!.details).code, 'LLM_HTTP_500');
@@ -159,7 +159,7 @@ test('the model failing (HTTP 500, a timeout, an answer that is no summary) give
   llm.script({ kind: 'reply' });
   assert.deepEqual(await activity(openai())({ caseId: 'c2' }), { written: true, kind: 'extractive_fallback' });
   const codes = (
-    (await db.pool.query(`SELECT details FROM audit_log WHERE correlation_id = 'case-c2' ORDER BY id`)) as Array<{ details: string }>
+    (await db.pool.query(`SELECT details FROM audit_log WHERE correlation_id = 'c2' ORDER BY id`)) as Array<{ details: string }>
   ).map((a) => JSON.parse(a.details).code as string);
   assert.deepEqual(codes, ['LLM_HTTP_500', 'LLM_TIMEOUT', 'DEPENDENCY']);
   assert.deepEqual(
