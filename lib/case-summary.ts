@@ -65,9 +65,35 @@ const GREETING =
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 /** Tags of HTML mail; an address in angle brackets (<a@b.example>) is no tag. */
+// Attributes stop at the next "<": a flood of unclosed tags is read in linear time.
 const HTML_TAG =
-  /<\/?(?:a|b|i|u|p|br|hr|div|span|font|img|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|blockquote|center|strong|em|html|head|body|meta|link|o:p)\b[^>]*>/gi;
-const BLOCK_END = /<(?:br|hr)\b[^>]*>|<\/(?:p|div|tr|li|h[1-6]|blockquote|table)>/gi;
+  /<\/?(?:a|b|i|u|p|br|hr|div|span|font|img|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|blockquote|center|strong|em|html|head|title|body|meta|link|o:p)\b[^<>]{0,2000}>/gi;
+const BLOCK_END = /<(?:br|hr)\b[^<>]{0,2000}>|<\/(?:p|div|tr|li|h[1-6]|blockquote|table)>/gi;
+/** Elements whose content is no text for a reader: dropped with it (an unclosed one to the end). */
+const DROPPED = [
+  { open: '<script', close: '</script>' },
+  { open: '<style', close: '</style>' },
+  { open: '<!--', close: '-->' },
+];
+
+/** Cuts the dropped elements out with indexOf, once through the text (a regex would rescan per opening). */
+function withoutDropped(text: string): string {
+  const lower = text.toLowerCase();
+  const next = DROPPED.map((d) => lower.indexOf(d.open));
+  let out = '';
+  let at = 0;
+  for (;;) {
+    let k = -1;
+    for (let j = 0; j < DROPPED.length; j += 1) if (next[j]! !== -1 && (k === -1 || next[j]! < next[k]!)) k = j;
+    if (k === -1) return out + text.slice(at);
+    const start = next[k]!;
+    const end = lower.indexOf(DROPPED[k]!.close, start);
+    out += `${text.slice(at, start)} `;
+    if (end === -1) return out;
+    at = end + DROPPED[k]!.close.length;
+    for (let j = 0; j < DROPPED.length; j += 1) if (next[j]! !== -1 && next[j]! < at) next[j] = lower.indexOf(DROPPED[j]!.open, at);
+  }
+}
 
 /**
  * Text that still carries HTML (a part converted badly, a pasted snippet) as plain text: script,
@@ -75,12 +101,8 @@ const BLOCK_END = /<(?:br|hr)\b[^>]*>|<\/(?:p|div|tr|li|h[1-6]|blockquote|table)
  * common entities are decoded. The text's own line breaks stay: they separate quote and signature.
  */
 function withoutHtml(text: string): string {
-  const plain = /<\/?[a-z][a-z0-9:]*\b[^>@]*>/i.test(text)
-    ? text
-        .replace(/<(script|style|head)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-        .replace(/<!--[\s\S]*?-->/g, ' ')
-        .replace(BLOCK_END, '\n')
-        .replace(HTML_TAG, ' ')
+  const plain = /<\/?[a-z][a-z0-9:]*\b[^<>@]{0,2000}>|<!--/i.test(text)
+    ? withoutDropped(text).replace(BLOCK_END, '\n').replace(HTML_TAG, ' ')
     : text;
   return plain.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/gi, (m, e: string) => {
     const lower = e.toLowerCase();

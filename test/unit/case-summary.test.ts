@@ -162,6 +162,18 @@ test('hostile input: only quoted text, HTML remnants, no sentences, nothing at a
   assert.equal(extractiveSummary([], 'en'), '(no text)');
 });
 
+test('hostile input: floods of unclosed tags, scripts and comments are read in linear time', () => {
+  const floods = ['<div '.repeat(20_000), '<script>'.repeat(12_500), '<!--'.repeat(25_000), '<'.repeat(100_000), '> x\n'.repeat(25_000)];
+  for (const flood of floods) {
+    const started = Date.now();
+    const s = extractiveSummary([{ id: 'f', at: at('2026-12-01T00:00:00Z'), ...anna, subject: 'x', text: `<b>Hallo</b>\n${flood}` }], 'de');
+    assert.ok(Date.now() - started < 1_000, `${flood.slice(0, 10)}…: ${Date.now() - started} ms`);
+    assert.ok(s.length <= MAX_SUMMARY_CHARS);
+  }
+  // An unclosed script hides the rest of the mail, never shows it.
+  assert.equal(ownText('Die Lieferung fehlt.<br><script>alert(1) und mehr Text').text, 'Die Lieferung fehlt.');
+});
+
 test('a long case keeps the first mail and the newest that fit, and names the gap', () => {
   const mails: CaseSummaryMail[] = Array.from({ length: 40 }, (_, i) => ({
     id: `m${String(i).padStart(2, '0')}`,
