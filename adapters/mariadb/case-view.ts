@@ -71,7 +71,7 @@ export interface CaseDetails {
   moreEvents: boolean;
 }
 
-/** A case keeps a correspondent's open work; a page of this many mails is already a lot to read. */
+/** A case keeps a correspondent's open work; a page of this many mails (the newest) is already a lot to read. */
 export const MAX_CASE_EMAILS = 200;
 export const DEFAULT_EVENT_LIMIT = 100;
 
@@ -133,10 +133,11 @@ export function createMariaDbCaseView(pool: Pool) {
               d.id AS draft_id, d.version, d.status AS draft_status, d.body, d.flags
        ${CASE_EMAILS}
        LEFT JOIN drafts d ON d.email_id = e.id AND d.version = (SELECT MAX(version) FROM drafts m WHERE m.email_id = e.id)
-       WHERE c.id = ? ORDER BY received, e.id LIMIT ${MAX_CASE_EMAILS}`,
+       WHERE c.id = ? ORDER BY received DESC, e.id DESC LIMIT ${MAX_CASE_EMAILS}`,
       [caseId],
     );
-    return rows.map((r) => {
+    // The newest when there are more: the open work is at the end of a long case.
+    return rows.reverse().map((r) => {
       const draft: CaseDraft | null =
         r.draft_id === null
           ? null
