@@ -15,7 +15,15 @@ export interface CaseSummaryDeps {
   audit: AuditLog;
   /** The case's mailbox gives the summary's language. */
   mailboxes: Pick<MailboxDirectory, 'list'>;
+  /** How long the model may take (default SUMMARY_LLM_TIMEOUT_MS). */
+  summaryTimeoutMs?: number;
 }
+
+/**
+ * The model's time for a summary: well inside the 30 seconds a bookkeeping activity has, so a slow
+ * model ends in the extractive fallback instead of a timed-out attempt that is retried without end.
+ */
+export const SUMMARY_LLM_TIMEOUT_MS = 20_000;
 
 /** A case of one or two mails is read faster than its summary. */
 export const MIN_MAILS_FOR_SUMMARY = 3;
@@ -32,7 +40,7 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
       return { text: extractiveSummary(mails, language), kind: CASE_SUMMARY_KINDS.extractive, details: {} };
     }
     try {
-      const made = await deps.drafter.summarise(mails, language);
+      const made = await deps.drafter.summarise(mails, language, { timeoutMs: deps.summaryTimeoutMs ?? SUMMARY_LLM_TIMEOUT_MS });
       return { text: made.text, kind: CASE_SUMMARY_KINDS.llm, details: { model: made.model, promptVersion: made.promptVersion } };
     } catch (err) {
       // The summary only helps a reviewer: a failing model never holds the case up, and the page says how it was made.

@@ -45,15 +45,18 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
 
   return {
     name: 'openai',
-    async summarise(mails: CaseSummaryMail[], language: SummaryLanguage): Promise<CaseSummaryResult> {
+    async summarise(mails: CaseSummaryMail[], language: SummaryLanguage, options: { timeoutMs?: number } = {}): Promise<CaseSummaryResult> {
       let res;
       try {
-        res = await client.chat.completions.create({
-          model: settings.model,
-          messages: buildSummaryMessages(mails, language),
-          response_format: { type: 'json_schema', json_schema: { name: 'case_summary', schema: SUMMARY_JSON_SCHEMA, strict: true } },
-          temperature: 0.2,
-        });
+        res = await client.chat.completions.create(
+          {
+            model: settings.model,
+            messages: buildSummaryMessages(mails, language),
+            response_format: { type: 'json_schema', json_schema: { name: 'case_summary', schema: SUMMARY_JSON_SCHEMA, strict: true } },
+            temperature: 0.2,
+          },
+          { timeout: Math.min(settings.timeoutMs, options.timeoutMs ?? settings.timeoutMs) },
+        );
       } catch (err) {
         throw classifyOpenAiError(err);
       }

@@ -65,7 +65,8 @@ export interface Drafter {
   draft(request: DraftRequest): Promise<DraftResult>;
   /**
    * A short summary of a case's mails (oldest first) for the reviewer, never sent to the customer,
-   * written in `language`. Only a drafter with a model has it; it throws when the model fails.
+   * written in `language`. Only a drafter with a model has it; it throws when the model fails or
+   * takes longer than `timeoutMs` (when given, and shorter than the drafter's own timeout).
    */
-  summarise?(mails: CaseSummaryMail[], language: SummaryLanguage): Promise<CaseSummaryResult>;
+  summarise?(mails: CaseSummaryMail[], language: SummaryLanguage, options?: { timeoutMs?: number }): Promise<CaseSummaryResult>;
 }

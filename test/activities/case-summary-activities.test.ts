@@ -29,13 +29,14 @@ after(async () => {
 
 const ACCOUNT = 'support@firma.example';
 
-function activity(drafter: Drafter) {
+function activity(drafter: Drafter, summaryTimeoutMs?: number) {
   const config = loadConfig({ DATABASE_URL: db.url }, { imap: false });
   return createCaseSummaryActivities({
     caseSummaries: createMariaDbCaseSummaryStore(db.pool),
     drafter,
     audit: createMariaDbAuditLog(db.pool),
     mailboxes: { list: () => config.mailboxes },
+    ...(summaryTimeoutMs ? { summaryTimeoutMs } : {}),
   }).summariseCase;
 }
 const openai = (timeoutMs = 10_000) => createOpenAiDrafter({ baseUrl: llm.baseUrl, apiKey: 'test', model: 'double-model', timeoutMs });
@@ -148,10 +149,12 @@ test('the model failing (HTTP 500, a timeout, an answer that is no summary) give
   assert.match(audit!.message, /the LLM could not summarise case c2, the summary was made from the mails' sentences: .*500/);
   assert.equal(JSON.parse(audit!.details).code, 'LLM_HTTP_500');
 
-  // A fourth mail; the model is slower than its timeout.
+  // A fourth mail; the model is slower than the summary's own time (the drafter's is a minute).
   await mail('c2', 'Haben Sie meine Nachricht bekommen? Ich warte seit Montag auf eine Antwort.');
-  llm.script({ kind: 'delay', ms: 2_000 });
-  assert.deepEqual(await activity(openai(300))({ caseId: 'c2' }), { written: true, kind: 'extractive_fallback' });
+  llm.script({ kind: 'delay', ms: 3_000 });
+  const started = Date.now();
+  assert.deepEqual(await activity(openai(60_000), 300)({ caseId: 'c2' }), { written: true, kind: 'extractive_fallback' });
+  assert.ok(Date.now() - started < 2_500, `fell back after ${Date.now() - started} ms`);
   assert.equal((await caseRow('c2')).summary_emails, 4);
 
   // A fifth; the model answers with something that is not the summary asked for (a reply draft).
