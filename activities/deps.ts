@@ -10,6 +10,7 @@ import type { VectorIndex } from '../ports/vector-index';
 import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 import type { CaseReplySettler } from '../ports/case-replies';
+import type { CaseSummaryStore } from '../ports/case-summaries';
 import type { CaseDeps } from './case-activities';
 import type { IdleDeps } from './watch-activities';
 
@@ -64,6 +65,8 @@ export interface ActivityDeps {
   case?: CaseDeps;
   /** Settles the mails a sent case reply answered. */
   caseReplies?: CaseReplySettler;
+  /** A case's handover summary (read the mails, store the summary); absent when cases are off. */
+  caseSummaries?: CaseSummaryStore;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
 }

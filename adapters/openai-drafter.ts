@@ -1,9 +1,11 @@
 import { FAILURE_TYPES } from '../lib/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from '../lib/draft-prompt';
-import { TransientError } from '../lib/errors';
+import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from '../lib/case-summary-prompt';
+import type { CaseSummaryMail, SummaryLanguage } from '../lib/case-summary';
+import { DependencyError, TransientError } from '../lib/errors';
 import { classifyHttpStatus } from '../lib/http-errors';
-import type { DraftRequest, DraftResult, Drafter } from '../ports/drafter';
+import type { CaseSummaryResult, DraftRequest, DraftResult, Drafter } from '../ports/drafter';
 
 export interface OpenAiSettings {
   baseUrl: string;
@@ -43,6 +45,26 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
 
   return {
     name: 'openai',
+    async summarise(mails: CaseSummaryMail[], language: SummaryLanguage, options: { timeoutMs?: number } = {}): Promise<CaseSummaryResult> {
+      let res;
+      try {
+        res = await client.chat.completions.create(
+          {
+            model: settings.model,
+            messages: buildSummaryMessages(mails, language),
+            response_format: { type: 'json_schema', json_schema: { name: 'case_summary', schema: SUMMARY_JSON_SCHEMA, strict: true } },
+            temperature: 0.2,
+          },
+          { timeout: Math.min(settings.timeoutMs, options.timeoutMs ?? settings.timeoutMs) },
+        );
+      } catch (err) {
+        throw classifyOpenAiError(err);
+      }
+      // No repair round: the summary is optional, and the caller has one made without the model.
+      const text = parseSummaryJson(res.choices[0]?.message?.content ?? '');
+      if (text === null) throw new DependencyError('LLM answered without a usable summary (not the JSON object asked for)');
+      return { text, model: res.model || settings.model, promptVersion: SUMMARY_PROMPT_VERSION };
+    },
     async draft(request: DraftRequest): Promise<DraftResult> {
       // Invalid JSON gets one retry with an adjusted prompt, then default values (an empty body: a
       // person writes the reply, manual_review).

@@ -17,10 +17,12 @@ import type { ReviewStore } from '../adapters/mariadb/review-store';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
+import type { CaseReplies } from '../ports/case-replies';
 import type { Embedder } from '../ports/embedder';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
+import { registerCaseRoutes } from './routes/cases';
 import { registerOperationsRoutes } from './routes/operations';
 import { registerQueueRoutes } from './routes/queue';
 import { registerReviewRoutes } from './routes/review';
@@ -35,6 +37,8 @@ export interface InboxDeps {
   requeue(id: number, by: string): Promise<string>;
   /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
   embedder?: Embedder | null;
+  /** One reply for several mails of a case; without it the case page offers no such form. */
+  caseReplies?: CaseReplies;
 }
 
 const CSP = [
@@ -132,6 +136,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerAuthRoutes(ctx);
   registerQueueRoutes(ctx);
   registerReviewRoutes(ctx);
+  registerCaseRoutes(ctx);
   registerOperationsRoutes(ctx);
   return app;
 }

@@ -1,7 +1,10 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
+import { createCaseReplies } from '../adapters/case-replies';
+import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
 import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
+import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { dlqRequeue } from '../cli/commands/dlq';
 import { connectDatabase, connectTemporal } from '../cli/context';
@@ -21,14 +24,25 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
   const temporal = await connectTemporal(config);
   // For the knowledge gaps on the operations page only: without an embedder they are shown ungrouped.
   const embedding = await buildEmbedder(config).catch(() => null);
+  const decisions = createTemporalDecisions(temporal.client);
   const app = await buildInboxApp({
     config,
     pool,
     store: createMariaDbReviewStore(pool),
     users: createMariaDbInboxUsers(pool),
-    decisions: createTemporalDecisions(temporal.client),
+    decisions,
     requeue: (id, by) => dlqRequeue(config, id, by),
     embedder: embedding?.embedder ?? null,
+    ...(config.cases.enabled
+      ? {
+          caseReplies: createCaseReplies({
+            pool,
+            decisions,
+            signals: createTemporalCaseSignals(temporal.client, config.temporal.taskQueue),
+            audit: createMariaDbAuditLog(pool),
+          }),
+        }
+      : {}),
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });

@@ -204,3 +204,12 @@ export function imapEmailId(account: string, mailbox: string, uidValidity: numbe
 export function priorityKey(priority: Priority): number {
   return { critical: 1, high: 2, normal: 3, low: 4 }[priority];
 }
+
+/**
+ * A case's handover summary (`cases.summary_kind`): made from the mails' own sentences, by the LLM,
+ * or from the sentences because the LLM was asked and failed.
+ */
+export const CASE_SUMMARY_KINDS = { extractive: 'extractive', llm: 'llm', extractiveFallback: 'extractive_fallback' } as const;
+export type CaseSummaryKind = (typeof CASE_SUMMARY_KINDS)[keyof typeof CASE_SUMMARY_KINDS];
+/** The `case_events` row of a new summary, and the audit row of a summary the LLM could not write. */
+export const CASE_SUMMARY_EVENTS = { summarised: 'summarised', llmFallback: 'case_summary_fallback' } as const;

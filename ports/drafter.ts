@@ -1,3 +1,5 @@
+import type { CaseSummaryMail, SummaryLanguage } from '../lib/case-summary';
+
 /**
  * One piece of retrieved context. Where it may come from is a privacy rule (see docs/pipeline.md,
  * "Whose data a draft may see"): the same correspondent, the knowledge folder, or our own
@@ -50,8 +52,21 @@ export interface DraftResult {
   flags: string[];
 }
 
+/** A model's handover summary of a case (see lib/case-summary.ts for the one made without a model). */
+export interface CaseSummaryResult {
+  text: string;
+  model: string;
+  promptVersion: string;
+}
+
 /** Writes a reply draft from an email and retrieved context. */
 export interface Drafter {
   readonly name: string;
   draft(request: DraftRequest): Promise<DraftResult>;
+  /**
+   * A short summary of a case's mails (oldest first) for the reviewer, never sent to the customer,
+   * written in `language`. Only a drafter with a model has it; it throws when the model fails or
+   * takes longer than `timeoutMs` (when given, and shorter than the drafter's own timeout).
+   */
+  summarise?(mails: CaseSummaryMail[], language: SummaryLanguage, options?: { timeoutMs?: number }): Promise<CaseSummaryResult>;
 }

@@ -27,6 +27,7 @@ import { describeSecret, type MailboxEntry } from '../lib/mailbox-registry';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createCaseReplies } from '../adapters/case-replies';
 import { createMariaDbCaseStore } from '../adapters/mariadb/case-store';
+import { createMariaDbCaseSummaryStore } from '../adapters/mariadb/case-summary-store';
 import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { createArangoGraph } from '../adapters/arango-graph';
@@ -165,6 +166,7 @@ export function buildDependencies(
       ? {
           case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },
           caseReplies: createCaseReplies({ pool, decisions: createTemporalDecisions(client), signals: caseSignals, audit }),
+          caseSummaries: createMariaDbCaseSummaryStore(pool),
         }
       : {}),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,

@@ -1,8 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
+import { createMariaDbCaseView } from '../../adapters/mariadb/case-view';
 import { WAITING_KINDS } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
+import { CASE_TEXTS } from '../case-texts';
+import { pickLanguage } from '../i18n';
 import { formatTime } from '../format';
 
 type Form = Record<string, unknown>;
@@ -12,6 +15,7 @@ const normalise = (text: string): string => text.replace(/\r\n?/g, '\n');
 const emailPath = (id: string) => `/email/${encodeURIComponent(id)}`;
 
 export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
+  const cases = createMariaDbCaseView(deps.pool);
   app.get('/email/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const email = await deps.store.email(id);
@@ -31,6 +35,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     // A decision names the draft on screen; without a stored draft (the drafter failed) the one the workflow waits for.
     const decisionDraftId = shown && !olderShown ? shown.id : waiting && 'draftId' in waiting ? waiting.draftId : '';
     const send = shown ? await deps.store.sendOf(shown.id) : null;
+    // The case it belongs to, and how much else of it is open: one reply may answer them together.
+    const emailCase = await cases.ofEmail(id);
     const sources = (shown?.contextIds ?? []).map((sid) => ({ id: sid, href: `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}` }));
     return page(req, reply, 'review', {
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },
@@ -48,6 +54,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       sources,
       audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
       temporalLink: temporalUiLink(deps.config, id),
+      emailCase: emailCase && { ...emailCase, href: `/cases/${encodeURIComponent(emailCase.id)}` },
+      ct: CASE_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])],
       action: (name: string) => `${emailPath(id)}/${name}`,
     });
   });
