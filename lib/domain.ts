@@ -204,3 +204,10 @@ export function imapEmailId(account: string, mailbox: string, uidValidity: numbe
 export function priorityKey(priority: Priority): number {
   return { critical: 1, high: 2, normal: 3, low: 4 }[priority];
 }
+
+/**
+ * `case_events.event_type` of routing and claims (operators filter on them): a case got a team or an
+ * owner (by a rule or by hand), and a reviewer took over a claim another one had let expire.
+ * Opening a case is not an event: it happens on every page view.
+ */
+export const CASE_ROUTING_EVENTS = { assigned: 'case_assigned', claimTakenOver: 'case_claim_taken_over' } as const;
