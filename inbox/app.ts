@@ -18,6 +18,8 @@ import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
 import type { Embedder } from '../ports/embedder';
+import type { CaseClaims } from '../ports/case-claims';
+import type { CaseRouting } from '../ports/case-routing';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
@@ -35,6 +37,10 @@ export interface InboxDeps {
   requeue(id: number, by: string): Promise<string>;
   /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
   embedder?: Embedder | null;
+  /** Claims of cases by the reviewer who opened them; without it nobody claims. */
+  claims?: CaseClaims;
+  /** Hand assignment of cases; without it the review page offers none. */
+  caseRouting?: CaseRouting;
 }
 
 const CSP = [

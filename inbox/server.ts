@@ -1,4 +1,6 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
+import { createMariaDbCaseClaims } from '../adapters/mariadb/case-claims';
+import { createMariaDbCaseRouting } from '../adapters/mariadb/case-routing';
 import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
@@ -29,6 +31,8 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     decisions: createTemporalDecisions(temporal.client),
     requeue: (id, by) => dlqRequeue(config, id, by),
     embedder: embedding?.embedder ?? null,
+    claims: createMariaDbCaseClaims(pool),
+    caseRouting: createMariaDbCaseRouting(pool),
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });

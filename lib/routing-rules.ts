@@ -96,8 +96,8 @@ function parseMatch(raw: unknown, where: string, problems: string[], mailboxIds?
       mailboxIds && !mailboxIds.includes(s) ? `mailbox "${s}" is not in the registry (${mailboxIds.join(', ')})` : null,
     );
   if (o.category !== undefined)
-    m.category = stringList(o.category, `${where}.category`, problems, (s) => (LABEL.test(s) ? null : `"${s}" is not a category`)).map((s) =>
-      s.toLowerCase(),
+    m.category = stringList(o.category, `${where}.category`, problems, (s) => (LABEL.test(s) ? null : `"${s}" is not a category`)).map(
+      (s) => s.toLowerCase(),
     );
   if (o.language !== undefined)
     m.language = stringList(o.language, `${where}.language`, problems, (s) =>
@@ -141,7 +141,8 @@ export function parseRoutingRules(text: string, source = 'ROUTING_FILE', mailbox
       continue;
     }
     for (const k of Object.keys(o))
-      if (!['name', 'match', 'team', 'owner'].includes(k)) problems.push(`${where}: unknown field "${k}" (known: name, match, team, owner)`);
+      if (!['name', 'match', 'team', 'owner'].includes(k))
+        problems.push(`${where}: unknown field "${k}" (known: name, match, team, owner)`);
     const name = typeof o.name === 'string' ? o.name.trim() : '';
     if (!NAME.test(name)) problems.push(`${where}.name must be 1-64 letters, digits, ".", "_" or "-", got ${JSON.stringify(o.name)}`);
     else if (names.has(name)) problems.push(`${where}: name "${name}" is used twice`);

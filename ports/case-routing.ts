@@ -20,7 +20,10 @@ export interface CaseRouting {
    * Writes a rule's assignment, unless a person assigned the case meanwhile (checked under the
    * row's lock). A change is one `case_assigned` event; the same assignment again writes nothing.
    */
-  applyRule(caseId: string, rule: { name: string; team: string | null; owner: string | null }): Promise<{ applied: boolean; current: CaseAssignment }>;
+  applyRule(
+    caseId: string,
+    rule: { name: string; team: string | null; owner: string | null },
+  ): Promise<{ applied: boolean; current: CaseAssignment }>;
   /**
    * A person assigns the case (`undefined` leaves a field as it is, `null` clears it); the rules
    * leave it alone from then on. The owner must be an enabled inbox user.

@@ -36,7 +36,8 @@ export function createMariaDbCaseClaims(pool: Pool): CaseClaims {
         );
         const claimed = res.affectedRows > 0;
         // Taking over a claim that another reviewer let run out is history; a fresh claim is not.
-        const tookOverFrom = claimed && before.claimed_by && before.claimed_by !== by && Number(before.expired) === 1 ? before.claimed_by : null;
+        const tookOverFrom =
+          claimed && before.claimed_by && before.claimed_by !== by && Number(before.expired) === 1 ? before.claimed_by : null;
         if (tookOverFrom)
           await query(
             conn,
@@ -51,10 +52,14 @@ export function createMariaDbCaseClaims(pool: Pool): CaseClaims {
               `${CASE_ROUTING_EVENTS.claimTakenOver}:${caseId}:${tookOverFrom}:${before.claimed_until?.getTime() ?? 0}`,
             ],
           );
-        const [after] = await query<ClaimRow[]>(conn, 'reading the claim of a case', 'SELECT claimed_by, claimed_until, NULL AS expired FROM cases WHERE id = ?', [
-          caseId,
-        ]);
-        const holder: CaseClaim | null = after?.claimed_by && after.claimed_until ? { by: after.claimed_by, until: after.claimed_until } : null;
+        const [after] = await query<ClaimRow[]>(
+          conn,
+          'reading the claim of a case',
+          'SELECT claimed_by, claimed_until, NULL AS expired FROM cases WHERE id = ?',
+          [caseId],
+        );
+        const holder: CaseClaim | null =
+          after?.claimed_by && after.claimed_until ? { by: after.claimed_by, until: after.claimed_until } : null;
         return { claimed, holder, tookOverFrom };
       });
     },

@@ -84,9 +84,7 @@ export function createMariaDbCaseRouting(pool: Pool): CaseRouting {
         [caseId],
       );
       const r = rows[0];
-      return r
-        ? { id: r.id, mailboxId: r.mailbox_id, correspondent: r.correspondent, priority: r.priority, ...assignmentOf(r) }
-        : null;
+      return r ? { id: r.id, mailboxId: r.mailbox_id, correspondent: r.correspondent, priority: r.priority, ...assignmentOf(r) } : null;
     },
 
     applyRule(caseId, rule) {
@@ -108,9 +106,12 @@ export function createMariaDbCaseRouting(pool: Pool): CaseRouting {
       checkName(change.team, 'the team');
       checkName(by, 'who assigns');
       if (change.owner) {
-        const users = await query<unknown[]>(pool, 'checking an inbox user', 'SELECT 1 FROM inbox_users WHERE name = ? AND disabled_at IS NULL', [
-          change.owner,
-        ]);
+        const users = await query<unknown[]>(
+          pool,
+          'checking an inbox user',
+          'SELECT 1 FROM inbox_users WHERE name = ? AND disabled_at IS NULL',
+          [change.owner],
+        );
         if (users.length === 0) throw new PermanentError(`there is no enabled inbox user named "${change.owner}"`);
       }
       return inTransaction(pool, 'assigning a case', async (conn) => {

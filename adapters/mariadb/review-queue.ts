@@ -133,8 +133,7 @@ function keysetClause(cursor: QueueCursor, backwards: boolean): Clause {
 
 /** The WHERE clauses that say where rows may come from, one list per UNION branch. */
 function branches(filter: QueueFilter, terms: QueueSearchTerms | null): Clause[] {
-  const statuses: string[] =
-    filter.status === SEND_STATUS.inDoubt ? [] : filter.status ? [filter.status] : [...NEEDS_PERSON_STATUSES];
+  const statuses: string[] = filter.status === SEND_STATUS.inDoubt ? [] : filter.status ? [filter.status] : [...NEEDS_PERSON_STATUSES];
   const doubt = !filter.status || filter.status === SEND_STATUS.inDoubt;
   if (!terms) {
     return [...statuses.map((s) => ({ sql: 'e.status = ?', args: [s] })), ...(doubt ? [{ sql: IN_DOUBT, args: [] }] : [])];
@@ -149,10 +148,8 @@ function branches(filter: QueueFilter, terms: QueueSearchTerms | null): Clause[]
   }
   if (terms.words) searches.push({ sql: 'MATCH (e.subject) AGAINST (? IN BOOLEAN MODE)', args: [terms.words] });
   const out: Clause[] = [];
-  if (statuses.length)
-    for (const s of searches) out.push({ sql: `e.status IN (${sqlList(statuses)}) AND ${s.sql}`, args: s.args });
-  if (doubt)
-    out.push({ sql: `${IN_DOUBT} AND (${searches.map((s) => s.sql).join(' OR ')})`, args: searches.flatMap((s) => s.args) });
+  if (statuses.length) for (const s of searches) out.push({ sql: `e.status IN (${sqlList(statuses)}) AND ${s.sql}`, args: s.args });
+  if (doubt) out.push({ sql: `${IN_DOUBT} AND (${searches.map((s) => s.sql).join(' OR ')})`, args: searches.flatMap((s) => s.args) });
   return out;
 }
 
@@ -208,7 +205,10 @@ export async function queuePage(
   if (at.before) {
     const back = await pageKeys(pool, filter, at.before, true, size);
     if (back.more) {
-      const items = await queueRows(pool, back.keys.map((k) => k.id));
+      const items = await queueRows(
+        pool,
+        back.keys.map((k) => k.id),
+      );
       return { items, prev: back.keys[0] ?? null, next: back.keys.at(-1) ?? null };
     }
     return queuePage(pool, filter, {}, size);

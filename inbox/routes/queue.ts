@@ -70,7 +70,10 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
         slaLeft: formatDuration(Math.abs(left)),
         overdue: left < 0,
         // Another reviewer's claim; one's own needs no warning.
-        claim: i.claimedBy && i.claimedUntil ? { by: i.claimedBy, until: formatClock(i.claimedUntil), mine: i.claimedBy === req.actor!.name } : null,
+        claim:
+          i.claimedBy && i.claimedUntil
+            ? { by: i.claimedBy, until: formatClock(i.claimedUntil), mine: i.claimedBy === req.actor!.name }
+            : null,
       };
     });
     const link = (c: QueueCursor, key: 'after' | 'before') => queueUrl(shown, { [key]: encodeCursor(c) });

@@ -57,7 +57,8 @@ export async function seedQueue(pool: Pool, seed: QueueSeed = DEFAULT_QUEUE_SEED
       const subject = `${WORDS[i % WORDS.length]} ${1000 + i} ${WORDS[(i * 7) % WORDS.length]}`;
       const status = i % 10 === 9 ? 'manual_review' : 'awaiting_approval';
       emails.push(id, status, PRIORITIES[(i * 3) % 4], mailbox, subject, address, `${name} ${i}`, at(i), seededCaseId(i));
-      if (status === 'awaiting_approval') drafts.push(`${id}:draft:1`, id, subject, 'Guten Tag,\n\n…', i % 13 === 0 ? 'offline' : 'llm', address);
+      if (status === 'awaiting_approval')
+        drafts.push(`${id}:draft:1`, id, subject, 'Guten Tag,\n\n…', i % 13 === 0 ? 'offline' : 'llm', address);
       if (i % 2 === 0) {
         const { owner, team } = seededAssignment(i, seed);
         cases.push(seededCaseId(i), mailbox, address, subject, owner, team, owner || team ? 'rule:seed' : null, at(i));
@@ -83,7 +84,8 @@ export async function seedQueue(pool: Pool, seed: QueueSeed = DEFAULT_QUEUE_SEED
   for (let from = 0; from < seed.done; from += batch) {
     const to = Math.min(seed.done, from + batch);
     const rows: unknown[] = [];
-    for (let i = from; i < to; i++) rows.push(`d-${String(i).padStart(6, '0')}`, PRIORITIES[i % 4], `Erledigt ${i}`, `alt.${i}@kunde.example`, at(i));
+    for (let i = from; i < to; i++)
+      rows.push(`d-${String(i).padStart(6, '0')}`, PRIORITIES[i % 4], `Erledigt ${i}`, `alt.${i}@kunde.example`, at(i));
     await pool.query(
       `INSERT INTO emails (id, source, status, priority, mailbox_id, mailbox, subject, from_address, created_at)
        VALUES ${Array.from({ length: to - from }, () => "(?, 'file', 'sent', ?, 'default', 'INBOX', ?, ?, ?)").join(', ')}`,
