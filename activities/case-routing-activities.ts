@@ -27,9 +27,11 @@ export interface RouteCaseResult {
   rule: string | null;
 }
 
-export function createCaseRoutingActivities(deps: CaseRoutingDeps) {
+/** Without deps (cases off) nothing is routed: the activity answers that no rule applied. */
+export function createCaseRoutingActivities(deps: CaseRoutingDeps | undefined) {
   return {
     async routeCase(input: RouteCaseInput): Promise<RouteCaseResult> {
+      if (!deps) return { team: null, owner: null, rule: null };
       const facts = await deps.cases.facts(input.caseId);
       if (!facts) throw new PermanentError(`there is no case ${input.caseId} to route`);
       const unchanged = { team: facts.team, owner: facts.owner, rule: null };

@@ -11,6 +11,7 @@ import type { WorkflowInspector } from '../ports/workflow-inspector';
 import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter';
 import type { CaseReplySettler } from '../ports/case-replies';
 import type { CaseDeps } from './case-activities';
+import type { CaseRoutingDeps } from './case-routing-activities';
 import type { IdleDeps } from './watch-activities';
 
 /**
@@ -62,6 +63,8 @@ export interface ActivityDeps {
   idle?: IdleDeps;
   /** Cases (a correspondent's open work); absent: every email stands alone, as before cases. */
   case?: CaseDeps;
+  /** Routing of cases (ROUTING_FILE); absent with cases off. */
+  caseRouting?: CaseRoutingDeps;
   /** Settles the mails a sent case reply answered. */
   caseReplies?: CaseReplySettler;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */

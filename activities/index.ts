@@ -1,4 +1,5 @@
 import { createCaseActivities } from './case-activities';
+import { createCaseRoutingActivities } from './case-routing-activities';
 import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCleanupActivities(deps),
     ...createWatchActivities(deps),
     ...createCaseActivities(deps),
+    ...createCaseRoutingActivities(deps.caseRouting),
     ...status,
   };
 }

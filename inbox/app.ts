@@ -20,6 +20,7 @@ import type { Config } from '../lib/config';
 import type { Embedder } from '../ports/embedder';
 import type { CaseClaims } from '../ports/case-claims';
 import type { CaseRouting } from '../ports/case-routing';
+import type { CaseSignals } from '../ports/case-signals';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
@@ -41,6 +42,8 @@ export interface InboxDeps {
   claims?: CaseClaims;
   /** Hand assignment of cases; without it the review page offers none. */
   caseRouting?: CaseRouting;
+  /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
+  caseSignals?: CaseSignals;
 }
 
 const CSP = [

@@ -4,6 +4,7 @@ import { createMariaDbCaseRouting } from '../adapters/mariadb/case-routing';
 import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
+import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { dlqRequeue } from '../cli/commands/dlq';
 import { connectDatabase, connectTemporal } from '../cli/context';
@@ -33,6 +34,7 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     embedder: embedding?.embedder ?? null,
     claims: createMariaDbCaseClaims(pool),
     caseRouting: createMariaDbCaseRouting(pool),
+    caseSignals: createTemporalCaseSignals(temporal.client, config.temporal.taskQueue),
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });

@@ -27,6 +27,7 @@ import { describeSecret, type MailboxEntry } from '../lib/mailbox-registry';
 import { createTemporalSignals, createTemporalStarter, starterLimits } from '../adapters/temporal-starter';
 import { createCaseReplies } from '../adapters/case-replies';
 import { createMariaDbCaseStore } from '../adapters/mariadb/case-store';
+import { createMariaDbCaseRouting } from '../adapters/mariadb/case-routing';
 import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { createArangoGraph } from '../adapters/arango-graph';
@@ -164,6 +165,7 @@ export function buildDependencies(
     ...(config.cases.enabled
       ? {
           case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },
+          caseRouting: { cases: createMariaDbCaseRouting(pool), rules: config.routing?.rules ?? [] },
           caseReplies: createCaseReplies({ pool, decisions: createTemporalDecisions(client), signals: caseSignals, audit }),
         }
       : {}),

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
-import { WAITING_KINDS } from '../../lib/contract';
+import { CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { formatClock, formatTime } from '../format';
@@ -80,6 +80,10 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     try {
       const a = await deps.caseRouting.assignCase(email.caseId, { owner: owner || null, team: team || null }, req.actor!.name);
       req.session.flash = { kind: 'ok', message: `${email.caseId}: ${[a.owner, a.team].filter(Boolean).join(' / ') || '–'}` };
+      // The assignment stands in MariaDB either way; the case workflow reads it on its next wake-up at the latest.
+      await deps.caseSignals
+        ?.notify(email.caseId, CASE_SIGNALS.caseChanged, { emailId: id })
+        .catch((err: unknown) => (req.session.flash!.message += ` (the case workflow was not told: ${errorMessage(err)})`));
     } catch (err) {
       req.session.flash = { kind: 'refused', message: errorMessage(err) };
     }
