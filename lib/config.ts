@@ -417,7 +417,13 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
   const routingFile = env.ROUTING_FILE?.trim();
   if (routingFile) {
     try {
-      config.routing = { file: routingFile, rules: readRoutingRules(routingFile, config.mailboxes.map((m) => m.id)) };
+      config.routing = {
+        file: routingFile,
+        rules: readRoutingRules(
+          routingFile,
+          config.mailboxes.map((m) => m.id),
+        ),
+      };
     } catch (err) {
       problems.push(err instanceof Error ? err.message : String(err));
     }
