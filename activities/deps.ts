@@ -12,6 +12,7 @@ import type { WorkflowSignals, WorkflowStarter } from '../ports/workflow-starter
 import type { CaseReplySettler } from '../ports/case-replies';
 import type { CaseSummaryStore } from '../ports/case-summaries';
 import type { CaseDeps } from './case-activities';
+import type { CaseRoutingDeps } from './case-routing-activities';
 import type { IdleDeps } from './watch-activities';
 
 /**
@@ -63,6 +64,8 @@ export interface ActivityDeps {
   idle?: IdleDeps;
   /** Cases (a correspondent's open work); absent: every email stands alone, as before cases. */
   case?: CaseDeps;
+  /** Routing of cases (ROUTING_FILE); absent with cases off. */
+  caseRouting?: CaseRoutingDeps;
   /** Settles the mails a sent case reply answered. */
   caseReplies?: CaseReplySettler;
   /** A case's handover summary (read the mails, store the summary); absent when cases are off. */

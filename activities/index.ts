@@ -1,5 +1,6 @@
 import { createCaseActivities } from './case-activities';
 import { createCaseSummaryActivities } from './case-summary-activities';
+import { createCaseRoutingActivities } from './case-routing-activities';
 import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
@@ -45,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWatchActivities(deps),
     ...createCaseActivities(deps),
     ...createCaseSummaryActivities(deps),
+    ...createCaseRoutingActivities(deps.caseRouting),
     ...status,
   };
 }

@@ -19,6 +19,9 @@ import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
 import type { CaseReplies } from '../ports/case-replies';
 import type { Embedder } from '../ports/embedder';
+import type { CaseClaims } from '../ports/case-claims';
+import type { CaseRouting } from '../ports/case-routing';
+import type { CaseSignals } from '../ports/case-signals';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
@@ -39,6 +42,12 @@ export interface InboxDeps {
   embedder?: Embedder | null;
   /** One reply for several mails of a case; without it the case page offers no such form. */
   caseReplies?: CaseReplies;
+  /** Claims of cases by the reviewer who opened them; without it nobody claims. */
+  claims?: CaseClaims;
+  /** Hand assignment of cases; without it the review page offers none. */
+  caseRouting?: CaseRouting;
+  /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
+  caseSignals?: CaseSignals;
 }
 
 const CSP = [

@@ -12,3 +12,8 @@ export function formatDuration(seconds: number): string {
 export function formatTime(d: Date | null | undefined): string {
   return d ? d.toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '–';
 }
+
+/** "14:05 UTC": a time later today, such as the end of a claim. */
+export function formatClock(d: Date): string {
+  return `${d.toISOString().slice(11, 16)} UTC`;
+}

@@ -1,6 +1,8 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
 import { createCaseReplies } from '../adapters/case-replies';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbCaseClaims } from '../adapters/mariadb/case-claims';
+import { createMariaDbCaseRouting } from '../adapters/mariadb/case-routing';
 import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
@@ -43,6 +45,9 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
           }),
         }
       : {}),
+    claims: createMariaDbCaseClaims(pool),
+    caseRouting: createMariaDbCaseRouting(pool),
+    caseSignals: createTemporalCaseSignals(temporal.client, config.temporal.taskQueue),
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
+import { readRoutingRules, type RoutingRule } from './routing-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
@@ -123,6 +124,8 @@ export interface Config {
    * business figures sampled from MariaDB every `sampleIntervalSeconds`, on one `/metrics`.
    */
   metrics?: { host: string; port: number; sampleIntervalSeconds: number };
+  /** ROUTING_FILE: the rules that give cases a team and/or an owner (lib/routing-rules.ts); unset: no routing. */
+  routing?: { file: string; rules: RoutingRule[] };
   /** The review inbox (INBOX_PORT, INBOX_AUTH, …; see lib/inbox-config.ts). */
   inbox: InboxConfig;
   /** Draft quality reports (docs/operating.md "Draft quality and knowledge gaps"). */
@@ -410,6 +413,20 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
       problems.push(`MAILBOXES_FILE ${mailboxesFile}: no mailbox is enabled`);
   } else {
     config.mailboxes = [defaultMailbox(config)];
+  }
+  const routingFile = env.ROUTING_FILE?.trim();
+  if (routingFile) {
+    try {
+      config.routing = {
+        file: routingFile,
+        rules: readRoutingRules(
+          routingFile,
+          config.mailboxes.map((m) => m.id),
+        ),
+      };
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
   }
   // Mail between our own mailboxes is a loop, never a customer: every From address is ours.
   config.triage.ownAddresses = [

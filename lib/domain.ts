@@ -213,3 +213,10 @@ export const CASE_SUMMARY_KINDS = { extractive: 'extractive', llm: 'llm', extrac
 export type CaseSummaryKind = (typeof CASE_SUMMARY_KINDS)[keyof typeof CASE_SUMMARY_KINDS];
 /** The `case_events` row of a new summary, and the audit row of a summary the LLM could not write. */
 export const CASE_SUMMARY_EVENTS = { summarised: 'summarised', llmFallback: 'case_summary_fallback' } as const;
+
+/**
+ * `case_events.event_type` of routing and claims (operators filter on them): a case got a team or an
+ * owner (by a rule or by hand), and a reviewer took over a claim another one had let expire.
+ * Opening a case is not an event: it happens on every page view.
+ */
+export const CASE_ROUTING_EVENTS = { assigned: 'case_assigned', claimTakenOver: 'case_claim_taken_over' } as const;

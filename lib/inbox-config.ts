@@ -20,6 +20,8 @@ export interface InboxConfig {
   slaMinutes: Record<Priority, number>;
   /** TEMPORAL_UI_URL: where each email links to its workflow page. */
   temporalUiUrl: string;
+  /** INBOX_CLAIM_MINUTES: how long opening an email holds its case for the reviewer (default 5). */
+  claimMinutes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,5 +67,6 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
       low: int('INBOX_SLA_MINUTES_LOW', 1440, 1, 100_000),
     },
     temporalUiUrl: ui.replace(/\/+$/, ''),
+    claimMinutes: int('INBOX_CLAIM_MINUTES', 5, 1, 240),
   };
 }

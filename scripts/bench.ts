@@ -6,6 +6,7 @@
  *
  *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
  *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
+ *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
@@ -36,6 +37,7 @@ import { findProcess, processCpu } from './bench/proc-sampler';
 import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
 import { runLatencyBench } from './bench/idle-latency';
+import { printQueueFigures, runQueueBench } from './bench/queue';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
 
@@ -55,6 +57,9 @@ const { values: opts } = parseArgs({
     // Push intake: arrival → awaiting approval with the IDLE watcher, then with the schedule alone.
     latency: { type: 'boolean', default: false },
     'poll-interval': { type: 'string', default: '60' },
+    // The review queue: page requests against the real inbox app with a large backlog (no pipeline).
+    queue: { type: 'boolean', default: false },
+    requests: { type: 'string', default: '50' },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -92,6 +97,16 @@ const awaiting = (stack: TestStack, n: number) => {
 };
 
 async function main(): Promise<void> {
+  if (opts.queue) {
+    const waiting = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 10_000);
+    const requests = Number(opts.requests);
+    if (!Number.isInteger(requests) || requests < 1) throw new Error(`--requests must be a positive integer, not ${opts.requests}`);
+    log(`bench: the review queue with ${waiting} emails waiting, ${requests} requests per kind over HTTP (real inbox app, signed in)`);
+    const { seedMs, figures } = await runQueueBench({ waiting, requests }, log);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ waiting, seedMs, figures }, null, 2)}\n`);
+    else printQueueFigures(figures, log);
+    return;
+  }
   if (opts.latency) {
     const every = Number(opts['poll-interval']);
     log(`bench: latency of ${N} mails appended one at a time, with IMAP IDLE and with a ${every} s poll interval`);

@@ -28,6 +28,7 @@ import { createTemporalSignals, createTemporalStarter, starterLimits } from '../
 import { createCaseReplies } from '../adapters/case-replies';
 import { createMariaDbCaseStore } from '../adapters/mariadb/case-store';
 import { createMariaDbCaseSummaryStore } from '../adapters/mariadb/case-summary-store';
+import { createMariaDbCaseRouting } from '../adapters/mariadb/case-routing';
 import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { createArangoGraph } from '../adapters/arango-graph';
@@ -165,6 +166,7 @@ export function buildDependencies(
     ...(config.cases.enabled
       ? {
           case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },
+          caseRouting: { cases: createMariaDbCaseRouting(pool), rules: config.routing?.rules ?? [] },
           caseReplies: createCaseReplies({ pool, decisions: createTemporalDecisions(client), signals: caseSignals, audit }),
           caseSummaries: createMariaDbCaseSummaryStore(pool),
         }

@@ -1,34 +1,11 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
 import { readDraftSource, type SourceText } from './draft-sources';
-import { DRAFT_STATUS, NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../../lib/domain';
-import { DRAFT_FLAGS } from '../../lib/contract';
-import { query, sqlList, type Pool } from './pool';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../../lib/domain';
+import { query, type Pool } from './pool';
+import { QUEUE_PAGE_SIZE, queuePage, type QueueCursor, type QueueFilter, type QueuePage } from './review-queue';
 
-export interface QueueFilter {
-  /** A mailbox id of the registry (emails.mailbox_id). */
-  mailbox?: string;
-  priority?: string;
-  /** awaiting_approval, manual_review or in_doubt (a send a person must decide on). */
-  status?: string;
-  flag?: string;
-}
-
-export interface QueueItem {
-  emailId: string;
-  /** The registry entry the mail came in through. */
-  mailboxId: string;
-  /** The IMAP folder it was fetched from. */
-  mailbox: string | null;
-  priority: string;
-  status: string;
-  fromName: string | null;
-  fromAddress: string | null;
-  subject: string | null;
-  ageSeconds: number;
-  draftId: string | null;
-  draftVersion: number | null;
-  flags: string[];
-}
+export { QUEUE_FLAGS, QUEUE_PAGE_SIZE, decodeCursor, encodeCursor } from './review-queue';
+export type { QueueCursor, QueueFilter, QueueItem, QueuePage } from './review-queue';
 
 export interface EmailRecord {
   id: string;
@@ -38,6 +15,8 @@ export interface EmailRecord {
   /** The registry entry the mail came in through. */
   mailboxId: string;
   mailbox: string | null;
+  /** The case the email belongs to, if any. */
+  caseId: string | null;
   threadId: string | null;
   fromName: string | null;
   fromAddress: string | null;
@@ -75,16 +54,6 @@ export type { SourceText } from './draft-sources';
 
 /** What the review queue filters on: the email waits for a person, or its send is in doubt. */
 export const REVIEW_STATUSES = Object.freeze([...NEEDS_PERSON_STATUSES, SEND_STATUS.inDoubt] as const);
-/** Flags a queue row can carry; `manual_review` and `stale` name the email's and a draft's status. */
-export const QUEUE_FLAGS = Object.freeze([
-  'possible_prompt_injection',
-  'reply_to_differs',
-  DRAFT_FLAGS.offlineDrafter,
-  DRAFT_FLAGS.crossLanguageSource,
-  STATUS.manualReview,
-  DRAFT_STATUS.stale,
-] as const);
-
 function parseList(raw: string | null): string[] {
   if (!raw) return [];
   try {
@@ -97,79 +66,22 @@ function parseList(raw: string | null): string[] {
 
 export function createMariaDbReviewStore(pool: Pool) {
   return {
-    /** Emails waiting for a person: drafts to decide, emails without a usable draft, sends in doubt. */
-    async queue(filter: QueueFilter, limit = 500): Promise<QueueItem[]> {
-      const where: string[] = [`(e.status IN (${sqlList(NEEDS_PERSON_STATUSES)}) OR s.status = '${SEND_STATUS.inDoubt}')`];
-      const args: unknown[] = [];
-      if (filter.mailbox) {
-        where.push('e.mailbox_id = ?');
-        args.push(filter.mailbox);
-      }
-      if (filter.priority) {
-        where.push('e.priority = ?');
-        args.push(filter.priority);
-      }
-      if (filter.status === SEND_STATUS.inDoubt) where.push(`s.status = '${SEND_STATUS.inDoubt}'`);
-      else if (filter.status) {
-        where.push('e.status = ?');
-        args.push(filter.status);
-      }
-      const rows = await query<
-        Array<{
-          id: string;
-          mailbox_id: string;
-          mailbox: string | null;
-          priority: string;
-          status: string;
-          from_name: string | null;
-          from_address: string | null;
-          subject: string | null;
-          age: number;
-          draft_id: string | null;
-          version: number | null;
-          flags: string | null;
-          drafter: string | null;
-          stale: number;
-          send_status: string | null;
-        }>
-      >(
+    /**
+     * One page of the emails waiting for a person (drafts to decide, emails without a usable draft,
+     * sends in doubt), in queue order; see review-queue.ts.
+     */
+    queue(filter: QueueFilter, at: { after?: QueueCursor; before?: QueueCursor } = {}, size = QUEUE_PAGE_SIZE): Promise<QueuePage> {
+      return queuePage(pool, filter, at, size);
+    },
+
+    /** Teams the cases name (for the queue's team filter). */
+    async teams(): Promise<string[]> {
+      const rows = await query<Array<{ team: string }>>(
         pool,
-        'listing the review queue',
-        `SELECT e.id, e.mailbox_id, e.mailbox, e.priority, e.status, e.from_name, e.from_address, e.subject,
-                TIMESTAMPDIFF(SECOND, e.created_at, CURRENT_TIMESTAMP(3)) AS age,
-                d.id AS draft_id, d.version, d.flags, d.drafter, s.status AS send_status,
-                (SELECT COUNT(*) FROM drafts x WHERE x.email_id = e.id AND x.status = '${DRAFT_STATUS.stale}') AS stale
-         FROM emails e
-         LEFT JOIN drafts d ON d.email_id = e.id AND d.version = (SELECT MAX(version) FROM drafts m WHERE m.email_id = e.id)
-         LEFT JOIN send_attempts s ON s.draft_id = d.id
-         WHERE ${where.join(' AND ')}
-         ORDER BY FIELD(e.priority, 'critical', 'high', 'normal', 'low'), e.created_at, e.id
-         LIMIT ${Math.floor(limit)}`,
-        args,
+        'listing teams',
+        'SELECT DISTINCT team FROM cases WHERE team IS NOT NULL ORDER BY team LIMIT 200',
       );
-      const items = rows.map((r): QueueItem => {
-        const flags: string[] = parseList(r.flags).filter(
-          (f) => f === 'possible_prompt_injection' || f === 'reply_to_differs' || f === DRAFT_FLAGS.crossLanguageSource,
-        );
-        if (r.drafter === 'offline') flags.push(DRAFT_FLAGS.offlineDrafter);
-        if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);
-        if (Number(r.stale) > 0) flags.push(DRAFT_STATUS.stale);
-        return {
-          emailId: r.id,
-          mailboxId: r.mailbox_id,
-          mailbox: r.mailbox,
-          priority: r.priority,
-          status: r.send_status === SEND_STATUS.inDoubt ? SEND_STATUS.inDoubt : r.status,
-          fromName: r.from_name,
-          fromAddress: r.from_address,
-          subject: r.subject,
-          ageSeconds: Number(r.age),
-          draftId: r.draft_id,
-          draftVersion: r.version === null ? null : Number(r.version),
-          flags: [...new Set(flags)],
-        };
-      });
-      return filter.flag ? items.filter((i) => i.flags.includes(filter.flag!)) : items;
+      return rows.map((r) => r.team);
     },
 
     /** Mailbox ids the emails name (also of entries since removed from the registry). */
@@ -193,6 +105,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         priority: String(r.priority),
         mailboxId: String(r.mailbox_id ?? 'default'),
         mailbox: (r.mailbox as string | null) ?? null,
+        caseId: (r.case_id as string | null) ?? null,
         threadId: (r.thread_id as string | null) ?? null,
         fromName: (r.from_name as string | null) ?? null,
         fromAddress: (r.from_address as string | null) ?? null,

@@ -1,12 +1,29 @@
-import { QUEUE_FLAGS, REVIEW_STATUSES, type QueueFilter } from '../../adapters/mariadb/review-store';
+import {
+  QUEUE_FLAGS,
+  REVIEW_STATUSES,
+  decodeCursor,
+  encodeCursor,
+  type QueueCursor,
+  type QueueFilter,
+} from '../../adapters/mariadb/review-store';
 import type { Priority } from '../../lib/inbox-config';
+import { cleanSearch, QUEUE_SEARCH_MAX_CHARS } from '../../lib/queue-search';
 import type { InboxContext } from '../app';
-import { formatDuration } from '../format';
+import { formatClock, formatDuration } from '../format';
 
 const PRIORITIES: Priority[] = ['critical', 'high', 'normal', 'low'];
+const VIEWS = ['mine', 'unassigned'] as const;
 
 function pick(value: unknown, allowed: readonly string[]): string | undefined {
   return typeof value === 'string' && allowed.includes(value) ? value : undefined;
+}
+
+/** The query string of the queue with these filters (and a cursor), the way every link carries them. */
+function queueUrl(filter: Record<string, string | undefined>, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filter, ...extra })) if (v) params.set(k, v);
+  const qs = params.toString();
+  return qs ? `/?${qs}` : '/';
 }
 
 export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
@@ -15,25 +32,72 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
     // The registry's mailboxes first, then any other id the emails still name (a removed entry).
     const registry = deps.config.mailboxes.map((m) => m.id);
     const mailboxes = [...new Set([...registry, ...(await deps.store.mailboxes())])];
-    const filter: QueueFilter = {
-      ...(pick(q.mailbox, mailboxes) ? { mailbox: q.mailbox as string } : {}),
-      ...(pick(q.priority, PRIORITIES) ? { priority: q.priority as string } : {}),
-      ...(pick(q.status, REVIEW_STATUSES) ? { status: q.status as string } : {}),
-      ...(pick(q.flag, QUEUE_FLAGS) ? { flag: q.flag as string } : {}),
+    const ruleTeams = (deps.config.routing?.rules ?? []).flatMap((r) => (r.team ? [r.team] : []));
+    const teams = [...new Set([...ruleTeams, ...(await deps.store.teams())])];
+    const rawSearch = typeof q.q === 'string' ? cleanSearch(q.q) : '';
+    const searchTooLong = rawSearch.length > QUEUE_SEARCH_MAX_CHARS;
+    const view = pick(q.view, VIEWS) as QueueFilter['view'];
+    // What the links carry: only known values, so a link never repeats what the server refused.
+    const shown = {
+      mailbox: pick(q.mailbox, mailboxes),
+      priority: pick(q.priority, PRIORITIES),
+      status: pick(q.status, REVIEW_STATUSES),
+      flag: pick(q.flag, QUEUE_FLAGS),
+      view,
+      team: pick(q.team, teams),
+      q: searchTooLong ? undefined : rawSearch || undefined,
     };
+    const filter: QueueFilter = {
+      ...(shown.mailbox ? { mailbox: shown.mailbox } : {}),
+      ...(shown.priority ? { priority: shown.priority } : {}),
+      ...(shown.status ? { status: shown.status } : {}),
+      ...(shown.flag ? { flag: shown.flag } : {}),
+      ...(view ? { view, me: req.actor!.name } : {}),
+      ...(shown.team ? { team: shown.team } : {}),
+      ...(shown.q ? { search: shown.q } : {}),
+    };
+    const after = decodeCursor(q.after);
+    const before = after ? null : decodeCursor(q.before);
+    const result = searchTooLong
+      ? { items: [], next: null, prev: null }
+      : await deps.store.queue(filter, { ...(after ? { after } : {}), ...(before ? { before } : {}) });
     const sla = deps.config.inbox.slaMinutes;
-    const items = (await deps.store.queue(filter)).map((i) => {
+    const items = result.items.map((i) => {
       const left = (sla[i.priority as Priority] ?? sla.normal) * 60 - i.ageSeconds;
-      return { ...i, age: formatDuration(i.ageSeconds), slaLeft: formatDuration(Math.abs(left)), overdue: left < 0 };
+      return {
+        ...i,
+        age: formatDuration(i.ageSeconds),
+        slaLeft: formatDuration(Math.abs(left)),
+        overdue: left < 0,
+        // Another reviewer's claim; one's own needs no warning.
+        claim:
+          i.claimedBy && i.claimedUntil
+            ? { by: i.claimedBy, until: formatClock(i.claimedUntil), mine: i.claimedBy === req.actor!.name }
+            : null,
+      };
     });
+    const link = (c: QueueCursor, key: 'after' | 'before') => queueUrl(shown, { [key]: encodeCursor(c) });
+    const tabs = [undefined, ...VIEWS].map((v) => ({
+      view: v ?? 'all',
+      href: queueUrl({ ...shown, view: v }),
+      current: v === view,
+    }));
     return page(req, reply, 'queue', {
       items,
-      filter,
-      options: { mailboxes, priorities: PRIORITIES, statuses: REVIEW_STATUSES, flags: QUEUE_FLAGS },
+      filter: shown,
+      tabs,
+      searchTooLong,
+      searchMax: QUEUE_SEARCH_MAX_CHARS,
+      paging: {
+        next: result.next ? link(result.next, 'after') : null,
+        prev: result.prev ? link(result.prev, 'before') : null,
+        first: after || before ? queueUrl(shown) : null,
+      },
+      options: { mailboxes, priorities: PRIORITIES, statuses: REVIEW_STATUSES, flags: QUEUE_FLAGS, teams },
       // Reloading on its own is opt-in (WCAG 2.2.1): a reviewer choosing a row is never interrupted.
       refresh: q.live === '1',
-      liveUrl: `/?${new URLSearchParams({ ...filter, live: '1' }).toString()}`,
-      stillUrl: `/?${new URLSearchParams({ ...filter }).toString()}`,
+      liveUrl: queueUrl(shown, { live: '1' }),
+      stillUrl: queueUrl(shown),
     });
   });
 }

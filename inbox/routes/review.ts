@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
 import { createMariaDbCaseView } from '../../adapters/mariadb/case-view';
-import { WAITING_KINDS } from '../../lib/contract';
+import { CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { CASE_TEXTS } from '../case-texts';
 import { pickLanguage } from '../i18n';
-import { formatTime } from '../format';
+import { formatClock, formatTime } from '../format';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -22,6 +22,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     if (!email) return reply.code(404).type('text/plain; charset=utf-8').send('404: no such email');
     const drafts = await deps.store.drafts(id);
     const current = drafts.at(-1) ?? null;
+    const { claim, assignment } = await caseOf(email.caseId, req.actor!.name);
     const wanted = Number((req.query as Form).draft);
     const shown = (Number.isInteger(wanted) ? drafts.find((d) => d.version === wanted) : undefined) ?? current;
     let temporalDown = false;
@@ -57,7 +58,44 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       emailCase: emailCase && { ...emailCase, href: `/cases/${encodeURIComponent(emailCase.id)}` },
       ct: CASE_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])],
       action: (name: string) => `${emailPath(id)}/${name}`,
+      claim,
+      assignment,
     });
+  });
+
+  /** Opening an email holds its case for the reviewer a few minutes; the page says who holds it. */
+  async function caseOf(caseId: string | null, me: string) {
+    if (!caseId) return { claim: null, assignment: null };
+    const held = deps.claims ? (await deps.claims.claim(caseId, me, deps.config.inbox.claimMinutes * 60)).holder : null;
+    const assignment = deps.caseRouting ? await deps.caseRouting.facts(caseId) : null;
+    return {
+      claim: held ? { by: held.by, until: formatClock(held.until), mine: held.by === me } : null,
+      assignment: assignment ? { ...assignment, id: caseId } : { id: caseId, team: null, owner: null, routedBy: null },
+    };
+  }
+
+  app.post('/email/:id/assign', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const form = (req.body ?? {}) as Form;
+    const email = await deps.store.email(id);
+    if (!email) return reply.code(404).type('text/plain; charset=utf-8').send('404: no such email');
+    if (!email.caseId || !deps.caseRouting) {
+      req.session.flash = { kind: 'refused', message: 'this email belongs to no case' };
+      return reply.redirect(emailPath(id), 303);
+    }
+    const owner = str(form.owner).trim();
+    const team = str(form.team).trim();
+    try {
+      const a = await deps.caseRouting.assignCase(email.caseId, { owner: owner || null, team: team || null }, req.actor!.name);
+      req.session.flash = { kind: 'ok', message: `${email.caseId}: ${[a.owner, a.team].filter(Boolean).join(' / ') || '–'}` };
+      // The assignment stands in MariaDB either way; the case workflow reads it on its next wake-up at the latest.
+      await deps.caseSignals
+        ?.notify(email.caseId, CASE_SIGNALS.caseChanged, { emailId: id })
+        .catch((err: unknown) => (req.session.flash!.message += ` (the case workflow was not told: ${errorMessage(err)})`));
+    } catch (err) {
+      req.session.flash = { kind: 'refused', message: errorMessage(err) };
+    }
+    return reply.redirect(emailPath(id), 303);
   });
 
   app.get('/email/:id/source', async (req, reply) => {
@@ -91,6 +129,9 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     }
     const outcome = await deps.decisions.decide(id, name, input);
     if (outcome.ok) {
+      // The decision is made: the case is free for whoever comes next.
+      const caseId = deps.claims ? (await deps.store.email(id))?.caseId : null;
+      if (caseId) await deps.claims!.release(caseId, by);
       req.session.flash = { kind: 'ok', message: `${name}: ${outcome.result.message} (${outcome.result.status})` };
       return reply.redirect(emailPath(id), 303);
     }

@@ -562,3 +562,60 @@ test('several mailboxes: the queue filters by mailbox (kept in the query string)
     await stack.db.pool.query(`DELETE FROM emails WHERE id = 'mbx-billing-1'`);
   }
 });
+
+test('queue tabs and paging: my queue, unassigned, next and previous page (keyboard-reachable links, axe clean)', async () => {
+  // 55 mails of one mailbox, oldest first; one belongs to a case rita owns, one to a case of a team.
+  const ids = Array.from({ length: 55 }, (_, i) => `pg-${String(i).padStart(3, '0')}`);
+  await stack.db.pool.query(
+    `INSERT INTO emails (id, source, status, priority, mailbox_id, mailbox, subject, from_address, created_at, case_id) VALUES ${ids
+      .map(() => `(?, 'file', 'manual_review', 'normal', 'paging', 'INBOX', ?, 'kunde@customer.example', ?, ?)`)
+      .join(', ')}`,
+    ids.flatMap((id, i) => [
+      id,
+      `Seite ${i}`,
+      new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      i === 3 ? 'pg-case-rita' : i === 4 ? 'pg-case-team' : null,
+    ]),
+  );
+  await stack.db.pool.query(
+    `INSERT INTO cases (id, account, mailbox_id, correspondent, owner, team) VALUES
+     ('pg-case-rita', 'a', 'paging', 'kunde@customer.example', 'rita', NULL), ('pg-case-team', 'a', 'paging', 'kunde@customer.example', NULL, 'billing')`,
+  );
+  const { context, page } = await loginAs('rita', 'en-US', { bypassCSP: true });
+  const rows = () => page.locator('tr[data-email-id]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-email-id')));
+  try {
+    await page.goto(`${inbox.url}/?mailbox=paging`);
+    assert.deepEqual(await rows(), ids.slice(0, 50));
+    assert.equal(await page.locator('#tab-all').getAttribute('aria-current'), 'page');
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
+      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`)) as string[];
+    assert.deepEqual(violations, []);
+    await Promise.all([page.waitForURL(/after=/), page.getByRole('link', { name: 'Next page' }).click()]);
+    assert.deepEqual(await rows(), ids.slice(50));
+    assert.match(page.url(), /mailbox=paging/, 'the filter rides along');
+    assert.equal(await page.getByRole('link', { name: 'Next page' }).count(), 0);
+    await Promise.all([page.waitForURL(/before=/), page.getByRole('link', { name: 'Previous page' }).click()]);
+    assert.deepEqual(await rows(), ids.slice(0, 50));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'queue-paging.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'My queue' }).click();
+    await page.waitForURL(/view=mine/);
+    assert.equal(await page.locator('#tab-mine').getAttribute('aria-current'), 'page');
+    assert.deepEqual(await rows(), ['pg-003']);
+    assert.equal((await page.locator('tr[data-email-id="pg-003"] td.assigned').textContent())?.trim(), 'rita');
+    await page.getByRole('link', { name: 'Unassigned' }).click();
+    await page.waitForURL(/view=unassigned/);
+    const unassigned = await rows();
+    assert.ok(!unassigned.includes('pg-003') && !unassigned.includes('pg-004') && unassigned.includes('pg-000'));
+    // The search box: a sender prefix, within the tab and filters.
+    await page.getByLabel('Search', { exact: true }).fill('kunde@customer');
+    await Promise.all([page.waitForURL(/q=kunde/), page.getByRole('button', { name: 'Filter' }).click()]);
+    assert.match(page.url(), /view=unassigned/);
+    assert.deepEqual((await rows()).slice(0, 3), ['pg-000', 'pg-001', 'pg-002']);
+  } finally {
+    await context.close();
+    await stack.db.pool.query(`DELETE FROM emails WHERE id LIKE 'pg-%'`);
+    await stack.db.pool.query(`DELETE FROM cases WHERE id LIKE 'pg-case-%'`);
+  }
+});
