@@ -218,12 +218,13 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           notified.push(channel);
           continue;
         }
+        // Scheme, host and port only: a webhook's path often carries its token and must not reach logs.
         const shown = channel === 'webhook' ? new URL(target).origin : target;
         try {
           await deps.notifiers[channel].notify(target, notice);
         } catch (err) {
           const why = errorMessage(err);
-          failures.push(`${channel}: ${why}`);
+          failures.push(`${channel} ${shown}: ${why}`);
           const attempt = Context.current().info.attempt;
           const failedKey = `${key}:failed:${attempt}`;
           await deps.cases.addEvent({

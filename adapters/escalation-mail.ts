@@ -33,7 +33,7 @@ export function createEscalationMailNotifier(mailboxes: MailboxDirectory): Escal
       const from = served.entry.smtp.from;
       const t = TEXTS[served.entry.language];
       const zone = served.entry.deadlines?.businessHours?.timeZone ?? 'UTC';
-      const due = DateTime.fromISO(n.dueAt, { zone }).toFormat('yyyy-LL-dd HH:mm ZZZZ');
+      const due = `${DateTime.fromISO(n.dueAt, { zone }).toFormat('yyyy-LL-dd HH:mm ZZ')} (${zone})`;
       const overdue = `${Math.floor(n.overdueBySeconds / 3600)}h${String(Math.floor((n.overdueBySeconds % 3600) / 60)).padStart(2, '0')}m`;
       const domain = from.address.split('@')[1] ?? 'localhost';
       await served.sender.send(

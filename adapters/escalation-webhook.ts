@@ -8,7 +8,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
  * Posts an overdue case as JSON to a webhook (chat, ticketing, paging). The `Idempotency-Key`
  * header is the same on every retry of the same breach, so a receiver that honours it files it
  * once. Redirects are not followed: the URL in the registry is the only place the case goes.
- * 2xx is delivered; 408, 429 and 5xx may heal; any other answer will not without a fix.
+ * Messages name no URL (its path often carries a token). 2xx is delivered; 408, 429 and 5xx may heal; any other answer will not without a fix.
  */
 export function createWebhookNotifier(opts: { timeoutMs?: number; fetch?: typeof fetch } = {}): EscalationNotifier {
   const doFetch = opts.fetch ?? fetch;
@@ -36,18 +36,13 @@ export function createWebhookNotifier(opts: { timeoutMs?: number; fetch?: typeof
         });
       } catch (err) {
         const why = (err as { name?: string }).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : errorMessage(err);
-        throw new TransientError(`webhook ${origin(url)} not reached: ${why}`, FAILURE_TYPES.escalationFailed, { cause: err });
+        throw new TransientError(`not reached: ${why}`, FAILURE_TYPES.escalationFailed, { cause: err });
       }
       const text = (await res.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
       if (res.status >= 200 && res.status < 300) return;
-      const message = `webhook ${origin(url)} answered HTTP ${res.status}${text ? `: ${text}` : ''}`;
+      const message = `answered HTTP ${res.status}${text ? `: ${text}` : ''}`;
       if (res.status === 408 || res.status === 429 || res.status >= 500) throw new TransientError(message, FAILURE_TYPES.escalationFailed);
       throw new PermanentError(message, FAILURE_TYPES.escalationFailed);
     },
   };
-}
-
-/** Scheme, host and port only: a webhook's path often carries its token and must not reach logs. */
-function origin(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : 'URL';
 }
