@@ -4,23 +4,13 @@ import { businessTimeBetween } from '../lib/business-hours';
 import { DEFAULT_DEADLINE_SETTINGS, formatDuration, planDeadline, raisedPriority, type DeadlineSettings } from '../lib/case-deadline';
 import { CASE_CLOCK_STATES, CASE_DEADLINE_EVENTS, FAILURE_TYPES, type CaseClockState } from '../lib/contract';
 import { EmailRagError, PermanentError, TransientError, errorMessage } from '../lib/errors';
-import type { BusinessCalendars } from '../ports/business-calendars';
-import type { CaseClock, CaseClockRow } from '../ports/case-clock';
-import type { EscalationChannel, EscalationNotice, EscalationNotifiers } from '../ports/escalation-notifier';
+import type { CaseClockRow } from '../ports/case-clock';
+import type { EscalationChannel, EscalationNotice } from '../ports/escalation-notifier';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
-import type { AuditLog } from '../ports/store';
 import { correlationId } from './context';
+import type { ActivityDeps, CaseDeadlinePorts } from './deps';
 
-export interface CaseDeadlineDeps {
-  cases: CaseClock;
-  audit: AuditLog;
-  /** The registry: each mailbox's deadline settings (absent: the defaults). */
-  mailboxes: Pick<MailboxDirectory, 'list'>;
-  calendars: BusinessCalendars;
-  notifiers: EscalationNotifiers;
-  /** The clock; tests pass their own. */
-  now?: () => Date;
-}
+export type CaseDeadlineDeps = Pick<ActivityDeps, 'audit' | 'caseDeadlines'> & { mailboxes: Pick<MailboxDirectory, 'list'> };
 
 export interface CaseDeadlineState {
   state: CaseClockState;
@@ -52,10 +42,16 @@ export function escalationKey(caseId: string, dueAt: Date): string {
  * acts only on the deadline the workflow names, so a timer that fires after the case was answered,
  * paused or re-planned does nothing. Every write is keyed by case and due time: retries land once.
  */
-export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
-  const now = deps.now ?? (() => new Date());
+export function createCaseDeadlineActivities(all: CaseDeadlineDeps) {
+  // Checked on use, not at construction: a worker without case workflows builds every activity all the same.
+  const ports = (): CaseDeadlinePorts => {
+    if (!all.caseDeadlines)
+      throw new PermanentError('case deadlines are not set up in this worker (caseDeadlines missing)', FAILURE_TYPES.config);
+    return all.caseDeadlines;
+  };
+  const now = () => (all.caseDeadlines?.now ?? (() => new Date()))();
   const settingsOf = (mailboxId: string): DeadlineSettings =>
-    deps.mailboxes.list().find((m) => m.id === mailboxId)?.deadlines ?? DEFAULT_DEADLINE_SETTINGS;
+    all.mailboxes.list().find((m) => m.id === mailboxId)?.deadlines ?? DEFAULT_DEADLINE_SETTINGS;
   const answer = (state: CaseClockState, r: CaseClockRow | null): CaseDeadlineState => ({
     state,
     dueAt: state === CASE_CLOCK_STATES.paused ? null : iso(r?.dueAt ?? null),
@@ -67,7 +63,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
 
   /** The case's row while it still runs with exactly this due time; null otherwise. */
   const runningWith = async (caseId: string, due: Date): Promise<CaseClockRow | null> => {
-    const row = await deps.cases.get(caseId);
+    const row = await ports().clock.get(caseId);
     return row && running(row) && sameTime(row.dueAt, due) ? row : null;
   };
 
@@ -79,10 +75,10 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
      */
     async planCaseDeadline(input: { caseId: string }): Promise<CaseDeadlineState> {
       for (let round = 0; round < 3; round++) {
-        const row = await deps.cases.get(input.caseId);
+        const row = await ports().clock.get(input.caseId);
         if (!row || row.status === 'closed') return answer(CASE_CLOCK_STATES.closed, row);
         if (!running(row)) {
-          await deps.cases.clearDeadline(row.id);
+          await ports().clock.clearDeadline(row.id);
           return answer(CASE_CLOCK_STATES.paused, row);
         }
         const since = row.waitingSince!;
@@ -90,7 +86,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           return answer(CASE_CLOCK_STATES.running, row);
         }
         const s = settingsOf(row.mailboxId);
-        const calendar = deps.calendars.calendarFor(row.mailboxId);
+        const calendar = ports().calendars.calendarFor(row.mailboxId);
         const plan = planDeadline({
           waitingSince: since,
           priority: row.priority,
@@ -100,7 +96,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           now: now(),
         });
         const target = formatDuration(s.responseTargets[row.priority]);
-        const stored = await deps.cases.setDeadline(
+        const stored = await ports().clock.setDeadline(
           row.id,
           { waitingSince: since, priority: row.priority, ...plan },
           {
@@ -113,7 +109,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           },
         );
         if (stored) {
-          const after = await deps.cases.get(row.id);
+          const after = await ports().clock.get(row.id);
           if (after) return answer(CASE_CLOCK_STATES.running, after);
         }
         // The row moved on between the read and the write (new mail, an answer): plan what it is now.
@@ -133,7 +129,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
       const key = `case:${row.id}:reminder:${due.toISOString()}`;
       if (!row.remindedAt) {
         const raised = raisedPriority(row.priority);
-        await deps.cases.markReminded(row.id, due, raised, now(), {
+        await ports().clock.markReminded(row.id, due, raised, now(), {
           caseId: row.id,
           emailId: row.oldestWaitingEmailId,
           eventType: CASE_DEADLINE_EVENTS.reminder,
@@ -145,10 +141,10 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
         if (!row) return { done: false };
       }
       // Reminded by this call or by an earlier attempt of it; reminded for another due time is not this reminder.
-      const event = await deps.cases.event(key);
+      const event = await ports().clock.event(key);
       if (!event) return { done: false };
       const d = event.details ?? {};
-      await deps.audit.record({
+      await all.audit.record({
         emailId: row.oldestWaitingEmailId,
         correlationId: correlationId(),
         eventType: CASE_DEADLINE_EVENTS.reminder,
@@ -172,10 +168,10 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
       if (!row) return { done: false, notified: [] };
       const at = now();
       const breachKey = `case:${row.id}:breached:${due.toISOString()}`;
-      const calendar = deps.calendars.calendarFor(row.mailboxId);
+      const calendar = ports().calendars.calendarFor(row.mailboxId);
       const overdueBySeconds = Math.floor(businessTimeBetween(due, at, calendar) / 1000);
       if (!row.breachedAt) {
-        await deps.cases.markBreached(row.id, due, at, {
+        await ports().clock.markBreached(row.id, due, at, {
           caseId: row.id,
           emailId: row.oldestWaitingEmailId,
           eventType: CASE_DEADLINE_EVENTS.breached,
@@ -187,8 +183,8 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
         if (!row) return { done: false, notified: [] };
       }
       // Breached for an earlier due time of this wait: that breach was escalated then.
-      if (!(await deps.cases.event(breachKey))) return { done: false, notified: [] };
-      await deps.audit.record({
+      if (!(await ports().clock.event(breachKey))) return { done: false, notified: [] };
+      await all.audit.record({
         emailId: row.oldestWaitingEmailId,
         correlationId: cid,
         eventType: CASE_DEADLINE_EVENTS.breached,
@@ -214,20 +210,20 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
       for (const channel of channels) {
         const target = targets[channel]!;
         const key = `case:${row.id}:escalation:${channel}:${due.toISOString()}`;
-        if (await deps.cases.event(key)) {
+        if (await ports().clock.event(key)) {
           notified.push(channel);
           continue;
         }
         // Scheme, host and port only: a webhook's path often carries its token and must not reach logs.
         const shown = channel === 'webhook' ? new URL(target).origin : target;
         try {
-          await deps.notifiers[channel].notify(target, notice);
+          await ports().notifiers[channel].notify(target, notice);
         } catch (err) {
           const why = errorMessage(err);
           failures.push(`${channel} ${shown}: ${why}`);
           const attempt = Context.current().info.attempt;
           const failedKey = `${key}:failed:${attempt}`;
-          await deps.cases.addEvent({
+          await ports().clock.addEvent({
             caseId: row.id,
             emailId: row.oldestWaitingEmailId,
             eventType: CASE_DEADLINE_EVENTS.escalationFailed,
@@ -235,7 +231,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
             details: { channel, target: shown, dueAt: due.toISOString(), attempt },
             eventKey: failedKey,
           });
-          await deps.audit.record({
+          await all.audit.record({
             emailId: row.oldestWaitingEmailId,
             correlationId: cid,
             eventType: CASE_DEADLINE_EVENTS.escalationFailed,
@@ -246,7 +242,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           });
           continue;
         }
-        await deps.cases.addEvent({
+        await ports().clock.addEvent({
           caseId: row.id,
           emailId: row.oldestWaitingEmailId,
           eventType: CASE_DEADLINE_EVENTS.escalationSent,
@@ -262,7 +258,7 @@ export function createCaseDeadlineActivities(deps: CaseDeadlineDeps) {
           FAILURE_TYPES.escalationFailed,
         );
       }
-      if (notified.length > 0) await deps.cases.markEscalated(row.id, due, at);
+      if (notified.length > 0) await ports().clock.markEscalated(row.id, due, at);
       return { done: true, notified };
     },
   };

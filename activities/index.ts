@@ -1,4 +1,5 @@
 import { createCaseActivities } from './case-activities';
+import { createCaseDeadlineActivities } from './case-deadline-activities';
 import { createCaseSummaryActivities } from './case-summary-activities';
 import { createCleanupActivities } from './cleanup-activities';
 import type { ActivityDeps } from './deps';
@@ -45,9 +46,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createWatchActivities(deps),
     ...createCaseActivities(deps),
     ...createCaseSummaryActivities(deps),
+    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
+    ...createCaseDeadlineActivities(deps),
     ...status,
   };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
-export type { ActivityDeps, MailSettings } from './deps';
+export type { ActivityDeps, CaseDeadlinePorts, MailSettings } from './deps';

@@ -62,15 +62,17 @@ mailboxes:
 
 function activities(opts: { webhookTimeoutMs?: number } = {}) {
   return createCaseDeadlineActivities({
-    cases: createMariaDbCaseClock(db.pool),
     audit: createMariaDbAuditLog(db.pool),
     mailboxes: directory,
-    calendars: loadBusinessCalendars(directory.list()),
-    notifiers: {
-      email: createEscalationMailNotifier(directory),
-      webhook: createWebhookNotifier({ timeoutMs: opts.webhookTimeoutMs ?? 5_000 }),
+    caseDeadlines: {
+      clock: createMariaDbCaseClock(db.pool),
+      calendars: loadBusinessCalendars(directory.list()),
+      notifiers: {
+        email: createEscalationMailNotifier(directory),
+        webhook: createWebhookNotifier({ timeoutMs: opts.webhookTimeoutMs ?? 5_000 }),
+      },
+      now: () => clock,
     },
-    now: () => clock,
   });
 }
 
@@ -279,6 +281,11 @@ test('escalate: breach recorded first; a webhook 500 is audited and retried; the
     (await audits(id)).map((r) => r.event_type),
     ['case_breached', 'escalation_failed'],
   );
+});
+
+test('a worker without the case deadline ports refuses clearly instead of half-working', async () => {
+  const a = createCaseDeadlineActivities({ audit: createMariaDbAuditLog(db.pool), mailboxes: directory });
+  await assert.rejects(run('x', a.planCaseDeadline, 1, { caseId: 'x' }), /case deadlines are not set up in this worker/);
 });
 
 test('escalate: an SMTP refusal and a silent webhook are audited with their reasons; nothing escalates an answered case', async () => {
