@@ -51,7 +51,10 @@ export interface CaseClock {
     plan: { waitingSince: Date; priority: Priority; dueAt: Date; remindAt: Date | null },
     event: CaseEventRecord,
   ): Promise<boolean>;
-  /** Clears due_at and remind_at of a paused case (the basis goes too: the next wait plans afresh). */
+  /**
+   * Clears due_at and remind_at of a paused case. The basis stays: resumed with the same
+   * waiting_since, the wait keeps its reminder and breach; a new waiting_since plans afresh.
+   */
   clearDeadline(caseId: string): Promise<void>;
   /**
    * Sets reminded_at and the raised priority (also as deadline_priority), with the event, only

@@ -125,11 +125,11 @@ export function createMariaDbCaseClock(pool: Pool): CaseClock {
     },
 
     async clearDeadline(caseId) {
+      // The basis stays: the same wait resumed keeps its reminder and breach, a new one plans afresh.
       await query(
         pool,
         'pausing a case deadline',
-        `UPDATE cases SET due_at = NULL, remind_at = NULL, deadline_basis = NULL, deadline_priority = NULL
-          WHERE id = ? AND (due_at IS NOT NULL OR remind_at IS NOT NULL OR deadline_basis IS NOT NULL)`,
+        `UPDATE cases SET due_at = NULL, remind_at = NULL WHERE id = ? AND (due_at IS NOT NULL OR remind_at IS NOT NULL)`,
         [caseId],
       );
     },

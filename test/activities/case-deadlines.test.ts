@@ -185,7 +185,10 @@ test('plan: Friday evening to Monday 16:00 in business time; idempotent; a new p
   assert.equal(paused.state, 'paused');
   assert.equal(paused.dueAt, null);
   assert.equal((await caseRow(id)).due_at, null);
-  await db.pool.query(`UPDATE cases SET status = 'open', waiting_since = NULL WHERE id = ?`, [id]);
+  // Resumed with the same unanswered mail: the same wait, planned again.
+  await db.pool.query(`UPDATE cases SET status = 'open' WHERE id = ?`, [id]);
+  assert.equal((await run(id, a.planCaseDeadline, 1, { caseId: id })).dueAt, critical.dueAt);
+  await db.pool.query(`UPDATE cases SET waiting_since = NULL WHERE id = ?`, [id]);
   assert.equal((await run(id, a.planCaseDeadline, 1, { caseId: id })).state, 'paused', 'nothing unanswered: paused');
   await db.pool.query(`UPDATE cases SET status = 'closed' WHERE id = ?`, [id]);
   assert.equal((await run(id, a.planCaseDeadline, 1, { caseId: id })).state, 'closed');
@@ -281,6 +284,15 @@ test('escalate: breach recorded first; a webhook 500 is audited and retried; the
     (await audits(id)).map((r) => r.event_type),
     ['case_breached', 'escalation_failed'],
   );
+
+  // Answered, then the customer writes again: a new wait, a new clock with its own reminder and escalation.
+  await db.pool.query(`UPDATE cases SET waiting_since = ? WHERE id = ?`, [berlin('2026-12-08T09:00'), id]);
+  clock = berlin('2026-12-08T09:00');
+  const next = await run(id, a.planCaseDeadline, 1, { caseId: id });
+  assert.deepEqual([next.dueAt, next.reminded, next.breached], [berlin('2026-12-08T17:00').toISOString(), false, false]);
+  const fresh = await caseRow(id);
+  assert.equal(fresh.breached_at, null);
+  assert.equal(fresh.escalated_at, null);
 });
 
 test('a worker without the case deadline ports refuses clearly instead of half-working', async () => {
