@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import { businessTimeBetween } from '../lib/business-hours';
 import { DEFAULT_DEADLINE_SETTINGS, formatDuration, planDeadline, raisedPriority, type DeadlineSettings } from '../lib/case-deadline';
 import { CASE_CLOCK_STATES, CASE_DEADLINE_EVENTS, FAILURE_TYPES, type CaseClockState } from '../lib/contract';
-import { EmailRagError, PermanentError, TransientError, errorMessage } from '../lib/errors';
+import { PermanentError, TransientError } from '../lib/errors';
 import type { CaseClockRow } from '../ports/case-clock';
 import type { EscalationChannel, EscalationNotice } from '../ports/escalation-notifier';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
+import { notifyOnce } from './case-escalation';
 import { correlationId } from './context';
 import type { ActivityDeps, CaseDeadlinePorts } from './deps';
 
@@ -208,49 +208,9 @@ export function createCaseDeadlineActivities(all: CaseDeadlineDeps) {
       const notified: EscalationChannel[] = [];
       const failures: string[] = [];
       for (const channel of channels) {
-        const target = targets[channel]!;
-        const key = `case:${row.id}:escalation:${channel}:${due.toISOString()}`;
-        if (await ports().clock.event(key)) {
-          notified.push(channel);
-          continue;
-        }
-        // Scheme, host and port only: a webhook's path often carries its token and must not reach logs.
-        const shown = channel === 'webhook' ? new URL(target).origin : target;
-        try {
-          await ports().notifiers[channel].notify(target, notice);
-        } catch (err) {
-          const why = errorMessage(err);
-          failures.push(`${channel} ${shown}: ${why}`);
-          const attempt = Context.current().info.attempt;
-          const failedKey = `${key}:failed:${attempt}`;
-          await ports().clock.addEvent({
-            caseId: row.id,
-            emailId: row.oldestWaitingEmailId,
-            eventType: CASE_DEADLINE_EVENTS.escalationFailed,
-            message: `escalation by ${channel} to ${shown} failed: ${why}`,
-            details: { channel, target: shown, dueAt: due.toISOString(), attempt },
-            eventKey: failedKey,
-          });
-          await all.audit.record({
-            emailId: row.oldestWaitingEmailId,
-            correlationId: cid,
-            eventType: CASE_DEADLINE_EVENTS.escalationFailed,
-            errorClass: err instanceof EmailRagError ? err.errorClass : 'unclear',
-            message: `case ${row.id}: escalation by ${channel} to ${shown} failed: ${why}`,
-            details: { caseId: row.id, channel, target: shown, dueAt: due.toISOString(), attempt },
-            eventKey: failedKey,
-          });
-          continue;
-        }
-        await ports().clock.addEvent({
-          caseId: row.id,
-          emailId: row.oldestWaitingEmailId,
-          eventType: CASE_DEADLINE_EVENTS.escalationSent,
-          message: `escalated by ${channel} to ${shown}`,
-          details: { channel, target: shown, dueAt: due.toISOString(), overdueBySeconds },
-          eventKey: key,
-        });
-        notified.push(channel);
+        const result = await notifyOnce({ ports: ports(), audit: all.audit, correlationId: cid }, row, channel, targets[channel]!, notice);
+        if (result.delivered) notified.push(channel);
+        else failures.push(result.reason);
       }
       if (failures.length > 0) {
         throw new TransientError(
