@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { businessTimeBetween } from '../lib/business-hours';
 import { DEFAULT_DEADLINE_SETTINGS, formatDuration, planDeadline, raisedPriority, type DeadlineSettings } from '../lib/case-deadline';
 import { CASE_CLOCK_STATES, CASE_DEADLINE_EVENTS, FAILURE_TYPES, type CaseClockState } from '../lib/contract';
+import { CASE_STATUS } from '../lib/domain';
 import { PermanentError, TransientError } from '../lib/errors';
 import type { CaseClockRow } from '../ports/case-clock';
 import type { EscalationChannel, EscalationNotice } from '../ports/escalation-notifier';
@@ -21,7 +22,7 @@ export interface CaseDeadlineState {
   priority: string;
 }
 
-const running = (r: CaseClockRow) => r.status === 'open' && r.waitingSince !== null;
+const running = (r: CaseClockRow) => r.status === CASE_STATUS.open && r.waitingSince !== null;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const sameTime = (a: Date | null, b: Date | null) => (a === null || b === null ? a === b : a.getTime() === b.getTime());
 
@@ -76,7 +77,7 @@ export function createCaseDeadlineActivities(all: CaseDeadlineDeps) {
     async planCaseDeadline(input: { caseId: string }): Promise<CaseDeadlineState> {
       for (let round = 0; round < 3; round++) {
         const row = await ports().clock.get(input.caseId);
-        if (!row || row.status === 'closed') return answer(CASE_CLOCK_STATES.closed, row);
+        if (!row || row.status === CASE_STATUS.closed) return answer(CASE_CLOCK_STATES.closed, row);
         if (!running(row)) {
           await ports().clock.clearDeadline(row.id);
           return answer(CASE_CLOCK_STATES.paused, row);

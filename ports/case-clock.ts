@@ -1,4 +1,4 @@
-import type { Priority } from '../lib/domain';
+import type { CaseStatus, Priority } from '../lib/domain';
 
 /** What the deadline activities read of a case (a `cases` row). */
 export interface CaseClockRow {
@@ -6,7 +6,7 @@ export interface CaseClockRow {
   mailboxId: string;
   correspondent: string;
   subject: string;
-  status: 'open' | 'waiting_for_customer' | 'closed';
+  status: CaseStatus;
   priority: Priority;
   /** The customer's oldest unanswered mail; null: nothing to answer (the clock is paused). */
   waitingSince: Date | null;
@@ -18,7 +18,7 @@ export interface CaseClockRow {
   /** What the stored due time was planned from (waiting_since and priority at the time). */
   deadlineBasis: Date | null;
   deadlinePriority: Priority | null;
-  /** The case's oldest email that is not finished (sent, rejected, failed, ignored); else its oldest email. */
+  /** The case's oldest email still waiting for our answer (not sent, rejected or ignored); else its oldest email. */
   oldestWaitingEmailId: string | null;
 }
 

@@ -1,4 +1,4 @@
-import { ENDED_STATUSES, type Priority } from '../../lib/domain';
+import { CASE_SETTLED_STATUSES, type Priority } from '../../lib/domain';
 import type { CaseClock, CaseClockRow, CaseEventRecord } from '../../ports/case-clock';
 import { classifyDbError, query, sqlList, type Pool, type Queryable } from './pool';
 
@@ -73,7 +73,7 @@ export function createMariaDbCaseClock(pool: Pool): CaseClock {
         `SELECT c.id, c.mailbox_id, c.correspondent, c.subject, c.status, c.priority, c.waiting_since, c.due_at, c.remind_at,
                 c.reminded_at, c.breached_at, c.escalated_at, c.deadline_basis, c.deadline_priority,
                 (SELECT e.id FROM emails e WHERE e.case_id = c.id
-                  ORDER BY e.status IN (${sqlList(ENDED_STATUSES)}), COALESCE(e.sent_date, e.created_at), e.created_at, e.id LIMIT 1) AS oldest_email
+                  ORDER BY e.status IN (${sqlList(CASE_SETTLED_STATUSES)}), COALESCE(e.sent_date, e.created_at), e.created_at, e.id LIMIT 1) AS oldest_email
            FROM cases c WHERE c.id = ?`,
         [caseId],
       );
