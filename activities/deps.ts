@@ -1,8 +1,11 @@
 import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
+import type { BusinessCalendars } from '../ports/business-calendars';
+import type { CaseClock } from '../ports/case-clock';
 import type { Drafter } from '../ports/drafter';
 import type { Embedder } from '../ports/embedder';
+import type { EscalationNotifiers } from '../ports/escalation-notifier';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
 import type { MailboxHealth } from '../ports/mailbox-health';
 import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../ports/store';
@@ -40,6 +43,16 @@ export interface MailSettings {
   injectionGuard?: IntentDetectorSettings;
 }
 
+/** What the case deadline activities need besides the audit log and the mailboxes (activities/case-deadline-activities.ts). */
+export interface CaseDeadlinePorts {
+  clock: CaseClock;
+  /** Each mailbox's business calendar, its holidays files read at start. */
+  calendars: BusinessCalendars;
+  notifiers: EscalationNotifiers;
+  /** The clock; tests pass their own. */
+  now?: () => Date;
+}
+
 export interface ActivityDeps {
   /** Every registered mailbox with its IMAP and SMTP adapters: any worker serves any mailbox. */
   mailboxes: MailboxDirectory;
@@ -72,4 +85,6 @@ export interface ActivityDeps {
   caseSummaries?: CaseSummaryStore;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
+  /** Case deadlines (planning, reminder, escalation); absent: a worker that runs no case workflows. */
+  caseDeadlines?: CaseDeadlinePorts;
 }

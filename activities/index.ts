@@ -1,4 +1,5 @@
 import { createCaseActivities } from './case-activities';
+import { createCaseDeadlineActivities } from './case-deadline-activities';
 import { createCaseSummaryActivities } from './case-summary-activities';
 import { createCaseRoutingActivities } from './case-routing-activities';
 import { createCleanupActivities } from './cleanup-activities';
@@ -47,9 +48,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createCaseActivities(deps),
     ...createCaseSummaryActivities(deps),
     ...createCaseRoutingActivities(deps.caseRouting),
+    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
+    ...createCaseDeadlineActivities(deps),
     ...status,
   };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
-export type { ActivityDeps, MailSettings } from './deps';
+export type { ActivityDeps, CaseDeadlinePorts, MailSettings } from './deps';

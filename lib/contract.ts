@@ -95,6 +95,32 @@ export const WAITING_KINDS = {
 export const SYSTEM_ACTORS = { mailboxCheck: 'mailbox-check' } as const;
 
 /**
+ * Where a case's response clock stands (the answer of the `planCaseDeadline` activity): running
+ * (open, a customer's mail unanswered), paused (waiting for the customer, or nothing unanswered),
+ * closed.
+ */
+export const CASE_CLOCK_STATES = { running: 'running', paused: 'paused', closed: 'closed' } as const;
+export type CaseClockState = (typeof CASE_CLOCK_STATES)[keyof typeof CASE_CLOCK_STATES];
+
+/**
+ * Events of a case's deadline, as `case_events.event_type` and `audit_log.event_type`: operators
+ * and the review inbox filter on them (docs/cases.md#deadlines).
+ */
+export const CASE_DEADLINE_EVENTS = {
+  /** A response deadline was set (or moved: new unanswered mail, another priority). */
+  deadlineSet: 'case_deadline_set',
+  /** The reminder before the due time: the case's priority went one step up. */
+  reminder: 'case_reminder',
+  /** The due time passed without an answer. */
+  breached: 'case_breached',
+  /** The escalation mail or webhook was delivered (one row per channel and due time). */
+  escalationSent: 'escalation_sent',
+  /** The escalation mail or webhook failed; the activity retries. */
+  escalationFailed: 'escalation_failed',
+} as const;
+export type CaseDeadlineEvent = (typeof CASE_DEADLINE_EVENTS)[keyof typeof CASE_DEADLINE_EVENTS];
+
+/**
  * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
  * product's errors (lib/errors.ts), which the queue interceptor passes on as the ApplicationFailure
  * `type`. Workflows decide on these, never on a failure's message text.
@@ -188,6 +214,10 @@ export const FAILURE_TYPES = {
   payloadKeyUnknown: 'PAYLOAD_KEY_UNKNOWN',
   payloadCorrupt: 'PAYLOAD_CORRUPT',
   temporalUnavailable: 'TEMPORAL_UNAVAILABLE',
+
+  // --- cases
+  /** A missed deadline could not be reported (escalation mail or webhook failed): retried; the breach stays recorded. */
+  escalationFailed: 'ESCALATION_FAILED',
 } as const;
 
 /**

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { DeadlineSettings } from './case-deadline';
 import { ConfigError, errorMessage } from './errors';
+import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
 import type { SecretRef } from './secret-ref';
@@ -54,6 +56,8 @@ export interface MailboxEntry {
   priorityRules: PriorityRule[];
   /** Language of greetings and fallbacks when the mail's own cannot be told. */
   language: 'de' | 'en';
+  /** Business hours, response targets, reminder and escalation of its cases; absent: the defaults (lib/case-deadline.ts). */
+  deadlines?: DeadlineSettings;
 }
 
 /** How a send in doubt is looked up in a Sent folder the provider fills. */
@@ -168,7 +172,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     problem(': must be an object');
     return null;
   }
-  const known = new Set(['id', 'enabled', 'team', 'imap', 'smtp', 'priorityRules', 'language']);
+  const known = new Set<string>(['id', 'enabled', 'team', 'imap', 'smtp', 'priorityRules', 'language', ...DEADLINE_FIELDS]);
   for (const k of Object.keys(o)) if (!known.has(k)) problem(`: unknown field "${k}"`);
   const id = typeof o.id === 'string' ? o.id.trim() : '';
   if (!ID.test(id)) problem(`.id must be 1-40 lower-case letters, digits or "-", got ${JSON.stringify(o.id)}`);
@@ -205,6 +209,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     problem(`.team must be an id like "support", got ${JSON.stringify(o.team)}`);
   const signature = f.optStr(smtp, 'smtp.signature');
   const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
+  const deadlines = parseDeadlineSettings(o, problem);
   return {
     id,
     enabled: enabled === true,
@@ -235,6 +240,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     },
     priorityRules: rules.rules,
     language: language === 'en' ? 'en' : 'de',
+    ...(deadlines ? { deadlines } : {}),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
 import { createPool } from '../adapters/mariadb/pool';
+import { createMariaDbCaseFigures } from '../adapters/mariadb/case-figures';
+import type { CaseFigures } from '../ports/case-figures';
+import { caseMetrics } from './case-metrics';
 import { idleMetrics } from './idle-metrics';
 import { labelledGauge } from './labelled-gauge';
 import { createMariaDbWatcherHealth } from '../adapters/mariadb/watcher-health';
@@ -60,6 +63,8 @@ export const BUSINESS_METRICS = {
   idleWatchers: 'email_rag_idle_watchers',
   idleReconnects: 'email_rag_idle_reconnects_total',
   triageAlerts: 'email_rag_triage_alerts_total',
+  casesOverdue: 'email_rag_cases_overdue',
+  caseEscalations: 'email_rag_case_escalations_total',
 } as const;
 
 /**
@@ -98,6 +103,8 @@ export function startBusinessMetricsSampler(
     promptVersion?: string;
     /** The IDLE watchers' rows, and whether IMAP_IDLE is on: folders of enabled mailboxes per state. */
     watchers?: { on: boolean; list(): Promise<WatcherRow[]> };
+    /** Case deadlines: overdue cases and escalations per mailbox. */
+    cases?: CaseFigures;
   } = {},
 ): { stop(): Promise<void> } {
   const m = BUSINESS_METRICS;
@@ -152,6 +159,7 @@ export function startBusinessMetricsSampler(
   );
 
   const idle = idleMetrics(meter, { watchers: m.idleWatchers, reconnects: m.idleReconnects }, opts.mailboxes ?? [], opts.watchers);
+  const cases = caseMetrics(meter, { overdue: m.casesOverdue, escalations: m.caseEscalations }, opts.mailboxes ?? [], opts.cases);
   const triageAlerts = meter.createCounter(
     m.triageAlerts,
     '',
@@ -235,6 +243,7 @@ export function startBusinessMetricsSampler(
       sends(SEND_STATUSES.map((status) => [{ status }, state.sends[status] ?? 0]));
       deadLetters(state.deadLetters.map((d) => [{ step: d.step, error_class: d.errorClass }, d.count]));
       await idle.sample();
+      await cases.sample();
       lastSample.set(Math.floor(Date.now() / 1000));
       if (failing) logger.info('business metrics sampled again');
       failing = false;
@@ -279,6 +288,7 @@ export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop
       drafter: config.llm.mode,
       promptVersion: config.llm.mode === 'openai' ? PROMPT_VERSION : OFFLINE_PROMPT_VERSION,
       watchers: { on: config.imap.idle, list: () => createMariaDbWatcherHealth(pool).list() },
+      cases: createMariaDbCaseFigures(pool),
     },
   );
   return {

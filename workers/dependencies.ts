@@ -46,6 +46,7 @@ import type { Embedder } from '../ports/embedder';
 import { isolationKey } from '../lib/mailbox-scope';
 import type { AuditLog, JobLedger, MessageStore } from '../ports/store';
 import type { VectorIndex } from '../ports/vector-index';
+import { buildCaseDeadlinePorts } from './case-deadline-ports';
 import { remoteEmbedder } from './embedder';
 
 export interface Dependencies {
@@ -172,6 +173,7 @@ export function buildDependencies(
         }
       : {}),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
+    caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes),
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,

@@ -136,6 +136,7 @@ test('alert rules: the throughput and dead-letter alerts, each with an expressio
     ['EmailRagReplyLimitReached', 'email_rag_triage_alerts_total{event="reply_limit_reached"}'],
     ['EmailRagPushIntakeDown', 'email_rag_idle_watchers{state=~"reconnecting|stale"}'],
     ['EmailRagMailboxSignInRefused', 'email_rag_mailbox_auth_blocked'],
+    ['EmailRagCaseResponseOverdue', 'email_rag_cases_overdue'],
   ] as const) {
     assert.ok(byName.get(alert)?.expr.includes(reads), `${alert} reads ${reads}`);
   }

@@ -1,0 +1,19 @@
+import { loadBusinessCalendars } from '../adapters/business-calendars';
+import { createEscalationMailNotifier } from '../adapters/escalation-mail';
+import { createWebhookNotifier } from '../adapters/escalation-webhook';
+import { createMariaDbCaseClock } from '../adapters/mariadb/case-clock';
+import type { Pool } from '../adapters/mariadb/pool';
+import type { CaseDeadlinePorts } from '../activities/deps';
+import type { MailboxDirectory } from '../ports/mailbox-directory';
+
+/**
+ * The case deadline activities' adapters. Reads every mailbox's holidays file now: a bad one
+ * throws a ConfigError naming each problem and its mailbox, so the worker does not start.
+ */
+export function buildCaseDeadlinePorts(pool: Pool, mailboxes: MailboxDirectory): CaseDeadlinePorts {
+  return {
+    clock: createMariaDbCaseClock(pool),
+    calendars: loadBusinessCalendars(mailboxes.list()),
+    notifiers: { email: createEscalationMailNotifier(mailboxes), webhook: createWebhookNotifier() },
+  };
+}
