@@ -20,7 +20,7 @@ export interface CaseJoin {
   /** A new case was opened for this mail. */
   opened: boolean;
   /** How the mail came to the case: its thread, the correspondent's open case, or a new case. */
-  via: 'thread' | 'correspondent' | 'new' | 'already';
+  via: 'thread' | 'correspondent' | 'opened' | 'already';
   /** Other mails of the case waiting for a person: their drafts were written without this mail. */
   waiting: string[];
 }

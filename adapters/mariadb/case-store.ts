@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CASE_SETTLED_STATUSES, CASE_STATUS, type CaseStatus, type EmailStatus } from '../../lib/domain';
+import {
+  CASE_SETTLED_STATUSES,
+  CASE_STATUS,
+  NEEDS_PERSON_STATUSES,
+  SEND_STATUS,
+  type CaseStatus,
+  type EmailStatus,
+} from '../../lib/domain';
 import type { CaseJoin, CaseJoinInput, CaseMail, CaseRow, CaseStore } from '../../ports/cases';
 import { classifyDbError, query, sqlList, type Pool } from './pool';
 
@@ -64,7 +71,7 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
     const rows = await query<Array<{ id: string }>>(
       pool,
       'finding waiting drafts of the case',
-      `SELECT id FROM emails WHERE case_id = ? AND id <> ? AND status IN ('awaiting_approval', 'manual_review') ORDER BY created_at`,
+      `SELECT id FROM emails WHERE case_id = ? AND id <> ? AND status IN (${sqlList(NEEDS_PERSON_STATUSES)}) ORDER BY created_at`,
       [caseId, emailId],
     );
     return rows.map((r) => r.id);
@@ -138,7 +145,7 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
          WHERE id = ?`,
         [caseId, input.priority, caseId],
       );
-      return { caseId, opened: !open, via: open ? (thread[0] ? 'thread' : 'correspondent') : 'new' };
+      return { caseId, opened: !open, via: open ? (thread[0] ? 'thread' : 'correspondent') : 'opened' };
     } catch (err) {
       throw classifyDbError(err, 'joining a case');
     } finally {
@@ -219,7 +226,7 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
         pool,
         'finding the last reply of a case',
         `SELECT MAX(s.sent_at) AS at FROM send_attempts s JOIN drafts d ON d.id = s.draft_id JOIN emails e ON e.id = d.email_id
-          WHERE e.case_id = ? AND s.status = 'sent'`,
+          WHERE e.case_id = ? AND s.status = '${SEND_STATUS.sent}'`,
         [caseId],
       );
       const lastReply = answered[0]?.at ?? null;
