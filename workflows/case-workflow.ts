@@ -63,6 +63,7 @@ export interface CaseWorkflowResult {
 
 type Ready = { emailId: string; draftId: string | null; category?: string | null; language?: string | null };
 
+const DUE_SLACK_MS = 1_000;
 /** Events in one run before it continues as new: the history of a long case stays short. */
 const EVENTS_PER_RUN = 2_000;
 
@@ -135,7 +136,9 @@ async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): P
  * the breach) and returns 'acted', or the time of the next thing due (null: nothing, wait for news).
  */
 async function actOnClock(acts: CaseActivities, view: CaseView, closeAt: string | null): Promise<'acted' | number | null> {
-  const now = Date.now();
+  // A second of slack: a time planned "now" by an activity lies a little after this task's clock,
+  // and is due, not a timer of a few milliseconds.
+  const now = Date.now() + DUE_SLACK_MS;
   const send = view.pending.find((p) => p.sendAtMs <= now);
   if (send) {
     view.pending = view.pending.filter((p) => p !== send);
