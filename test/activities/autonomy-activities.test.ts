@@ -11,7 +11,6 @@ import { after, before, beforeEach, test } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAutonomyActivities } from '../../activities/autonomy-activities';
 import { createSendActivities } from '../../activities/send-activities';
-import type { ActivityDeps } from '../../activities/deps';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
 import { createMariaDbDraftStore } from '../../adapters/mariadb/draft-store';
