@@ -43,6 +43,35 @@ function checkedText(value: unknown, field: string, max: number): string {
   return value.trim();
 }
 
+/**
+ * A reviewer stops the automatic send of a draft (the inbox, the CLI, the activity): recorded
+ * even before a verdict, so none is planned afterwards. `stopped` is false when the draft was sent
+ * automatically already (or its approval is under way).
+ */
+export async function stopAutomaticSend(
+  deps: Pick<AutonomyDeps, 'autonomy' | 'audit'>,
+  input: { emailId: string; draftId: string; by: string },
+): Promise<{ stopped: boolean }> {
+  const emailId = checkedText(input.emailId, 'emailId', 400);
+  const draftId = checkedText(input.draftId, 'draftId', 400);
+  const by = checkedText(input.by, 'by', DECISION_LIMITS.byChars);
+  const cid = correlationOf(emailId);
+  const state = await deps.autonomy.stop(emailId, draftId, by);
+  const stopped = state !== AUTO_SEND_STATES.sent;
+  await deps.audit.record({
+    emailId,
+    correlationId: cid,
+    eventType: AUTONOMY_EVENTS.stopped,
+    actor: by,
+    message: stopped
+      ? `${by} stopped the automatic send of draft ${draftId}`
+      : `${by} asked to stop draft ${draftId}, but it was sent automatically already`,
+    details: { draftId, stopped },
+    eventKey: `${cid}:${AUTONOMY_EVENTS.stopped}:${draftId}`,
+  });
+  return { stopped };
+}
+
 export function createAutonomyActivities(deps: AutonomyDeps) {
   const now = deps.now ?? (() => new Date());
 
@@ -158,26 +187,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
     autoSend,
 
     /** A reviewer stops the automatic send of a draft; false when it was sent (or is being sent) already. */
-    async stopAutoSend(input: { emailId: string; draftId: string; by: string }): Promise<{ stopped: boolean }> {
-      const emailId = checkedText(input.emailId, 'emailId', 400);
-      const draftId = checkedText(input.draftId, 'draftId', 400);
-      const by = checkedText(input.by, 'by', DECISION_LIMITS.byChars);
-      const cid = correlationOf(emailId);
-      const state = await deps.autonomy.stop(emailId, draftId, by);
-      const stopped = state !== AUTO_SEND_STATES.sent;
-      await deps.audit.record({
-        emailId,
-        correlationId: cid,
-        eventType: AUTONOMY_EVENTS.stopped,
-        actor: by,
-        message: stopped
-          ? `${by} stopped the automatic send of draft ${draftId}`
-          : `${by} asked to stop draft ${draftId}, but it was sent automatically already`,
-        details: { draftId, stopped },
-        eventKey: `${cid}:${AUTONOMY_EVENTS.stopped}:${draftId}`,
-      });
-      return { stopped };
-    },
+    stopAutoSend: (input: { emailId: string; draftId: string; by: string }) => stopAutomaticSend(deps, input),
   };
 }
 
