@@ -460,7 +460,10 @@ async function run(argv: string[]): Promise<void> {
         console.log(await autonomySwitch(config(), sub === 'on', by));
         return;
       }
-      throw new CliError(`usage: email-rag autonomy status [--json] | autonomy off|on --by NAME | autonomy stop <emailId> [--draft ID] --by NAME\n${USAGE}`, 2);
+      throw new CliError(
+        `usage: email-rag autonomy status [--json] | autonomy off|on --by NAME | autonomy stop <emailId> [--draft ID] --by NAME\n${USAGE}`,
+        2,
+      );
     }
     case 'inbox': {
       const { positionals, values } = args(rest, { role: { type: 'string' } });

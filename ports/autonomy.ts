@@ -3,7 +3,7 @@
  * category's record (MariaDB, adapters/mariadb/autonomy-store.ts), and the approval an automatic
  * send makes through the email workflow's own `approve` Update (adapters/temporal-auto-approver.ts).
  */
-import type { AutoSendState } from '../lib/contract';
+import type { AUTO_SEND_STATES, AutoSendState } from '../lib/contract';
 import type { CategoryRecord } from '../lib/autonomy-policy';
 
 export interface AutonomySwitch {
@@ -59,7 +59,12 @@ export interface AutonomyStore {
   savePending(p: NewPendingAutoSend): Promise<PendingAutoSend>;
   pending(draftId: string): Promise<PendingAutoSend | null>;
   /** `from → to` (compare and swap, `from` defaults to pending); false when it had moved already. */
-  settle(draftId: string, to: Exclude<AutoSendState, 'pending'>, reason: string, from?: AutoSendState): Promise<boolean>;
+  settle(
+    draftId: string,
+    to: Exclude<AutoSendState, typeof AUTO_SEND_STATES.pending>,
+    reason: string,
+    from?: AutoSendState,
+  ): Promise<boolean>;
   /** Automatic sends still pending (of one email, when given), soonest first. */
   listPending(emailId?: string): Promise<PendingAutoSend[]>;
 }
