@@ -6,7 +6,6 @@ import { createMariaDbMailboxHealth } from '../adapters/mariadb/mailbox-health';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
 import { createMariaDbAutonomyStore } from '../adapters/mariadb/autonomy-store';
 import { createTemporalAutoApprover } from '../adapters/temporal-auto-approver';
-import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
