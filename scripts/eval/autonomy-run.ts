@@ -103,8 +103,9 @@ const NO_APPROVALS: AutoApprover = {
 export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Promise<AutonomyRunResult> {
   const [db, llm] = await Promise.all([createTestDatabase('autonomyrun'), startOpenAiDouble()]);
   const connection = Connection.lazy({ address: '127.0.0.1:1' });
+  // No Temporal here: cases off, so no step waits to tell a case workflow; the verdict is the same.
   const config = loadConfig(
-    { DATABASE_URL: db.url, LLM_BASE_URL: llm.baseUrl, EMBEDDER: 'off', REPLY_LIMIT_PER_HOUR: '0' },
+    { DATABASE_URL: db.url, LLM_BASE_URL: llm.baseUrl, EMBEDDER: 'off', REPLY_LIMIT_PER_HOUR: '0', CASES: 'false' },
     { imap: false },
   );
   const deps = buildDependencies(config, new Client({ connection }), { embedder: undefined });
