@@ -65,7 +65,7 @@ export interface AutonomyStore {
     reason: string,
     from?: AutoSendState,
   ): Promise<boolean>;
-  /** Automatic sends still pending (of one email, when given), soonest first. */
+  /** Automatic sends still pending whose draft still waits for approval (of one email, when given), soonest first. */
   listPending(emailId?: string): Promise<PendingAutoSend[]>;
 }
 

@@ -3,7 +3,7 @@
  * and a category's record read from `draft_outcomes` (migration 016).
  */
 import { AUTO_SEND_STATES, AUTONOMY_ACTOR_PREFIX, type AutoSendState } from '../../lib/contract';
-import { DRAFT_OUTCOME } from '../../lib/domain';
+import { DRAFT_OUTCOME, DRAFT_STATUS } from '../../lib/domain';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from '../../ports/autonomy';
 import { query, type Pool } from './pool';
 
@@ -140,8 +140,10 @@ export function createMariaDbAutonomyStore(pool: Pool): AutonomyStore {
       const rows = await query<PendingRow[]>(
         pool,
         'listing automatic sends',
-        `SELECT * FROM autonomy_pending WHERE state = '${AUTO_SEND_STATES.pending}' ${emailId === undefined ? '' : 'AND email_id = ?'}
-         ORDER BY send_after, draft_id LIMIT 500`,
+        // A draft a person decided, or a newer draft replaced, will not be sent automatically: not listed.
+        `SELECT p.* FROM autonomy_pending p JOIN drafts d ON d.id = p.draft_id AND d.status = '${DRAFT_STATUS.awaitingApproval}'
+          WHERE p.state = '${AUTO_SEND_STATES.pending}' ${emailId === undefined ? '' : 'AND p.email_id = ?'}
+          ORDER BY p.send_after, p.draft_id LIMIT 500`,
         emailId === undefined ? [] : [emailId],
       );
       return rows.map(toPending);

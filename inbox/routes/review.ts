@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
 import { createMariaDbCaseView } from '../../adapters/mariadb/case-view';
 import { CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
+import { DRAFT_STATUS } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { CASE_TEXTS } from '../case-texts';
@@ -40,7 +41,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     // The case it belongs to, and how much else of it is open: one reply may answer them together.
     const emailCase = await cases.ofEmail(id);
     // Only the current draft can be sent automatically; an older one shown has nothing pending.
-    const autoSend = olderShown ? null : await pendingAutoSend(deps, shown?.id);
+    const autoSend = olderShown || shown?.status !== DRAFT_STATUS.awaitingApproval ? null : await pendingAutoSend(deps, shown.id);
     const sources = (shown?.contextIds ?? []).map((sid) => ({ id: sid, href: `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}` }));
     return page(req, reply, 'review', {
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },

@@ -44,15 +44,23 @@ before(async () => {
   await seed('support', 'opening_hours', 30, 30);
   await seed('support', 'opening_hours', 40, 40, 'autonomy:support-autonomy@1');
   await seed('support', 'billing', 60, 60);
-  await createMariaDbAutonomyStore(db.pool).savePending({
-    draftId: 'email-9:draft:1',
-    emailId: 'email-9',
-    mailboxId: 'support',
-    category: 'shipping',
-    sendAfter: new Date('2026-12-03T14:32:00Z'),
-    policy: 'support-autonomy@2',
-    figures: { category: 'shipping', reviewed: 50, unchanged: 50, share: 1, minReviewed: 50, minShare: 0.95 },
-  });
+  await db.pool.query(
+    `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model, prompt_version, context_ids, category, to_address)
+     VALUES ('email-9:draft:1', 'email-9', 1, 'Re: Lieferzeit', 'Drei bis fünf Werktage.', 'de', 0.9, 'openai', 'm', 'v1', '[]', 'shipping', 'eva@kunde.example'),
+            ('email-8:draft:1', 'email-8', 1, 'Re: Lieferzeit', 'Drei bis fünf Werktage.', 'de', 0.9, 'openai', 'm', 'v1', '[]', 'shipping', 'eva@kunde.example')`,
+  );
+  // email-8's draft was approved by a person meanwhile: its automatic send is not listed.
+  await db.pool.query("UPDATE drafts SET status = 'approved' WHERE id = 'email-8:draft:1'");
+  for (const id of ['email-8', 'email-9'])
+    await createMariaDbAutonomyStore(db.pool).savePending({
+      draftId: `${id}:draft:1`,
+      emailId: id,
+      mailboxId: 'support',
+      category: 'shipping',
+      sendAfter: new Date('2026-12-03T14:32:00Z'),
+      policy: 'support-autonomy@2',
+      figures: { category: 'shipping', reviewed: 50, unchanged: 50, share: 1, minReviewed: 50, minShare: 0.95 },
+    });
 });
 after(async () => {
   await db?.drop();
@@ -75,7 +83,11 @@ test('status: off by default, each category with its record, bar and state, and 
   assert.match(r.stdout, /^support\s+billing\s+50\s+50 100\.0 %\s+50 \/ 95\.0 %\s+not listed$/m);
   assert.match(r.stdout, /^support\s+opening_hours\s+30\s+30 100\.0 %\s+50 \/ 95\.0 %\s+switched off$/m);
   assert.match(r.stdout, /^support\s+shipping\s+50\s+50 100\.0 %\s+50 \/ 95\.0 %\s+switched off$/m);
-  assert.match(r.stdout, /^ {2}2026-12-03T14:32:00\.000Z {2}email-9 {2}email-9:draft:1 {2}support\/shipping/m);
+  assert.match(
+    r.stdout,
+    /^pending automatic sends \(1\):\n {2}2026-12-03T14:32:00\.000Z {2}email-9 {2}email-9:draft:1 {2}support\/shipping/m,
+  );
+  assert.doesNotMatch(r.stdout, /email-8/);
 });
 
 test('on and off need --by, switch everything, and are audited; status shows the states', async () => {
