@@ -6,7 +6,7 @@
 import { stopAutomaticSend } from '../../activities/autonomy-activities';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
-import { AUTO_SEND_STATES } from '../../lib/contract';
+import { AUTO_SEND_STATES, CASE_SIGNALS } from '../../lib/contract';
 import { readAutonomyStatus, switchAutonomy } from '../../lib/autonomy-status';
 import { errorMessage } from '../../lib/errors';
 import type { InboxContext, InboxDeps } from '../app';
@@ -55,6 +55,12 @@ export function registerAutonomyRoutes({ app, deps }: InboxContext): void {
         { emailId: id, draftId: typeof draftId === 'string' ? draftId : '', by: req.actor!.name },
       );
       req.session.flash = r.stopped ? { kind: 'ok', message: t.autoSendStopped } : { kind: 'refused', message: t.autoSendAlreadySent };
+      // The stop stands in MariaDB either way (the automatic send checks it); the case workflow drops its timer.
+      const caseId = r.stopped ? (await deps.store.email(id))?.caseId : null;
+      if (caseId)
+        await deps.caseSignals
+          ?.notify(caseId, CASE_SIGNALS.stopAutoSend, { emailId: id, draftId: String(draftId), by: req.actor!.name })
+          .catch(() => undefined);
     } catch (err) {
       req.session.flash = { kind: 'refused', message: errorMessage(err) };
     }
