@@ -1,4 +1,6 @@
+import type { AutonomyPolicy } from '../lib/autonomy-policy';
 import type { IntentDetectorSettings } from '../lib/intent-detector';
+import type { AutoApprover, AutonomyStore } from '../ports/autonomy';
 import type { TriageSettings } from '../lib/triage';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { BusinessCalendars } from '../ports/business-calendars';
@@ -87,4 +89,6 @@ export interface ActivityDeps {
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
   /** Case deadlines (planning, reminder, escalation); absent: a worker that runs no case workflows. */
   caseDeadlines?: CaseDeadlinePorts;
+  /** Earned autonomy (AUTONOMY_FILE, the switch); absent: every draft waits for a person. */
+  autonomy?: { store: AutonomyStore; approver: AutoApprover; policy: AutonomyPolicy | null };
 }

@@ -1,3 +1,4 @@
+import { autonomyOff, createAutonomyActivities } from './autonomy-activities';
 import { createCaseActivities } from './case-activities';
 import { createCaseDeadlineActivities } from './case-deadline-activities';
 import { createCaseSummaryActivities } from './case-summary-activities';
@@ -50,6 +51,15 @@ export function createActivities(deps: ActivityDeps) {
     ...createCaseRoutingActivities(deps.caseRouting),
     // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
     ...createCaseDeadlineActivities(deps),
+    ...(deps.autonomy
+      ? createAutonomyActivities({
+          ...deps.autonomy,
+          autonomy: deps.autonomy.store,
+          messages: deps.messages,
+          drafts: deps.drafts,
+          audit: deps.audit,
+        })
+      : autonomyOff()),
     ...status,
   };
 }

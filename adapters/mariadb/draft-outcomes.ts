@@ -1,6 +1,8 @@
 /**
  * Writes `draft_outcomes` (migration 016): one row per decided draft, upserted on the draft id,
- * with the figures it is grouped by copied from the draft and its email at that moment.
+ * with the figures it is grouped by copied from the draft and its email at that moment. A draft an
+ * automatic send approved is recorded like any other, its `decided_by` being `autonomy:<policy>`;
+ * the autonomy record (adapters/mariadb/autonomy-store.ts) leaves those out: no person judged them.
  */
 import { DRAFT_FLAGS } from '../../lib/contract';
 import { DRAFT_OUTCOME, DRAFT_STATUS, type DraftOutcome } from '../../lib/domain';

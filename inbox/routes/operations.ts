@@ -4,13 +4,14 @@ import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { formatDuration, formatTime } from '../format';
 import { TEXTS, pickLanguage } from '../i18n';
+import { autonomySection } from './autonomy';
 import { qualitySection } from './quality-section';
 
 export function registerOperationsRoutes({ app, deps, page }: InboxContext): void {
   app.get('/ops', async (req, reply) => {
     const link = (id: string) => temporalUiLink(deps.config, id);
     const t = TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])];
-    const [backlog, oldest, metrics, dead, sends, quality] = await Promise.all([
+    const [backlog, oldest, metrics, dead, sends, quality, autonomy] = await Promise.all([
       backlogByStatusAndPriority(deps.pool),
       oldestWaiting(deps.pool),
       readMetrics(
@@ -22,6 +23,7 @@ export function registerOperationsRoutes({ app, deps, page }: InboxContext): voi
       createMariaDbDeadLetters(deps.pool).list(),
       sendProblems(deps.pool),
       qualitySection(deps, req.query as Record<string, unknown>, t),
+      autonomySection(deps, t),
     ]);
     return page(req, reply, 'ops', {
       backlog: backlog.map((b) => ({ ...b, oldest: formatDuration(b.oldestSeconds) })),
@@ -40,6 +42,7 @@ export function registerOperationsRoutes({ app, deps, page }: InboxContext): voi
       sends: sends.map((s) => ({ ...s, since: formatTime(s.since), ui: link(s.emailId), href: `/email/${encodeURIComponent(s.emailId)}` })),
       canRequeue: req.actor?.role === 'operator',
       quality,
+      autonomy,
     });
   });
 

@@ -2,11 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
 import { createMariaDbCaseView } from '../../adapters/mariadb/case-view';
 import { CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
+import { DRAFT_STATUS } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
 import { CASE_TEXTS } from '../case-texts';
 import { pickLanguage } from '../i18n';
 import { formatClock, formatTime } from '../format';
+import { pendingAutoSend } from './autonomy';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -38,6 +40,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     const send = shown ? await deps.store.sendOf(shown.id) : null;
     // The case it belongs to, and how much else of it is open: one reply may answer them together.
     const emailCase = await cases.ofEmail(id);
+    // Only the current draft can be sent automatically; an older one shown has nothing pending.
+    const autoSend = olderShown || shown?.status !== DRAFT_STATUS.awaitingApproval ? null : await pendingAutoSend(deps, shown.id);
     const sources = (shown?.contextIds ?? []).map((sid) => ({ id: sid, href: `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}` }));
     return page(req, reply, 'review', {
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },
@@ -52,6 +56,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       kinds: WAITING_KINDS,
       temporalDown,
       send,
+      autoSend,
       sources,
       audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
       temporalLink: temporalUiLink(deps.config, id),

@@ -1,0 +1,120 @@
+/** The autonomy policy file: defaults, every problem listed at once, the record's bars, AUTONOMY_FILE in the config. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { AUTONOMY_EVENTS, autonomyActor, isAutomaticActor } from '../../lib/contract';
+import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, parseAutonomyPolicy, policyLabel } from '../../lib/autonomy-policy';
+import { loadConfig } from '../../lib/config';
+
+test('a minimal policy takes the defaults; defaults and a mailbox can set their own bars', () => {
+  const p = parseAutonomyPolicy('policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n', 'test');
+  assert.equal(policyLabel(p), 'support@1');
+  assert.deepEqual(p.mailboxes.default, { mailboxId: 'default', categories: ['shipping'], ...AUTONOMY_DEFAULTS, neverAutomatic: [] });
+  assert.deepEqual(AUTONOMY_DEFAULTS, { minReviewed: 50, minUnchangedShare: 0.95, graceMinutes: 10, minConfidence: 0.8 });
+  const q = parseAutonomyPolicy(
+    `policy: p
+version: 2026-12
+defaults: { minReviewed: 80, graceMinutes: 30 }
+mailboxes:
+  support: { categories: [a, b, a], minUnchangedShare: 0.98, neverAutomatic: [Garantie] }
+  sales: { categories: [], minReviewed: 20 }
+`,
+    'test',
+    ['support', 'sales'],
+  );
+  assert.deepEqual(q.mailboxes.support, {
+    mailboxId: 'support',
+    categories: ['a', 'b'],
+    minReviewed: 80,
+    minUnchangedShare: 0.98,
+    graceMinutes: 30,
+    minConfidence: 0.8,
+    neverAutomatic: ['Garantie'],
+  });
+  assert.equal(q.mailboxes.sales?.minReviewed, 20);
+});
+
+test('every problem of a policy file is listed in one error', () => {
+  const bad = `policy: "has space"
+version: [1]
+colour: red
+defaults: { minReviewed: 0, speed: 3 }
+mailboxes:
+  support: { categories: shipping, minUnchangedShare: 1.5, graceMinutes: 2.5, minConfidence: -1, extra: 1 }
+  Sales!: { categories: [x] }
+  ghost: { categories: [x] }
+  empty: 3
+`;
+  assert.throws(
+    () => parseAutonomyPolicy(bad, 'AUTONOMY_FILE a.yml', ['support', 'empty']),
+    (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'CONFIG');
+      for (const part of [
+        'unknown key "colour"',
+        'policy must be a name',
+        'version must be a number or a short word',
+        'defaults.minReviewed must be a whole number from 1 to 10000, got 0',
+        'defaults: unknown key "speed"',
+        'mailboxes.support.categories must be a list',
+        'mailboxes.support.minUnchangedShare must be a number from 0 to 1, got 1.5',
+        'mailboxes.support.graceMinutes must be a whole number from 1 to 1440, got 2.5',
+        'mailboxes.support.minConfidence must be a number from 0 to 1, got -1',
+        'mailboxes.support: unknown key "extra"',
+        'mailboxes.Sales!: a mailbox id is lower-case letters, digits and -',
+        'mailboxes.ghost: no such mailbox in the registry (known: support, empty)',
+        'mailboxes.empty must be a mapping with categories',
+      ])
+        assert.ok(err.message.includes(part), `missing: ${part}\n${err.message}`);
+      assert.match(err.message, /^AUTONOMY_FILE a\.yml: /);
+      return true;
+    },
+  );
+  assert.throws(() => parseAutonomyPolicy('policy: [', 'f'), /f is not valid YAML/);
+  assert.throws(() => parseAutonomyPolicy('- a', 'f'), /f must be a mapping/);
+});
+
+test('a record qualifies only with enough reviewed drafts and a high enough share unchanged', () => {
+  const bars = { minReviewed: 50, minUnchangedShare: 0.95 };
+  assert.deepEqual(judgeRecord({ reviewed: 50, unchanged: 48 }, bars), { qualifies: true, share: 0.96, reason: null });
+  assert.equal(judgeRecord({ reviewed: 49, unchanged: 49 }, bars).reason, 'only 49 reviewed drafts, 50 needed');
+  assert.equal(judgeRecord({ reviewed: 50, unchanged: 47 }, bars).reason, '94.0 % approved unchanged, 95.0 % needed');
+  assert.equal(judgeRecord({ reviewed: 0, unchanged: 0 }, { minReviewed: 1, minUnchangedShare: 0 }).qualifies, false);
+  const p = parseAutonomyPolicy('policy: p\nversion: 1\nmailboxes: { default: { categories: [a] } }', 't');
+  assert.equal(categoryState(p, 'default', 'a', { reviewed: 50, unchanged: 50 }, true), 'qualifies');
+  assert.equal(categoryState(p, 'default', 'a', { reviewed: 50, unchanged: 50 }, false), 'switched_off');
+  assert.equal(categoryState(p, 'default', 'a', { reviewed: 10, unchanged: 10 }, true), 'below_bar');
+  assert.equal(categoryState(p, 'default', 'b', { reviewed: 50, unchanged: 50 }, true), 'not_listed');
+  assert.equal(categoryState(null, 'default', 'a', { reviewed: 50, unchanged: 50 }, true), 'not_listed');
+});
+
+test('AUTONOMY_FILE: none is off everywhere, a valid file is loaded, problems join the configuration error', () => {
+  assert.equal(loadConfig({}, { imap: false }).autonomy, null);
+  const dir = mkdtempSync(path.join(tmpdir(), 'autonomy-'));
+  const good = path.join(dir, 'good.yml');
+  writeFileSync(good, 'policy: support\nversion: 4\nmailboxes:\n  default:\n    categories: [shipping]\n');
+  assert.equal(policyLabel(loadConfig({ AUTONOMY_FILE: good }, { imap: false }).autonomy!), 'support@4');
+  const bad = path.join(dir, 'bad.yml');
+  writeFileSync(bad, 'policy: support\nversion: 4\nmailboxes:\n  nowhere:\n    categories: [shipping]\n');
+  assert.throws(
+    () => loadConfig({ AUTONOMY_FILE: bad, SMTP_FROM: 'not-an-address' }, { imap: false }),
+    /SMTP_FROM is not an email address.*AUTONOMY_FILE .*bad\.yml: mailboxes\.nowhere: no such mailbox in the registry \(known: default\)/,
+  );
+  assert.throws(() => loadConfig({ AUTONOMY_FILE: path.join(dir, 'missing.yml') }, { imap: false }), /AUTONOMY_FILE cannot be read/);
+});
+
+test('the automatic actor and the event names operators filter on', () => {
+  assert.equal(autonomyActor('support@4'), 'autonomy:support@4');
+  assert.equal(isAutomaticActor('autonomy:support@4'), true);
+  assert.equal(isAutomaticActor('anna'), false);
+  assert.equal(isAutomaticActor(null), false);
+  assert.deepEqual(Object.values(AUTONOMY_EVENTS), [
+    'auto_send_pending',
+    'auto_sent',
+    'auto_send_skipped',
+    'auto_send_withheld',
+    'auto_send_stopped',
+    'autonomy_switched',
+  ]);
+});
