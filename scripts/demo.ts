@@ -16,13 +16,14 @@ import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startS
 import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
+import { CASE_FIRST_FILE, caseSettled, caseStep } from './demo/case-step';
 import { startDemoInbox } from './demo/inbox';
 import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
 import { freePort } from '../test/support/services/ports';
 import { projectRoot, temporalCliPath } from '../test/support/services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
-const STEPS = 7;
+const STEPS = 8;
 
 /** Set once the demo winds down: progress lines of a step cut short would only confuse. */
 let quiet = false;
@@ -95,16 +96,12 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     CODEC_PORT: String(codec.port),
     CODEC_CORS_ORIGINS: [temporal.uiUrl, temporal.uiUrl.replace('//127.0.0.1:', '//localhost:')].join(','),
   };
-  if (boxes.length === 1) {
-    // One mailbox: the single-account variables, which the product reads as the `default` mailbox.
-    Object.assign(env, { IMAP_USER: MAILBOX.user, IMAP_PASSWORD: MAILBOX.password });
-  } else {
-    const registry = path.join(DEMO_DIR, 'mailboxes.yaml');
-    writeRegistry(registry, boxes, { imap: dovecot, smtp });
-    env.MAILBOXES_FILE = registry;
-    for (const b of boxes) env[b.passwordVariable] = b.password;
-    say(`  mailbox registry     ${relative(registry)}: ${boxes.map((b) => `${b.id} (${b.user})`).join(', ')}`);
-  }
+  // The registry file even for one mailbox: it carries the demo's short response targets (cases).
+  const registry = path.join(DEMO_DIR, 'mailboxes.yaml');
+  writeRegistry(registry, boxes, { imap: dovecot, smtp });
+  env.MAILBOXES_FILE = registry;
+  for (const b of boxes) env[b.passwordVariable] = b.password;
+  say(`  mailbox registry     ${relative(registry)}: ${boxes.map((b) => `${b.id} (${b.user})`).join(', ')}`);
   // The user's own mail and store settings must not leak into the demo; LLM_* are meant to.
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -251,7 +248,25 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     );
   }
 
-  heading(7, 'try it yourself');
+  heading(7, 'a customer writes again: one case, one reply');
+  const first = samples.find((s) => s.file === CASE_FIRST_FILE);
+  if (!first) throw new Error(`no ${CASE_FIRST_FILE} among the samples`);
+  const caseIo = {
+    pool,
+    deliver: (m: { raw: string }) => dovecot.deliver(MAILBOX.user, m.raw),
+    cli: (args: string[]) => emailRag(args, childEnv),
+    say,
+    logs: [workerLog],
+    abortIf: workerDied,
+  };
+  const answered = await caseStep(caseIo, first);
+  const caseReply = await step('waiting for the one reply at the SMTP sink', [workerLog], () =>
+    receivedReply(smtp, smtpDir, targets.length + 1),
+  );
+  say(indent(formatReply({ ...caseReply, file: caseReply.file && relative(caseReply.file) })));
+  await caseSettled(caseIo, answered);
+
+  heading(8, 'try it yourself');
   const waiting = (await emailRows(pool)).filter((r) => WAITING.has(r.status));
   const shownEnv = { ...env, DATABASE_URL: redactUrl(databaseUrl) };
   const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';

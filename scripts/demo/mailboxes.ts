@@ -12,6 +12,8 @@ export interface DemoMailbox {
   passwordVariable: string;
   fromName: string;
   signature?: string;
+  /** Case deadlines of the registry entry (docs/cases.md#deadlines). */
+  deadlines?: Record<string, unknown>;
   /** Sample files (scripts/demo-mails) delivered to this mailbox; the first gets the rest. */
   samples: readonly string[] | 'rest';
 }
@@ -24,6 +26,8 @@ const ALL: readonly DemoMailbox[] = [
     passwordVariable: 'DEMO_SUPPORT_IMAP_PASSWORD',
     fromName: 'Support Team',
     signature: 'Demo GmbH · Kundensupport',
+    // Minutes instead of hours, so the demo sees a case's reminder: 90 % of the target is the warning time.
+    deadlines: { responseTargets: { critical: '1m', high: '2m', normal: '3m', low: '4m' }, reminderBefore: '90%' },
     samples: 'rest',
   },
   {
@@ -84,6 +88,7 @@ export function writeRegistry(
         from: `${b.fromName} <${b.user}>`,
         ...(b.signature ? { signature: b.signature } : {}),
       },
+      ...(b.deadlines ?? {}),
     })),
   };
   fs.mkdirSync(path.dirname(file), { recursive: true });
