@@ -1,0 +1,187 @@
+/**
+ * Cases on the real worker (Temporal dev server, MariaDB, the SMTP listener, the LLM double): a
+ * customer's second mail joins the first one's case and makes its draft stale; one reply answers
+ * both, exactly once; the case workflow waits for the customer; and with earned autonomy switched
+ * on, a qualifying draft is sent by the case workflow after its grace period, through the same
+ * send path, while a refund request waits for a person.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { createCaseReplies } from '../../adapters/case-replies';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createTemporalCaseSignals } from '../../adapters/temporal-case-signals';
+import { createTemporalDecisions } from '../../adapters/temporal-decisions';
+import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
+import { caseQuery } from '../../workflows/case-workflow';
+import { stateQuery } from '../../workflows/email-workflow';
+import { currentDraftId } from '../support/decisions';
+import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { workflowBundle } from '../support/workflow-bundle';
+
+const run = promisify(execFile);
+let stack: TestStack;
+let worker: RunningWorker;
+let workerDone: Promise<void>;
+let connection: Connection;
+let client: Client;
+
+before(async () => {
+  const dir = path.join(process.env.TMPDIR ?? '/tmp', `email-rag-autonomy-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const policy = path.join(dir, 'autonomy.yaml');
+  // Routine questions of the LLM double's category may go alone after one minute's grace.
+  writeFileSync(
+    policy,
+    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [support]\n    minReviewed: 5\n    graceMinutes: 1\n',
+  );
+  stack = await startStack({ env: { AUTONOMY_FILE: policy, LLM_TIMEOUT_MS: '30000' } });
+  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
+  workerDone = worker.run();
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection, namespace: 'default' });
+});
+
+after(async () => {
+  await worker?.shutdown();
+  await workerDone?.catch(() => undefined);
+  await connection?.close();
+  await stack?.stop();
+});
+
+async function ingest(name: string, raw: string): Promise<string> {
+  const dir = path.join(stack.dir, `import-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, name), raw);
+  const r = await run(process.execPath, ['bin/email-rag.js', 'ingest', dir], { env: { ...process.env, ...stack.env } });
+  return r.stdout.trim().split('\t')[0]!;
+}
+
+const row = async (id: string) =>
+  (
+    (await stack.db.pool.query('SELECT status, status_reason, case_id FROM emails WHERE id = ?', [id])) as Array<{
+      status: string;
+      status_reason: string | null;
+      case_id: string | null;
+    }>
+  )[0];
+
+test('a second mail joins the case and makes the first draft stale; one reply answers both, sent once', async () => {
+  const from = 'Jana Roth <jana.roth@kunde.example>';
+  const first = await ingest('1.eml', sampleEmail({ from, subject: 'Rechnung 2024-118 doppelt abgebucht' }));
+  const firstDraft = await currentDraftId(client, first, 120_000);
+  const second = await ingest(
+    '2.eml',
+    sampleEmail({ from, subject: 'Neue Lieferadresse', body: 'Bitte liefern Sie ab sofort an die Lindenstraße 4.' }),
+  );
+  const secondDraft = await currentDraftId(client, second, 120_000);
+  const caseId = (await row(first))!.case_id!;
+  assert.equal((await row(second))?.case_id, caseId);
+  // The lead's draft was written without the second mail: it is drafted again.
+  const leadDraft = await waitFor(
+    'the lead drafted again',
+    async () => {
+      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
+      return w && w.draftId !== firstDraft ? w.draftId : undefined;
+    },
+    120_000,
+  );
+  const before = stack.smtp.counts().received;
+  const replies = createCaseReplies({
+    pool: stack.db.pool,
+    decisions: createTemporalDecisions(client),
+    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
+    audit: createMariaDbAuditLog(stack.db.pool),
+  });
+  // The draft-id binding: the lead's stale draft is refused, and nothing is held for it.
+  const stale = await replies.answer({
+    caseId,
+    leadEmailId: first,
+    leadDraftId: firstDraft,
+    covers: [{ emailId: second, draftId: secondDraft }],
+    by: 'anna',
+  });
+  assert.equal(stale.accepted, false);
+  assert.match(stale.message, /not the current one/);
+  const r = await replies.answer({
+    caseId,
+    leadEmailId: first,
+    leadDraftId: leadDraft,
+    covers: [{ emailId: second, draftId: secondDraft }],
+    by: 'anna',
+  });
+  assert.equal(r.accepted, true, r.message);
+  assert.deepEqual(
+    r.covered.map((c) => c.held),
+    [true],
+  );
+  const done = await waitFor(
+    'both answered',
+    async () => {
+      const [a, b] = [await row(first), await row(second)];
+      return a?.status === 'sent' && b?.status === 'sent' ? { a, b } : undefined;
+    },
+    120_000,
+  );
+  assert.match(done.b.status_reason ?? '', /^answered by the case reply <.+> of /);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  assert.equal(stack.smtp.counts().received - before, 1, 'one reply for the two mails');
+  assert.equal(stack.smtp.counts().duplicates, 0);
+  const caseWf = client.workflow.getHandle(caseId);
+  await waitFor('the case waits for its customer', async () => (await caseWf.query(caseQuery)).status === 'waiting_for_customer', 60_000);
+  const audit = (await stack.db.pool.query(
+    `SELECT event_type FROM audit_log WHERE email_id = ? AND event_type IN ('case_reply_covered', 'answered_in_case') ORDER BY id`,
+    [second],
+  )) as Array<{ event_type: string }>;
+  assert.deepEqual(
+    audit.map((a) => a.event_type),
+    ['case_reply_covered', 'answered_in_case'],
+  );
+});
+
+test('earned autonomy on: a routine question is sent after its grace period; a refund request waits for a person', async () => {
+  // The category's record: five drafts a person approved unchanged.
+  for (let i = 0; i < 5; i++) {
+    await stack.db.pool.query(
+      `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
+       VALUES (?, ?, 'approved_unchanged', 'default', 'support', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,
+      [`seed-${i}:draft:1`, `seed-${i}`],
+    );
+  }
+  await run(process.execPath, ['bin/email-rag.js', 'autonomy', 'on', '--by', 'ops'], { env: { ...process.env, ...stack.env } });
+  const routine = await ingest(
+    '3.eml',
+    sampleEmail({ from: 'tom@kunde-r.example', subject: 'Öffnungszeiten', body: 'Hallo, wann ist Ihr Support telefonisch erreichbar?' }),
+  );
+  const refund = await ingest(
+    '4.eml',
+    sampleEmail({ from: 'lea@kunde-s.example', subject: 'Rückerstattung', body: 'Bitte erstatten Sie mir den Betrag zurück.' }),
+  );
+  const sent = await waitFor(
+    'the routine mail sent automatically',
+    async () => ((await row(routine))?.status === 'sent' ? true : undefined),
+    240_000,
+    1_000,
+  );
+  assert.ok(sent);
+  const autoSent = (await stack.db.pool.query(`SELECT actor, message FROM audit_log WHERE email_id = ? AND event_type = 'auto_sent'`, [
+    routine,
+  ])) as Array<{
+    actor: string | null;
+    message: string;
+  }>;
+  assert.equal(autoSent.length, 1);
+  assert.match(autoSent[0]!.message, /e2e/);
+  assert.equal((await row(refund))?.status, 'awaiting_approval', 'money and refunds always wait for a person');
+  const withheld = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'auto_send_withheld'`, [
+    refund,
+  ])) as Array<{
+    message: string;
+  }>;
+  assert.ok(withheld.length >= 1, 'the refund request says why it waits');
+});
