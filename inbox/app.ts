@@ -14,6 +14,13 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import nunjucks from 'nunjucks';
 import type { InboxUsers } from '../adapters/mariadb/inbox-users';
 import type { ReviewStore } from '../adapters/mariadb/review-store';
+import { createMariaDbSessionStore, type InboxSessions } from '../adapters/mariadb/session-store';
+import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbLoginThrottle } from '../adapters/mariadb/login-throttle';
+import { createLoginBurstLimiter } from '../adapters/login-burst-limiter';
+import { LOGIN_THROTTLE } from '../lib/login-throttle-policy';
+import type { AuditLog } from '../ports/store';
+import { createLoginGuard, type LoginGuard } from './login-guard';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
@@ -49,6 +56,8 @@ export interface InboxDeps {
   caseRouting?: CaseRouting;
   /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
   caseSignals?: CaseSignals;
+  /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
+  sessions?: InboxSessions;
 }
 
 const CSP = [
@@ -65,13 +74,19 @@ const PUBLIC = new Set(['/login', '/inbox.css', '/healthz']);
 export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   const cfg = deps.config.inbox;
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const sessions =
+    deps.sessions ?? createMariaDbSessionStore(deps.pool, { idleMinutes: cfg.sessionIdleMinutes, maxHours: cfg.sessionHours });
   await app.register(fastifyFormbody);
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
+    // Processes that share sessions must share this secret (the cookie carries a signed id).
     secret: cfg.sessionSecret ?? randomBytes(32).toString('hex'),
     cookieName: 'inbox_session',
+    store: sessions.fastifyStore,
     saveUninitialized: false,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: 12 * 3600 * 1000 },
+    // Saved only when changed: a click is a read; the idle clock is the row's last_seen_at.
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: cfg.sessionHours * 3600 * 1000 },
   });
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
   await app.register(fastifyView, {
@@ -142,7 +157,14 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
       ...data,
     });
   };
-  const ctx = { app, deps, page };
+  const audit = createMariaDbAuditLog(deps.pool);
+  const guard = createLoginGuard({
+    users: deps.users,
+    throttle: createMariaDbLoginThrottle(deps.pool),
+    burst: createLoginBurstLimiter(LOGIN_THROTTLE.burstPerMinute),
+    audit,
+  });
+  const ctx = { app, deps, page, sessions, guard, audit };
   registerAuthRoutes(ctx);
   registerQueueRoutes(ctx);
   registerReviewRoutes(ctx);
@@ -156,6 +178,9 @@ export type InboxContext = {
   app: FastifyInstance;
   deps: InboxDeps;
   page(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>): Promise<FastifyReply>;
+  sessions: InboxSessions;
+  guard: LoginGuard;
+  audit: AuditLog;
 };
 
 /** Link to an email's workflow page in the Temporal Web UI. */

@@ -16,6 +16,10 @@ export interface InboxConfig {
   sessionSecret?: string;
   /** INBOX_COOKIE_SECURE: mark the session cookie Secure (set it behind TLS). */
   cookieSecure: boolean;
+  /** INBOX_SESSION_HOURS (default 12): a session ends this long after sign-in, however busy. */
+  sessionHours: number;
+  /** INBOX_SESSION_IDLE_MINUTES (default 60): a session no request used for this long ends. */
+  sessionIdleMinutes: number;
   /** INBOX_SLA_MINUTES_CRITICAL/HIGH/NORMAL/LOW: how long a draft may wait for a person. */
   slaMinutes: Record<Priority, number>;
   /** TEMPORAL_UI_URL: where each email links to its workflow page. */
@@ -60,6 +64,8 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     trustedProxies,
     ...(secret ? { sessionSecret: secret } : {}),
     cookieSecure: ['true', '1', 'yes'].includes(secureRaw ?? ''),
+    sessionHours: int('INBOX_SESSION_HOURS', 12, 1, 720),
+    sessionIdleMinutes: int('INBOX_SESSION_IDLE_MINUTES', 60, 5, 43_200),
     slaMinutes: {
       critical: int('INBOX_SLA_MINUTES_CRITICAL', 30, 1, 100_000),
       high: int('INBOX_SLA_MINUTES_HIGH', 120, 1, 100_000),

@@ -2,7 +2,27 @@ import { createInterface } from 'node:readline';
 import { createMariaDbInboxUsers, INBOX_ROLES, type InboxRole } from '../../adapters/mariadb/inbox-users';
 import type { Config } from '../../lib/config';
 import { hashPassword } from '../../adapters/bcrypt-password';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbLoginThrottle } from '../../adapters/mariadb/login-throttle';
+import type { Pool } from '../../adapters/mariadb/pool';
+import { createMariaDbSessionStore } from '../../adapters/mariadb/session-store';
+import { INBOX_SESSIONS_ENDED } from '../../lib/domain';
+import { accountKey } from '../../inbox/login-guard';
 import { CliError, connectDatabase } from '../context';
+
+/** Ends every open inbox session of `name` (in all inbox processes at once), with an audit row. */
+async function endSessions(pool: Pool, name: string, reason: string): Promise<number> {
+  const ended = await createMariaDbSessionStore(pool, { idleMinutes: 60, maxHours: 12 }).endSessionsOf(name);
+  await createMariaDbAuditLog(pool).record({
+    emailId: null,
+    correlationId: `inbox-user-${name}`.slice(0, 191),
+    eventType: INBOX_SESSIONS_ENDED,
+    actor: 'email-rag inbox users',
+    message: `${ended} inbox session(s) of ${name} ended: ${reason}`,
+    details: { reason, sessions: ended },
+  });
+  return ended;
+}
 
 const MIN_PASSWORD = 10;
 
@@ -30,7 +50,10 @@ export async function inboxUsersAdd(config: Config, name: string, role: string, 
   const pool = await connectDatabase(config);
   try {
     const how = await createMariaDbInboxUsers(pool).upsert(name, await hashPassword(password), role as InboxRole);
-    return `inbox user ${name} (${role}) ${how}`;
+    if (how === 'added') return `inbox user ${name} (${role}) added`;
+    // A new password or role: whoever holds an open session signs in again with it.
+    const ended = await endSessions(pool, name, 'password or role set');
+    return `inbox user ${name} (${role}) updated; ${ended} open session(s) ended`;
   } finally {
     await pool.end();
   }
@@ -40,7 +63,30 @@ export async function inboxUsersDisable(config: Config, name: string): Promise<s
   const pool = await connectDatabase(config);
   try {
     if (!(await createMariaDbInboxUsers(pool).disable(name))) throw new CliError(`no enabled inbox user ${name}`);
-    return `inbox user ${name} disabled`;
+    const ended = await endSessions(pool, name, 'user disabled');
+    return `inbox user ${name} disabled; ${ended} open session(s) ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users sign-out NAME`: ends the person's open sessions everywhere. */
+export async function inboxUsersSignOut(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const ended = await endSessions(pool, name, 'signed out by an operator');
+    return `${ended} open inbox session(s) of ${name} ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users unlock NAME`: lifts the sign-in delay or lock of a name before its time. */
+export async function inboxUsersUnlock(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const had = await createMariaDbLoginThrottle(pool).clearAccount(accountKey(name));
+    return had ? `sign-in failures of ${name} cleared` : `${name} had no sign-in failures`;
   } finally {
     await pool.end();
   }
