@@ -27,12 +27,32 @@ export function accountKey(name: string): string {
   return name.trim().toLowerCase().slice(0, 191);
 }
 
+/** A client over the burst limit gets one audit row per address this often, counting the posts refused since. */
+const BURST_AUDIT_EVERY_MS = 10_000;
+const BURST_TRACKED = 10_000;
+
 export function createLoginGuard(deps: LoginGuardDeps) {
+  // Refusals over the burst limit cost no database work, and must not cost an audit row each
+  // either: a script at full speed would write hundreds a second. One row per address and
+  // 10 s carries the count (details.count), which the refusal metric adds up.
+  const bursts = new Map<string, { auditedAt: number; unaudited: number }>();
+  const burstRow = (where: string): number | null => {
+    const now = Date.now();
+    const seen = bursts.get(where);
+    if (seen && now - seen.auditedAt < BURST_AUDIT_EVERY_MS) {
+      seen.unaudited += 1;
+      return null;
+    }
+    bursts.delete(where);
+    if (bursts.size >= BURST_TRACKED) bursts.delete(bursts.keys().next().value!);
+    bursts.set(where, { auditedAt: now, unaudited: 0 });
+    return (seen?.unaudited ?? 0) + 1;
+  };
   const refuse = async (
     name: string,
     address: string,
     reason: LoginRefusalReason,
-    facts: { retryAfterSeconds?: number; accountFailures?: number; addressFailures?: number; account?: string },
+    facts: { retryAfterSeconds?: number; accountFailures?: number; addressFailures?: number; account?: string; count?: number },
   ): Promise<SignInResult> => {
     const shown = name.slice(0, 191);
     const wait = facts.retryAfterSeconds ? `; next attempt in ${facts.retryAfterSeconds} s` : '';
@@ -51,7 +71,11 @@ export function createLoginGuard(deps: LoginGuardDeps) {
     async signIn(name: string, password: string, address: string): Promise<SignInResult> {
       const where = addressKey(address);
       const burst = await deps.burst.take(where);
-      if (burst !== null) return refuse(name, address, 'burst', { retryAfterSeconds: burst });
+      if (burst !== null) {
+        const count = burstRow(where);
+        if (count === null) return { ok: false, reason: 'burst', retryAfterSeconds: burst };
+        return refuse(name, address, 'burst', { retryAfterSeconds: burst, count });
+      }
       const account = accountKey(name);
       const claim = await deps.throttle.claim(account, where);
       if (!claim.ok) {

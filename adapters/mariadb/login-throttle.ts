@@ -36,57 +36,72 @@ const counter = (r: Row | undefined, now: Date): ThrottleCounter =>
 
 export type LoginClaim = ThrottleVerdict & { accountFailures: number; addressFailures: number };
 
+/** One transaction: both rows locked (in key order), judged, and the attempt counted as failed. */
+async function claimLocked(pool: Pool, account: string, address: string): Promise<LoginClaim> {
+  const conn = await pool.getConnection();
+  try {
+    await conn.beginTransaction();
+    const rows = (await conn.query(
+      `SELECT scope, failures, window_started_at, last_failure_at, next_attempt_at, CURRENT_TIMESTAMP(3) AS now
+         FROM inbox_login_throttle WHERE (scope = 'account' AND subject = ?) OR (scope = 'address' AND subject = ?)
+        ORDER BY scope, subject FOR UPDATE`,
+      [account, address],
+    )) as Row[];
+    const now = rows[0]?.now ?? new Date();
+    const acc = counter(
+      rows.find((r) => r.scope === 'account'),
+      now,
+    );
+    const adr = counter(
+      rows.find((r) => r.scope === 'address'),
+      now,
+    );
+    const verdict = judgeAttempt(acc, adr, now);
+    if (!verdict.ok) {
+      await conn.commit();
+      return { ...verdict, accountFailures: acc.failures, addressFailures: adr.failures };
+    }
+    const nextAcc = accountAfterFailure(acc, now);
+    const nextAdr = addressAfterFailure(adr, now);
+    for (const [scope, subject, c] of [
+      ['account', account, nextAcc],
+      ['address', address, nextAdr],
+    ] as const) {
+      await conn.query(
+        `UPDATE inbox_login_throttle SET failures = ?, window_started_at = ?, last_failure_at = ?, next_attempt_at = ?
+          WHERE scope = ? AND subject = ?`,
+        [c.failures, c.windowStartedAt, c.lastFailureAt, c.nextAttemptAt, scope, subject],
+      );
+    }
+    await conn.commit();
+    return { ok: true, accountFailures: nextAcc.failures, addressFailures: nextAdr.failures };
+  } catch (err) {
+    await conn.rollback().catch(() => undefined);
+    throw err;
+  } finally {
+    await conn.release();
+  }
+}
+
 export function createMariaDbLoginThrottle(pool: Pool) {
   return {
     /** Judges an attempt by `account` from `address` and, when it may go ahead, counts it as failed. */
     async claim(account: string, address: string): Promise<LoginClaim> {
-      const conn = await pool.getConnection().catch((err: unknown) => {
-        throw classifyDbError(err, 'claiming a sign-in attempt');
-      });
-      try {
-        await conn.beginTransaction();
-        await conn.query(`INSERT IGNORE INTO inbox_login_throttle (scope, subject) VALUES ('account', ?), ('address', ?)`, [
-          account,
-          address,
-        ]);
-        const rows = (await conn.query(
-          `SELECT scope, failures, window_started_at, last_failure_at, next_attempt_at, CURRENT_TIMESTAMP(3) AS now
-             FROM inbox_login_throttle WHERE (scope = 'account' AND subject = ?) OR (scope = 'address' AND subject = ?) FOR UPDATE`,
-          [account, address],
-        )) as Row[];
-        const now = rows[0]?.now ?? new Date();
-        const acc = counter(
-          rows.find((r) => r.scope === 'account'),
-          now,
-        );
-        const adr = counter(
-          rows.find((r) => r.scope === 'address'),
-          now,
-        );
-        const verdict = judgeAttempt(acc, adr, now);
-        if (!verdict.ok) {
-          await conn.commit();
-          return { ...verdict, accountFailures: acc.failures, addressFailures: adr.failures };
+      // The rows exist before the transaction: an INSERT inside it would take shared locks that
+      // parallel claims then deadlock on when they upgrade them.
+      await query(
+        pool,
+        'claiming a sign-in attempt',
+        `INSERT IGNORE INTO inbox_login_throttle (scope, subject) VALUES ('account', ?), ('address', ?)`,
+        [account, address],
+      );
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await claimLocked(pool, account, address);
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'ER_LOCK_DEADLOCK' || attempt >= 3)
+            throw classifyDbError(err, 'claiming a sign-in attempt');
         }
-        const nextAcc = accountAfterFailure(acc, now);
-        const nextAdr = addressAfterFailure(adr, now);
-        for (const [scope, subject, c] of [
-          ['account', account, nextAcc],
-          ['address', address, nextAdr],
-        ] as const) {
-          await conn.query(
-            `UPDATE inbox_login_throttle SET failures = ?, window_started_at = ?, last_failure_at = ?, next_attempt_at = ?
-              WHERE scope = ? AND subject = ?`,
-            [c.failures, c.windowStartedAt, c.lastFailureAt, c.nextAttemptAt, scope, subject],
-          );
-        }
-        await conn.commit();
-        return { ok: true, accountFailures: nextAcc.failures, addressFailures: nextAdr.failures };
-      } catch (err) {
-        await conn.rollback().catch(() => undefined);
-        throw classifyDbError(err, 'claiming a sign-in attempt');
-      } finally {
-        await conn.release();
       }
     },
 
