@@ -7,6 +7,7 @@ import { createMariaDbLoginThrottle } from '../../adapters/mariadb/login-throttl
 import type { Pool } from '../../adapters/mariadb/pool';
 import { createMariaDbSessionStore } from '../../adapters/mariadb/session-store';
 import { INBOX_SESSIONS_ENDED } from '../../lib/domain';
+import { passwordProblem } from '../../lib/password-rules';
 import { accountKey } from '../../inbox/login-guard';
 import { CliError, connectDatabase } from '../context';
 
@@ -23,8 +24,6 @@ async function endSessions(pool: Pool, name: string, reason: string): Promise<nu
   });
   return ended;
 }
-
-const MIN_PASSWORD = 10;
 
 /** The password from stdin: the first line of a pipe, or typed at a prompt (not echoed). */
 export async function readPassword(input: NodeJS.ReadStream = process.stdin): Promise<string> {
@@ -46,7 +45,8 @@ export async function readPassword(input: NodeJS.ReadStream = process.stdin): Pr
 export async function inboxUsersAdd(config: Config, name: string, role: string, password: string): Promise<string> {
   if (!(INBOX_ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be ${INBOX_ROLES.join(' or ')}`, 2);
   if (!/^[\p{L}\p{N}._@-]{1,191}$/u.test(name)) throw new CliError('a user name is 1–191 letters, digits or . _ @ -', 2);
-  if (password.length < MIN_PASSWORD) throw new CliError(`the password needs at least ${MIN_PASSWORD} characters`, 2);
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
   const pool = await connectDatabase(config);
   try {
     const how = await createMariaDbInboxUsers(pool).upsert(name, await hashPassword(password), role as InboxRole);
@@ -87,6 +87,24 @@ export async function inboxUsersUnlock(config: Config, name: string): Promise<st
   try {
     const had = await createMariaDbLoginThrottle(pool).clearAccount(accountKey(name));
     return had ? `sign-in failures of ${name} cleared` : `${name} had no sign-in failures`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users reset-password NAME`: a new password (same rules as `add`); ends the user's sessions and lifts a sign-in lock. */
+export async function inboxUsersResetPassword(config: Config, name: string, password: string): Promise<string> {
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
+  const pool = await connectDatabase(config);
+  try {
+    const users = createMariaDbInboxUsers(pool);
+    const user = await users.find(name);
+    if (!user) throw new CliError(`no inbox user ${name}`);
+    await users.setPassword(user.name, await hashPassword(password));
+    const ended = await endSessions(pool, user.name, 'password reset');
+    await createMariaDbLoginThrottle(pool).clearAccount(accountKey(user.name));
+    return `password of inbox user ${user.name} reset; ${ended} open session(s) ended${user.disabledAt ? ' (the user stays disabled)' : ''}`;
   } finally {
     await pool.end();
   }

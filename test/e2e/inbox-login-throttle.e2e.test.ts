@@ -21,7 +21,7 @@ import { inboxClient } from '../support/inbox-client';
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let config: Config;
 const apps: FastifyInstance[] = [];
-const PASSWORD = 'tess-reviews-2024';
+const PASSWORD = 'harbor-signal-review-88';
 
 /** A fresh app per test: the burst limit is per process, the durable counters are shared. */
 async function startApp(over: Partial<Config['inbox']> = {}): Promise<string> {
@@ -109,7 +109,7 @@ test('a name gets growing delays (1, 2, 4, 8 s) and from the 5th failure a 15-mi
   );
   for (const r of rows) {
     assert.equal(r.address, '127.0.0.1');
-    assert.doesNotMatch(`${r.message} ${r.details}`, /wrong-\d|tess-reviews/, 'no password in the audit');
+    assert.doesNotMatch(`${r.message} ${r.details}`, /wrong-\d|harbor-signal/, 'no password in the audit');
   }
   // A name typed in other case is the same name.
   assert.equal((await c.login('TESS', PASSWORD)).status, 429);

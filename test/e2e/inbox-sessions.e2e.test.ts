@@ -43,8 +43,8 @@ before(async () => {
     { DATABASE_URL: db.url, INBOX_SESSION_SECRET: 'a shared secret of at least thirty-two characters', INBOX_TRUSTED_PROXIES: '' },
     { imap: false },
   );
-  await inboxUsersAdd(config, 'rita', 'reviewer', 'rita-reviews-2024');
-  await inboxUsersAdd(config, 'otto', 'operator', 'otto-operates-2024');
+  await inboxUsersAdd(config, 'rita', 'reviewer', 'kettle-orbit-review-24');
+  await inboxUsersAdd(config, 'otto', 'operator', 'lantern-quartz-operate-24');
 });
 
 after(async () => {
@@ -71,7 +71,7 @@ test('a session made on one inbox process is good on another and after a restart
   await client.get('/login');
   const before = client.cookie;
   assert.ok(before, 'the login page opens an anonymous session (CSRF secret)');
-  const res = await client.login('rita', 'rita-reviews-2024');
+  const res = await client.login('rita', 'kettle-orbit-review-24');
   assert.equal(res.status, 303);
   assert.notEqual(client.cookie, before, 'a new session id at login');
   const [row] = await rows('rita');
@@ -80,7 +80,7 @@ test('a session made on one inbox process is good on another and after a restart
   assert.equal(row?.role, 'reviewer');
   assert.equal(row?.address, '127.0.0.1');
   assert.equal(row?.user_agent, 'sessions-test/1.0');
-  assert.doesNotMatch(row!.data, /rita-reviews-2024/);
+  assert.doesNotMatch(row!.data, /kettle-orbit-review-24/);
   const old = (await db.pool.query('SELECT COUNT(*) AS n FROM inbox_sessions WHERE id_hash = ?', [
     sessionIdHash(sessionId(before)),
   ])) as Array<{
@@ -101,7 +101,7 @@ test('a session made on one inbox process is good on another and after a restart
 test('a session ends after the idle time and at its absolute end', async () => {
   const { url } = await startApp();
   const client = inboxClient(url);
-  await client.login('otto', 'otto-operates-2024');
+  await client.login('otto', 'lantern-quartz-operate-24');
   assert.equal((await client.get('/')).status, 200);
   const hash = sessionIdHash(sessionId(client.cookie));
   await db.pool.query('UPDATE inbox_sessions SET last_seen_at = CURRENT_TIMESTAMP(3) - INTERVAL 61 MINUTE WHERE id_hash = ?', [hash]);
@@ -109,7 +109,7 @@ test('a session ends after the idle time and at its absolute end', async () => {
   assert.equal(idle.status, 303);
   assert.match(idle.headers.get('location') ?? '', /^\/login/);
 
-  await client.login('otto', 'otto-operates-2024');
+  await client.login('otto', 'lantern-quartz-operate-24');
   await db.pool.query('UPDATE inbox_sessions SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id_hash = ?', [
     sessionIdHash(sessionId(client.cookie)),
   ]);
@@ -119,10 +119,10 @@ test('a session ends after the idle time and at its absolute end', async () => {
 test('disabling a user, a new role or password, and an operator sign-out end the open sessions in every process', async () => {
   const a = await startApp();
   const b = await startApp();
-  await inboxUsersAdd(config, 'dora', 'reviewer', 'dora-reviews-2024');
+  await inboxUsersAdd(config, 'dora', 'reviewer', 'meadow-violin-review-24');
   const open = async () => {
     const c = inboxClient(a.url);
-    assert.equal((await c.login('dora', 'dora-reviews-2024')).status, 303);
+    assert.equal((await c.login('dora', 'meadow-violin-review-24')).status, 303);
     return c;
   };
   const out = async (cookie: string | undefined) => {
@@ -131,19 +131,19 @@ test('disabling a user, a new role or password, and an operator sign-out end the
   };
 
   let c = await open();
-  assert.match(await inboxUsersAdd(config, 'dora', 'operator', 'dora-operates-2024'), /updated; 1 open session\(s\) ended/);
+  assert.match(await inboxUsersAdd(config, 'dora', 'operator', 'meadow-violin-operate-24'), /updated; 1 open session\(s\) ended/);
   assert.ok(await out(c.cookie), 'a new role or password ends the session');
 
   c = inboxClient(a.url);
-  await c.login('dora', 'dora-operates-2024');
+  await c.login('dora', 'meadow-violin-operate-24');
   const second = inboxClient(b.url);
-  await second.login('dora', 'dora-operates-2024');
+  await second.login('dora', 'meadow-violin-operate-24');
   assert.match(await inboxUsersSignOut(config, 'dora'), /2 open inbox session\(s\) of dora ended/);
   assert.ok(await out(c.cookie));
   assert.ok(await out(second.cookie));
 
   c = inboxClient(a.url);
-  await c.login('dora', 'dora-operates-2024');
+  await c.login('dora', 'meadow-violin-operate-24');
   assert.match(await inboxUsersDisable(config, 'dora'), /disabled; 1 open session\(s\) ended/);
   assert.ok(await out(c.cookie));
   const audit = (await db.pool.query(
@@ -157,14 +157,14 @@ test('disabling a user, a new role or password, and an operator sign-out end the
 
 test('a role changed in the table by hand ends the session on its next request (the role at login is kept)', async () => {
   const { url } = await startApp();
-  await inboxUsersAdd(config, 'remo', 'reviewer', 'remo-reviews-2024');
+  await inboxUsersAdd(config, 'remo', 'reviewer', 'pebble-cinema-review-24');
   const c = inboxClient(url);
-  await c.login('remo', 'remo-reviews-2024');
+  await c.login('remo', 'pebble-cinema-review-24');
   assert.equal((await c.get('/')).status, 200);
   await db.pool.query(`UPDATE inbox_users SET role = 'operator' WHERE name = 'remo'`);
   assert.equal((await c.get('/')).status, 303);
   assert.equal((await rows('remo')).length, 0, 'the session row is gone');
-  await c.login('remo', 'remo-reviews-2024');
+  await c.login('remo', 'pebble-cinema-review-24');
   const page = await c.get('/');
   assert.match(await page.text(), /operator/);
 });
@@ -175,9 +175,9 @@ test('sign out everywhere: the button ends every session of that person, not tho
   const first = inboxClient(a.url);
   const second = inboxClient(b.url);
   const other = inboxClient(a.url);
-  await first.login('rita', 'rita-reviews-2024');
-  await second.login('rita', 'rita-reviews-2024');
-  await other.login('otto', 'otto-operates-2024');
+  await first.login('rita', 'kettle-orbit-review-24');
+  await second.login('rita', 'kettle-orbit-review-24');
+  await other.login('otto', 'lantern-quartz-operate-24');
   const page = await first.get('/');
   assert.match(await page.text(), /action="\/logout\/everywhere"/);
   const res = await first.post('/logout/everywhere', {});
@@ -194,7 +194,7 @@ test('sign out everywhere: the button ends every session of that person, not tho
 test('a forged or unsigned session cookie is a stranger', async () => {
   const { url } = await startApp();
   const c = inboxClient(url);
-  await c.login('rita', 'rita-reviews-2024');
+  await c.login('rita', 'kettle-orbit-review-24');
   const id = sessionId(c.cookie);
   for (const cookie of [`inbox_session=${id}`, `inbox_session=${id}.AAAA`, `inbox_session=${sessionIdHash(id)}`]) {
     const res = await fetch(`${url}/`, { headers: { cookie }, redirect: 'manual' });
