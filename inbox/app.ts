@@ -21,6 +21,8 @@ import { createLoginBurstLimiter } from '../adapters/login-burst-limiter';
 import { LOGIN_THROTTLE } from '../lib/login-throttle-policy';
 import type { AuditLog } from '../ports/store';
 import { createLoginGuard, type LoginGuard } from './login-guard';
+import { createOidcSignIn, type OidcSignIn } from '../adapters/oidc-sign-in';
+import { registerOidcRoutes } from './routes/oidc';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
@@ -60,16 +62,18 @@ export interface InboxDeps {
   sessions?: InboxSessions;
 }
 
-const CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
+const csp = (provider?: string) =>
+  [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    `form-action 'self'${provider ? ` ${new URL(provider).origin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
 
-const PUBLIC = new Set(['/login', '/inbox.css', '/healthz']);
+const PUBLIC = new Set(['/login', '/inbox.css', '/healthz', '/auth/oidc/login', '/auth/oidc/callback']);
 
 export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   const cfg = deps.config.inbox;
@@ -97,6 +101,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   });
   const css = readFileSync(path.join(__dirname, 'views', 'inbox.css'), 'utf8');
 
+  const CSP = csp(cfg.oidc?.issuer);
   app.addHook('onSend', async (_req, reply) => {
     reply.header('Content-Security-Policy', CSP);
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -154,6 +159,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
       csrf: await reply.generateCsrf(),
       flash,
       langLinks: LANGS.map((l) => ({ lang: l, href: `${here}${sep}lang=${l}`, current: l === lang })),
+      signInWith: { sso: Boolean(cfg.oidc), local: cfg.localUsers },
       ...data,
     });
   };
@@ -164,8 +170,19 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
     burst: createLoginBurstLimiter(LOGIN_THROTTLE.burstPerMinute),
     audit,
   });
-  const ctx = { app, deps, page, sessions, guard, audit };
+  const oidc = cfg.oidc;
+  const sso = oidc
+    ? createOidcSignIn({
+        issuer: oidc.issuer,
+        clientId: oidc.clientId,
+        ...(oidc.clientSecret ? { clientSecret: deps.config.readSecret(oidc.clientSecret) } : {}),
+        redirectUri: `${oidc.publicUrl}/auth/oidc/callback`,
+        scopes: oidc.scopes,
+      })
+    : undefined;
+  const ctx = { app, deps, page, sessions, guard, audit, sso };
   registerAuthRoutes(ctx);
+  if (sso && oidc) registerOidcRoutes(ctx, sso, oidc);
   registerQueueRoutes(ctx);
   registerReviewRoutes(ctx);
   registerCaseRoutes(ctx);
@@ -181,6 +198,8 @@ export type InboxContext = {
   sessions: InboxSessions;
   guard: LoginGuard;
   audit: AuditLog;
+  /** Single sign-on, when INBOX_OIDC_ISSUER is set. */
+  sso?: OidcSignIn;
 };
 
 /** Link to an email's workflow page in the Temporal Web UI. */

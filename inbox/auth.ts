@@ -17,7 +17,11 @@ declare module 'fastify' {
   interface Session {
     user?: Actor;
     /** Where the sign-in came from (kept in the session's row for `email-rag inbox users sessions`). */
-    signIn?: { at: number; address: string; agent: string };
+    signIn?: { at: number; address: string; agent: string; via?: 'password' | 'oidc' };
+    /** Single sign-on between the redirect to the provider and its callback. */
+    oidc?: { verifier: string; state: string; nonce: string; next: string };
+    /** The provider's ID token of this session, sent back as id_token_hint at logout. */
+    idToken?: string;
     lang?: 'de' | 'en';
     flash?: { kind: 'ok' | 'refused'; message: string; newer?: { href: string; version: number } };
   }
@@ -52,6 +56,8 @@ export async function resolveActor(req: FastifyRequest, config: InboxConfig, use
     // Re-read on every request: a user disabled or given another role since the sign-in is out at
     // once, even where their sessions were not ended (an UPDATE by hand): the session is dropped.
     const user = await users.find(signed.name);
+    // A single sign-on keeps the role the provider gave at login; a local row can still disable the name.
+    if (req.session.signIn?.via === 'oidc' && !user?.disabledAt) return signed;
     if (user && !user.disabledAt && user.role === signed.role) return { name: user.name, role: user.role };
     const lang = req.session.lang;
     await req.session.regenerate();

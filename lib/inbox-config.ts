@@ -1,5 +1,6 @@
 /** Settings of the review inbox (`email-rag inbox`), read with the rest of the configuration. */
 import { isIP } from 'node:net';
+import { readInboxOidcConfig, type InboxOidcConfig } from './inbox-oidc-config';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -26,6 +27,10 @@ export interface InboxConfig {
   temporalUiUrl: string;
   /** INBOX_CLAIM_MINUTES: how long opening an email holds its case for the reviewer (default 5). */
   claimMinutes: number;
+  /** Single sign-on with OpenID Connect (INBOX_OIDC_*); absent when INBOX_OIDC_ISSUER is not set. */
+  oidc?: InboxOidcConfig;
+  /** INBOX_LOCAL_USERS (on|off, default on): the name-and-password form of inbox_users beside single sign-on. */
+  localUsers: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -55,6 +60,10 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     problems.push(`INBOX_COOKIE_SECURE must be true or false, got "${secureRaw}"`);
   }
   const ui = env.TEMPORAL_UI_URL?.trim() || 'http://127.0.0.1:8233';
+  const oidc = readInboxOidcConfig(env, problems);
+  const local = env.INBOX_LOCAL_USERS?.trim().toLowerCase() || 'on';
+  if (local !== 'on' && local !== 'off') problems.push(`INBOX_LOCAL_USERS must be on or off, got "${local}"`);
+  if (local === 'off' && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
   if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
   return {
     port: int('INBOX_PORT', 8025, 0, 65535),
@@ -74,5 +83,7 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     },
     temporalUiUrl: ui.replace(/\/+$/, ''),
     claimMinutes: int('INBOX_CLAIM_MINUTES', 5, 1, 240),
+    ...(oidc ? { oidc } : {}),
+    localUsers: local !== 'off',
   };
 }

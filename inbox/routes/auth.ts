@@ -8,15 +8,17 @@ function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
 }
 
-export function registerAuthRoutes({ app, deps, page, sessions, guard, audit }: InboxContext): void {
+export function registerAuthRoutes({ app, deps, page, sessions, guard, audit, sso }: InboxContext): void {
+  const cfg = deps.config.inbox;
   app.get('/login', async (req, reply) => {
-    if (deps.config.inbox.auth === 'header') return reply.redirect('/', 303);
+    if (cfg.auth === 'header') return reply.redirect('/', 303);
     const q = req.query as Record<string, unknown>;
     return page(req, reply, 'login', { next: safeNext(q.next), failed: false });
   });
 
   app.post('/login', async (req, reply) => {
-    if (deps.config.inbox.auth === 'header') return reply.code(404).send('404: the proxy logs people in');
+    if (cfg.auth === 'header') return reply.code(404).send('404: the proxy logs people in');
+    if (!cfg.localUsers) return reply.code(404).send('404: sign in with single sign-on');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
@@ -33,14 +35,18 @@ export function registerAuthRoutes({ app, deps, page, sessions, guard, audit }: 
     const lang = req.session.lang;
     await req.session.regenerate();
     req.session.user = result.actor;
-    req.session.signIn = { at: Date.now(), address, agent: String(req.headers['user-agent'] ?? '') };
+    req.session.signIn = { at: Date.now(), address, agent: String(req.headers['user-agent'] ?? ''), via: 'password' };
     if (lang) req.session.lang = lang;
     return reply.redirect(safeNext(body.next), 303);
   });
 
   app.post('/logout', async (req, reply) => {
+    const viaSso = req.session.signIn?.via === 'oidc';
+    const idToken = req.session.idToken;
     await req.session.destroy();
-    return reply.redirect(deps.config.inbox.auth === 'header' ? '/' : '/login', 303);
+    // Signed in at the provider: log out there too (RP-initiated logout), then back to our login page.
+    const atProvider = viaSso && sso && cfg.oidc ? await sso.logoutUrl(idToken, `${cfg.oidc.publicUrl}/login`) : null;
+    return reply.redirect(atProvider ?? (cfg.auth === 'header' ? '/' : '/login'), 303);
   });
 
   // Ends this person's sessions in every browser and inbox process (a lost laptop, a shared screen).
