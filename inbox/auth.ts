@@ -16,7 +16,7 @@ export interface Actor {
 declare module 'fastify' {
   interface Session {
     user?: Actor;
-    /** Where the sign-in came from (kept in the session's row for `email-rag inbox users sessions`). */
+    /** Where and how the sign-in happened (its address and user agent are columns of the session's row). */
     signIn?: { at: number; address: string; agent: string; via?: 'password' | 'oidc' };
     /** Single sign-on between the redirect to the provider and its callback. */
     oidc?: { verifier: string; state: string; nonce: string; next: string };

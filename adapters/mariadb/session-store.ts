@@ -126,27 +126,6 @@ export function createMariaDbSessionStore(pool: Pool, opts: SessionStoreOptions)
       );
       return r.affectedRows;
     },
-    /** The open sessions of a person (newest first), without their ids. */
-    async sessionsOf(
-      name: string,
-    ): Promise<Array<{ role: string; createdAt: Date; lastSeenAt: Date; address: string | null; userAgent: string | null }>> {
-      const rows = await query<
-        Array<{ role: string; created_at: Date; last_seen_at: Date; address: string | null; user_agent: string | null }>
-      >(
-        pool,
-        'listing the inbox sessions of a user',
-        `SELECT role, created_at, last_seen_at, address, user_agent FROM inbox_sessions
-          WHERE user_name = ? AND expires_at > CURRENT_TIMESTAMP(3) ORDER BY created_at DESC`,
-        [name],
-      );
-      return rows.map((r) => ({
-        role: r.role,
-        createdAt: r.created_at,
-        lastSeenAt: r.last_seen_at,
-        address: r.address,
-        userAgent: r.user_agent,
-      }));
-    },
   };
 }
 export type InboxSessions = ReturnType<typeof createMariaDbSessionStore>;
