@@ -18,7 +18,14 @@ import { QUALITY_GROUPINGS, type QualityGrouping } from '../lib/draft-quality';
 import { drafts, formatStatus, status } from './commands/status';
 import { mailboxesAuthorize } from './commands/mailbox-authorize';
 import { formatMailboxChecks, formatMailboxList, mailboxesCheck, mailboxesList, mailboxesSetEnabled } from './commands/mailboxes';
-import { inboxUsersAdd, inboxUsersDisable, readPassword } from './commands/inbox-users';
+import {
+  inboxUsersAdd,
+  inboxUsersDisable,
+  inboxUsersResetPassword,
+  inboxUsersSignOut,
+  inboxUsersUnlock,
+  readPassword,
+} from './commands/inbox-users';
 import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
 import { setNamespaceRetention } from '../adapters/temporal-namespace';
@@ -95,7 +102,10 @@ commands:
   inbox                                   run the review inbox web app on INBOX_PORT (see docs/review-inbox.md)
   inbox users add NAME --role reviewer|operator
                                           add or update an inbox user; the password is read from stdin
-  inbox users disable NAME                disable an inbox user
+  inbox users disable NAME                disable an inbox user (ends their open sessions)
+  inbox users reset-password NAME         a new password (read from stdin); ends the user's sessions
+  inbox users sign-out NAME               end the open review-inbox sessions of a user everywhere
+  inbox users unlock NAME                 lift the sign-in delay or lock of a name
 
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`;
 
@@ -480,7 +490,22 @@ async function run(argv: string[]): Promise<void> {
         console.log(await inboxUsersDisable(config(), name));
         return;
       }
-      throw new CliError(`usage: email-rag inbox | inbox users add NAME --role R | inbox users disable NAME\n${USAGE}`, 2);
+      if (sub === 'users' && action === 'reset-password' && name && extra.length === 0) {
+        console.log(await inboxUsersResetPassword(config(), name, await readPassword()));
+        return;
+      }
+      if (sub === 'users' && action === 'sign-out' && name && extra.length === 0) {
+        console.log(await inboxUsersSignOut(config(), name));
+        return;
+      }
+      if (sub === 'users' && action === 'unlock' && name && extra.length === 0) {
+        console.log(await inboxUsersUnlock(config(), name));
+        return;
+      }
+      throw new CliError(
+        `usage: email-rag inbox | inbox users add NAME --role R | inbox users disable|reset-password|sign-out|unlock NAME\n${USAGE}`,
+        2,
+      );
     }
     case undefined:
     case 'help':

@@ -14,6 +14,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import nunjucks from 'nunjucks';
 import type { InboxUsers } from '../adapters/mariadb/inbox-users';
 import type { ReviewStore } from '../adapters/mariadb/review-store';
+import { createMariaDbSessionStore, type InboxSessions } from '../adapters/mariadb/session-store';
+import { createMariaDbAuditLog } from '../adapters/mariadb/audit-log';
+import { createMariaDbLoginThrottle } from '../adapters/mariadb/login-throttle';
+import { createLoginBurstLimiter } from '../adapters/login-burst-limiter';
+import { LOGIN_THROTTLE } from '../lib/login-throttle-policy';
+import type { AuditLog } from '../ports/store';
+import { createLoginGuard, type LoginGuard } from './login-guard';
+import { createOidcSignIn, type OidcSignIn } from '../adapters/oidc-sign-in';
+import { registerOidcRoutes } from './routes/oidc';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { TemporalDecisions } from '../adapters/temporal-decisions';
 import type { Config } from '../lib/config';
@@ -49,29 +58,39 @@ export interface InboxDeps {
   caseRouting?: CaseRouting;
   /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
   caseSignals?: CaseSignals;
+  /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
+  sessions?: InboxSessions;
 }
 
-const CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
+const csp = (provider?: string) =>
+  [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    `form-action 'self'${provider ? ` ${new URL(provider).origin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
 
-const PUBLIC = new Set(['/login', '/inbox.css', '/healthz']);
+const PUBLIC = new Set(['/login', '/inbox.css', '/healthz', '/auth/oidc/login', '/auth/oidc/callback']);
 
 export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   const cfg = deps.config.inbox;
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const sessions =
+    deps.sessions ?? createMariaDbSessionStore(deps.pool, { idleMinutes: cfg.sessionIdleMinutes, maxHours: cfg.sessionHours });
   await app.register(fastifyFormbody);
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
+    // Processes that share sessions must share this secret (the cookie carries a signed id).
     secret: cfg.sessionSecret ?? randomBytes(32).toString('hex'),
     cookieName: 'inbox_session',
+    store: sessions.fastifyStore,
     saveUninitialized: false,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: 12 * 3600 * 1000 },
+    // Saved only when changed: a click is a read; the idle clock is the row's last_seen_at.
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: cfg.sessionHours * 3600 * 1000 },
   });
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
   await app.register(fastifyView, {
@@ -82,6 +101,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   });
   const css = readFileSync(path.join(__dirname, 'views', 'inbox.css'), 'utf8');
 
+  const CSP = csp(cfg.oidc?.issuer);
   app.addHook('onSend', async (_req, reply) => {
     reply.header('Content-Security-Policy', CSP);
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -139,11 +159,30 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
       csrf: await reply.generateCsrf(),
       flash,
       langLinks: LANGS.map((l) => ({ lang: l, href: `${here}${sep}lang=${l}`, current: l === lang })),
+      signInWith: { sso: Boolean(cfg.oidc), local: cfg.localUsers },
       ...data,
     });
   };
-  const ctx = { app, deps, page };
+  const audit = createMariaDbAuditLog(deps.pool);
+  const guard = createLoginGuard({
+    users: deps.users,
+    throttle: createMariaDbLoginThrottle(deps.pool),
+    burst: createLoginBurstLimiter(LOGIN_THROTTLE.burstPerMinute),
+    audit,
+  });
+  const oidc = cfg.oidc;
+  const sso = oidc
+    ? createOidcSignIn({
+        issuer: oidc.issuer,
+        clientId: oidc.clientId,
+        ...(oidc.clientSecret ? { clientSecret: deps.config.readSecret(oidc.clientSecret) } : {}),
+        redirectUri: `${oidc.publicUrl}/auth/oidc/callback`,
+        scopes: oidc.scopes,
+      })
+    : undefined;
+  const ctx = { app, deps, page, sessions, guard, audit, sso };
   registerAuthRoutes(ctx);
+  if (sso && oidc) registerOidcRoutes(ctx, sso, oidc);
   registerQueueRoutes(ctx);
   registerReviewRoutes(ctx);
   registerCaseRoutes(ctx);
@@ -156,6 +195,11 @@ export type InboxContext = {
   app: FastifyInstance;
   deps: InboxDeps;
   page(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>): Promise<FastifyReply>;
+  sessions: InboxSessions;
+  guard: LoginGuard;
+  audit: AuditLog;
+  /** Single sign-on, when INBOX_OIDC_ISSUER is set. */
+  sso?: OidcSignIn;
 };
 
 /** Link to an email's workflow page in the Temporal Web UI. */

@@ -5,7 +5,6 @@
  */
 import '@fastify/session';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { verifyPassword } from '../adapters/bcrypt-password';
 import type { InboxRole, InboxUsers } from '../adapters/mariadb/inbox-users';
 import type { InboxConfig } from '../lib/inbox-config';
 
@@ -17,6 +16,12 @@ export interface Actor {
 declare module 'fastify' {
   interface Session {
     user?: Actor;
+    /** Where and how the sign-in happened (its address and user agent are columns of the session's row). */
+    signIn?: { at: number; address: string; agent: string; via?: 'password' | 'oidc' };
+    /** Single sign-on between the redirect to the provider and its callback. */
+    oidc?: { verifier: string; state: string; nonce: string; next: string };
+    /** The provider's ID token of this session, sent back as id_token_hint at logout. */
+    idToken?: string;
     lang?: 'de' | 'en';
     flash?: { kind: 'ok' | 'refused'; message: string; newer?: { href: string; version: number } };
   }
@@ -25,15 +30,19 @@ declare module 'fastify' {
   }
 }
 
-export async function checkPassword(users: InboxUsers, name: string, password: string): Promise<Actor | null> {
-  const user = name ? await users.find(name) : null;
-  const ok = await verifyPassword(password, user?.passwordHash);
-  if (!user || !ok || user.disabledAt) return null;
-  return { name: user.name, role: user.role };
+export function plainAddress(address: string | undefined): string {
+  return (address ?? '').replace(/^::ffff:/, '');
 }
 
-function plainAddress(address: string | undefined): string {
-  return (address ?? '').replace(/^::ffff:/, '');
+/**
+ * The client's address: the peer, or, when the peer is a trusted proxy, the last address it
+ * added to X-Forwarded-For (anything before that the client could have written itself).
+ */
+export function clientAddress(req: FastifyRequest, config: InboxConfig): string {
+  const peer = plainAddress(req.socket.remoteAddress);
+  const raw = req.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(raw) ? raw.join(',') : raw)?.split(',').at(-1)?.trim();
+  return config.trustedProxies.includes(peer) && forwarded ? plainAddress(forwarded).slice(0, 45) : peer || 'unknown';
 }
 
 /**
@@ -42,10 +51,18 @@ function plainAddress(address: string | undefined): string {
  */
 export async function resolveActor(req: FastifyRequest, config: InboxConfig, users: InboxUsers): Promise<Actor | null | 'untrusted'> {
   if (config.auth === 'password') {
-    const name = req.session.user?.name;
-    // Re-read on every request: disabling a user or changing a role takes effect at once.
-    const user = name ? await users.find(name) : null;
-    return user && !user.disabledAt ? { name: user.name, role: user.role } : null;
+    const signed = req.session.user;
+    if (!signed) return null;
+    // Re-read on every request: a user disabled or given another role since the sign-in is out at
+    // once, even where their sessions were not ended (an UPDATE by hand): the session is dropped.
+    const user = await users.find(signed.name);
+    // A single sign-on keeps the role the provider gave at login; a local row can still disable the name.
+    if (req.session.signIn?.via === 'oidc' && !user?.disabledAt) return signed;
+    if (user && !user.disabledAt && user.role === signed.role) return { name: user.name, role: user.role };
+    const lang = req.session.lang;
+    await req.session.regenerate();
+    if (lang) req.session.lang = lang;
+    return null;
   }
   const raw = req.headers[config.authHeader];
   const name = (Array.isArray(raw) ? raw[0] : raw)?.trim();

@@ -161,6 +161,25 @@ export type TriageAlertEvent = (typeof TRIAGE_ALERT_EVENTS)[keyof typeof TRIAGE_
 /** Classes a person must see (the email waits in manual review without a draft) rather than ignored ones. */
 export const TRIAGE_HELD_FOR_PERSON: readonly TriageClass[] = Object.freeze(['feedback_report']);
 
+/**
+ * A refused review-inbox sign-in (one audit row each, counted by the worker as
+ * email_rag_inbox_login_refusals_total{reason}) and why it was refused.
+ */
+export const INBOX_LOGIN_REFUSED = 'inbox_login_refused';
+export const LOGIN_REFUSAL_REASONS = [
+  'wrong_credentials',
+  'too_soon',
+  'account_locked',
+  'address_locked',
+  'burst',
+  // Single sign-on: the provider's answer failed a check (state, nonce, signature, expiry…), or gave no inbox role.
+  'sso_invalid',
+  'sso_no_role',
+] as const;
+export type LoginRefusalReason = (typeof LOGIN_REFUSAL_REASONS)[number];
+/** Audit event: the open inbox sessions of a person were ended (disabled, new password or role, sign-out everywhere). */
+export const INBOX_SESSIONS_ENDED = 'inbox_sessions_ended';
+
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 

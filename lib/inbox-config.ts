@@ -1,5 +1,6 @@
 /** Settings of the review inbox (`email-rag inbox`), read with the rest of the configuration. */
 import { isIP } from 'node:net';
+import { readInboxOidcConfig, type InboxOidcConfig } from './inbox-oidc-config';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -16,12 +17,20 @@ export interface InboxConfig {
   sessionSecret?: string;
   /** INBOX_COOKIE_SECURE: mark the session cookie Secure (set it behind TLS). */
   cookieSecure: boolean;
+  /** INBOX_SESSION_HOURS (default 12): a session ends this long after sign-in, however busy. */
+  sessionHours: number;
+  /** INBOX_SESSION_IDLE_MINUTES (default 60): a session no request used for this long ends. */
+  sessionIdleMinutes: number;
   /** INBOX_SLA_MINUTES_CRITICAL/HIGH/NORMAL/LOW: how long a draft may wait for a person. */
   slaMinutes: Record<Priority, number>;
   /** TEMPORAL_UI_URL: where each email links to its workflow page. */
   temporalUiUrl: string;
   /** INBOX_CLAIM_MINUTES: how long opening an email holds its case for the reviewer (default 5). */
   claimMinutes: number;
+  /** Single sign-on with OpenID Connect (INBOX_OIDC_*); absent when INBOX_OIDC_ISSUER is not set. */
+  oidc?: InboxOidcConfig;
+  /** INBOX_LOCAL_USERS (on|off, default on): the name-and-password form of inbox_users beside single sign-on. */
+  localUsers: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +60,10 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     problems.push(`INBOX_COOKIE_SECURE must be true or false, got "${secureRaw}"`);
   }
   const ui = env.TEMPORAL_UI_URL?.trim() || 'http://127.0.0.1:8233';
+  const oidc = readInboxOidcConfig(env, problems);
+  const local = env.INBOX_LOCAL_USERS?.trim().toLowerCase() || 'on';
+  if (local !== 'on' && local !== 'off') problems.push(`INBOX_LOCAL_USERS must be on or off, got "${local}"`);
+  if (local === 'off' && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
   if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
   return {
     port: int('INBOX_PORT', 8025, 0, 65535),
@@ -60,6 +73,8 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     trustedProxies,
     ...(secret ? { sessionSecret: secret } : {}),
     cookieSecure: ['true', '1', 'yes'].includes(secureRaw ?? ''),
+    sessionHours: int('INBOX_SESSION_HOURS', 12, 1, 720),
+    sessionIdleMinutes: int('INBOX_SESSION_IDLE_MINUTES', 60, 5, 43_200),
     slaMinutes: {
       critical: int('INBOX_SLA_MINUTES_CRITICAL', 30, 1, 100_000),
       high: int('INBOX_SLA_MINUTES_HIGH', 120, 1, 100_000),
@@ -68,5 +83,7 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     },
     temporalUiUrl: ui.replace(/\/+$/, ''),
     claimMinutes: int('INBOX_CLAIM_MINUTES', 5, 1, 240),
+    ...(oidc ? { oidc } : {}),
+    localUsers: local !== 'off',
   };
 }

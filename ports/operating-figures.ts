@@ -1,4 +1,4 @@
-import type { DraftOutcome, NeedsPersonStatus, Priority, TriageAlertEvent, UnfinishedStatus } from '../lib/domain';
+import type { DraftOutcome, LoginRefusalReason, NeedsPersonStatus, Priority, TriageAlertEvent, UnfinishedStatus } from '../lib/domain';
 import type { SendStatus } from './store';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
@@ -64,6 +64,8 @@ export interface OperatingEvents {
   draftOutcomes: Array<{ outcome: DraftOutcome; mailbox: string; drafter: string; promptVersion: string; count: number }>;
   /** Triage events a person must see (abuse complaints, senders held at the reply limit), per event. */
   triageAlerts: Array<{ event: TriageAlertEvent; count: number }>;
+  /** Refused review-inbox sign-ins (`inbox_login_refused` audit rows), per reason. */
+  loginRefusals?: Array<{ reason: LoginRefusalReason; count: number }>;
 }
 
 /**

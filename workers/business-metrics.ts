@@ -13,6 +13,7 @@ import type { Config } from '../lib/config';
 import {
   DRAFT_OUTCOMES,
   EMAIL_STATUSES,
+  LOGIN_REFUSAL_REASONS,
   NEEDS_PERSON_STATUSES,
   needsPerson,
   PRIORITIES,
@@ -65,6 +66,7 @@ export const BUSINESS_METRICS = {
   triageAlerts: 'email_rag_triage_alerts_total',
   casesOverdue: 'email_rag_cases_overdue',
   caseEscalations: 'email_rag_case_escalations_total',
+  loginRefusals: 'email_rag_inbox_login_refusals_total',
 } as const;
 
 /**
@@ -166,7 +168,14 @@ export function startBusinessMetricsSampler(
     'Triage events a person must see: feedback_report (an abuse complaint about our mail), reply_limit_reached (a sender held at REPLY_LIMIT_PER_HOUR)',
   );
 
+  const loginRefusals = meter.createCounter(
+    m.loginRefusals,
+    '',
+    'Refused review-inbox sign-ins, per reason (wrong_credentials, too_soon, account_locked, address_locked, burst)',
+  );
+
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
+  for (const reason of LOGIN_REFUSAL_REASONS) loginRefusals.add(0, { reason });
   for (const event of Object.values(TRIAGE_ALERT_EVENTS)) triageAlerts.add(0, { event });
   for (const priority of PRIORITIES) received.add(0, { priority });
   for (const status of EMAIL_STATUSES) statusChanges.add(0, { status });
@@ -202,6 +211,7 @@ export function startBusinessMetricsSampler(
         for (const s of events.timeToDraftSeconds) timeToDraft.record(s);
         for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
         for (const a of events.triageAlerts) triageAlerts.add(a.count, { event: a.event });
+        for (const r of events.loginRefusals ?? []) loginRefusals.add(r.count, { reason: r.reason });
         for (const o of events.draftOutcomes) {
           draftOutcomes.add(o.count, {
             outcome: o.outcome,

@@ -40,6 +40,17 @@ export function createMariaDbInboxUsers(pool: Pool) {
       return r.affectedRows === 1 ? 'added' : 'updated';
     },
 
+    /** A new password for an existing user (role and disabled state stay); false when there is none. */
+    async setPassword(name: string, passwordHash: string): Promise<boolean> {
+      const r = await query<{ affectedRows: number }>(
+        pool,
+        'setting the password of an inbox user',
+        'UPDATE inbox_users SET password_hash = ? WHERE name = ?',
+        [passwordHash, name],
+      );
+      return r.affectedRows > 0;
+    },
+
     async disable(name: string): Promise<boolean> {
       const r = await query<{ affectedRows: number }>(
         pool,

@@ -1,11 +1,14 @@
 import { FAILURE_TYPES } from '../../lib/contract';
 import {
   EMAIL_STATUSES,
+  INBOX_LOGIN_REFUSED,
+  LOGIN_REFUSAL_REASONS,
   NEEDS_PERSON_STATUSES,
   PRIORITIES,
   QUEUE_STATUS,
   TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
+  type LoginRefusalReason,
   type Priority,
   type SendStatus,
   type TriageAlertEvent,
@@ -156,6 +159,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         stepRuntimes: runtimes.map((r) => ({ step: r.step, seconds: num(r.runtime_ms) / 1000 })),
         draftOutcomes: await outcomesBetween(pool, from, to),
         triageAlerts: await triageAlertsBetween(pool, from, to),
+        loginRefusals: await loginRefusalsBetween(pool, from, to),
       };
     },
   };
@@ -172,4 +176,19 @@ async function triageAlertsBetween(pool: Queryable, from: Date, to: Date) {
     [...events, from, to],
   );
   return rows.map((r) => ({ event: r.event, count: Number(r.n) }));
+}
+
+/** Refused review-inbox sign-ins (their audit rows) in the window, per reason. */
+async function loginRefusalsBetween(pool: Queryable, from: Date, to: Date) {
+  const rows = await query<Array<{ reason: string | null; n: number }>>(
+    pool,
+    'reading the refused sign-ins',
+    // A row over the burst limit stands for details.count refusals (one row per address and 10 s).
+    `SELECT JSON_VALUE(details, '$.reason') AS reason, SUM(COALESCE(JSON_VALUE(details, '$.count'), 1)) AS n FROM audit_log
+      WHERE event_type = ? AND created_at > ? AND created_at <= ? GROUP BY reason`,
+    [INBOX_LOGIN_REFUSED, from, to],
+  );
+  const known = new Set<string>(LOGIN_REFUSAL_REASONS);
+  // A reason the code does not know (an odd row) is not a label value of its own.
+  return rows.filter((r) => r.reason && known.has(r.reason)).map((r) => ({ reason: r.reason as LoginRefusalReason, count: Number(r.n) }));
 }

@@ -2,9 +2,28 @@ import { createInterface } from 'node:readline';
 import { createMariaDbInboxUsers, INBOX_ROLES, type InboxRole } from '../../adapters/mariadb/inbox-users';
 import type { Config } from '../../lib/config';
 import { hashPassword } from '../../adapters/bcrypt-password';
+import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
+import { createMariaDbLoginThrottle } from '../../adapters/mariadb/login-throttle';
+import type { Pool } from '../../adapters/mariadb/pool';
+import { createMariaDbSessionStore } from '../../adapters/mariadb/session-store';
+import { INBOX_SESSIONS_ENDED } from '../../lib/domain';
+import { passwordProblem } from '../../lib/password-rules';
+import { accountKey } from '../../inbox/login-guard';
 import { CliError, connectDatabase } from '../context';
 
-const MIN_PASSWORD = 10;
+/** Ends every open inbox session of `name` (in all inbox processes at once), with an audit row. */
+async function endSessions(pool: Pool, name: string, reason: string): Promise<number> {
+  const ended = await createMariaDbSessionStore(pool, { idleMinutes: 60, maxHours: 12 }).endSessionsOf(name);
+  await createMariaDbAuditLog(pool).record({
+    emailId: null,
+    correlationId: `inbox-user-${name}`.slice(0, 191),
+    eventType: INBOX_SESSIONS_ENDED,
+    actor: 'email-rag inbox users',
+    message: `${ended} inbox session(s) of ${name} ended: ${reason}`,
+    details: { reason, sessions: ended },
+  });
+  return ended;
+}
 
 /** The password from stdin: the first line of a pipe, or typed at a prompt (not echoed). */
 export async function readPassword(input: NodeJS.ReadStream = process.stdin): Promise<string> {
@@ -26,11 +45,15 @@ export async function readPassword(input: NodeJS.ReadStream = process.stdin): Pr
 export async function inboxUsersAdd(config: Config, name: string, role: string, password: string): Promise<string> {
   if (!(INBOX_ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be ${INBOX_ROLES.join(' or ')}`, 2);
   if (!/^[\p{L}\p{N}._@-]{1,191}$/u.test(name)) throw new CliError('a user name is 1–191 letters, digits or . _ @ -', 2);
-  if (password.length < MIN_PASSWORD) throw new CliError(`the password needs at least ${MIN_PASSWORD} characters`, 2);
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
   const pool = await connectDatabase(config);
   try {
     const how = await createMariaDbInboxUsers(pool).upsert(name, await hashPassword(password), role as InboxRole);
-    return `inbox user ${name} (${role}) ${how}`;
+    if (how === 'added') return `inbox user ${name} (${role}) added`;
+    // A new password or role: whoever holds an open session signs in again with it.
+    const ended = await endSessions(pool, name, 'password or role set');
+    return `inbox user ${name} (${role}) updated; ${ended} open session(s) ended`;
   } finally {
     await pool.end();
   }
@@ -40,7 +63,48 @@ export async function inboxUsersDisable(config: Config, name: string): Promise<s
   const pool = await connectDatabase(config);
   try {
     if (!(await createMariaDbInboxUsers(pool).disable(name))) throw new CliError(`no enabled inbox user ${name}`);
-    return `inbox user ${name} disabled`;
+    const ended = await endSessions(pool, name, 'user disabled');
+    return `inbox user ${name} disabled; ${ended} open session(s) ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users sign-out NAME`: ends the person's open sessions everywhere. */
+export async function inboxUsersSignOut(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const ended = await endSessions(pool, name, 'signed out by an operator');
+    return `${ended} open inbox session(s) of ${name} ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users unlock NAME`: lifts the sign-in delay or lock of a name before its time. */
+export async function inboxUsersUnlock(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const had = await createMariaDbLoginThrottle(pool).clearAccount(accountKey(name));
+    return had ? `sign-in failures of ${name} cleared` : `${name} had no sign-in failures`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users reset-password NAME`: a new password (same rules as `add`); ends the user's sessions and lifts a sign-in lock. */
+export async function inboxUsersResetPassword(config: Config, name: string, password: string): Promise<string> {
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
+  const pool = await connectDatabase(config);
+  try {
+    const users = createMariaDbInboxUsers(pool);
+    const user = await users.find(name);
+    if (!user) throw new CliError(`no inbox user ${name}`);
+    await users.setPassword(user.name, await hashPassword(password));
+    const ended = await endSessions(pool, user.name, 'password reset');
+    await createMariaDbLoginThrottle(pool).clearAccount(accountKey(user.name));
+    return `password of inbox user ${user.name} reset; ${ended} open session(s) ended${user.disabledAt ? ' (the user stays disabled)' : ''}`;
   } finally {
     await pool.end();
   }

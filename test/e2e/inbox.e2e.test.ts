@@ -21,7 +21,7 @@ import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
 
 const ARTIFACTS = path.resolve(__dirname, '../../.local/artifacts/inbox');
-const PASSWORDS = { rita: 'rita-reviews-2024', otto: 'otto-operates-2024' };
+const PASSWORDS = { rita: 'kettle-orbit-review-24', otto: 'lantern-quartz-operate-24' };
 
 let stack: TestStack;
 let worker: RunningWorker;
@@ -476,13 +476,13 @@ test('accessibility basics: every visible form control has a label; Tab reaches 
 });
 
 test('a disabled user is out at once, also with a session that is still open', async () => {
-  await inboxUsersAdd(stack.config, 'dora', 'reviewer', 'dora-reviews-2024');
+  await inboxUsersAdd(stack.config, 'dora', 'reviewer', 'meadow-violin-review-24');
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(`${inbox.url}/login`);
     await page.getByLabel('Name').fill('dora');
-    await page.getByLabel('Password').fill('dora-reviews-2024');
+    await page.getByLabel('Password').fill('meadow-violin-review-24');
     await Promise.all([page.waitForURL(`${inbox.url}/`), page.getByRole('button', { name: 'Log in' }).click()]);
     await stack.db.pool.query(`UPDATE inbox_users SET disabled_at = CURRENT_TIMESTAMP(3) WHERE name = 'dora'`);
     await page.goto(`${inbox.url}/ops`);

@@ -137,6 +137,7 @@ test('alert rules: the throughput and dead-letter alerts, each with an expressio
     ['EmailRagPushIntakeDown', 'email_rag_idle_watchers{state=~"reconnecting|stale"}'],
     ['EmailRagMailboxSignInRefused', 'email_rag_mailbox_auth_blocked'],
     ['EmailRagCaseResponseOverdue', 'email_rag_cases_overdue'],
+    ['EmailRagInboxLoginBurst', 'email_rag_inbox_login_refusals_total'],
   ] as const) {
     assert.ok(byName.get(alert)?.expr.includes(reads), `${alert} reads ${reads}`);
   }
