@@ -44,6 +44,9 @@ const REQUIRED = [
   'poll-waits-for-backlog',
   'watch-wakes-poll',
   'watch-mailbox-removed',
+  'case-reply-lead',
+  'case-reply-covered',
+  'case-waits-for-customer',
 ];
 
 interface Captured {
@@ -104,7 +107,7 @@ const load = (c: Captured) => ({ name: c.name, workflowId: c.workflowId, history
 
 const released = () => captured.filter((c) => c.release === RELEASED);
 
-test(`the ${RELEASED} histories cover every path of the email, poll and watch workflows`, () => {
+test(`the ${RELEASED} histories cover every path of the email, poll, watch and case workflows`, () => {
   const names = released().map((c) => c.name);
   assert.deepEqual(
     REQUIRED.filter((r) => !names.includes(r)),
