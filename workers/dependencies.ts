@@ -9,6 +9,7 @@ import { createTemporalAutoApprover } from '../adapters/temporal-auto-approver';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
+import { createMariaDbPersonalData } from '../adapters/mariadb/personal-data';
 import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
 import { createMariaDbMessageStore } from '../adapters/mariadb/message-store';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
@@ -87,6 +88,7 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
         })
       : undefined,
     messages,
+    personalData: createMariaDbPersonalData(pool),
     account: config.imap.user,
     keyOf(email) {
       const entry = config.mailboxes.find((m) => m.id === email.mailboxId);
