@@ -189,6 +189,13 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       }
     },
 
+    /** Erasure must reach every part: a part that fails fails the call (the erasure is re-run). */
+    async forgetEmails(emailIds: string[], correspondent?: string): Promise<void> {
+      await parts.primary.forgetEmails?.(emailIds, correspondent);
+      await parts.vector?.forgetEmails?.(emailIds, correspondent);
+      await parts.graph?.forget?.(emailIds, correspondent ? [correspondent] : []);
+    },
+
     async remove(sourceId: string): Promise<void> {
       await parts.primary.remove?.(sourceId);
       if (parts.vector?.remove) {
