@@ -74,8 +74,10 @@ export async function eraseCorrespondent(deps: ErasureDeps, req: ErasureRequest)
     ms: 0,
   };
   if (req.dryRun) return { ...report, ms: now() - started };
+  // Forced once by a named person: continuing or repeating that erasure does not ask again.
+  const forced = req.force === true || before?.forced === true;
   const correlationId = `privacy-erase-${hash.slice(0, 16)}`;
-  if (unsettled.length > 0 && !req.force) {
+  if (unsettled.length > 0 && !forced) {
     await deps.audit.record({
       emailId: null,
       correlationId,
@@ -90,10 +92,10 @@ export async function eraseCorrespondent(deps: ErasureDeps, req: ErasureRequest)
         'settle them (resend or mark-sent) or erase with --force --by NAME',
     );
   }
-  await deps.store.begin(hash, req.by, req.force === true, ids);
+  await deps.store.begin(hash, req.by, forced, ids);
   const counts: Record<string, number> = {};
   // Executions first: a running email workflow must not write their data back after the rows are gone.
-  const wf = await deps.workflows.erase([...ids.emailIds, ...ids.caseIds], `erased on request (${correlationId})`);
+  const wf = await deps.workflows.erase([...ids.emailIds, ...ids.caseIds]);
   counts.workflows_deleted = wf.deleted;
   counts.workflows_terminated = wf.terminated;
   await deps.store.step(hash, 'workflows', wf.deleted);
@@ -106,8 +108,8 @@ export async function eraseCorrespondent(deps: ErasureDeps, req: ErasureRequest)
     correlationId,
     eventType: PRIVACY_EVENTS.erased,
     actor: req.by,
-    message: `erased the data of one correspondent: ${ids.emailIds.length} email(s), ${ids.caseIds.length} case(s)${req.force ? ' (forced)' : ''}`,
-    details: { addressHash: hash, forced: req.force === true, resumed: report.resumed, ...counts },
+    message: `erased the data of one correspondent: ${ids.emailIds.length} email(s), ${ids.caseIds.length} case(s)${forced ? ' (forced)' : ''}`,
+    details: { addressHash: hash, forced, resumed: report.resumed, ...counts },
   });
   await deps.access.record({ actor: req.by, action: ACCESS_ACTIONS.erased, subjectHash: hash, detail: `${ids.emailIds.length} email(s)` });
   await deps.store.finish(hash);

@@ -5,6 +5,8 @@ export interface ErasureProgress {
   /** Steps done, with their counts. */
   done: Record<string, number>;
   finishedAt: Date | null;
+  /** A named person forced it past a send in doubt: a re-run does not ask again. */
+  forced: boolean;
 }
 
 /** The relational store's side of export and erasure (MariaDB). */

@@ -10,6 +10,6 @@ export interface WorkflowErasure {
 
 /** Removes workflow executions and their histories, which hold (encrypted) personal data. */
 export interface WorkflowEraser {
-  /** Terminates running executions (with `reason`, never personal data) and deletes every run. Idempotent. */
-  erase(workflowIds: string[], reason: string): Promise<WorkflowErasure>;
+  /** Deletes every run of these ids, running ones included (the server terminates them). Idempotent. */
+  erase(workflowIds: string[]): Promise<WorkflowErasure>;
 }

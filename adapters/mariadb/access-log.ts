@@ -37,17 +37,15 @@ export function createMariaDbAccessLog(pool: Pool): AccessLog {
           ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${Math.max(1, Math.min(f.limit ?? DEFAULT_LIMIT, 100_000))}`,
         params,
       );
-      return rows.map(
-        (r): AccessRow => ({
-          id: Number(r.id),
-          actor: r.actor,
-          action: r.action as AccessAction,
-          emailId: r.email_id,
-          subjectHash: r.subject_hash,
-          detail: r.detail,
-          at: r.created_at,
-        }),
-      );
+      return rows.map((r): AccessRow => ({
+        id: Number(r.id),
+        actor: r.actor,
+        action: r.action as AccessAction,
+        emailId: r.email_id,
+        subjectHash: r.subject_hash,
+        detail: r.detail,
+        at: r.created_at,
+      }));
     },
   };
 }

@@ -86,15 +86,20 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
     },
 
     async progress(hash: string): Promise<ErasureProgress | null> {
-      const rows = await query<Array<{ email_ids: string; done: string; finished_at: Date | null }>>(
+      const rows = await query<Array<{ email_ids: string; done: string; finished_at: Date | null; forced: number }>>(
         pool,
         'reading erasure progress',
-        'SELECT email_ids, done, finished_at FROM privacy_erasures WHERE address_hash = ?',
+        'SELECT email_ids, done, finished_at, forced FROM privacy_erasures WHERE address_hash = ?',
         [hash],
       );
       const r = rows[0];
       return r
-        ? { ids: JSON.parse(r.email_ids) as SubjectIds, done: JSON.parse(r.done) as Record<string, number>, finishedAt: r.finished_at }
+        ? {
+            ids: JSON.parse(r.email_ids) as SubjectIds,
+            done: JSON.parse(r.done) as Record<string, number>,
+            finishedAt: r.finished_at,
+            forced: r.forced === 1,
+          }
         : null;
     },
 
@@ -105,7 +110,8 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         'recording erasure progress',
         `INSERT INTO privacy_erasures (address_hash, requested_by, forced, email_ids, done) VALUES (?, ?, ?, ?, '{}')
          ON DUPLICATE KEY UPDATE requested_by = VALUES(requested_by), forced = VALUES(forced), email_ids = VALUES(email_ids), finished_at = NULL`,
-        [hash, by, forced ? 1 : 0, JSON.stringify(ids)],
+        // Ids only: the names would be personal data kept by the very row that records their erasure.
+        [hash, by, forced ? 1 : 0, JSON.stringify({ ...ids, names: [] })],
       );
     },
 
@@ -133,6 +139,8 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         counts[name] = (counts[name] ?? 0) + (await inBatches(list, (b) => run(`erasing ${name}`, sql(marks(b.length)), [...extra, ...b])));
       };
       const e = ids.emailIds;
+      // Mentions first, while the rows still name them: a resumed run knows the ids, not the names.
+      counts.mentions = (await this.sweep(ids.names, CONTENT_TABLES)) + (await this.sweep([address]));
       await each('raw_message_parts', e, (m) => `DELETE FROM raw_message_parts WHERE email_id IN (${m})`);
       await each('raw_messages', e, (m) => `DELETE FROM raw_messages WHERE email_id IN (${m})`);
       await each('drafts', e, (m) => `DELETE FROM drafts WHERE email_id IN (${m})`);
@@ -144,14 +152,14 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
       );
       await each('queue_jobs', e, (m) => `UPDATE queue_jobs SET last_error = NULL WHERE email_id IN (${m}) AND last_error IS NOT NULL`);
       // The audit trail keeps its facts (event, time, ids, actor, error class), not the content.
-      await each('audit_log', e, (m) => `UPDATE audit_log SET message = ?, details = NULL WHERE email_id IN (${m}) AND message <> ?`, [
+      await each('audit_log', e, (m) => `UPDATE audit_log SET message = ?, details = NULL WHERE message <> ? AND email_id IN (${m})`, [
         ERASED,
         ERASED,
       ]);
       await each(
         'case_events',
         ids.caseIds,
-        (m) => `UPDATE case_events SET message = ?, details = NULL WHERE case_id IN (${m}) AND message <> ?`,
+        (m) => `UPDATE case_events SET message = ?, details = NULL WHERE message <> ? AND case_id IN (${m})`,
         [ERASED, ERASED],
       );
       await each(
@@ -162,7 +170,6 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
       );
       counts.reply_slots = await run('erasing reply_slots', 'DELETE FROM reply_slots WHERE address = ?', [address]);
       await each('emails', e, (m) => `DELETE FROM emails WHERE id IN (${m})`);
-      counts.mentions = (await this.sweep([address])) + (await this.sweep(ids.names, CONTENT_TABLES));
       return counts;
     },
 
