@@ -27,9 +27,13 @@ export function createMariaDbAccessLog(pool: Pool): AccessLog {
     async list(f) {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (f.actor) where.push('actor = ?') && params.push(f.actor);
-      if (f.emailId) where.push('email_id = ?') && params.push(f.emailId);
-      if (f.since) where.push('created_at >= ?') && params.push(f.since);
+      const add = (sql: string, value: unknown) => {
+        where.push(sql);
+        params.push(value);
+      };
+      if (f.actor) add('actor = ?', f.actor);
+      if (f.emailId) add('email_id = ?', f.emailId);
+      if (f.since) add('created_at >= ?', f.since);
       const rows = await query<Row[]>(
         pool,
         'reading the access log',
