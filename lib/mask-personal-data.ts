@@ -149,7 +149,11 @@ function knownRules(known: KnownPersonalData): Rule[] {
   }
   for (const l of known.lines) {
     push(l, '[address]', 5);
-    for (const part of l.split(/\s*[,;|·]\s*/)) push(part, '[address]', 5);
+    for (const part of l.split(/\s*[,;|·]\s*/)) {
+      push(part, '[address]', 5);
+      // The street without its house number, as a reply may name it ("to Kingsley Road").
+      push(part.replace(/^\d+[A-Za-z]?\s+/, ''), '[address]', 8);
+    }
   }
   for (const n of known.names) {
     push(n, '[name]', 2);
