@@ -19,6 +19,7 @@ import type { CaseSummaryStore } from '../ports/case-summaries';
 import type { CaseDeps } from './case-activities';
 import type { CaseRoutingDeps } from './case-routing-activities';
 import type { IdleDeps } from './watch-activities';
+import type { RetentionDeps } from './retention-activities';
 
 /**
  * Settings of the whole installation the activities need; taken from the validated config.
@@ -91,4 +92,6 @@ export interface ActivityDeps {
   caseDeadlines?: CaseDeadlinePorts;
   /** Earned autonomy (AUTONOMY_FILE, the switch); absent: every draft waits for a person. */
   autonomy?: { store: AutonomyStore; approver: AutoApprover; policy: AutonomyPolicy | null };
+  /** The retention purge (RETENTION_*); absent: purgeExpired purges nothing. */
+  retention?: RetentionDeps;
 }

@@ -4,6 +4,7 @@ import { createCaseDeadlineActivities } from './case-deadline-activities';
 import { createCaseSummaryActivities } from './case-summary-activities';
 import { createCaseRoutingActivities } from './case-routing-activities';
 import { createCleanupActivities } from './cleanup-activities';
+import { createRetentionActivities } from './retention-activities';
 import type { ActivityDeps } from './deps';
 import { createDraftActivities } from './draft-activities';
 import { createFetchActivities, createFetchStep } from './fetch-activities';
@@ -45,6 +46,8 @@ export function createActivities(deps: ActivityDeps) {
       sendReply: send.sendReply,
     }),
     ...createCleanupActivities(deps),
+    // The retention purge (RETENTION_*): purgeExpired, batched and resumable.
+    ...createRetentionActivities(deps.retention),
     ...createWatchActivities(deps),
     ...createCaseActivities(deps),
     ...createCaseSummaryActivities(deps),

@@ -39,6 +39,14 @@ FOR p IN 1..1 INBOUND @organisation works_at
   LIMIT @limit
   RETURN e.email_id`;
 
+// Erasure: the double recognises these two texts verbatim as well.
+const FORGET_EDGES_QUERY = `FOR e IN @@edges
+  FILTER e._from IN @handles OR e._to IN @handles
+  REMOVE e IN @@edges`;
+
+const FORGET_VERTICES_QUERY = `FOR k IN @keys
+  REMOVE k IN @@vertices OPTIONS { ignoreErrors: true }`;
+
 /** A key-safe, fixed-length `_key` for any natural key (addresses and ids may hold `/` or spaces). */
 export { organisationDomain };
 
@@ -205,6 +213,25 @@ export function createArangoGraph(settings: ArangoGraphSettings): ThreadGraph {
       await upsert('works_at', worksAt);
       if (e.inReplyToEmailId) {
         await upsert('replied_to', [edge(emailId, `emails/${graphKey(`email\u0000${e.inReplyToEmailId}`)}`)]);
+      }
+    },
+
+    async forget(emailIds: string[], addresses: string[]): Promise<void> {
+      if (emailIds.length === 0 && addresses.length === 0) return;
+      await ready();
+      const emailKeys = emailIds.map((id) => graphKey(`email\u0000${id}`));
+      const personKeys = addresses.map((a) => personKey(a));
+      const handles = [...emailKeys.map((k) => `emails/${k}`), ...personKeys.map((k) => `people/${k}`)];
+      // Edges first: a vertex never goes while an edge still points at it.
+      for (const edges of EDGE_COLLECTIONS) {
+        await call(`forgetting ${edges} edges`, async () => (await db.query(FORGET_EDGES_QUERY, { '@edges': edges, handles })).all());
+      }
+      for (const [vertices, keys] of [
+        ['emails', emailKeys],
+        ['people', personKeys],
+      ] as const) {
+        if (keys.length === 0) continue;
+        await call(`forgetting ${vertices}`, async () => (await db.query(FORGET_VERTICES_QUERY, { '@vertices': vertices, keys })).all());
       }
     },
 

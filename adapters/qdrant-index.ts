@@ -279,6 +279,17 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
       await prune(email.emailId, passages.length);
     },
 
+    async forgetEmails(emailIds: string[], correspondent?: string): Promise<void> {
+      if (!(await exists())) return;
+      const batches: Schemas['Filter'][] = [];
+      for (let i = 0; i < emailIds.length; i += UPSERT_CHUNK * 4) {
+        batches.push({ must: [{ key: 'email_id', match: { any: emailIds.slice(i, i + UPSERT_CHUNK * 4) } }] });
+      }
+      // Our sent replies to them and anything else filed under their address.
+      if (correspondent) batches.push({ should: [match('correspondent', correspondent), match('from_address', correspondent)] });
+      for (const filter of batches) await call('forgetting passages', (c) => c.delete(collection, { wait: true, filter }));
+    },
+
     async remove(sourceId: string): Promise<void> {
       if (await exists()) {
         await call('removing passages', (c) => c.delete(collection, { wait: true, filter: { must: [match('email_id', sourceId)] } }));

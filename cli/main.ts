@@ -30,6 +30,8 @@ import { runInbox } from '../inbox/server';
 import { registerSearchAttributes } from '../adapters/temporal-search-attributes';
 import { setNamespaceRetention } from '../adapters/temporal-namespace';
 import { runCodecServer } from './commands/codec-server';
+import { auditAccess, formatAccess } from './commands/audit-access';
+import { formatErasure, privacyErase, privacyExport, privacyPurge } from './commands/privacy';
 import { CliError, connectTemporal } from './context';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
 import { installWatchers } from './watchers';
@@ -106,6 +108,14 @@ commands:
   inbox users reset-password NAME         a new password (read from stdin); ends the user's sessions
   inbox users sign-out NAME               end the open review-inbox sessions of a user everywhere
   inbox users unlock NAME                 lift the sign-in delay or lock of a name
+  audit access [--user NAME] [--email ID] [--since 7d] [--json]
+                                          who opened which email in the inbox, who exported or erased what
+  privacy export <address> [--out DIR] [--by NAME]
+                                          everything held about the address as one zip (data.json + .eml files)
+  privacy erase <address> --by NAME [--force] [--dry-run]
+                                          erase their data in MariaDB, the indexes and Temporal; exit 5 if a send
+                                          of theirs is running or in doubt (--force after checking it)
+  privacy purge [--dry-run]               remove what RETENTION_* says has expired, in batches
 
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`;
 
@@ -506,6 +516,65 @@ async function run(argv: string[]): Promise<void> {
         `usage: email-rag inbox | inbox users add NAME --role R | inbox users disable|reset-password|sign-out|unlock NAME\n${USAGE}`,
         2,
       );
+    }
+    case 'audit': {
+      const { positionals, values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        user: { type: 'string' },
+        email: { type: 'string' },
+        since: { type: 'string' },
+      });
+      if (positionals.length !== 1 || positionals[0] !== 'access')
+        throw new CliError(`usage: email-rag audit access [options]\n${USAGE}`, 2);
+      const rows = await auditAccess(config(), {
+        user: values.user as string | undefined,
+        email: values.email as string | undefined,
+        since: values.since as string | undefined,
+      });
+      console.log(values.json ? JSON.stringify(rows, null, 2) : formatAccess(rows));
+      return;
+    }
+    case 'privacy': {
+      const { positionals, values } = args(rest, {
+        json: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        by: { type: 'string' },
+        force: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+      });
+      const [sub, target, ...extra] = positionals;
+      if (sub === 'export' && target && extra.length === 0) {
+        const r = await privacyExport(config(), target, {
+          by: (values.by as string | undefined) ?? defaultActor(),
+          ...(values.out ? { out: values.out as string } : {}),
+        });
+        console.log(values.json ? JSON.stringify(r, null, 2) : `${r.file}: ${r.emails} email(s), ${r.rawMessages} raw message(s)`);
+        return;
+      }
+      if (sub === 'erase' && target && extra.length === 0) {
+        if (typeof values.by !== 'string' || values.by.trim() === '')
+          throw new CliError('privacy erase needs --by NAME (who asked for it)', 2);
+        const r = await privacyErase(config(), target, {
+          by: values.by.trim(),
+          force: values.force === true,
+          dryRun: values['dry-run'] === true,
+        });
+        console.log(values.json ? JSON.stringify(r, null, 2) : formatErasure(r));
+        return;
+      }
+      if (sub === 'purge' && target === undefined) {
+        const r = await privacyPurge(config(), { dryRun: values['dry-run'] === true });
+        const line = Object.entries(r.purged)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ');
+        console.log(
+          values.json
+            ? JSON.stringify(r, null, 2)
+            : `${values['dry-run'] ? 'expired' : 'purged'}: ${line || 'nothing (every RETENTION_* is 0)'}`,
+        );
+        return;
+      }
+      throw new CliError(`usage: email-rag privacy export <address> | privacy erase <address> --by NAME | privacy purge\n${USAGE}`, 2);
     }
     case undefined:
     case 'help':

@@ -10,6 +10,8 @@ import { emailPassages, retrievalProbe } from './passages';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
 import { DependencyError, errorMessage } from './errors';
 import { organisationDomain } from './organisation';
+import { maskPersonalData } from './mask-personal-data';
+import type { PersonalDataLookup } from '../ports/personal-data';
 
 export interface CompositeIndexParts {
   /** The embedded full-text index: always there, its failure fails the step. */
@@ -37,6 +39,11 @@ export interface CompositeIndexParts {
   keyOf?(email: EmailRecord): IsolationKey | null;
   /** CONTEXT_INCLUDE_ORGANISATION and CONTEXT_REUSE_REPLIES. */
   policy?: ContextPolicy;
+  /**
+   * What the store knows about the people our replies to others went to: those replies are masked
+   * by it as well as by patterns. Without it: patterns only.
+   */
+  personalData?: PersonalDataLookup;
   /** Told about every optional part that failed, so the caller can audit it. */
   onDegraded(part: string, err: unknown): Promise<void>;
 }
@@ -125,6 +132,18 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
     }
   }
 
+  /** Our replies to others masked once more, by their recipient's stored names, numbers and lines. */
+  async function maskByWhatIsKnown(items: DraftContextItem[]): Promise<DraftContextItem[]> {
+    const ids = items.filter((i) => i.kind === 'own_reply').map((i) => i.sourceId);
+    if (!parts.personalData || ids.length === 0) return items;
+    const known = await parts.personalData.knownFor(ids);
+    return items.map((i) => {
+      const k = i.kind === 'own_reply' ? known.get(i.sourceId) : undefined;
+      if (!k) return i;
+      return { ...i, text: maskPersonalData(i.text, k), ...(i.title ? { title: maskPersonalData(i.title, k) } : {}) };
+    });
+  }
+
   return {
     name: names.join('+'),
     async index(input: IndexableEmail): Promise<void> {
@@ -170,6 +189,13 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       }
     },
 
+    /** Erasure must reach every part: a part that fails fails the call (the erasure is re-run). */
+    async forgetEmails(emailIds: string[], correspondent?: string): Promise<void> {
+      await parts.primary.forgetEmails?.(emailIds, correspondent);
+      await parts.vector?.forgetEmails?.(emailIds, correspondent);
+      await parts.graph?.forget?.(emailIds, correspondent ? [correspondent] : []);
+    },
+
     async remove(sourceId: string): Promise<void> {
       await parts.primary.remove?.(sourceId);
       if (parts.vector?.remove) {
@@ -204,7 +230,8 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
       // Thread first, then the rest; one entry per source passage. An index that ignored the
       // setting does not bring our replies to others back in.
       const seen = new Set<string>();
-      return items
+      const masked = await maskByWhatIsKnown(items);
+      return masked
         .filter((i) => {
           if (i.kind === 'own_reply' && scope.reuseReplies === 'off') return false;
           const key = `${i.sourceId}\n${i.text}`;

@@ -10,6 +10,7 @@ import { readRoutingRules, type RoutingRule } from './routing-rules';
 import { parseSecurityConfig, type SecurityConfig } from './security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
 import { readInboxConfig, type InboxConfig } from './inbox-config';
+import { readRetention, type RetentionSettings } from './retention-config';
 import { embedderSettings, readGuard, type EmbedderSettings, type GuardSettings } from './embedding-config';
 import { GAP_SIMILARITY } from './gap-clusters';
 import type { AutonomyPolicy } from './autonomy-policy';
@@ -132,6 +133,8 @@ export interface Config {
   routing?: { file: string; rules: RoutingRule[] };
   /** The review inbox (INBOX_PORT, INBOX_AUTH, …; see lib/inbox-config.ts). */
   inbox: InboxConfig;
+  /** How long personal data is kept (RETENTION_*; lib/retention-config.ts, docs/data-protection.md). */
+  retention: RetentionSettings;
   /** Draft quality reports (docs/operating.md "Draft quality and knowledge gaps"). */
   quality: {
     /** GAP_SIMILARITY: cosine similarity at which two knowledge-gap mails count as one topic; depends on the embedding model. */
@@ -346,6 +349,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     embedder: { mode: 'off', model: '', inputType: 'none', apiKey: '', timeoutMs: 0, threads: 1 },
     guard: readGuard(env, problems),
     inbox: readInboxConfig(env, problems),
+    retention: readRetention(env, problems),
     quality: { gapSimilarity: share('GAP_SIMILARITY', GAP_SIMILARITY) },
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),

@@ -218,6 +218,10 @@ export const FAILURE_TYPES = {
   // --- cases
   /** A missed deadline could not be reported (escalation mail or webhook failed): retried; the breach stays recorded. */
   escalationFailed: 'ESCALATION_FAILED',
+
+  // --- personal data
+  /** An erasure met a send of the person's that is running or in doubt, and no one forced it. */
+  privacyEraseRefused: 'PRIVACY_ERASE_REFUSED',
 } as const;
 
 /**
@@ -349,3 +353,20 @@ export function isAutomaticActor(by: string | null | undefined): boolean {
 /** What became of an automatic send (`autonomy_pending.state`). */
 export const AUTO_SEND_STATES = { pending: 'pending', sent: 'sent', stopped: 'stopped', skipped: 'skipped' } as const;
 export type AutoSendState = (typeof AUTO_SEND_STATES)[keyof typeof AUTO_SEND_STATES];
+
+/** What the access log records; `email-rag audit access` shows and filters on these. */
+export const ACCESS_ACTIONS = {
+  emailViewed: 'email_viewed',
+  sourceViewed: 'source_viewed',
+  exported: 'privacy_export',
+  erased: 'privacy_erase',
+} as const;
+export type AccessAction = (typeof ACCESS_ACTIONS)[keyof typeof ACCESS_ACTIONS];
+
+/** Audit event types of the privacy commands and the retention purge (never with an address in clear). */
+export const PRIVACY_EVENTS = {
+  exported: 'privacy_exported',
+  erased: 'privacy_erased',
+  eraseRefused: 'privacy_erase_refused',
+  purged: 'retention_purged',
+} as const;

@@ -7,7 +7,9 @@
  * (card, phone) so each gets the placeholder that says what it was.
  */
 
-const NAME = "[A-ZÄÖÜ][a-zäöüß'-]+(?:[ -][A-ZÄÖÜ][a-zäöüß'-]+)?";
+import type { KnownPersonalData } from './known-personal-data';
+
+const NAME = "\\p{Lu}[\\p{Ll}'-]+(?:[ -]\\p{Lu}[\\p{Ll}'-]+)?";
 // A reference token: letters, digits and separators, holding at least one digit.
 const TOKEN = '(?=[A-Za-z0-9/#.-]*\\d)[A-Za-z0-9][A-Za-z0-9/.-]*[A-Za-z0-9]|\\d';
 
@@ -30,12 +32,15 @@ const RULES: Rule[] = [
   // IBAN: country code, check digits, 11 to 30 more characters, often in groups of four.
   { pattern: /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, replace: '[IBAN]' },
   keyed(
-    'Kundennummer|Kunden-?Nr\\.?|Kd\\.?-?Nr\\.?|customer\\s+(?:number|no\\.?|id|ID)|customer|client\\s+(?:number|no\\.?)',
+    'Kundennummer|Kunden-?Nr\\.?|Kd\\.?-?Nr\\.?|customer\\s+(?:number|no\\.?|id|ID)|customer|client\\s+(?:number|no\\.?)|num[ée]ro\\s+(?:de\\s+)?client|n°\\s*client|n[úu]mero\\s+de\\s+cliente|n[º°]\\s*(?:de\\s+)?cliente|r[ée]f[ée]rence\\s+client',
     '[customer number]',
   ),
-  keyed('Rechnungsnummer|Rechnungs-?Nr\\.?|Rechnung\\s+Nr\\.?|Rechnung|invoice\\s+(?:number|no\\.?)|invoice', '[invoice number]'),
   keyed(
-    'Bestellnummer|Bestell-?Nr\\.?|Bestellung\\s+Nr\\.?|Bestellung|Auftragsnummer|Auftrags-?Nr\\.?|Auftrag|order\\s+(?:number|no\\.?|id|ID)|order',
+    'Rechnungsnummer|Rechnungs-?Nr\\.?|Rechnung\\s+Nr\\.?|Rechnung|invoice\\s+(?:number|no\\.?)|invoice|facture|factura',
+    '[invoice number]',
+  ),
+  keyed(
+    'Bestellnummer|Bestell-?Nr\\.?|Bestellung\\s+Nr\\.?|Bestellung|Auftragsnummer|Auftrags-?Nr\\.?|Auftrag|order\\s+(?:number|no\\.?|id|ID)|order|num[ée]ro\\s+de\\s+commande|commande|n[úu]mero\\s+de\\s+pedido|pedido',
     '[order number]',
   ),
   keyed(
@@ -48,42 +53,128 @@ const RULES: Rule[] = [
       /(\b(?:Geburtsdatum|geboren am|geb\.|date of birth|born on|DOB)\s*:?\s*)(?:der\s+|the\s+)?(?:\d{1,2}\.\s?(?:\d{1,2}\.|[A-ZÄÖÜ][a-zäöü]+)\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/gu,
     replace: (_m, lead) => `${lead}[date of birth]`,
   },
+  // A card named by its last four digits: "ending 4821", "endet auf 4821", "**** 4821".
+  {
+    pattern:
+      /(\b(?:ending(?:\s+(?:in|with))?|endet\s+auf|endend\s+auf|Endziffern|letzten\s+(?:vier|4)\s+Ziffern|last\s+(?:four|4)(?:\s+digits)?|(?:se\s+)?terminant\s+par|finissant\s+par|terminada\s+en|que\s+termina\s+en|acabada\s+en)\s*:?\s*)\d{4}\b/giu,
+    replace: (_m, lead) => `${lead}[card digits]`,
+  },
+  { pattern: /(?:[*•xX]{2,}[ -]?){1,3}\d{4}\b/g, replace: '[card digits]' },
   // Payment card numbers: 13 to 19 digits, in groups or not.
   { pattern: /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,7})\b/g, replace: '[card number]' },
-  // Phone numbers: international (+49, 0049) or a leading 0 area code, at least 7 digits in all.
+  // Customer numbers like KD-20931, then any other letter-dash-number reference.
+  { pattern: /\bKD-?\d{3,}\b/g, replace: '[customer number]' },
+  { pattern: /\b[A-Z]{1,4}-\d{3,}(?:[-/]\d+)*\b/g, replace: '[reference]' },
+  // Phone numbers: international (+49, 0049), a leading 0 area code, French pairs, Spanish mobiles.
   {
     pattern: /(?:\+|\b00)\d{1,3}(?:[ ]?[/.-]?[ ]?\(?\d{1,6}\)?){1,6}|\b0\d{2,5}[ ]?[/-]?[ ]?\d{3,}(?:[ -]?\d{1,6})?\b/g,
     replace: '[phone]',
   },
+  { pattern: /\b0[1-9](?:[ .-]?\d{2}){4}\b/g, replace: '[phone]' },
+  { pattern: /\b[6789]\d{2}(?:[ .]\d{3}){2}\b/g, replace: '[phone]' },
   // Street and house number (German and English forms), and a German postcode with its town.
   {
     pattern: /\b[A-ZÄÖÜ][a-zäöüß-]{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d+\s?[a-z]?\b/gu,
     replace: '[address]',
   },
+  { pattern: /\bFlat\s+\d+[A-Za-z]?,?/g, replace: '[address]' },
   {
-    pattern: /\b\d{1,5}\s+[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s+(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Drive|Way|Boulevard|Close)/g,
+    pattern:
+      /\b\d{1,5}[A-Za-z]?,?\s+(?:[A-Z][a-z']+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Drive|Way|Boulevard|Close|Crescent|Gardens|Terrace|Place|Square|Court|Grove|Mews|Row|Hill|Park|Walk)\b/g,
     replace: '[address]',
   },
-  { pattern: /\b(?:D-)?\d{5}\s+[A-ZÄÖÜ][a-zäöüß]+(?:[ -](?:am|an der|im|[A-ZÄÖÜ])[a-zäöüß.]*)*\b/gu, replace: '[postcode town]' },
+  // French and Spanish streets: "12 rue de la Paix", "Calle Mayor 5".
+  {
+    pattern:
+      /\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|boulevard|bd|place|chemin|allée|impasse|quai|route)\s+(?:(?:de|du|des|la|le)\s+|l'|d')*\p{L}[\p{L}'-]*(?:\s\p{Lu}[\p{L}'-]*)*/giu,
+    replace: '[address]',
+  },
+  {
+    pattern:
+      /\b(?:Calle|C\/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer)\s+(?:(?:de|del|la|los|las)\s+)*\p{Lu}[\p{L}'-]+(?:\s\p{Lu}[\p{L}'-]+)*,?\s*(?:n[º°o]\.?\s*)?\d{1,4}/gu,
+    replace: '[address]',
+  },
+  // UK postcodes: "LS6 2AB", "SW1A 1AA".
+  { pattern: /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/g, replace: '[postcode]' },
+  {
+    pattern: /\b(?:D-|F-|E-)?\d{5}\s+\p{Lu}[\p{Ll}]+(?:[ -](?:am|an der|im|sur|de|\p{Lu})[\p{Ll}.]*)*\b/gu,
+    replace: '[postcode town]',
+  },
   // Names after a title or in a greeting.
   {
-    pattern: new RegExp(`\\b((?:Frau|Herrn?|Mr\\.?|Mrs\\.?|Ms\\.?|Miss|Dr\\.)\\s+(?:(?:Dr|Prof)\\.\\s+)?)(${NAME})`, 'gu'),
+    pattern: new RegExp(
+      `\\b((?:Frau|Herrn?|Mr\\.?|Mrs\\.?|Ms\\.?|Miss|Dr\\.|Madame|Monsieur|Mme\\.?|Mlle\\.?|Señora|Señor|Sra\\.|Sr\\.|Doña|Don)\\s+(?:(?:Dr|Prof)\\.\\s+)?)(${NAME})`,
+      'gu',
+    ),
     replace: (_m, lead) => `${lead}[name]`,
   },
   {
     pattern: new RegExp(
-      `\\b((?:Hallo|Liebe[rs]?|Guten Tag|Moin|Hi|Hello|Dear|Good (?:morning|afternoon|evening))\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
+      `\\b((?:Hallo|Liebe[rs]?|Guten (?:Tag|Morgen|Abend)|Moin|Servus|Hi|Hey|Hello|Dear|Good (?:morning|afternoon|evening)|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Buenos días|Buenas tardes|Estimad[oa]|Querid[oa])\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
       'gmu',
     ),
     replace: (_m, lead) => `${lead}[name]`,
   },
 ];
 
-/** The text with names, addresses, numbers and other personal data replaced by placeholders. */
-export function maskPersonalData(text: string): string {
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A value as a whole-word pattern, letters compared without case. */
+function word(value: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escape(value)}(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+/** Digits of a number with any spacing or separators between them (phones written differently). */
+function digits(value: string): RegExp | null {
+  const d = value.replace(/\D/g, '');
+  if (d.length < 6 || /[A-Za-z]/.test(value)) return null;
+  return new RegExp(`(?<!\\d)${d.split('').join('[\\s./()-]*')}(?!\\d)`, 'g');
+}
+
+/** Known values, longest first, so "Sarah Thompson" goes before "Sarah". */
+function knownRules(known: KnownPersonalData): Rule[] {
+  const rules: Array<{ value: string; rule: Rule }> = [];
+  const push = (value: string, placeholder: string, min: number) => {
+    const v = value.trim();
+    if (v.length < min) return;
+    rules.push({ value: v, rule: { pattern: word(v), replace: placeholder } });
+  };
+  for (const e of known.emails) push(e, '[email]', 3);
+  for (const n of known.numbers) {
+    const d = digits(n);
+    if (d) rules.push({ value: n, rule: { pattern: d, replace: '[number]' } });
+    else push(n, '[number]', 3);
+  }
+  for (const l of known.lines) {
+    push(l, '[address]', 5);
+    for (const part of l.split(/\s*[,;|·]\s*/)) {
+      push(part, '[address]', 5);
+      // The street without its house number, as a reply may name it ("to Kingsley Road").
+      push(part.replace(/^\d+[A-Za-z]?\s+/, ''), '[address]', 8);
+    }
+  }
+  for (const n of known.names) {
+    push(n, '[name]', 2);
+    for (const part of n.split(/[\s,]+/)) if (/^\p{L}[\p{L}'-]{2,}$/u.test(part)) push(part, '[name]', 3);
+  }
+  return rules.sort((a, b) => b.value.length - a.value.length).map((r) => r.rule);
+}
+
+function apply(text: string, rules: Rule[]): string {
   let out = text;
-  for (const rule of RULES) {
+  for (const rule of rules) {
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: string[]) => string);
   }
   return out;
+}
+
+/**
+ * The text with names, addresses, numbers and other personal data replaced by placeholders.
+ * `known`: what the store holds about the person the text was written to (their names, addresses,
+ * numbers, signature lines); masked first, because no pattern knows a first name on its own.
+ */
+export function maskPersonalData(text: string, known?: KnownPersonalData): string {
+  return apply(known ? apply(text, knownRules(known)) : text, RULES);
 }

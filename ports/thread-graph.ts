@@ -39,4 +39,9 @@ export interface ThreadGraph {
    * email itself; at most `limit` in all.
    */
   related(e: RelatedQuery, limit: number): Promise<RelatedEmail[]>;
+  /**
+   * Erasure: removes these emails, the people of these addresses, and every edge touching them.
+   * Idempotent.
+   */
+  forget?(emailIds: string[], addresses: string[]): Promise<void>;
 }

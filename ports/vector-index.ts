@@ -71,6 +71,12 @@ export interface VectorIndex {
    * already embedded (`retrievalProbe`); without it an index with an embedder embeds it itself.
    */
   retrieve(email: IndexableEmail, limit: number, scope?: ContextScope, probe?: ProbeVector): Promise<DraftContextItem[]>;
+  /**
+   * Erasure: removes every entry of these emails (and of our sent replies to them,
+   * `<email id>:draft:<n>:sent`) and, with `correspondent`, every entry whose correspondent is that
+   * address. Idempotent: forgetting what is gone changes nothing.
+   */
+  forgetEmails?(emailIds: string[], correspondent?: string): Promise<void>;
   /** Removes every entry of one source (a knowledge file that was deleted or changed). */
   remove?(sourceId: string): Promise<void>;
   /**

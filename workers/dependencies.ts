@@ -9,6 +9,8 @@ import { createTemporalAutoApprover } from '../adapters/temporal-auto-approver';
 import { createMariaDbBounceLedger } from '../adapters/mariadb/bounce-ledger';
 import { createMariaDbDraftStore } from '../adapters/mariadb/draft-store';
 import { createFullTextIndex } from '../adapters/mariadb/fulltext-index';
+import { createMariaDbPersonalData } from '../adapters/mariadb/personal-data';
+import { createMariaDbRetentionStore } from '../adapters/mariadb/retention-store';
 import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
 import { createMariaDbMessageStore } from '../adapters/mariadb/message-store';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
@@ -87,6 +89,7 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
         })
       : undefined,
     messages,
+    personalData: createMariaDbPersonalData(pool),
     account: config.imap.user,
     keyOf(email) {
       const entry = config.mailboxes.find((m) => m.id === email.mailboxId);
@@ -181,6 +184,7 @@ export function buildDependencies(
       approver: createTemporalAutoApprover(createTemporalDecisions(client)),
       policy: config.autonomy,
     },
+    retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,

@@ -1,5 +1,6 @@
 /** The sources of a draft, shown to the reviewer as the model saw them. */
 import { maskPersonalData } from '../../lib/mask-personal-data';
+import { createMariaDbPersonalData } from './personal-data';
 import { query, type Pool } from './pool';
 
 export interface SourceText {
@@ -32,11 +33,13 @@ export async function readDraftSource(pool: Pool, sourceId: string, corresponden
   );
   const ours = passages.find((p) => p.direction === 'out');
   if (ours && ours.correspondent.toLowerCase() !== correspondent.toLowerCase()) {
+    // Masked as the model saw it: by what is known of its recipient, then by patterns.
+    const known = (await createMariaDbPersonalData(pool).knownFor([sourceId])).get(sourceId);
     return {
       id: sourceId,
       kind: 'own_reply_masked',
-      title: maskPersonalData(ours.title),
-      text: maskPersonalData(passages.map((p) => p.text).join('\n')),
+      title: maskPersonalData(ours.title, known),
+      text: maskPersonalData(passages.map((p) => p.text).join('\n'), known),
     };
   }
   const [mail] = await query<Array<{ subject: string | null; text_body: string | null }>>(

@@ -24,6 +24,8 @@ const KNOWLEDGE_LIMIT = 3;
 /** MATCH results the knowledge fusion sees: a few more than are shown, so vectors can lift one. */
 const KNOWLEDGE_WORD_CANDIDATES = 20;
 const OWN_REPLY_LIMIT = 2;
+/** Email ids per DELETE when forgetting: bounded statements, bounded lock time. */
+const FORGET_BATCH = 200;
 const SENDER_LIMIT = 3;
 
 /** The columns of a `passages` row, in the order of passageRows. */
@@ -150,6 +152,25 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
         throw new DependencyError(`passages stored without vectors: ${errorMessage(failure)}`, FAILURE_TYPES.indexDegraded, {
           cause: failure,
         });
+      }
+    },
+
+    async forgetEmails(emailIds: string[], correspondent?: string): Promise<void> {
+      // Our sent replies are indexed as `<email id>:draft:<n>:sent`: matched by prefix.
+      for (let i = 0; i < emailIds.length; i += FORGET_BATCH) {
+        const ids = emailIds.slice(i, i + FORGET_BATCH);
+        await query(
+          pool,
+          'forgetting passages',
+          `DELETE FROM passages WHERE email_id IN (${ids.map(() => '?').join(', ')}) OR ${ids.map(() => 'email_id LIKE ?').join(' OR ')}`,
+          [...ids, ...ids.map((id) => `${id.replace(/[\\%_]/g, '\\$&')}:draft:%`)],
+        );
+      }
+      if (correspondent) {
+        await query(pool, 'forgetting passages of a correspondent', 'DELETE FROM passages WHERE correspondent = ? OR from_address = ?', [
+          correspondent,
+          correspondent,
+        ]);
       }
     },
 

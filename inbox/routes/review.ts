@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../../workflows/email-workflow';
 import { createMariaDbCaseView } from '../../adapters/mariadb/case-view';
-import { CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
+import { createMariaDbAccessLog } from '../../adapters/mariadb/access-log';
+import { ACCESS_ACTIONS, CASE_SIGNALS, WAITING_KINDS } from '../../lib/contract';
 import { DRAFT_STATUS } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import { temporalUiLink, type InboxContext } from '../app';
@@ -18,10 +19,13 @@ const emailPath = (id: string) => `/email/${encodeURIComponent(id)}`;
 
 export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
   const cases = createMariaDbCaseView(deps.pool);
+  // Who opened which email: written before the page is shown, so no view goes unrecorded.
+  const access = createMariaDbAccessLog(deps.pool);
   app.get('/email/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const email = await deps.store.email(id);
     if (!email) return reply.code(404).type('text/plain; charset=utf-8').send('404: no such email');
+    await access.record({ actor: req.actor!.name, action: ACCESS_ACTIONS.emailViewed, emailId: id });
     const drafts = await deps.store.drafts(id);
     const current = drafts.at(-1) ?? null;
     const { claim, assignment } = await caseOf(email.caseId, req.actor!.name);
@@ -112,6 +116,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     if (!draft) return reply.code(404).type('text/plain; charset=utf-8').send('404: not a source of this email');
     const source = await deps.store.source(sid, draft.toAddress);
     if (!source) return reply.code(404).type('text/plain; charset=utf-8').send('404: the source is no longer stored');
+    await access.record({ actor: req.actor!.name, action: ACCESS_ACTIONS.sourceViewed, emailId: id, detail: sid });
     return page(req, reply, 'source', { source, back: emailPath(id) });
   });
 

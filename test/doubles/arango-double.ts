@@ -11,7 +11,7 @@
  *   GET    /_db/{db}/_api/collection/{name}/count    document count (tests)
  *   GET    /_db/{db}/_api/document/{name}/{key}      read one document (tests)
  *   POST   /_db/{db}/_api/document/{name}            save one or many, with `overwriteMode`
- *   POST   /_db/{db}/_api/cursor                     AQL: ONLY the two query texts of
+ *   POST   /_db/{db}/_api/cursor                     AQL: ONLY the four query texts of
  *                                                    adapters/arango-graph.ts, recognised verbatim
  *
  * Any other route, query parameter or AQL text answers HTTP 501 with a message naming it, so a
@@ -43,6 +43,8 @@ export interface ArangoDouble {
   down(isDown: boolean): void;
   /** The next requests answer these HTTP statuses, in order, with an ArangoDB error body. */
   failNext(...statuses: number[]): void;
+  /** Every stored document of every database (a test searches them for what must be gone). */
+  documents(): Array<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,12 @@ FOR p IN 1..1 INBOUND @organisation works_at
   SORT e.date DESC, e.email_id DESC
   LIMIT @limit
   RETURN e.email_id`);
+
+const FORGET_EDGES = normalise(`FOR e IN @@edges
+  FILTER e._from IN @handles OR e._to IN @handles
+  REMOVE e IN @@edges`);
+const FORGET_VERTICES = normalise(`FOR k IN @keys
+  REMOVE k IN @@vertices OPTIONS { ignoreErrors: true }`);
 
 const KEY = /^[A-Za-z0-9_\-:.@()+,=;$!*'%]{1,254}$/;
 
@@ -165,6 +173,17 @@ export async function startArangoDouble(auth: { username: string; password: stri
       // Nested FORs are one pipeline in AQL: SORT and LIMIT act on all colleagues' mail together.
       const colleagues = neighbours(db, String(vars.organisation), 'works_at', 'in').filter((p) => p._id !== vars.person);
       return pickEmails(colleagues.flatMap((p) => neighbours(db, p._id, 'sent', 'out')));
+    }
+    if (query === FORGET_EDGES) {
+      const c = collection(db, String(vars['@edges']));
+      const handles = new Set(vars.handles as string[]);
+      for (const [k, e] of [...c.docs]) if (handles.has(String(e._from)) || handles.has(String(e._to))) c.docs.delete(k);
+      return [];
+    }
+    if (query === FORGET_VERTICES) {
+      const c = collection(db, String(vars['@vertices']));
+      for (const k of vars.keys as string[]) c.docs.delete(k);
+      return [];
     }
     throw notImplemented(`AQL query "${query.slice(0, 120)}"`);
   }
@@ -296,6 +315,7 @@ export async function startArangoDouble(auth: { username: string; password: stri
       if (value) server.closeAllConnections();
     },
     failNext: (...statuses) => failures.push(...statuses),
+    documents: () => [...databases.values()].flatMap((db) => [...db.values()].flatMap((c) => [...c.docs.values()])),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

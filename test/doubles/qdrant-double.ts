@@ -13,7 +13,7 @@
  *   POST   /collections/{name}/points/query    nearest by cosine similarity, filtered
  *   POST   /collections/{name}/points/count    filtered count (tests)
  *
- * Filters: must / must_not / should of `match.value`, `range` and nested filters;
+ * Filters: must / must_not / should of `match.value`, `match.any`, `range` and nested filters;
  * `with_payload` as true, false or a list of fields.
  * Anything else answers HTTP 501 naming what is missing, so a change in the adapter fails loudly.
  */
@@ -47,6 +47,8 @@ export interface QdrantDouble {
   down(isDown: boolean): void;
   /** The next requests answer these HTTP statuses, in order. */
   failNext(...statuses: number[]): void;
+  /** Every stored point's payload, of every collection (a test searches them for what must be gone). */
+  payloads(): Payload[];
   stop(): Promise<void>;
 }
 
@@ -90,6 +92,8 @@ function condition(c: Record<string, unknown>, p: Point): boolean {
   const m = c.match as { value?: unknown } | undefined;
   const r = c.range as { gt?: number; gte?: number; lt?: number; lte?: number } | undefined;
   if (m && 'value' in m) return matches(value, (v) => v === m.value);
+  const any = (m as { any?: unknown } | undefined)?.any;
+  if (Array.isArray(any)) return matches(value, (v) => any.includes(v));
   if (r && !m) {
     return matches(
       value,
@@ -319,6 +323,7 @@ export async function startQdrantDouble(): Promise<QdrantDouble> {
       if (value) server.closeAllConnections();
     },
     failNext: (...statuses) => failures.push(...statuses),
+    payloads: () => [...collections.values()].flatMap((c) => [...c.points.values()].map((p) => p.payload)),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
