@@ -24,6 +24,7 @@ export function pollWorkflowId(mailboxId: string): string {
 export const CLEANUP_SCHEDULE_ID = 'cleanup-stuck-jobs';
 export const REINDEX_SCHEDULE_ID = 'reindex-sync';
 export const RESEND_SCHEDULE_ID = 'resend-approved';
+export const RETENTION_SCHEDULE_ID = 'retention-purge';
 
 export type ScheduleAction = 'created' | 'updated' | 'unchanged' | 'removed';
 
@@ -84,6 +85,15 @@ export function wantedSchedules(config: Config): WantedSchedule[] {
       args: [{}],
       timeoutMinutes: 30,
       note: 'Gives approved replies whose SMTP round failed their next round',
+    },
+    {
+      id: RETENTION_SCHEDULE_ID,
+      everySeconds: 6 * 3600,
+      workflowType: WORKFLOW_TYPES.retentionPurge,
+      workflowId: RETENTION_SCHEDULE_ID,
+      args: [{}],
+      timeoutMinutes: 120,
+      note: 'Deletes, in batches, what the RETENTION_* settings no longer keep',
     },
   ];
 }

@@ -11,6 +11,8 @@ export const WORKFLOW_TYPES = {
   cleanup: 'CleanupWorkflow',
   reindexSync: 'ReindexSyncWorkflow',
   resend: 'ResendWorkflow',
+  /** Started by the retention schedule: deletes what the RETENTION_* settings no longer keep. */
+  retentionPurge: 'RetentionPurgeWorkflow',
   /** One per mailbox (id `watch-<mailbox id>`): holds each folder in IMAP IDLE and wakes its poll. */
   mailboxWatch: 'MailboxWatchWorkflow',
   /** One per case (workflow id = the case id, `case-…`): its deadlines, routing, summary and automatic sends. */

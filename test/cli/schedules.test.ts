@@ -132,7 +132,7 @@ test('one poll schedule per enabled mailbox; install follows the registry and sa
 
   // Nothing changed: nothing to do.
   const third = await install();
-  assert.deepEqual([...third.values()].sort(), ['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  assert.deepEqual([...third.values()].sort(), ['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
 
   // A new interval is an update of the same schedule, paused state kept.
   await client.schedule.getHandle(pollScheduleId('support')).pause('maintenance');

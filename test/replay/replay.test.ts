@@ -47,6 +47,7 @@ const REQUIRED = [
   'case-reply-lead',
   'case-reply-covered',
   'case-waits-for-customer',
+  'retention-purge',
 ];
 
 interface Captured {

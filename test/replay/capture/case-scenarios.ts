@@ -9,6 +9,7 @@ import { createMariaDbAuditLog } from '../../../adapters/mariadb/audit-log';
 import { createPool } from '../../../adapters/mariadb/pool';
 import { createTemporalCaseSignals } from '../../../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../../../adapters/temporal-decisions';
+import { WORKFLOW_TYPES } from '../../../lib/contract';
 import { caseQuery } from '../../../workflows/case-workflow';
 import { stateQuery } from '../../../workflows/email-workflow';
 import { waitFor } from '../../support/wait';
@@ -65,6 +66,20 @@ async function answeredTogether(ctx: CaptureContext, name: string): Promise<Case
 }
 
 export const CASE_SCENARIOS: Scenario[] = [
+  {
+    // Housekeeping of 1.3 beside the cases: one purge run as the retention schedule starts it.
+    name: 'retention-purge',
+    expect: 'purged',
+    run: async (ctx) => {
+      const handle = await ctx.client.workflow.start(WORKFLOW_TYPES.retentionPurge, {
+        taskQueue: ctx.config.temporal.taskQueue,
+        workflowId: 'retention-purge-capture',
+        args: [{}],
+      });
+      await handle.result();
+      return handle;
+    },
+  },
   { name: 'case-reply-lead', expect: 'sent', run: async (ctx) => (await answeredTogether(ctx, 'case-reply-lead')).lead },
   { name: 'case-reply-covered', expect: 'sent', run: async (ctx) => (await answeredTogether(ctx, 'case-reply-covered')).covered },
   {
