@@ -11,6 +11,8 @@ import { createTestDatabase } from './database';
 
 export const MAILBOX_USER = 'support@example.test';
 export const MAILBOX_PASSWORD = 'secret';
+/** TEMPORAL_ADDRESS of a stack started without Temporal: nothing listens there. */
+export const NO_TEMPORAL_ADDRESS = '127.0.0.1:1';
 
 export interface TestStack {
   dir: string;
@@ -71,7 +73,7 @@ export async function startStack(
       started.push(() => temporal!.stop());
     }
     const env: Record<string, string> = {
-      TEMPORAL_ADDRESS: temporal?.address ?? '127.0.0.1:1',
+      TEMPORAL_ADDRESS: temporal?.address ?? NO_TEMPORAL_ADDRESS,
       TEMPORAL_NAMESPACE: 'default',
       TEMPORAL_TASK_QUEUE: `email-rag-test-${path.basename(dir)}`,
       DATABASE_URL: db.url,
