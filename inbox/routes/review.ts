@@ -10,6 +10,7 @@ import { CASE_TEXTS } from '../case-texts';
 import { pickLanguage } from '../i18n';
 import { formatClock, formatTime } from '../format';
 import { pendingAutoSend } from './autonomy';
+import { attachmentRows } from './attachments';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -62,6 +63,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       send,
       autoSend,
       sources,
+      attachments: deps.attachments ? attachmentRows(id, await deps.attachments.list(id)) : [],
       audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
       temporalLink: temporalUiLink(deps.config, id),
       emailCase: emailCase && { ...emailCase, href: `/cases/${encodeURIComponent(emailCase.id)}` },
