@@ -42,7 +42,7 @@ export function lastMessage(text: string): string {
   const kept: string[] = [];
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (/^\s*>/.test(line)) break;
-    if (/^-{3,}\s*(original|ursprüngliche)/i.test(line) || /^(am|on)\b.{0,160}\b(schrieb|wrote)\s*:\s*$/i.test(line)) break;
+    if (/^-{3,}\s*(original|ursprüngliche)/i.test(line) || /^(am|on)\b.{0,160}\b(schrieb|wrote)\b.{0,120}:\s*$/i.test(line)) break;
     kept.push(line);
   }
   return kept.join('\n').trim().split('\n').slice(0, MAX_QUOTED_LINES).join('\n');
