@@ -67,7 +67,10 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   };
 }
 
-type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'> & {
+type DraftDeps = Pick<
+  ActivityDeps,
+  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
+> & {
   settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
 };
 

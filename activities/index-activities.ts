@@ -8,7 +8,10 @@ import type { IndexSource } from './parse-activities';
 import { joinCase } from './case-activities';
 import { readAttachmentTexts } from './attachment-text';
 
-type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case' | 'attachments' | 'attachmentText'>;
+type IndexDeps = Pick<
+  ActivityDeps,
+  'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case' | 'attachments' | 'attachmentText'
+>;
 
 /**
  * Passages one re-index sync run embeds that have no vector of the current model (indexed before

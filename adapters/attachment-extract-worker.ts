@@ -15,7 +15,12 @@ interface Job {
 }
 
 parentPort?.on('message', (job: Job) => {
-  extractAttachment(job.kind, Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength), job.limits, job.filename).then(
+  extractAttachment(
+    job.kind,
+    Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength),
+    job.limits,
+    job.filename,
+  ).then(
     (outcome) => parentPort?.postMessage({ id: job.id, outcome }),
     (err: unknown) =>
       parentPort?.postMessage({

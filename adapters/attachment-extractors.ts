@@ -14,7 +14,11 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const ODT = 'application/vnd.oasis.opendocument.text';
 
 /** What reader a file gets, from the type its content says (the name and declared type only pick among zip formats and text). */
-export function attachmentKind(file: { filename: string | null; declaredType: string; detectedType: string | null }): AttachmentKind | null {
+export function attachmentKind(file: {
+  filename: string | null;
+  declaredType: string;
+  detectedType: string | null;
+}): AttachmentKind | null {
   const name = (file.filename ?? '').toLowerCase();
   const declared = file.declaredType.toLowerCase();
   const detected = file.detectedType;
@@ -216,6 +220,7 @@ export async function extractAttachment(
   if (outcome.state !== 'extracted') return outcome;
   const pages = capChars(outcome.pages, limits.maxChars, notes);
   if (outcome.note) notes.push(outcome.note);
-  if (pages.length === 0) return { state: 'unreadable', reason: kind === 'pdf' ? 'the PDF has no text layer (scanned pages?)' : 'no text in it' };
+  if (pages.length === 0)
+    return { state: 'unreadable', reason: kind === 'pdf' ? 'the PDF has no text layer (scanned pages?)' : 'no text in it' };
   return { state: 'extracted', pages, note: notes.length > 0 ? notes.join('; ') : null };
 }

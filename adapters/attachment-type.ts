@@ -4,7 +4,8 @@
  * what has none (text) by a look at the first bytes.
  */
 
-type FileTypeModule = typeof import('file-type', { with: { 'resolution-mode': 'import' } });
+/** The one function used of the ESM-only package, typed here so the CommonJS build needs no ESM types. */
+type FileTypeModule = { fileTypeFromBuffer(content: Uint8Array): Promise<{ mime: string } | undefined> };
 let fileType: Promise<FileTypeModule> | undefined;
 
 /** How much of the start is read to tell text from binary and to find HTML markers. */
@@ -26,7 +27,7 @@ const HTML_MARKERS = /<(!doctype\s+html|html|head|body|script|iframe|svg|img|a\s
 export async function detectContentType(content: Buffer): Promise<string | null> {
   if (content.length === 0) return null;
   // The package is ESM only: loaded once, by dynamic import, so the CommonJS build keeps working.
-  fileType ??= import('file-type');
+  fileType ??= import('file-type') as Promise<FileTypeModule>;
   const found = await (await fileType).fileTypeFromBuffer(content).catch(() => undefined);
   if (found) return found.mime;
   const head = content.subarray(0, SNIFF_BYTES);
@@ -35,6 +36,7 @@ export async function detectContentType(content: Buffer): Promise<string | null>
   if (/^<\?xml[\s\S]{0,400}<svg\b/i.test(text) || /^<svg\b/i.test(text)) return 'image/svg+xml';
   if (HTML_MARKERS.test(text)) return 'text/html';
   // A header block (a forwarded message saved as a file) reads as mail.
-  if (/^(received|from|return-path|message-id|date|subject|mime-version):[^\r\n]*\r?\n(?:[!-9;-~]+:|[ \t])/i.test(text)) return 'message/rfc822';
+  if (/^(received|from|return-path|message-id|date|subject|mime-version):[^\r\n]*\r?\n(?:[!-9;-~]+:|[ \t])/i.test(text))
+    return 'message/rfc822';
   return 'text/plain';
 }

@@ -167,7 +167,11 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
               // Given as alternatives so the plain part can say format=flowed (RFC 3676); quoted-printable
               // keeps the trailing spaces of its soft line breaks intact on any relay.
               alternatives: [
-                { contentType: 'text/plain; charset=utf-8; format=flowed', content: mail.text, contentTransferEncoding: 'quoted-printable' },
+                {
+                  contentType: 'text/plain; charset=utf-8; format=flowed',
+                  content: mail.text,
+                  contentTransferEncoding: 'quoted-printable',
+                },
                 { contentType: 'text/html; charset=utf-8', content: mail.html, contentTransferEncoding: 'quoted-printable' },
               ],
               attachments: (mail.inlineImages ?? []).map((i) => ({ path: i.path, cid: i.cid, filename: path.basename(i.path) })),

@@ -216,9 +216,11 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   const signature = f.optStr(smtp, 'smtp.signature');
   const signatureHtml = f.optStr(smtp, 'smtp.signatureHtml');
   const logo = f.optStr(smtp, 'smtp.logo');
-  if (logo !== undefined && !/\.(png|jpe?g|gif)$/i.test(logo)) problem(`.smtp.logo must be a PNG, JPEG or GIF file, got ${JSON.stringify(logo)}`);
+  if (logo !== undefined && !/\.(png|jpe?g|gif)$/i.test(logo))
+    problem(`.smtp.logo must be a PNG, JPEG or GIF file, got ${JSON.stringify(logo)}`);
   const replyFormat = smtp.replyFormat === undefined ? 'html' : smtp.replyFormat;
-  if (replyFormat !== 'html' && replyFormat !== 'text') problem(`.smtp.replyFormat must be html or text, got ${JSON.stringify(smtp.replyFormat)}`);
+  if (replyFormat !== 'html' && replyFormat !== 'text')
+    problem(`.smtp.replyFormat must be html or text, got ${JSON.stringify(smtp.replyFormat)}`);
   const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
   const deadlines = parseDeadlineSettings(o, problem);
   return {

@@ -50,7 +50,12 @@ export function lastMessage(text: string): string {
 
 /** `Am 2. Dezember 2026 schrieb Erika Mustermann:` / `On 2 December 2026, Erika Mustermann wrote:` */
 export function attributionLine(original: Pick<QuotedOriginal, 'fromName' | 'fromAddress' | 'date'>, language: 'de' | 'en'): string {
-  const who = original.fromName.replace(/[\p{Cc}<>"]/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 100) || original.fromAddress;
+  const who =
+    original.fromName
+      .replace(/[\p{Cc}<>"]/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 100) || original.fromAddress;
   if (!original.date) return language === 'de' ? `${who} schrieb:` : `${who} wrote:`;
   const day = DateTime.fromJSDate(original.date, { zone: 'Europe/Berlin' }).setLocale(language);
   return language === 'de' ? `Am ${day.toFormat('d. LLLL yyyy')} schrieb ${who}:` : `On ${day.toFormat('d LLLL yyyy')}, ${who} wrote:`;
@@ -97,7 +102,12 @@ export function textToHtml(text: string): string {
 const normalise = (s: string) => s.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
 
 /** The signature without a leading `-- ` line of its own (it gets one, once). */
-const signatureText = (sig: string | undefined) => (sig ? normalise(sig).replace(/^\s*-- ?\n/, '').trim() : '');
+const signatureText = (sig: string | undefined) =>
+  sig
+    ? normalise(sig)
+        .replace(/^\s*-- ?\n/, '')
+        .trim()
+    : '';
 
 export function layoutReply(input: ReplyLayoutInput): { text: string; html: string } {
   const body = normalise(input.body);
@@ -112,7 +122,9 @@ export function layoutReply(input: ReplyLayoutInput): { text: string; html: stri
   if (quoted) text.push('', ...flowed(attribution), ...flowed(quoted, '> '));
 
   const sigHtml = input.signature?.html ?? (sig ? textToHtml(sig) : '');
-  const logo = input.signature?.logoCid ? `<p><img src="cid:${escapeHtml(input.signature.logoCid)}" alt="" style="max-height:60px"></p>` : '';
+  const logo = input.signature?.logoCid
+    ? `<p><img src="cid:${escapeHtml(input.signature.logoCid)}" alt="" style="max-height:60px"></p>`
+    : '';
   const html = [
     '<!DOCTYPE html>',
     '<html><head><meta charset="utf-8"></head><body>',

@@ -66,6 +66,11 @@ export type AttachmentReadOutcome =
 export interface AttachmentTextReader {
   /** Files read per email (the rest is stored, not read). */
   readonly maxFiles: number;
-  read(file: { filename: string | null; declaredType: string; detectedType: string | null; content: Buffer }): Promise<AttachmentReadOutcome>;
+  read(file: {
+    filename: string | null;
+    declaredType: string;
+    detectedType: string | null;
+    content: Buffer;
+  }): Promise<AttachmentReadOutcome>;
   close(): Promise<void>;
 }

@@ -19,7 +19,8 @@ interface Row {
   text_note: string | null;
 }
 
-const COLUMNS = 'email_id, part_index, filename, declared_type, detected_type, size, sha256, disposition, content_id, text_state, text_note';
+const COLUMNS =
+  'email_id, part_index, filename, declared_type, detected_type, size, sha256, disposition, content_id, text_state, text_note';
 
 const toStored = (r: Row): StoredAttachment => ({
   emailId: r.email_id,
@@ -83,18 +84,19 @@ export function createMariaDbAttachmentStore(pool: Pool): AttachmentStore {
           ],
         );
         for (let i = 1; i < chunks; i++) {
-          await query(conn, 'saving part of an attachment', 'REPLACE INTO email_attachment_parts (email_id, part_index, seq, data) VALUES (?, ?, ?, ?)', [
-            emailId,
-            file.partIndex,
-            i,
-            chunk(i),
-          ]);
+          await query(
+            conn,
+            'saving part of an attachment',
+            'REPLACE INTO email_attachment_parts (email_id, part_index, seq, data) VALUES (?, ?, ?, ?)',
+            [emailId, file.partIndex, i, chunk(i)],
+          );
         }
-        await query(conn, 'pruning attachment parts', 'DELETE FROM email_attachment_parts WHERE email_id = ? AND part_index = ? AND seq >= ?', [
-          emailId,
-          file.partIndex,
-          chunks,
-        ]);
+        await query(
+          conn,
+          'pruning attachment parts',
+          'DELETE FROM email_attachment_parts WHERE email_id = ? AND part_index = ? AND seq >= ?',
+          [emailId, file.partIndex, chunks],
+        );
         await conn.commit();
       } catch (err) {
         await conn.rollback().catch(() => undefined);
@@ -105,9 +107,12 @@ export function createMariaDbAttachmentStore(pool: Pool): AttachmentStore {
     },
 
     async list(emailId: string): Promise<StoredAttachment[]> {
-      const rows = await query<Row[]>(pool, 'listing attachments', `SELECT ${COLUMNS} FROM email_attachments WHERE email_id = ? ORDER BY part_index`, [
-        emailId,
-      ]);
+      const rows = await query<Row[]>(
+        pool,
+        'listing attachments',
+        `SELECT ${COLUMNS} FROM email_attachments WHERE email_id = ? ORDER BY part_index`,
+        [emailId],
+      );
       return rows.map(toStored);
     },
 
@@ -147,7 +152,13 @@ export function createMariaDbAttachmentStore(pool: Pool): AttachmentStore {
       return rows[0] ? toStored(rows[0]) : null;
     },
 
-    async saveText(emailId: string, partIndex: number, state: AttachmentTextState, note: string | null, pages: AttachmentPage[]): Promise<void> {
+    async saveText(
+      emailId: string,
+      partIndex: number,
+      state: AttachmentTextState,
+      note: string | null,
+      pages: AttachmentPage[],
+    ): Promise<void> {
       let conn;
       try {
         conn = await pool.getConnection();
@@ -156,21 +167,24 @@ export function createMariaDbAttachmentStore(pool: Pool): AttachmentStore {
       }
       try {
         await conn.beginTransaction();
-        await query(conn, 'clearing attachment text', 'DELETE FROM email_attachment_texts WHERE email_id = ? AND part_index = ?', [emailId, partIndex]);
-        for (const p of pages) {
-          await query(conn, 'saving attachment text', 'INSERT INTO email_attachment_texts (email_id, part_index, page, text) VALUES (?, ?, ?, ?)', [
-            emailId,
-            partIndex,
-            p.page,
-            p.text,
-          ]);
-        }
-        await query(conn, 'recording what the attachment held', 'UPDATE email_attachments SET text_state = ?, text_note = ? WHERE email_id = ? AND part_index = ?', [
-          state,
-          fit(note, 500),
+        await query(conn, 'clearing attachment text', 'DELETE FROM email_attachment_texts WHERE email_id = ? AND part_index = ?', [
           emailId,
           partIndex,
         ]);
+        for (const p of pages) {
+          await query(
+            conn,
+            'saving attachment text',
+            'INSERT INTO email_attachment_texts (email_id, part_index, page, text) VALUES (?, ?, ?, ?)',
+            [emailId, partIndex, p.page, p.text],
+          );
+        }
+        await query(
+          conn,
+          'recording what the attachment held',
+          'UPDATE email_attachments SET text_state = ?, text_note = ? WHERE email_id = ? AND part_index = ?',
+          [state, fit(note, 500), emailId, partIndex],
+        );
         await conn.commit();
       } catch (err) {
         await conn.rollback().catch(() => undefined);

@@ -85,7 +85,12 @@ test('the reply is multipart/alternative: HTML with signature, logo and quote in
   const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
   const body =
     'Guten Tag Frau Mustermann,\n\nvielen Dank für Ihren Hinweis. Wir haben die Rechnung 2026-114 geprüft und den Betrag korrigiert; die neue Rechnung kommt in den nächsten Tagen per Post und als PDF. <script>alert(1)</script> www.example.com\n\nMit freundlichen Grüßen';
-  await h.run(emailId, h.activities.recordDecision, { emailId, draftId: draft.draftId, decision: { kind: 'approve', by: 'tester', body }, record: { seq: 2 } });
+  await h.run(emailId, h.activities.recordDecision, {
+    emailId,
+    draftId: draft.draftId,
+    decision: { kind: 'approve', by: 'tester', body },
+    record: { seq: 2 },
+  });
   const sent = await h.run(emailId, h.activities.sendReply, { emailId, draftId: draft.draftId });
   assert.equal(sent.outcome, 'sent');
 
@@ -101,8 +106,14 @@ test('the reply is multipart/alternative: HTML with signature, logo and quote in
   const mail = await simpleParser(raw);
   // The plain part on its own: short lines, the signature, the attribution and the last message quoted.
   const plainPart = /format=flowed\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n([\s\S]*?)\r\n----_/.exec(head)?.[1] ?? '';
-  const plainLines = plainPart.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16))).split('\r\n');
-  assert.ok(plainLines.every((l) => Buffer.byteLength(l.replace(/ $/, ''), 'latin1') <= 78), plainLines.join('\n'));
+  const plainLines = plainPart
+    .replace(/=\r\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16)))
+    .split('\r\n');
+  assert.ok(
+    plainLines.every((l) => Buffer.byteLength(l.replace(/ $/, ''), 'latin1') <= 78),
+    plainLines.join('\n'),
+  );
   const text = mail.text ?? '';
   assert.match(text, /vielen Dank für Ihren Hinweis/);
   assert.match(text, /\n-- \nIhr Support-Team\nBeispiel GmbH/);
@@ -113,7 +124,8 @@ test('the reply is multipart/alternative: HTML with signature, logo and quote in
 
   // The HTML part as a client shows it: cid: images from the message's own parts.
   let html = typeof mail.html === 'string' ? mail.html : '';
-  for (const a of mail.attachments) if (a.cid) html = html.replace(`cid:${a.cid}`, `data:${a.contentType};base64,${a.content.toString('base64')}`);
+  for (const a of mail.attachments)
+    if (a.cid) html = html.replace(`cid:${a.cid}`, `data:${a.contentType};base64,${a.content.toString('base64')}`);
   const page = await browser.newPage({ javaScriptEnabled: true });
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -136,16 +148,19 @@ test('the reply is multipart/alternative: HTML with signature, logo and quote in
   await page.close();
 
   // The Sent folder holds those very bytes, once; the Message-ID is the deterministic one.
-  const copies = await withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, async (c) => {
-    await c.mailboxOpen('Sent');
-    const uids = await c.search({ header: { 'message-id': sent.messageId } }, { uid: true });
-    const out: Buffer[] = [];
-    for (const uid of Array.isArray(uids) ? uids : []) {
-      const m = await c.fetchOne(String(uid), { source: true }, { uid: true });
-      if (m && m.source) out.push(m.source);
-    }
-    return out;
-  });
+  const copies = await withImap(
+    { host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD },
+    async (c) => {
+      await c.mailboxOpen('Sent');
+      const uids = await c.search({ header: { 'message-id': sent.messageId } }, { uid: true });
+      const out: Buffer[] = [];
+      for (const uid of Array.isArray(uids) ? uids : []) {
+        const m = await c.fetchOne(String(uid), { source: true }, { uid: true });
+        if (m && m.source) out.push(m.source);
+      }
+      return out;
+    },
+  );
   assert.equal(copies.length, 1);
   assert.equal(copies[0]!.toString('utf8').replace(/\r\n/g, '\n'), raw.toString('utf8').replace(/\r\n/g, '\n'));
   const again = await h.run(emailId, h.activities.sendReply, { emailId, draftId: draft.draftId });

@@ -56,7 +56,11 @@ test('text, CSV and HTML by their content; an image and an empty file hold no te
 });
 
 test('a file named .pdf whose content is HTML is HTML: read as text, named as such', async () => {
-  const { outcome, detectedType } = await read('rechnung.pdf', Buffer.from('<!DOCTYPE html><html><body>Bitte hier klicken</body></html>'), 'application/pdf');
+  const { outcome, detectedType } = await read(
+    'rechnung.pdf',
+    Buffer.from('<!DOCTYPE html><html><body>Bitte hier klicken</body></html>'),
+    'application/pdf',
+  );
   assert.equal(detectedType, 'text/html');
   assert.equal(outcome.state, 'extracted');
   assert.match(outcome.state === 'extracted' ? (outcome.note ?? '') : '', /named rechnung\.pdf but its content is HTML/);
@@ -73,7 +77,10 @@ test('zip bomb named .docx: refused from its directory, nothing unpacked', async
   assert.ok(bomb.length < 2 * 1024 * 1024, `the bomb is small (${bomb.length} bytes)`);
   const { outcome, ms } = await read('vertrag.docx', bomb, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
   assert.equal(outcome.state, 'unreadable');
-  assert.match(outcome.state === 'unreadable' ? outcome.reason : '', /zip bomb: \d+ bytes that unpack to 1258\d{5} bytes \(limit 52428800\); not unpacked/);
+  assert.match(
+    outcome.state === 'unreadable' ? outcome.reason : '',
+    /zip bomb: \d+ bytes that unpack to 1258\d{5} bytes \(limit 52428800\); not unpacked/,
+  );
   assert.ok(ms < 3_000, `refused in ${ms} ms`);
 });
 
@@ -99,7 +106,12 @@ test('PDF whose content stream inflates to 200 MB: stopped at the time or memory
 test('a file above the size limit is not read', async () => {
   const small = createAttachmentReader({ ...limits, maxBytes: 1_000 });
   try {
-    const outcome = await small.read({ filename: 'gross.txt', declaredType: 'text/plain', detectedType: 'text/plain', content: Buffer.alloc(2_000, 0x61) });
+    const outcome = await small.read({
+      filename: 'gross.txt',
+      declaredType: 'text/plain',
+      detectedType: 'text/plain',
+      content: Buffer.alloc(2_000, 0x61),
+    });
     assert.deepEqual(outcome, { state: 'unreadable', reason: '2000 bytes, above the 1000 bytes read per attachment; stored, not read' });
   } finally {
     await small.close();

@@ -37,7 +37,11 @@ before(async () => {
     { filename: 'rechnung.pdf', declaredType: 'application/pdf', content: await makePdf(['Betrag 1.234,56 EUR']) },
     { filename: 'logo.png', declaredType: 'image/png', content: makePng(16), contentId: 'logo@customer', disposition: 'inline' },
     { filename: 'scan.pdf', declaredType: 'application/pdf', content: Buffer.from('<html><body><script>alert(1)</script></body></html>') },
-    { filename: 'bild.svg', declaredType: 'image/svg+xml', content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') },
+    {
+      filename: 'bild.svg',
+      declaredType: 'image/svg+xml',
+      content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+    },
   ];
   for (const [partIndex, f] of files.entries()) {
     await store.save(emailId, {

@@ -27,14 +27,20 @@ test('plain part: format=flowed, soft breaks end in a space, no line over 78, qu
     original: { ...erika, text: `Guten Tag,\n${long} ${long}` },
   });
   const lines = text.split('\n');
-  assert.ok(lines.every((l) => l.replace(/ $/, '').length <= 78), text);
+  assert.ok(
+    lines.every((l) => l.replace(/ $/, '').length <= 78),
+    text,
+  );
   assert.match(lines[0]!, / $/, 'a soft break ends in a space');
   assert.ok(lines.includes(' From here on'), 'space-stuffed');
   assert.ok(lines.includes(' >not a quote'), 'space-stuffed');
   assert.equal(lines.filter((l) => l === '-- ').length, 1, 'one signature separator, kept as it is');
   assert.ok(lines.includes('Am 2. Dezember 2026 schrieb Erika Mustermann:'));
   const quoted = lines.slice(lines.indexOf('Am 2. Dezember 2026 schrieb Erika Mustermann:') + 1).filter(Boolean);
-  assert.ok(quoted.every((l) => l.startsWith('> ')), quoted.join('\n'));
+  assert.ok(
+    quoted.every((l) => l.startsWith('> ')),
+    quoted.join('\n'),
+  );
   // Unflowed again (RFC 3676: a line ending in a space joins the next), the long lines come back whole.
   const unflowed = text.replace(/ \n(?!-- \n)/g, ' ');
   assert.ok(unflowed.includes(long));
@@ -50,7 +56,10 @@ test('HTML part: escaped, paragraphs, no links made, the operator’s signature 
   assert.match(html, /<p>Hallo &lt;b&gt;Erika&lt;\/b&gt; &amp; Co,<br>\nsiehe https:\/\/example\.com<\/p>\n<p>Gruß<\/p>/);
   assert.doesNotMatch(html, /<a\b/);
   assert.match(html, /<p><strong>Support<\/strong><\/p><p><img src="cid:logo@signature"/);
-  assert.match(html, /On 2 December 2026, Erika Mustermann wrote:<\/p>\n<blockquote type="cite"[^>]*><p>&lt;script&gt;x&lt;\/script&gt;<\/p><\/blockquote>/);
+  assert.match(
+    html,
+    /On 2 December 2026, Erika Mustermann wrote:<\/p>\n<blockquote type="cite"[^>]*><p>&lt;script&gt;x&lt;\/script&gt;<\/p><\/blockquote>/,
+  );
   assert.equal(textToHtml('a\n\n\n b'), '<p>a</p>\n<p>b</p>');
 });
 
