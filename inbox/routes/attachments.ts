@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { formatBytes, INLINE_IMAGE_TYPES } from '../../lib/attachment-limits';
+import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES } from '../../lib/attachment-limits';
 import type { AttachmentStore, StoredAttachment } from '../../ports/attachments';
-import type { InboxContext } from '../app';
+import type { InboxContext, InboxDeps } from '../app';
 
 /**
  * Types a download may be labelled with: formats a browser hands to a viewer or saves, never
@@ -50,6 +50,14 @@ export function attachmentRows(emailId: string, list: StoredAttachment[]) {
     inline: isInlineImage(a) ? `${base}/inline/${a.partIndex}` : null,
     cid: a.contentId,
   }));
+}
+
+/** The attachment page a draft cited (`attachment:<file>#p<page>`), as a source to show; null when gone. */
+export async function attachmentSource(deps: Pick<InboxDeps, 'attachments'>, emailId: string, sid: string) {
+  const page = (await deps.attachments?.texts(emailId))?.find((p) => attachmentSourceId(p.filename, p.partIndex, p.page) === sid);
+  return page
+    ? { id: sid, kind: 'attachment', title: `${page.filename ?? `attachment ${page.partIndex + 1}`}, p. ${page.page}`, text: page.text }
+    : null;
 }
 
 async function find(store: AttachmentStore, id: string, part: string): Promise<StoredAttachment | null> {

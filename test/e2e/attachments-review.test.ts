@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { detectContentType } from '../../adapters/attachment-type';
 import { createMariaDbAttachmentStore } from '../../adapters/mariadb/attachment-store';
+import { createMariaDbDraftStore } from '../../adapters/mariadb/draft-store';
 import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
 import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import type { TemporalDecisions } from '../../adapters/temporal-decisions';
@@ -55,6 +56,22 @@ before(async () => {
     });
   }
   await store.saveText(emailId, 2, 'extracted', 'named scan.pdf but its content is HTML', [{ page: 1, text: 'x' }]);
+  await store.saveText(emailId, 0, 'extracted', null, [{ page: 1, text: 'Betrag 1.234,56 EUR' }]);
+  await createMariaDbDraftStore(db.pool).save({
+    id: `${emailId}:draft:1`,
+    emailId,
+    version: 1,
+    subject: 'Re: Rechnung falsch',
+    body: 'Der Betrag von 1.234,56 EUR wird geprüft.',
+    language: 'de',
+    confidence: 0.5,
+    drafter: 'test',
+    model: 'test',
+    promptVersion: 'test',
+    contextIds: ['attachment:rechnung.pdf#p1'],
+    flags: [],
+    to: { name: 'Erika', address: 'erika@customer.example' },
+  });
   app = await buildInboxApp({
     config: loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false }),
     pool: db.pool,
@@ -91,6 +108,9 @@ test('the review page lists each attachment with size and detected type and show
   assert.equal(await img.getAttribute('src'), `/email/${emailId}/inline/1`);
   assert.equal(await img.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth), 16);
   assert.deepEqual(blocked, []);
+  // The draft's cited attachment page opens as the model saw it.
+  await page.click('#sources a');
+  assert.match(await page.innerText('#source-text'), /Betrag 1\.234,56 EUR/);
   await context.close();
 });
 
