@@ -69,7 +69,8 @@ async function readPdf(content: Buffer, limits: AttachmentLimits, notes: string[
   let pdf;
   try {
     // No eval (fonts compiled to functions), no fetches: the file is data, never code.
-    const options = { isEvalSupported: false, stopAtErrors: false, disableFontFace: true };
+    // verbosity 0: pdf.js writes its warnings about a damaged file to the console otherwise (the outcome says enough).
+    const options = { isEvalSupported: false, stopAtErrors: false, disableFontFace: true, verbosity: 0 };
     pdf = await getDocumentProxy(new Uint8Array(content), options as Parameters<typeof getDocumentProxy>[1]);
   } catch (err) {
     const name = (err as { name?: string }).name ?? '';

@@ -9,11 +9,25 @@ import { createAttachmentReader } from '../../adapters/attachment-reader';
 import { detectContentType } from '../../adapters/attachment-type';
 import { DEFAULT_ATTACHMENT_LIMITS } from '../../lib/attachment-limits';
 import type { AttachmentReadOutcome } from '../../ports/attachments';
-import { makeDocx, makeInflatingPdf, makeOdt, makePdf, makePng, makeZipBombDocx } from '../support/attachment-files';
+import {
+  makeDocx,
+  makeEncryptedOfficeContainer,
+  makeInflatingPdf,
+  makeNestedPdf,
+  makeOdt,
+  makePdf,
+  makePng,
+  makeZipBombDocx,
+} from '../support/attachment-files';
 
 const limits = { ...DEFAULT_ATTACHMENT_LIMITS, timeoutMs: 4_000, maxPages: 20, maxChars: 20_000 };
 const reader = createAttachmentReader(limits);
-after(() => reader.close());
+/** What the bombs ended in, printed at the end (the outcome may be the time or the memory limit). */
+const bombOutcomes: string[] = [];
+after(async () => {
+  await reader.close();
+  for (const line of bombOutcomes) console.log(`hostile PDF ${line}`);
+});
 
 async function read(filename: string, content: Buffer, declaredType = 'application/octet-stream') {
   const detectedType = await detectContentType(content);
@@ -72,6 +86,16 @@ test('password-protected PDF: named as encrypted', async () => {
   assert.deepEqual(outcome, { state: 'encrypted', reason: 'the PDF is password-protected' });
 });
 
+test('password-protected Word document (an OLE container holding EncryptedPackage): named as encrypted', async () => {
+  const { outcome, detectedType } = await read(
+    'vertrag.docx',
+    makeEncryptedOfficeContainer(),
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  );
+  assert.equal(detectedType, 'application/x-cfb');
+  assert.deepEqual(outcome, { state: 'encrypted', reason: 'the Office document is password-protected' });
+});
+
 test('zip bomb named .docx: refused from its directory, nothing unpacked', async () => {
   const bomb = makeZipBombDocx(120);
   assert.ok(bomb.length < 2 * 1024 * 1024, `the bomb is small (${bomb.length} bytes)`);
@@ -99,8 +123,18 @@ test('PDF whose content stream inflates to 200 MB: stopped at the time or memory
   assert.equal(outcome.state, 'unreadable', JSON.stringify(outcome).slice(0, 300));
   assert.match(outcome.state === 'unreadable' ? outcome.reason : '', /longer than 4000 ms|more than 256 MB|cut/);
   assert.ok(ms < limits.timeoutMs + 2_000, `ended after ${ms} ms`);
+  bombOutcomes.push(`inflating: ${JSON.stringify(outcome).slice(0, 200)} in ${ms} ms`);
   const next = await read('ok.txt', Buffer.from('danach geht es weiter'));
   assert.match(text(next.outcome), /danach geht es weiter/);
+});
+
+test('PDF with arrays nested 500,000 deep: a clear outcome within the time limit', async () => {
+  const { outcome, ms } = await read('verschachtelt.pdf', makeNestedPdf(500_000), 'application/pdf');
+  assert.ok(ms < limits.timeoutMs + 2_000, `ended after ${ms} ms`);
+  // pdf.js skips what it cannot parse: the text before the nesting is kept, or the file is named unreadable.
+  if (outcome.state === 'extracted') assert.match(text(outcome), /vorher/);
+  else assert.equal(outcome.state, 'unreadable');
+  bombOutcomes.push(`nested: ${JSON.stringify(outcome).slice(0, 200)} in ${ms} ms`);
 });
 
 test('a file above the size limit is not read', async () => {

@@ -92,12 +92,9 @@ export function makePng(size = 8, rgb: [number, number, number] = [200, 30, 30])
   ]);
 }
 
-/** A hand-written PDF: one page whose content stream inflates to `megabytes` MB of text operators. */
-export function makeInflatingPdf(megabytes = 400): Buffer {
-  const op = Buffer.from('BT /F1 12 Tf 10 10 Td (bomb) Tj ET\n');
-  const plain = Buffer.alloc(megabytes * 1024 * 1024);
-  for (let i = 0; i + op.length <= plain.length; i += op.length) op.copy(plain, i);
-  const stream = deflateSync(plain, { level: 9 });
+/** A hand-written PDF of one page with this content stream (Flate-compressed when `compress`). */
+function onePagePdf(content: Buffer, compress: boolean): Buffer {
+  const stream = compress ? deflateSync(content, { level: 9 }) : content;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -113,7 +110,7 @@ export function makeInflatingPdf(megabytes = 400): Buffer {
     const body =
       o === null
         ? Buffer.concat([
-            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+            Buffer.from(`${i + 1} 0 obj\n<< /Length ${stream.length}${compress ? ' /Filter /FlateDecode' : ''} >>\nstream\n`),
             stream,
             Buffer.from('\nendstream\nendobj\n'),
           ])
@@ -124,6 +121,19 @@ export function makeInflatingPdf(megabytes = 400): Buffer {
   const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`));
   return Buffer.concat(parts);
+}
+
+/** A PDF bomb: one page whose content stream inflates to `megabytes` MB of text operators. */
+export function makeInflatingPdf(megabytes = 400): Buffer {
+  const op = Buffer.from('BT /F1 12 Tf 10 10 Td (bomb) Tj ET\n');
+  const plain = Buffer.alloc(megabytes * 1024 * 1024);
+  for (let i = 0; i + op.length <= plain.length; i += op.length) op.copy(plain, i);
+  return onePagePdf(plain, true);
+}
+
+/** A PDF bomb: a content stream of arrays nested `depth` deep (a parser that recurses overflows its stack). */
+export function makeNestedPdf(depth = 500_000): Buffer {
+  return onePagePdf(Buffer.from(`BT /F1 12 Tf 10 10 Td (vorher) Tj ET\n${'['.repeat(depth)}${']'.repeat(depth)} TJ\n`), true);
 }
 
 export interface TestAttachment {
@@ -155,4 +165,21 @@ export async function mailWithAttachments(opts: {
   })
     .compile()
     .build();
+}
+
+/**
+ * The container Word uses for a password-protected .docx: an OLE compound file whose streams are
+ * EncryptionInfo and EncryptedPackage. Only its header and directory names are written here (no
+ * tool in reach encrypts Office files): enough for what the reader looks at.
+ */
+export function makeEncryptedOfficeContainer(): Buffer {
+  const file = Buffer.alloc(1536);
+  Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(file, 0);
+  file.writeUInt16LE(0x003e, 24);
+  file.writeUInt16LE(0x0003, 26);
+  file.writeUInt16LE(0xfffe, 28);
+  file.writeUInt16LE(9, 30);
+  Buffer.from('EncryptionInfo', 'utf16le').copy(file, 512);
+  Buffer.from('EncryptedPackage', 'utf16le').copy(file, 640);
+  return file;
 }
