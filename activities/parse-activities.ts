@@ -117,7 +117,7 @@ export function createParseStep(deps: ParseDeps) {
           errorClass: 'permanent',
           message: `attachment ${file.partIndex + 1} (${file.filename ?? 'unnamed'}, ${file.content.length} bytes) not stored: the attachments pass MAX_MESSAGE_BYTES=${deps.settings.maxMessageBytes}`,
           details: { partIndex: file.partIndex },
-          eventKey: `${emailId}:attachment_not_stored:${file.partIndex}`,
+          eventKey: `${emailId}:${ATTACHMENT_EVENTS.notStored}:${file.partIndex}`,
         });
         continue;
       }
