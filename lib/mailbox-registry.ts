@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { DeadlineSettings } from './case-deadline';
@@ -215,9 +215,12 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     problem(`.team must be an id like "support", got ${JSON.stringify(o.team)}`);
   const signature = f.optStr(smtp, 'smtp.signature');
   const signatureHtml = f.optStr(smtp, 'smtp.signatureHtml');
-  const logo = f.optStr(smtp, 'smtp.logo');
+  // Relative to the working directory, like secret files; read at every send, so it must be there now.
+  const logoName = f.optStr(smtp, 'smtp.logo');
+  const logo = logoName === undefined ? undefined : path.resolve(logoName);
   if (logo !== undefined && !/\.(png|jpe?g|gif)$/i.test(logo))
-    problem(`.smtp.logo must be a PNG, JPEG or GIF file, got ${JSON.stringify(logo)}`);
+    problem(`.smtp.logo must be a PNG, JPEG or GIF file, got ${JSON.stringify(logoName)}`);
+  else if (logo !== undefined && !isReadableFile(logo)) problem(`.smtp.logo: cannot read ${logo}`);
   const replyFormat = smtp.replyFormat === undefined ? 'html' : smtp.replyFormat;
   if (replyFormat !== 'html' && replyFormat !== 'text')
     problem(`.smtp.replyFormat must be html or text, got ${JSON.stringify(smtp.replyFormat)}`);
@@ -372,4 +375,13 @@ export function parseFromAddress(text: string): { name: string; address: string 
 
 function record(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** An existing regular file (the logo), checked when the registry is read. */
+function isReadableFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
