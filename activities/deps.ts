@@ -2,6 +2,7 @@ import type { AutonomyPolicy } from '../lib/autonomy-policy';
 import type { IntentDetectorSettings } from '../lib/intent-detector';
 import type { AutoApprover, AutonomyStore } from '../ports/autonomy';
 import type { TriageSettings } from '../lib/triage';
+import type { AttachmentStore, AttachmentTextReader } from '../ports/attachments';
 import type { BounceLedger } from '../ports/bounce-ledger';
 import type { BusinessCalendars } from '../ports/business-calendars';
 import type { CaseClock } from '../ports/case-clock';
@@ -86,6 +87,10 @@ export interface ActivityDeps {
   caseReplies?: CaseReplySettler;
   /** A case's handover summary (read the mails, store the summary); absent when cases are off. */
   caseSummaries?: CaseSummaryStore;
+  /** Attachments with their content and extracted text; absent: attachments are names only, as before. */
+  attachments?: AttachmentStore;
+  /** The attachment reader of the index step (a worker thread with limits); absent: nothing is read. */
+  attachmentText?: AttachmentTextReader;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
   /** Case deadlines (planning, reminder, escalation); absent: a worker that runs no case workflows. */

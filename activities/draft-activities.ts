@@ -10,6 +10,7 @@ import type { DraftRecord } from '../ports/store';
 import type { ActivityDeps } from './deps';
 import { correlationId } from './context';
 import { caseContext } from './case-activities';
+import { attachmentContext } from './attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from './mailbox-of';
 
@@ -66,7 +67,10 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   };
 }
 
-type DraftDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case'> & {
+type DraftDeps = Pick<
+  ActivityDeps,
+  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
+> & {
   settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
 };
 
@@ -193,13 +197,21 @@ export function createDraftActivities(deps: DraftDeps) {
           eventKey: `${cid}:retrieval_degraded:${input.version}`,
         });
       }
+      // What the customer attached to this very mail comes first ("see the attached invoice");
+      // unreadable stored text only means a draft without it.
+      const attached = await attachmentContext(deps, email.id).catch(() => []);
+      if (attached.length > 0) context = withinBudget([...attached, ...context]);
       const lines = email.text.split(/\r?\n/);
       const guard = await guardMail(
         {
           subject: email.subject,
           body: lines.filter((l) => !l.trimStart().startsWith('>')).join('\n'),
           quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
-          attachments: email.attachments.map((a) => a.filename ?? '').join('\n'),
+          // The names and the text read from the files: an instruction hidden in a PDF is still an instruction.
+          attachments: [
+            ...email.attachments.map((a) => a.filename ?? ''),
+            ...context.filter((c) => c.kind === 'attachment').map((c) => c.text),
+          ].join('\n'),
           context: context.map((c) => c.text).join('\n'),
           hiddenHtml: email.hasHtml ? await hiddenHtmlText(await deps.messages.getRaw(email.id)) : undefined,
         },

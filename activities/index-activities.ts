@@ -6,8 +6,12 @@ import { correlationId, transition } from './context';
 import { emailKey } from './mailbox-of';
 import type { IndexSource } from './parse-activities';
 import { joinCase } from './case-activities';
+import { readAttachmentTexts } from './attachment-text';
 
-type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case'>;
+type IndexDeps = Pick<
+  ActivityDeps,
+  'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case' | 'attachments' | 'attachmentText'
+>;
 
 /**
  * Passages one re-index sync run embeds that have no vector of the current model (indexed before
@@ -15,9 +19,13 @@ type IndexDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'index' | 'signals' |
  */
 export const VECTOR_BACKFILL_PER_RUN = 500;
 
-/** Writes the email's retrieval entries under its mailbox's isolation key. */
+/**
+ * Writes the email's retrieval entries under its mailbox's isolation key: its text and the text
+ * of its attachments (read here once; a re-index takes what was read).
+ */
 async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
   const key = emailKey(deps, email);
+  const attachments = await readAttachmentTexts(deps, email.id);
   await deps.index.index({
     emailId: email.id,
     threadId: email.threadId,
@@ -30,6 +38,7 @@ async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
     subject: email.subject,
     text: email.text,
     date: email.date,
+    ...(attachments.length > 0 ? { attachments } : {}),
   });
   await deps.messages.setIndexState(email.id, 'complete');
 }

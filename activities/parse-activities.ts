@@ -1,6 +1,7 @@
 import { FAILURE_TYPES } from '../lib/contract';
-import { parseRawEmail } from '../adapters/mail-parser';
-import { TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../lib/domain';
+import { detectContentType } from '../adapters/attachment-type';
+import { parseRawEmail, type ParsedMessage } from '../adapters/mail-parser';
+import { ATTACHMENT_EVENTS, TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../lib/domain';
 import { PermanentError } from '../lib/errors';
 import { higher } from '../lib/priority-rules';
 import { toCrlf } from '../lib/line-endings';
@@ -36,7 +37,7 @@ export interface ParseSummary {
 /** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
 export const HELD_INDEX = 'no index: held for a person';
 
-type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes'>;
+type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments'>;
 type ParseInput = { emailId: string; priority?: Priority };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */
@@ -98,6 +99,32 @@ export function createParseStep(deps: ParseDeps) {
     return { ...deps.settings.triage, mailboxes };
   }
 
+  /**
+   * Every attachment with its bytes and the type its content says. Their sum stays within
+   * MAX_MESSAGE_BYTES (decoded parts of a nested message could otherwise count twice); what
+   * would pass it is not stored, and an audit row names it.
+   */
+  async function saveAttachments(emailId: string, files: ParsedMessage['files']): Promise<void> {
+    if (!deps.attachments) return;
+    let total = 0;
+    for (const file of files) {
+      total += file.content.length;
+      if (total > deps.settings.maxMessageBytes) {
+        await deps.audit.record({
+          emailId,
+          correlationId: correlationId(),
+          eventType: ATTACHMENT_EVENTS.notStored,
+          errorClass: 'permanent',
+          message: `attachment ${file.partIndex + 1} (${file.filename ?? 'unnamed'}, ${file.content.length} bytes) not stored: the attachments pass MAX_MESSAGE_BYTES=${deps.settings.maxMessageBytes}`,
+          details: { partIndex: file.partIndex },
+          eventKey: `${emailId}:${ATTACHMENT_EVENTS.notStored}:${file.partIndex}`,
+        });
+        continue;
+      }
+      await deps.attachments.save(emailId, { ...file, detectedType: await detectContentType(file.content) });
+    }
+  }
+
   return {
     /** `fetched`: the fetch step's message in the same activity; without it the stored one is read. */
     async parseMessage(input: ParseInput & { fetched?: FetchedMessage }): Promise<{ summary: ParseSummary; email: IndexSource }> {
@@ -117,6 +144,7 @@ export function createParseStep(deps: ParseDeps) {
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       const verdict = triage(triageMessage(parsed, where.mailboxId || undefined), settings());
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
+      await saveAttachments(input.emailId, parsed.files);
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
       const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);
       if (held) await auditHeld(input.emailId, toCrlf(raw), parsed, verdict);

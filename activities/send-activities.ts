@@ -8,6 +8,8 @@ import { HandOverInDoubtError, smtpPhaseOf } from '../ports/mail-sender';
 import type { FolderMark, FoundMessage, Mailbox } from '../ports/mailbox';
 import type { SendAttemptRecord, SendPhase } from '../ports/store';
 import type { ActivityDeps } from './deps';
+import { layoutReply } from '../lib/reply-layout';
+import type { OutgoingMail } from '../ports/mail-sender';
 import { correlationId } from './context';
 import { mailboxOf, ourAddresses } from './mailbox-of';
 import { resolveDoubtFromSent } from './send-doubt';
@@ -52,6 +54,32 @@ export function withSignature(text: string, signature: string | undefined): stri
   if (body.endsWith(sig)) return text;
   // "-- " on its own line is the signature separator mail programs recognise (RFC 3676).
   return `${body}\n\n-- \n${sig}\n`;
+}
+
+/** Content-ID of the mailbox's logo in the HTML part (fixed: the bytes sent differ only by the boundaries). */
+export const LOGO_CID = 'logo@signature';
+
+/**
+ * The reply's content as the mailbox wants it: plain text with the signature (`replyFormat: text`),
+ * or plain and HTML from the one approved text, the signature in both, the logo embedded and the
+ * customer's last message quoted beneath (lib/reply-layout.ts).
+ */
+function replyParts(
+  entry: ReturnType<typeof mailboxOf>['entry'],
+  draft: { approvedBody: string | null; body: string; language: string },
+  email: { from: { name: string; address: string } | null; date: Date | null; text: string },
+): Pick<OutgoingMail, 'text' | 'html' | 'inlineImages'> {
+  const { signature, signatureHtml, logo, replyFormat } = entry.smtp;
+  const body = draft.approvedBody ?? draft.body;
+  if (replyFormat === 'text') return { text: withSignature(body, signature) };
+  const language = draft.language === 'de' || draft.language === 'en' ? draft.language : entry.language;
+  const laid = layoutReply({
+    body,
+    language,
+    signature: { text: signature, html: signatureHtml, logoCid: logo ? LOGO_CID : undefined },
+    original: email.from ? { fromName: email.from.name, fromAddress: email.from.address, date: email.date, text: email.text } : null,
+  });
+  return { text: laid.text, html: laid.html, ...(logo ? { inlineImages: [{ cid: LOGO_CID, path: logo }] } : {}) };
 }
 
 export function createSendActivities(
@@ -118,7 +146,7 @@ export function createSendActivities(
       // The mailbox the mail came to answers it: its identity, its SMTP server, its Sent folder.
       // From the stored row, never from this worker's environment (UNKNOWN_MAILBOX if it is gone).
       const served = mailboxOf(deps, email.mailboxId);
-      const { from, signature } = served.entry.smtp;
+      const { from } = served.entry.smtp;
       const sentFolder = served.entry.imap.sentFolder;
       // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
       const problem = recipientProblem(draft.to.address, [...ourAddresses(deps), ...deps.settings.triage.ownAddresses]);
@@ -170,7 +198,7 @@ export function createSendActivities(
             from,
             to: { name: draft.to.name, address: draft.to.address },
             subject: draft.subject,
-            text: withSignature(draft.approvedBody ?? draft.body, signature),
+            ...replyParts(served.entry, draft, email),
             messageId,
             inReplyTo: email.messageId ?? undefined,
             references: references.length > 0 ? references.slice(-20) : undefined,

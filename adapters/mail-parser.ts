@@ -8,6 +8,7 @@ import { toCrlf } from '../lib/line-endings';
 import { mimeStructure } from '../lib/mime-structure';
 import { priorityFromHeaders } from '../lib/priority';
 import type { TriageMessage } from '../lib/triage';
+import type { AttachmentFile } from '../ports/attachments';
 import type { ParsedEmail } from '../ports/store';
 
 type Address = { name: string; address: string };
@@ -50,6 +51,8 @@ function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<
 /** A parsed email plus the header and structure facts that triage needs (not stored as such). */
 export type ParsedMessage = ParsedEmail & {
   triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+  /** The attachments with their bytes, for the attachment store (never part of the emails row). */
+  files: AttachmentFile[];
 };
 
 export async function parseRawEmail(original: Buffer, fallbackId: string): Promise<ParsedMessage> {
@@ -112,6 +115,14 @@ export async function parseRawEmail(original: Buffer, fallbackId: string): Promi
       importance: rawHeader(parsed.headerLines, 'importance'),
       priority: rawHeader(parsed.headerLines, 'priority'),
     }),
+    files: parsed.attachments.map((a, partIndex) => ({
+      partIndex,
+      filename: a.filename ?? null,
+      declaredType: a.contentType,
+      disposition: a.contentDisposition ?? null,
+      contentId: a.contentId?.replace(/^<|>$/g, '') || null,
+      content: a.content,
+    })),
     triage: {
       headers: headerMap(parsed.headerLines),
       // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.

@@ -1,4 +1,5 @@
 import { FAILURE_TYPES } from '../lib/contract';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
@@ -160,7 +161,21 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
-        text: mail.text,
+        ...(mail.html === undefined
+          ? { text: mail.text }
+          : {
+              // Given as alternatives so the plain part can say format=flowed (RFC 3676); quoted-printable
+              // keeps the trailing spaces of its soft line breaks intact on any relay.
+              alternatives: [
+                {
+                  contentType: 'text/plain; charset=utf-8; format=flowed',
+                  content: mail.text,
+                  contentTransferEncoding: 'quoted-printable',
+                },
+                { contentType: 'text/html; charset=utf-8', content: mail.html, contentTransferEncoding: 'quoted-printable' },
+              ],
+              attachments: (mail.inlineImages ?? []).map((i) => ({ path: i.path, cid: i.cid, filename: path.basename(i.path) })),
+            }),
         messageId: mail.messageId,
         inReplyTo: mail.inReplyTo,
         references: mail.references,

@@ -39,6 +39,8 @@ import { registerAutonomyRoutes } from './routes/autonomy';
 import { registerOperationsRoutes } from './routes/operations';
 import { registerQueueRoutes } from './routes/queue';
 import { registerReviewRoutes } from './routes/review';
+import { registerAttachmentRoutes } from './routes/attachments';
+import type { AttachmentStore } from '../ports/attachments';
 
 export interface InboxDeps {
   config: Config;
@@ -48,6 +50,8 @@ export interface InboxDeps {
   decisions: TemporalDecisions;
   /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
   requeue(id: number, by: string): Promise<string>;
+  /** Attachments of the mail: listed, downloadable, inline images shown; absent: names only. */
+  attachments?: AttachmentStore;
   /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
   embedder?: Embedder | null;
   /** One reply for several mails of a case; without it the case page offers no such form. */
@@ -186,6 +190,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerQueueRoutes(ctx);
   registerReviewRoutes(ctx);
   registerCaseRoutes(ctx);
+  registerAttachmentRoutes(ctx);
   registerOperationsRoutes(ctx);
   registerAutonomyRoutes(ctx);
   return app;

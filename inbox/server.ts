@@ -7,6 +7,7 @@ import { createMariaDbInboxUsers } from '../adapters/mariadb/inbox-users';
 import { createPool } from '../adapters/mariadb/pool';
 import { createMariaDbReviewStore } from '../adapters/mariadb/review-store';
 import { createTemporalCaseSignals } from '../adapters/temporal-case-signals';
+import { createMariaDbAttachmentStore } from '../adapters/mariadb/attachment-store';
 import { createTemporalDecisions } from '../adapters/temporal-decisions';
 import { dlqRequeue } from '../cli/commands/dlq';
 import { connectDatabase, connectTemporal } from '../cli/context';
@@ -31,6 +32,7 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     config,
     pool,
     store: createMariaDbReviewStore(pool),
+    attachments: createMariaDbAttachmentStore(pool),
     users: createMariaDbInboxUsers(pool),
     decisions,
     requeue: (id, by) => dlqRequeue(config, id, by),

@@ -48,7 +48,7 @@ export interface CompositeIndexParts {
   onDegraded(part: string, err: unknown): Promise<void>;
 }
 
-const RANK: Record<DraftContextItem['kind'], number> = { thread: 0, similar: 1, knowledge: 2, sender: 3, own_reply: 4 };
+const RANK: Record<DraftContextItem['kind'], number> = { attachment: 0, thread: 0, similar: 1, knowledge: 2, sender: 3, own_reply: 4 };
 const GRAPH_LIMIT = 3;
 
 /** The email a sent reply answered: our sent replies are indexed as `<email id>:draft:<n>:sent`. */

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_DRAFTS, DEFAULT_REPLY_LIMIT_PER_HOUR } from './contract';
+import { DEFAULT_ATTACHMENT_LIMITS, type AttachmentLimits } from './attachment-limits';
 import { DEFAULT_MIN_ANSWER_COSINE } from './answer-selection';
 import { DEFAULT_EMBEDDER_CONCURRENCY } from './limited-embedder';
 import { DEFAULT_MIN_COSINE, RETRIEVAL_METHODS, type RetrievalMethod } from './hybrid-ranking';
@@ -140,6 +141,8 @@ export interface Config {
     /** GAP_SIMILARITY: cosine similarity at which two knowledge-gap mails count as one topic; depends on the embedding model. */
     gapSimilarity: number;
   };
+  /** How far the index step reads attachments (ATTACHMENT_*; docs/attachments.md). */
+  attachments: AttachmentLimits;
   worker: {
     maxCachedWorkflows: number;
     shutdownGraceMs: number;
@@ -351,6 +354,14 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     inbox: readInboxConfig(env, problems),
     retention: readRetention(env, problems),
     quality: { gapSimilarity: share('GAP_SIMILARITY', GAP_SIMILARITY) },
+    attachments: {
+      ...DEFAULT_ATTACHMENT_LIMITS,
+      maxBytes: int('ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_LIMITS.maxBytes, 0),
+      maxPages: int('ATTACHMENT_MAX_PAGES', DEFAULT_ATTACHMENT_LIMITS.maxPages, 1, 10_000),
+      maxChars: int('ATTACHMENT_MAX_CHARS', DEFAULT_ATTACHMENT_LIMITS.maxChars, 1_000, 10_000_000),
+      timeoutMs: int('ATTACHMENT_TIMEOUT_MS', DEFAULT_ATTACHMENT_LIMITS.timeoutMs, 100, 600_000),
+      maxFiles: int('ATTACHMENT_MAX_FILES', DEFAULT_ATTACHMENT_LIMITS.maxFiles, 0, 1_000),
+    },
     worker: {
       maxCachedWorkflows: int('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
       shutdownGraceMs: int('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { DeadlineSettings } from './case-deadline';
@@ -47,6 +47,12 @@ export interface MailboxEntry {
     from: { name: string; address: string };
     /** Appended below every reply sent from this mailbox. */
     signature?: string;
+    /** The signature of the HTML part (the operator's markup); without it the text signature, escaped. */
+    signatureHtml?: string;
+    /** An image file (PNG, JPEG, GIF) embedded below the HTML signature as a `cid:` image. */
+    logo?: string;
+    /** `html` (default): multipart/alternative with the customer's message quoted; `text`: plain text only. */
+    replyFormat?: 'html' | 'text';
     /**
      * The provider files every message it accepts in the Sent folder itself (Microsoft 365, Gmail):
      * no copy of ours is appended, and a send in doubt is looked up there by its Message-ID.
@@ -208,6 +214,16 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   if (typeof team !== 'string' || (team !== '' && !ID.test(team)))
     problem(`.team must be an id like "support", got ${JSON.stringify(o.team)}`);
   const signature = f.optStr(smtp, 'smtp.signature');
+  const signatureHtml = f.optStr(smtp, 'smtp.signatureHtml');
+  // Relative to the working directory, like secret files; read at every send, so it must be there now.
+  const logoName = f.optStr(smtp, 'smtp.logo');
+  const logo = logoName === undefined ? undefined : path.resolve(logoName);
+  if (logo !== undefined && !/\.(png|jpe?g|gif)$/i.test(logo))
+    problem(`.smtp.logo must be a PNG, JPEG or GIF file, got ${JSON.stringify(logoName)}`);
+  else if (logo !== undefined && !isReadableFile(logo)) problem(`.smtp.logo: cannot read ${logo}`);
+  const replyFormat = smtp.replyFormat === undefined ? 'html' : smtp.replyFormat;
+  if (replyFormat !== 'html' && replyFormat !== 'text')
+    problem(`.smtp.replyFormat must be html or text, got ${JSON.stringify(smtp.replyFormat)}`);
   const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
   const deadlines = parseDeadlineSettings(o, problem);
   return {
@@ -236,6 +252,9 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
       timeoutMs: f.int(smtp, 'smtp.timeoutMs', d.smtp.timeoutMs, 500, 600_000),
       from: from ?? { name: '', address: '' },
       signature,
+      ...(signatureHtml ? { signatureHtml } : {}),
+      ...(logo ? { logo } : {}),
+      ...(replyFormat === 'text' ? { replyFormat: 'text' as const } : {}),
       ...(providerFilesSent ? { providerFilesSent } : {}),
     },
     priorityRules: rules.rules,
@@ -356,4 +375,13 @@ export function parseFromAddress(text: string): { name: string; address: string 
 
 function record(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** An existing regular file (the logo), checked when the registry is read. */
+function isReadableFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -37,9 +37,19 @@ export function splitPassages(text: string, maxChars = 800): string[] {
   return out;
 }
 
-/** The passages an email is indexed as: its subject and text, split. Every index splits alike. */
-export function emailPassages(email: { subject: string; text: string }): string[] {
-  return splitPassages(`${email.subject}\n\n${email.text}`);
+/**
+ * The passages an email is indexed as: its subject and text, split, then the text read from its
+ * attachments, each passage opening with the citation of its page (`attachment:<file>#p3`) so
+ * that whoever finds it later knows where it came from. Every index splits alike.
+ */
+export function emailPassages(email: {
+  subject: string;
+  text: string;
+  attachments?: ReadonlyArray<{ sourceId: string; text: string }>;
+}): string[] {
+  const own = splitPassages(`${email.subject}\n\n${email.text}`);
+  const attached = (email.attachments ?? []).flatMap((a) => splitPassages(a.text, 760).map((p) => `${a.sourceId}\n${p}`));
+  return [...own, ...attached];
 }
 
 /** How much of a new email retrieval searches with: its subject and the start of its text. */

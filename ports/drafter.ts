@@ -8,15 +8,17 @@ import type { CaseSummaryMail, SummaryLanguage } from '../lib/case-summary';
 export interface DraftContextItem {
   /**
    * Traces the item to its source: an email id (our sent replies: `<email id>:draft:<n>:sent`)
-   * or `knowledge:<relative path>#<passage n>` for the knowledge folder.
+   * or `knowledge:<relative path>#<passage n>` for the knowledge folder, or
+   * `attachment:<file>#p<page>` for a page of the answered email's attachment.
    */
   sourceId: string;
   /**
    * `thread`: the same conversation; `similar` / `sender`: the correspondent's (or their
    * organisation's) other mail; `knowledge`: the knowledge folder; `own_reply`: our reply to
-   * another correspondent, personal data masked.
+   * another correspondent, personal data masked; `attachment`: text read from a file attached to
+   * the email being answered (`sourceId` `attachment:<file>#p<page>`).
    */
-  kind: 'thread' | 'similar' | 'sender' | 'knowledge' | 'own_reply';
+  kind: 'thread' | 'similar' | 'sender' | 'knowledge' | 'own_reply' | 'attachment';
   text: string;
   /** A short human label: the subject, or the knowledge file's path. */
   title?: string;

@@ -12,6 +12,13 @@ export interface OutgoingMail {
   to: AddressObject;
   subject: string;
   text: string;
+  /**
+   * The HTML alternative of `text` (generated from it, lib/reply-layout.ts): with it the message is
+   * multipart/alternative and `text` is format=flowed.
+   */
+  html?: string;
+  /** Images the HTML shows by `cid:` (the mailbox's logo), read from these files. */
+  inlineImages?: Array<{ cid: string; path: string }>;
   /** Deterministic, derived from the workflow id: the idempotency key a server and a mailbox can see. */
   messageId: string;
   inReplyTo?: string;

@@ -19,6 +19,8 @@ export interface IndexableEmail {
   subject: string;
   text: string;
   date: Date | null;
+  /** Text read from the email's attachments, one entry per page, cited `attachment:<file>#p<page>`. */
+  attachments?: ReadonlyArray<{ sourceId: string; text: string }>;
 }
 
 /**

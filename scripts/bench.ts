@@ -7,6 +7,7 @@
  *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
  *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
  *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
+ *   npm run bench -- --attachments                               attachment text extraction, ms per MB of PDF and DOCX
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
@@ -38,6 +39,7 @@ import { printReport, type BenchReport } from './bench/report';
 import { runTwin } from './bench/twin';
 import { runLatencyBench } from './bench/idle-latency';
 import { printQueueFigures, runQueueBench } from './bench/queue';
+import { runAttachmentBench } from './bench/attachments';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
 
@@ -60,6 +62,8 @@ const { values: opts } = parseArgs({
     // The review queue: page requests against the real inbox app with a large backlog (no pipeline).
     queue: { type: 'boolean', default: false },
     requests: { type: 'string', default: '50' },
+    // Attachment text: the reader's time per MB of PDF and DOCX (no stack needed).
+    attachments: { type: 'boolean', default: false },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -105,6 +109,11 @@ async function main(): Promise<void> {
     const { seedMs, figures } = await runQueueBench({ waiting, requests }, log);
     if (opts.json) process.stdout.write(`${JSON.stringify({ waiting, seedMs, figures }, null, 2)}\n`);
     else printQueueFigures(figures, log);
+    return;
+  }
+  if (opts.attachments) {
+    const figures = await runAttachmentBench(log);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ attachments: figures }, null, 2)}\n`);
     return;
   }
   if (opts.latency) {

@@ -13,6 +13,8 @@ import { createMariaDbPersonalData } from '../adapters/mariadb/personal-data';
 import { createMariaDbRetentionStore } from '../adapters/mariadb/retention-store';
 import { createMariaDbJobLedger } from '../adapters/mariadb/job-ledger';
 import { createMariaDbMessageStore } from '../adapters/mariadb/message-store';
+import { createMariaDbAttachmentStore } from '../adapters/mariadb/attachment-store';
+import { createAttachmentReader } from '../adapters/attachment-reader';
 import { createPool, type Pool } from '../adapters/mariadb/pool';
 import { createMariaDbKnowledgeLedger } from '../adapters/mariadb/knowledge-ledger';
 import { readKnowledgeFolder } from '../adapters/knowledge-folder';
@@ -152,6 +154,7 @@ export function buildDependencies(
   const audit = createMariaDbAuditLog(pool);
   const index = buildIndex(config, pool, messages, audit, embedder);
   const caseSignals = createTemporalCaseSignals(client, config.temporal.taskQueue);
+  const attachmentText = createAttachmentReader(config.attachments);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -185,6 +188,8 @@ export function buildDependencies(
       policy: config.autonomy,
     },
     retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
+    attachments: createMariaDbAttachmentStore(pool),
+    attachmentText,
     settings: {
       maxMessageBytes: config.imap.maxMessageBytes,
       pollBatchSize: config.imap.pollBatchSize,
@@ -204,6 +209,7 @@ export function buildDependencies(
     syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
     async close() {
       await mailboxes.close();
+      await attachmentText.close();
       await pool.end().catch(() => undefined);
     },
   };

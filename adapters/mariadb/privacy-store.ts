@@ -13,7 +13,18 @@ const ERASED = '[erased]';
 /** Progress rows and the salt are the erasure's own bookkeeping; they hold hashes only. */
 const OWN_TABLES = new Set(['privacy_erasures', 'privacy_salt', 'schema_migrations']);
 /** Tables with customers' content: a name is scrubbed only here (a colleague may share it). */
-const CONTENT_TABLES = new Set(['emails', 'passages', 'drafts', 'audit_log', 'case_events', 'cases', 'queue_jobs', 'send_attempts']);
+const CONTENT_TABLES = new Set([
+  'emails',
+  'passages',
+  'drafts',
+  'audit_log',
+  'case_events',
+  'cases',
+  'queue_jobs',
+  'send_attempts',
+  'email_attachments',
+  'email_attachment_texts',
+]);
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
@@ -143,6 +154,10 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
       counts.mentions = (await this.sweep(ids.names, CONTENT_TABLES)) + (await this.sweep([address]));
       await each('raw_message_parts', e, (m) => `DELETE FROM raw_message_parts WHERE email_id IN (${m})`);
       await each('raw_messages', e, (m) => `DELETE FROM raw_messages WHERE email_id IN (${m})`);
+      // Attachments: their bytes, what was read from them, and their names.
+      await each('email_attachment_texts', e, (m) => `DELETE FROM email_attachment_texts WHERE email_id IN (${m})`);
+      await each('email_attachment_parts', e, (m) => `DELETE FROM email_attachment_parts WHERE email_id IN (${m})`);
+      await each('email_attachments', e, (m) => `DELETE FROM email_attachments WHERE email_id IN (${m})`);
       await each('drafts', e, (m) => `DELETE FROM drafts WHERE email_id IN (${m})`);
       await each(
         'send_attempts',

@@ -40,6 +40,10 @@ export function createMariaDbRetentionStore(pool: Pool): RetentionStore {
           if (ids.length === 0) return 0;
           await query(conn, 'purging raw message parts', `DELETE FROM raw_message_parts WHERE email_id IN (${marks(ids.length)})`, ids);
           await query(conn, 'purging raw messages', `DELETE FROM raw_messages WHERE email_id IN (${marks(ids.length)})`, ids);
+          // Attachments are part of the message as received: they go with it (and what was read from them).
+          for (const table of ['email_attachment_texts', 'email_attachment_parts', 'email_attachments']) {
+            await query(conn, `purging ${table}`, `DELETE FROM ${table} WHERE email_id IN (${marks(ids.length)})`, ids);
+          }
           return ids.length;
         }
         const ids = await pick(conn, 'finding expired bodies', `${BODIES_EXPIRED} LIMIT ? FOR UPDATE`, [cutoff, limit]);

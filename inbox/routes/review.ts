@@ -10,6 +10,7 @@ import { CASE_TEXTS } from '../case-texts';
 import { pickLanguage } from '../i18n';
 import { formatClock, formatTime } from '../format';
 import { pendingAutoSend } from './autonomy';
+import { attachmentRows, attachmentSource } from './attachments';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -62,6 +63,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       send,
       autoSend,
       sources,
+      attachments: deps.attachments ? attachmentRows(id, await deps.attachments.list(id)) : [],
       audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
       temporalLink: temporalUiLink(deps.config, id),
       emailCase: emailCase && { ...emailCase, href: `/cases/${encodeURIComponent(emailCase.id)}` },
@@ -114,7 +116,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     // Only what one of this email's drafts was given may be opened from here.
     const draft = drafts.find((d) => d.contextIds.includes(sid));
     if (!draft) return reply.code(404).type('text/plain; charset=utf-8').send('404: not a source of this email');
-    const source = await deps.store.source(sid, draft.toAddress);
+    // A page of this email's own attachment, as the model saw it.
+    const source = sid.startsWith('attachment:') ? await attachmentSource(deps, id, sid) : await deps.store.source(sid, draft.toAddress);
     if (!source) return reply.code(404).type('text/plain; charset=utf-8').send('404: the source is no longer stored');
     await access.record({ actor: req.actor!.name, action: ACCESS_ACTIONS.sourceViewed, emailId: id, detail: sid });
     return page(req, reply, 'source', { source, back: emailPath(id) });

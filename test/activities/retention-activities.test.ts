@@ -30,6 +30,12 @@ async function seed(prefix: string, from: string, status: string, days: number, 
     );
     await db.pool.query(`INSERT INTO raw_messages (email_id, raw, size, sha256) VALUES (?, 'raw', 3, 'x')`, [id]);
     await db.pool.query(
+      `INSERT INTO email_attachments (email_id, part_index, filename, declared_type, size, sha256, chunks, data) VALUES (?, 0, 'invoice.pdf', 'application/pdf', 6, 'x', 2, 'abc')`,
+      [id],
+    );
+    await db.pool.query(`INSERT INTO email_attachment_parts (email_id, part_index, seq, data) VALUES (?, 0, 1, 'def')`, [id]);
+    await db.pool.query(`INSERT INTO email_attachment_texts (email_id, part_index, page, text) VALUES (?, 0, 1, 'Total 12 EUR')`, [id]);
+    await db.pool.query(
       `INSERT INTO drafts (id, email_id, version, subject, body, language, drafter, model, prompt_version, context_ids, to_address) VALUES (?, ?, 1, 'Re', 'Draft body', 'en', 'offline', 'm', 'p', '[]', ?)`,
       [`${id}:draft:1`, id, from],
     );
@@ -74,6 +80,11 @@ test('expired raw mail, bodies, passages, audit and access rows go in batches; o
   assert.equal(r.more, false);
   assert.deepEqual(r.purged, { raw_mail: 5, bodies: 5, passages: 5, audit: 4, access_log: 4 });
   assert.equal(await count("SELECT COUNT(*) AS n FROM raw_messages WHERE email_id LIKE 'old-closed%'"), 0);
+  // Attachments go with the raw mail they came in.
+  for (const table of ['email_attachments', 'email_attachment_parts', 'email_attachment_texts']) {
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ${table} WHERE email_id LIKE 'old-closed%'`), 0, table);
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ${table} WHERE email_id NOT LIKE 'old-closed%'`), 5, table);
+  }
   assert.equal(await count("SELECT COUNT(*) AS n FROM emails WHERE id LIKE 'old-closed%' AND text_body IS NULL AND subject IS NULL"), 5);
   assert.equal(await count("SELECT COUNT(*) AS n FROM drafts WHERE email_id LIKE 'old-closed%' AND body = ''"), 5);
   assert.equal(await count("SELECT COUNT(*) AS n FROM passages WHERE email_id LIKE 'old-closed%'"), 0);

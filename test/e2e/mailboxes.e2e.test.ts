@@ -241,8 +241,9 @@ test('mail to each mailbox is answered from its address, over its SMTP server, a
   assert.equal(a.from?.value[0]?.name, 'Support Team');
   assert.equal(b.from?.value[0]?.address, 'billing@example.test');
   assert.equal(b.from?.value[0]?.name, 'Buchhaltung');
-  assert.match(a.text ?? '', /\n-- \nIhr Support-Team\n?$/);
-  assert.match(b.text ?? '', /\n-- \nIhre Buchhaltung\n?$/);
+  // The signature closes the reply; the customer's message is quoted beneath it.
+  assert.match(a.text ?? '', /\n-- \nIhr Support-Team\n\n.* schrieb .*:\n> /);
+  assert.match(b.text ?? '', /\n-- \nIhre Buchhaltung\n\n.* schrieb .*:\n> /);
   assert.equal(a.inReplyTo, '<support-1@customer.example>');
   assert.equal(b.inReplyTo, '<billing-1@customer.example>');
 

@@ -81,6 +81,17 @@ export async function seedPerson(
       `INSERT INTO raw_messages (email_id, raw, size, sha256) VALUES ${raws.map(() => '(?, ?, ?, ?)').join(', ')}`,
       raws.flat(),
     );
+    // An attachment per email: its name, its bytes and the text read from it name the person.
+    for (const id of ids) {
+      const file = Buffer.from(`Invoice for ${p.name}, ${p.address}: ${p.phrase}`);
+      await pool.query(
+        `INSERT INTO email_attachments (email_id, part_index, filename, declared_type, detected_type, size, sha256, chunks, data, text_state)
+         VALUES (?, 0, ?, 'text/plain', 'text/plain', ?, ?, 2, ?, 'extracted')`,
+        [id, `invoice-${p.key}.txt`, file.length * 2, createHash('sha256').update(file).digest('hex'), file],
+      );
+      await pool.query('INSERT INTO email_attachment_parts (email_id, part_index, seq, data) VALUES (?, 0, 1, ?)', [id, file]);
+      await pool.query('INSERT INTO email_attachment_texts (email_id, part_index, page, text) VALUES (?, 0, 1, ?)', [id, file.toString()]);
+    }
     const drafts = ids.map((id) => [
       `${id}:draft:1`,
       id,

@@ -185,3 +185,27 @@ test('config: the single-account variables are the default mailbox; MAILBOXES_FI
   );
   assert.throws(() => loadConfig({ MAILBOXES_FILE: file }), /no mailbox is enabled/);
 });
+
+test('smtp.signatureHtml, smtp.logo and smtp.replyFormat: read, resolved, and every bad value named', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'registry-logo-'));
+  const logo = path.join(dir, 'logo.png');
+  writeFileSync(logo, 'png');
+  const entry = (smtp: string) =>
+    parseMailboxRegistry(
+      `version: 1\nmailboxes:\n  - id: m\n    imap: { user: m, password: { env: M } }\n    smtp: { from: m@example.test, ${smtp} }\n`,
+      defaults,
+    )[0]!;
+  const read = entry(`signatureHtml: "<p><b>Support</b></p>", logo: ${JSON.stringify(logo)}`);
+  assert.equal(read.smtp.signatureHtml, '<p><b>Support</b></p>');
+  assert.equal(read.smtp.logo, logo);
+  assert.equal(read.smtp.replyFormat, undefined, 'html is the default');
+  assert.equal(entry('replyFormat: text').smtp.replyFormat, 'text');
+  const refused = (smtp: string, problem: RegExp) =>
+    assert.throws(
+      () => entry(smtp),
+      (err: unknown) => err instanceof ConfigError && problem.test(err.message),
+    );
+  refused('logo: logo.svg', /\.smtp\.logo must be a PNG, JPEG or GIF file, got "logo\.svg"/);
+  refused(`logo: ${JSON.stringify(path.join(dir, 'missing.png'))}`, /\.smtp\.logo: cannot read .*missing\.png/);
+  refused('replyFormat: mime', /\.smtp\.replyFormat must be html or text, got "mime"/);
+});
