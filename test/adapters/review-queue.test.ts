@@ -293,5 +293,10 @@ test('EXPLAIN: the first page, a deep page, the tabs and every search read throu
   for (const r of statusBranches) assert.doesNotMatch(r.Extra ?? '', /filesort/);
   const searched = await plan({ search: 'Rechnung 1234' }, null);
   assert.ok(searched.some((r) => r.key === 'ft_emails_subject'));
-  assert.ok(searched.some((r) => r.key === 'ix_emails_queue_from_address'));
+  // The sender part reads an index on the sender address (the queue's, or the one erasure uses: the
+  // optimizer picks either, both are ranges over from_address).
+  assert.ok(
+    searched.some((r) => r.key === 'ix_emails_queue_from_address' || r.key === 'ix_emails_from_address'),
+    JSON.stringify(searched),
+  );
 });
