@@ -23,7 +23,7 @@ import {
   type CaseView,
   type CaseWorkflowInput,
 } from './case-definitions';
-import { CASE_OWNER, CASE_STATUS_KEY, EMAIL_PRIORITY, MAILBOX } from './search-attributes';
+import { CASE_OWNER, CASE_STATUS_KEY } from './search-attributes';
 
 export * from './case-definitions';
 
@@ -191,7 +191,5 @@ function showCase(shown: { key: string }, state: { status: string; owner: string
   upsertSearchAttributes([
     { key: CASE_STATUS_KEY, value: state.status },
     { key: CASE_OWNER, value: state.owner },
-    { key: MAILBOX, value: state.mailbox },
-    { key: EMAIL_PRIORITY, value: state.priority },
   ]);
 }

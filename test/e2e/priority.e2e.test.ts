@@ -19,7 +19,9 @@ let worker: RunningWorker;
 let done: Promise<void>;
 
 before(async () => {
-  stack = await startStack({ env: { WORKER_CONCURRENCY_LLM: '1', LLM_TIMEOUT_MS: '30000' } });
+  // Independent emails of one sample sender: without CASES=off they would form one case, and the
+  // case's redrafts would take LLM slots between them (cases have their own tests).
+  stack = await startStack({ env: { WORKER_CONCURRENCY_LLM: '1', LLM_TIMEOUT_MS: '30000', CASES: 'off' } });
   worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
   done = worker.run();
 });
