@@ -1,5 +1,6 @@
 import { MAX_SUMMARY_CHARS, ownText, type CaseSummaryMail, type SummaryLanguage } from './case-summary';
 import { oneLine } from './workflow-summary';
+import { parseJsonObject } from './draft-prompt';
 
 /** Stored in the case's history with every model summary, so a reader can tell which instructions made it. */
 export const SUMMARY_PROMPT_VERSION = 'case-summary-v1';
@@ -60,18 +61,7 @@ export function buildSummaryMessages(
 
 /** The summary from the model's answer (a JSON object, optionally in a code fence), or null. */
 export function parseSummaryJson(raw: string): string | null {
-  const trimmed = raw
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const summary = (value as Record<string, unknown>).summary;
+  const summary = parseJsonObject(raw)?.summary;
   if (typeof summary !== 'string') return null;
   const text = summary
     .replace(/\r\n?/g, '\n')

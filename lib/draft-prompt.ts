@@ -73,8 +73,8 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
   return messages;
 }
 
-/** Accepts a JSON object (optionally in a code fence) that matches the schema; null otherwise. */
-export function parseDraftJson(raw: string): DraftJson | null {
+/** A model's answer as a JSON object (optionally in a code fence), or null when it is not one. */
+export function parseJsonObject(raw: string): Record<string, unknown> | null {
   const trimmed = raw
     .trim()
     .replace(/^```(?:json)?\s*/i, '')
@@ -85,8 +85,13 @@ export function parseDraftJson(raw: string): DraftJson | null {
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+}
+
+/** Accepts a JSON object (optionally in a code fence) that matches the schema; null otherwise. */
+export function parseDraftJson(raw: string): DraftJson | null {
+  const v = parseJsonObject(raw);
+  if (!v) return null;
   if (typeof v.subject !== 'string' || typeof v.body !== 'string' || v.body.trim() === '') return null;
   const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0;
   return {
