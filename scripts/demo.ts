@@ -18,12 +18,17 @@ import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from '.
 import { acquireDemoLock } from './demo/lock';
 import { CASE_FIRST_FILE, caseSettled, caseStep } from './demo/case-step';
 import { startDemoInbox } from './demo/inbox';
+import { attachmentReport, replyFormatReport } from './demo/attachment-step';
 import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
 import { freePort } from '../test/support/services/ports';
 import { projectRoot, temporalCliPath } from '../test/support/services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
 const STEPS = 8;
+/** The amount printed on the invoice PDF attached to the approved sample mail. */
+const INVOICE_AMOUNT = '149,00 EUR';
+/** Words of the customer's message that the reply quotes beneath the answer. */
+const QUOTED_LINE = 'zweimal per Lastschrift eingezogen';
 
 /** Set once the demo winds down: progress lines of a step cut short would only confuse. */
 let quiet = false;
@@ -216,8 +221,8 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   heading(
     6,
     boxes.length === 1
-      ? 'a person approves the invoice reply with the temporal CLI'
-      : 'a person approves one reply per mailbox with the temporal CLI',
+      ? 'the invoice PDF in the draft; a person approves the reply with the temporal CLI'
+      : 'the invoice PDF in the draft; a person approves one reply per mailbox with the temporal CLI',
   );
   const temporalCli = relative(temporalCliPath());
   // The invoice reply; with several mailboxes also the first reply of every other mailbox.
@@ -231,6 +236,17 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   });
   if (targets.length === 0) throw new Error('no drafted sample to approve');
   for (const [n, { row, box }] of targets.entries()) {
+    const invoice = n === 0;
+    if (invoice) {
+      // The customer attached the invoice as a PDF: its page, with the amount, is in the draft's context.
+      say(
+        indent(
+          await step('reading the invoice attachment and the draft context', [workerLog], () =>
+            attachmentReport(pool, row, INVOICE_AMOUNT),
+          ),
+        ),
+      );
+    }
     await approveWithTemporalCli(row, { cli: temporalCli, address: temporal.address, codec }, pool, workerLog, watch);
     const reply = await step('waiting for the reply at the SMTP sink', [workerLog], () => receivedReply(smtp, smtpDir, n + 1));
     if (!reply.from.includes(box.user) || reply.mailFrom !== box.user) {
@@ -246,6 +262,8 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
         }),
       ),
     );
+    if (invoice)
+      say(indent(await step('checking the reply as a mail client shows it', [], async () => replyFormatReport(reply, QUOTED_LINE))));
   }
 
   heading(7, 'a customer writes again: one case, one reply');

@@ -90,6 +90,11 @@ export interface ReceivedReply {
   inReplyTo?: string;
   messageId?: string;
   text: string;
+  /** The HTML part, when the reply has one. */
+  html?: string;
+  /** The top-level Content-Type (e.g. multipart/alternative) and the parts beneath it. */
+  contentType: string;
+  parts: string[];
   /** The .eml the sink wrote, when found. */
   file?: string;
 }
@@ -113,6 +118,17 @@ export async function receivedReply(smtp: SmtpSink, dir: string, nth = 1): Promi
     inReplyTo: parsed.inReplyTo,
     messageId: parsed.messageId,
     text: parsed.text ?? '',
+    html: typeof parsed.html === 'string' ? parsed.html : undefined,
+    ...mimeStructure(mail.raw),
     file: name && path.join(dir, name),
   };
+}
+
+/** The Content-Type of the message and of each part beneath it, as the raw bytes declare them. */
+function mimeStructure(raw: string | Buffer): { contentType: string; parts: string[] } {
+  const types = [...String(raw).matchAll(/^Content-Type:\s*([^;\r\n]+)((?:;[^\r\n]*)?(?:\r?\n[ \t][^\r\n]*)*)/gim)].map((m) => {
+    const flowed = /format=flowed/i.test(m[2] ?? '') ? '; format=flowed' : '';
+    return `${m[1]!.trim().toLowerCase()}${flowed}`;
+  });
+  return { contentType: types[0] ?? 'text/plain', parts: types.slice(1) };
 }
