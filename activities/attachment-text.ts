@@ -1,5 +1,5 @@
 import { ATTACHMENT_EVENTS } from '../lib/domain';
-import { attachmentSourceId } from '../lib/attachment-limits';
+import { NO_TEXT_BY_NATURE, attachmentSourceId } from '../lib/attachment-limits';
 import type { StoredAttachment } from '../ports/attachments';
 import type { DraftContextItem } from '../ports/drafter';
 import type { ActivityDeps } from './deps';
@@ -27,9 +27,10 @@ export async function readAttachmentTexts(deps: AttachmentDeps, emailId: string)
   const stored = await deps.attachments.list(emailId);
   if (deps.attachmentText) {
     let read = stored.filter((a) => a.textState === 'extracted').length;
+    const leftOut: StoredAttachment[] = [];
     for (const a of stored.filter((s) => s.textState === null)) {
       if (read >= deps.attachmentText.maxFiles) {
-        await record(deps, a, 'skipped', `not read: the first ${deps.attachmentText.maxFiles} readable attachments of a mail are read`);
+        leftOut.push(a);
         continue;
       }
       const content = await deps.attachments.content(emailId, a.partIndex);
@@ -43,6 +44,7 @@ export async function readAttachmentTexts(deps: AttachmentDeps, emailId: string)
         await record(deps, a, outcome.state, outcome.reason);
       }
     }
+    await recordLeftOut(deps, emailId, leftOut, deps.attachmentText.maxFiles);
   }
   const pages = await deps.attachments.texts(emailId);
   const out: AttachmentPassageSource[] = [];
@@ -58,10 +60,33 @@ export async function readAttachmentTexts(deps: AttachmentDeps, emailId: string)
 
 async function record(deps: AttachmentDeps, a: StoredAttachment, state: 'encrypted' | 'unreadable' | 'skipped', reason: string) {
   await deps.attachments!.saveText(a.emailId, a.partIndex, state, reason, []);
-  // An image or an empty file holds no text by nature: only files that should have had text are audited.
-  if (state !== 'skipped' || reason.startsWith('not read')) {
+  // An image or an empty file holds no text by nature: only files that should have had text
+  // (a legacy .doc included) are audited.
+  if (state !== 'skipped' || !NO_TEXT_BY_NATURE.test(reason)) {
     await audit(deps, a, ATTACHMENT_EVENTS.unreadable, state === 'encrypted' ? `encrypted: ${reason}` : reason, state);
   }
+}
+
+/**
+ * Files past the per-mail limit: each one's state says why it was not read, and one audit row
+ * names them all (200 attachments are one event for the reviewer, not 180 rows).
+ */
+async function recordLeftOut(deps: AttachmentDeps, emailId: string, leftOut: StoredAttachment[], maxFiles: number) {
+  if (leftOut.length === 0) return;
+  const reason = `not read: the first ${maxFiles} readable attachments of a mail are read`;
+  for (const a of leftOut) await deps.attachments!.saveText(a.emailId, a.partIndex, 'skipped', reason, []);
+  const names = leftOut.map((a) => a.filename ?? `part ${a.partIndex + 1}`);
+  const shown = names.slice(0, 10).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
+  await deps.audit.record({
+    emailId,
+    correlationId: correlationId(),
+    eventType: ATTACHMENT_EVENTS.unreadable,
+    errorClass: 'permanent',
+    message: `${leftOut.length} attachments ${reason}: ${shown}`.slice(0, 2000),
+    details: { state: 'skipped', limit: maxFiles, partIndexes: leftOut.map((a) => a.partIndex), filenames: names.slice(0, 200) },
+    // One row per batch: a retried index step that left out the same files writes the same key.
+    eventKey: `${emailId}:${ATTACHMENT_EVENTS.unreadable}:over-limit:${leftOut[0]!.partIndex}`,
+  });
 }
 
 async function audit(deps: AttachmentDeps, a: StoredAttachment, eventType: string, reason: string, state: string | null) {

@@ -5,8 +5,10 @@
 import { DRAFT_FLAGS } from '../lib/contract';
 import { DRAFT_STATUS, STATUS } from '../lib/domain';
 import { judgeRecord, policyLabel, type AutonomyPolicy, type MailboxAutonomy } from '../lib/autonomy-policy';
+import { INLINE_IMAGE_TYPES, NO_TEXT_BY_NATURE } from '../lib/attachment-limits';
 import { DEFAULT_MAILBOX_ID } from '../lib/mailbox-registry';
 import { findNeverAutomatic } from '../lib/never-automatic';
+import type { AttachmentStore, StoredAttachment } from '../ports/attachments';
 import type { AutonomyFigures, AutonomyStore } from '../ports/autonomy';
 import type { DraftStore, MessageStore } from '../ports/store';
 
@@ -14,6 +16,8 @@ export interface AssessmentDeps {
   autonomy: AutonomyStore;
   messages: Pick<MessageStore, 'getEmail' | 'sendSnapshot'>;
   drafts: Pick<DraftStore, 'get'>;
+  /** The mail's stored attachments and their text; absent: a mail with attachments is never sent alone. */
+  attachments?: Pick<AttachmentStore, 'list' | 'texts'>;
   /** The policy of the configuration (AUTONOMY_FILE); null: autonomy is off everywhere. */
   policy: AutonomyPolicy | null;
 }
@@ -65,9 +69,12 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   if (draft.body.trim() === '') reasons.push('the draft is empty');
   if (!(draft.confidence >= entry.minConfidence))
     reasons.push(`the draft's confidence ${draft.confidence} is below ${entry.minConfidence}`);
+  const attached = await attachmentsOf(deps, emailId, email.attachments.length);
+  reasons.push(...attached.reasons);
   for (const [where, text] of [
     ['mail', `${email.subject}\n${email.text}`],
     ['draft', `${draft.subject}\n${draft.body}`],
+    ['attachment text', attached.text],
   ] as const) {
     const found = findNeverAutomatic(text, entry.neverAutomatic);
     if (found.length > 0) reasons.push(`the ${where} is about ${found.map((f) => `${f.topic} ("${f.match}")`).join(', ')}`);
@@ -75,4 +82,45 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   const stoppedBy = await deps.autonomy.stoppedBy(draftId);
   if (stoppedBy) reasons.push(`the automatic send was stopped by ${stoppedBy}`);
   return { send: reasons.length === 0, policy, entry, mailboxId, listed, reasons, figures };
+}
+
+/**
+ * What the customer attached that no draft could have taken into account: files not stored, not
+ * read (encrypted, damaged, past a limit, not read yet) and pictures sent as attachments (a
+ * screenshot: no text is read from images). Inline images (a signature's logo) do not count.
+ * Also returns the text read from the attachments, checked for never-automatic topics like the mail.
+ */
+async function attachmentsOf(
+  deps: Pick<AssessmentDeps, 'attachments'>,
+  emailId: string,
+  parsed: number,
+): Promise<{ reasons: string[]; text: string }> {
+  if (parsed === 0) return { reasons: [], text: '' };
+  if (!deps.attachments) return { reasons: [`the mail has ${parsed} attachment(s) this worker does not read`], text: '' };
+  const stored = await deps.attachments.list(emailId);
+  const reasons: string[] = [];
+  if (stored.length < parsed) reasons.push(`${parsed - stored.length} of the mail's ${parsed} attachments were not stored`);
+  const unread = stored.filter((a) => !readOrNoText(a));
+  if (unread.length > 0) {
+    const names = unread
+      .slice(0, 5)
+      .map(
+        (a) =>
+          `${a.filename ?? `part ${a.partIndex + 1}`} (${a.textState === 'extracted' ? 'read in part' : (a.textState ?? 'not read yet')})`,
+      );
+    reasons.push(
+      `the mail has attachments the assistant could not read: ${names.join(', ')}${unread.length > 5 ? ` and ${unread.length - 5} more` : ''}`,
+    );
+  }
+  const pages = await deps.attachments.texts(emailId);
+  return { reasons, text: pages.map((p) => p.text).join('\n') };
+}
+
+/** Read, or a file with no text by nature that is not a picture the customer meant to show. */
+function readOrNoText(a: StoredAttachment): boolean {
+  // Read only in part (pages or characters past a limit): the draft did not see all of it.
+  if (a.textState === 'extracted') return a.textNote === null;
+  if (a.textState !== 'skipped' || !NO_TEXT_BY_NATURE.test(a.textNote ?? '')) return false;
+  const picture = INLINE_IMAGE_TYPES.includes(a.detectedType ?? '') || (a.detectedType ?? '').startsWith('image/');
+  return !picture || (a.disposition === 'inline' && a.contentId !== null);
 }

@@ -60,6 +60,7 @@ export function createActivities(deps: ActivityDeps) {
           autonomy: deps.autonomy.store,
           messages: deps.messages,
           drafts: deps.drafts,
+          attachments: deps.attachments,
           audit: deps.audit,
         })
       : autonomyOff()),

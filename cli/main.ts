@@ -548,7 +548,11 @@ async function run(argv: string[]): Promise<void> {
           by: (values.by as string | undefined) ?? defaultActor(),
           ...(values.out ? { out: values.out as string } : {}),
         });
-        console.log(values.json ? JSON.stringify(r, null, 2) : `${r.file}: ${r.emails} email(s), ${r.rawMessages} raw message(s)`);
+        console.log(
+          values.json
+            ? JSON.stringify(r, null, 2)
+            : `${r.file}: ${r.emails} email(s), ${r.rawMessages} raw message(s), ${r.attachments} attachment(s)`,
+        );
         return;
       }
       if (sub === 'erase' && target && extra.length === 0) {

@@ -33,6 +33,9 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
 /** Raster images a browser shows without running anything: the only attachment types served inline. */
 export const INLINE_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'];
 
+/** The reader's reasons for a file that holds no text by nature (an image, an empty file): no audit row. */
+export const NO_TEXT_BY_NATURE = /^empty file|: not a text format$/;
+
 /** How an extracted page is cited in a draft's context: `attachment:<file>#p<page>`. */
 export function attachmentSourceId(filename: string | null, partIndex: number, page: number): string {
   const name = (filename ?? `part-${partIndex + 1}`).replace(/[\s#]+/g, '_').slice(0, 120);

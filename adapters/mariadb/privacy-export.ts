@@ -22,6 +22,9 @@ export interface SubjectExport {
   draftOutcomes: Rows;
   sendAttempts: Rows;
   passages: Rows;
+  /** Attachments without their bytes (the zip holds each file); what was read from them, per page. */
+  attachments: Rows;
+  attachmentTexts: Rows;
   cases: Rows;
   caseEvents: Rows;
   caseReplies: Rows;
@@ -59,6 +62,18 @@ export async function readSubjectExport(pool: Pool, address: string, ids: Subjec
       ...e,
       ...ids.sentIds,
     ]),
+    attachments: await byIds(
+      'exporting attachments',
+      (m) =>
+        `SELECT email_id, part_index, filename, declared_type, detected_type, size, sha256, disposition, content_id, text_state, text_note, created_at
+           FROM email_attachments WHERE email_id IN (${m}) ORDER BY email_id, part_index`,
+      e,
+    ),
+    attachmentTexts: await byIds(
+      'exporting attachment text',
+      (m) => `SELECT * FROM email_attachment_texts WHERE email_id IN (${m}) ORDER BY email_id, part_index, page`,
+      e,
+    ),
     cases: await byIds('exporting cases', (m) => `SELECT * FROM cases WHERE id IN (${m})`, ids.caseIds),
     caseEvents: await byIds('exporting case events', (m) => `SELECT * FROM case_events WHERE case_id IN (${m}) ORDER BY id`, ids.caseIds),
     caseReplies: await byIds('exporting case replies', (m) => `SELECT * FROM case_replies WHERE case_id IN (${m})`, ids.caseIds),

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { createArangoGraph } from '../../adapters/arango-graph';
 import { createMariaDbAccessLog } from '../../adapters/mariadb/access-log';
+import { createMariaDbAttachmentStore } from '../../adapters/mariadb/attachment-store';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
 import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
@@ -56,11 +57,15 @@ export interface ExportResult {
   addressHash: string;
   emails: number;
   rawMessages: number;
+  attachments: number;
 }
 
+const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
+
 /**
- * Everything held about one address as one zip: `data.json` (rows of every table, by kind) and
- * `eml/<email id>.eml` (the raw messages as received). A zip, not a folder: one file to hand over
+ * Everything held about one address as one zip: `data.json` (rows of every table, by kind),
+ * `eml/<email id>.eml` (the raw messages as received) and `attachments/<email id>/<n>-<name>`
+ * (each stored attachment; its row in data.json names the file). A zip, not a folder: one file to hand over
  * or encrypt, and written as a stream, so a large export does not sit in memory.
  */
 export async function privacyExport(config: Config, input: string, opts: { out?: string; by: string }): Promise<ExportResult> {
@@ -85,8 +90,20 @@ export async function privacyExport(config: Config, input: string, opts: { out?:
     for (const id of ids.emailIds) {
       const bytes = await messages.getRaw(id);
       if (!bytes) continue;
-      zip.add(`eml/${id.replace(/[^A-Za-z0-9._-]/g, '_')}.eml`, bytes);
+      zip.add(`eml/${safeId(id)}.eml`, bytes);
       raw++;
+    }
+    const files = createMariaDbAttachmentStore(pool);
+    for (const a of data.attachments) {
+      const bytes = await files.content(String(a.email_id), Number(a.part_index));
+      if (!bytes) continue;
+      // The name the customer gave the file, made safe for a zip path; the part index keeps names apart.
+      const name = String(a.filename ?? 'attachment')
+        .replace(/[^\p{L}\p{N}._-]+/gu, '_')
+        .slice(0, 120);
+      const file = `attachments/${safeId(String(a.email_id))}/${Number(a.part_index) + 1}-${name}`;
+      a.file = file;
+      zip.add(file, bytes);
     }
     const also = [config.qdrant && 'Qdrant (the passages above, with vectors)', config.arango && 'ArangoDB (sender, emails, threads)'];
     zip.add(
@@ -99,11 +116,11 @@ export async function privacyExport(config: Config, input: string, opts: { out?:
       correlationId: `privacy-export-${hash.slice(0, 16)}`,
       eventType: PRIVACY_EVENTS.exported,
       actor: opts.by,
-      message: `exported the data of one correspondent: ${ids.emailIds.length} email(s), ${raw} raw message(s)`,
+      message: `exported the data of one correspondent: ${ids.emailIds.length} email(s), ${raw} raw message(s), ${data.attachments.length} attachment(s)`,
       details: { addressHash: hash, emails: ids.emailIds.length, cases: ids.caseIds.length },
     });
     await createMariaDbAccessLog(pool).record({ actor: opts.by, action: ACCESS_ACTIONS.exported, subjectHash: hash, detail: file });
-    return { file, addressHash: hash, emails: ids.emailIds.length, rawMessages: raw };
+    return { file, addressHash: hash, emails: ids.emailIds.length, rawMessages: raw, attachments: data.attachments.length };
   } finally {
     await pool.end();
   }

@@ -11,6 +11,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAutonomyActivities } from '../../activities/autonomy-activities';
 import { createSendActivities } from '../../activities/send-activities';
+import { createMariaDbAttachmentStore } from '../../adapters/mariadb/attachment-store';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
 import { createMariaDbDraftStore } from '../../adapters/mariadb/draft-store';
@@ -53,17 +54,18 @@ mailboxes:
 `;
 const policy: AutonomyPolicy = parseAutonomyPolicy(POLICY, 'test', ['default', 'support']);
 
-function harness(p: AutonomyPolicy | null = policy) {
+function harness(p: AutonomyPolicy | null = policy, withAttachments = true) {
   const store = createMariaDbAutonomyStore(db.pool);
   const drafts = createMariaDbDraftStore(db.pool);
   const messages = createMariaDbMessageStore(db.pool);
   const audit = createMariaDbAuditLog(db.pool);
   const current = new Map<string, string>();
   const fake = new FakeDecisionsPort((id) => current.get(id));
-  const acts = createAutonomyActivities({ autonomy: store, approver: fake, messages, drafts, audit, policy: p });
+  const attachments = withAttachments ? createMariaDbAttachmentStore(db.pool) : undefined;
+  const acts = createAutonomyActivities({ autonomy: store, approver: fake, messages, drafts, audit, attachments, policy: p });
   const run = <A extends unknown[], R>(workflowId: string, fn: (...a: A) => Promise<R>, ...args: A): Promise<R> =>
     new MockActivityEnvironment({ workflowExecution: { workflowId, runId: randomUUID() }, activityId: '1', attempt: 1 }).run(fn, ...args);
-  return { store, drafts, messages, audit, fake, current, acts, run };
+  return { store, drafts, messages, audit, attachments, fake, current, acts, run };
 }
 
 /** Seeds `n` decided drafts of a category: `unchanged` of them approved unchanged, by people. */
@@ -230,6 +232,101 @@ test('every reason a draft waits for a person is named', async () => {
   const off = harness(null);
   const none = await mail(off);
   assert.deepEqual((await off.run(none.emailId, off.acts.autonomyVerdict, none)).reasons, ['mailbox support has no autonomy policy']);
+});
+
+interface Attached {
+  filename: string;
+  type: string;
+  disposition?: string;
+  contentId?: string;
+  /** Stored with this text state; absent: listed by the parser, not stored. */
+  state?: 'extracted' | 'encrypted' | 'unreadable' | 'skipped';
+  note?: string;
+  text?: string;
+}
+
+/** A qualifying mail with attachments as the parse and index steps leave them. */
+async function mailWith(h: ReturnType<typeof harness>, files: Attached[]): Promise<{ emailId: string; draftId: string }> {
+  const m = await mail(h);
+  const meta = files.map((f) => ({ filename: f.filename, contentType: f.type, size: 10, contentId: f.contentId ?? null }));
+  await db.pool.query('UPDATE emails SET attachments = ? WHERE id = ?', [JSON.stringify(meta), m.emailId]);
+  for (const [partIndex, f] of files.entries()) {
+    if (!f.state) continue;
+    const content = Buffer.from(f.text ?? 'x');
+    const file = {
+      partIndex,
+      filename: f.filename,
+      declaredType: f.type,
+      detectedType: f.type,
+      disposition: f.disposition ?? 'attachment',
+    };
+    await h.attachments!.save(m.emailId, { ...file, contentId: f.contentId ?? null, content });
+    const pages = f.state === 'extracted' ? [{ page: 1, text: f.text ?? '' }] : [];
+    await h.attachments!.saveText(m.emailId, partIndex, f.state, f.note ?? null, pages);
+  }
+  return m;
+}
+
+test('what the customer attached and no draft could read keeps the mail for a person; a signature logo does not', async () => {
+  const h = harness();
+  const logo: Attached = {
+    filename: 'logo.png',
+    type: 'image/png',
+    disposition: 'inline',
+    contentId: 'logo@kunde',
+    state: 'skipped',
+    note: 'image/png: not a text format',
+  };
+  const note: Attached = {
+    filename: 'lieferschein.txt',
+    type: 'text/plain',
+    state: 'extracted',
+    text: 'Lieferschein 4711: zwei Kartons nach Österreich',
+  };
+  const fine = await mailWith(h, [
+    logo,
+    note,
+    { filename: 'leer.txt', type: 'text/plain', state: 'skipped', note: 'empty file (0 bytes)' },
+  ]);
+  const ok = await h.run(fine.emailId, h.acts.autonomyVerdict, fine);
+  assert.equal(ok.send, true, ok.reasons.join('; '));
+  const cases: Array<[Attached[], RegExp]> = [
+    [
+      [{ filename: 'vertrag.pdf', type: 'application/pdf', state: 'encrypted', note: 'password-protected PDF' }],
+      /could not read: vertrag\.pdf \(encrypted\)/,
+    ],
+    [
+      [{ filename: 'kaputt.docx', type: 'application/zip', state: 'unreadable', note: 'zip bomb' }],
+      /could not read: kaputt\.docx \(unreadable\)/,
+    ],
+    [
+      [{ filename: 'screenshot.png', type: 'image/png', state: 'skipped', note: 'image/png: not a text format' }],
+      /could not read: screenshot\.png \(skipped\)/,
+    ],
+    [
+      [{ filename: 'lang.pdf', type: 'application/pdf', state: 'extracted', note: 'pages 51-400 not read', text: 'Seite 1' }],
+      /lang\.pdf \(read in part\)/,
+    ],
+    [[note, { filename: 'gross.pdf', type: 'application/pdf' }], /1 of the mail's 2 attachments were not stored/],
+    [
+      [{ filename: 'rechnung.pdf', type: 'application/pdf', state: 'extracted', text: 'Rechnungsbetrag 149,00 EUR' }],
+      /the attachment text is about money \("149,00 EUR"\)/,
+    ],
+  ];
+  for (const [files, reason] of cases) {
+    const m = await mailWith(h, files);
+    const v = await h.run(m.emailId, h.acts.autonomyVerdict, m);
+    assert.equal(v.send, false, files.map((f) => f.filename).join());
+    assert.ok(
+      v.reasons.some((r) => reason.test(r)),
+      `${files.map((f) => f.filename).join()}: ${v.reasons.join('; ')}`,
+    );
+  }
+  // A worker without the attachment store cannot know what was read: never alone.
+  const blind = harness(policy, false);
+  const m = await mailWith(h, [note]);
+  const v = await blind.run(m.emailId, blind.acts.autonomyVerdict, m);
+  assert.ok(v.reasons.includes('the mail has 1 attachment(s) this worker does not read'), v.reasons.join('; '));
 });
 
 test('autoSend approves once as autonomy:<policy>; retries never approve twice; the outcome is recorded but not counted', async () => {

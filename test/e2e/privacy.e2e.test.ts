@@ -169,7 +169,7 @@ test('export, refusal while a send is in doubt, erasure; nothing of the address 
   assert.ok(storeMentions(termsOf(SARAH)).length > 0);
   assert.ok((await temporalMentions(termsOf(SARAH))).length > 0);
 
-  // Export: one zip with data.json and one .eml per email.
+  // Export: one zip with data.json, one .eml per email and each attachment as a file.
   const out = path.join(dir, 'exports');
   const exported = await privacyExport(config, ' Sarah.Thompson@Example.org ', { out, by: 'dpo-anna' });
   assert.equal(exported.emails, 12);
@@ -181,6 +181,18 @@ test('export, refusal while a send is in doubt, erasure; nothing of the address 
     assert.ok((data[kind] ?? []).length > 0, `export has no ${kind}`);
   }
   assert.ok(!JSON.stringify(data).includes(BOB.phrase), 'the export holds another customer’s mail');
+  // Each email's attachment (seeded in two chunks) as a file of the zip, named in its row.
+  assert.equal(exported.attachments, 12);
+  const attached = data.attachments as Array<{ filename: string; file: string; size: number }>;
+  assert.equal(attached.length, 12);
+  for (const a of attached) {
+    assert.equal(a.filename, 'invoice-sarah.txt');
+    assert.match(a.file, /^attachments\/.+\/1-invoice-sarah\.txt$/);
+    const bytes = Buffer.from(zip[a.file]!);
+    assert.equal(bytes.length, a.size);
+    assert.ok(bytes.toString().includes(SARAH.phrase));
+  }
+  assert.equal(data.attachmentTexts?.length, 12);
   assert.ok(
     Buffer.from(zip[Object.keys(zip).find((n) => n.endsWith('.eml'))!]!)
       .toString()
