@@ -1,7 +1,7 @@
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { errorMessage } from '../lib/errors';
 import type { OAuthMechanism } from '../lib/mailbox-oauth';
 import { newImapClient, type ImapLogin } from './imap-client';
+import { openSmtpConnection } from './smtp-connection';
 import { oauthSmtpHandlers, oauthSmtpLogin } from './smtp-oauth';
 
 /** One thing `email-rag mailboxes check` tried, and how it went. */
@@ -70,25 +70,17 @@ export interface SmtpProbeSettings {
  */
 export async function probeSmtp(settings: SmtpProbeSettings): Promise<ProbeStep[]> {
   const where = `${settings.host}:${settings.port}`;
-  const conn = new SMTPConnection({
-    host: settings.host,
-    port: settings.port,
-    secure: settings.tls && settings.port === 465,
-    requireTLS: settings.tls && settings.port !== 465,
+  const { conn, step } = openSmtpConnection(settings, {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: Math.min(settings.timeoutMs, 30_000),
     logger: false,
     customAuth: settings.accessToken ? oauthSmtpHandlers(settings) : undefined,
   });
-  const broken = new Promise<never>((_, reject) => conn.on('error', reject));
-  broken.catch(() => undefined);
-  const step = (start: (done: (err?: Error | null) => void) => void): Promise<void> =>
-    Promise.race([new Promise<void>((resolve, reject) => start((err) => (err ? reject(err) : resolve()))), broken]);
   const steps: ProbeStep[] = [];
   try {
     try {
-      await step((done) => conn.connect(() => done()));
+      await step((done) => conn.connect(() => done(null)));
       steps.push({ step: 'smtp connect', ok: true, detail: `${where} greeted, EHLO answered${conn.secure ? ' (TLS)' : ''}` });
     } catch (err) {
       steps.push({ step: 'smtp connect', ok: false, detail: `${where}: ${smtpFailure(err)}` });

@@ -1,4 +1,5 @@
 import { FAILURE_TYPES, httpFailureType } from '../lib/contract';
+import { contextCollector } from '../lib/context-collector';
 import { createHash } from 'node:crypto';
 // The client ships its types as ESM only; the value is loaded with import() below.
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
@@ -346,14 +347,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
             )
           : [];
 
-      const seen = new Set<string>();
-      const items: DraftContextItem[] = [];
-      const add = (item: DraftContextItem) => {
-        const key = `${item.sourceId}:${item.text}`;
-        if (seen.has(key)) return;
-        seen.add(key);
-        items.push(item);
-      };
+      const { items, add } = contextCollector();
       const title = (p: Passage) => (p.subject ? { title: p.subject } : {});
       for (const p of thread) add({ sourceId: p.emailId, kind: 'thread', text: p.text, ...title(p) });
       for (const p of similar) add({ sourceId: p.emailId, kind: 'similar', text: p.text, ...title(p) });

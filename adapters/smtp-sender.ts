@@ -2,7 +2,7 @@ import { FAILURE_TYPES } from '../lib/contract';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { EmailRagError, PermanentError, TransientError } from '../lib/errors';
 import { REPLY_HEADERS } from '../lib/reply-headers';
 import type { OAuthMechanism } from '../lib/mailbox-oauth';
@@ -16,6 +16,7 @@ import {
   type SendResult,
   type SmtpPhase,
 } from '../ports/mail-sender';
+import { openSmtpConnection } from './smtp-connection';
 import { oauthSmtpHandlers, oauthSmtpLogin } from './smtp-oauth';
 
 export interface SmtpSettings {
@@ -192,11 +193,7 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
           if (entry?.tnx === 'client' && typeof message === 'string') lastCommand = /^(MAIL FROM|RCPT TO|[A-Z]+)/.exec(message)?.[1] ?? '';
         },
       };
-      const conn = new SMTPConnection({
-        host: settings.host,
-        port: settings.port,
-        secure: settings.tls && settings.port === 465,
-        requireTLS: settings.tls && settings.port !== 465,
+      const { conn, step } = openSmtpConnection(settings, {
         connectionTimeout: 15_000,
         greetingTimeout: 10_000,
         socketTimeout: timeoutMs,
@@ -204,11 +201,6 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
         transactionLog: true,
         customAuth: settings.tokens ? oauthSmtpHandlers(settings) : undefined,
       });
-      // Without a listener an 'error' event would crash the worker; every step races it.
-      const broken = new Promise<never>((_, reject) => conn.on('error', reject));
-      broken.catch(() => undefined);
-      const step = <T>(start: (done: (err: unknown, value?: T) => void) => void): Promise<T> =>
-        Promise.race([new Promise<T>((resolve, reject) => start((err, value) => (err ? reject(err) : resolve(value as T)))), broken]);
       let phase: SmtpPhase = 'connect';
       let hookError: unknown = null;
       const enter = async (next: Exclude<SmtpPhase, 'data_end'>) => {

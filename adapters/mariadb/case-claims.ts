@@ -6,6 +6,7 @@
 import { CASE_ROUTING_EVENTS } from '../../lib/domain';
 import type { CaseClaim, CaseClaims } from '../../ports/case-claims';
 import { query, type Pool } from './pool';
+import { insertCaseEvent } from './case-events';
 import { inTransaction } from './transaction';
 
 interface ClaimRow {
@@ -39,18 +40,18 @@ export function createMariaDbCaseClaims(pool: Pool): CaseClaims {
         const tookOverFrom =
           claimed && before.claimed_by && before.claimed_by !== by && Number(before.expired) === 1 ? before.claimed_by : null;
         if (tookOverFrom)
-          await query(
+          await insertCaseEvent(
             conn,
-            'recording a claim taken over',
-            `INSERT IGNORE INTO case_events (case_id, event_type, actor, message, details, event_key) VALUES (?, ?, ?, ?, ?, ?)`,
-            [
+            {
               caseId,
-              CASE_ROUTING_EVENTS.claimTakenOver,
-              by,
-              `${by} took over the case; ${tookOverFrom}'s claim had expired`,
-              JSON.stringify({ from: tookOverFrom, expiredAt: before.claimed_until }),
-              `${CASE_ROUTING_EVENTS.claimTakenOver}:${caseId}:${tookOverFrom}:${before.claimed_until?.getTime() ?? 0}`,
-            ],
+              emailId: null,
+              eventType: CASE_ROUTING_EVENTS.claimTakenOver,
+              actor: by,
+              message: `${by} took over the case; ${tookOverFrom}'s claim had expired`,
+              details: { from: tookOverFrom, expiredAt: before.claimed_until },
+              eventKey: `${CASE_ROUTING_EVENTS.claimTakenOver}:${caseId}:${tookOverFrom}:${before.claimed_until?.getTime() ?? 0}`,
+            },
+            'recording a claim taken over',
           );
         const [after] = await query<ClaimRow[]>(
           conn,

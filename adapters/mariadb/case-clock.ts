@@ -1,6 +1,8 @@
 import { CASE_SETTLED_STATUSES, type Priority } from '../../lib/domain';
 import type { CaseClock, CaseClockRow, CaseEventRecord } from '../../ports/case-clock';
-import { classifyDbError, query, sqlList, type Pool, type Queryable } from './pool';
+import { query, sqlList, type Pool } from './pool';
+import { insertCaseEvent } from './case-events';
+import { inTransaction } from './transaction';
 
 interface Row {
   id: string;
@@ -23,45 +25,16 @@ interface Row {
 /** The case runs: open and a customer's mail unanswered. */
 const RUNNING = `status = 'open' AND waiting_since IS NOT NULL`;
 
-const insertEvent = (db: Queryable, e: CaseEventRecord) =>
-  query<{ affectedRows: number }>(
-    db,
-    'recording a case event',
-    `INSERT IGNORE INTO case_events (case_id, email_id, event_type, actor, message, details, event_key) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    [
-      e.caseId,
-      e.emailId,
-      e.eventType,
-      e.actor ?? null,
-      e.message.slice(0, 60_000),
-      e.details ? JSON.stringify(e.details) : null,
-      e.eventKey,
-    ],
-  );
-
 /**
  * Runs `update` and, when it changed the row, records `event`, in one transaction: a crash
  * between the two cannot leave a reminder or breach without its history row.
  */
-async function updateWithEvent(pool: Pool, what: string, sql: string, params: unknown[], event: CaseEventRecord): Promise<boolean> {
-  let conn;
-  try {
-    conn = await pool.getConnection();
-  } catch (err) {
-    throw classifyDbError(err, what);
-  }
-  try {
-    await conn.beginTransaction();
+function updateWithEvent(pool: Pool, what: string, sql: string, params: unknown[], event: CaseEventRecord): Promise<boolean> {
+  return inTransaction(pool, what, async (conn) => {
     const res = await query<{ affectedRows: number }>(conn, what, sql, params);
-    if (res.affectedRows > 0) await insertEvent(conn, event);
-    await conn.commit();
+    if (res.affectedRows > 0) await insertCaseEvent(conn, event);
     return res.affectedRows > 0;
-  } catch (err) {
-    await conn.rollback().catch(() => undefined);
-    throw classifyDbError(err, what);
-  } finally {
-    await conn.release().catch(() => undefined);
-  }
+  });
 }
 
 export function createMariaDbCaseClock(pool: Pool): CaseClock {
@@ -164,9 +137,8 @@ export function createMariaDbCaseClock(pool: Pool): CaseClock {
       );
     },
 
-    async addEvent(event) {
-      const res = await insertEvent(pool, event);
-      return res.affectedRows > 0;
+    addEvent(event) {
+      return insertCaseEvent(pool, event);
     },
 
     async event(eventKey) {

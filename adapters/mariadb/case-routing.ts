@@ -4,6 +4,7 @@ import { PermanentError } from '../../lib/errors';
 import { ROUTED_BY, routedByPerson } from '../../lib/routing-rules';
 import type { CaseAssignment, CaseRouting, CaseRoutingFacts } from '../../ports/case-routing';
 import { query, type Pool, type Queryable } from './pool';
+import { insertCaseEvent } from './case-events';
 import { inTransaction } from './transaction';
 
 /** Longest team or owner name the table holds. */
@@ -53,18 +54,18 @@ async function writeAssignment(conn: Queryable, row: CaseRow, next: CaseAssignme
     [row.id, CASE_ROUTING_EVENTS.assigned],
   );
   const who = [next.owner, next.team].filter(Boolean).join(' / ') || 'nobody';
-  await query(
+  await insertCaseEvent(
     conn,
-    'recording an assignment of a case',
-    `INSERT IGNORE INTO case_events (case_id, event_type, actor, message, details, event_key) VALUES (?, ?, ?, ?, ?, ?)`,
-    [
-      row.id,
-      CASE_ROUTING_EVENTS.assigned,
+    {
+      caseId: row.id,
+      emailId: null,
+      eventType: CASE_ROUTING_EVENTS.assigned,
       actor,
-      rule ? `assigned to ${who} by rule ${rule}` : `assigned to ${who} by ${actor}`,
-      JSON.stringify({ team: next.team, owner: next.owner, rule, before: { team: row.team, owner: row.owner, routedBy: row.routed_by } }),
-      `${CASE_ROUTING_EVENTS.assigned}:${row.id}:${Number(count?.n ?? 0) + 1}`,
-    ],
+      message: rule ? `assigned to ${who} by rule ${rule}` : `assigned to ${who} by ${actor}`,
+      details: { team: next.team, owner: next.owner, rule, before: { team: row.team, owner: row.owner, routedBy: row.routed_by } },
+      eventKey: `${CASE_ROUTING_EVENTS.assigned}:${row.id}:${Number(count?.n ?? 0) + 1}`,
+    },
+    'recording an assignment of a case',
   );
 }
 

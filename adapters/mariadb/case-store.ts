@@ -8,6 +8,7 @@ import {
   type EmailStatus,
 } from '../../lib/domain';
 import type { CaseJoin, CaseJoinInput, CaseMail, CaseRow, CaseStore } from '../../ports/cases';
+import { insertCaseEvent } from './case-events';
 import { classifyDbError, query, sqlList, type Pool } from './pool';
 
 const SETTLED = sqlList(CASE_SETTLED_STATUSES);
@@ -77,20 +78,7 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
     return rows.map((r) => r.id);
   };
   const event: CaseStore['event'] = async (e) => {
-    await query(
-      pool,
-      'recording a case event',
-      `INSERT IGNORE INTO case_events (case_id, email_id, event_type, actor, message, details, event_key) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [
-        e.caseId,
-        e.emailId ?? null,
-        e.eventType,
-        e.actor ?? null,
-        e.message.slice(0, 60_000),
-        e.details === undefined ? null : JSON.stringify(e.details),
-        e.key ?? null,
-      ],
-    );
+    await insertCaseEvent(pool, { ...e, emailId: e.emailId ?? null, eventKey: e.key ?? null });
   };
 
   /** Which case the mail belongs to, decided under a lock per correspondent so two mails at once open one case. */

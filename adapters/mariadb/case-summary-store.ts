@@ -3,6 +3,7 @@ import type { CaseSummaryMail } from '../../lib/case-summary';
 import { CASE_SUMMARY_EVENTS } from '../../lib/domain';
 import type { CaseForSummary, CaseSummaryStore, NewCaseSummary } from '../../ports/case-summaries';
 import { classifyDbError, query, type Pool } from './pool';
+import { insertCaseEvent } from './case-events';
 
 /**
  * Mails a summary is made from: the first (how the case started) and the newest. A summary names
@@ -76,11 +77,17 @@ export function createMariaDbCaseSummaryStore(pool: Pool): CaseSummaryStore {
           [summary.text, summary.kind, summary.emails, caseId, summary.emails],
         );
         if (res.affectedRows > 0) {
-          await query(
+          await insertCaseEvent(
             conn,
+            {
+              caseId,
+              emailId: null,
+              eventType: CASE_SUMMARY_EVENTS.summarised,
+              message: summary.event.message,
+              details: summary.event.details,
+              eventKey: summary.event.eventKey,
+            },
             'recording a case summary in its history',
-            `INSERT IGNORE INTO case_events (case_id, event_type, actor, message, details, event_key) VALUES (?, ?, NULL, ?, ?, ?)`,
-            [caseId, CASE_SUMMARY_EVENTS.summarised, summary.event.message, JSON.stringify(summary.event.details), summary.event.eventKey],
           );
         }
         await conn.commit();

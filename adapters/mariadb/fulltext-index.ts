@@ -1,4 +1,5 @@
 import { FAILURE_TYPES } from '../../lib/contract';
+import { contextCollector } from '../../lib/context-collector';
 import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from '../../lib/context-scope';
 import { DependencyError, errorMessage } from '../../lib/errors';
 import { DEFAULT_MIN_COSINE, rankHybrid, type Match, type RetrievalMethod } from '../../lib/hybrid-ranking';
@@ -231,14 +232,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
             ).slice(0, OWN_REPLY_LIMIT)
           : [];
 
-      const seen = new Set<string>();
-      const items: DraftContextItem[] = [];
-      const add = (item: DraftContextItem) => {
-        const key = `${item.sourceId}:${item.text}`;
-        if (seen.has(key)) return;
-        seen.add(key);
-        items.push(item);
-      };
+      const { items, add } = contextCollector();
       const mail = (kind: 'thread' | 'similar' | 'sender', r: Row, match?: Match): DraftContextItem => ({
         sourceId: r.email_id,
         kind,

@@ -8,11 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig } from '../../lib/config';
+import { inboxOnDatabase } from '../support/inbox-app';
 import { runCli } from '../support/cli-run';
 import { createTestDatabase } from '../support/database';
 
@@ -42,13 +40,8 @@ before(async () => {
   );
   const config = loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false });
   const decisions = { state: () => Promise.resolve(null) } as unknown as TemporalDecisions;
-  app = await buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
+  app = await inboxOnDatabase(config, db.pool, {
     decisions,
-    requeue: () => Promise.resolve(''),
   });
 });
 after(async () => {

@@ -12,10 +12,9 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
 import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig } from '../../lib/config';
+import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -61,13 +60,8 @@ before(async () => {
   const decisions = {
     state: () => Promise.resolve({ waitingFor: { kind: 'approval', draftId: DRAFT, version: 1 } }),
   } as unknown as TemporalDecisions;
-  app = await buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
+  app = await inboxOnDatabase(config, db.pool, {
     decisions,
-    requeue: () => Promise.resolve(''),
   });
 });
 after(async () => {

@@ -11,13 +11,10 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
 import { loadConfig } from '../../lib/config';
 import type { DraftOutcome } from '../../lib/domain';
-import { buildInboxApp } from '../../inbox/app';
 import type { Embedder } from '../../ports/embedder';
+import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { startEmbedder } from '../support/services/embedder';
 
@@ -142,13 +139,7 @@ test('email-rag quality --gaps groups the gaps by topic with the embedder, and l
 
 async function inbox(embedder: Embedder | null): Promise<FastifyInstance> {
   const config = loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false });
-  return buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
-    decisions: {} as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
+  return inboxOnDatabase(config, db.pool, {
     embedder,
   });
 }

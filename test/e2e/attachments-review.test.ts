@@ -11,11 +11,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { detectContentType } from '../../adapters/attachment-type';
 import { createMariaDbAttachmentStore } from '../../adapters/mariadb/attachment-store';
 import { createMariaDbDraftStore } from '../../adapters/mariadb/draft-store';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig } from '../../lib/config';
+import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { makePdf, makePng } from '../support/attachment-files';
 
@@ -72,13 +70,8 @@ before(async () => {
     flags: [],
     to: { name: 'Erika', address: 'erika@customer.example' },
   });
-  app = await buildInboxApp({
-    config: loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false }),
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
+  app = await inboxOnDatabase(loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false }), db.pool, {
     decisions: { state: () => Promise.reject(new Error('no Temporal in this test')) } as unknown as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
     attachments: store,
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });

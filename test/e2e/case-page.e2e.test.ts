@@ -12,12 +12,9 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Page } from 'playwright-core';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig } from '../../lib/config';
 import type { CaseReplies, CaseReplyRequest, CaseReplyResult } from '../../ports/case-replies';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 
 const ARTIFACTS = path.resolve(__dirname, '../../.local/artifacts/inbox');
@@ -119,14 +116,7 @@ after(async () => {
 
 async function inbox(caseReplies?: CaseReplies): Promise<FastifyInstance> {
   const config = loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header' }, { imap: false });
-  return buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
-    // Temporal is not needed by the case page; the review page says Temporal is unreachable.
-    decisions: {} as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
+  return inboxOnDatabase(config, db.pool, {
     ...(caseReplies ? { caseReplies } : {}),
   });
 }
@@ -376,9 +366,7 @@ test('the review page of a case mail links its case and says how many other mail
 test('in Chromium: no script runs, axe finds nothing serious, and a reviewer sends one reply for two mails', async () => {
   const double = caseRepliesDouble();
   const app = await inbox(double.replies);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = await listenLocally(app);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   try {
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -9,49 +9,38 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { createCaseReplies } from '../../adapters/case-replies';
 import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
 import { createTemporalCaseSignals } from '../../adapters/temporal-case-signals';
 import { createTemporalDecisions } from '../../adapters/temporal-decisions';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { caseQuery } from '../../workflows/case-workflow';
 import { stateQuery } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const run = promisify(execFile);
 let stack: TestStack;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 
-before(async () => {
+/** Routine questions of the LLM double's category may go alone after one minute's grace. */
+function autonomyPolicyFile(): string {
   const dir = path.join(process.env.TMPDIR ?? '/tmp', `email-rag-autonomy-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const policy = path.join(dir, 'autonomy.yaml');
-  // Routine questions of the LLM double's category may go alone after one minute's grace.
   writeFileSync(
     policy,
     'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [support]\n    minReviewed: 5\n    graceMinutes: 1\n',
   );
-  stack = await startStack({ env: { AUTONOMY_FILE: policy, LLM_TIMEOUT_MS: '30000' } });
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-});
+  return policy;
+}
 
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await stack?.stop();
+useWorkerStack((s) => ({ stack, client } = s), {
+  stack: () => ({ env: { AUTONOMY_FILE: autonomyPolicyFile(), LLM_TIMEOUT_MS: '30000' } }),
 });
 
 async function ingest(name: string, raw: string): Promise<string> {

@@ -7,14 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
 import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
 import { inboxUsersAdd, inboxUsersUnlock } from '../../cli/commands/inbox-users';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig, type Config } from '../../lib/config';
 import { addressKey } from '../../lib/login-throttle-policy';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { inboxClient } from '../support/inbox-client';
 
@@ -25,18 +22,9 @@ const PASSWORD = 'harbor-signal-review-88';
 
 /** A fresh app per test: the burst limit is per process, the durable counters are shared. */
 async function startApp(over: Partial<Config['inbox']> = {}): Promise<string> {
-  const app = await buildInboxApp({
-    config: { ...config, inbox: { ...config.inbox, ...over } },
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
-    decisions: {} as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = await inboxOnDatabase({ ...config, inbox: { ...config.inbox, ...over } }, db.pool);
   apps.push(app);
-  const address = app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return listenLocally(app);
 }
 
 before(async () => {

@@ -11,11 +11,8 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig, type Config } from '../../lib/config';
+import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { startOidcProvider, type TestOidcProvider } from '../support/services/oidc-provider';
 import { freePort } from '../support/services/ports';
@@ -52,14 +49,7 @@ before(async () => {
     },
     { imap: false },
   );
-  app = await buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
-    decisions: {} as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
-  });
+  app = await inboxOnDatabase(config, db.pool);
   await app.listen({ port, host: '127.0.0.1' });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 });

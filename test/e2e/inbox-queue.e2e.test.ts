@@ -4,16 +4,13 @@
  * seen by another reviewer, hand assignment with CSRF, and the claim released on a decision.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createMariaDbCaseClaims } from '../../adapters/mariadb/case-claims';
 import { createMariaDbCaseRouting } from '../../adapters/mariadb/case-routing';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig } from '../../lib/config';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { DEFAULT_QUEUE_SEED, seedQueue, seededAssignment, seededCaseId, seededEmailId } from '../support/queue-seed';
 
@@ -35,18 +32,12 @@ before(async () => {
       return { ok: true, result: { message: 'rejected', status: 'rejected' } };
     },
   } as unknown as TemporalDecisions;
-  app = await buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
+  app = await inboxOnDatabase(config, db.pool, {
     decisions,
-    requeue: () => Promise.resolve(''),
     claims: createMariaDbCaseClaims(db.pool),
     caseRouting: createMariaDbCaseRouting(db.pool),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(app);
 });
 
 after(async () => {

@@ -7,13 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
 import { sessionIdHash } from '../../adapters/mariadb/session-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
 import { inboxUsersAdd, inboxUsersDisable, inboxUsersSignOut } from '../../cli/commands/inbox-users';
-import { buildInboxApp } from '../../inbox/app';
 import { loadConfig, type Config } from '../../lib/config';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { inboxClient } from '../support/inbox-client';
 
@@ -22,19 +19,9 @@ let config: Config;
 const apps: FastifyInstance[] = [];
 
 async function startApp(): Promise<{ url: string; app: FastifyInstance }> {
-  const app = await buildInboxApp({
-    config,
-    pool: db.pool,
-    store: createMariaDbReviewStore(db.pool),
-    users: createMariaDbInboxUsers(db.pool),
-    // Decisions are not reached by these pages.
-    decisions: {} as TemporalDecisions,
-    requeue: () => Promise.resolve(''),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = await inboxOnDatabase(config, db.pool);
   apps.push(app);
-  const address = app.server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, app };
+  return { url: await listenLocally(app), app };
 }
 
 before(async () => {

@@ -8,24 +8,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ingest } from '../../cli/commands/ingest';
 import { inboxUsersAdd } from '../../cli/commands/inbox-users';
 import { startInbox, type RunningInbox } from '../../inbox/server';
 import { loadConfig, type Config } from '../../lib/config';
 import { startSwitchableSmtp } from '../support/services/switchable-smtp';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { useWorkerStack } from '../support/worker-stack';
 import { workflowBundle } from '../support/workflow-bundle';
+import { createEmailWorker } from '../../workers/email-worker';
 
 const ARTIFACTS = path.resolve(__dirname, '../../.local/artifacts/inbox');
 const PASSWORDS = { rita: 'kettle-orbit-review-24', otto: 'lantern-quartz-operate-24' };
 
 let stack: TestStack;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
 let inbox: RunningInbox;
 let browser: Browser;
 
@@ -33,23 +32,18 @@ function inboxConfig(over: Partial<Config['inbox']> = {}): Config {
   return { ...stack.config, inbox: { ...stack.config.inbox, port: 0, ...over } };
 }
 
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  stack = await startStack();
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  await inboxUsersAdd(stack.config, 'rita', 'reviewer', PASSWORDS.rita);
-  await inboxUsersAdd(stack.config, 'otto', 'operator', PASSWORDS.otto);
-  inbox = await startInbox(inboxConfig());
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-});
-
-after(async () => {
-  await browser?.close().catch(() => undefined);
-  await inbox?.close().catch(() => undefined);
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await stack?.stop();
+useWorkerStack((s) => ({ stack } = s), {
+  then: async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await inboxUsersAdd(stack.config, 'rita', 'reviewer', PASSWORDS.rita);
+    await inboxUsersAdd(stack.config, 'otto', 'operator', PASSWORDS.otto);
+    inbox = await startInbox(inboxConfig());
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  },
+  cleanup: async () => {
+    await browser?.close().catch(() => undefined);
+    await inbox?.close().catch(() => undefined);
+  },
 });
 
 async function status(id: string): Promise<string | undefined> {

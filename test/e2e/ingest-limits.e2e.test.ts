@@ -5,23 +5,19 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import { Client, Connection } from '@temporalio/client';
+import { test } from 'node:test';
+import type { Client } from '@temporalio/client';
 import type { EmailWorkflowInput } from '../../lib/domain';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import { largeEmail } from '../support/large-mail';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 import { runCli } from '../support/cli-run';
 
 const LIMIT = 16 * 1024 * 1024;
 let stack: TestStack;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -38,20 +34,7 @@ async function emailRow(id: string) {
   return rows[0];
 }
 
-before(async () => {
-  stack = await startStack({ env: { MAX_MESSAGE_BYTES: String(LIMIT), LLM_TIMEOUT_MS: '30000' } });
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-});
-
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await stack?.stop();
-});
+useWorkerStack((s) => ({ stack, client } = s), { stack: { env: { MAX_MESSAGE_BYTES: String(LIMIT), LLM_TIMEOUT_MS: '30000' } } });
 
 test('ingest goes on past a bad file: one line per file, a summary, exit 1; the oversized mail ends failed with its reason, no retry loop', async () => {
   const dir = path.join(stack.dir, 'import');

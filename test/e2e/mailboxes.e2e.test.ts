@@ -8,20 +8,19 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { test } from 'node:test';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import type { PollRunResult } from '../../workflows/imap-poll-workflow';
 import { ingest } from '../../cli/commands/ingest';
 import { loadConfig, type Config } from '../../lib/config';
 import { startSmtpSink, type SmtpSink } from '../support/services/smtp-sink';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { approveUpdate } from '../../workflows/email-definitions';
-import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const BILLING_USER = 'billing@example.test';
 const BILLING_PASSWORD = 'billing-secret';
@@ -30,21 +29,26 @@ const INFO_USER = 'info@example.test';
 let stack: TestStack;
 let billingSmtp: SmtpSink;
 let config: Config;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 let polls = 0;
 
-before(async () => {
-  stack = await startStack({
+useWorkerStack((s) => ({ stack, client } = s), {
+  stack: {
     extraUsers: [
       { user: BILLING_USER, password: BILLING_PASSWORD },
       { user: INFO_USER, password: 'the-real-one' },
     ],
-  });
+  },
+  configure: (started) => workerConfig(started),
+  cleanup: async () => {
+    await billingSmtp?.stop();
+  },
+});
+
+/** Three mailboxes: support (the stack's), billing (its own folders and SMTP relay), info (a wrong password). */
+async function workerConfig(started: TestStack): Promise<Config> {
   billingSmtp = await startSmtpSink();
-  const registry = path.join(stack.dir, 'mailboxes.yaml');
+  const registry = path.join(started.dir, 'mailboxes.yaml');
   writeFileSync(
     registry,
     [
@@ -70,26 +74,15 @@ before(async () => {
     ].join('\n'),
   );
   config = loadConfig({
-    ...stack.env,
+    ...started.env,
     MAILBOXES_FILE: registry,
     SUPPORT_IMAP_PASSWORD: MAILBOX_PASSWORD,
     BILLING_IMAP_PASSWORD: BILLING_PASSWORD,
     BILLING_SMTP_PASSWORD: 'relay-secret',
     INFO_IMAP_PASSWORD: 'a-wrong-password',
   });
-  worker = await createEmailWorker(config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-});
-
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await billingSmtp?.stop();
-  await stack?.stop();
-});
+  return config;
+}
 
 /** One poll run of a mailbox, as its schedule would start it. */
 function poll(input: { mailboxId?: string; mailbox?: string }): Promise<PollRunResult> {

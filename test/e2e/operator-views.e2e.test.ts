@@ -10,9 +10,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
@@ -22,12 +22,11 @@ import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../lib/op
 import { startSwitchableSmtp, type SwitchableSmtp } from '../support/services/switchable-smtp';
 import { chromiumPath, projectRoot, temporalCliPath } from '../support/services/tool-paths';
 import type { PollResult } from '../../activities/poll-activities';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { stateQuery, type EmailWorkflowState } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';
-import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const run = promisify(execFile);
 const ARTIFACTS = path.join(projectRoot, '.local', 'artifacts');
@@ -35,9 +34,6 @@ const view = (id: string) => OPERATOR_VIEWS.find((v) => v.id === id)!.query;
 
 let stack: TestStack;
 let smtp: SwitchableSmtp;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 let tracker: Server;
 const trackerHits: string[] = [];
@@ -49,13 +45,16 @@ let deferCarl = true;
 const ids: Record<string, string> = {};
 const labelOf = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? id;
 
-before(async () => {
+useWorkerStack((s) => ({ stack, client } = s), { stack: stackOptions, then: startTrackerAndSchedules, cleanup: stopSmtpAndTracker });
+
+/** Replies to Carl are deferred and Eva's held, at an SMTP server of the test's own. */
+async function stackOptions() {
   smtp = await startSwitchableSmtp();
   smtp.addRule((mail) =>
     deferCarl && mail.rcptTo.includes('carl@customer.example') ? { kind: 'refuse', code: 451, message: 'try later' } : undefined,
   );
   smtp.addRule((mail) => (mail.rcptTo.includes('eva@customer.example') ? { kind: 'hold' } : undefined));
-  stack = await startStack({
+  return {
     temporalUi: true,
     env: {
       // The views of the email workflows, row by row: without cases, so no case workflow joins the lists.
@@ -66,11 +65,10 @@ before(async () => {
       LLM_TIMEOUT_MS: '30000',
       PRIORITY_RULES: 'critical:sender=bernd@customer.example',
     },
-  });
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
+  };
+}
+
+async function startTrackerAndSchedules(): Promise<void> {
   await installSchedules(client, stack.config);
   // Stands for a remote image a sender plants in a subject: nothing may ever load it.
   tracker = createServer((req, res) => {
@@ -79,16 +77,12 @@ before(async () => {
   });
   await new Promise<void>((resolve) => tracker.listen(0, '127.0.0.1', resolve));
   trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
-});
+}
 
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
+async function stopSmtpAndTracker(): Promise<void> {
   await smtp?.stop();
-  await stack?.stop();
   await new Promise((resolve) => tracker?.close(resolve));
-});
+}
 
 // --- the real temporal CLI --------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { ImapFlow } from 'imapflow';
 import { withImap } from '../support/imap-session';
 import { simpleParser } from 'mailparser';
@@ -14,20 +14,16 @@ import { imapEmailId } from '../../lib/domain';
 import { temporalCliPath } from '../support/services/tool-paths';
 import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule } from '../../cli/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import type { PollResult } from '../../activities/poll-activities';
-import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const run = promisify(execFile);
 let stack: TestStack;
-let worker: RunningWorker;
 let client: Client;
-let connection: Connection;
-let workerDone: Promise<void>;
 
 const imap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
   withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
@@ -53,21 +49,12 @@ async function emailRow(id: string): Promise<{ status: string } | undefined> {
   return rows[0];
 }
 
-before(async () => {
-  // Drafts may take a while here: the cleanup test keeps one running for 15 s.
-  stack = await startStack({ env: { LLM_TIMEOUT_MS: '30000' } });
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-  await installSchedules(client, stack.config);
-});
-
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await stack?.stop();
+// Drafts may take a while here: the cleanup test keeps one running for 15 s.
+useWorkerStack((s) => ({ stack, client } = s), {
+  stack: { env: { LLM_TIMEOUT_MS: '30000' } },
+  then: async (s) => {
+    await installSchedules(s.client, s.config);
+  },
 });
 
 test('a mail appended over IMAP travels to exactly one threaded reply, approved with the temporal CLI', async () => {

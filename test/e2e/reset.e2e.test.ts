@@ -7,38 +7,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { temporalCliPath } from '../support/services/tool-paths';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { approveUpdate, stateQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const run = promisify(execFile);
 let stack: TestStack;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 
-before(async () => {
-  stack = await startStack();
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-});
-
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await stack?.stop();
-});
+useWorkerStack((s) => ({ stack, client } = s));
 
 const cli = (args: string[]) => run(process.execPath, ['bin/email-rag.js', ...args], { env: { ...process.env, ...stack.env } });
 

@@ -7,37 +7,20 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
-import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
+import type { Client } from '@temporalio/client';
 import { rejectSignal, stateQuery } from '../../workflows/email-workflow';
 import { currentDraftId } from '../support/decisions';
-import { sampleEmail, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { workflowBundle } from '../support/workflow-bundle';
+import { useWorkerStack } from '../support/worker-stack';
 
 const run = promisify(execFile);
 let stack: TestStack;
-let worker: RunningWorker;
-let workerDone: Promise<void>;
-let connection: Connection;
 let client: Client;
 
-before(async () => {
-  stack = await startStack({ env: { REPLY_LIMIT_PER_HOUR: '2', LLM_TIMEOUT_MS: '30000' } });
-  worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
-  workerDone = worker.run();
-  connection = await Connection.connect({ address: stack.config.temporal.address });
-  client = new Client({ connection, namespace: 'default' });
-});
-
-after(async () => {
-  await worker?.shutdown();
-  await workerDone?.catch(() => undefined);
-  await connection?.close();
-  await stack?.stop();
-});
+useWorkerStack((s) => ({ stack, client } = s), { stack: { env: { REPLY_LIMIT_PER_HOUR: '2', LLM_TIMEOUT_MS: '30000' } } });
 
 /** Imports files with the CLI; returns the email ids in file order. */
 async function ingest(files: Array<[string, string | Buffer]>): Promise<string[]> {

@@ -1,0 +1,31 @@
+/**
+ * The review inbox on a test database, as the tests build it: the MariaDB review store and users,
+ * no dead letters to requeue and, unless a test passes its own, a decisions port that is never
+ * reached (pages that need Temporal say it is unreachable). `over` adds or replaces ports.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from '../../adapters/mariadb/pool';
+import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
+import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
+import type { TemporalDecisions } from '../../adapters/temporal-decisions';
+import { buildInboxApp, type InboxDeps } from '../../inbox/app';
+import type { Config } from '../../lib/config';
+
+export function inboxOnDatabase(config: Config, pool: Pool, over: Partial<InboxDeps> = {}): Promise<FastifyInstance> {
+  return buildInboxApp({
+    config,
+    pool,
+    store: createMariaDbReviewStore(pool),
+    users: createMariaDbInboxUsers(pool),
+    decisions: {} as TemporalDecisions,
+    requeue: () => Promise.resolve(''),
+    ...over,
+  });
+}
+
+/** Listens on a free port of 127.0.0.1; returns the base URL. */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
