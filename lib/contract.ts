@@ -360,6 +360,10 @@ export type AutoSendState = (typeof AUTO_SEND_STATES)[keyof typeof AUTO_SEND_STA
 export const ACCESS_ACTIONS = {
   emailViewed: 'email_viewed',
   sourceViewed: 'source_viewed',
+  /** The case page: one row per mail it lists (their subjects, summary and history are on it). */
+  caseViewed: 'case_viewed',
+  /** An attachment downloaded from the review page (detail: the part and the file name). */
+  attachmentDownloaded: 'attachment_downloaded',
   exported: 'privacy_export',
   erased: 'privacy_erase',
 } as const;

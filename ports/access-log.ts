@@ -26,5 +26,7 @@ export interface AccessFilter {
 /** Who opened which email, who exported or erased whose data. */
 export interface AccessLog {
   record(entry: AccessEntry): Promise<void>;
+  /** Several looks at once (a page that shows several emails), in one statement. */
+  recordMany(entries: AccessEntry[]): Promise<void>;
   list(filter: AccessFilter): Promise<AccessRow[]>;
 }

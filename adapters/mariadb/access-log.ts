@@ -15,15 +15,18 @@ interface Row {
 }
 
 export function createMariaDbAccessLog(pool: Pool): AccessLog {
+  const recordMany: AccessLog['recordMany'] = async (entries) => {
+    if (entries.length === 0) return;
+    await query(
+      pool,
+      'writing the access log',
+      `INSERT INTO access_log (actor, action, email_id, subject_hash, detail) VALUES ${entries.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      entries.flatMap((e) => [e.actor.slice(0, 191), e.action, e.emailId ?? null, e.subjectHash ?? null, (e.detail ?? '').slice(0, 1000)]),
+    );
+  };
   return {
-    async record(e) {
-      await query(
-        pool,
-        'writing the access log',
-        'INSERT INTO access_log (actor, action, email_id, subject_hash, detail) VALUES (?, ?, ?, ?, ?)',
-        [e.actor.slice(0, 191), e.action, e.emailId ?? null, e.subjectHash ?? null, (e.detail ?? '').slice(0, 1000)],
-      );
-    },
+    record: (e) => recordMany([e]),
+    recordMany,
     async list(f) {
       const where: string[] = [];
       const params: unknown[] = [];

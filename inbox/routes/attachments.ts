@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import { createMariaDbAccessLog } from '../../adapters/mariadb/access-log';
 import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES } from '../../lib/attachment-limits';
+import { ACCESS_ACTIONS } from '../../lib/contract';
 import type { AttachmentStore, StoredAttachment } from '../../ports/attachments';
 import type { InboxContext, InboxDeps } from '../app';
 
@@ -74,12 +76,19 @@ const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain; char
  */
 export function registerAttachmentRoutes({ app, deps }: InboxContext): void {
   const store = deps.attachments;
+  const access = createMariaDbAccessLog(deps.pool);
   if (!store) return;
   app.get('/email/:id/attachment/:part', async (req, reply) => {
     const { id, part } = req.params as { id: string; part: string };
     const a = await find(store, id, part);
     const content = a ? await store.content(id, a.partIndex) : null;
     if (!a || !content) return notFound(reply);
+    await access.record({
+      actor: req.actor!.name,
+      action: ACCESS_ACTIONS.attachmentDownloaded,
+      emailId: id,
+      detail: `part ${a.partIndex + 1}: ${a.filename ?? 'unnamed'}`,
+    });
     return reply.header('Content-Disposition', disposition('attachment', a)).type(safeDownloadType(a)).send(content);
   });
   app.get('/email/:id/inline/:part', async (req, reply) => {

@@ -4,7 +4,9 @@
  * answers several of its mails through the CaseReplies port.
  */
 import type { FastifyRequest } from 'fastify';
+import { createMariaDbAccessLog } from '../../adapters/mariadb/access-log';
 import { createMariaDbCaseView, type CaseDetails, type CaseEmail } from '../../adapters/mariadb/case-view';
+import { ACCESS_ACTIONS } from '../../lib/contract';
 import { CASE_STATUS } from '../../lib/domain';
 import { errorMessage } from '../../lib/errors';
 import type { CaseReplyResult } from '../../ports/case-replies';
@@ -69,12 +71,17 @@ function caseView(c: CaseDetails['case'], now: Date) {
 
 export function registerCaseRoutes({ app, deps, page }: InboxContext): void {
   const cases = createMariaDbCaseView(deps.pool);
+  const access = createMariaDbAccessLog(deps.pool);
   const notFound = 'no such case';
 
   app.get('/cases/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const details = await cases.details(id);
     if (!details) return reply.code(404).type('text/plain; charset=utf-8').send(`404: ${notFound}`);
+    // Before the page is shown, like an email's: a subject access request finds every look at their mail.
+    await access.recordMany(
+      details.emails.map((e) => ({ actor: req.actor!.name, action: ACCESS_ACTIONS.caseViewed, emailId: e.id, detail: id })),
+    );
     const ct = CASE_TEXTS[langOf(req)];
     const mails = details.emails.map(mailView);
     const waiting = mails.filter((m) => m.waitingForApproval);

@@ -130,4 +130,17 @@ test('downloads: attachment disposition, nosniff, the CSP, never HTML or SVG as 
   const anonymous = await get(`/email/${emailId}/attachment/0`, {});
   assert.notEqual(anonymous.statusCode, 200, 'no reviewer, no file');
   assert.doesNotMatch(anonymous.body, /%PDF/);
+  // Every download is in the access log with the file; inline images belong to the page view.
+  const downloads = (await db.pool.query(
+    `SELECT actor, detail FROM access_log WHERE email_id = ? AND action = 'attachment_downloaded' ORDER BY id`,
+    [emailId],
+  )) as Array<{ actor: string; detail: string }>;
+  assert.deepEqual(
+    downloads.map((d) => [d.actor, d.detail]),
+    [
+      ['rita', 'part 1: rechnung.pdf'],
+      ['rita', 'part 3: scan.pdf'],
+      ['rita', 'part 4: bild.svg'],
+    ],
+  );
 });

@@ -138,6 +138,14 @@ test('the case page shows the facts, the summary as not sent, the open mails wit
   try {
     const res = await app.inject({ url: '/cases/c-1', headers: USER });
     assert.equal(res.statusCode, 200);
+    // Each mail the page lists is a look at that mail in the access log; another account's is not.
+    const looked = (await db.pool.query(
+      `SELECT DISTINCT email_id FROM access_log WHERE actor = 'rita' AND action = 'case_viewed' AND detail = 'c-1' ORDER BY email_id`,
+    )) as Array<{ email_id: string }>;
+    assert.deepEqual(
+      looked.map((r) => r.email_id),
+      ['e-1', 'e-2', 'e-3', 'e-4', 'e-old'],
+    );
     const html = res.body;
     assert.doesNotMatch(html, /<script|<img|<b>4711/i, 'subject, summary and mail subjects are shown as text');
     assert.match(html, /<h1 id="case-subject">Case: Rechnung &lt;b&gt;4711&lt;\/b&gt;<\/h1>/);
