@@ -1,5 +1,6 @@
 import { addBusinessTime, type BusinessCalendar } from './business-hours';
 import type { Priority } from './domain';
+import type { SecretRef } from './secret-ref';
 
 /** How much business time before the due time the reminder comes: a share of the target, or a fixed time. */
 export type ReminderBefore = { percent: number } | { ms: number };
@@ -10,6 +11,8 @@ export interface EscalationTargets {
   email?: string;
   /** A URL that gets a JSON POST (https; http only to this host). */
   webhook?: string;
+  /** Signs each POST (HMAC-SHA256 over the timestamp and the body), so the receiver knows it is ours. */
+  webhookSecret?: SecretRef;
 }
 
 /** A mailbox's response deadlines (registry fields `businessHours`, `responseTargets`, `reminderBefore`, `escalation`). */

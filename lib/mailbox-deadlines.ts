@@ -11,6 +11,7 @@ import {
   type ReminderBefore,
 } from './case-deadline';
 import { PRIORITIES, type Priority } from './domain';
+import { parseSecretRef } from './secret-ref';
 
 /** The registry fields of a mailbox's response deadlines (docs/cases.md#deadlines). */
 export const DEADLINE_FIELDS = ['businessHours', 'responseTargets', 'reminderBefore', 'escalation'] as const;
@@ -113,7 +114,8 @@ function parseEscalation(raw: unknown, problem: (p: string) => void): Escalation
     problem(`.escalation must be { email, webhook }, got ${JSON.stringify(raw)}`);
     return {};
   }
-  for (const k of Object.keys(o)) if (k !== 'email' && k !== 'webhook') problem(`.escalation: unknown field "${k}" (email, webhook)`);
+  for (const k of Object.keys(o))
+    if (!['email', 'webhook', 'webhookSecret'].includes(k)) problem(`.escalation: unknown field "${k}" (email, webhook, webhookSecret)`);
   const out: EscalationTargets = {};
   if (o.email !== undefined) {
     if (typeof o.email === 'string' && ADDRESS.test(o.email.trim())) out.email = o.email.trim();
@@ -129,6 +131,15 @@ function parseEscalation(raw: unknown, problem: (p: string) => void): Escalation
       problem(
         `.escalation.webhook must be an https URL without user:password (http only to 127.0.0.1 or localhost), got ${JSON.stringify(o.webhook)}`,
       );
+  }
+  if (o.webhookSecret !== undefined) {
+    const ref = parseSecretRef(o.webhookSecret);
+    if (typeof o.webhookSecret === 'string')
+      // A literal secret in a versioned file would end up in git and backups.
+      problem('.escalation.webhookSecret must reference the secret ({ env: VARIABLE } or { file: path }), not contain it');
+    else if (!ref) problem('.escalation.webhookSecret must be { env: VARIABLE } or { file: path }');
+    else if (o.webhook === undefined) problem('.escalation.webhookSecret signs the webhook: set .escalation.webhook too');
+    else out.webhookSecret = ref;
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { ConfigError, errorMessage } from './errors';
 import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from './priority-rules';
-import type { SecretRef } from './secret-ref';
+import { parseSecretRef, type SecretRef } from './secret-ref';
 
 export type { SecretRef } from './secret-ref';
 
@@ -87,7 +87,6 @@ export const REGISTRY_VERSION = 1;
 
 const ID = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
-const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 type Env = Record<string, string | undefined>;
 
@@ -323,11 +322,9 @@ function fields(problem: (p: string) => void) {
         problem(`.${name} must reference the secret ({ env: VARIABLE } or { file: path }), not contain it`);
         return undefined;
       }
-      const r = record(v);
-      if (r && typeof r.env === 'string' && ENV_NAME.test(r.env) && Object.keys(r).length === 1) return { env: r.env };
-      if (r && typeof r.file === 'string' && r.file.trim() && Object.keys(r).length === 1) return { file: path.resolve(r.file) };
-      problem(`.${name} must be { env: VARIABLE } or { file: path }`);
-      return undefined;
+      const ref = parseSecretRef(v);
+      if (!ref) problem(`.${name} must be { env: VARIABLE } or { file: path }`);
+      return ref;
     },
   };
 }

@@ -4,6 +4,7 @@ import { createWebhookNotifier } from '../adapters/escalation-webhook';
 import { createMariaDbCaseClock } from '../adapters/mariadb/case-clock';
 import type { Pool } from '../adapters/mariadb/pool';
 import type { CaseDeadlinePorts } from '../activities/deps';
+import { resolveSecret } from '../lib/mailbox-registry';
 import type { MailboxDirectory } from '../ports/mailbox-directory';
 
 /**
@@ -14,6 +15,15 @@ export function buildCaseDeadlinePorts(pool: Pool, mailboxes: MailboxDirectory):
   return {
     clock: createMariaDbCaseClock(pool),
     calendars: loadBusinessCalendars(mailboxes.list()),
-    notifiers: { email: createEscalationMailNotifier(mailboxes), webhook: createWebhookNotifier() },
+    notifiers: {
+      email: createEscalationMailNotifier(mailboxes),
+      webhook: createWebhookNotifier({ signingSecret: (id) => webhookSecretOf(mailboxes, id) }),
+    },
   };
+}
+
+/** The mailbox's webhook signing secret, read now (a rotated file or variable counts at once). */
+function webhookSecretOf(mailboxes: MailboxDirectory, mailboxId: string): string | undefined {
+  const ref = mailboxes.list().find((m) => m.id === mailboxId)?.deadlines?.escalation.webhookSecret;
+  return ref ? resolveSecret(ref) : undefined;
 }

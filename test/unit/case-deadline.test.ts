@@ -132,7 +132,7 @@ test('registry: every deadline problem of an entry is listed at once', () => {
         'mailboxes[0].responseTargets.normal must be business time',
         'mailboxes[0].responseTargets.critical (5h) must not be longer than high (4h)',
         'mailboxes[0].reminderBefore must be a share of the target like "25%" (1 to 99) or business time like "1h", got "100%"',
-        'mailboxes[0].escalation: unknown field "pager" (email, webhook)',
+        'mailboxes[0].escalation: unknown field "pager" (email, webhook, webhookSecret)',
         'mailboxes[0].escalation.email must be one email address, got "not an address"',
         'mailboxes[0].escalation.webhook must be an https URL without user:password (http only to 127.0.0.1 or localhost), got "http://hooks.example.test/x"',
       ])
@@ -148,6 +148,34 @@ test('registry: every deadline problem of an entry is listed at once', () => {
     () => parseMailboxRegistry(entry('    escalation: { webhook: "https://user:secret@hooks.example.test/" }'), defaults),
     /escalation\.webhook must be an https URL without user:password/,
   );
+});
+
+test('registry: the webhook signing secret is a reference, never the secret, and only with a webhook', () => {
+  const [signed] = parseMailboxRegistry(
+    entry('    escalation: { webhook: "https://hooks.example.test/x", webhookSecret: { env: SUPPORT_WEBHOOK_SECRET } }'),
+    defaults,
+  );
+  assert.deepEqual(signed?.deadlines?.escalation, {
+    webhook: 'https://hooks.example.test/x',
+    webhookSecret: { env: 'SUPPORT_WEBHOOK_SECRET' },
+  });
+  for (const [yaml, want] of [
+    [
+      '{ webhook: "https://hooks.example.test/x", webhookSecret: "hunter2" }',
+      /webhookSecret must reference the secret \(\{ env: VARIABLE \} or \{ file: path \}\), not contain it/,
+    ],
+    [
+      '{ webhook: "https://hooks.example.test/x", webhookSecret: { env: "lower case" } }',
+      /webhookSecret must be \{ env: VARIABLE \} or \{ file: path \}/,
+    ],
+    ['{ email: lead@example.test, webhookSecret: { env: SECRET } }', /webhookSecret signs the webhook: set \.escalation\.webhook too/],
+  ] as const) {
+    assert.throws(
+      () => parseMailboxRegistry(entry(`    escalation: ${yaml}`), defaults),
+      (err: unknown) => err instanceof ConfigError && want.test(err.message) && !err.message.includes('hunter2'),
+      yaml,
+    );
+  }
   assert.throws(
     () => parseMailboxRegistry(entry('    businessHours: "08:00-17:00"'), defaults),
     /businessHours must be \{ timeZone, weekly, holidaysFile \}/,
