@@ -2,10 +2,18 @@
 import { readDraftSource, type SourceText } from './draft-sources';
 import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../../lib/domain';
 import { query, type Pool } from './pool';
-import { QUEUE_PAGE_SIZE, queuePage, type QueueCursor, type QueueFilter, type QueuePage } from './review-queue';
+import {
+  QUEUE_PAGE_SIZE,
+  queuePage,
+  tabCounts,
+  type QueueCounts,
+  type QueueCursor,
+  type QueueFilter,
+  type QueuePage,
+} from './review-queue';
 
-export { QUEUE_FLAGS, QUEUE_PAGE_SIZE, decodeCursor, encodeCursor } from './review-queue';
-export type { QueueCursor, QueueFilter, QueueItem, QueuePage } from './review-queue';
+export { QUEUE_COUNT_CAP, QUEUE_FLAGS, QUEUE_PAGE_SIZE, decodeCursor, encodeCursor } from './review-queue';
+export type { QueueCounts, QueueCursor, QueueFilter, QueueItem, QueuePage } from './review-queue';
 
 export interface EmailRecord {
   id: string;
@@ -72,6 +80,11 @@ export function createMariaDbReviewStore(pool: Pool) {
      */
     queue(filter: QueueFilter, at: { after?: QueueCursor; before?: QueueCursor } = {}, size = QUEUE_PAGE_SIZE): Promise<QueuePage> {
       return queuePage(pool, filter, at, size);
+    },
+
+    /** How many emails each queue tab holds under the same filters (shown on the tabs). */
+    tabCounts(filter: Omit<QueueFilter, 'view'>, me: string): Promise<QueueCounts> {
+      return tabCounts(pool, filter, me);
     },
 
     /** Teams the cases name (for the queue's team filter). */

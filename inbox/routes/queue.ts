@@ -1,4 +1,5 @@
 import {
+  QUEUE_COUNT_CAP,
   QUEUE_FLAGS,
   REVIEW_STATUSES,
   decodeCursor,
@@ -47,20 +48,23 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
       team: pick(q.team, teams),
       q: searchTooLong ? undefined : rawSearch || undefined,
     };
-    const filter: QueueFilter = {
+    // Every filter but the tab: the tabs' counts use it too.
+    const others: Omit<QueueFilter, 'view'> = {
       ...(shown.mailbox ? { mailbox: shown.mailbox } : {}),
       ...(shown.priority ? { priority: shown.priority } : {}),
       ...(shown.status ? { status: shown.status } : {}),
       ...(shown.flag ? { flag: shown.flag } : {}),
-      ...(view ? { view, me: req.actor!.name } : {}),
       ...(shown.team ? { team: shown.team } : {}),
       ...(shown.q ? { search: shown.q } : {}),
     };
+    const filter: QueueFilter = { ...others, ...(view ? { view, me: req.actor!.name } : {}) };
     const after = decodeCursor(q.after);
     const before = after ? null : decodeCursor(q.before);
     const result = searchTooLong
       ? { items: [], next: null, prev: null }
       : await deps.store.queue(filter, { ...(after ? { after } : {}), ...(before ? { before } : {}) });
+    // Each tab's count under the same filters, so a reviewer sees where work waits before clicking.
+    const counts = searchTooLong ? null : await deps.store.tabCounts(others, req.actor!.name);
     const sla = deps.config.inbox.slaMinutes;
     const items = result.items.map((i) => {
       const left = (sla[i.priority as Priority] ?? sla.normal) * 60 - i.ageSeconds;
@@ -77,11 +81,15 @@ export function registerQueueRoutes({ app, deps, page }: InboxContext): void {
       };
     });
     const link = (c: QueueCursor, key: 'after' | 'before') => queueUrl(shown, { [key]: encodeCursor(c) });
-    const tabs = [undefined, ...VIEWS].map((v) => ({
-      view: v ?? 'all',
-      href: queueUrl({ ...shown, view: v }),
-      current: v === view,
-    }));
+    const tabs = [undefined, ...VIEWS].map((v) => {
+      const n = counts?.[v ?? 'all'];
+      return {
+        view: v ?? 'all',
+        href: queueUrl({ ...shown, view: v }),
+        current: v === view,
+        count: n === undefined ? null : n > QUEUE_COUNT_CAP ? `${QUEUE_COUNT_CAP.toLocaleString('en')}+` : String(n),
+      };
+    });
     return page(req, reply, 'queue', {
       items,
       filter: shown,

@@ -9,7 +9,10 @@ import {
   decodeCursor,
   encodeCursor,
   pageKeysStatement,
+  QUEUE_COUNT_CAP,
   queuePage,
+  tabCountStatement,
+  tabCounts,
   type QueueCursor,
   type QueueFilter,
   type QueueItem,
@@ -180,6 +183,27 @@ test('filters and tabs: mailbox, priority, status, flag, my queue, unassigned, t
   await check({ flag: 'manual_review', view: 'unassigned' }, (e) => e.status === 'manual_review' && !e.owner && !e.team);
 });
 
+test('tab counts: each tab under the other filters, exact up to the cap, more than the cap above it', async () => {
+  const counts = await tabCounts(db.pool, {}, 'rita');
+  assert.ok(all.length > QUEUE_COUNT_CAP && counts.all > QUEUE_COUNT_CAP, `${all.length} waiting: ${counts.all}`);
+  assert.equal(counts.mine, all.filter((e) => e.owner === 'rita').length);
+  assert.equal(counts.unassigned, all.filter((e) => !e.owner && !e.team).length);
+  const billing = await tabCounts(db.pool, { mailbox: 'billing', priority: 'high' }, 'otto');
+  const inBilling = all.filter((e) => e.mailbox === 'billing' && e.rank === 1);
+  assert.deepEqual(billing, {
+    all: inBilling.length,
+    mine: inBilling.filter((e) => e.owner === 'otto').length,
+    unassigned: inBilling.filter((e) => !e.owner && !e.team).length,
+  });
+  // The email in doubt counts once, though it is found by its send, not by its status.
+  assert.deepEqual(await tabCounts(db.pool, { status: 'in_doubt' }, 'rita'), { all: 1, mine: 0, unassigned: 1 });
+  assert.deepEqual(await tabCounts(db.pool, { search: seededEmailId(17) }, 'rita'), {
+    all: 1,
+    mine: seededAssignment(17).owner === 'rita' ? 1 : 0,
+    unassigned: seededAssignment(17).owner || seededAssignment(17).team ? 0 : 1,
+  });
+});
+
 test('search: sender address and name prefix, subject words, email id, case id', async () => {
   const search = async (text: string, extra: QueueFilter = {}) =>
     (await walk({ search: text, ...extra })).pages.flat().map((i) => i.emailId);
@@ -252,8 +276,8 @@ test('a cursor that was edited or made up is refused (first page), never an erro
 });
 
 /** The plan of every statement a page of the queue runs: each table read through an index, none scanned whole. */
-async function plan(filter: QueueFilter, cursor: QueueCursor | null) {
-  const st = pageKeysStatement(filter, cursor, false, 50);
+async function plan(filter: QueueFilter, cursor: QueueCursor | null, counting = false) {
+  const st = counting ? tabCountStatement(filter) : pageKeysStatement(filter, cursor, false, 50);
   return (await db.pool.query({ sql: `EXPLAIN ${st.sql}` }, st.args)) as Array<{
     table: string | null;
     type: string | null;
@@ -262,7 +286,7 @@ async function plan(filter: QueueFilter, cursor: QueueCursor | null) {
   }>;
 }
 
-test('EXPLAIN: the first page, a deep page, the tabs and every search read through indexes, no table scan', async () => {
+test('EXPLAIN: the first page, a deep page, the tabs, their counts and every search read through indexes, no table scan', async () => {
   const deep: QueueCursor = { rank: 2, at: '2026-11-01 08:05:00.000000', id: seededEmailId(3000) };
   const cases: Array<[string, QueueFilter, QueueCursor | null]> = [
     ['first page', {}, null],
@@ -275,8 +299,9 @@ test('EXPLAIN: the first page, a deep page, the tabs and every search read throu
     ['search subject', { search: 'Rechnung 1234' }, null],
     ['search id', { search: seededEmailId(77) }, null],
   ];
-  for (const [name, filter, cursor] of cases) {
-    const rows = await plan(filter, cursor);
+  const counted = cases.filter(([, , cursor]) => cursor === null).map(([name, filter]) => [`count: ${name}`, filter, null, true] as const);
+  for (const [name, filter, cursor, counting] of [...cases.map(([n, f, c]) => [n, f, c, false] as const), ...counted]) {
+    const rows = await plan(filter, cursor, counting);
     // Derived tables and the UNION's result have no key by nature: only base tables are checked.
     const base = rows.filter((r) => r.table && !/^<(derived|union|subquery)/.test(r.table));
     assert.ok(base.length > 0, name);

@@ -84,12 +84,20 @@ test('next links reach every waiting email once; previous and first links go bac
 
 test('tabs: my queue and unassigned, marked as the current page; case, owner and team in each row', async () => {
   const mine = await get('/?view=mine', 'rita');
-  assert.match(mine.html, /<a href="\/\?view=mine" id="tab-mine" aria-current="page">My queue<\/a>/);
+  // Each tab says how many emails it holds for this reviewer.
+  const ritas = Array.from({ length: WAITING }, (_, i) => seededAssignment(i)).filter((a) => a.owner === 'rita').length;
+  const free = Array.from({ length: WAITING }, (_, i) => seededAssignment(i)).filter((a) => !a.owner && !a.team).length;
+  assert.match(
+    mine.html,
+    new RegExp(`<a href="/\\?view=mine" id="tab-mine" aria-current="page">My queue <span class="count">\\(${ritas}\\)</span></a>`),
+  );
+  assert.match(mine.html, new RegExp(`id="tab-all">All <span class="count">\\(${WAITING}\\)</span>`));
+  assert.match(mine.html, new RegExp(`id="tab-unassigned">Unassigned <span class="count">\\(${free}\\)</span>`));
   const mineIds = rowIds(mine.html);
   assert.ok(mineIds.length > 0);
   for (const id of mineIds) assert.equal(seededAssignment(Number(id.slice(2))).owner, 'rita', id);
   const unassigned = await get('/?view=unassigned&lang=de', 'otto');
-  assert.match(unassigned.html, /aria-current="page">Nicht zugewiesen</);
+  assert.match(unassigned.html, new RegExp(`aria-current="page">Nicht zugewiesen <span class="count">\\(${free}\\)</span>`));
   for (const id of rowIds(unassigned.html)) assert.deepEqual(seededAssignment(Number(id.slice(2))), { owner: null, team: null });
   const all = await get('/');
   const row = new RegExp(`<tr data-email-id="${seededEmailId(4)}"[\\s\\S]*?</tr>`).exec(all.html)![0];
