@@ -19,9 +19,12 @@ import { imapEmailId } from '../../lib/domain';
 import type { DraftContextItem } from '../../ports/drafter';
 import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
 import type { ThreadGraph } from '../../ports/thread-graph';
-import { startArangoDouble, type ArangoDouble } from '../doubles/arango-double';
-import { startEmbeddingsDouble, type EmbeddingsDouble } from '../doubles/embeddings-double';
-import { startQdrantDouble, type QdrantDouble } from '../doubles/qdrant-double';
+import {
+  ARANGO_DOUBLE_PASSWORD,
+  EMBEDDINGS_DOUBLE_MODEL,
+  startExternalStoreDoubles,
+  type ExternalStoreDoubles,
+} from '../support/external-store-doubles';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 import { ownThreadId } from '../../activities/thread-join';
@@ -29,9 +32,9 @@ import { ownThreadId } from '../../activities/thread-join';
 type Harness = ReturnType<typeof activityHarness>;
 
 let stack: TestStack;
-let qdrant: QdrantDouble;
-let arango: ArangoDouble;
-let embeddings: EmbeddingsDouble;
+let doubles: ExternalStoreDoubles;
+let qdrant: ExternalStoreDoubles['qdrant'];
+let arango: ExternalStoreDoubles['arango'];
 let knowledgeDir: string;
 /** Default rules: organisation context on, replies to others masked, threads joined by participants. */
 let h: Harness;
@@ -58,20 +61,9 @@ before(async () => {
     'Versandkosten: innerhalb Deutschlands 4,90 Euro, ab 50 Euro Bestellwert kostenlos.\n',
   );
   writeFileSync(path.join(knowledgeDir, 'bild.png'), 'not text');
-  qdrant = await startQdrantDouble();
-  arango = await startArangoDouble({ username: 'root', password: 'pw' });
-  embeddings = await startEmbeddingsDouble({ dims: 64 });
-  stack = await startStack({
-    temporal: false,
-    env: {
-      QDRANT_URL: qdrant.url,
-      ARANGO_URL: arango.url,
-      ARANGO_PASSWORD: 'pw',
-      EMBEDDING_BASE_URL: embeddings.baseUrl,
-      EMBEDDING_MODEL: 'bag-of-words-64',
-      KNOWLEDGE_DIR: knowledgeDir,
-    },
-  });
+  doubles = await startExternalStoreDoubles();
+  ({ qdrant, arango } = doubles);
+  stack = await startStack({ temporal: false, env: { ...doubles.env, KNOWLEDGE_DIR: knowledgeDir } });
   h = activityHarness(stack.config);
   strict = activityHarness(loadConfig({ ...stack.env, CONTEXT_REUSE_REPLIES: 'off', CONTEXT_INCLUDE_ORGANISATION: 'false' }));
   orgJoin = activityHarness(loadConfig({ ...stack.env, THREAD_JOIN_ORGANISATION: 'true' }));
@@ -79,14 +71,19 @@ before(async () => {
   vectors = createQdrantIndex({
     url: qdrant.url,
     collection: 'email_passages',
-    embedder: createOpenAiEmbedder({ baseUrl: embeddings.baseUrl, apiKey: 'k', model: 'bag-of-words-64', timeoutMs: 5_000 }),
+    embedder: createOpenAiEmbedder({
+      baseUrl: doubles.embeddings.baseUrl,
+      apiKey: 'k',
+      model: EMBEDDINGS_DOUBLE_MODEL,
+      timeoutMs: 5_000,
+    }),
   });
-  graph = createArangoGraph({ url: arango.url, databaseName: 'email_rag', username: 'root', password: 'pw' });
+  graph = createArangoGraph({ url: arango.url, databaseName: 'email_rag', username: 'root', password: ARANGO_DOUBLE_PASSWORD });
 });
 after(async () => {
   await Promise.all([h?.close(), strict?.close(), orgJoin?.close()]);
   await stack?.stop();
-  await Promise.all([qdrant?.stop(), arango?.stop(), embeddings?.stop()]);
+  await doubles?.stop();
   rmSync(knowledgeDir, { recursive: true, force: true });
 });
 

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { imapEmailId } from '../../lib/domain';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
-import { activityHarness } from './support';
+import { activityHarness, draftAfterDegradedIndex } from './support';
 
 let stack: TestStack;
 let local: RestartableEmbedder;
@@ -65,20 +65,9 @@ test('embedder down: passages stored without vectors, the step degrades, draftin
     const v = await vectors(email);
     assert.ok(v.passages > 0, 'the MariaDB write did not fail');
     assert.equal(v.withVector, 0);
-    // What the workflow records after the third attempt.
-    await h.run(email, h.activities.recordStatus, {
-      emailId: email,
-      status: 'partially_indexed',
-      reason: 'embedder down',
-      seq: 1,
-      event: { eventType: 'index_degraded', errorClass: 'dependency', message: 'embedder down' },
-    });
-    const draft = await h.run(email, h.activities.draftReply, { emailId: email, version: 1 });
+    const draft = await draftAfterDegradedIndex(h, stack.db.pool, email, 'embedder down');
     assert.equal(draft.needsHuman, false, 'drafting goes on with words only');
-    const degraded = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'retrieval_degraded'`, [
-      email,
-    ])) as Array<{ message: string }>;
-    assert.match(degraded[0]?.message ?? '', /^embedder unavailable while retrieving context/);
+    assert.match(draft.degraded, /^embedder unavailable while retrieving context/);
 
     const failed = await h.run('reindex-sync', h.activities.reindexPartial, { limit: 10 });
     assert.equal(failed.completed, 0, 'still down: left for the next run');

@@ -6,39 +6,27 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { imapEmailId } from '../../lib/domain';
-import { startArangoDouble, type ArangoDouble } from '../doubles/arango-double';
-import { startEmbeddingsDouble, type EmbeddingsDouble } from '../doubles/embeddings-double';
-import { startQdrantDouble, type QdrantDouble } from '../doubles/qdrant-double';
+import { startExternalStoreDoubles, type ExternalStoreDoubles } from '../support/external-store-doubles';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
-import { activityHarness } from './support';
+import { activityHarness, draftAfterDegradedIndex } from './support';
 
 let stack: TestStack;
-let qdrant: QdrantDouble;
-let arango: ArangoDouble;
-let embeddings: EmbeddingsDouble;
+let doubles: ExternalStoreDoubles;
+let qdrant: ExternalStoreDoubles['qdrant'];
+let arango: ExternalStoreDoubles['arango'];
 let h: ReturnType<typeof activityHarness>;
 let nextUid = 1;
 
 before(async () => {
-  qdrant = await startQdrantDouble();
-  arango = await startArangoDouble({ username: 'root', password: 'pw' });
-  embeddings = await startEmbeddingsDouble({ dims: 64 });
-  stack = await startStack({
-    temporal: false,
-    env: {
-      QDRANT_URL: qdrant.url,
-      ARANGO_URL: arango.url,
-      ARANGO_PASSWORD: 'pw',
-      EMBEDDING_BASE_URL: embeddings.baseUrl,
-      EMBEDDING_MODEL: 'bag-of-words-64',
-    },
-  });
+  doubles = await startExternalStoreDoubles();
+  ({ qdrant, arango } = doubles);
+  stack = await startStack({ temporal: false, env: doubles.env });
   h = activityHarness(stack.config);
 });
 after(async () => {
   await h?.close();
   await stack?.stop();
-  await Promise.all([qdrant?.stop(), arango?.stop(), embeddings?.stop()]);
+  await doubles?.stop();
 });
 
 async function indexed(raw: string): Promise<string> {
@@ -89,20 +77,9 @@ test('Qdrant down: the full-text entry is written, the step fails as a dependenc
     await assert.rejects(h.run(email, h.activities.indexEmail, { emailId: email }), { code: 'INDEX_DEGRADED', errorClass: 'dependency' });
     const passages = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM passages WHERE email_id = ?', [email])) as Array<{ n: number }>;
     assert.ok(Number(passages[0]?.n) > 0, 'the embedded index has it');
-    // What the workflow records after the third attempt.
-    await h.run(email, h.activities.recordStatus, {
-      emailId: email,
-      status: 'partially_indexed',
-      reason: 'qdrant down',
-      seq: 1,
-      event: { eventType: 'index_degraded', errorClass: 'dependency', message: 'qdrant down' },
-    });
-    const draft = await h.run(email, h.activities.draftReply, { emailId: email, version: 1 });
+    const draft = await draftAfterDegradedIndex(h, stack.db.pool, email, 'qdrant down');
     assert.equal(draft.needsHuman, false, 'drafting goes on with less context');
-    const degraded = (await stack.db.pool.query(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'retrieval_degraded'`, [
-      email,
-    ])) as Array<{ message: string }>;
-    assert.match(degraded[0]?.message ?? '', /qdrant unavailable/);
+    assert.match(draft.degraded, /qdrant unavailable/);
   } finally {
     qdrant.down(false);
   }

@@ -100,3 +100,28 @@ export function useActivityStack(
     await stack?.stop();
   });
 }
+
+/**
+ * What the email workflow does once the index step failed as degraded for the last time: records
+ * `partially_indexed`, then drafts with the context that is left. Returns the draft's result and
+ * the `retrieval_degraded` audit message the draft step wrote.
+ */
+export async function draftAfterDegradedIndex(
+  h: ReturnType<typeof activityHarness>,
+  pool: TestStack['db']['pool'],
+  emailId: string,
+  reason: string,
+): Promise<{ needsHuman: boolean; degraded: string }> {
+  await h.run(emailId, h.activities.recordStatus, {
+    emailId,
+    status: 'partially_indexed',
+    reason,
+    seq: 1,
+    event: { eventType: 'index_degraded', errorClass: 'dependency', message: reason },
+  });
+  const draft = await h.run(emailId, h.activities.draftReply, { emailId, version: 1 });
+  const rows = (await pool.query(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'retrieval_degraded'`, [
+    emailId,
+  ])) as Array<{ message: string }>;
+  return { needsHuman: draft.needsHuman, degraded: rows[0]?.message ?? '' };
+}
