@@ -26,6 +26,7 @@ import type { EmailWorkflowInput } from '../../lib/domain';
 import { temporalCliPath } from '../support/services/tool-paths';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery } from '../../workflows/email-workflow';
+import { currentDraftId } from '../support/decisions';
 import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { makeTestPki, type TestPki } from '../support/tls-certs';
 import { startTlsProxy } from '../support/tls-proxy';
@@ -202,7 +203,9 @@ test('codec: the raw history holds no subject, body or sender; through the codec
   emailId = report.lines[0]!.split('\t')[0]!;
   await waitFor('awaiting_approval', async () => (await emailStatus(emailId)) === 'awaiting_approval', 120_000);
 
-  // The data is really in the workflow: the draft carries the subject and the recipient.
+  // The data is really in the workflow: the draft carries the subject and the recipient. The row
+  // says awaiting_approval a moment before the workflow takes the draft in: wait for that first.
+  await currentDraftId(codec.client, emailId);
   const draft = await codec.client.workflow.getHandle(emailId).query(draftQuery);
   assert.ok(draft?.subject.includes(SUBJECT), 'decoded through the codec, the draft names the subject');
   assert.equal(draft?.to.address, SENDER);
