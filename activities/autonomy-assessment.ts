@@ -5,7 +5,7 @@
 import { DRAFT_FLAGS } from '../lib/contract';
 import { DRAFT_STATUS, STATUS } from '../lib/domain';
 import { judgeRecord, policyLabel, type AutonomyPolicy, type MailboxAutonomy } from '../lib/autonomy-policy';
-import { INLINE_IMAGE_TYPES, NO_TEXT_BY_NATURE } from '../lib/attachment-limits';
+import { NO_TEXT_BY_NATURE } from '../lib/attachment-limits';
 import { DEFAULT_MAILBOX_ID } from '../lib/mailbox-registry';
 import { findNeverAutomatic } from '../lib/never-automatic';
 import type { AttachmentStore, StoredAttachment } from '../ports/attachments';
@@ -121,6 +121,6 @@ function readOrNoText(a: StoredAttachment): boolean {
   // Read only in part (pages or characters past a limit): the draft did not see all of it.
   if (a.textState === 'extracted') return a.textNote === null;
   if (a.textState !== 'skipped' || !NO_TEXT_BY_NATURE.test(a.textNote ?? '')) return false;
-  const picture = INLINE_IMAGE_TYPES.includes(a.detectedType ?? '') || (a.detectedType ?? '').startsWith('image/');
+  const picture = (a.detectedType ?? '').startsWith('image/');
   return !picture || (a.disposition === 'inline' && a.contentId !== null);
 }

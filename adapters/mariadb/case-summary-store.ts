@@ -2,8 +2,9 @@
 import type { CaseSummaryMail } from '../../lib/case-summary';
 import { CASE_SUMMARY_EVENTS } from '../../lib/domain';
 import type { CaseForSummary, CaseSummaryStore, NewCaseSummary } from '../../ports/case-summaries';
-import { classifyDbError, query, type Pool } from './pool';
+import { query, type Pool } from './pool';
 import { insertCaseEvent } from './case-events';
+import { inTransaction } from './transaction';
 
 /**
  * Mails a summary is made from: the first (how the case started) and the newest. A summary names
@@ -60,15 +61,8 @@ export function createMariaDbCaseSummaryStore(pool: Pool): CaseSummaryStore {
       return { id: c.id, mailboxId: c.mailbox_id, emailCount: Number(c.n), summaryEmails: Number(c.summary_emails), mails };
     },
 
-    async saveSummary(caseId: string, summary: NewCaseSummary): Promise<boolean> {
-      let conn;
-      try {
-        conn = await pool.getConnection();
-      } catch (err) {
-        throw classifyDbError(err, 'saving a case summary');
-      }
-      try {
-        await conn.beginTransaction();
+    saveSummary(caseId: string, summary: NewCaseSummary): Promise<boolean> {
+      return inTransaction(pool, 'saving a case summary', async (conn) => {
         // Only over a summary of fewer mails: a slower, older run never overwrites a newer one.
         const res = await query<{ affectedRows: number }>(
           conn,
@@ -90,14 +84,8 @@ export function createMariaDbCaseSummaryStore(pool: Pool): CaseSummaryStore {
             'recording a case summary in its history',
           );
         }
-        await conn.commit();
         return res.affectedRows > 0;
-      } catch (err) {
-        await conn.rollback().catch(() => undefined);
-        throw classifyDbError(err, 'saving a case summary');
-      } finally {
-        await conn.release().catch(() => undefined);
-      }
+      });
     },
   };
 }
