@@ -38,11 +38,11 @@ const NODE_BUILTINS = [
 
 /** lib/ modules inside the workflow bundle (checked by test/static/workflow-module-state.test.ts). */
 export const WORKFLOW_LIB_FILES = [
-  'lib/contract.ts',
-  'lib/domain.ts',
-  'lib/priority-rules.ts',
-  'lib/status-transitions.ts',
-  'lib/workflow-summary.ts',
+  'src/platform/contract.ts',
+  'src/platform/domain.ts',
+  'src/triage/priority-rules.ts',
+  'src/email/status-transitions.ts',
+  'src/email/workflow-summary.ts',
 ];
 
 /** Module-scope state in those files: refused (test/static/workflow-module-state.test.ts). */

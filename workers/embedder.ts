@@ -1,8 +1,8 @@
-import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from '../adapters/local-embedder';
-import { createOpenAiEmbedder } from '../adapters/openai-embedder';
-import type { Config } from '../lib/config';
-import { createLogger } from '../lib/logger';
-import type { Embedder } from '../ports/embedder';
+import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from '../src/retrieval/embedder.local';
+import { createOpenAiEmbedder } from '../src/retrieval/embedder.openai';
+import type { Config } from '../src/config';
+import { createLogger } from '../src/platform/logger';
+import type { Embedder } from '../src/retrieval/embedder.port';
 
 export interface RunningEmbedder {
   /** Undefined with EMBEDDER=off: no vectors, retrieval by words only. */

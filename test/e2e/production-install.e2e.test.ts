@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Connection } from '@temporalio/client';
-import { dropDatabase } from '../../adapters/mariadb/migrate';
+import { dropDatabase } from '../../src/platform/migrate.mariadb';
 import { spawnManaged } from '../support/services/child-process';
 import { freePort } from '../support/services/ports';
 import { startWorkerProcess } from '../support/services/worker-process';

@@ -112,7 +112,7 @@ test('the check recognises what it looks for (relative paths into test/ and scri
     "import fs from 'node:fs';",
     "import path from 'path';",
     "import { parse } from 'yaml';",
-    "import { loadConfig } from '../../lib/config';",
+    "import { loadConfig } from '../../src/config';",
   ].join('\n');
   const problems = importsOf('adapters/mariadb/sample.ts', sample).map((i) => problemWith('adapters/mariadb/sample.ts', i));
   assert.deepEqual(problems, [

@@ -29,12 +29,12 @@ test('the workflow bundle preloads the workflow modules, and lint watches every 
   assert.match(preload[1]!, /workflows\/index\.ts/, 'it preloads the workflows entry');
 
   const inBundle = [...new Set([...code.matchAll(/!\*\*\* \.\/(lib\/[\w-]+\.ts) \*\*\*!/g)].map((m) => m[1]!))].sort();
-  assert.ok(inBundle.includes('lib/contract.ts'), `lib modules found in the bundle: ${inBundle.join(', ')}`);
+  assert.ok(inBundle.includes('src/platform/contract.ts'), `lib modules found in the bundle: ${inBundle.join(', ')}`);
   const { WORKFLOW_LIB_FILES } = await lintConfig();
   assert.deepEqual(inBundle, [...WORKFLOW_LIB_FILES].sort(), 'eslint.config.mjs WORKFLOW_LIB_FILES must list exactly these');
 
   const eslint = new ESLint({ cwd: root });
-  for (const file of ['workflows/email-workflow.ts', 'workflows/email-run.ts', ...WORKFLOW_LIB_FILES]) {
+  for (const file of ['src/email/email.workflow.ts', 'src/email/email-run.workflow.ts', ...WORKFLOW_LIB_FILES]) {
     const rules = ((await eslint.calculateConfigForFile(file)) as Linter.Config).rules ?? {};
     assert.ok(rules['no-restricted-syntax'], `${file} is checked for module state`);
   }
