@@ -8,17 +8,13 @@ import { createMariaDbAutonomyStore } from '../src/autonomy/autonomy-store.maria
 import { createTemporalAutoApprover } from '../src/autonomy/auto-approver.temporal';
 import { createMariaDbBounceLedger } from '../src/email/bounce-ledger.mariadb';
 import { createMariaDbDraftStore } from '../src/email/draft-store.mariadb';
-import { createFullTextIndex } from '../src/retrieval/fulltext-index.mariadb';
-import { createMariaDbPersonalData } from '../src/privacy/personal-data.mariadb';
 import { createMariaDbRetentionStore } from '../src/privacy/retention-store.mariadb';
 import { createMariaDbJobLedger } from '../src/email/job-ledger.mariadb';
 import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
 import { createMariaDbAttachmentStore } from '../src/attachments/attachment-store.mariadb';
 import { createAttachmentReader } from '../src/attachments/attachment-reader';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
-import { createMariaDbKnowledgeLedger } from '../src/retrieval/knowledge-ledger.mariadb';
-import { readKnowledgeFolder } from '../src/retrieval/knowledge-folder.file';
-import { syncKnowledge, type KnowledgeSyncResult } from '../src/retrieval/knowledge-sync';
+import type { KnowledgeSyncResult } from '../src/retrieval/knowledge-sync';
 import { createMariaDbSendLedger } from '../src/email/send-ledger.mariadb';
 import { createMariaDbWatermarkStore } from '../src/mailboxes/watermark-store.mariadb';
 import { createOfflineDrafter } from '../src/drafting/drafter.offline';
@@ -37,23 +33,17 @@ import { createMariaDbCaseSummaryStore } from '../src/cases/case-summary-store.m
 import { createMariaDbCaseRouting } from '../src/cases/case-routing.mariadb';
 import { createTemporalCaseSignals } from '../src/cases/case-signals.temporal';
 import { createTemporalDecisions } from '../src/email/decisions.temporal';
-import { createArangoGraph } from '../src/retrieval/thread-graph.arango';
-import { createQdrantIndex } from '../src/retrieval/vector-index.qdrant';
-import { correlationId } from '../src/platform/activity-context';
-import { createCompositeIndex } from '../src/retrieval/composite-index';
 import type { Config } from '../src/config';
 import { ConfigError, PermanentError, errorMessage } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';
 import type { SecretRef } from '../src/platform/secret-ref';
 import { describeOAuth } from '../src/mailboxes/mailbox-oauth';
 import type { AccessTokenProvider } from '../src/mailboxes/access-tokens.port';
-import { limitEmbedder } from '../src/retrieval/limited-embedder';
 import type { Embedder } from '../src/retrieval/embedder.port';
-import { isolationKey } from '../src/mailboxes/mailbox-scope';
-import type { AuditLog, JobLedger, MessageStore } from '../src/platform/store.port';
-import type { VectorIndex } from '../src/retrieval/vector-index.port';
+import type { JobLedger } from '../src/platform/store.port';
+import { buildIndex, syncKnowledgeFolder } from '../src/retrieval/configured-index';
 import { buildCaseDeadlinePorts } from './case-deadline-ports';
-import { remoteEmbedder } from './embedder';
+import { remoteEmbedder } from '../src/retrieval/embedder';
 
 export interface Dependencies {
   activities: ActivityDeps;
@@ -65,71 +55,13 @@ export interface Dependencies {
   close(): Promise<void>;
 }
 
-/**
- * The index with every configured part: full text always (with vectors beside the passages when
- * there is an embedder), Qdrant and ArangoDB when set, all scoped by each email's isolation key
- * (its mailbox's team, or account and folder) and the context rules of the config. `embedder`:
- * the embedder of the configuration; Qdrant without one embeds through EMBEDDING_BASE_URL as
- * before, and that embedder then serves the full-text index too. One embedder, limited to
- * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
- */
-export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
-  const shared = embedder ? limitEmbedder(embedder, config.worker.concurrency.embedder) : undefined;
-  const { method, minCosine } = config.retrieval;
-  return createCompositeIndex({
-    primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),
-    embedder: shared,
-    method,
-    // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
-    vector: config.qdrant && shared ? createQdrantIndex({ ...config.qdrant, embedder: shared }) : undefined,
-    graph: config.arango
-      ? createArangoGraph({
-          url: config.arango.url,
-          databaseName: config.arango.database,
-          username: config.arango.username,
-          password: config.arango.password,
-        })
-      : undefined,
-    messages,
-    personalData: createMariaDbPersonalData(pool),
-    account: config.imap.user,
-    keyOf(email) {
-      const entry = config.mailboxes.find((m) => m.id === email.mailboxId);
-      return entry ? isolationKey(entry, email.mailbox ?? '') : null;
-    },
-    policy: { includeOrganisation: config.context.includeOrganisation, reuseReplies: config.context.reuseReplies },
-    // Retrieval goes on with less context; the audit log says what was missing.
-    async onDegraded(part, err) {
-      const cid = correlationId();
-      await audit.record({
-        emailId: cid,
-        correlationId: cid,
-        eventType: 'retrieval_degraded',
-        errorClass: 'dependency',
-        message: `${part} unavailable while retrieving context: ${errorMessage(err)}`,
-      });
-    },
-  });
-}
-
-/** Reads the knowledge folder and brings the indexes in line with it. */
-export async function syncKnowledgeFolder(
-  config: Config,
-  pool: Pool,
-  index: VectorIndex,
-): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null> {
-  if (!config.context.knowledgeDir) return null;
-  const { files, skipped } = readKnowledgeFolder(config.context.knowledgeDir);
-  return { ...(await syncKnowledge({ files, ledger: createMariaDbKnowledgeLedger(pool), index })), skipped };
-}
-
 /** Builds every adapter from one validated config; `close` releases them on shutdown. */
 export function buildDependencies(
   config: Config,
   client: Client,
   /**
    * `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager.
-   * `embedder`: the one the worker started (workers/embedder.ts); when not given, EMBEDDER=remote's
+   * `embedder`: the one the worker started (src/retrieval/embedder.ts); when not given, EMBEDDER=remote's
    * is built here and the other modes have none (a local service is started only by the worker).
    */
   options: { eagerStarts?: boolean; embedder?: Embedder | undefined } = {},

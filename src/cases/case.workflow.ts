@@ -13,7 +13,7 @@
  */
 import { condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CASE_STATUS } from '../platform/domain';
-import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
+import { PROFILES, taskQueueFor } from '../email/activity-profiles.workflow';
 import {
   caseChangedSignal,
   caseQuery,

@@ -33,13 +33,9 @@ export interface SendResult {
   raw: Buffer;
 }
 
-/**
- * SMTP phases of one attempt, in order. Everything before `data_end` hands nothing over: the
- * server discards a message whose final dot never came. From `data_end` on (the final dot is
- * being written, the reply is awaited) the outcome is unknown until the server answers.
- */
-export const SMTP_PHASES = ['connect', 'greeting', 'tls', 'login', 'mail_from', 'rcpt', 'data', 'data_end'] as const;
-export type SmtpPhase = (typeof SMTP_PHASES)[number];
+import { SMTP_PHASES, type SmtpPhase } from '../platform/domain';
+
+export { SMTP_PHASES, type SmtpPhase };
 
 /** What the session is about to send the message to, known before the first byte of it. */
 export interface EnvelopeSeen {

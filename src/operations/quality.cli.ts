@@ -1,4 +1,4 @@
-import { buildEmbedder } from '../../workers/embedder';
+import { buildEmbedder } from '../retrieval/embedder';
 import { gapCandidates, outcomeCounts } from './draft-quality.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import type { Config } from '../config';

@@ -150,6 +150,13 @@ export type SendOutcome = (typeof SEND_OUTCOME)[keyof typeof SEND_OUTCOME];
 export const TRIAGE_CLASSES = ['own_address', 'spam', 'feedback_report', 'bounce', 'auto_reply', 'list', 'no_reply', 'duplicate'] as const;
 export type TriageClass = (typeof TRIAGE_CLASSES)[number];
 /** Classes `TRIAGE_ALLOW` cannot open: a loop, a complaint about our mail, a copy answered elsewhere. */
+/** The triage class of an email and why. */
+export interface TriageVerdict {
+  class: TriageClass;
+  /** One line for operators: which header or pattern decided. */
+  reason: string;
+}
+
 export const TRIAGE_NEVER_ALLOWED: readonly TriageClass[] = Object.freeze(['own_address', 'feedback_report', 'duplicate']);
 /**
  * Audit events of triage a person must see: an abuse complaint about our mail, and a sender held
@@ -248,3 +255,11 @@ export const ATTACHMENT_EVENTS = {
   /** Not stored: the attachments of the mail passed MAX_MESSAGE_BYTES. */
   notStored: 'attachment_not_stored',
 } as const;
+
+/**
+ * SMTP phases of one attempt, in order. Everything before `data_end` hands nothing over: the
+ * server discards a message whose final dot never came. From `data_end` on (the final dot is
+ * being written, the reply is awaited) the outcome is unknown until the server answers.
+ */
+export const SMTP_PHASES = ['connect', 'greeting', 'tls', 'login', 'mail_from', 'rcpt', 'data', 'data_end'] as const;
+export type SmtpPhase = (typeof SMTP_PHASES)[number];

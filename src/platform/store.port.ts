@@ -1,8 +1,17 @@
-import type { DraftOutcome, DraftStatus, EmailStatus, Priority, QUEUE_STATUS, QueueStatus, SendStatus, TriageClass } from './domain';
+import type {
+  DraftOutcome,
+  DraftStatus,
+  EmailStatus,
+  Priority,
+  QUEUE_STATUS,
+  QueueStatus,
+  SendStatus,
+  SmtpPhase,
+  TriageClass,
+  TriageVerdict,
+} from './domain';
 import type { StepName } from './contract';
 import type { ErrorClass } from './errors';
-import type { SmtpPhase } from '../email/mail-sender.port';
-import type { TriageVerdict } from '../triage/triage';
 
 export interface ParsedEmail {
   messageId: string | null;

@@ -32,9 +32,7 @@ export function temporalConnectionOptions(config: Config): { address: string; tl
  */
 export function temporalDataConverter(config: Config): DataConverter | undefined {
   const keys = config.security.payloadKeys;
-  return keys
-    ? { payloadCodecs: [createEncryptionCodec(keys)], failureConverterPath: require.resolve('./failure-converter') }
-    : undefined;
+  return keys ? { payloadCodecs: [createEncryptionCodec(keys)], failureConverterPath: require.resolve('./failure-converter') } : undefined;
 }
 
 /** A Client on its own connection, with the project's connection options and data converter. */

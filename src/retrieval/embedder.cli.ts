@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { errorMessage } from '../platform/errors';
-import { buildEmbedder } from '../../workers/embedder';
+import { buildEmbedder } from './embedder';
 import { CliError } from '../platform/cli-context';
 
 export interface EmbedderCheck {

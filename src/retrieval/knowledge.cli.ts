@@ -2,8 +2,8 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import type { Config } from '../config';
 import { errorMessage } from '../platform/errors';
-import { buildIndex, syncKnowledgeFolder } from '../../workers/wiring';
-import { buildEmbedder } from '../../workers/embedder';
+import { buildIndex, syncKnowledgeFolder } from './configured-index';
+import { buildEmbedder } from './embedder';
 import { CliError, connectDatabase } from '../platform/cli-context';
 
 /** `email-rag knowledge sync`: indexes new and changed files of KNOWLEDGE_DIR, removes deleted ones. */

@@ -12,7 +12,7 @@ import { createTemporalDecisions } from '../email/decisions.temporal';
 import { dlqRequeue } from '../operations/dead-letters.cli';
 import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../config';
-import { buildEmbedder } from '../../workers/embedder';
+import { buildEmbedder } from '../retrieval/embedder';
 import { buildInboxApp } from './app';
 
 export interface RunningInbox {

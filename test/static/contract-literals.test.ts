@@ -23,7 +23,7 @@ import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../src/platform/contract
 import { DRAFT_STATUS, QUEUE_STATUS, SEND_STATUS, START_STATUS, STATUS } from '../../src/platform/domain';
 
 const ROOT = join(__dirname, '..', '..');
-const PRODUCT_DIRS = ['activities', 'adapters', 'cli', 'inbox', 'lib', 'ports', 'workers', 'workflows'];
+const PRODUCT_DIRS = ['src', 'activities', 'workers', 'workflows'];
 
 /** Where the words are defined. */
 const CONTRACT_FILES = ['src/platform/contract.ts', 'src/platform/domain.ts'];

@@ -4,7 +4,13 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { ConfigError } from '../../src/platform/errors';
 import { roleFromClaims } from '../../src/review-inbox/inbox-roles';
-import { accountAfterFailure, addressAfterFailure, addressKey, judgeAttempt, type ThrottleCounter } from '../../src/review-inbox/login-throttle-policy';
+import {
+  accountAfterFailure,
+  addressAfterFailure,
+  addressKey,
+  judgeAttempt,
+  type ThrottleCounter,
+} from '../../src/review-inbox/login-throttle-policy';
 
 const base = { IMAP_USER: 'u', IMAP_PASSWORD: 'p' };
 const fresh = (now: Date): ThrottleCounter => ({ failures: 0, windowStartedAt: now, lastFailureAt: null, nextAttemptAt: null });

@@ -8,7 +8,7 @@
  */
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { STEPS, type StepName } from './contract';
+import { STEPS, type StepName } from '../platform/contract';
 
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
 

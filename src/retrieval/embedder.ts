@@ -1,8 +1,8 @@
-import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from '../src/retrieval/embedder.local';
-import { createOpenAiEmbedder } from '../src/retrieval/embedder.openai';
-import type { Config } from '../src/config';
-import { createLogger } from '../src/platform/logger';
-import type { Embedder } from '../src/retrieval/embedder.port';
+import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from './embedder.local';
+import { createOpenAiEmbedder } from './embedder.openai';
+import type { Config } from '../config';
+import { createLogger } from '../platform/logger';
+import type { Embedder } from './embedder.port';
 
 export interface RunningEmbedder {
   /** Undefined with EMBEDDER=off: no vectors, retrieval by words only. */
