@@ -141,7 +141,7 @@ export default tseslint.config(
     // The workflow bundle preloads these modules once per workflow thread and every workflow shares
     // them (workers/workflow-bundle-options.ts): state at module scope would leak from one
     // workflow into another and break replay. test/static/workflow-module-state.test.ts keeps the
-    // list of lib/ files in step with what the bundle really contains.
+    // list of shared files in step with what the bundle really contains.
     files: [...WORKFLOW_FILES, ...WORKFLOW_LIB_FILES],
     rules: {
       'no-restricted-syntax': MODULE_STATE_RULE,

@@ -1,5 +1,5 @@
 /**
- * What the phases of one email's run share: its state (the `state` query), the decision inbox,
+ * What the phases of one email's run share: its state (the `state` query), the decision queue,
  * the activities by profile, and the status recorder. The workflow decides every status: each
  * transition moves the search attributes and the Web UI line, and is recorded in MariaDB
  * (`emails.status` and an `audit_log` row) by a local activity, or by the activity that reached it

@@ -96,7 +96,7 @@ test('the install holds the dependencies and no devDependency', () => {
     assert.equal(existsSync(path.join(install, 'node_modules', name)), false, `${name} is not installed`);
   }
   // Neither sources nor tests came along: only the build output can run.
-  for (const folder of ['test', 'scripts', 'workflows', 'lib']) assert.equal(existsSync(path.join(install, folder)), false, folder);
+  for (const folder of ['test', 'scripts', 'workflows', 'src']) assert.equal(existsSync(path.join(install, folder)), false, folder);
 });
 
 test('the CLI runs from dist/: help, migrate, status', async () => {
