@@ -48,7 +48,7 @@ export const WORKFLOW_LIB_FILES = [
   'src/platform/domain.ts',
   'src/triage/priority-rules.ts',
   'src/email/status-transitions.ts',
-  'src/email/workflow-summary.ts',
+  'src/platform/workflow-summary.ts',
 ];
 
 /** Adapters, known by their suffix: the technology they speak to (`*.mariadb.ts`, `*.temporal.ts`, …). */
@@ -70,6 +70,7 @@ const ADAPTER_SUFFIXES = [
 
 /** The features under src/ (src/cli/ is the command line's shell, which starts the processes). */
 const FEATURES = [
+  'business-time',
   'archive-import',
   'attachments',
   'autonomy',
@@ -159,7 +160,9 @@ export default tseslint.config(
           zones: [
             {
               target: './src/platform',
-              from: [...FEATURES.map((feature) => `./src/${feature}`), './src/cli', './workers', './activities', './workflows'],
+              // The activity registry's type is named by the workflow side's activity profiles, as a type only
+              // (the workflow rules above refuse more).
+              from: [...FEATURES.map((feature) => `./src/${feature}`), './src/cli', './workers', './workflows'],
               message: 'platform/ is shared by every feature and imports none of them',
             },
             ...FEATURES.map((feature) => ({

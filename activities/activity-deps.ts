@@ -4,7 +4,7 @@ import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port'
 import type { TriageSettings } from '../src/triage/triage';
 import type { AttachmentStore, AttachmentTextReader } from '../src/attachments/attachments.port';
 import type { BounceLedger } from '../src/email/bounce-ledger.port';
-import type { BusinessCalendars } from '../src/cases/business-calendars.port';
+import type { BusinessCalendars } from '../src/business-time/business-calendars.port';
 import type { CaseClock } from '../src/cases/case-clock.port';
 import type { Drafter } from '../src/drafting/drafter.port';
 import type { Embedder } from '../src/retrieval/embedder.port';

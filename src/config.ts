@@ -12,7 +12,7 @@ import { parseSecurityConfig, type SecurityConfig } from './platform/temporal-se
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage/triage';
 import { readInboxConfig, type InboxConfig } from './review-inbox/inbox-config';
 import { readRetention, type RetentionSettings } from './privacy/retention-config';
-import { embedderSettings, readGuard, type EmbedderSettings, type GuardSettings } from './retrieval/embedding-config';
+import { embedderSettings, readGuard, type EmbedderSettings, type GuardSettings } from './drafting/embedding-config';
 import { GAP_SIMILARITY } from './operations/gap-clusters';
 import type { AutonomyPolicy } from './autonomy/autonomy-policy';
 import { readAutonomyPolicy } from './autonomy/autonomy-config';
@@ -175,7 +175,7 @@ export {
   type EmbedderMode,
   type EmbeddingInputType,
   type EmbedderSettings,
-} from './retrieval/embedding-config';
+} from './drafting/embedding-config';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import { loadBusinessCalendars } from '../src/cases/business-calendars.file';
+import { loadBusinessCalendars } from '../src/business-time/business-calendars.file';
 import { createEscalationMailNotifier } from '../src/cases/escalation.smtp';
 import { createWebhookNotifier } from '../src/cases/escalation.webhook';
 import { createMariaDbCaseClock } from '../src/cases/case-clock.mariadb';

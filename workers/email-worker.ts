@@ -9,7 +9,7 @@ import { buildEmbedder, type RunningEmbedder } from '../src/retrieval/embedder';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
-import { COST_CLASSES, type CostClass } from '../src/email/activity-profiles.workflow';
+import { COST_CLASSES, type CostClass } from '../src/platform/activity-profiles.workflow';
 
 /** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
 function bundleAtStart() {

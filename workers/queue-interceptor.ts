@@ -6,7 +6,7 @@ import { QUEUE_STATUS, type Priority } from '../src/platform/domain';
 import { errorMessage } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../src/platform/store.port';
-import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../src/email/activity-profiles.workflow';
+import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../src/platform/activity-profiles.workflow';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import type { Config } from '../../src/config';
-import { COST_CLASSES } from '../../src/email/activity-profiles.workflow';
+import { COST_CLASSES } from '../../src/platform/activity-profiles.workflow';
 
 export interface TwinResult {
   workflows: number;

@@ -5,7 +5,7 @@ import { STATUS } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
 import type { MailboxEntry } from '../mailboxes/mailbox-registry';
 import { effectivePriority } from '../triage/priority-rules';
-import { emailDisplay } from '../email/workflow-summary';
+import { emailDisplay } from '../platform/workflow-summary';
 import type { AuditLog, MessageStore } from '../platform/store.port';
 import type { WorkflowStarter } from '../email/workflow-starter.port';
 import type { ArchiveItem } from './archive-sources';

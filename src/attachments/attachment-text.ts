@@ -1,7 +1,7 @@
 import { ATTACHMENT_EVENTS } from '../platform/domain';
 import { NO_TEXT_BY_NATURE, attachmentSourceId } from './attachment-limits';
 import type { StoredAttachment } from './attachments.port';
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from '../retrieval/vector-index.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 

@@ -1,4 +1,4 @@
-import { extractiveSummary, type CaseSummaryMail, type SummaryLanguage } from './case-summary';
+import { extractiveSummary, type CaseSummaryMail, type SummaryLanguage } from '../drafting/case-summary';
 import { CASE_SUMMARY_EVENTS, CASE_SUMMARY_KINDS, type CaseSummaryKind } from '../platform/domain';
 import { EmailRagError, errorMessage } from '../platform/errors';
 import { detectLanguage } from '../platform/language';

@@ -13,7 +13,7 @@
  */
 import { condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { CASE_STATUS } from '../platform/domain';
-import { PROFILES, taskQueueFor } from '../email/activity-profiles.workflow';
+import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 import {
   caseChangedSignal,
   caseQuery,
@@ -23,7 +23,7 @@ import {
   type CaseView,
   type CaseWorkflowInput,
 } from './case-definitions.workflow';
-import { CASE_OWNER, CASE_STATUS_KEY } from '../email/search-attributes.workflow';
+import { CASE_OWNER, CASE_STATUS_KEY } from '../platform/search-attributes.workflow';
 
 export * from './case-definitions.workflow';
 

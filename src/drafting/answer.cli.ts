@@ -6,7 +6,7 @@ import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import type { Config } from '../config';
 import { priorityKey, STATUS, type EmailWorkflowInput } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
-import { emailDisplay } from '../email/workflow-summary';
+import { emailDisplay } from '../platform/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 
 /**

@@ -1,6 +1,6 @@
 /** The sources of a draft, shown to the reviewer as the model saw them. */
-import { maskPersonalData } from '../privacy/mask-personal-data';
-import { createMariaDbPersonalData } from '../privacy/personal-data.mariadb';
+import { maskPersonalData } from '../retrieval/mask-personal-data';
+import { createMariaDbPersonalData } from '../retrieval/personal-data.mariadb';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 export interface SourceText {

@@ -1,8 +1,8 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from './draft-prompt';
-import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from '../cases/case-summary-prompt';
-import type { CaseSummaryMail, SummaryLanguage } from '../cases/case-summary';
+import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';
+import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
 import { DependencyError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
 import type { CaseSummaryResult, DraftRequest, DraftResult, Drafter } from './drafter.port';

@@ -1,35 +1,8 @@
-import type { CaseSummaryMail, SummaryLanguage } from '../cases/case-summary';
+import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
+import type { DraftContextItem } from '../retrieval/vector-index.port';
 
-/**
- * One piece of retrieved context. Where it may come from is a privacy rule (see docs/pipeline.md,
- * "Whose data a draft may see"): the same correspondent, the knowledge folder, or our own
- * replies to others with personal data masked.
- */
-export interface DraftContextItem {
-  /**
-   * Traces the item to its source: an email id (our sent replies: `<email id>:draft:<n>:sent`)
-   * or `knowledge:<relative path>#<passage n>` for the knowledge folder, or
-   * `attachment:<file>#p<page>` for a page of the answered email's attachment.
-   */
-  sourceId: string;
-  /**
-   * `thread`: the same conversation; `similar` / `sender`: the correspondent's (or their
-   * organisation's) other mail; `knowledge`: the knowledge folder; `own_reply`: our reply to
-   * another correspondent, personal data masked; `attachment`: text read from a file attached to
-   * the email being answered (`sourceId` `attachment:<file>#p<page>`).
-   */
-  kind: 'thread' | 'similar' | 'sender' | 'knowledge' | 'own_reply' | 'attachment';
-  text: string;
-  /** A short human label: the subject, or the knowledge file's path. */
-  title?: string;
-  /**
-   * How retrieval found the item, when it ranked it: `fused` is the item's reciprocal-rank-fusion
-   * score, `cosine` its vector similarity to the new mail (given whenever its vector was compared,
-   * also for a word match below the vectors' floor; absent without vectors),
-   * `wordRank` / `vectorRank` its 1-based rank by shared words and by vectors.
-   */
-  match?: { fused: number; cosine?: number; wordRank?: number; vectorRank?: number };
-}
+export type { DraftContextItem };
+
 export interface DraftRequest {
   emailId: string;
   from: { name: string; address: string };
@@ -54,7 +27,7 @@ export interface DraftResult {
   flags: string[];
 }
 
-/** A model's handover summary of a case (see src/cases/case-summary.ts for the one made without a model). */
+/** A model's handover summary of a case (see src/drafting/case-summary.ts for the one made without a model). */
 export interface CaseSummaryResult {
   text: string;
   model: string;

@@ -3,7 +3,7 @@ import { DEFAULT_MIN_ANSWER_COSINE, answeringItems, type Judged } from './answer
 import { detectLanguage, detectLanguageOr } from '../platform/language';
 import { sentencesOf } from '../retrieval/passage-sentences';
 import { REPLY_WORDING, type ReplyLanguage } from './reply-wording';
-import { inverseFrequencies, overlapScore, terms } from './term-overlap';
+import { inverseFrequencies, overlapScore, terms } from '../retrieval/term-overlap';
 
 export { sentencesOf } from '../retrieval/passage-sentences';
 

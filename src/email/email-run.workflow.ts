@@ -22,8 +22,8 @@ import {
 } from '../platform/domain';
 import { agedPriorityKey } from '../triage/priority-rules';
 import type { StatusStep } from './status-transitions';
-import { currentDetailsLine } from './workflow-summary';
-import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from './activity-profiles.workflow';
+import { currentDetailsLine } from '../platform/workflow-summary';
+import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from '../platform/activity-profiles.workflow';
 import { createDecisionInbox } from './decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';

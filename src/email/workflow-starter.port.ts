@@ -1,5 +1,5 @@
 import type { EmailWorkflowInput, Priority } from '../platform/domain';
-import type { WorkflowDisplay } from './workflow-summary';
+import type { WorkflowDisplay } from '../platform/workflow-summary';
 
 /** Starts one EmailWorkflow per email; starting an id that exists already is a no-op. */
 export interface WorkflowStarter {

@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type EmailWorkflowInput, type Priority } from '../platform/domain';
 import { TransientError } from '../platform/errors';
-import type { WorkflowDisplay } from './workflow-summary';
+import type { WorkflowDisplay } from '../platform/workflow-summary';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
 
 // Known at start (types as in the contract's SEARCH_ATTRIBUTES): set with the start request, so

@@ -1,7 +1,7 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { PollInput, PollResult } from './poll.activities';
-import { PROFILES, taskQueueFor } from '../email/activity-profiles.workflow';
+import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 
 /**
  * Passes one run may take, over all folders of its mailbox: with the default batch of 100 that is

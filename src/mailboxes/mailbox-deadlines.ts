@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { buildBusinessCalendar } from '../cases/business-hours';
+import { buildBusinessCalendar } from '../business-time/business-hours';
 import {
   DEFAULT_DEADLINE_SETTINGS,
   DEFAULT_REMINDER_BEFORE,
@@ -9,7 +9,7 @@ import {
   type DeadlineSettings,
   type EscalationTargets,
   type ReminderBefore,
-} from '../cases/case-deadline';
+} from '../business-time/case-deadline';
 import { PRIORITIES, type Priority } from '../platform/domain';
 import { parseSecretRef } from '../platform/secret-ref';
 

@@ -1,5 +1,5 @@
 import type { MailboxEntry } from './mailbox-registry';
-import type { MailSender } from '../email/mail-sender.port';
+import type { MailSender } from './mail-sender.port';
 import type { Mailbox } from './mailbox.port';
 
 /** One registered mailbox with the adapters that speak for it. */

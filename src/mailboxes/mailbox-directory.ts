@@ -3,11 +3,11 @@ import { ConfigError, PermanentError, errorMessage } from '../platform/errors';
 import { describeOAuth, type OAuthSettings } from './mailbox-oauth';
 import { DEFAULT_MAILBOX_ID, describeSecret, type MailboxEntry, type SecretRef } from './mailbox-registry';
 import type { AccessTokenProvider } from './access-tokens.port';
-import type { MailSender } from '../email/mail-sender.port';
+import type { MailSender } from './mail-sender.port';
 import type { Mailbox } from './mailbox.port';
 import type { MailboxDirectory, ServedMailbox } from './mailbox-directory.port';
 import { createImapMailbox, type ImapSettings } from './mailbox.imap';
-import { createSmtpSender, type SmtpSettings } from '../email/mail-sender.smtp';
+import { createSmtpSender, type SmtpSettings } from './mail-sender.smtp';
 
 export interface MailboxDirectoryOptions {
   /** Reads a secret by reference (Config.readSecret); throws ConfigError naming the reference. */

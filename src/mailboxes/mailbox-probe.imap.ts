@@ -1,8 +1,8 @@
 import { errorMessage } from '../platform/errors';
 import type { OAuthMechanism } from './mailbox-oauth';
 import { newImapClient, type ImapLogin } from './client.imap';
-import { openSmtpConnection } from '../email/connection.smtp';
-import { oauthSmtpHandlers, oauthSmtpLogin } from '../email/oauth.smtp';
+import { openSmtpConnection } from './connection.smtp';
+import { oauthSmtpHandlers, oauthSmtpLogin } from './oauth.smtp';
 
 /** One thing `email-rag mailboxes check` tried, and how it went. */
 export interface ProbeStep {

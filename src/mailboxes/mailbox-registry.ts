@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { DeadlineSettings } from '../cases/case-deadline';
+import type { DeadlineSettings } from '../business-time/case-deadline';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
@@ -62,7 +62,7 @@ export interface MailboxEntry {
   priorityRules: PriorityRule[];
   /** Language of greetings and fallbacks when the mail's own cannot be told. */
   language: 'de' | 'en';
-  /** Business hours, response targets, reminder and escalation of its cases; absent: the defaults (src/cases/case-deadline.ts). */
+  /** Business hours, response targets, reminder and escalation of its cases; absent: the defaults (src/business-time/case-deadline.ts). */
   deadlines?: DeadlineSettings;
 }
 

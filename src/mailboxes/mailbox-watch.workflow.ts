@@ -1,6 +1,6 @@
 import { CancellationScope, continueAsNew, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { PROFILES, taskQueueFor } from '../email/activity-profiles.workflow';
+import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 
 /** One session of a folder's watch; the run then continues as new (fresh history, registry read again). */
 export const WATCH_SESSION_SECONDS = 25 * 60;

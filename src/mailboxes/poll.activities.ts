@@ -5,7 +5,7 @@ import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
 import { effectivePriority } from '../triage/priority-rules';
 import { classifyError } from '../platform/retry-decision';
-import { emailDisplay } from '../email/workflow-summary';
+import { emailDisplay } from '../platform/workflow-summary';
 import { correlationId } from '../platform/activity-context';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { mailboxOf } from './mailbox-of';

@@ -1,7 +1,7 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { CleanupResult } from './cleanup.activities';
-import { PROFILES, taskQueueFor } from '../email/activity-profiles.workflow';
+import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 
 const { resetStuckJobs } = proxyActivities<Activities>(PROFILES.poll.options);
 

@@ -255,7 +255,7 @@ export function isLlmFailure(type: string | null | undefined): boolean {
 
 /**
  * Queue steps: the `step` of a `queue_jobs` row, the step a failure names (`failedStepOf`) and
- * `dlq`'s grouping. src/email/activity-profiles.workflow.ts maps every planned activity to one.
+ * `dlq`'s grouping. src/platform/activity-profiles.workflow.ts maps every planned activity to one.
  */
 export const STEPS = {
   poll: 'poll',

@@ -256,7 +256,7 @@ export interface DraftStore {
   releaseReplySlot(emailId: string): Promise<void>;
 }
 
-/** SMTP phases an attempt can have reached; see src/email/mail-sender.port.ts. `claimed`: no session yet. */
+/** SMTP phases an attempt can have reached; see src/mailboxes/mail-sender.port.ts. `claimed`: no session yet. */
 export type SendPhase = 'claimed' | SmtpPhase;
 
 /** Phases before the final dot of DATA: nothing was handed over, a retry cannot duplicate. */

@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from './vector-index.port';
 import type { EmailRecord, MessageStore } from '../platform/store.port';
 import type { IsolationKey } from '../mailboxes/mailbox-scope';
 import type { ThreadGraph } from './thread-graph.port';
@@ -10,8 +10,8 @@ import { emailPassages, retrievalProbe } from './passages';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
 import { DependencyError, errorMessage } from '../platform/errors';
 import { organisationDomain } from './organisation';
-import { maskPersonalData } from '../privacy/mask-personal-data';
-import type { PersonalDataLookup } from '../privacy/personal-data.port';
+import { maskPersonalData } from './mask-personal-data';
+import type { PersonalDataLookup } from './personal-data.port';
 
 export interface CompositeIndexParts {
   /** The embedded full-text index: always there, its failure fails the step. */

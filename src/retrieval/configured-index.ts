@@ -8,7 +8,7 @@ import { errorMessage } from '../platform/errors';
 import type { Pool } from '../platform/pool.mariadb';
 import type { AuditLog, MessageStore } from '../platform/store.port';
 import { isolationKey } from '../mailboxes/mailbox-scope';
-import { createMariaDbPersonalData } from '../privacy/personal-data.mariadb';
+import { createMariaDbPersonalData } from './personal-data.mariadb';
 import { createCompositeIndex } from './composite-index';
 import type { Embedder } from './embedder.port';
 import { createFullTextIndex } from './fulltext-index.mariadb';

@@ -1,4 +1,4 @@
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from './vector-index.port';
 
 /**
  * Collects a draft's context in the order given, each passage once: the same source with the

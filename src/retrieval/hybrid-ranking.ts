@@ -4,7 +4,7 @@
  * cosine similarity of stored vectors, fused by reciprocal rank. Vectors only reorder and
  * complete what the caller passes in: they never widen the set.
  */
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from './vector-index.port';
 import { rankPassages } from './passage-ranking';
 import { fuseRankings } from './rank-fusion';
 import { cosine } from './vectors';

@@ -5,7 +5,7 @@
  * only be asked over the whole index. Words match as in the offline drafter (`termsMatch`:
  * same word, shared stem, part of a German compound), which MATCH never did.
  */
-import { terms, termsMatch } from '../drafting/term-overlap';
+import { terms, termsMatch } from './term-overlap';
 
 /** BM25's usual constants: term-frequency saturation and length normalisation. */
 const K1 = 1.2;

@@ -6,7 +6,7 @@ import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'reso
 import { DependencyError, EmailRagError, PermanentError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
 import { emailPassages, retrievalProbe } from './passages';
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from './vector-index.port';
 import { detectLanguage } from '../platform/language';
 import type { Embedder } from './embedder.port';
 import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorIndex } from './vector-index.port';

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DateTime } from 'luxon';
 import { createCaseDeadlineActivities, escalationKey } from '../../src/cases/case-deadline.activities';
-import { loadBusinessCalendars } from '../../src/cases/business-calendars.file';
+import { loadBusinessCalendars } from '../../src/business-time/business-calendars.file';
 import { createEscalationMailNotifier } from '../../src/cases/escalation.smtp';
 import { createWebhookNotifier } from '../../src/cases/escalation.webhook';
 import { createMailboxDirectory } from '../../src/mailboxes/mailbox-directory';

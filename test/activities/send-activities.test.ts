@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
-import { createSmtpSender } from '../../src/email/mail-sender.smtp';
+import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
 import { PermanentError } from '../../src/platform/errors';
 import { loadConfig } from '../../src/config';
 import { envelopeMismatch } from '../../src/email/recipients';

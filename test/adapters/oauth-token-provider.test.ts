@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createOAuthTokenProvider } from '../../src/mailboxes/oauth-token-provider';
-import { createSmtpSender } from '../../src/email/mail-sender.smtp';
+import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
 import { EmailRagError } from '../../src/platform/errors';
 import type { OAuthSettings } from '../../src/mailboxes/mailbox-oauth';
 import { resolveSecret } from '../../src/mailboxes/mailbox-registry';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
-import { createMariaDbPersonalData } from '../../src/privacy/personal-data.mariadb';
+import { createMariaDbPersonalData } from '../../src/retrieval/personal-data.mariadb';
 import { createCompositeIndex } from '../../src/retrieval/composite-index';
 import type { VectorIndex } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../support/database';

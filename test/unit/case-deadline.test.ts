@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DateTime } from 'luxon';
-import { ALWAYS_OPEN, buildBusinessCalendar } from '../../src/cases/business-hours';
+import { ALWAYS_OPEN, buildBusinessCalendar } from '../../src/business-time/business-hours';
 import {
   DEFAULT_RESPONSE_TARGETS,
   DEFAULT_REMINDER_BEFORE,
@@ -9,7 +9,7 @@ import {
   parseBusinessDuration,
   planDeadline,
   raisedPriority,
-} from '../../src/cases/case-deadline';
+} from '../../src/business-time/case-deadline';
 import { ConfigError } from '../../src/platform/errors';
 import { parseMailboxRegistry, type MailboxDefaults } from '../../src/mailboxes/mailbox-registry';
 

@@ -10,12 +10,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { createMailboxDirectory } from '../../src/mailboxes/mailbox-directory';
 import type { ImapSettings } from '../../src/mailboxes/mailbox.imap';
-import type { SmtpSettings } from '../../src/email/mail-sender.smtp';
+import type { SmtpSettings } from '../../src/mailboxes/mail-sender.smtp';
 import { loadConfig } from '../../src/config';
 import { EmailRagError } from '../../src/platform/errors';
 import { resolveSecret, type MailboxEntry } from '../../src/mailboxes/mailbox-registry';
 import { isolationKey } from '../../src/mailboxes/mailbox-scope';
-import type { MailSender } from '../../src/email/mail-sender.port';
+import type { MailSender } from '../../src/mailboxes/mail-sender.port';
 import type { Mailbox } from '../../src/mailboxes/mailbox.port';
 
 function entry(

@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { DependencyError, PermanentError, TransientError } from '../../src/platform/errors';
 import { classifyHttpStatus, parseRetryAfter } from '../../src/platform/http-errors';
 import { classifyError, decideRetry } from '../../src/platform/retry-decision';
-import { DEFAULT_RETRY_DELAYS_MS, PROFILES } from '../../src/email/activity-profiles.workflow';
+import { DEFAULT_RETRY_DELAYS_MS, PROFILES } from '../../src/platform/activity-profiles.workflow';
 
 const plan = PROFILES.parse.plan;
 

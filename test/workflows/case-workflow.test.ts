@@ -10,8 +10,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { DateTime } from 'luxon';
 import { registerSearchAttributes } from '../../src/operations/search-attributes.temporal';
-import { buildBusinessCalendar, type BusinessCalendar } from '../../src/cases/business-hours';
-import { DEFAULT_RESPONSE_TARGETS, planDeadline } from '../../src/cases/case-deadline';
+import { buildBusinessCalendar, type BusinessCalendar } from '../../src/business-time/business-hours';
+import { DEFAULT_RESPONSE_TARGETS, planDeadline } from '../../src/business-time/case-deadline';
 import {
   CaseWorkflow,
   caseChangedSignal,

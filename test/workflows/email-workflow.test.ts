@@ -20,7 +20,7 @@ import { registerSearchAttributes } from '../../src/operations/search-attributes
 import { PermanentError, TransientError } from '../../src/platform/errors';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
-import { COST_CLASSES } from '../../src/email/activity-profiles.workflow';
+import { COST_CLASSES } from '../../src/platform/activity-profiles.workflow';
 import {
   EmailWorkflow,
   approveSignal,

@@ -21,7 +21,7 @@ export interface DeadlineSettings {
   businessHours?: {
     timeZone: string;
     weekly: BusinessCalendar['weekly'];
-    /** Absolute path of the holidays file (src/cases/holidays.ts), read by the worker at start. */
+    /** Absolute path of the holidays file (src/business-time/holidays.ts), read by the worker at start. */
     holidaysFile?: string;
   };
   /** Business time (ms) to the first answer, per priority. */

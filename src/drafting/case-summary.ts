@@ -1,6 +1,6 @@
 import { sentencesOf } from '../retrieval/passage-sentences';
-import { terms } from '../drafting/term-overlap';
-import { oneLine } from '../email/workflow-summary';
+import { terms } from '../retrieval/term-overlap';
+import { oneLine } from '../platform/workflow-summary';
 
 /**
  * The handover summary of a case, made without a model: per mail (oldest first) its date, who

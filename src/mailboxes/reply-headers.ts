@@ -1,6 +1,6 @@
 /**
  * Headers every reply we send carries besides From, To, Subject, Message-ID and the thread's
- * In-Reply-To/References (src/email/mail-sender.smtp.ts composes them once; the same bytes go to Sent).
+ * In-Reply-To/References (src/mailboxes/mail-sender.smtp.ts composes them once; the same bytes go to Sent).
  *
  * - No `Auto-Submitted`: a person read and approved every reply before it left, so it is not
  *   "automatically generated" in the sense of RFC 3834 (its absence means `no`). Marking it

@@ -5,7 +5,7 @@ import { HOLIDAYS_MAX_BYTES, parseHolidays } from './holidays';
 import type { MailboxEntry } from '../mailboxes/mailbox-registry';
 import type { BusinessCalendars } from './business-calendars.port';
 
-/** Reads one holidays file (src/cases/holidays.ts); every problem as one ConfigError naming the file. */
+/** Reads one holidays file (src/business-time/holidays.ts); every problem as one ConfigError naming the file. */
 export function readHolidaysFile(file: string): string[] {
   let text: string;
   try {

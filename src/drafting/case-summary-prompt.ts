@@ -1,5 +1,5 @@
 import { MAX_SUMMARY_CHARS, ownText, type CaseSummaryMail, type SummaryLanguage } from './case-summary';
-import { oneLine } from '../email/workflow-summary';
+import { oneLine } from '../platform/workflow-summary';
 import { parseJsonObject } from '../drafting/draft-prompt';
 
 /** Stored in the case's history with every model summary, so a reader can tell which instructions made it. */
