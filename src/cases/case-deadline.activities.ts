@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { businessTimeBetween } from '../business-time/business-hours';
-import { DEFAULT_DEADLINE_SETTINGS, formatDuration, planDeadline, raisedPriority, type DeadlineSettings } from '../business-time/case-deadline';
+import {
+  DEFAULT_DEADLINE_SETTINGS,
+  formatDuration,
+  planDeadline,
+  raisedPriority,
+  type DeadlineSettings,
+} from '../business-time/case-deadline';
 import { CASE_CLOCK_STATES, CASE_DEADLINE_EVENTS, FAILURE_TYPES, type CaseClockState } from '../platform/contract';
 import { CASE_STATUS } from '../platform/domain';
 import { PermanentError, TransientError } from '../platform/errors';

@@ -7,7 +7,15 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { STATUS, type EmailStatus } from '../platform/domain';
-import { CATEGORY, DRAFT_VERSION, EMAIL_PRIORITY, EMAIL_STATUS, MAILBOX, NEEDS_HUMAN, TRIAGE_CLASS } from '../platform/search-attributes.workflow';
+import {
+  CATEGORY,
+  DRAFT_VERSION,
+  EMAIL_PRIORITY,
+  EMAIL_STATUS,
+  MAILBOX,
+  NEEDS_HUMAN,
+  TRIAGE_CLASS,
+} from '../platform/search-attributes.workflow';
 
 /** Statuses the pipeline passes through on its way to a decision or an end. */
 const PASSING: readonly EmailStatus[] = Object.freeze([STATUS.fetched, STATUS.parsed, STATUS.indexed, STATUS.drafted] as const);
