@@ -46,7 +46,7 @@ export const WORKFLOW_FILES = ['workflows/**/*.ts', 'src/**/*.workflow.ts'];
 export const WORKFLOW_LIB_FILES = [
   'src/platform/contract.ts',
   'src/platform/domain.ts',
-  'src/triage/priority-rules.ts',
+  'src/triage/priority.ts',
   'src/email/status-transitions.ts',
   'src/platform/workflow-summary.ts',
 ];

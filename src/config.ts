@@ -6,7 +6,7 @@ import { DEFAULT_MIN_COSINE, RETRIEVAL_METHODS, type RetrievalMethod } from './r
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './platform/errors';
-import { parsePriorityRules, type PriorityRule } from './triage/priority-rules';
+import { parsePriorityRules, type PriorityRule } from './triage/priority';
 import { readRoutingRules, type RoutingRule } from './cases/routing-rules';
 import { parseSecurityConfig, type SecurityConfig } from './platform/temporal-security-config';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage/triage';

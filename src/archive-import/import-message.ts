@@ -4,7 +4,7 @@ import { parseRawEmail } from '../email/mail-parser';
 import { STATUS } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
 import type { MailboxEntry } from '../mailboxes/mailbox-registry';
-import { effectivePriority } from '../triage/priority-rules';
+import { effectivePriority } from '../triage/priority';
 import { emailDisplay } from '../platform/workflow-summary';
 import type { AuditLog, MessageStore } from '../platform/store.port';
 import type { WorkflowStarter } from '../email/workflow-starter.port';

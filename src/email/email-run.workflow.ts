@@ -20,7 +20,7 @@ import {
   type EmailWorkflowInput,
   type Priority,
 } from '../platform/domain';
-import { agedPriorityKey } from '../triage/priority-rules';
+import { agedPriorityKey } from '../triage/priority';
 import type { StatusStep } from './status-transitions';
 import { currentDetailsLine } from '../platform/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from '../platform/activity-profiles.workflow';

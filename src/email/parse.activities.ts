@@ -3,7 +3,7 @@ import { detectContentType } from '../attachments/attachment-type';
 import { parseRawEmail, type ParsedMessage } from './mail-parser';
 import { ATTACHMENT_EVENTS, TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../platform/domain';
 import { PermanentError } from '../platform/errors';
-import { higher } from '../triage/priority-rules';
+import { higher } from '../triage/priority';
 import { toCrlf } from './line-endings';
 import { ownMailboxAddresses } from '../mailboxes/mailbox-scope';
 import { bouncedMessageIds, triage, triageMessage, type TriageSettings } from '../triage/triage';

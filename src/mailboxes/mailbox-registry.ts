@@ -5,7 +5,7 @@ import type { DeadlineSettings } from '../business-time/case-deadline';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
-import { parsePriorityRules, type PriorityRule } from '../triage/priority-rules';
+import { parsePriorityRules, type PriorityRule } from '../triage/priority';
 import { parseSecretRef, type SecretRef } from '../platform/secret-ref';
 
 export type { SecretRef } from '../platform/secret-ref';

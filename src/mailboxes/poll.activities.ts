@@ -3,7 +3,7 @@ import { boundedMap } from '../platform/bounded-map';
 import { imapEmailId } from '../platform/domain';
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
-import { effectivePriority } from '../triage/priority-rules';
+import { effectivePriority } from '../triage/priority';
 import { classifyError } from '../platform/retry-decision';
 import { emailDisplay } from '../platform/workflow-summary';
 import { correlationId } from '../platform/activity-context';
