@@ -38,7 +38,7 @@ const SIGNALS = { approve: approveSignal, reject: rejectSignal, redraft: redraft
  * arrive. Every decision passes the same rules; accepted ones queue for the main flow, refused
  * signals are kept in the `state` query and audited while the flow waits (`next`).
  */
-export function createDecisionInbox(deps: {
+export function createDecisionQueue(deps: {
   emailId: string;
   state: EmailWorkflowState;
   maxDrafts: number;
@@ -48,7 +48,7 @@ export function createDecisionInbox(deps: {
   const { emailId, state } = deps;
   const queue: PendingDecision[] = [];
   const refusedSignals: Refusal[] = [];
-  const inbox = {
+  const decisions = {
     queue,
     maxDrafts: deps.maxDrafts,
     /** The decision taken on the current draft (first one wins); reset for each new draft. */
@@ -70,7 +70,7 @@ export function createDecisionInbox(deps: {
         const woken = () => pred() || refusedSignals.length > 0;
         const ok = timeout ? await condition(woken, timeout) : (await condition(woken), true);
         if (refusedSignals.length > 0) {
-          await inbox.flushRefusals();
+          await decisions.flushRefusals();
           if (!pred()) continue;
         }
         return ok;
@@ -79,13 +79,13 @@ export function createDecisionInbox(deps: {
   };
   const context = () => ({
     waitingFor: state.waitingFor,
-    decided: inbox.decided,
+    decided: decisions.decided,
     status: state.status,
     redraftAllowed: state.drafts < deps.maxDrafts,
   });
   /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
   const claim = (name: DecisionName, i: Record<string, unknown>) => {
-    if (name === 'approve' || name === 'reject' || name === 'redraft') inbox.decided = `${name} by ${String(i.by)}`;
+    if (name === 'approve' || name === 'reject' || name === 'redraft') decisions.decided = `${name} by ${String(i.by)}`;
     // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
     else state.waitingFor = null;
   };
@@ -101,14 +101,14 @@ export function createDecisionInbox(deps: {
     if (deps.isSending()) return;
     // The waiting draft (or the one being written) is stale from this moment: no decision may
     // land on it, and the loop drafts again with the follow-up in its context.
-    inbox.threadUpdated = true;
+    decisions.threadUpdated = true;
     state.waitingFor = null;
   });
   // One reply of the case answers this email too: held for it like an approval of this draft.
   setHandler(
     coverByCaseReplyUpdate,
     async (i) => {
-      inbox.decided = `held for the case reply of ${i.leadEmailId} by ${i.by}`;
+      decisions.decided = `held for the case reply of ${i.leadEmailId} by ${i.by}`;
       return new Promise<DecisionResult>((resolve) =>
         queue.push({ name: 'cover', input: i as unknown as Record<string, unknown>, resolve }),
       );
@@ -121,11 +121,11 @@ export function createDecisionInbox(deps: {
     },
   );
   setHandler(caseReplySentSignal, (s) => {
-    inbox.caseReply = s;
+    decisions.caseReply = s;
   });
   setHandler(draftQuery, () => state.draft);
   setHandler(stateQuery, () => state);
-  return inbox;
+  return decisions;
 }
 
 /** The Update and the same-named signal of one decision: the same rules, the same queue. */

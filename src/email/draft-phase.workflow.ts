@@ -31,11 +31,11 @@ export async function draftUntilDecided(run: EmailRun): Promise<Decided> {
 
 /** One draft version, or `manual_review` when the drafts are used up or the drafter gave up. */
 async function writeDraft(run: EmailRun, version: number, requestedBy: string | null): Promise<EmailWorkflowResult | null> {
-  const { emailId, state, inbox } = run;
-  inbox.decided = null;
-  inbox.threadUpdated = false;
+  const { emailId, state, decisions } = run;
+  decisions.decided = null;
+  decisions.threadUpdated = false;
   state.waitingFor = null;
-  if (state.drafts >= inbox.maxDrafts) {
+  if (state.drafts >= decisions.maxDrafts) {
     state.draft = null;
     await run.record(STATUS.manualReview, `${state.drafts} drafts written, the limit for one email: a person writes the reply`, {
       eventType: 'draft_limit_reached',
@@ -69,11 +69,11 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
 
 /** Waits for a decision on this version; a redraft request or a follow-up in the thread ends the wait without one. */
 async function waitForDecision(run: EmailRun, version: number): Promise<{ decision?: PendingDecision; redraftBy: string | null }> {
-  const { state, inbox } = run;
+  const { state, decisions } = run;
   const draftId = state.draft?.draftId ?? `${run.emailId}:draft:${version}`;
   state.waitingFor = { kind: state.status === STATUS.manualReview ? WAITING_KINDS.manualReview : WAITING_KINDS.approval, draftId, version };
-  await inbox.next(() => inbox.queue.length > 0 || inbox.threadUpdated);
-  const head = inbox.queue.shift();
+  await decisions.next(() => decisions.queue.length > 0 || decisions.threadUpdated);
+  const head = decisions.queue.shift();
   if (!head) return { redraftBy: null }; // a follow-up in the thread: the waiting draft is stale
   if (head.name !== 'redraft') return { decision: head, redraftBy: null };
   head.resolve?.({ draftId, status: 'drafting', message: `a new draft (version ${version + 1}) is being written` });
@@ -115,7 +115,7 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
  * that reply (no other decision lands on it now) and ends as sent when the lead's reply left.
  */
 async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Promise<Decided> {
-  const { state, inbox } = run;
+  const { state, decisions } = run;
   const lead = String(pending.input.leadEmailId);
   const by = String(pending.input.by);
   const draftId = String(pending.input.draftId);
@@ -127,8 +127,8 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
     message: `${by} answered this email in one reply with ${lead}; it is sent by ${lead}`,
   });
   pending.resolve?.({ draftId, status: STATUS.approved, message: `held for the case reply of ${lead}` });
-  await inbox.next(() => inbox.caseReply !== null);
-  const sent = inbox.caseReply as NonNullable<typeof inbox.caseReply>;
+  await decisions.next(() => decisions.caseReply !== null);
+  const sent = decisions.caseReply as NonNullable<typeof decisions.caseReply>;
   await run.record(STATUS.sent, `answered by the case reply ${sent.messageId} of ${sent.leadEmailId}`, {
     eventType: 'answered_in_case',
     errorClass: null,

@@ -24,7 +24,7 @@ import { agedPriorityKey } from '../triage/priority';
 import type { StatusStep } from './status-transitions';
 import { currentDetailsLine } from '../platform/workflow-summary';
 import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from '../platform/activity-profiles.workflow';
-import { createDecisionInbox } from './decision-queue.workflow';
+import { createDecisionQueue } from './decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { createVisibility } from './visibility.workflow';
@@ -51,7 +51,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
   // Waiting for a person does not age an email; waiting for the pipeline does.
   let readySince = workflowInfo().startTime.getTime();
   let sending = false;
-  const inbox = createDecisionInbox({ emailId, state, maxDrafts, book, isSending: () => sending });
+  const decisions = createDecisionQueue({ emailId, state, maxDrafts, book, isSending: () => sending });
   const recorder = createStatusRecorder({ emailId, state, book, isSending: () => sending });
   recorder.visibility.want({ priority, mailbox: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') });
 
@@ -68,7 +68,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
     emailId,
     priority,
     state,
-    inbox,
+    decisions,
     act,
     /** The intake runs in this very workflow task, unless a fleet-wide mail-io rate keeps it on that queue. */
     intake: (): Acts => (input.intake === 'queue' ? act('mailIo') : proxyLocalActivities<Activities>(LOCAL_PROFILES.intake)),

@@ -33,7 +33,7 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
   const run = createEmailRun(input);
   const result = await handleEmail(run);
   // Signals refused while an activity ran are audited before the run ends.
-  await run.inbox.flushRefusals();
+  await run.decisions.flushRefusals();
   await condition(allHandlersFinished);
   return result;
 }
@@ -59,7 +59,7 @@ async function handleEmail(run: EmailRun): Promise<EmailWorkflowResult> {
  * or sent again.
  */
 async function finishHandedOver(run: EmailRun, send: SendSnapshot): Promise<EmailWorkflowResult> {
-  const { state, inbox } = run;
+  const { state, decisions } = run;
   run.startSending();
   state.waitingFor = null;
   if (sendIsDone(send.status)) {
@@ -68,7 +68,7 @@ async function finishHandedOver(run: EmailRun, send: SendSnapshot): Promise<Emai
       errorClass: null,
       message: `draft ${send.draftId} was already sent as ${send.messageId}; this run ends without drafting or sending`,
     });
-    for (const p of inbox.queue.splice(0)) p.resolve?.({ draftId: send.draftId, status: STATUS.sent, message: 'already sent' });
+    for (const p of decisions.queue.splice(0)) p.resolve?.({ draftId: send.draftId, status: STATUS.sent, message: 'already sent' });
     return { status: STATUS.sent, messageId: send.messageId };
   }
   // In doubt (or interrupted): only a person may decide; drafting again could send a second reply.

@@ -52,7 +52,7 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
 
 /** Only a person may decide after a send in doubt: `markSent` ends the run, `resend` with force allows one more attempt. */
 async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflowResult | { force: { by: string; key: string } }> {
-  const { emailId, state, inbox } = run;
+  const { emailId, state, decisions } = run;
   const since = new Date().toISOString();
   state.waitingFor = { kind: WAITING_KINDS.sendInDoubt, draftId, since };
   await run.record(STATUS.approved, `send of draft ${draftId} in doubt since ${since}: a person checks the SMTP log and decides`, {
@@ -60,8 +60,8 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
     errorClass: 'unclear',
     message: state.lastError ?? 'send in doubt',
   });
-  await inbox.next(() => inbox.queue.length > 0);
-  const p = inbox.queue.shift()!;
+  await decisions.next(() => decisions.queue.length > 0);
+  const p = decisions.queue.shift()!;
   const by = String(p.input.by);
   state.waitingFor = null;
   if (p.name === 'markSent') {
@@ -78,12 +78,12 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
 
 /** After a failed round: the next one starts after RESEND_AFTER, or at once on `resend`. */
 async function waitForNextRound(run: EmailRun, draftId: string): Promise<void> {
-  const { state, inbox } = run;
+  const { state, decisions } = run;
   state.waitingFor = { kind: WAITING_KINDS.sendRound, draftId };
-  const nudged = await inbox.next(() => inbox.queue.length > 0, RESEND_AFTER);
+  const nudged = await decisions.next(() => decisions.queue.length > 0, RESEND_AFTER);
   state.waitingFor = null;
   if (nudged) {
-    const p = inbox.queue.shift()!;
+    const p = decisions.queue.shift()!;
     p.resolve?.({ draftId, status: STATUS.approved, message: `send round ${state.sendRounds + 1} started by ${String(p.input.by)}` });
   }
 }
