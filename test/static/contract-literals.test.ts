@@ -176,7 +176,7 @@ test('the scan finds planted literals (it is not vacuous)', () => {
     "const w = { kind: manual ? 'manual_review' : 'approval' };",
     'if (/^LLM_/.test(failureText(err))) stop();',
   ].join('\n');
-  const found = scan('lib/planted.ts', planted);
+  const found = scan('src/platform/planted.ts', planted);
   assert.deepEqual(
     found.map((f) => `${f.line}:${f.literal}`),
     [
@@ -197,7 +197,7 @@ test('the scan finds planted literals (it is not vacuous)', () => {
   );
   // Comments and prose are not findings; a profile named like a step is not a step.
   assert.deepEqual(
-    scan('lib/planted.ts', "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });"),
+    scan('src/platform/planted.ts', "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });"),
     [],
   );
 });
