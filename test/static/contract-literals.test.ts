@@ -197,7 +197,10 @@ test('the scan finds planted literals (it is not vacuous)', () => {
   );
   // Comments and prose are not findings; a profile named like a step is not a step.
   assert.deepEqual(
-    scan('src/platform/planted.ts', "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });"),
+    scan(
+      'src/platform/planted.ts',
+      "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });",
+    ),
     [],
   );
 });
