@@ -36,13 +36,53 @@ const NODE_BUILTINS = [
   'events',
 ];
 
-/** lib/ modules inside the workflow bundle (checked by test/static/workflow-module-state.test.ts). */
+/** Every module of the workflow bundle: the bundle entry and each feature's `*.workflow.ts`. */
+export const WORKFLOW_FILES = ['workflows/**/*.ts', 'src/**/*.workflow.ts'];
+
+/**
+ * Shared modules without the `.workflow.ts` suffix that the workflow bundle contains too (checked by
+ * test/static/workflow-module-state.test.ts).
+ */
 export const WORKFLOW_LIB_FILES = [
-  'lib/contract.ts',
-  'lib/domain.ts',
-  'lib/priority-rules.ts',
-  'lib/status-transitions.ts',
-  'lib/workflow-summary.ts',
+  'src/platform/contract.ts',
+  'src/platform/domain.ts',
+  'src/triage/priority.ts',
+  'src/email/status-transitions.ts',
+  'src/platform/workflow-summary.ts',
+];
+
+/** Adapters, known by their suffix: the technology they speak to (`*.mariadb.ts`, `*.temporal.ts`, …). */
+const ADAPTER_SUFFIXES = [
+  'mariadb',
+  'temporal',
+  'imap',
+  'smtp',
+  'openai',
+  'qdrant',
+  'arango',
+  'local',
+  'offline',
+  'file',
+  'webhook',
+  'http',
+  'bcrypt',
+].map((kind) => `**/*.${kind}`);
+
+/** The features under src/ (src/cli/ is the command line's shell, which starts the processes). */
+const FEATURES = [
+  'business-time',
+  'archive-import',
+  'attachments',
+  'autonomy',
+  'cases',
+  'drafting',
+  'email',
+  'mailboxes',
+  'operations',
+  'privacy',
+  'retrieval',
+  'review-inbox',
+  'triage',
 ];
 
 /** Module-scope state in those files: refused (test/static/workflow-module-state.test.ts). */
@@ -80,7 +120,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: WORKFLOW_FILES,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -89,9 +129,9 @@ export default tseslint.config(
           patterns: [
             { group: NODE_BUILTINS, message: 'workflows must not use Node builtins' },
             {
-              group: ['../activities', '../activities/*', '../adapters/*', '../ports/*', '../workers/*'],
+              group: ['**/activities', '**/activities/*', '**/*.activities', '**/*.port', ...ADAPTER_SUFFIXES, '**/workers/*'],
               allowTypeImports: true,
-              message: 'workflows import activities and ports as types only',
+              message: 'workflows import activities and ports as types only, and no adapter',
             },
           ],
         },
@@ -102,10 +142,37 @@ export default tseslint.config(
     // The workflow bundle preloads these modules once per workflow thread and every workflow shares
     // them (workers/workflow-bundle-options.ts): state at module scope would leak from one
     // workflow into another and break replay. test/static/workflow-module-state.test.ts keeps the
-    // list of lib/ files in step with what the bundle really contains.
-    files: ['workflows/**/*.ts', ...WORKFLOW_LIB_FILES],
+    // list of shared files in step with what the bundle really contains.
+    files: [...WORKFLOW_FILES, ...WORKFLOW_LIB_FILES],
     rules: {
       'no-restricted-syntax': MODULE_STATE_RULE,
+    },
+  },
+  {
+    // The house's boundaries: platform/ is what every feature shares and depends on no feature; the
+    // features never reach up into the registries and processes that assemble them, nor into
+    // scripts or tests.
+    files: ['src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/platform',
+              // The activity registry's type is named by the workflow side's activity profiles, as a type only
+              // (the workflow rules above refuse more).
+              from: [...FEATURES.map((feature) => `./src/${feature}`), './src/cli', './workers', './workflows'],
+              message: 'platform/ is shared by every feature and imports none of them',
+            },
+            ...FEATURES.map((feature) => ({
+              target: `./src/${feature}`,
+              from: ['./workers', './workflows', './scripts', './test'],
+              message: 'a feature does not depend on the worker process, the workflow bundle entry, scripts or tests',
+            })),
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,20 +1,20 @@
-import { autonomyOff, createAutonomyActivities } from './autonomy-activities';
-import { createCaseActivities } from './case-activities';
-import { createCaseDeadlineActivities } from './case-deadline-activities';
-import { createCaseSummaryActivities } from './case-summary-activities';
-import { createCaseRoutingActivities } from './case-routing-activities';
-import { createCleanupActivities } from './cleanup-activities';
-import { createRetentionActivities } from './retention-activities';
-import type { ActivityDeps } from './deps';
-import { createDraftActivities } from './draft-activities';
-import { createFetchActivities, createFetchStep } from './fetch-activities';
-import { createIndexActivities, createIndexStep } from './index-activities';
-import { createIngestActivities } from './ingest-activities';
-import { createParseActivities, createParseStep } from './parse-activities';
-import { createPollActivities } from './poll-activities';
-import { createSendActivities } from './send-activities';
-import { createStatusActivities, withRecordedStatus } from './status-activities';
-import { createWatchActivities } from './watch-activities';
+import { autonomyOff, createAutonomyActivities } from '../src/autonomy/autonomy.activities';
+import { createCaseActivities } from '../src/cases/case.activities';
+import { createCaseDeadlineActivities } from '../src/cases/case-deadline.activities';
+import { createCaseSummaryActivities } from '../src/cases/case-summary.activities';
+import { createCaseRoutingActivities } from '../src/cases/case-routing.activities';
+import { createCleanupActivities } from '../src/operations/cleanup.activities';
+import { createRetentionActivities } from '../src/privacy/retention.activities';
+import type { ActivityDeps } from './activity-deps';
+import { createDraftActivities } from '../src/email/draft.activities';
+import { createFetchActivities, createFetchStep } from '../src/email/fetch.activities';
+import { createIndexActivities, createIndexStep } from '../src/email/indexing.activities';
+import { createIngestActivities } from '../src/email/ingest.activities';
+import { createParseActivities, createParseStep } from '../src/email/parse.activities';
+import { createPollActivities } from '../src/mailboxes/poll.activities';
+import { createSendActivities } from '../src/email/send.activities';
+import { createStatusActivities, withRecordedStatus } from '../src/email/status.activities';
+import { createWatchActivities } from '../src/mailboxes/watch.activities';
 
 /** Every activity of the pipeline, built from its dependencies. */
 export function createActivities(deps: ActivityDeps) {
@@ -69,4 +69,4 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
-export type { ActivityDeps, CaseDeadlinePorts, MailSettings } from './deps';
+export type { ActivityDeps, CaseDeadlinePorts, MailSettings } from './activity-deps';

@@ -6,7 +6,7 @@ const { compiledState } = require('./compiled.js');
 
 const state = compiledState();
 if (state.use) {
-  require('../dist/cli/main.js');
+  require('../dist/src/cli/main.js');
 } else {
   // Read by the worker, which says in its log how it runs and why.
   process.env.EMAIL_RAG_RUNS_FROM = `sources: ${state.reason}`;
@@ -20,5 +20,5 @@ if (state.use) {
     process.exit(1);
   }
   require(tsx).register();
-  require('../cli/main.ts');
+  require('../src/cli/main.ts');
 }

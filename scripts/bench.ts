@@ -11,11 +11,11 @@
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
-import { STEPS } from '../lib/contract';
+import { STEPS } from '../src/platform/contract';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectTemporalClient } from '../adapters/temporal-connection';
-import { installSchedules, triggerPoll } from '../cli/schedules';
+import { connectTemporalClient } from '../src/platform/temporal-connection';
+import { installSchedules, triggerPoll } from '../src/operations/schedules';
 import { startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { attributeFleetCpu } from './bench/cpu-attribution';

@@ -34,12 +34,12 @@ async function main(): Promise<void> {
     stdio: 'inherit',
   });
   const tscMs = Date.now() - t0;
-  // adapters/mariadb/migrate.ts finds them relative to itself: dist/adapters/mariadb -> dist/migrations.
+  // src/platform/migrate.mariadb.ts finds them relative to itself: dist/src/platform -> dist/migrations.
   fs.cpSync(path.join(root, 'migrations'), path.join(dist, 'migrations'), { recursive: true });
   // The review inbox reads its templates and stylesheet relative to itself.
-  fs.cpSync(path.join(root, 'inbox', 'views'), path.join(dist, 'inbox', 'views'), { recursive: true });
-  // The injection guard's shipped attack intents (lib/injection-intents.ts reads them beside itself).
-  fs.cpSync(path.join(root, 'lib', 'data'), path.join(dist, 'lib', 'data'), { recursive: true });
+  fs.cpSync(path.join(root, 'src', 'review-inbox', 'views'), path.join(dist, 'src', 'review-inbox', 'views'), { recursive: true });
+  // The injection guard's shipped attack intents (src/drafting/injection-intents.ts reads them beside itself).
+  fs.cpSync(path.join(root, 'src', 'drafting', 'data'), path.join(dist, 'src', 'drafting', 'data'), { recursive: true });
   // The local embedder's server, so a deployment of dist/ can name it in EMBEDDER_COMMAND.
   fs.cpSync(path.join(root, 'embedder'), path.join(dist, 'embedder'), { recursive: true });
   const t1 = Date.now();

@@ -18,14 +18,14 @@
  */
 import * as path from 'node:path';
 import { Client, Connection, WorkflowUpdateStage } from '@temporalio/client';
-import { loadConfig } from '../lib/config';
+import { loadConfig } from '../src/config';
 import { writeFileSync } from 'node:fs';
 import type { ImapFlow } from 'imapflow';
-import { SYSTEM_ACTORS } from '../lib/contract';
+import { SYSTEM_ACTORS } from '../src/platform/contract';
 import { openImap } from '../test/support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
-import { approveUpdate, stateQuery, type WaitingFor } from '../workflows/email-workflow';
+import { approveUpdate, stateQuery, type WaitingFor } from '../src/email/email.workflow';
 import { attemptKey, readSends } from './chaos/send-ledger-view';
 import { appendMessages, startImapEmail } from '../test/support/services/imap-intake';
 import { startSwitchableSmtp, type SwitchableSmtp } from '../test/support/services/switchable-smtp';

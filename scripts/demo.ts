@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPool, type Pool } from '../adapters/mariadb/pool';
-import { loadConfig } from '../lib/config';
+import { createPool, type Pool } from '../src/platform/pool.mariadb';
+import { loadConfig } from '../src/config';
 import { emailRag, startWorker } from './demo/cli';
 import { demoCodec, startDemoCodecServer } from './demo/codec';
 import { appendedToSent, emailRows, watcherIdle, watermark } from './demo/queries';

@@ -1,5 +1,5 @@
-import { migrate } from '../adapters/mariadb/migrate';
-import { errorMessage } from '../lib/errors';
+import { migrate } from '../src/platform/migrate.mariadb';
+import { errorMessage } from '../src/platform/errors';
 
 /** Creates the database and applies migrations; one line of output either way. */
 async function main(): Promise<void> {

@@ -8,10 +8,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseRawEmail } from '../adapters/mail-parser';
-import { TRIAGE_CLASSES } from '../lib/domain';
-import { errorMessage } from '../lib/errors';
-import { parseOwnAddresses, parseTriageAllow, triage, triageMessage } from '../lib/triage';
+import { parseRawEmail } from '../src/email/mail-parser';
+import { TRIAGE_CLASSES } from '../src/platform/domain';
+import { errorMessage } from '../src/platform/errors';
+import { parseOwnAddresses, parseTriageAllow, triage, triageMessage } from '../src/triage/triage';
 
 function files(dir: string): string[] {
   return readdirSync(dir)

@@ -1,15 +1,15 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { createMariaDbOperatingFigures } from '../adapters/mariadb/operating-figures';
-import { createPool } from '../adapters/mariadb/pool';
-import { createMariaDbCaseFigures } from '../adapters/mariadb/case-figures';
-import type { CaseFigures } from '../ports/case-figures';
+import { createMariaDbOperatingFigures } from '../src/operations/operating-figures.mariadb';
+import { createPool } from '../src/platform/pool.mariadb';
+import { createMariaDbCaseFigures } from '../src/cases/case-figures.mariadb';
+import type { CaseFigures } from '../src/cases/case-figures.port';
 import { caseMetrics } from './case-metrics';
 import { idleMetrics } from './idle-metrics';
 import { labelledGauge } from './labelled-gauge';
-import { createMariaDbWatcherHealth } from '../adapters/mariadb/watcher-health';
-import type { WatcherRow } from '../ports/watcher-health';
-import { OFFLINE_PROMPT_VERSION } from '../adapters/offline-drafter';
-import type { Config } from '../lib/config';
+import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mariadb';
+import type { WatcherRow } from '../src/mailboxes/watcher-health.port';
+import { OFFLINE_PROMPT_VERSION } from '../src/drafting/drafter.offline';
+import type { Config } from '../src/config';
 import {
   DRAFT_OUTCOMES,
   EMAIL_STATUSES,
@@ -20,12 +20,12 @@ import {
   SEND_STATUSES,
   TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
-} from '../lib/domain';
-import { errorMessage, type ErrorClass } from '../lib/errors';
-import { createLogger } from '../lib/logger';
-import { PROMPT_VERSION } from '../lib/draft-prompt';
-import { URGENT_PRIORITIES, type OperatingFigures } from '../ports/operating-figures';
-import { ACTIVITY_PLAN } from '../workflows/activity-profiles';
+} from '../src/platform/domain';
+import { errorMessage, type ErrorClass } from '../src/platform/errors';
+import { createLogger } from '../src/platform/logger';
+import { PROMPT_VERSION } from '../src/drafting/draft-prompt';
+import { URGENT_PRIORITIES, type OperatingFigures } from '../src/operations/operating-figures.port';
+import { ACTIVITY_PLAN } from '../src/platform/activity-profiles.workflow';
 
 const logger = createLogger('metrics');
 

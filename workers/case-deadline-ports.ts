@@ -1,11 +1,11 @@
-import { loadBusinessCalendars } from '../adapters/business-calendars';
-import { createEscalationMailNotifier } from '../adapters/escalation-mail';
-import { createWebhookNotifier } from '../adapters/escalation-webhook';
-import { createMariaDbCaseClock } from '../adapters/mariadb/case-clock';
-import type { Pool } from '../adapters/mariadb/pool';
-import type { CaseDeadlinePorts } from '../activities/deps';
-import { resolveSecret } from '../lib/mailbox-registry';
-import type { MailboxDirectory } from '../ports/mailbox-directory';
+import { loadBusinessCalendars } from '../src/business-time/business-calendars.file';
+import { createEscalationMailNotifier } from '../src/cases/escalation.smtp';
+import { createWebhookNotifier } from '../src/cases/escalation.webhook';
+import { createMariaDbCaseClock } from '../src/cases/case-clock.mariadb';
+import type { Pool } from '../src/platform/pool.mariadb';
+import type { CaseDeadlinePorts } from '../activities/activity-deps';
+import { resolveSecret } from '../src/mailboxes/mailbox-registry';
+import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
 
 /**
  * The case deadline activities' adapters. Reads every mailbox's holidays file now: a bad one

@@ -1,6 +1,6 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { PRIORITIES } from '../lib/domain';
-import type { CaseFigures } from '../ports/case-figures';
+import { PRIORITIES } from '../src/platform/domain';
+import type { CaseFigures } from '../src/cases/case-figures.port';
 import { labelledGauge } from './labelled-gauge';
 
 /**

@@ -1,15 +1,15 @@
 import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { temporalConnectionOptions, temporalDataConverter } from '../adapters/temporal-connection';
+import { temporalConnectionOptions, temporalDataConverter } from '../src/platform/temporal-connection';
 import { createActivities } from '../activities';
-import type { Config } from '../lib/config';
+import type { Config } from '../src/config';
 import { startBusinessMetrics } from './business-metrics';
-import { buildDependencies, type Dependencies } from './dependencies';
-import { buildEmbedder, type RunningEmbedder } from './embedder';
+import { buildDependencies, type Dependencies } from './wiring';
+import { buildEmbedder, type RunningEmbedder } from '../src/retrieval/embedder';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
-import { COST_CLASSES, type CostClass } from '../workflows/activity-profiles';
+import { COST_CLASSES, type CostClass } from '../src/platform/activity-profiles.workflow';
 
 /** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
 function bundleAtStart() {

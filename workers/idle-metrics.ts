@@ -1,7 +1,7 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { WATCHER_VIEWS } from '../lib/contract';
-import { watcherStatus } from '../lib/watcher-view';
-import type { WatcherRow } from '../ports/watcher-health';
+import { WATCHER_VIEWS } from '../src/platform/contract';
+import { watcherStatus } from '../src/mailboxes/watcher-view';
+import type { WatcherRow } from '../src/mailboxes/watcher-health.port';
 import { labelledGauge } from './labelled-gauge';
 
 /**

@@ -1,8 +1,8 @@
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
-import { checkDatabaseLimitsAt } from '../adapters/mariadb/limits';
-import type { Config } from '../lib/config';
-import { errorMessage } from '../lib/errors';
-import { createLogger, type LogLevel } from '../lib/logger';
+import { checkDatabaseLimitsAt } from '../src/platform/limits.mariadb';
+import type { Config } from '../src/config';
+import { errorMessage } from '../src/platform/errors';
+import { createLogger, type LogLevel } from '../src/platform/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { temporalDataConverter } from '../adapters/temporal-connection';
-import type { Config } from '../lib/config';
+import { temporalDataConverter } from '../src/platform/temporal-connection';
+import type { Config } from '../src/config';
 import { workflowBundleOptions } from './workflow-bundle-options';
 
 /**
  * The two workflow bundles `npm run build` writes beside the compiled worker. A bundle fixes the
  * failure converter that runs inside the workflow sandbox, so a worker with PAYLOAD_KEYS needs the
- * one built with the encrypting converter (lib/failure-converter.ts): with the plain one, a
+ * one built with the encrypting converter (src/platform/failure-converter.ts): with the plain one, a
  * failure raised in workflow code (a poll run that ends on an IMAP error naming the folder, say)
  * would reach the history with its message in plain text. Without keys the plain bundle keeps
  * failure messages readable, as they are when the worker bundles from the sources.
@@ -26,12 +26,12 @@ export function workflowBundleKind(config: Config): WorkflowBundleKind {
 }
 
 /**
- * Writes one bundle into `outDir`. `sourceRoot` holds workflows/ and lib/ (dist/ for the build,
+ * Writes one bundle into `outDir`. `sourceRoot` holds workflows/ and src/ (dist/ for the build,
  * the TypeScript sources in tests); the failure converter is the one temporalDataConverter names.
  */
 export async function writeWorkflowBundle(sourceRoot: string, outDir: string, kind: WorkflowBundleKind): Promise<string> {
   const failureConverterPath =
-    kind === 'encryptedFailures' ? require.resolve(path.join(sourceRoot, 'lib', 'failure-converter')) : undefined;
+    kind === 'encryptedFailures' ? require.resolve(path.join(sourceRoot, 'src', 'platform', 'failure-converter')) : undefined;
   const { code } = await bundleWorkflowCode({
     ...workflowBundleOptions(require.resolve(path.join(sourceRoot, 'workflows'))),
     ...(failureConverterPath ? { failureConverterPath } : {}),

@@ -1,12 +1,12 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
-import { stepScope, type StepTracker } from '../activities/step-scope';
-import { QUEUE_STATUS, type Priority } from '../lib/domain';
-import { errorMessage } from '../lib/errors';
-import { decideRetry, type RetryDecision } from '../lib/retry-decision';
-import type { AuditLog, JobAttempt, JobLedger } from '../ports/store';
-import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../workflows/activity-profiles';
+import { stepScope, type StepTracker } from '../src/email/step-scope';
+import { QUEUE_STATUS, type Priority } from '../src/platform/domain';
+import { errorMessage } from '../src/platform/errors';
+import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
+import type { AuditLog, JobAttempt, JobLedger } from '../src/platform/store.port';
+import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../src/platform/activity-profiles.workflow';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 

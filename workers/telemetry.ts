@@ -1,5 +1,5 @@
 import type { TelemetryOptions } from '@temporalio/worker';
-import type { Config } from '../lib/config';
+import type { Config } from '../src/config';
 import { BUSINESS_HISTOGRAM_BUCKETS } from './business-metrics';
 
 /** `host:port` for the exporter; an IPv6 host needs brackets. */

@@ -1,5 +1,5 @@
 import type { WorkerDeploymentOptions } from '@temporalio/worker';
-import type { Config } from '../lib/config';
+import type { Config } from '../src/config';
 
 /**
  * The Worker Deployment Version this worker process belongs to (WORKER_DEPLOYMENT_NAME and

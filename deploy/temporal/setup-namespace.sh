@@ -1,6 +1,6 @@
 #!/bin/sh
 # Creates the namespace (with its retention) and registers the email workflow's search attributes
-# (lib/contract.ts SEARCH_ATTRIBUTES; a test keeps this list equal to it). Safe to run again.
+# (src/platform/contract.ts SEARCH_ATTRIBUTES; a test keeps this list equal to it). Safe to run again.
 set -eu
 ADDRESS=${TEMPORAL_ADDRESS:-temporal:7233}
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}

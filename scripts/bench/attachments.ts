@@ -5,8 +5,8 @@
  * once with the limits lifted (the extractor's own speed) and once with the shipped limits (what
  * a worker spends: a long PDF is cut at ATTACHMENT_MAX_PAGES, long text at ATTACHMENT_MAX_CHARS).
  */
-import { createAttachmentReader } from '../../adapters/attachment-reader';
-import { DEFAULT_ATTACHMENT_LIMITS, type AttachmentLimits } from '../../lib/attachment-limits';
+import { createAttachmentReader } from '../../src/attachments/attachment-reader';
+import { DEFAULT_ATTACHMENT_LIMITS, type AttachmentLimits } from '../../src/attachments/attachment-limits';
 import { makeDocx, makePdf } from '../../test/support/attachment-files';
 
 export interface AttachmentFigure {

@@ -5,11 +5,11 @@
  * from its APPEND to its status `awaiting_approval` (probed every 100 ms).
  */
 import { Client, Connection } from '@temporalio/client';
-import { installSchedules, triggerPoll } from '../../cli/schedules';
-import { installWatchers } from '../../cli/watchers';
-import { loadConfig } from '../../lib/config';
-import { WATCHER_STATES } from '../../lib/contract';
-import { STATUS, imapEmailId } from '../../lib/domain';
+import { installSchedules, triggerPoll } from '../../src/operations/schedules';
+import { installWatchers } from '../../src/mailboxes/watchers';
+import { loadConfig } from '../../src/config';
+import { WATCHER_STATES } from '../../src/platform/contract';
+import { STATUS, imapEmailId } from '../../src/platform/domain';
 import { createEmailWorker } from '../../workers/email-worker';
 import { withImap } from '../../test/support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../../test/support/stack';

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { pollScheduleId, triggerPoll } from '../../cli/schedules';
-import { DEFAULT_MAILBOX_ID } from '../../lib/mailbox-registry';
+import { pollScheduleId, triggerPoll } from '../../src/operations/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
 import { sampleEmail, MAILBOX_USER, type TestStack } from '../../test/support/stack';
-import { approveUpdate } from '../../workflows/email-workflow';
+import { approveUpdate } from '../../src/email/email.workflow';
 import { spawnManaged } from '../../test/support/services/child-process';
 import { inParallel } from './twin';
 import { rowKey } from './worker-spread';

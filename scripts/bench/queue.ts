@@ -6,14 +6,14 @@
  * page rows, rendering), measured by the client.
  */
 import type { AddressInfo } from 'node:net';
-import { hashPassword } from '../../adapters/bcrypt-password';
-import { createMariaDbCaseClaims } from '../../adapters/mariadb/case-claims';
-import { createMariaDbCaseRouting } from '../../adapters/mariadb/case-routing';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp } from '../../inbox/app';
-import { loadConfig } from '../../lib/config';
+import { hashPassword } from '../../src/review-inbox/password.bcrypt';
+import { createMariaDbCaseClaims } from '../../src/cases/case-claims.mariadb';
+import { createMariaDbCaseRouting } from '../../src/cases/case-routing.mariadb';
+import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
+import { createMariaDbReviewStore } from '../../src/review-inbox/review-store.mariadb';
+import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import { buildInboxApp } from '../../src/review-inbox/app';
+import { loadConfig } from '../../src/config';
 import { createTestDatabase } from '../../test/support/database';
 import { DEFAULT_QUEUE_SEED, seedQueue, seededCaseId, seededEmailId } from '../../test/support/queue-seed';
 

@@ -1,4 +1,4 @@
-import { STEPS } from '../../lib/contract';
+import { STEPS } from '../../src/platform/contract';
 import type { CpuBreakdown } from './cpu-attribution';
 import type { HistoryShape } from './history-shape';
 import type { TwinResult } from './twin';

@@ -2,7 +2,7 @@
  * Synthetic support mail for the retrieval bench: German customer questions on a dozen topics,
  * our replies to some of them, and a knowledge folder. Deterministic (seeded), so runs compare.
  */
-import type { IndexableEmail } from '../../ports/vector-index';
+import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
 
 const TOPICS: Array<{ subject: string; sentences: string[] }> = [
   {

@@ -14,13 +14,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createFullTextIndex, PASSAGE_COLUMNS, passageRows } from '../../adapters/mariadb/fulltext-index';
-import { dropDatabase, migrate } from '../../adapters/mariadb/migrate';
-import { createPool, type Pool } from '../../adapters/mariadb/pool';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { emailPassages, retrievalProbe } from '../../lib/passages';
-import type { Embedder } from '../../ports/embedder';
-import type { IndexableEmail, ProbeVector, VectorIndex } from '../../ports/vector-index';
+import { createFullTextIndex, PASSAGE_COLUMNS, passageRows } from '../../src/retrieval/fulltext-index.mariadb';
+import { dropDatabase, migrate } from '../../src/platform/migrate.mariadb';
+import { createPool, type Pool } from '../../src/platform/pool.mariadb';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { emailPassages, retrievalProbe } from '../../src/retrieval/passages';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import type { IndexableEmail, ProbeVector, VectorIndex } from '../../src/retrieval/vector-index.port';
 import { inboundEmail, knowledgePassages, ORGANISATIONS, replyTo, seededRandom } from './retrieval-corpus';
 
 const { values: opts } = parseArgs({

@@ -1,9 +1,9 @@
-import { boundedMap } from '../../lib/bounded-map';
+import { boundedMap } from '../../src/platform/bounded-map';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
-import type { Config } from '../../lib/config';
-import { COST_CLASSES } from '../../workflows/activity-profiles';
+import type { Config } from '../../src/config';
+import { COST_CLASSES } from '../../src/platform/activity-profiles.workflow';
 
 export interface TwinResult {
   workflows: number;

@@ -1,4 +1,4 @@
-import type { Pool } from '../../adapters/mariadb/pool';
+import type { Pool } from '../../src/platform/pool.mariadb';
 
 export interface SendRow {
   draftId: string;

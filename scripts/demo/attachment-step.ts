@@ -4,8 +4,8 @@
  * is `multipart/alternative` with the customer's message quoted beneath.
  */
 import fs from 'node:fs';
-import type { Pool } from '../../adapters/mariadb/pool';
-import { attachmentSourceId, formatBytes } from '../../lib/attachment-limits';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import { attachmentSourceId, formatBytes } from '../../src/attachments/attachment-limits';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { relative } from './step';

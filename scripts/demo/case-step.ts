@@ -4,7 +4,7 @@
  * both, one reply answers the two mails, and the case's response deadline posts its reminder.
  */
 import path from 'node:path';
-import type { Pool } from '../../adapters/mariadb/pool';
+import type { Pool } from '../../src/platform/pool.mariadb';
 import { WAITING } from './pipeline';
 import { loadSampleMails, SAMPLE_DIR, sameMessageId, type SampleMail } from './sample-mails';
 import { step, waitFor } from './step';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { inboxUsersAdd } from '../../cli/commands/inbox-users';
-import { startInbox, type RunningInbox } from '../../inbox/server';
-import type { Config } from '../../lib/config';
+import { inboxUsersAdd } from '../../src/review-inbox/inbox-users.cli';
+import { startInbox, type RunningInbox } from '../../src/review-inbox/server';
+import type { Config } from '../../src/config';
 import type { Cleanup } from './step';
 
 /** The review inbox for `npm run demo -- --keep`, with a demo operator and a fresh password. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { REGISTRY_VERSION } from '../../lib/mailbox-registry';
+import { REGISTRY_VERSION } from '../../src/mailboxes/mailbox-registry';
 
 /** One demo mailbox: a Dovecot account, its sending identity and the samples addressed to it. */
 export interface DemoMailbox {

@@ -1,8 +1,8 @@
-import { DECISIONS } from '../../lib/contract';
+import { DECISIONS } from '../../src/platform/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import type { Pool } from '../../adapters/mariadb/pool';
+import type { Pool } from '../../src/platform/pool.mariadb';
 import type { SmtpSink } from '../../test/support/services/smtp-sink';
 import { runCommand, shellQuote } from './cli';
 import { PRINTED_CODEC_AUTH, codecFlags, type DemoCodec } from './codec';

@@ -1,5 +1,5 @@
-import type { Pool } from '../../adapters/mariadb/pool';
-import { WATCHER_STATES } from '../../lib/contract';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import { WATCHER_STATES } from '../../src/platform/contract';
 
 export interface Watermark {
   uidValidity: number;

@@ -1,5 +1,5 @@
-import { DECISIONS } from '../../lib/contract';
-import { OPERATOR_VIEWS, workflowListUrl } from '../../lib/operator-views';
+import { DECISIONS } from '../../src/platform/contract';
+import { OPERATOR_VIEWS, workflowListUrl } from '../../src/operations/operator-views';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
 import { shellQuote } from './cli';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import { dropDatabase, migrate, type MigrationResult } from '../../adapters/mariadb/migrate';
+import { dropDatabase, migrate, type MigrationResult } from '../../src/platform/migrate.mariadb';
 import { startDovecot, type DovecotServer } from '../../test/support/services/dovecot';
 import { freePort } from '../../test/support/services/ports';
 import { startSmtpSink, type SmtpSink } from '../../test/support/services/smtp-sink';

@@ -1,6 +1,6 @@
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import type { EmbeddingInputType } from '../../lib/config';
-import type { Embedder, EmbeddingKind } from '../../ports/embedder';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import type { EmbeddingInputType } from '../../src/config';
+import type { Embedder, EmbeddingKind } from '../../src/retrieval/embedder.port';
 
 /** Time spent embedding, per kind of text: the eval reports it per passage and per question. */
 export interface EmbeddingClock {

@@ -16,12 +16,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { LOCAL_EMBEDDING_MODEL } from '../../lib/config';
-import { detectInjection, type InjectionInput } from '../../lib/injection-detector';
-import { readIntentSet, type IntentSet } from '../../lib/injection-intents';
-import { DEFAULT_INTENT_KINDS, DEFAULT_INTENT_THRESHOLD, detectIntents, scoreSegments } from '../../lib/intent-detector';
-import type { Embedder, EmbeddingKind } from '../../ports/embedder';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { LOCAL_EMBEDDING_MODEL } from '../../src/config';
+import { detectInjection, type InjectionInput } from '../../src/drafting/injection-detector';
+import { readIntentSet, type IntentSet } from '../../src/drafting/injection-intents';
+import { DEFAULT_INTENT_KINDS, DEFAULT_INTENT_THRESHOLD, detectIntents, scoreSegments } from '../../src/drafting/intent-detector';
+import type { Embedder, EmbeddingKind } from '../../src/retrieval/embedder.port';
 import { startEmbedder } from '../../test/support/services/embedder';
 
 export const GUARD_SET_FILE = path.resolve(__dirname, '../../test/eval/guard/mails.yaml');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { readKnowledgeFolder } from '../../adapters/knowledge-folder';
-import type { KnowledgeFile } from '../../ports/knowledge';
+import { readKnowledgeFolder } from '../../src/retrieval/knowledge-folder.file';
+import type { KnowledgeFile } from '../../src/retrieval/knowledge.port';
 
 /** The set shipped under test/eval/ (see its README). */
 export const DEFAULT_SET_DIR = path.resolve(__dirname, '../../test/eval');

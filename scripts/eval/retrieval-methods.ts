@@ -2,11 +2,11 @@
  * The one place where the eval picks a retrieval method: the product's index with the method and
  * similarity floor a deployment would set (RETRIEVAL_METHOD, RETRIEVAL_MIN_COSINE).
  */
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import type { Pool } from '../../adapters/mariadb/pool';
-import { RETRIEVAL_METHODS, type RetrievalMethod } from '../../lib/hybrid-ranking';
-import type { Embedder } from '../../ports/embedder';
-import type { VectorIndex } from '../../ports/vector-index';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import { RETRIEVAL_METHODS, type RetrievalMethod } from '../../src/retrieval/hybrid-ranking';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import type { VectorIndex } from '../../src/retrieval/vector-index.port';
 
 export { RETRIEVAL_METHODS, type RetrievalMethod };
 

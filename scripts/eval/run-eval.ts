@@ -3,11 +3,11 @@
  * product's knowledge sync, every question retrieved with one method, and the offline drafter fed
  * what came back. Shared by `npm run eval` and the retrieval floor test.
  */
-import { createOfflineDrafter } from '../../adapters/offline-drafter';
-import { DRAFT_FLAGS } from '../../lib/contract';
-import { createMariaDbKnowledgeLedger } from '../../adapters/mariadb/knowledge-ledger';
-import { syncKnowledge } from '../../lib/knowledge-sync';
-import type { IndexableEmail } from '../../ports/vector-index';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
+import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { createMariaDbKnowledgeLedger } from '../../src/retrieval/knowledge-ledger.mariadb';
+import { syncKnowledge } from '../../src/retrieval/knowledge-sync';
+import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../../test/support/database';
 import type { EvalQuestion, LabelledSet } from './labelled-set';
 import { languagePair, methodFigures, rankedFiles, type MethodFigures, type QuestionOutcome } from './metrics';

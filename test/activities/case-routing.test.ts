@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { createCaseRoutingActivities } from '../../activities/case-routing-activities';
-import { createMariaDbCaseClaims } from '../../adapters/mariadb/case-claims';
-import { createMariaDbCaseRouting } from '../../adapters/mariadb/case-routing';
-import { createPool, type Pool } from '../../adapters/mariadb/pool';
-import { PermanentError } from '../../lib/errors';
-import { parseRoutingRules } from '../../lib/routing-rules';
+import { createCaseRoutingActivities } from '../../src/cases/case-routing.activities';
+import { createMariaDbCaseClaims } from '../../src/cases/case-claims.mariadb';
+import { createMariaDbCaseRouting } from '../../src/cases/case-routing.mariadb';
+import { createPool, type Pool } from '../../src/platform/pool.mariadb';
+import { PermanentError } from '../../src/platform/errors';
+import { parseRoutingRules } from '../../src/cases/routing-rules';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

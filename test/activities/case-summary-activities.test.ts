@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createCaseSummaryActivities } from '../../activities/case-summary-activities';
-import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
-import { createMariaDbCaseSummaryStore } from '../../adapters/mariadb/case-summary-store';
-import { createOfflineDrafter } from '../../adapters/offline-drafter';
-import { createOpenAiDrafter } from '../../adapters/openai-drafter';
-import { loadConfig } from '../../lib/config';
-import type { Drafter } from '../../ports/drafter';
+import { createCaseSummaryActivities } from '../../src/cases/case-summary.activities';
+import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
+import { createMariaDbCaseSummaryStore } from '../../src/cases/case-summary-store.mariadb';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
+import { createOpenAiDrafter } from '../../src/drafting/drafter.openai';
+import { loadConfig } from '../../src/config';
+import type { Drafter } from '../../src/drafting/drafter.port';
 import { createTestDatabase } from '../support/database';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
 

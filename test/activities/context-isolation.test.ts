@@ -9,16 +9,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createArangoGraph } from '../../adapters/arango-graph';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { createQdrantIndex } from '../../adapters/qdrant-index';
-import { loadConfig } from '../../lib/config';
-import { contextScope, type ContextPolicy } from '../../lib/context-scope';
-import { imapEmailId } from '../../lib/domain';
-import type { DraftContextItem } from '../../ports/drafter';
-import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
-import type { ThreadGraph } from '../../ports/thread-graph';
+import { createArangoGraph } from '../../src/retrieval/thread-graph.arango';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { createQdrantIndex } from '../../src/retrieval/vector-index.qdrant';
+import { loadConfig } from '../../src/config';
+import { contextScope, type ContextPolicy } from '../../src/retrieval/context-scope';
+import { imapEmailId } from '../../src/platform/domain';
+import type { DraftContextItem } from '../../src/drafting/drafter.port';
+import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-index.port';
+import type { ThreadGraph } from '../../src/retrieval/thread-graph.port';
 import {
   ARANGO_DOUBLE_PASSWORD,
   EMBEDDINGS_DOUBLE_MODEL,
@@ -27,7 +27,7 @@ import {
 } from '../support/external-store-doubles';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
-import { ownThreadId } from '../../activities/thread-join';
+import { ownThreadId } from '../../src/email/thread-join';
 
 type Harness = ReturnType<typeof activityHarness>;
 

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { imapEmailId } from '../../lib/domain';
-import { loadConfig } from '../../lib/config';
+import { imapEmailId } from '../../src/platform/domain';
+import { loadConfig } from '../../src/config';
 import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { imapEmailId } from '../../lib/domain';
+import { loadConfig } from '../../src/config';
+import { imapEmailId } from '../../src/platform/domain';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { simpleParser } from 'mailparser';
-import { PermanentError, TransientError } from '../../lib/errors';
-import { loadConfig } from '../../lib/config';
+import { PermanentError, TransientError } from '../../src/platform/errors';
+import { loadConfig } from '../../src/config';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { activityHarness, useActivityStack, type inboxDelivery } from './support';
 

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../lib/config';
-import type { EmailWorkflowInput } from '../../lib/domain';
+import { loadConfig } from '../../src/config';
+import type { EmailWorkflowInput } from '../../src/platform/domain';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { chromium, type Browser } from 'playwright-core';
-import { loadConfig } from '../../lib/config';
+import { loadConfig } from '../../src/config';
 import { makePng } from '../support/attachment-files';
 import { withImap } from '../support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, startStack, type TestStack } from '../support/stack';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import { createMariaDbRetentionStore } from '../../adapters/mariadb/retention-store';
-import { createRetentionActivities } from '../../activities/retention-activities';
-import { readRetention, RETENTION_DEFAULTS, type RetentionSettings } from '../../lib/retention-config';
+import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import { createMariaDbRetentionStore } from '../../src/privacy/retention-store.mariadb';
+import { createRetentionActivities } from '../../src/privacy/retention.activities';
+import { readRetention, RETENTION_DEFAULTS, type RetentionSettings } from '../../src/privacy/retention-config';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

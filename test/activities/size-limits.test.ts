@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { checkDatabaseLimits, databaseLimitProblem, RAW_CHUNK_BYTES } from '../../adapters/mariadb/limits';
-import { classifyDbError, query } from '../../adapters/mariadb/pool';
-import { loadConfig } from '../../lib/config';
-import { PermanentError, TooLargeError, TransientError } from '../../lib/errors';
-import { decideRetry } from '../../lib/retry-decision';
+import { checkDatabaseLimits, databaseLimitProblem, RAW_CHUNK_BYTES } from '../../src/platform/limits.mariadb';
+import { classifyDbError, query } from '../../src/platform/pool.mariadb';
+import { loadConfig } from '../../src/config';
+import { PermanentError, TooLargeError, TransientError } from '../../src/platform/errors';
+import { decideRetry } from '../../src/platform/retry-decision';
 import { largeEmail } from '../support/large-mail';
 import type { TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
-import type { Config } from '../../lib/config';
-import type { Embedder } from '../../ports/embedder';
-import { imapEmailId } from '../../lib/domain';
-import { buildDependencies, type Dependencies } from '../../workers/dependencies';
+import type { Config } from '../../src/config';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import { imapEmailId } from '../../src/platform/domain';
+import { buildDependencies, type Dependencies } from '../../workers/wiring';
 import { after, before } from 'node:test';
 import { MAILBOX_USER, NO_TEMPORAL_ADDRESS, startStack, type TestStack } from '../support/stack';
 

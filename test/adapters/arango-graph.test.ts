@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Database } from 'arangojs';
-import { createArangoGraph, graphKey, organisationDomain, personKey, type ArangoGraphSettings } from '../../adapters/arango-graph';
-import { DependencyError, PermanentError, TransientError } from '../../lib/errors';
-import type { GraphEmail } from '../../ports/thread-graph';
+import {
+  createArangoGraph,
+  graphKey,
+  organisationDomain,
+  personKey,
+  type ArangoGraphSettings,
+} from '../../src/retrieval/thread-graph.arango';
+import { DependencyError, PermanentError, TransientError } from '../../src/platform/errors';
+import type { GraphEmail } from '../../src/retrieval/thread-graph.port';
 import { startArangoDouble, type ArangoDouble } from '../doubles/arango-double';
 
 const VERTICES = ['people', 'organisations', 'threads', 'emails'];

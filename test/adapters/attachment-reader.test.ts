@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createAttachmentReader } from '../../adapters/attachment-reader';
-import { detectContentType } from '../../adapters/attachment-type';
-import { DEFAULT_ATTACHMENT_LIMITS } from '../../lib/attachment-limits';
-import type { AttachmentReadOutcome } from '../../ports/attachments';
+import { createAttachmentReader } from '../../src/attachments/attachment-reader';
+import { detectContentType } from '../../src/attachments/attachment-type';
+import { DEFAULT_ATTACHMENT_LIMITS } from '../../src/attachments/attachment-limits';
+import type { AttachmentReadOutcome } from '../../src/attachments/attachments.port';
 import {
   makeDocx,
   makeEncryptedOfficeContainer,

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Runtime } from '@temporalio/worker';
-import { createMariaDbCaseFigures } from '../../adapters/mariadb/case-figures';
-import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
+import { createMariaDbCaseFigures } from '../../src/cases/case-figures.mariadb';
+import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
 import { startBusinessMetricsSampler } from '../../workers/business-metrics';
 import { createTestDatabase } from '../support/database';
 import { parsePrometheusText, total, type Sample } from '../support/prometheus-text';

@@ -1,7 +1,7 @@
 /** What the reviewer sees when opening a draft's source: the text the model was given, masked where it was masked. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { readDraftSource } from '../../adapters/mariadb/draft-sources';
+import { readDraftSource } from '../../src/drafting/draft-sources.mariadb';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -9,10 +9,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { createWebhookNotifier } from '../../adapters/escalation-webhook';
-import { ConfigError } from '../../lib/errors';
-import { resolveSecret } from '../../lib/mailbox-registry';
-import type { EscalationNotice } from '../../ports/escalation-notifier';
+import { createWebhookNotifier } from '../../src/cases/escalation.webhook';
+import { ConfigError } from '../../src/platform/errors';
+import { resolveSecret } from '../../src/mailboxes/mailbox-registry';
+import type { EscalationNotice } from '../../src/cases/escalation-notifier.port';
 
 const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 let server: Server;

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
-import { createImapMailbox } from '../../adapters/imap-mailbox';
-import { PermanentError, TransientError } from '../../lib/errors';
+import { createImapMailbox } from '../../src/mailboxes/mailbox.imap';
+import { PermanentError, TransientError } from '../../src/platform/errors';
 import { startDovecot, type DovecotServer } from '../support/services/dovecot';
 import { withImap } from '../support/imap-session';
 

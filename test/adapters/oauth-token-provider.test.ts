@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createOAuthTokenProvider } from '../../adapters/oauth-token-provider';
-import { createSmtpSender } from '../../adapters/smtp-sender';
-import { EmailRagError } from '../../lib/errors';
-import type { OAuthSettings } from '../../lib/mailbox-oauth';
-import { resolveSecret } from '../../lib/mailbox-registry';
+import { createOAuthTokenProvider } from '../../src/mailboxes/oauth-token-provider';
+import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
+import { EmailRagError } from '../../src/platform/errors';
+import type { OAuthSettings } from '../../src/mailboxes/mailbox-oauth';
+import { resolveSecret } from '../../src/mailboxes/mailbox-registry';
 import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
 import { startSmtpSink, type SmtpSink } from '../support/services/smtp-sink';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { PermanentError, TransientError } from '../../lib/errors';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { PermanentError, TransientError } from '../../src/platform/errors';
 import { bagOfWordsVector, startEmbeddingsDouble, type EmbeddingsDouble } from '../doubles/embeddings-double';
 import { startOpenAiDouble } from '../doubles/openai-double';
 

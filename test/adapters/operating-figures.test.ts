@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Runtime } from '@temporalio/worker';
-import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
-import { createPool, type Pool } from '../../adapters/mariadb/pool';
+import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
+import { createPool, type Pool } from '../../src/platform/pool.mariadb';
 import { freePort } from '../support/services/ports';
-import { readMetrics } from '../../adapters/mariadb/operations';
+import { readMetrics } from '../../src/operations/operations.mariadb';
 import { startBusinessMetricsSampler } from '../../workers/business-metrics';
 import { createTestDatabase } from '../support/database';
 import { parsePrometheusText, total, type Sample } from '../support/prometheus-text';

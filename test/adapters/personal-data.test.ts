@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createMariaDbMessageStore } from '../../adapters/mariadb/message-store';
-import { createMariaDbPersonalData } from '../../adapters/mariadb/personal-data';
-import { createCompositeIndex } from '../../lib/composite-index';
-import type { VectorIndex } from '../../ports/vector-index';
+import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
+import { createMariaDbPersonalData } from '../../src/retrieval/personal-data.mariadb';
+import { createCompositeIndex } from '../../src/retrieval/composite-index';
+import type { VectorIndex } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

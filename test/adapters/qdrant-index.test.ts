@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { QdrantClient } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { createQdrantIndex, passagePointId, type QdrantIndex } from '../../adapters/qdrant-index';
-import { DependencyError, PermanentError, TransientError } from '../../lib/errors';
-import type { Embedder } from '../../ports/embedder';
-import type { IndexableEmail } from '../../ports/vector-index';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { createQdrantIndex, passagePointId, type QdrantIndex } from '../../src/retrieval/vector-index.qdrant';
+import { DependencyError, PermanentError, TransientError } from '../../src/platform/errors';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
 import { startEmbeddingsDouble, type EmbeddingsDouble } from '../doubles/embeddings-double';
 import { startQdrantDouble, type QdrantDouble } from '../doubles/qdrant-double';
 

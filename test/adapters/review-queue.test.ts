@@ -16,7 +16,7 @@ import {
   type QueueCursor,
   type QueueFilter,
   type QueueItem,
-} from '../../adapters/mariadb/review-queue';
+} from '../../src/review-inbox/review-queue.mariadb';
 import { createTestDatabase } from '../support/database';
 import { DEFAULT_QUEUE_SEED, seedQueue, seededAssignment, seededCaseId, seededEmailId } from '../support/queue-seed';
 

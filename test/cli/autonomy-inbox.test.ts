@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { loadConfig } from '../../lib/config';
+import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
+import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
+import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import { loadConfig } from '../../src/config';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createMariaDbAutonomyStore } from '../../adapters/mariadb/autonomy-store';
+import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
 import { runCli } from '../support/cli-run';
 import { createTestDatabase } from '../support/database';
 import { writeRegistry } from '../support/mailbox-registry-file';

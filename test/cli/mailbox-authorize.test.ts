@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { mailboxesAuthorize } from '../../cli/commands/mailbox-authorize';
-import { loadConfig, type Config } from '../../lib/config';
+import { mailboxesAuthorize } from '../../src/mailboxes/mailbox-authorize.cli';
+import { loadConfig, type Config } from '../../src/config';
 import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
 
 let idp: IdentityProviderDouble;

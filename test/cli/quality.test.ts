@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { loadConfig } from '../../lib/config';
-import type { DraftOutcome } from '../../lib/domain';
-import type { Embedder } from '../../ports/embedder';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { loadConfig } from '../../src/config';
+import type { DraftOutcome } from '../../src/platform/domain';
+import type { Embedder } from '../../src/retrieval/embedder.port';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { startEmbedder } from '../support/services/embedder';
@@ -184,7 +184,7 @@ async function axeFindings(html: string): Promise<void> {
   try {
     const page = await (await browser.newContext({ bypassCSP: true })).newPage();
     // The page's own stylesheet inline (colours and contrast are checked with it).
-    const css = readFileSync(path.join(__dirname, '../../inbox/views/inbox.css'), 'utf8');
+    const css = readFileSync(path.join(__dirname, '../../src/review-inbox/views/inbox.css'), 'utf8');
     await page.setContent(html.replace('<link rel="stylesheet" href="/inbox.css">', () => `<style>${css}</style>`));
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })

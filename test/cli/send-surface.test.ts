@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { dlqRequeue, dlqShow, formatDeadLetter } from '../../cli/commands/dlq';
-import { formatMetrics, metrics } from '../../cli/commands/metrics';
-import { formatStatus, status } from '../../cli/commands/status';
-import { loadConfig, type Config } from '../../lib/config';
+import { dlqRequeue, dlqShow, formatDeadLetter } from '../../src/operations/dead-letters.cli';
+import { formatMetrics, metrics } from '../../src/operations/metrics.cli';
+import { formatStatus, status } from '../../src/operations/status.cli';
+import { loadConfig, type Config } from '../../src/config';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

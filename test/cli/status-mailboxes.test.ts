@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createMariaDbMailboxHealth } from '../../adapters/mariadb/mailbox-health';
-import { formatStatus, status } from '../../cli/commands/status';
-import { loadConfig, type Config } from '../../lib/config';
+import { createMariaDbMailboxHealth } from '../../src/mailboxes/mailbox-health.mariadb';
+import { formatStatus, status } from '../../src/operations/status.cli';
+import { loadConfig, type Config } from '../../src/config';
 import { createTestDatabase } from '../support/database';
 import { writeRegistry } from '../support/mailbox-registry-file';
 

@@ -12,7 +12,7 @@
  *   GET    /_db/{db}/_api/document/{name}/{key}      read one document (tests)
  *   POST   /_db/{db}/_api/document/{name}            save one or many, with `overwriteMode`
  *   POST   /_db/{db}/_api/cursor                     AQL: ONLY the four query texts of
- *                                                    adapters/arango-graph.ts, recognised verbatim
+ *                                                    src/retrieval/thread-graph.arango.ts, recognised verbatim
  *
  * Any other route, query parameter or AQL text answers HTTP 501 with a message naming it, so a
  * change in the adapter fails loudly instead of being half-interpreted. Basic auth is checked.

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Page } from 'playwright-core';
-import { loadConfig } from '../../lib/config';
-import type { CaseReplies, CaseReplyRequest, CaseReplyResult } from '../../ports/case-replies';
+import { loadConfig } from '../../src/config';
+import type { CaseReplies, CaseReplyRequest, CaseReplyResult } from '../../src/cases/case-replies.port';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 
@@ -413,7 +413,7 @@ async function axe(page: Page): Promise<void> {
   const copy = await page.context().browser()!.newContext({ bypassCSP: true });
   try {
     const p = await copy.newPage();
-    const css = readFileSync(path.join(__dirname, '../../inbox/views/inbox.css'), 'utf8');
+    const css = readFileSync(path.join(__dirname, '../../src/review-inbox/views/inbox.css'), 'utf8');
     await p.setContent(html.replace('<link rel="stylesheet" href="/inbox.css">', () => `<style>${css}</style>`));
     await p.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const violations = (await p.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })

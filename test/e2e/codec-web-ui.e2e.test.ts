@@ -15,9 +15,9 @@ import { after, before, test } from 'node:test';
 import type { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { connectTemporalClient } from '../../adapters/temporal-connection';
-import { startCodecServer } from '../../cli/commands/codec-server';
-import { loadConfig, type Config } from '../../lib/config';
+import { connectTemporalClient } from '../../src/platform/temporal-connection';
+import { startCodecServer } from '../../src/operations/codec-server.cli';
+import { loadConfig, type Config } from '../../src/config';
 import { freePort } from '../support/services/ports';
 import { startTemporalDevServer, type TemporalDevServer } from '../support/services/temporal-dev-server';
 

@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbOperatingFigures } from '../../adapters/mariadb/operating-figures';
-import { inboxUsersAdd, inboxUsersUnlock } from '../../cli/commands/inbox-users';
-import { loadConfig, type Config } from '../../lib/config';
-import { addressKey } from '../../lib/login-throttle-policy';
+import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
+import { inboxUsersAdd, inboxUsersUnlock } from '../../src/review-inbox/inbox-users.cli';
+import { loadConfig, type Config } from '../../src/config';
+import { addressKey } from '../../src/review-inbox/login-throttle-policy';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { inboxClient } from '../support/inbox-client';

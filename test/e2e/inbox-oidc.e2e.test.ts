@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { loadConfig, type Config } from '../../lib/config';
+import { loadConfig, type Config } from '../../src/config';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { startOidcProvider, type TestOidcProvider } from '../support/services/oidc-provider';

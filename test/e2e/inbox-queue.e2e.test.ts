@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createMariaDbCaseClaims } from '../../adapters/mariadb/case-claims';
-import { createMariaDbCaseRouting } from '../../adapters/mariadb/case-routing';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { loadConfig } from '../../lib/config';
+import { createMariaDbCaseClaims } from '../../src/cases/case-claims.mariadb';
+import { createMariaDbCaseRouting } from '../../src/cases/case-routing.mariadb';
+import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import { loadConfig } from '../../src/config';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { DEFAULT_QUEUE_SEED, seedQueue, seededAssignment, seededCaseId, seededEmailId } from '../support/queue-seed';

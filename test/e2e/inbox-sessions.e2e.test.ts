@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { sessionIdHash } from '../../adapters/mariadb/session-store';
-import { inboxUsersAdd, inboxUsersDisable, inboxUsersSignOut } from '../../cli/commands/inbox-users';
-import { loadConfig, type Config } from '../../lib/config';
+import { sessionIdHash } from '../../src/review-inbox/session-store.mariadb';
+import { inboxUsersAdd, inboxUsersDisable, inboxUsersSignOut } from '../../src/review-inbox/inbox-users.cli';
+import { loadConfig, type Config } from '../../src/config';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';
 import { inboxClient } from '../support/inbox-client';

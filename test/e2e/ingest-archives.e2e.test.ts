@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { fileEmailId } from '../../cli/commands/ingest';
+import { fileEmailId } from '../../src/archive-import/ingest.cli';
 import { writeMboxCorpus } from '../../scripts/bench/mbox-corpus';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { startStack, type TestStack } from '../support/stack';

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Connection } from '@temporalio/client';
-import { dropDatabase } from '../../adapters/mariadb/migrate';
+import { dropDatabase } from '../../src/platform/migrate.mariadb';
 import { spawnManaged } from '../support/services/child-process';
 import { freePort } from '../support/services/ports';
 import { startWorkerProcess } from '../support/services/worker-process';
@@ -96,7 +96,7 @@ test('the install holds the dependencies and no devDependency', () => {
     assert.equal(existsSync(path.join(install, 'node_modules', name)), false, `${name} is not installed`);
   }
   // Neither sources nor tests came along: only the build output can run.
-  for (const folder of ['test', 'scripts', 'workflows', 'lib']) assert.equal(existsSync(path.join(install, folder)), false, folder);
+  for (const folder of ['test', 'scripts', 'workflows', 'src']) assert.equal(existsSync(path.join(install, folder)), false, folder);
 });
 
 test('the CLI runs from dist/: help, migrate, status', async () => {

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { temporalCliPath } from '../support/services/tool-paths';
-import { approveUpdate, stateQuery, type EmailWorkflowResult } from '../../workflows/email-workflow';
+import { approveUpdate, stateQuery, type EmailWorkflowResult } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';

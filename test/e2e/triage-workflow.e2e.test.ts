@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
-import { rejectSignal, stateQuery } from '../../workflows/email-workflow';
+import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';

@@ -30,7 +30,7 @@ import * as productWorkflows from '../../workflows';
 import { decideSignal, WORKFLOW_TYPE, type ApprovalActivities } from '../fixtures/versioning/approval-contract';
 import { waitFor } from '../support/wait';
 import { workflowBundle } from '../support/workflow-bundle';
-import { WORKFLOW_TYPES } from '../../lib/contract';
+import { WORKFLOW_TYPES } from '../../src/platform/contract';
 import type { Activities } from '../../activities';
 
 const run = promisify(execFile);

@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import { splitPassages } from '../../lib/passages';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import { splitPassages } from '../../src/retrieval/passages';
 import { projectRoot } from '../support/services/tool-paths';
 import { EMBEDDER_CANDIDATES, startCandidate, type EmbedderCandidate } from './embedder-candidates';
 

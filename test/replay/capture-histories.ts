@@ -14,8 +14,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../lib/config';
-import { errorMessage } from '../../lib/errors';
+import { loadConfig } from '../../src/config';
+import { errorMessage } from '../../src/platform/errors';
 import { startStack, type TestStack } from '../support/stack';
 import { historyToJson } from './capture/history-json';
 import { SCENARIOS, type CaptureContext, type Scenario } from './capture/scenarios';

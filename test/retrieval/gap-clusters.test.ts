@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createOpenAiEmbedder } from '../../adapters/openai-embedder';
-import type { GapCandidate } from '../../lib/draft-quality';
-import { clusterGaps, groupGaps } from '../../lib/gap-clusters';
-import type { Embedder } from '../../ports/embedder';
+import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
+import type { GapCandidate } from '../../src/operations/draft-quality';
+import { clusterGaps, groupGaps } from '../../src/operations/gap-clusters';
+import type { Embedder } from '../../src/retrieval/embedder.port';
 import { startEmbedder } from '../support/services/embedder';
 
 let server: Awaited<ReturnType<typeof startEmbedder>>;

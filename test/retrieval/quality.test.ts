@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import { contextScope } from '../../lib/context-scope';
-import type { DraftContextItem } from '../../ports/drafter';
-import type { ContextScope, VectorIndex } from '../../ports/vector-index';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import { contextScope } from '../../src/retrieval/context-scope';
+import type { DraftContextItem } from '../../src/drafting/drafter.port';
+import type { ContextScope, VectorIndex } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../support/database';
 import { QUESTIONS, THREADS } from './labelled-threads';
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import { migrate } from '../../adapters/mariadb/migrate';
-import type { Pool } from '../../adapters/mariadb/pool';
-import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import { migrate } from '../../src/platform/migrate.mariadb';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

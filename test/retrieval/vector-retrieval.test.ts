@@ -7,16 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createFullTextIndex } from '../../adapters/mariadb/fulltext-index';
-import { migrate } from '../../adapters/mariadb/migrate';
-import { createQdrantIndex } from '../../adapters/qdrant-index';
-import { createCompositeIndex } from '../../lib/composite-index';
-import { decodeVector } from '../../lib/vectors';
+import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
+import { migrate } from '../../src/platform/migrate.mariadb';
+import { createQdrantIndex } from '../../src/retrieval/vector-index.qdrant';
+import { createCompositeIndex } from '../../src/retrieval/composite-index';
+import { decodeVector } from '../../src/retrieval/vectors';
 import { startQdrantDouble } from '../doubles/qdrant-double';
-import type { RetrievalMethod } from '../../lib/hybrid-ranking';
-import type { DraftContextItem } from '../../ports/drafter';
-import type { Embedder } from '../../ports/embedder';
-import type { IndexableEmail, VectorIndex } from '../../ports/vector-index';
+import type { RetrievalMethod } from '../../src/retrieval/hybrid-ranking';
+import type { DraftContextItem } from '../../src/drafting/drafter.port';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-index.port';
 import { createTestDatabase } from '../support/database';
 import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 

@@ -1,5 +1,5 @@
 /**
- * Status words, step names and failure codes are named once (lib/domain.ts, lib/contract.ts) and
+ * Status words, step names and failure codes are named once (src/platform/domain.ts, src/platform/contract.ts) and
  * used by name everywhere else: a renamed status or code is then a type error, not a silent
  * mismatch between the code, the SQL and what operators filter on.
  *
@@ -19,20 +19,20 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../lib/contract';
-import { DRAFT_STATUS, QUEUE_STATUS, SEND_STATUS, START_STATUS, STATUS } from '../../lib/domain';
+import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../src/platform/contract';
+import { DRAFT_STATUS, QUEUE_STATUS, SEND_STATUS, START_STATUS, STATUS } from '../../src/platform/domain';
 
 const ROOT = join(__dirname, '..', '..');
-const PRODUCT_DIRS = ['activities', 'adapters', 'cli', 'inbox', 'lib', 'ports', 'workers', 'workflows'];
+const PRODUCT_DIRS = ['src', 'activities', 'workers', 'workflows'];
 
 /** Where the words are defined. */
-const CONTRACT_FILES = ['lib/contract.ts', 'lib/domain.ts'];
+const CONTRACT_FILES = ['src/platform/contract.ts', 'src/platform/domain.ts'];
 
 /** The same word in another vocabulary: `file` and the literal, with why it is not a status. */
 const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
-  { file: 'adapters/arango-graph.ts', literal: 'sent', why: 'the name of an ArangoDB edge collection (sender → email)' },
-  { file: 'adapters/arango-graph.ts', literal: 'failed', why: 'fallback text of an ArangoDB error message' },
-  { file: 'inbox/i18n.ts', literal: 'rejected', why: 'the English label of the draft outcome on the operations page' },
+  { file: 'src/retrieval/thread-graph.arango.ts', literal: 'sent', why: 'the name of an ArangoDB edge collection (sender → email)' },
+  { file: 'src/retrieval/thread-graph.arango.ts', literal: 'failed', why: 'fallback text of an ArangoDB error message' },
+  { file: 'src/review-inbox/i18n.ts', literal: 'rejected', why: 'the English label of the draft outcome on the operations page' },
 ];
 
 const STATUS_WORDS = new Set<string>([
@@ -157,7 +157,7 @@ test('status words, step names and failure codes are used by name, not spelled o
   assert.equal(
     findings.length,
     0,
-    `use the constants of lib/domain.ts / lib/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...):\n${listed(findings)}`,
+    `use the constants of src/platform/domain.ts / src/platform/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...):\n${listed(findings)}`,
   );
 });
 
@@ -176,7 +176,7 @@ test('the scan finds planted literals (it is not vacuous)', () => {
     "const w = { kind: manual ? 'manual_review' : 'approval' };",
     'if (/^LLM_/.test(failureText(err))) stop();',
   ].join('\n');
-  const found = scan('lib/planted.ts', planted);
+  const found = scan('src/platform/planted.ts', planted);
   assert.deepEqual(
     found.map((f) => `${f.line}:${f.literal}`),
     [
@@ -197,7 +197,10 @@ test('the scan finds planted literals (it is not vacuous)', () => {
   );
   // Comments and prose are not findings; a profile named like a step is not a step.
   assert.deepEqual(
-    scan('lib/planted.ts', "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });"),
+    scan(
+      'src/platform/planted.ts',
+      "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });",
+    ),
     [],
   );
 });

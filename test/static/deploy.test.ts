@@ -1,7 +1,7 @@
 /**
  * The deployment files, checked offline (no container engine here): docker-compose.temporal.yml
  * against the Compose specification's JSON schema, the wiring between its services and the files
- * under deploy/, the Temporal setup against lib/contract.ts, and the Prometheus alert rules
+ * under deploy/, the Temporal setup against src/platform/contract.ts, and the Prometheus alert rules
  * (with promtool when it is installed). That every metric they name is really exported is
  * checked against a live scrape in test/e2e/metrics.e2e.test.ts.
  */
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../../lib/contract';
+import { SEARCH_ATTRIBUTES } from '../../src/platform/contract';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -75,7 +75,7 @@ test('Temporal is set up by admin-tools for the server image, not by the depreca
   assert.match(read(dynamicConfig[0]), /matching\.useNewMatcher:\s*\n\s*- value: true/);
 });
 
-test('the compose setup registers exactly the search attributes of lib/contract.ts', () => {
+test('the compose setup registers exactly the search attributes of src/platform/contract.ts', () => {
   const script = read('deploy/temporal/setup-namespace.sh');
   const list = /^SEARCH_ATTRIBUTES="([^"]*)"/m.exec(script)?.[1];
   assert.ok(list, 'SEARCH_ATTRIBUTES list in setup-namespace.sh');

@@ -112,9 +112,9 @@ test('the check recognises what it looks for (relative paths into test/ and scri
     "import fs from 'node:fs';",
     "import path from 'path';",
     "import { parse } from 'yaml';",
-    "import { loadConfig } from '../../lib/config';",
+    "import { loadConfig } from '../../src/config';",
   ].join('\n');
-  const problems = importsOf('adapters/mariadb/sample.ts', sample).map((i) => problemWith('adapters/mariadb/sample.ts', i));
+  const problems = importsOf('src/platform/sample.ts', sample).map((i) => problemWith('src/platform/sample.ts', i));
   assert.deepEqual(problems, [
     'imports ../../test/support/wait: test/ is not part of the product',
     'imports ../../scripts/x: scripts/ is not part of the product',

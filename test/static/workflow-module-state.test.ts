@@ -1,7 +1,7 @@
 /**
  * The workflow bundle preloads the workflow modules, so every workflow in a workflow thread shares
  * them (workers/workflow-bundle-options.ts). These tests keep that safe: the bundle really
- * preloads them, lint covers every lib/ module the bundle contains, and lint refuses state at
+ * preloads them, lint covers every shared module the bundle contains, and lint refuses state at
  * module scope there.
  */
 import assert from 'node:assert/strict';
@@ -22,19 +22,21 @@ interface LintConfigModule {
 const lintConfig = (): Promise<LintConfigModule> =>
   import(pathToFileURL(path.join(root, 'eslint.config.mjs')).href) as Promise<LintConfigModule>;
 
-test('the workflow bundle preloads the workflow modules, and lint watches every lib/ module inside it', async () => {
+test('the workflow bundle preloads the workflow modules, and lint watches every shared module inside it', async () => {
   const code = readFileSync((await workflowBundle()).codePath, 'utf8');
   const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code);
   assert.ok(preload, 'the bundle has a preloadModules function');
   assert.match(preload[1]!, /workflows\/index\.ts/, 'it preloads the workflows entry');
 
-  const inBundle = [...new Set([...code.matchAll(/!\*\*\* \.\/(lib\/[\w-]+\.ts) \*\*\*!/g)].map((m) => m[1]!))].sort();
-  assert.ok(inBundle.includes('lib/contract.ts'), `lib modules found in the bundle: ${inBundle.join(', ')}`);
+  const inBundle = [...new Set([...code.matchAll(/!\*\*\* \.\/(src\/[\w/.-]+\.ts) \*\*\*!/g)].map((m) => m[1]!))]
+    .filter((file) => !file.endsWith('.workflow.ts'))
+    .sort();
+  assert.ok(inBundle.includes('src/platform/contract.ts'), `shared modules found in the bundle: ${inBundle.join(', ')}`);
   const { WORKFLOW_LIB_FILES } = await lintConfig();
   assert.deepEqual(inBundle, [...WORKFLOW_LIB_FILES].sort(), 'eslint.config.mjs WORKFLOW_LIB_FILES must list exactly these');
 
   const eslint = new ESLint({ cwd: root });
-  for (const file of ['workflows/email-workflow.ts', 'workflows/email-run.ts', ...WORKFLOW_LIB_FILES]) {
+  for (const file of ['src/email/email.workflow.ts', 'src/email/email-run.workflow.ts', ...WORKFLOW_LIB_FILES]) {
     const rules = ((await eslint.calculateConfigForFile(file)) as Linter.Config).rules ?? {};
     assert.ok(rules['no-restricted-syntax'], `${file} is checked for module state`);
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, migrate } from '../../adapters/mariadb/migrate';
-import { createPool, type Pool } from '../../adapters/mariadb/pool';
+import { dropDatabase, migrate } from '../../src/platform/migrate.mariadb';
+import { createPool, type Pool } from '../../src/platform/pool.mariadb';
 
 /** A migrated throwaway database on the real MariaDB server of DATABASE_URL; dropped afterwards. */
 export async function createTestDatabase(prefix = 'test'): Promise<{ url: string; pool: Pool; drop(): Promise<void> }> {

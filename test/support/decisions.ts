@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { stateQuery } from '../../workflows/email-workflow';
+import { stateQuery } from '../../src/email/email.workflow';
 
 /**
  * The draft id a decision on this email must name now (what a reviewer reads first). The draft step

@@ -4,12 +4,12 @@
  * reached (pages that need Temporal say it is unreachable). `over` adds or replaces ports.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Pool } from '../../adapters/mariadb/pool';
-import { createMariaDbInboxUsers } from '../../adapters/mariadb/inbox-users';
-import { createMariaDbReviewStore } from '../../adapters/mariadb/review-store';
-import type { TemporalDecisions } from '../../adapters/temporal-decisions';
-import { buildInboxApp, type InboxDeps } from '../../inbox/app';
-import type { Config } from '../../lib/config';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
+import { createMariaDbReviewStore } from '../../src/review-inbox/review-store.mariadb';
+import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import { buildInboxApp, type InboxDeps } from '../../src/review-inbox/app';
+import type { Config } from '../../src/config';
 
 export function inboxOnDatabase(config: Config, pool: Pool, over: Partial<InboxDeps> = {}): Promise<FastifyInstance> {
   return buildInboxApp({

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { Pool } from '../../adapters/mariadb/pool';
-import type { VectorIndex } from '../../ports/vector-index';
-import type { Embedder } from '../../ports/embedder';
+import type { Pool } from '../../src/platform/pool.mariadb';
+import type { VectorIndex } from '../../src/retrieval/vector-index.port';
+import type { Embedder } from '../../src/retrieval/embedder.port';
 
 export interface Person {
   name: string;

@@ -4,7 +4,7 @@
  * done, so the queue is a minority of the table as in production. Many rows share a priority and a
  * creation time, so paging must break ties by id.
  */
-import type { Pool } from '../../adapters/mariadb/pool';
+import type { Pool } from '../../src/platform/pool.mariadb';
 
 export interface QueueSeed {
   waiting: number;

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { loadConfig, type Config } from '../../lib/config';
+import { loadConfig, type Config } from '../../src/config';
 import { startDovecot, type DovecotOptions, type DovecotServer, type DovecotUser } from './services/dovecot';
 import { startSmtpSink, type SmtpSink } from './services/smtp-sink';
 import { startTemporalDevServer, type TemporalDevServer } from './services/temporal-dev-server';

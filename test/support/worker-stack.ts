@@ -5,7 +5,7 @@
  */
 import { after, before } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import type { Config } from '../../lib/config';
+import type { Config } from '../../src/config';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { startStack, type TestStack } from './stack';
 import { workflowBundle } from './workflow-bundle';

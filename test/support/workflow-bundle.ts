@@ -17,7 +17,7 @@ function hashDir(h: ReturnType<typeof createHash>, dir: string): void {
 
 function sourceHash(): string {
   const h = createHash('sha256');
-  for (const dir of ['workflows', 'lib', 'activities']) hashDir(h, path.join(root, dir));
+  for (const dir of ['workflows', 'src', 'activities']) hashDir(h, path.join(root, dir));
   // The bundler's options; the rest of workers/ does not go into the bundle.
   h.update(readFileSync(path.join(root, 'workers', 'workflow-bundle-options.ts')));
   h.update(readFileSync(path.join(root, 'package-lock.json')));

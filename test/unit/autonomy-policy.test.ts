@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { AUTONOMY_EVENTS, autonomyActor, isAutomaticActor } from '../../lib/contract';
-import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, parseAutonomyPolicy, policyLabel } from '../../lib/autonomy-policy';
-import { loadConfig } from '../../lib/config';
+import { AUTONOMY_EVENTS, autonomyActor, isAutomaticActor } from '../../src/platform/contract';
+import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, parseAutonomyPolicy, policyLabel } from '../../src/autonomy/autonomy-policy';
+import { loadConfig } from '../../src/config';
 
 test('a minimal policy takes the defaults; defaults and a mailbox can set their own bars', () => {
   const p = parseAutonomyPolicy('policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n', 'test');

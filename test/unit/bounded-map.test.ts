@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundedMap } from '../../lib/bounded-map';
+import { boundedMap } from '../../src/platform/bounded-map';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

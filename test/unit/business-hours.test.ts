@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { DateTime } from 'luxon';
-import { loadBusinessCalendars, readHolidaysFile } from '../../adapters/business-calendars';
+import { loadBusinessCalendars, readHolidaysFile } from '../../src/business-time/business-calendars.file';
 import {
   ALWAYS_OPEN,
   addBusinessTime,
@@ -13,10 +13,10 @@ import {
   isOpen,
   nextOpening,
   type BusinessCalendar,
-} from '../../lib/business-hours';
-import { ConfigError } from '../../lib/errors';
-import { parseHolidays } from '../../lib/holidays';
-import type { MailboxEntry } from '../../lib/mailbox-registry';
+} from '../../src/business-time/business-hours';
+import { ConfigError } from '../../src/platform/errors';
+import { parseHolidays } from '../../src/business-time/holidays';
+import type { MailboxEntry } from '../../src/mailboxes/mailbox-registry';
 
 const H = 3_600_000;
 const BERLIN = 'Europe/Berlin';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DateTime } from 'luxon';
-import { ALWAYS_OPEN, buildBusinessCalendar } from '../../lib/business-hours';
+import { ALWAYS_OPEN, buildBusinessCalendar } from '../../src/business-time/business-hours';
 import {
   DEFAULT_RESPONSE_TARGETS,
   DEFAULT_REMINDER_BEFORE,
@@ -9,9 +9,9 @@ import {
   parseBusinessDuration,
   planDeadline,
   raisedPriority,
-} from '../../lib/case-deadline';
-import { ConfigError } from '../../lib/errors';
-import { parseMailboxRegistry, type MailboxDefaults } from '../../lib/mailbox-registry';
+} from '../../src/business-time/case-deadline';
+import { ConfigError } from '../../src/platform/errors';
+import { parseMailboxRegistry, type MailboxDefaults } from '../../src/mailboxes/mailbox-registry';
 
 const H = 3_600_000;
 const berlin = (text: string) => DateTime.fromISO(text, { zone: 'Europe/Berlin' }).toJSDate();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_SUMMARY_CHARS, extractiveSummary, keySentences, ownText, type CaseSummaryMail } from '../../lib/case-summary';
-import { buildSummaryMessages, parseSummaryJson } from '../../lib/case-summary-prompt';
+import { MAX_SUMMARY_CHARS, extractiveSummary, keySentences, ownText, type CaseSummaryMail } from '../../src/drafting/case-summary';
+import { buildSummaryMessages, parseSummaryJson } from '../../src/drafting/case-summary-prompt';
 
 const at = (iso: string) => new Date(iso);
 const anna = { fromName: 'Anna Becker', fromAddress: 'anna@kunde.example' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
 import { metricsBindAddress, telemetryOptions } from '../../workers/telemetry';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FAILURE_TYPES, httpFailureType, isLlmFailure, LLM_FAILURE_TYPES } from '../../lib/contract';
+import { FAILURE_TYPES, httpFailureType, isLlmFailure, LLM_FAILURE_TYPES } from '../../src/platform/contract';
 import {
   DRAFT_IN_MAKING_STATUSES,
   EMAIL_STATUSES,
@@ -11,9 +11,9 @@ import {
   sendIsDone,
   SEND_STATUSES,
   UNFINISHED_STATUSES,
-} from '../../lib/domain';
-import { classifyHttpStatus } from '../../lib/http-errors';
-import { EmailRagError } from '../../lib/errors';
+} from '../../src/platform/domain';
+import { classifyHttpStatus } from '../../src/platform/http-errors';
+import { EmailRagError } from '../../src/platform/errors';
 
 test('the status lists keep their words and order', () => {
   assert.deepEqual(EMAIL_STATUSES, [

@@ -1,10 +1,10 @@
 /** What an approval says about a draft, the acceptance rates per group, and the window syntax. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { DRAFT_OUTCOMES } from '../../lib/domain';
-import { changedShare, classifyApproval, wordCount } from '../../lib/draft-outcome';
-import { openingLines, parseWindow, summariseOutcomes } from '../../lib/draft-quality';
+import { loadConfig } from '../../src/config';
+import { DRAFT_OUTCOMES } from '../../src/platform/domain';
+import { changedShare, classifyApproval, wordCount } from '../../src/drafting/draft-outcome';
+import { openingLines, parseWindow, summariseOutcomes } from '../../src/operations/draft-quality';
 
 const draft = (body: string, drafter = 'openai') => ({ body, drafter });
 const ten = 'eins zwei drei vier fünf sechs sieben acht neun zehn';

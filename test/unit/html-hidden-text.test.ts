@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hiddenHtmlText } from '../../adapters/mail-parser';
-import { extractHiddenText } from '../../lib/html-hidden-text';
-import { detectInjection } from '../../lib/injection-detector';
+import { hiddenHtmlText } from '../../src/email/mail-parser';
+import { extractHiddenText } from '../../src/drafting/html-hidden-text';
+import { detectInjection } from '../../src/drafting/injection-detector';
 
 test('every common way of hiding text in an HTML mail is found', () => {
   const cases: Array<[string, string]> = [

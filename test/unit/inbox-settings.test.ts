@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
-import { pickLanguage, TEXTS } from '../../inbox/i18n';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
+import { pickLanguage, TEXTS } from '../../src/review-inbox/i18n';
 
 const base = { IMAP_USER: 'u', IMAP_PASSWORD: 'p' };
 

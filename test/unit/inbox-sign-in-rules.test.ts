@@ -1,10 +1,16 @@
 /** Sign-in rules as pure functions: the throttle's delays and locks, IPv6 keys, SSO settings and role mapping. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
-import { roleFromClaims } from '../../lib/inbox-roles';
-import { accountAfterFailure, addressAfterFailure, addressKey, judgeAttempt, type ThrottleCounter } from '../../lib/login-throttle-policy';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
+import { roleFromClaims } from '../../src/review-inbox/inbox-roles';
+import {
+  accountAfterFailure,
+  addressAfterFailure,
+  addressKey,
+  judgeAttempt,
+  type ThrottleCounter,
+} from '../../src/review-inbox/login-throttle-policy';
 
 const base = { IMAP_USER: 'u', IMAP_PASSWORD: 'p' };
 const fresh = (now: Date): ThrottleCounter => ({ failures: 0, windowStartedAt: now, lastFailureAt: null, nextAttemptAt: null });

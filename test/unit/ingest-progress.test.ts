@@ -1,7 +1,7 @@
 /** Import progress without a terminal: a heartbeat line every N messages, never a redrawn bar. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createIngestProgress } from '../../cli/ingest-progress';
+import { createIngestProgress } from '../../src/archive-import/ingest-progress';
 
 test('without a terminal: one line per 1000 messages with bytes of the total, the rest silent', () => {
   const written: string[] = [];

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
-import { mergeIntentSets, parseIntentSet, readIntentSet, SHIPPED_INTENTS_FILE } from '../../lib/injection-intents';
-import { DEFAULT_INTENT_THRESHOLD, segmentsOf } from '../../lib/intent-detector';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
+import { mergeIntentSets, parseIntentSet, readIntentSet, SHIPPED_INTENTS_FILE } from '../../src/drafting/injection-intents';
+import { DEFAULT_INTENT_THRESHOLD, segmentsOf } from '../../src/drafting/intent-detector';
 import { readFileSync } from 'node:fs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'email-rag-intents-'));

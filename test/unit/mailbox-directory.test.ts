@@ -8,15 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { createMailboxDirectory } from '../../adapters/mailbox-directory';
-import type { ImapSettings } from '../../adapters/imap-mailbox';
-import type { SmtpSettings } from '../../adapters/smtp-sender';
-import { loadConfig } from '../../lib/config';
-import { EmailRagError } from '../../lib/errors';
-import { resolveSecret, type MailboxEntry } from '../../lib/mailbox-registry';
-import { isolationKey } from '../../lib/mailbox-scope';
-import type { MailSender } from '../../ports/mail-sender';
-import type { Mailbox } from '../../ports/mailbox';
+import { createMailboxDirectory } from '../../src/mailboxes/mailbox-directory';
+import type { ImapSettings } from '../../src/mailboxes/mailbox.imap';
+import type { SmtpSettings } from '../../src/mailboxes/mail-sender.smtp';
+import { loadConfig } from '../../src/config';
+import { EmailRagError } from '../../src/platform/errors';
+import { resolveSecret, type MailboxEntry } from '../../src/mailboxes/mailbox-registry';
+import { isolationKey } from '../../src/mailboxes/mailbox-scope';
+import type { MailSender } from '../../src/mailboxes/mail-sender.port';
+import type { Mailbox } from '../../src/mailboxes/mailbox.port';
 
 function entry(
   id: string,

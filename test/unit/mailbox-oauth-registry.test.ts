@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError } from '../../lib/errors';
-import { parseMailboxRegistry, type MailboxDefaults } from '../../lib/mailbox-registry';
+import { ConfigError } from '../../src/platform/errors';
+import { parseMailboxRegistry, type MailboxDefaults } from '../../src/mailboxes/mailbox-registry';
 
 const defaults: MailboxDefaults = {
   imap: { host: 'outlook.office365.com', port: 993, tls: true, sentFolder: 'Sent Items', pollIntervalSeconds: 60 },

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError } from '../../lib/errors';
-import { parseMailboxRegistry, type MailboxDefaults } from '../../lib/mailbox-registry';
-import { setMailboxEnabled } from '../../lib/mailbox-registry-edit';
+import { ConfigError } from '../../src/platform/errors';
+import { parseMailboxRegistry, type MailboxDefaults } from '../../src/mailboxes/mailbox-registry';
+import { setMailboxEnabled } from '../../src/mailboxes/mailbox-registry-edit';
 
 const defaults: MailboxDefaults = {
   imap: { host: '127.0.0.1', port: 143, tls: false, sentFolder: 'Sent', pollIntervalSeconds: 60 },

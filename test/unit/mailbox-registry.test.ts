@@ -3,15 +3,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
 import {
   SENT_LOOKUP_DEFAULTS,
   describeSecret,
   parseMailboxRegistry,
   resolveSecret,
   type MailboxDefaults,
-} from '../../lib/mailbox-registry';
+} from '../../src/mailboxes/mailbox-registry';
 
 const defaults: MailboxDefaults = {
   imap: { host: 'imap.example.test', port: 993, tls: true, sentFolder: 'Sent', pollIntervalSeconds: 60 },

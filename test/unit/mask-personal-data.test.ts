@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maskPersonalData } from '../../lib/mask-personal-data';
+import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 
 /** Asserts the secret is gone and the placeholder is there. */
 function masks(text: string, secret: string | RegExp, placeholder: string): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { knownFromMails } from '../../lib/known-personal-data';
-import { maskPersonalData } from '../../lib/mask-personal-data';
+import { knownFromMails } from '../../src/retrieval/known-personal-data';
+import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 import { REPLY_SAMPLE, type TokenKind } from '../fixtures/masking/reply-sample';
 
 /** True when the token (letters without case, digits with any spacing) is still in the text. */

@@ -1,7 +1,7 @@
 /** The mbox splitter on the variants real exports produce, fed in small and odd-sized chunks. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MboxSplitter, NotMboxError, type MboxItem } from '../../lib/mbox-splitter';
+import { MboxSplitter, NotMboxError, type MboxItem } from '../../src/archive-import/mbox-splitter';
 
 function split(data: string | Buffer, opts: { maxBytes?: number; chunk?: number } = {}): MboxItem[] {
   const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'latin1');

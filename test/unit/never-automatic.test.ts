@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findNeverAutomatic, neverAutomaticTopics } from '../../lib/never-automatic';
+import { findNeverAutomatic, neverAutomaticTopics } from '../../src/autonomy/never-automatic';
 
 const FOUND: Array<[string, string[]]> = [
   ['Ich bitte um Rückerstattung des Betrags.', ['refund']],

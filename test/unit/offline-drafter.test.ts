@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { createOfflineDrafter } from '../../adapters/offline-drafter';
-import { splitPassages } from '../../lib/passages';
-import type { DraftContextItem, DraftRequest } from '../../ports/drafter';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
+import { splitPassages } from '../../src/retrieval/passages';
+import type { DraftContextItem, DraftRequest } from '../../src/drafting/drafter.port';
 
 const drafter = createOfflineDrafter();
 

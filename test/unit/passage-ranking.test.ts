@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rankPassages } from '../../lib/passage-ranking';
+import { rankPassages } from '../../src/retrieval/passage-ranking';
 
 const docs = [
   'Wann kommt der Techniker zur Montage?',

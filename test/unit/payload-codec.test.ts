@@ -11,10 +11,10 @@ import {
   loadDataConverter,
 } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
-import { ENCRYPTED_ENCODING, KEY_ID_METADATA, createEncryptionCodec } from '../../adapters/encryption-codec';
-import { temporalConnectionOptions, temporalDataConverter } from '../../adapters/temporal-connection';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
+import { ENCRYPTED_ENCODING, KEY_ID_METADATA, createEncryptionCodec } from '../../src/platform/encryption-codec';
+import { temporalConnectionOptions, temporalDataConverter } from '../../src/platform/temporal-connection';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
 
 const base = { IMAP_USER: 'support@example.test', IMAP_PASSWORD: 'secret' };
 const k1 = randomBytes(32).toString('base64');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { agedPriorityKey, effectivePriority, parsePriorityRules } from '../../lib/priority-rules';
+import { loadConfig } from '../../src/config';
+import { agedPriorityKey, effectivePriority, parsePriorityRules } from '../../src/triage/priority';
 
 const rules = parsePriorityRules(
   'critical:sender=ceo@example.com;high:domain=bigcustomer.example;high:keyword=dringend;low:keyword=newsletter',

@@ -1,7 +1,7 @@
 /** The operations page's outcome chart: 30 days with gaps filled, stacked segments, escaped text. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dailySeries, outcomeChartSvg } from '../../inbox/quality-chart';
+import { dailySeries, outcomeChartSvg } from '../../src/review-inbox/quality-chart';
 
 test('every day of the window gets a bar, stacked per outcome, its text escaped', () => {
   const today = new Date('2026-12-03T10:00:00Z');

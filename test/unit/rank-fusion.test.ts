@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rankHybrid } from '../../lib/hybrid-ranking';
-import { limitEmbedder } from '../../lib/limited-embedder';
-import { fuseRankings, RRF_K } from '../../lib/rank-fusion';
-import { cosine, decodeVector, encodeVector } from '../../lib/vectors';
-import type { Embedder } from '../../ports/embedder';
+import { rankHybrid } from '../../src/retrieval/hybrid-ranking';
+import { limitEmbedder } from '../../src/retrieval/limited-embedder';
+import { fuseRankings, RRF_K } from '../../src/retrieval/rank-fusion';
+import { cosine, decodeVector, encodeVector } from '../../src/retrieval/vectors';
+import type { Embedder } from '../../src/retrieval/embedder.port';
 
 const id = (s: string) => s;
 

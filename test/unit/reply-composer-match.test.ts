@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { createOfflineDrafter } from '../../adapters/offline-drafter';
-import { DRAFT_FLAGS } from '../../lib/contract';
-import { splitPassages } from '../../lib/passages';
-import { sentencesOf } from '../../lib/reply-composer';
-import type { DraftContextItem, DraftRequest } from '../../ports/drafter';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
+import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { splitPassages } from '../../src/retrieval/passages';
+import { sentencesOf } from '../../src/drafting/reply-composer';
+import type { DraftContextItem, DraftRequest } from '../../src/drafting/drafter.port';
 
 const drafter = createOfflineDrafter();
 const SCRIPTS = path.join(__dirname, '..', '..', 'scripts');

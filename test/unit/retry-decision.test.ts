@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
-import { DependencyError, PermanentError, TransientError } from '../../lib/errors';
-import { classifyHttpStatus, parseRetryAfter } from '../../lib/http-errors';
-import { classifyError, decideRetry } from '../../lib/retry-decision';
-import { DEFAULT_RETRY_DELAYS_MS, PROFILES } from '../../workflows/activity-profiles';
+import { DependencyError, PermanentError, TransientError } from '../../src/platform/errors';
+import { classifyHttpStatus, parseRetryAfter } from '../../src/platform/http-errors';
+import { classifyError, decideRetry } from '../../src/platform/retry-decision';
+import { DEFAULT_RETRY_DELAYS_MS, PROFILES } from '../../src/platform/activity-profiles.workflow';
 
 const plan = PROFILES.parse.plan;
 

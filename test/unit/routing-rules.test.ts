@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../lib/config';
-import { ConfigError } from '../../lib/errors';
-import { parseRoutingRules, readRoutingRules, routeFor, routedByPerson, ROUTED_BY, type RoutingFacts } from '../../lib/routing-rules';
+import { loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/platform/errors';
+import { parseRoutingRules, readRoutingRules, routeFor, routedByPerson, ROUTED_BY, type RoutingFacts } from '../../src/cases/routing-rules';
 
 const FILE = `
 version: 1

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createIngestActivities, type IngestSteps } from '../../activities/ingest-activities';
-import { createSlots } from '../../lib/slots';
+import { createIngestActivities, type IngestSteps } from '../../src/email/ingest.activities';
+import { createSlots } from '../../src/platform/slots';
 
 /** A promise with its resolve, to hold a holder inside its slot until the test lets it go. */
 function gate(): { promise: Promise<void>; open(): void } {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withinBudget } from '../../activities/draft-activities';
-import { wordEditDistance } from '../../lib/edit-distance';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { parseDraftJson } from '../../lib/draft-prompt';
-import { detectLanguage, detectLanguageOr } from '../../lib/language';
-import { splitPassages } from '../../lib/passages';
-import { priorityFromHeaders } from '../../lib/priority';
+import { withinBudget } from '../../src/email/draft.activities';
+import { wordEditDistance } from '../../src/drafting/edit-distance';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseDraftJson } from '../../src/drafting/draft-prompt';
+import { detectLanguage, detectLanguageOr } from '../../src/platform/language';
+import { splitPassages } from '../../src/retrieval/passages';
+import { priorityFromHeaders } from '../../src/triage/priority';
 
 test('passages drop quoted history and respect the size limit', () => {
   const p = splitPassages(`Erster Absatz.\n\n> zitierte alte Mail\n> noch mehr\n\n${'x'.repeat(2000)}`, 800);

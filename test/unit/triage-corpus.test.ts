@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { TRIAGE_CLASSES } from '../../lib/domain';
-import { triage, triageMessage, type TriageSettings } from '../../lib/triage';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { TRIAGE_CLASSES } from '../../src/platform/domain';
+import { triage, triageMessage, type TriageSettings } from '../../src/triage/triage';
 
 const ROOT = path.join(__dirname, '../fixtures/triage-corpus');
 const SETTINGS: TriageSettings = { ownAddresses: ['support@example.test'], allow: [] };

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { hasBareLineEnds, toCrlf } from '../../lib/line-endings';
-import { parseTriageAllow, triage, triageMessage, type TriageMessage, type TriageSettings } from '../../lib/triage';
-import { answeringMailbox } from '../../lib/triage-duplicate';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { hasBareLineEnds, toCrlf } from '../../src/email/line-endings';
+import { parseTriageAllow, triage, triageMessage, type TriageMessage, type TriageSettings } from '../../src/triage/triage';
+import { answeringMailbox } from '../../src/triage/triage-duplicate';
 
 const DIR = path.join(__dirname, '../fixtures/triage');
 const OURS: TriageSettings = { ownAddresses: ['support@example.test'], allow: [] };

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../adapters/mail-parser';
-import { loadConfig } from '../../lib/config';
-import { bouncedMessageIds, parseTriageAllow, triage, triageMessage, type TriageSettings } from '../../lib/triage';
+import { parseRawEmail } from '../../src/email/mail-parser';
+import { loadConfig } from '../../src/config';
+import { bouncedMessageIds, parseTriageAllow, triage, triageMessage, type TriageSettings } from '../../src/triage/triage';
 
 const DIR = path.join(__dirname, '../fixtures/triage');
 const OURS: TriageSettings = { ownAddresses: ['support@example.test'], allow: [] };

@@ -7,7 +7,7 @@ import {
   markdownLiteral,
   oneLine,
   SUMMARY_MAX_JSON_BYTES,
-} from '../../lib/workflow-summary';
+} from '../../src/platform/workflow-summary';
 
 /** What CommonMark shows for text made only of escapes: every backslash before punctuation drops. */
 const shown = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');

@@ -9,9 +9,9 @@ import { after, before, test } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { DateTime } from 'luxon';
-import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
-import { buildBusinessCalendar, type BusinessCalendar } from '../../lib/business-hours';
-import { DEFAULT_RESPONSE_TARGETS, planDeadline } from '../../lib/case-deadline';
+import { registerSearchAttributes } from '../../src/operations/search-attributes.temporal';
+import { buildBusinessCalendar, type BusinessCalendar } from '../../src/business-time/business-hours';
+import { DEFAULT_RESPONSE_TARGETS, planDeadline } from '../../src/business-time/case-deadline';
 import {
   CaseWorkflow,
   caseChangedSignal,
@@ -19,7 +19,7 @@ import {
   draftReadySignal,
   stopAutoSendSignal,
   type CaseActivities,
-} from '../../workflows/case-workflow';
+} from '../../src/cases/case.workflow';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { workflowBundle } from '../support/workflow-bundle';
 

@@ -10,17 +10,17 @@ import { Context } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
-import type { DraftView } from '../../activities/draft-activities';
-import { createIngestActivities, type IngestSteps } from '../../activities/ingest-activities';
-import { withRecordedStatus } from '../../activities/status-activities';
-import { createMariaDbAuditLog } from '../../adapters/mariadb/audit-log';
-import { createMariaDbJobLedger } from '../../adapters/mariadb/job-ledger';
-import { createTemporalDecisions } from '../../adapters/temporal-decisions';
-import { registerSearchAttributes } from '../../adapters/temporal-search-attributes';
-import { PermanentError, TransientError } from '../../lib/errors';
+import type { DraftView } from '../../src/email/draft.activities';
+import { createIngestActivities, type IngestSteps } from '../../src/email/ingest.activities';
+import { withRecordedStatus } from '../../src/email/status.activities';
+import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
+import { createMariaDbJobLedger } from '../../src/email/job-ledger.mariadb';
+import { createTemporalDecisions } from '../../src/email/decisions.temporal';
+import { registerSearchAttributes } from '../../src/operations/search-attributes.temporal';
+import { PermanentError, TransientError } from '../../src/platform/errors';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { createQueueInterceptor } from '../../workers/queue-interceptor';
-import { COST_CLASSES } from '../../workflows/activity-profiles';
+import { COST_CLASSES } from '../../src/platform/activity-profiles.workflow';
 import {
   EmailWorkflow,
   approveSignal,
@@ -33,7 +33,7 @@ import {
   resendUpdate,
   stateQuery,
   threadUpdatedSignal,
-} from '../../workflows/email-workflow';
+} from '../../src/email/email.workflow';
 import { createTestDatabase } from '../support/database';
 import { workflowBundle } from '../support/workflow-bundle';
 

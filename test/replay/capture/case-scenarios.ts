@@ -4,14 +4,14 @@
  * both (the lead sends it, the covered email ends as sent by it). Recorded: the lead's history,
  * the covered email's and the case workflow's (waiting for its customer, timers pending).
  */
-import { createCaseReplies } from '../../../adapters/case-replies';
-import { createMariaDbAuditLog } from '../../../adapters/mariadb/audit-log';
-import { createPool } from '../../../adapters/mariadb/pool';
-import { createTemporalCaseSignals } from '../../../adapters/temporal-case-signals';
-import { createTemporalDecisions } from '../../../adapters/temporal-decisions';
-import { WORKFLOW_TYPES } from '../../../lib/contract';
-import { caseQuery } from '../../../workflows/case-workflow';
-import { stateQuery } from '../../../workflows/email-workflow';
+import { createCaseReplies } from '../../../src/cases/case-replies';
+import { createMariaDbAuditLog } from '../../../src/platform/audit-log.mariadb';
+import { createPool } from '../../../src/platform/pool.mariadb';
+import { createTemporalCaseSignals } from '../../../src/cases/case-signals.temporal';
+import { createTemporalDecisions } from '../../../src/email/decisions.temporal';
+import { WORKFLOW_TYPES } from '../../../src/platform/contract';
+import { caseQuery } from '../../../src/cases/case.workflow';
+import { stateQuery } from '../../../src/email/email.workflow';
 import { waitFor } from '../../support/wait';
 import { currentDraft, deliver, finish, mailOf, waitSettled, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
 

@@ -5,9 +5,9 @@
  * three: the run waits (timers) until the three it started have left the backlog (awaiting
  * approval) and takes the rest.
  */
-import { DEFAULT_MAILBOX_ID } from '../../../lib/mailbox-registry';
-import { WORKFLOW_TYPES } from '../../../lib/contract';
-import type { PollRunResult } from '../../../workflows/imap-poll-workflow';
+import { DEFAULT_MAILBOX_ID } from '../../../src/mailboxes/mailbox-registry';
+import { WORKFLOW_TYPES } from '../../../src/platform/contract';
+import type { PollRunResult } from '../../../src/mailboxes/imap-poll.workflow';
 import { mailOf, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
 import { appendMessages } from '../../support/services/imap-intake';
 

@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { Config } from '../../../lib/config';
-import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../../workflows/email-workflow';
+import type { Config } from '../../../src/config';
+import { stateQuery, type EmailWorkflowResult, type WaitingFor } from '../../../src/email/email.workflow';
 import { sampleEmail } from '../../support/stack';
 import { waitFor } from '../../support/wait';
 import type { OpenAiDouble } from '../../doubles/openai-double';

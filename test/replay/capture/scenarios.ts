@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ingest } from '../../../cli/commands/ingest';
+import { ingest } from '../../../src/archive-import/ingest.cli';
 import { waitFor } from '../../support/wait';
 import {
   approveSignal,
@@ -19,7 +19,7 @@ import {
   rejectUpdate,
   resendUpdate,
   stateQuery,
-} from '../../../workflows/email-workflow';
+} from '../../../src/email/email.workflow';
 import {
   currentDraft,
   deliver,

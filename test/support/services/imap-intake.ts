@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
-import { createTemporalStarter, starterLimits } from '../../../adapters/temporal-starter';
-import type { Config } from '../../../lib/config';
-import { imapEmailId, type Priority } from '../../../lib/domain';
+import { createTemporalStarter, starterLimits } from '../../../src/email/workflow-starter.temporal';
+import type { Config } from '../../../src/config';
+import { imapEmailId, type Priority } from '../../../src/platform/domain';
 
 export interface AppendedMessage {
   uidValidity: number;

@@ -15,7 +15,7 @@
  *   the tail of the server's log, and the port-clash retry reads it;
  * - `teardown()` kills the server with SIGKILL; `stop()` here sends SIGTERM and waits.
  */
-import { SEARCH_ATTRIBUTES } from '../../../lib/contract';
+import { SEARCH_ATTRIBUTES } from '../../../src/platform/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';

@@ -28,7 +28,7 @@ export function temporalTestServerPath(): string {
   );
 }
 
-/** The default local embedder's server script (product code, see adapters/local-embedder.ts). */
+/** The default local embedder's server script (product code, see src/retrieval/embedder.local.ts). */
 export const USEM3_SERVE_SCRIPT = path.join(projectRoot, 'embedder', 'usem3-serve.py');
 
 /**

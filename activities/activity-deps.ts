@@ -1,0 +1,102 @@
+import type { AutonomyPolicy } from '../src/autonomy/autonomy-policy';
+import type { IntentDetectorSettings } from '../src/drafting/intent-detector';
+import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port';
+import type { TriageSettings } from '../src/triage/triage';
+import type { AttachmentStore, AttachmentTextReader } from '../src/attachments/attachments.port';
+import type { BounceLedger } from '../src/email/bounce-ledger.port';
+import type { BusinessCalendars } from '../src/business-time/business-calendars.port';
+import type { CaseClock } from '../src/cases/case-clock.port';
+import type { Drafter } from '../src/drafting/drafter.port';
+import type { Embedder } from '../src/retrieval/embedder.port';
+import type { EscalationNotifiers } from '../src/cases/escalation-notifier.port';
+import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
+import type { MailboxHealth } from '../src/mailboxes/mailbox-health.port';
+import type { AuditLog, DraftStore, JobLedger, MessageStore, SendLedger, WatermarkStore } from '../src/platform/store.port';
+import type { VectorIndex } from '../src/retrieval/vector-index.port';
+import type { WorkflowInspector } from '../src/operations/workflow-inspector.port';
+import type { WorkflowSignals, WorkflowStarter } from '../src/email/workflow-starter.port';
+import type { CaseReplySettler } from '../src/cases/case-replies.port';
+import type { CaseSummaryStore } from '../src/cases/case-summaries.port';
+import type { CaseDeps } from '../src/cases/case.activities';
+import type { CaseRoutingDeps } from '../src/cases/case-routing.activities';
+import type { IdleDeps } from '../src/mailboxes/watch.activities';
+import type { RetentionDeps } from '../src/privacy/retention.activities';
+
+/**
+ * Settings of the whole installation the activities need; taken from the validated config.
+ * Everything that belongs to one mailbox (account, folders, Sent folder, From, signature, priority
+ * rules, language) comes from its registry entry (`mailboxes.get(id).entry`).
+ */
+export interface MailSettings {
+  maxMessageBytes: number;
+  pollBatchSize: number;
+  importHistory: boolean;
+  backlogLimit: number;
+  /**
+   * Intakes (fetch, parse, index) at once in this worker (WORKER_CONCURRENCY_MAIL_IO). On the
+   * mail-io queue the worker's slots bound them already; in a workflow task only this does.
+   */
+  intakeSlots?: number;
+  /** Our own addresses include every mailbox's From address: mail between them is a loop. */
+  triage: TriageSettings;
+  /** REPLY_LIMIT_PER_HOUR: machine drafts to one address per hour; 0 or absent: no limit. */
+  replyLimitPerHour?: number;
+  /** THREAD_JOIN_ORGANISATION: a colleague of a thread's participants may join it. */
+  threadJoinOrganisation?: boolean;
+  /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */
+  injectionGuard?: IntentDetectorSettings;
+}
+
+/** What the case deadline activities need besides the audit log and the mailboxes (src/cases/case-deadline.activities.ts). */
+export interface CaseDeadlinePorts {
+  clock: CaseClock;
+  /** Each mailbox's business calendar, its holidays files read at start. */
+  calendars: BusinessCalendars;
+  notifiers: EscalationNotifiers;
+  /** The clock; tests pass their own. */
+  now?: () => Date;
+}
+
+export interface ActivityDeps {
+  /** Every registered mailbox with its IMAP and SMTP adapters: any worker serves any mailbox. */
+  mailboxes: MailboxDirectory;
+  /** When each mailbox's folders were last polled, and why not. */
+  health: MailboxHealth;
+  messages: MessageStore;
+  audit: AuditLog;
+  drafts: DraftStore;
+  sends: SendLedger;
+  bounces: BounceLedger;
+  watermarks: WatermarkStore;
+  index: VectorIndex;
+  /** Vectors for passages and queries (EMBEDDER); undefined when off: retrieval by words only. */
+  embedder?: Embedder;
+  drafter: Drafter;
+  starter: WorkflowStarter;
+  inspector: WorkflowInspector;
+  signals: WorkflowSignals;
+  jobs: JobLedger;
+  settings: MailSettings;
+  /** Push intake (IMAP IDLE watchers); absent: a worker that watches nothing. */
+  idle?: IdleDeps;
+  /** Cases (a correspondent's open work); absent: every email stands alone, as before cases. */
+  case?: CaseDeps;
+  /** Routing of cases (ROUTING_FILE); absent with cases off. */
+  caseRouting?: CaseRoutingDeps;
+  /** Settles the mails a sent case reply answered. */
+  caseReplies?: CaseReplySettler;
+  /** A case's handover summary (read the mails, store the summary); absent when cases are off. */
+  caseSummaries?: CaseSummaryStore;
+  /** Attachments with their content and extracted text; absent: attachments are names only, as before. */
+  attachments?: AttachmentStore;
+  /** The attachment reader of the index step (a worker thread with limits); absent: nothing is read. */
+  attachmentText?: AttachmentTextReader;
+  /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
+  knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
+  /** Case deadlines (planning, reminder, escalation); absent: a worker that runs no case workflows. */
+  caseDeadlines?: CaseDeadlinePorts;
+  /** Earned autonomy (AUTONOMY_FILE, the switch); absent: every draft waits for a person. */
+  autonomy?: { store: AutonomyStore; approver: AutoApprover; policy: AutonomyPolicy | null };
+  /** The retention purge (RETENTION_*); absent: purgeExpired purges nothing. */
+  retention?: RetentionDeps;
+}

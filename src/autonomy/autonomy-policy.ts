@@ -1,0 +1,190 @@
+/**
+ * The autonomy policy (AUTONOMY_FILE): per mailbox, the categories of mail that may be sent
+ * without a person while their record allows it, the bars that record must clear, and the grace
+ * period in which a person can still stop a send. No file, or a mailbox not named: every draft
+ * waits for a person. Pure: parsing and judging; reading the file is src/autonomy/autonomy-config.ts.
+ */
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, errorMessage } from '../platform/errors';
+
+export const AUTONOMY_DEFAULTS = {
+  /** The last this many reviewed drafts of the mailbox and category are its record. */
+  minReviewed: 50,
+  /** Share of that record a person approved unchanged. */
+  minUnchangedShare: 0.95,
+  /** Minutes between the verdict and the send, in which a person can stop it. */
+  graceMinutes: 10,
+  /** The drafter's own confidence a draft must reach. */
+  minConfidence: 0.8,
+} as const;
+
+export interface MailboxAutonomy {
+  mailboxId: string;
+  /** Categories (the drafter's, as in `drafts.category`) that may be sent without a person. */
+  categories: string[];
+  minReviewed: number;
+  minUnchangedShare: number;
+  graceMinutes: number;
+  minConfidence: number;
+  /** Phrases that keep a draft for a person in this mailbox, beside the built-in topics. */
+  neverAutomatic: string[];
+}
+
+export interface AutonomyPolicy {
+  name: string;
+  version: string;
+  mailboxes: Record<string, MailboxAutonomy>;
+}
+
+/** How the policy is named in the audit log and as the approving actor: `name@version`. */
+export function policyLabel(policy: Pick<AutonomyPolicy, 'name' | 'version'>): string {
+  return `${policy.name}@${policy.version}`;
+}
+
+/** A category's record: its newest reviewed drafts in one mailbox and how many were approved unchanged. */
+export interface CategoryRecord {
+  reviewed: number;
+  unchanged: number;
+}
+
+export interface RecordJudgement {
+  qualifies: boolean;
+  share: number;
+  /** Why it does not qualify, when it does not. */
+  reason: string | null;
+}
+
+/** Whether a record clears the mailbox's bars: enough reviewed drafts, and enough of them unchanged. */
+export function judgeRecord(record: CategoryRecord, bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare'>): RecordJudgement {
+  const share = record.reviewed === 0 ? 0 : record.unchanged / record.reviewed;
+  if (record.reviewed < bars.minReviewed)
+    return { qualifies: false, share, reason: `only ${record.reviewed} reviewed drafts, ${bars.minReviewed} needed` };
+  if (share < bars.minUnchangedShare)
+    return {
+      qualifies: false,
+      share,
+      reason: `${(share * 100).toFixed(1)} % approved unchanged, ${(bars.minUnchangedShare * 100).toFixed(1)} % needed`,
+    };
+  return { qualifies: true, share, reason: null };
+}
+
+const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const TOP_KEYS = new Set(['policy', 'version', 'defaults', 'mailboxes']);
+const THRESHOLD_KEYS = ['minReviewed', 'minUnchangedShare', 'graceMinutes', 'minConfidence'] as const;
+const MAILBOX_KEYS = new Set<string>(['categories', 'neverAutomatic', ...THRESHOLD_KEYS]);
+type Thresholds = Pick<MailboxAutonomy, (typeof THRESHOLD_KEYS)[number]>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Each threshold's rule: whole numbers for counts and minutes, shares between 0 and 1. */
+function threshold(key: (typeof THRESHOLD_KEYS)[number], v: unknown, where: string, problems: string[]): number | undefined {
+  if (v === undefined) return undefined;
+  const whole = key === 'minReviewed' || key === 'graceMinutes';
+  const [min, max] = key === 'minReviewed' ? [1, 10_000] : key === 'graceMinutes' ? [1, 24 * 60] : [0, 1];
+  if (typeof v !== 'number' || !Number.isFinite(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
+    problems.push(`${where}.${key} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    return undefined;
+  }
+  return v;
+}
+
+function thresholds(raw: Record<string, unknown>, where: string, base: Thresholds, problems: string[]): Thresholds {
+  const out = { ...base };
+  for (const key of THRESHOLD_KEYS) out[key] = threshold(key, raw[key], where, problems) ?? base[key];
+  return out;
+}
+
+function stringList(v: unknown, where: string, max: number, problems: string[]): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    problems.push(`${where} must be a list`);
+    return [];
+  }
+  const out: string[] = [];
+  v.forEach((x, i) => {
+    if (typeof x !== 'string' && typeof x !== 'number') problems.push(`${where}[${i}] must be text, got ${JSON.stringify(x)}`);
+    else if (String(x).trim() === '' || String(x).length > max) problems.push(`${where}[${i}] must be 1 to ${max} characters`);
+    else out.push(String(x).trim());
+  });
+  return out;
+}
+
+function mailboxEntry(
+  id: string,
+  raw: unknown,
+  base: Thresholds,
+  known: readonly string[] | undefined,
+  problems: string[],
+): MailboxAutonomy | null {
+  const where = `mailboxes.${id}`;
+  if (!ID.test(id)) problems.push(`${where}: a mailbox id is lower-case letters, digits and -`);
+  else if (known && !known.includes(id)) problems.push(`${where}: no such mailbox in the registry (known: ${known.join(', ')})`);
+  if (!isObject(raw)) {
+    problems.push(`${where} must be a mapping with categories`);
+    return null;
+  }
+  for (const key of Object.keys(raw)) if (!MAILBOX_KEYS.has(key)) problems.push(`${where}: unknown key "${key}"`);
+  const categories = stringList(raw.categories, `${where}.categories`, 100, problems);
+  if (raw.categories === undefined) problems.push(`${where}.categories is required (the categories that may be sent without a person)`);
+  return {
+    mailboxId: id,
+    categories: [...new Set(categories)],
+    ...thresholds(raw, where, base, problems),
+    neverAutomatic: stringList(raw.neverAutomatic, `${where}.neverAutomatic`, 100, problems),
+  };
+}
+
+/**
+ * Parses and validates a policy; throws one ConfigError listing every problem. `knownMailboxes`:
+ * the registry's ids, so a policy for a mailbox that does not exist is refused.
+ */
+export function parseAutonomyPolicy(text: string, source: string, knownMailboxes?: readonly string[]): AutonomyPolicy {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`${source} is not valid YAML: ${errorMessage(err)}`);
+  }
+  const problems: string[] = [];
+  if (!isObject(doc)) throw new ConfigError(`${source} must be a mapping with policy, version and mailboxes`);
+  for (const key of Object.keys(doc)) if (!TOP_KEYS.has(key)) problems.push(`unknown key "${key}"`);
+  const name = typeof doc.policy === 'string' ? doc.policy.trim() : '';
+  if (!NAME.test(name)) problems.push('policy must be a name (letters, digits, . _ -, at most 64), it names every automatic send');
+  const version = typeof doc.version === 'number' || typeof doc.version === 'string' ? String(doc.version).trim() : '';
+  if (!NAME.test(version)) problems.push('version must be a number or a short word (letters, digits, . _ -)');
+  let base: Thresholds = { ...AUTONOMY_DEFAULTS };
+  if (doc.defaults !== undefined) {
+    if (!isObject(doc.defaults)) problems.push('defaults must be a mapping');
+    else {
+      for (const key of Object.keys(doc.defaults))
+        if (!(THRESHOLD_KEYS as readonly string[]).includes(key)) problems.push(`defaults: unknown key "${key}"`);
+      base = thresholds(doc.defaults, 'defaults', base, problems);
+    }
+  }
+  const mailboxes: Record<string, MailboxAutonomy> = {};
+  if (!isObject(doc.mailboxes)) problems.push('mailboxes must be a mapping of mailbox id to its categories and bars');
+  else
+    for (const [id, raw] of Object.entries(doc.mailboxes)) {
+      const entry = mailboxEntry(id, raw, base, knownMailboxes, problems);
+      if (entry) mailboxes[id] = entry;
+    }
+  if (problems.length > 0) throw new ConfigError(`${source}: ${problems.join('; ')}`);
+  return { name, version, mailboxes };
+}
+
+/** How a category of a mailbox stands (`email-rag autonomy status`, the operations page). */
+export type CategoryState = 'qualifies' | 'below_bar' | 'not_listed' | 'switched_off';
+
+export function categoryState(
+  policy: AutonomyPolicy | null,
+  mailboxId: string,
+  category: string,
+  record: CategoryRecord,
+  switchOn: boolean,
+): CategoryState {
+  const entry = policy?.mailboxes[mailboxId];
+  if (!entry?.categories.includes(category)) return 'not_listed';
+  if (!switchOn) return 'switched_off';
+  return judgeRecord(record, entry).qualifies ? 'qualifies' : 'below_bar';
+}

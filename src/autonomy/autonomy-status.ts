@@ -1,0 +1,81 @@
+/**
+ * Where autonomy stands, for `email-rag autonomy status` and the review inbox: the switch, each
+ * mailbox category's record against its bar, and the automatic sends waiting for their time; and
+ * the switch itself, audited. Works through the ports only.
+ */
+import { AUTONOMY_EVENTS, DECISION_LIMITS } from '../platform/contract';
+import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, policyLabel, type AutonomyPolicy, type CategoryState } from './autonomy-policy';
+import type { AutonomyStore, AutonomySwitch } from './autonomy.port';
+import type { AuditLog } from '../platform/store.port';
+
+export interface CategoryStanding {
+  mailboxId: string;
+  category: string;
+  reviewed: number;
+  unchanged: number;
+  share: number;
+  minReviewed: number;
+  minShare: number;
+  state: CategoryState;
+}
+
+export interface AutonomyStatus {
+  switch: AutonomySwitch;
+  /** `name@version` of AUTONOMY_FILE's policy; null without one (autonomy off everywhere). */
+  policy: string | null;
+  categories: CategoryStanding[];
+  pending: Array<{ emailId: string; draftId: string; mailboxId: string; category: string; sendAfter: Date; policy: string }>;
+}
+
+export async function readAutonomyStatus(store: AutonomyStore, policy: AutonomyPolicy | null): Promise<AutonomyStatus> {
+  const sw = await store.switchState();
+  const pairs = new Map<string, { mailboxId: string; category: string }>();
+  for (const entry of Object.values(policy?.mailboxes ?? {}))
+    for (const category of entry.categories) pairs.set(`${entry.mailboxId}\u0000${category}`, { mailboxId: entry.mailboxId, category });
+  for (const p of await store.categoriesWithOutcomes()) pairs.set(`${p.mailboxId}\u0000${p.category}`, p);
+  const categories: CategoryStanding[] = [];
+  for (const { mailboxId, category } of pairs.values()) {
+    // A mailbox without a policy is measured against the defaults, so its record shows what it would take.
+    const bars = policy?.mailboxes[mailboxId] ?? {
+      minReviewed: AUTONOMY_DEFAULTS.minReviewed,
+      minUnchangedShare: AUTONOMY_DEFAULTS.minUnchangedShare,
+    };
+    const record = await store.record(mailboxId, category, bars.minReviewed);
+    categories.push({
+      mailboxId,
+      category,
+      ...record,
+      share: judgeRecord(record, bars).share,
+      minReviewed: bars.minReviewed,
+      minShare: bars.minUnchangedShare,
+      state: categoryState(policy, mailboxId, category, record, sw.on),
+    });
+  }
+  categories.sort((a, b) => a.mailboxId.localeCompare(b.mailboxId) || a.category.localeCompare(b.category));
+  const pending = (await store.listPending()).map((p) => ({
+    emailId: p.emailId,
+    draftId: p.draftId,
+    mailboxId: p.mailboxId,
+    category: p.category,
+    sendAfter: p.sendAfter,
+    policy: p.policy,
+  }));
+  return { switch: sw, policy: policy ? policyLabel(policy) : null, categories, pending };
+}
+
+/** Turns every automatic send on or off, with an audit row naming who. `by` is required. */
+export async function switchAutonomy(deps: { store: AutonomyStore; audit: AuditLog }, on: boolean, by: string): Promise<AutonomySwitch> {
+  const who = by.trim();
+  if (who === '' || who.length > DECISION_LIMITS.byChars)
+    throw new RangeError(`--by must name who switches, 1 to ${DECISION_LIMITS.byChars} characters`);
+  const sw = await deps.store.setSwitch(on, who);
+  await deps.audit.record({
+    emailId: null,
+    correlationId: 'autonomy-switch',
+    eventType: AUTONOMY_EVENTS.switched,
+    actor: who,
+    message: `${who} switched autonomy ${on ? 'on' : 'off'}${on ? '' : ': every draft waits for a person'}`,
+    details: { on },
+  });
+  return sw;
+}

@@ -1,0 +1,152 @@
+/**
+ * Earned autonomy in MariaDB (migration 023): the switch, the stops, the pending automatic sends,
+ * and a category's record read from `draft_outcomes` (migration 016).
+ */
+import { AUTO_SEND_STATES, AUTONOMY_ACTOR_PREFIX, type AutoSendState } from '../platform/contract';
+import { DRAFT_OUTCOME, DRAFT_STATUS } from '../platform/domain';
+import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
+import { query, type Pool } from '../platform/pool.mariadb';
+
+interface PendingRow {
+  draft_id: string;
+  email_id: string;
+  mailbox_id: string;
+  category: string;
+  send_after: Date;
+  policy: string;
+  /** The driver hands a JSON column back parsed. */
+  figures: string | AutonomyFigures;
+  state: AutoSendState;
+  reason: string | null;
+  updated_at: Date;
+}
+
+const toPending = (r: PendingRow): PendingAutoSend => ({
+  draftId: r.draft_id,
+  emailId: r.email_id,
+  mailboxId: r.mailbox_id,
+  category: r.category,
+  sendAfter: r.send_after,
+  policy: r.policy,
+  figures: typeof r.figures === 'string' ? (JSON.parse(r.figures) as AutonomyFigures) : r.figures,
+  state: r.state,
+  reason: r.reason,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Drafts an automatic send approved were judged by no person: they stay in `draft_outcomes` (the
+ * quality figures show what was sent) but never earn a category its own autonomy. LIKE's escape
+ * keeps the prefix literal.
+ */
+const BY_A_PERSON = `(o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_PREFIX.replace(/[_%]/g, '\\$&')}%')`;
+
+export function createMariaDbAutonomyStore(pool: Pool): AutonomyStore {
+  const switchState = async (): Promise<AutonomySwitch> => {
+    const rows = await query<Array<{ state: string; changed_by: string | null; changed_at: Date | null }>>(
+      pool,
+      'reading the autonomy switch',
+      'SELECT state, changed_by, changed_at FROM autonomy_switch WHERE id = 1',
+    );
+    const r = rows[0];
+    // No row is the default: off.
+    return { on: r?.state === 'on', by: r?.changed_by ?? null, at: r?.changed_at ?? null };
+  };
+  const pending = async (draftId: string): Promise<PendingAutoSend | null> => {
+    const rows = await query<PendingRow[]>(pool, 'reading an automatic send', 'SELECT * FROM autonomy_pending WHERE draft_id = ?', [
+      draftId,
+    ]);
+    return rows[0] ? toPending(rows[0]) : null;
+  };
+  return {
+    switchState,
+    async setSwitch(on, by) {
+      await query(
+        pool,
+        'setting the autonomy switch',
+        `INSERT INTO autonomy_switch (id, state, changed_by, changed_at) VALUES (1, ?, ?, CURRENT_TIMESTAMP(3))
+         ON DUPLICATE KEY UPDATE state = VALUES(state), changed_by = VALUES(changed_by), changed_at = VALUES(changed_at)`,
+        [on ? 'on' : 'off', by],
+      );
+      return switchState();
+    },
+    async record(mailboxId, category, lastN) {
+      const rows = await query<Array<{ reviewed: number | bigint; unchanged: number | bigint | null }>>(
+        pool,
+        'reading a category record',
+        `SELECT COUNT(*) AS reviewed, SUM(t.outcome = '${DRAFT_OUTCOME.approvedUnchanged}') AS unchanged FROM (
+           SELECT o.outcome FROM draft_outcomes o
+            WHERE o.mailbox_id = ? AND o.category = ? AND ${BY_A_PERSON}
+            ORDER BY o.decided_at DESC, o.draft_id DESC LIMIT ?) t`,
+        [mailboxId, category, lastN],
+      );
+      return { reviewed: Number(rows[0]?.reviewed ?? 0), unchanged: Number(rows[0]?.unchanged ?? 0) };
+    },
+    async categoriesWithOutcomes() {
+      const rows = await query<Array<{ mailbox_id: string; category: string }>>(
+        pool,
+        'listing categories with outcomes',
+        'SELECT DISTINCT mailbox_id, category FROM draft_outcomes ORDER BY mailbox_id, category',
+      );
+      return rows.map((r) => ({ mailboxId: r.mailbox_id, category: r.category }));
+    },
+    async stop(emailId, draftId, by) {
+      await query(
+        pool,
+        'stopping an automatic send',
+        'INSERT IGNORE INTO autonomy_stops (draft_id, email_id, stopped_by) VALUES (?, ?, ?)',
+        [draftId, emailId, by],
+      );
+      await query(
+        pool,
+        'marking an automatic send stopped',
+        `UPDATE autonomy_pending SET state = '${AUTO_SEND_STATES.stopped}', reason = ? WHERE draft_id = ? AND state = '${AUTO_SEND_STATES.pending}'`,
+        [`stopped by ${by}`.slice(0, 1000), draftId],
+      );
+      return (await pending(draftId))?.state ?? null;
+    },
+    async stoppedBy(draftId) {
+      const rows = await query<Array<{ stopped_by: string }>>(
+        pool,
+        'reading a stop',
+        'SELECT stopped_by FROM autonomy_stops WHERE draft_id = ?',
+        [draftId],
+      );
+      return rows[0]?.stopped_by ?? null;
+    },
+    async savePending(p: NewPendingAutoSend) {
+      await query(
+        pool,
+        'recording an automatic send',
+        `INSERT IGNORE INTO autonomy_pending (draft_id, email_id, mailbox_id, category, send_after, policy, figures)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [p.draftId, p.emailId, p.mailboxId, p.category.slice(0, 100), p.sendAfter, p.policy.slice(0, 191), JSON.stringify(p.figures)],
+      );
+      const saved = await pending(p.draftId);
+      if (!saved) throw new Error(`automatic send of ${p.draftId} vanished right after it was recorded`);
+      return saved;
+    },
+    pending,
+    async settle(draftId, to, reason, from = AUTO_SEND_STATES.pending) {
+      const res = await query<{ affectedRows: number }>(
+        pool,
+        'settling an automatic send',
+        'UPDATE autonomy_pending SET state = ?, reason = ? WHERE draft_id = ? AND state = ?',
+        [to, reason.slice(0, 1000), draftId, from],
+      );
+      return res.affectedRows > 0;
+    },
+    async listPending(emailId) {
+      const rows = await query<PendingRow[]>(
+        pool,
+        'listing automatic sends',
+        // A draft a person decided, or a newer draft replaced, will not be sent automatically: not listed.
+        `SELECT p.* FROM autonomy_pending p JOIN drafts d ON d.id = p.draft_id AND d.status = '${DRAFT_STATUS.awaitingApproval}'
+          WHERE p.state = '${AUTO_SEND_STATES.pending}' ${emailId === undefined ? '' : 'AND p.email_id = ?'}
+          ORDER BY p.send_after, p.draft_id LIMIT 500`,
+        emailId === undefined ? [] : [emailId],
+      );
+      return rows.map(toPending);
+    },
+  };
+}

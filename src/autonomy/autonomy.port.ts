@@ -1,0 +1,79 @@
+/**
+ * Earned autonomy's capabilities: the switch, the stops, the pending automatic sends and a
+ * category's record (MariaDB, src/autonomy/autonomy-store.mariadb.ts), and the approval an automatic
+ * send makes through the email workflow's own `approve` Update (src/autonomy/auto-approver.temporal.ts).
+ */
+import type { AUTO_SEND_STATES, AutoSendState } from '../platform/contract';
+import type { CategoryRecord } from './autonomy-policy';
+
+export interface AutonomySwitch {
+  on: boolean;
+  by: string | null;
+  at: Date | null;
+}
+
+/** The record an automatic send was allowed on, kept with it and in its audit rows. */
+export interface AutonomyFigures {
+  category: string;
+  reviewed: number;
+  unchanged: number;
+  share: number;
+  minReviewed: number;
+  minShare: number;
+}
+
+export interface PendingAutoSend {
+  draftId: string;
+  emailId: string;
+  mailboxId: string;
+  category: string;
+  sendAfter: Date;
+  policy: string;
+  figures: AutonomyFigures;
+  state: AutoSendState;
+  reason: string | null;
+  updatedAt: Date;
+}
+
+export type NewPendingAutoSend = Omit<PendingAutoSend, 'state' | 'reason' | 'updatedAt'>;
+
+export interface AutonomyStore {
+  switchState(): Promise<AutonomySwitch>;
+  /** Turns every automatic send on or off; returns the switch as it now is. */
+  setSwitch(on: boolean, by: string): Promise<AutonomySwitch>;
+  /**
+   * The record of a mailbox's category: its newest `lastN` decided drafts, leaving out those an
+   * automatic send approved (no person judged them), and how many were approved unchanged.
+   */
+  record(mailboxId: string, category: string, lastN: number): Promise<CategoryRecord>;
+  /** Every (mailbox, category) that has decided drafts, for status pages. */
+  categoriesWithOutcomes(): Promise<Array<{ mailboxId: string; category: string }>>;
+  /**
+   * Records a stop (the first one is kept); a pending send of the draft becomes `stopped`. Returns
+   * the state of the draft's automatic send afterwards, null when none was planned (the stop then
+   * keeps any later verdict from planning one).
+   */
+  stop(emailId: string, draftId: string, by: string): Promise<AutoSendState | null>;
+  stoppedBy(draftId: string): Promise<string | null>;
+  /** Writes the pending row once: a retried verdict keeps the first one (and its send time). */
+  savePending(p: NewPendingAutoSend): Promise<PendingAutoSend>;
+  pending(draftId: string): Promise<PendingAutoSend | null>;
+  /** `from → to` (compare and swap, `from` defaults to pending); false when it had moved already. */
+  settle(
+    draftId: string,
+    to: Exclude<AutoSendState, typeof AUTO_SEND_STATES.pending>,
+    reason: string,
+    from?: AutoSendState,
+  ): Promise<boolean>;
+  /** Automatic sends still pending whose draft still waits for approval (of one email, when given), soonest first. */
+  listPending(emailId?: string): Promise<PendingAutoSend[]>;
+}
+
+export type ApprovalOutcome = { ok: true } | { ok: false; refused: boolean; message: string };
+
+/** The approval an automatic send makes: the email workflow's `approve` Update, bound to the draft id. */
+export interface AutoApprover {
+  approve(emailId: string, input: { draftId: string; by: string }): Promise<ApprovalOutcome>;
+  /** The decision the email's workflow took on its current draft, if any (who and which draft). */
+  decision(emailId: string): Promise<{ by: string; draftId: string } | null>;
+}

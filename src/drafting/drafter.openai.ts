@@ -1,0 +1,114 @@
+import { FAILURE_TYPES } from '../platform/contract';
+import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
+import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from './draft-prompt';
+import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';
+import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
+import { DependencyError, TransientError } from '../platform/errors';
+import { classifyHttpStatus } from '../platform/http-errors';
+import type { CaseSummaryResult, DraftRequest, DraftResult, Drafter } from './drafter.port';
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+}
+
+function classifyOpenAiError(err: unknown): Error {
+  if (err instanceof APIConnectionTimeoutError) {
+    return new TransientError(`LLM did not answer in time: ${err.message}`, FAILURE_TYPES.llmTimeout, { cause: err });
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    return classifyHttpStatus('llm', err.status, err.message, err.headers?.get('retry-after'), err);
+  }
+  return new TransientError(`LLM unreachable: ${(err as Error).message ?? String(err)}`, FAILURE_TYPES.llmUnavailable, { cause: err });
+}
+
+/** Drafts through any OpenAI-compatible chat API with structured (JSON schema) output. */
+export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
+  // Temporal owns every retry, so the client's own retry loop is off.
+  const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
+
+  async function ask(request: DraftRequest, repair: boolean): Promise<{ raw: string; model: string }> {
+    try {
+      const res = await client.chat.completions.create({
+        model: settings.model,
+        messages: buildDraftMessages(request, repair),
+        response_format: { type: 'json_schema', json_schema: { name: 'email_draft', schema: DRAFT_JSON_SCHEMA, strict: true } },
+        temperature: 0.2,
+      });
+      return { raw: res.choices[0]?.message?.content ?? '', model: res.model || settings.model };
+    } catch (err) {
+      throw classifyOpenAiError(err);
+    }
+  }
+
+  return {
+    name: 'openai',
+    async summarise(mails: CaseSummaryMail[], language: SummaryLanguage, options: { timeoutMs?: number } = {}): Promise<CaseSummaryResult> {
+      let res;
+      try {
+        res = await client.chat.completions.create(
+          {
+            model: settings.model,
+            messages: buildSummaryMessages(mails, language),
+            response_format: { type: 'json_schema', json_schema: { name: 'case_summary', schema: SUMMARY_JSON_SCHEMA, strict: true } },
+            temperature: 0.2,
+          },
+          { timeout: Math.min(settings.timeoutMs, options.timeoutMs ?? settings.timeoutMs) },
+        );
+      } catch (err) {
+        throw classifyOpenAiError(err);
+      }
+      // No repair round: the summary is optional, and the caller has one made without the model.
+      const text = parseSummaryJson(res.choices[0]?.message?.content ?? '');
+      if (text === null) throw new DependencyError('LLM answered without a usable summary (not the JSON object asked for)');
+      return { text, model: res.model || settings.model, promptVersion: SUMMARY_PROMPT_VERSION };
+    },
+    async draft(request: DraftRequest): Promise<DraftResult> {
+      // Invalid JSON gets one retry with an adjusted prompt, then default values (an empty body: a
+      // person writes the reply, manual_review).
+      let answer = await ask(request, false);
+      let json: DraftJson | null = parseDraftJson(answer.raw);
+      let flags: string[] = [];
+      if (!json) {
+        answer = await ask(request, true);
+        json = parseDraftJson(answer.raw);
+        flags = json ? ['json_repaired'] : ['json_invalid_defaults'];
+      }
+      const known = new Set(request.context.map((c) => c.sourceId));
+      if (!json) {
+        return {
+          ...defaultDraft(request),
+          model: answer.model,
+          promptVersion: PROMPT_VERSION,
+          flags,
+        };
+      }
+      return {
+        subject: json.subject,
+        body: json.body,
+        language: json.language,
+        category: json.category,
+        prioritySuggestion: json.priority_suggestion,
+        confidence: json.confidence,
+        usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
+        model: answer.model,
+        promptVersion: PROMPT_VERSION,
+        flags,
+      };
+    },
+  };
+}
+
+function defaultDraft(request: DraftRequest): Omit<DraftResult, 'model' | 'promptVersion' | 'flags'> {
+  return {
+    subject: request.subject.toLowerCase().startsWith('re:') ? request.subject : `Re: ${request.subject}`,
+    body: '',
+    language: 'und',
+    category: 'unknown',
+    prioritySuggestion: 'normal',
+    confidence: 0,
+    usedSourceIds: [],
+  };
+}

@@ -1,0 +1,47 @@
+import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
+import type { DraftContextItem } from '../retrieval/vector-index.port';
+
+export type { DraftContextItem };
+
+export interface DraftRequest {
+  emailId: string;
+  from: { name: string; address: string };
+  subject: string;
+  text: string;
+  context: DraftContextItem[];
+  /** The mailbox's language: used when the mail's own cannot be told (no German or English words). */
+  language?: 'de' | 'en';
+}
+
+export interface DraftResult {
+  subject: string;
+  body: string;
+  language: string;
+  category: string;
+  prioritySuggestion: 'critical' | 'high' | 'normal' | 'low';
+  confidence: number;
+  usedSourceIds: string[];
+  model: string;
+  promptVersion: string;
+  /** Notes for the reviewer, e.g. `json_repaired`, `json_invalid_defaults`, `offline_drafter`. */
+  flags: string[];
+}
+
+/** A model's handover summary of a case (see src/drafting/case-summary.ts for the one made without a model). */
+export interface CaseSummaryResult {
+  text: string;
+  model: string;
+  promptVersion: string;
+}
+
+/** Writes a reply draft from an email and retrieved context. */
+export interface Drafter {
+  readonly name: string;
+  draft(request: DraftRequest): Promise<DraftResult>;
+  /**
+   * A short summary of a case's mails (oldest first) for the reviewer, never sent to the customer,
+   * written in `language`. Only a drafter with a model has it; it throws when the model fails or
+   * takes longer than `timeoutMs` (when given, and shorter than the drafter's own timeout).
+   */
+  summarise?(mails: CaseSummaryMail[], language: SummaryLanguage, options?: { timeoutMs?: number }): Promise<CaseSummaryResult>;
+}

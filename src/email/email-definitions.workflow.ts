@@ -1,0 +1,30 @@
+/** The email workflow's Updates, signals and queries, defined once for the workflow and its callers. */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { DraftView } from './draft.activities';
+import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from '../platform/contract';
+import type { CoverInput, DecisionInput, DecisionResult } from './decision-rules.workflow';
+import type { EmailWorkflowState } from './email-state.workflow';
+
+export const approveUpdate = defineUpdate<DecisionResult, [DecisionInput['approve']]>(DECISIONS.approve);
+export const rejectUpdate = defineUpdate<DecisionResult, [DecisionInput['reject']]>(DECISIONS.reject);
+export const redraftUpdate = defineUpdate<DecisionResult, [DecisionInput['redraft']]>(DECISIONS.redraft);
+export const resendUpdate = defineUpdate<DecisionResult, [DecisionInput['resend']]>(DECISIONS.resend);
+export const markSentUpdate = defineUpdate<DecisionResult, [DecisionInput['markSent']]>(DECISIONS.markSent);
+/** Same names as the Updates, for scripts that cannot wait for an answer; refusals are audited. */
+export const approveSignal = defineSignal<[DecisionInput['approve']]>(DECISIONS.approve);
+export const rejectSignal = defineSignal<[DecisionInput['reject']]>(DECISIONS.reject);
+export const redraftSignal = defineSignal<[DecisionInput['redraft']]>(DECISIONS.redraft);
+export const resendSignal = defineSignal<[DecisionInput['resend']]>(DECISIONS.resend);
+export const markSentSignal = defineSignal<[DecisionInput['markSent']]>(DECISIONS.markSent);
+export const threadUpdatedSignal = defineSignal<[{ by?: string }]>(SYSTEM_SIGNALS.threadUpdated);
+export const draftQuery = defineQuery<DraftView | null>(QUERIES.draft);
+export const stateQuery = defineQuery<EmailWorkflowState>(QUERIES.state);
+/** This email is answered by one reply of its case, sent by the lead email (src/cases/case-replies.port.ts). */
+export const coverByCaseReplyUpdate = defineUpdate<DecisionResult, [CoverInput]>(CASE_REPLY.cover);
+/** The case reply that answers this email was sent. */
+export const caseReplySentSignal = defineSignal<[CaseReplySent]>(CASE_REPLY.sent);
+export interface CaseReplySent {
+  leadEmailId: string;
+  messageId: string;
+  draftId: string;
+}

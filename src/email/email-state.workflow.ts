@@ -1,0 +1,30 @@
+/** What the email workflow shows through its `state` query and returns at its end. */
+import type { DraftView } from './draft.activities';
+import type { DecisionName } from '../platform/contract';
+import type { EmailStatus, WorkflowStatus } from '../platform/domain';
+import type { WaitingFor } from './decision-rules.workflow';
+
+export interface Refusal {
+  at: string;
+  decision: DecisionName;
+  by: string;
+  reason: string;
+}
+
+export interface EmailWorkflowState {
+  status: WorkflowStatus;
+  draft: DraftView | null;
+  /** What a decision must name now; null while the pipeline works. */
+  waitingFor: WaitingFor | null;
+  decision: { kind: 'approve' | 'reject'; by: string; draftId: string } | null;
+  drafts: number;
+  sendRounds: number;
+  lastError: string | null;
+  /** Signals that were refused (Updates are answered directly). */
+  refusals: Refusal[];
+}
+
+export interface EmailWorkflowResult {
+  status: EmailStatus;
+  messageId?: string;
+}

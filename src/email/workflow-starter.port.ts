@@ -1,0 +1,18 @@
+import type { EmailWorkflowInput, Priority } from '../platform/domain';
+import type { WorkflowDisplay } from '../platform/workflow-summary';
+
+/** Starts one EmailWorkflow per email; starting an id that exists already is a no-op. */
+export interface WorkflowStarter {
+  /**
+   * `display` is what the Web UI shows for the workflow (summary: subject and sender; details:
+   * mailbox, priority, thread). It goes through the data converter like every payload.
+   */
+  startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'>;
+}
+
+/** Nudges a waiting email workflow; false when it no longer runs. */
+export interface WorkflowSignals {
+  requestResend(workflowId: string, by: string): Promise<boolean>;
+  /** Asks a workflow waiting for approval for a new draft (its current one is stale). */
+  requestRedraft(workflowId: string, by: string): Promise<boolean>;
+}

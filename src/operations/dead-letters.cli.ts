@@ -1,0 +1,122 @@
+import { STEPS, WORKFLOW_TYPES } from '../platform/contract';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
+import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from './dead-letters.mariadb';
+import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
+import { inDoubtAdvice } from '../email/send-claim';
+import type { Config } from '../config';
+import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../platform/domain';
+import { redraft, resend } from '../email/approval.cli';
+import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+
+export async function dlqList(config: Config): Promise<DeadLetter[]> {
+  const pool = await connectDatabase(config);
+  try {
+    return await createMariaDbDeadLetters(pool).list();
+  } finally {
+    await pool.end();
+  }
+}
+
+export function formatDeadLetters(list: DeadLetter[]): string {
+  if (list.length === 0) return 'no dead letters';
+  return list
+    .map((d) => `${d.id}\t${d.step}\t${d.correlationId}\t${d.errorClass ?? '?'}\t${(d.lastError ?? '').split('\n')[0]?.slice(0, 120)}`)
+    .join('\n');
+}
+
+/** A dead letter, and for a send step the state of its send_attempts row. */
+export type DeadLetterView = DeadLetterDetail & { send: { draftId: string; status: string; messageId: string } | null };
+
+export async function dlqShow(config: Config, id: number): Promise<DeadLetterView> {
+  const pool = await connectDatabase(config);
+  try {
+    const d = await createMariaDbDeadLetters(pool).show(id);
+    if (!d) throw new CliError(`no queue row ${id} (list dead letters with: email-rag dlq list)`);
+    const row = d.step === STEPS.send && d.emailId ? await createMariaDbSendLedger(pool).latestOfEmail(d.emailId) : null;
+    return { ...d, send: row ? { draftId: row.draftId, status: row.status, messageId: row.messageId } : null };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** What an operator must do about a send in doubt: decide, after checking the SMTP log. */
+function inDoubtText(emailId: string | null, messageId: string): string {
+  return `the send of ${messageId} is IN DOUBT: it may have reached the customer and is never resent automatically; ${inDoubtAdvice(emailId ?? '<email id>')}`;
+}
+
+export function formatDeadLetter(d: DeadLetterView): string {
+  return [
+    `dead letter ${d.id} (${d.status}): step ${d.step} of ${d.correlationId}`,
+    `correlation id: ${d.correlationId}`,
+    `cause:          [${d.errorClass ?? '?'}] ${d.lastError ?? ''}`,
+    `attempts:       ${d.attempts}, last runtime ${d.lastRuntimeMs ?? '?'} ms, died ${d.diedAt?.toISOString() ?? '?'}`,
+    `payload:        ${d.payload.rawMessage ?? 'no stored message'}${d.payload.rawBytes !== null ? ` (${d.payload.rawBytes} bytes)` : ''}`,
+    `email:          ${d.payload.subject ?? '?'} from ${d.payload.from ?? '?'}, status ${d.payload.emailStatus ?? '?'}`,
+    ...(d.send ? [`send:           ${d.send.status} (${d.send.messageId}, draft ${d.send.draftId})`] : []),
+    ...(d.send?.status === SEND_STATUS.inDoubt ? [`IN DOUBT:       ${inDoubtText(d.emailId, d.send.messageId)}`] : []),
+    `requeued:       ${d.requeueCount} time(s)${d.requeuedBy ? `, last by ${d.requeuedBy}` : ''}`,
+    'history:',
+    ...d.history.map((h) => `  ${h.at.toISOString()}  ${h.event}${h.actor ? ` by ${h.actor}` : ''}  ${h.message}`),
+  ].join('\n');
+}
+
+/**
+ * Re-runs a dead step after a fix: inside a waiting workflow by signal (send, draft), or by a new
+ * run of the finished email workflow from its original input (the steps before are idempotent).
+ */
+export async function dlqRequeue(config: Config, id: number, by: string): Promise<string> {
+  const d = await dlqShow(config, id);
+  if (d.status !== QUEUE_STATUS.dead) throw new CliError(`queue row ${id} is ${d.status}, not dead`);
+  if (d.step === STEPS.poll) throw new CliError('a dead poll is retried by the schedule; run `email-rag poll` to poll now');
+  // A plain requeue would only be refused again, or look like a decision nobody took: make it explicit.
+  if (d.send?.status === SEND_STATUS.inDoubt) throw new CliError(`cannot requeue ${id}: ${inDoubtText(d.emailId, d.send.messageId)}`);
+  const temporal = await connectTemporal(config);
+  const pool = await connectDatabase(config);
+  try {
+    const handle = temporal.client.workflow.getHandle(d.correlationId);
+    const running = (await handle.describe()).status.name === 'RUNNING';
+    let how: string;
+    if (running && d.step === STEPS.send) {
+      // Without force: a send in doubt is refused here and needs a person's explicit decision.
+      how = await resend(config, d.correlationId, { by, force: false });
+    } else if (running && d.step === STEPS.draft) {
+      how = await redraft(config, d.correlationId, { by });
+    } else if (running) {
+      throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
+    } else {
+      const history = await handle.fetchHistory();
+      const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+      if (!payloads?.length) throw new CliError(`cannot read the original input of ${d.correlationId}`);
+      // Through the data converter: the input may be encrypted (PAYLOAD_KEYS), and a key that is
+      // no longer configured must say so rather than start a run from garbage.
+      const input = await decodeFromPayloadsAtIndex<EmailWorkflowInput>(temporal.client.options.loadedDataConverter, 0, payloads).catch(
+        (err: unknown) => {
+          throw new CliError(`cannot decode the original input of ${d.correlationId}: ${(err as Error).message}`);
+        },
+      );
+      await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
+        taskQueue: config.temporal.taskQueue,
+        workflowId: d.correlationId,
+        args: [input],
+        // The only place a finished email may run again: an operator's explicit requeue.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      });
+      how = 'the email workflow was started again from its original input';
+    }
+    await createMariaDbDeadLetters(pool).markRequeued(id, by);
+    await createMariaDbAuditLog(pool).record({
+      emailId: d.emailId,
+      correlationId: d.correlationId,
+      eventType: 'dlq_requeued',
+      actor: by,
+      message: `dead ${d.step} job ${id} requeued by ${by}: ${how}`,
+      details: { step: d.step, queueJobId: id },
+    });
+    return `requeued ${id} (${d.step} of ${d.correlationId}) as ${by}: ${how}`;
+  } finally {
+    await pool.end();
+    await temporal.close();
+  }
+}

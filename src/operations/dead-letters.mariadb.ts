@@ -1,0 +1,124 @@
+import { QUEUE_STATUS } from '../platform/domain';
+import { query, type Pool } from '../platform/pool.mariadb';
+
+export interface DeadLetter {
+  id: number;
+  status: string;
+  correlationId: string;
+  emailId: string | null;
+  step: string;
+  errorClass: string | null;
+  lastError: string | null;
+  attempts: number;
+  lastRuntimeMs: number | null;
+  diedAt: Date | null;
+  requeueCount: number;
+  requeuedBy: string | null;
+}
+
+export interface DeadLetterDetail extends DeadLetter {
+  /** Where the payload lives: the stored raw message and its size, or why there is none. */
+  payload: { rawMessage: string | null; rawBytes: number | null; subject: string | null; from: string | null; emailStatus: string | null };
+  history: Array<{ at: Date; event: string; errorClass: string | null; message: string; actor: string | null }>;
+}
+
+interface Row {
+  id: number;
+  status: string;
+  workflow_id: string;
+  email_id: string | null;
+  step: string;
+  error_class: string | null;
+  last_error: string | null;
+  attempt: number;
+  runtime_ms: number | null;
+  finished_at: Date | null;
+  requeue_count: number;
+  requeued_by: string | null;
+}
+
+function toDeadLetter(r: Row): DeadLetter {
+  return {
+    id: r.id,
+    status: r.status,
+    correlationId: r.workflow_id,
+    emailId: r.email_id,
+    step: r.step,
+    errorClass: r.error_class,
+    lastError: r.last_error,
+    attempts: r.attempt,
+    lastRuntimeMs: r.runtime_ms,
+    diedAt: r.finished_at,
+    requeueCount: r.requeue_count,
+    requeuedBy: r.requeued_by,
+  };
+}
+
+/** Dead queue rows: kept with their evidence until an operator re-runs them (docs/queue-model.md). */
+export function createMariaDbDeadLetters(pool: Pool) {
+  return {
+    async list(): Promise<DeadLetter[]> {
+      const rows = await query<Row[]>(
+        pool,
+        'listing dead letters',
+        `SELECT * FROM queue_jobs WHERE status = '${QUEUE_STATUS.dead}' ORDER BY finished_at, id`,
+      );
+      return rows.map(toDeadLetter);
+    },
+
+    async show(id: number): Promise<DeadLetterDetail | null> {
+      const rows = await query<Row[]>(pool, 'reading a dead letter', `SELECT * FROM queue_jobs WHERE id = ?`, [id]);
+      const r = rows[0];
+      if (!r) return null;
+      const email = r.email_id
+        ? (
+            await query<Array<{ subject: string | null; from_address: string | null; status: string; size: number | null }>>(
+              pool,
+              'reading the email of a dead letter',
+              `SELECT e.subject, e.from_address, e.status, m.size FROM emails e LEFT JOIN raw_messages m ON m.email_id = e.id WHERE e.id = ?`,
+              [r.email_id],
+            )
+          )[0]
+        : undefined;
+      const history = await query<
+        Array<{ created_at: Date; event_type: string; error_class: string | null; message: string; actor: string | null }>
+      >(
+        pool,
+        'reading the retry history',
+        `SELECT created_at, event_type, error_class, message, actor FROM audit_log
+         WHERE correlation_id = ? AND (JSON_VALUE(details, '$.step') = ? OR event_type IN ('dlq_requeued'))
+         ORDER BY id`,
+        [r.workflow_id, r.step],
+      );
+      return {
+        ...toDeadLetter(r),
+        payload: {
+          rawMessage: email?.size != null ? `raw_messages.email_id = '${r.email_id}'` : null,
+          rawBytes: email?.size ?? null,
+          subject: email?.subject ?? null,
+          from: email?.from_address ?? null,
+          emailStatus: email?.status ?? null,
+        },
+        history: history.map((h) => ({
+          at: h.created_at,
+          event: h.event_type,
+          errorClass: h.error_class,
+          message: h.message,
+          actor: h.actor,
+        })),
+      };
+    },
+
+    /** Puts the row back to `pending` (attempts start again) and records who did it. */
+    async markRequeued(id: number, by: string): Promise<void> {
+      await query(
+        pool,
+        'requeueing a dead letter',
+        `UPDATE queue_jobs SET status = '${QUEUE_STATUS.pending}', attempt = 0, next_attempt_at = NULL, requeue_count = requeue_count + 1,
+           requeued_by = ?, requeued_at = CURRENT_TIMESTAMP(3)
+         WHERE id = ? AND status = '${QUEUE_STATUS.dead}'`,
+        [by, id],
+      );
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { createMariaDbDraftStore } from '../email/draft-store.mariadb';
+import { createMariaDbJobLedger } from '../email/job-ledger.mariadb';
+import { countEmailsByMailbox } from '../mailboxes/mailbox-counts.mariadb';
+import { createMariaDbMailboxHealth } from '../mailboxes/mailbox-health.mariadb';
+import { createMariaDbMessageStore } from '../email/message-store.mariadb';
+import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
+import type { Config } from '../config';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SEND_STATUS, SEND_STATUSES } from '../platform/domain';
+import type { PollHealth } from '../mailboxes/mailbox-health.port';
+import { connectDatabase } from '../platform/cli-context';
+import { pollHealthLine } from '../mailboxes/mailboxes.cli';
+import { createMariaDbWatcherHealth } from '../mailboxes/watcher-health.mariadb';
+import type { WatcherRow } from '../mailboxes/watcher-health.port';
+import { watcherLine, watcherStatus, type WatcherStatus } from '../mailboxes/watcher-view';
+
+export interface StatusReport {
+  emails: Record<string, number>;
+  queue: Record<string, number>;
+  deadLetters: number;
+  awaitingApproval: number;
+  /** send_attempts rows per status. */
+  sends: Record<string, number>;
+  /** Sends that may have been delivered: a person must decide (resend --force or mark-sent). */
+  sendsInDoubt: number;
+  sendsBounced: number;
+  /** Per mailbox of the registry (and any other mailbox_id the emails still name). */
+  mailboxes: MailboxStatus[];
+}
+
+export interface MailboxStatus {
+  id: string;
+  /** `removed`: emails name it, the registry does not (any more). */
+  registry: 'enabled' | 'disabled' | 'removed';
+  /** Statuses with at least one email. */
+  emails: Record<string, number>;
+  /** One entry per watched folder; `health` null until its first poll; `watcher`: its IDLE push intake. */
+  folders: Array<{ folder: string; health: PollHealth | null; watcher?: WatcherStatus }>;
+}
+
+export async function status(config: Config): Promise<StatusReport> {
+  const pool = await connectDatabase(config);
+  try {
+    const emails = await createMariaDbMessageStore(pool).countByStatus();
+    const queue = await createMariaDbJobLedger(pool).countByStatus();
+    const sends = await createMariaDbSendLedger(pool).countByStatus();
+    const perMailbox = await countEmailsByMailbox(pool);
+    const polls = await createMariaDbMailboxHealth(pool).list();
+    const watchers = await createMariaDbWatcherHealth(pool).list();
+    const fill = (keys: readonly string[], counts: Record<string, number>) => Object.fromEntries(keys.map((k) => [k, counts[k] ?? 0]));
+    return {
+      emails: fill(EMAIL_STATUSES, emails),
+      queue: fill(QUEUE_STATUSES, queue),
+      deadLetters: queue[QUEUE_STATUS.dead] ?? 0,
+      awaitingApproval: NEEDS_PERSON_STATUSES.reduce((sum, s) => sum + (emails[s] ?? 0), 0),
+      sends: fill(SEND_STATUSES, sends),
+      sendsInDoubt: sends[SEND_STATUS.inDoubt] ?? 0,
+      sendsBounced: sends[SEND_STATUS.bounced] ?? 0,
+      mailboxes: mailboxStatus(config, perMailbox, polls, watchers),
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+function mailboxStatus(
+  config: Config,
+  perMailbox: Record<string, Record<string, number>>,
+  polls: PollHealth[],
+  watchers: WatcherRow[],
+): MailboxStatus[] {
+  const order = (counts: Record<string, number> | undefined) =>
+    Object.fromEntries(EMAIL_STATUSES.filter((s) => (counts?.[s] ?? 0) > 0).map((s) => [s, counts![s]!]));
+  const known = config.mailboxes.map((m): MailboxStatus => ({
+    id: m.id,
+    registry: m.enabled ? 'enabled' : 'disabled',
+    emails: order(perMailbox[m.id]),
+    folders: m.imap.folders.map((folder) => ({
+      folder,
+      health: polls.find((p) => p.mailboxId === m.id && p.folder === folder) ?? null,
+      watcher: watcherStatus(
+        config.imap.idle && m.enabled,
+        watchers.find((w) => w.mailboxId === m.id && w.folder === folder),
+      ),
+    })),
+  }));
+  const removed = Object.keys(perMailbox)
+    .filter((id) => !config.mailboxes.some((m) => m.id === id))
+    .sort()
+    .map((id): MailboxStatus => ({ id, registry: 'removed', emails: order(perMailbox[id]), folders: [] }));
+  return [...known, ...removed];
+}
+
+export function formatStatus(r: StatusReport): string {
+  const line = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('  ');
+  return [
+    `emails: ${line(r.emails)}`,
+    `queue:  ${line(r.queue)}`,
+    `sends:  ${line(r.sends)}`,
+    `dead letters: ${r.deadLetters}   waiting for a person: ${r.awaitingApproval}   sends in doubt: ${r.sendsInDoubt}   bounced: ${r.sendsBounced}`,
+    ...(r.sendsInDoubt > 0
+      ? [
+          'sends in doubt are never retried automatically: check the SMTP log, then `email-rag resend <id> --force --by NAME` or `email-rag mark-sent <id> --by NAME`',
+        ]
+      : []),
+    'mailboxes:',
+    ...r.mailboxes.flatMap((m) => [
+      `  ${m.id}${m.registry === 'enabled' ? '' : ` (${m.registry === 'removed' ? 'not in the registry' : 'disabled'})`}: ${
+        Object.keys(m.emails).length > 0 ? line(m.emails) : 'no emails'
+      }`,
+      ...m.folders.flatMap((f) => [
+        `    ${pollHealthLine(f.health ?? undefined, f.folder)}`,
+        ...(f.watcher ? [`      ${watcherLine(f.watcher)}`] : []),
+      ]),
+    ]),
+  ].join('\n');
+}
+
+export async function drafts(config: Config) {
+  const pool = await connectDatabase(config);
+  try {
+    return await createMariaDbDraftStore(pool).listAwaiting();
+  } finally {
+    await pool.end();
+  }
+}

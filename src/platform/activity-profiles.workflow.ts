@@ -1,0 +1,165 @@
+/**
+ * Named activity option profiles: every timeout and retry rule of the pipeline in one place.
+ * Pure data, imported by workflows (options) and by the worker's queue interceptor (schedule).
+ *
+ * A retryable failure is retried after 30 s, 120 s and 600 s (with jitter), i.e. at
+ * most 4 attempts, then the job is `dead`. Temporal's exponential policy cannot express that
+ * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
+ */
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { STEPS, type StepName } from '../platform/contract';
+
+export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
+
+export const HEARTBEAT_TIMEOUT = '20 seconds';
+/** How often the interceptor heartbeats for a running activity; well inside HEARTBEAT_TIMEOUT. */
+export const HEARTBEAT_EVERY_MS = 5_000;
+
+export interface RetryPlan {
+  /** 0 means unlimited: IMAP and MariaDB outages are waited out, never given up on. */
+  maximumAttempts: number;
+  delaysMs: readonly number[];
+}
+
+export interface ActivityProfile {
+  options: ActivityOptions;
+  plan: RetryPlan;
+}
+
+function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], plan: RetryPlan): ActivityProfile {
+  return {
+    plan,
+    options: {
+      startToCloseTimeout,
+      // The queue interceptor heartbeats every few seconds: a crashed worker's attempt is retried
+      // after this, not after the whole start-to-close timeout.
+      heartbeatTimeout: HEARTBEAT_TIMEOUT,
+      retry: {
+        // The SDK spells "unlimited" as an absent maximumAttempts.
+        ...(plan.maximumAttempts > 0 ? { maximumAttempts: plan.maximumAttempts } : {}),
+        // Fallback only: the interceptor sets nextRetryDelay on every retryable failure.
+        initialInterval: `${plan.delaysMs[0] ?? 30_000} ms`,
+        backoffCoefficient: 4,
+        maximumInterval: `${plan.delaysMs[plan.delaysMs.length - 1] ?? 600_000} ms`,
+      },
+    },
+  };
+}
+
+export const PROFILES = {
+  /** IMAP: unlimited retries with the backoff schedule, capped at 10 minutes. */
+  mailIo: profile('2 minutes', { maximumAttempts: 0, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** One poll pass: a few quick tries; the schedule's next run is the real retry. */
+  poll: profile('2 minutes', { maximumAttempts: 3, delaysMs: [5_000, 15_000] }),
+  /** CPU-bound local work: the default schedule. */
+  parse: profile('1 minute', { maximumAttempts: 4, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** Qdrant/ArangoDB/full-text: 3 attempts, then the pipeline goes on as partially_indexed. */
+  index: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** LLM: one retry, then a person drafts (manual_review). */
+  llm: profile('3 minutes', { maximumAttempts: 2, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** SMTP: three attempts; the draft stays approved and the resend schedule picks it up. */
+  send: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
+  /** MariaDB-only bookkeeping: a database outage is waited out, the write is never dropped. */
+  bookkeeping: profile('30 seconds', { maximumAttempts: 0, delaysMs: [1_000, 5_000, 30_000, 60_000] }),
+  /**
+   * An IDLE watcher's session (src/mailboxes/mailbox-watch.workflow.ts): at most WATCH_SESSION_MAX
+   * long, heartbeating, so a dead worker's watch moves to another after HEARTBEAT_TIMEOUT; a lost
+   * connection is retried after 1 s, 4 s, 16 s, then every 30 s, without end. No queue row.
+   */
+  watch: profile('35 minutes', { maximumAttempts: 0, delaysMs: [1_000, 30_000] }),
+} as const satisfies Record<string, ActivityProfile>;
+
+export type ProfileName = keyof typeof PROFILES;
+
+/** Names of the pipeline's activities (activities/index.ts); type-only, so nothing of them enters the workflow bundle. */
+export type ActivityName = keyof Activities;
+
+export interface ActivityPlanEntry {
+  step: StepName;
+  profile: ProfileName;
+  /**
+   * A combined activity: the activities (names in this plan) it runs as steps. It writes no row of
+   * its own; each step keeps its row, attempts and retry plan. Its profile must retry at least as
+   * long as its longest step plan, because the step that failed decides the next attempt.
+   */
+  steps?: readonly ActivityName[];
+}
+
+/**
+ * Activity name → its queue step and profile; the interceptor reads this to write queue rows.
+ * Keys are checked against the activities: renaming one without its entry here is a type error.
+ */
+const PLAN = {
+  pollMailbox: { step: STEPS.poll, profile: 'poll' },
+  /** Fetch, parse and index in one activity: each step keeps its own queue row, attempts and retry plan. */
+  ingestEmail: { step: STEPS.ingest, profile: 'mailIo', steps: ['fetchEmail', 'parseEmail', 'indexEmail'] },
+  fetchEmail: { step: STEPS.fetch, profile: 'mailIo' },
+  parseEmail: { step: STEPS.parse, profile: 'parse' },
+  indexEmail: { step: STEPS.index, profile: 'index' },
+  draftReply: { step: STEPS.draft, profile: 'llm' },
+  saveHumanDraft: { step: STEPS.draft, profile: 'bookkeeping' },
+  recordDecision: { step: STEPS.decide, profile: 'bookkeeping' },
+  sendReply: { step: STEPS.send, profile: 'send' },
+  confirmSentByOperator: { step: STEPS.decide, profile: 'bookkeeping' },
+  resetStuckJobs: { step: STEPS.cleanup, profile: 'poll' },
+  reindexPartial: { step: STEPS.reindex, profile: 'index' },
+  resendApproved: { step: STEPS.resend, profile: 'poll' },
+} as const satisfies { readonly [A in ActivityName]?: ActivityPlanEntry };
+
+/** An activity that runs as a queue step. */
+export type PlannedActivity = keyof typeof PLAN;
+export const ACTIVITY_PLAN: Readonly<Record<PlannedActivity, ActivityPlanEntry>> = PLAN;
+
+/** The plan of an activity by its (runtime) type name; undefined for activities without a queue row. */
+export function planOf(activityType: string): ActivityPlanEntry | undefined {
+  return Object.hasOwn(ACTIVITY_PLAN, activityType) ? ACTIVITY_PLAN[activityType as PlannedActivity] : undefined;
+}
+
+/**
+ * Cost classes: each has its own task queue and worker pool with its own concurrency
+ * limit, so a slow LLM never blocks mail I/O or parsing. Bookkeeping stays on the workflow's queue.
+ */
+export const COST_CLASS: Record<ProfileName, 'mail-io' | 'parse' | 'index' | 'llm' | null> = {
+  mailIo: 'mail-io',
+  poll: 'mail-io',
+  send: 'mail-io',
+  parse: 'parse',
+  index: 'index',
+  llm: 'llm',
+  bookkeeping: null,
+  // Long-held connections on the workflow queue, not in the mail I/O pool's limited slots.
+  watch: null,
+};
+export const COST_CLASSES = ['mail-io', 'parse', 'index', 'llm'] as const;
+export type CostClass = (typeof COST_CLASSES)[number];
+
+export function taskQueueFor(baseQueue: string, profile: ProfileName): string {
+  const costClass = COST_CLASS[profile];
+  return costClass ? `${baseQueue}-${costClass}` : baseQueue;
+}
+
+/** Aging: every 10 minutes of waiting raises the priority of the next step by one level. */
+export const AGING_STEP_MS = 10 * 60 * 1000;
+
+/**
+ * Local activities: the workflow's own bookkeeping (status, refusals, a person's decision), run in the workflow worker without a task-queue round trip. A
+ * MariaDB outage is waited out; the write is never dropped.
+ */
+export const LOCAL_PROFILES = {
+  status: {
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  },
+  /**
+   * The intake in the run's first workflow task: the mailIo
+   * profile's timeout and retries (the interceptor's 30 s / 120 s / 600 s). A wait longer than a
+   * few seconds is a durable timer, not a workflow task held open: an IMAP outage of hours costs
+   * a timer and a marker per attempt, and a worker that dies meanwhile loses nothing.
+   */
+  intake: {
+    startToCloseTimeout: PROFILES.mailIo.options.startToCloseTimeout,
+    retry: PROFILES.mailIo.options.retry,
+    localRetryThreshold: '5 seconds',
+  },
+} as const satisfies Record<string, LocalActivityOptions>;

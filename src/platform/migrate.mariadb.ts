@@ -1,0 +1,85 @@
+import { FAILURE_TYPES } from './contract';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as mariadb from 'mariadb';
+import { PermanentError } from './errors';
+import { parseDatabaseUrl } from './pool.mariadb';
+
+const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
+
+export interface MigrationResult {
+  database: string;
+  created: boolean;
+  applied: string[];
+}
+
+/**
+ * Creates the database when missing and applies every versioned migration not yet recorded in
+ * `schema_migrations`. Safe to run concurrently with itself: a named lock serialises runs.
+ */
+export async function migrate(databaseUrl: string): Promise<MigrationResult> {
+  const { database, ...server } = parseDatabaseUrl(databaseUrl);
+  const conn = await mariadb.createConnection({ ...server, connectTimeout: 5_000, multipleStatements: false });
+  try {
+    const existing = (await conn.query('SHOW DATABASES LIKE ?', [database])) as unknown[];
+    await conn.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await conn.query(`USE \`${database}\``);
+    await conn.query("SELECT GET_LOCK('email_rag_migrate', 60)");
+    await conn.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version VARCHAR(64) NOT NULL PRIMARY KEY,
+         checksum CHAR(64) NOT NULL,
+         applied_at DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
+       ) ENGINE = InnoDB`,
+    );
+    const rows = (await conn.query('SELECT version, checksum FROM schema_migrations')) as Array<{ version: string; checksum: string }>;
+    const done = new Map(rows.map((r) => [r.version, r.checksum]));
+    const applied: string[] = [];
+    for (const file of readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d+_.*\.sql$/.test(f))
+      .sort()) {
+      const version = file.replace(/\.sql$/, '');
+      const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+      const checksum = createHash('sha256').update(sql).digest('hex');
+      const recorded = done.get(version);
+      if (recorded !== undefined) {
+        if (recorded !== checksum) {
+          throw new PermanentError(
+            `migration ${file} was changed after it was applied; add a new migration instead`,
+            FAILURE_TYPES.migrationChanged,
+          );
+        }
+        continue;
+      }
+      for (const statement of splitStatements(sql)) await conn.query(statement);
+      await conn.query('INSERT INTO schema_migrations (version, checksum) VALUES (?, ?)', [version, checksum]);
+      applied.push(version);
+    }
+    await conn.query("SELECT RELEASE_LOCK('email_rag_migrate')");
+    return { database, created: existing.length === 0, applied };
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Drops a database; used by tests and the demo for throwaway databases only. */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const { database, ...server } = parseDatabaseUrl(databaseUrl);
+  const conn = await mariadb.createConnection({ ...server, connectTimeout: 5_000 });
+  try {
+    await conn.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  } finally {
+    await conn.end();
+  }
+}
+
+function splitStatements(sql: string): string[] {
+  return sql
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

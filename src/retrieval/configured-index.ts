@@ -1,0 +1,79 @@
+/**
+ * The index as the configuration describes it: built by the worker, and by the CLI commands that
+ * index or search outside it.
+ */
+import { correlationId } from '../platform/activity-context';
+import type { Config } from '../config';
+import { errorMessage } from '../platform/errors';
+import type { Pool } from '../platform/pool.mariadb';
+import type { AuditLog, MessageStore } from '../platform/store.port';
+import { isolationKey } from '../mailboxes/mailbox-scope';
+import { createMariaDbPersonalData } from './personal-data.mariadb';
+import { createCompositeIndex } from './composite-index';
+import type { Embedder } from './embedder.port';
+import { createFullTextIndex } from './fulltext-index.mariadb';
+import { readKnowledgeFolder } from './knowledge-folder.file';
+import { createMariaDbKnowledgeLedger } from './knowledge-ledger.mariadb';
+import { syncKnowledge, type KnowledgeSyncResult } from './knowledge-sync';
+import { limitEmbedder } from './limited-embedder';
+import { createArangoGraph } from './thread-graph.arango';
+import type { VectorIndex } from './vector-index.port';
+import { createQdrantIndex } from './vector-index.qdrant';
+
+/**
+ * The index with every configured part: full text always (with vectors beside the passages when
+ * there is an embedder), Qdrant and ArangoDB when set, all scoped by each email's isolation key
+ * (its mailbox's team, or account and folder) and the context rules of the config. `embedder`:
+ * the embedder of the configuration; Qdrant without one embeds through EMBEDDING_BASE_URL as
+ * before, and that embedder then serves the full-text index too. One embedder, limited to
+ * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
+ */
+export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
+  const shared = embedder ? limitEmbedder(embedder, config.worker.concurrency.embedder) : undefined;
+  const { method, minCosine } = config.retrieval;
+  return createCompositeIndex({
+    primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),
+    embedder: shared,
+    method,
+    // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
+    vector: config.qdrant && shared ? createQdrantIndex({ ...config.qdrant, embedder: shared }) : undefined,
+    graph: config.arango
+      ? createArangoGraph({
+          url: config.arango.url,
+          databaseName: config.arango.database,
+          username: config.arango.username,
+          password: config.arango.password,
+        })
+      : undefined,
+    messages,
+    personalData: createMariaDbPersonalData(pool),
+    account: config.imap.user,
+    keyOf(email) {
+      const entry = config.mailboxes.find((m) => m.id === email.mailboxId);
+      return entry ? isolationKey(entry, email.mailbox ?? '') : null;
+    },
+    policy: { includeOrganisation: config.context.includeOrganisation, reuseReplies: config.context.reuseReplies },
+    // Retrieval goes on with less context; the audit log says what was missing.
+    async onDegraded(part, err) {
+      const cid = correlationId();
+      await audit.record({
+        emailId: cid,
+        correlationId: cid,
+        eventType: 'retrieval_degraded',
+        errorClass: 'dependency',
+        message: `${part} unavailable while retrieving context: ${errorMessage(err)}`,
+      });
+    },
+  });
+}
+
+/** Reads the knowledge folder and brings the indexes in line with it. */
+export async function syncKnowledgeFolder(
+  config: Config,
+  pool: Pool,
+  index: VectorIndex,
+): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null> {
+  if (!config.context.knowledgeDir) return null;
+  const { files, skipped } = readKnowledgeFolder(config.context.knowledgeDir);
+  return { ...(await syncKnowledge({ files, ledger: createMariaDbKnowledgeLedger(pool), index })), skipped };
+}

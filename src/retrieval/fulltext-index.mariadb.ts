@@ -1,0 +1,314 @@
+import { FAILURE_TYPES } from '../platform/contract';
+import { contextCollector } from './context-collector';
+import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from './context-scope';
+import { DependencyError, errorMessage } from '../platform/errors';
+import { DEFAULT_MIN_COSINE, rankHybrid, type Match, type RetrievalMethod } from './hybrid-ranking';
+import { emailPassages, retrievalProbe } from './passages';
+import { decodeVector } from './vectors';
+import type { DraftContextItem } from './vector-index.port';
+import type { Embedder } from './embedder.port';
+import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorBackfill, VectorIndex } from './vector-index.port';
+import { backfillVectors, createKnowledgeVectors, KNOWLEDGE_VECTOR_CAP, vectorColumns } from './passage-vectors.mariadb';
+import { query, type Pool } from '../platform/pool.mariadb';
+import {
+  knowledgeSearch,
+  ownRecentReplies,
+  theirRecentPassages,
+  threadHistory,
+  type PassageRow,
+  type Statement,
+} from './scoped-passage-queries.mariadb';
+
+type Row = Pick<PassageRow, 'email_id' | 'idx' | 'text' | 'title'>;
+
+const KNOWLEDGE_LIMIT = 3;
+/** MATCH results the knowledge fusion sees: a few more than are shown, so vectors can lift one. */
+const KNOWLEDGE_WORD_CANDIDATES = 20;
+const OWN_REPLY_LIMIT = 2;
+/** Email ids per DELETE when forgetting: bounded statements, bounded lock time. */
+const FORGET_BATCH = 200;
+const SENDER_LIMIT = 3;
+
+/** The columns of a `passages` row, in the order of passageRows. */
+export const PASSAGE_COLUMNS = [
+  'email_id',
+  'idx',
+  'account',
+  'mailbox',
+  'thread_id',
+  'direction',
+  'from_address',
+  'correspondent',
+  'organisation',
+  'title',
+  'text',
+  'embedding',
+  'embedding_model',
+] as const;
+
+/**
+ * An email's passages as `passages` rows (PASSAGE_COLUMNS order), with its isolation keys and,
+ * when given, their vectors (`vectors[idx]` of `model`).
+ */
+export function passageRows(email: IndexableEmail, vectors: number[][] | null = null, model: string | null = null): unknown[][] {
+  const { correspondent, organisation } = entryCorrespondent(email);
+  return emailPassages(email).map((text, idx) => [
+    email.emailId,
+    idx,
+    email.account ?? '',
+    email.mailbox,
+    email.threadId,
+    email.direction,
+    email.fromAddress,
+    correspondent,
+    organisation,
+    email.subject.slice(0, 512),
+    text,
+    ...vectorColumns(vectors?.[idx], model),
+  ]);
+}
+
+export interface FullTextIndexOptions {
+  /**
+   * Embeds passages at index time and the new mail at retrieval; without it the index ranks by
+   * words only, as before vectors.
+   */
+  embedder?: Embedder;
+  /** RETRIEVAL_METHOD: fused (default), shared words only, or vectors only. */
+  method?: RetrievalMethod;
+  /** RETRIEVAL_MIN_COSINE: below it a passage is not found by vectors (src/retrieval/hybrid-ranking.ts). */
+  minCosine?: number;
+  /** Knowledge passages whose vectors are kept in process (the rest is found by words only). */
+  knowledgeVectorCap?: number;
+}
+
+/**
+ * The embedded retrieval default over MariaDB, and the default vector store. Every query is
+ * scoped to the account and mailbox, and mail to the correspondent (or their organisation); our
+ * replies to others come back masked, knowledge passages from anywhere. Mail is read by scope
+ * (newest first, capped) and ranked in process, by words and by the cosine of the vectors stored
+ * beside the passages, fused by reciprocal rank; so a retrieval costs what the scope holds and
+ * vectors never widen it. The knowledge folder is searched with MariaDB full text over its own
+ * table and by its vectors, kept in process (passage-vectors.ts).
+ */
+export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = {}): VectorIndex {
+  const { embedder } = options;
+  const method = options.method ?? 'hybrid';
+  const minCosine = options.minCosine ?? DEFAULT_MIN_COSINE;
+  const knowledgeVectors = embedder
+    ? createKnowledgeVectors(pool, embedder.model, options.knowledgeVectorCap ?? KNOWLEDGE_VECTOR_CAP)
+    : null;
+
+  /** The vectors to store with the passages: given, embedded here, or none (and why). */
+  async function vectorsFor(email: IndexableEmail, embedded?: EmbeddedPassages) {
+    if (embedded) return { vectors: embedded.vectors, model: embedded.model, failure: null };
+    if (!embedder) return { vectors: null, model: null, failure: null };
+    const passages = emailPassages(email);
+    try {
+      return { vectors: await embedder.embed(passages, 'passage'), model: embedder.model, failure: null };
+    } catch (err) {
+      // The passages are still written: words find them, and the re-index sync adds the vectors.
+      return { vectors: null, model: null, failure: err };
+    }
+  }
+
+  /** The probe's vector of this index's model, or null (words only). */
+  async function probeVector(probe: string, given?: ProbeVector): Promise<number[] | null> {
+    if (!embedder || method === 'words' || !probe) return null;
+    if (given) return given.model === embedder.model ? given.vector : null;
+    // Standalone (no composite): an embedder that fails leaves words only; the composite audits it.
+    const [vector] = await embedder.embed([probe], 'query').catch(() => [] as number[][]);
+    return vector ?? null;
+  }
+
+  return {
+    name: 'mariadb-fulltext',
+    async index(email: IndexableEmail, embedded?: EmbeddedPassages): Promise<void> {
+      const { vectors, model, failure } = await vectorsFor(email, embedded);
+      const rows = passageRows(email, vectors, model);
+      if (rows.length > 0) {
+        // One statement for all passages of the email: a round trip per passage cost MariaDB more than the rows.
+        // A passage written again without a vector keeps the one it had if its text is unchanged
+        // (assignments run left to right: `text` is still the old text when the vector is decided).
+        await query(
+          pool,
+          'indexing passages',
+          `INSERT INTO passages (${PASSAGE_COLUMNS.join(', ')})
+           VALUES ${rows.map(() => `(${PASSAGE_COLUMNS.map(() => '?').join(', ')})`).join(', ')}
+           ON DUPLICATE KEY UPDATE
+             embedding_model = IF(VALUES(embedding) IS NULL AND BINARY text = BINARY VALUES(text), embedding_model, VALUES(embedding_model)),
+             embedding = IF(VALUES(embedding) IS NULL AND BINARY text = BINARY VALUES(text), embedding, VALUES(embedding)),
+             text = VALUES(text), thread_id = VALUES(thread_id), mailbox = VALUES(mailbox),
+             account = VALUES(account), direction = VALUES(direction), from_address = VALUES(from_address),
+             correspondent = VALUES(correspondent), organisation = VALUES(organisation), title = VALUES(title)`,
+          rows.flat(),
+        );
+      }
+      await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, rows.length]);
+      if (email.direction === 'knowledge') {
+        await indexKnowledge(pool, email.emailId, email.subject.slice(0, 512), emailPassages(email), vectors, model);
+        knowledgeVectors?.invalidate();
+      }
+      if (failure) {
+        throw new DependencyError(`passages stored without vectors: ${errorMessage(failure)}`, FAILURE_TYPES.indexDegraded, {
+          cause: failure,
+        });
+      }
+    },
+
+    async forgetEmails(emailIds: string[], correspondent?: string): Promise<void> {
+      // Our sent replies are indexed as `<email id>:draft:<n>:sent`: matched by prefix.
+      for (let i = 0; i < emailIds.length; i += FORGET_BATCH) {
+        const ids = emailIds.slice(i, i + FORGET_BATCH);
+        await query(
+          pool,
+          'forgetting passages',
+          `DELETE FROM passages WHERE email_id IN (${ids.map(() => '?').join(', ')}) OR ${ids.map(() => 'email_id LIKE ?').join(' OR ')}`,
+          [...ids, ...ids.map((id) => `${id.replace(/[\\%_]/g, '\\$&')}:draft:%`)],
+        );
+      }
+      if (correspondent) {
+        await query(pool, 'forgetting passages of a correspondent', 'DELETE FROM passages WHERE correspondent = ? OR from_address = ?', [
+          correspondent,
+          correspondent,
+        ]);
+      }
+    },
+
+    async remove(sourceId: string): Promise<void> {
+      await query(pool, 'removing passages', 'DELETE FROM passages WHERE email_id = ?', [sourceId]);
+      await query(pool, 'removing knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ?', [sourceId]);
+      knowledgeVectors?.invalidate();
+    },
+
+    async backfillVectors(limit: number): Promise<VectorBackfill> {
+      if (!embedder || limit <= 0) return { sources: [], passages: 0, more: false };
+      const done = await backfillVectors(pool, embedder, limit);
+      if (done.sources.some((s) => s.startsWith('knowledge:'))) knowledgeVectors?.invalidate();
+      return done;
+    },
+
+    async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {
+      const s = given ?? contextScope(email);
+      const probe = retrievalProbe(email);
+      const vector = await probeVector(probe, probeGiven);
+      const withVectors = vector !== null;
+      const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
+      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[]) =>
+        rankHybrid({
+          probe,
+          probeVector: vector,
+          candidates,
+          key: (r) => `${r.email_id}#${r.idx}`,
+          text: (r) => r.text,
+          // Another model's vector lives in another space: such a passage is ranked by words only.
+          vector: (r) => (r.vector !== undefined ? r.vector : r.embedding_model === embedder?.model ? decodeVector(r.embedding) : null),
+          method,
+          minCosine,
+          byWords,
+        });
+
+      const thread = await run<Row>('reading the thread history', threadHistory(s, email.threadId, email.emailId, limit));
+      const theirs = s.correspondent
+        ? newestFirst(
+            await run<PassageRow>(
+              'reading the correspondent’s recent passages',
+              theirRecentPassages(s, email.threadId, email.emailId, undefined, withVectors),
+            ),
+          )
+        : [];
+      const similar = rank(theirs).slice(0, limit);
+      // The correspondent's recent mail in other threads, even when the words differ.
+      const sender = theirs
+        .filter((r) => r.idx === 0 && r.direction === 'in')
+        .sort((a, b) => Number(b.correspondent === s.correspondent) - Number(a.correspondent === s.correspondent))
+        .slice(0, SENDER_LIMIT);
+      const knowledge = await knowledgeRanking(probe, withVectors, rank);
+      // Our replies to anyone else: reusable wording, never their personal data (masked below).
+      const ownReplies =
+        s.reuseReplies === 'masked'
+          ? rank(
+              await run<PassageRow>('reading our recent replies to others', ownRecentReplies(s, email.threadId, undefined, withVectors)),
+            ).slice(0, OWN_REPLY_LIMIT)
+          : [];
+
+      const { items, add } = contextCollector();
+      const mail = (kind: 'thread' | 'similar' | 'sender', r: Row, match?: Match): DraftContextItem => ({
+        sourceId: r.email_id,
+        kind,
+        text: r.text,
+        ...(r.title ? { title: r.title } : {}),
+        ...(match ? { match } : {}),
+      });
+      for (const r of thread) add(mail('thread', r));
+      for (const r of similar) add(mail('similar', r.item, r.match));
+      const main = items.splice(0).slice(0, limit);
+      items.push(...main);
+      for (const { item: r, match } of knowledge) {
+        add({ sourceId: knowledgeSourceId(r.email_id, r.idx), kind: 'knowledge', text: r.text, title: r.title, match });
+      }
+      for (const { item: r, match } of ownReplies) add({ ...ownReplyItem(r.email_id, r.text, r.title), match });
+      // Sender history comes on top of the limit: it is short, and the budget cuts later anyway.
+      for (const r of sender) add(mail('sender', r));
+      return items;
+    },
+  };
+
+  /**
+   * The knowledge folder's best passages: MATCH's ranking fused with the cosine over the
+   * folder's vectors. A passage only vectors find must pass the floor (`minCosine`).
+   */
+  async function knowledgeRanking(
+    probe: string,
+    withVectors: boolean,
+    rank: (candidates: readonly VectorRow[], byWords?: readonly VectorRow[]) => Array<{ item: VectorRow; match: Match }>,
+  ): Promise<Array<{ item: VectorRow; match: Match }>> {
+    const search = knowledgeSearch(probe, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
+    const byWords =
+      method === 'vectors' && withVectors ? [] : await query<Row[]>(pool, 'searching the knowledge folder', search.sql, search.args);
+    if (!withVectors || !knowledgeVectors || !embedder) return rank(byWords, byWords).slice(0, KNOWLEDGE_LIMIT);
+    const stored = await knowledgeVectors.rows();
+    const key = (r: Row) => `${r.email_id}#${r.idx}`;
+    const known = new Map(stored.map((r) => [key(r), r]));
+    // MATCH's rows with their cached vectors; the rest of the folder only for the vector ranking.
+    const words: VectorRow[] = byWords.map((r) => known.get(key(r)) ?? { ...r, vector: null });
+    const wordKeys = new Set(words.map(key));
+    const candidates = [...words, ...stored.filter((r) => !wordKeys.has(key(r)))];
+    return rank(candidates, words).slice(0, KNOWLEDGE_LIMIT);
+  }
+}
+
+/** A candidate passage with its vector: stored bytes (mail) or already decoded (the knowledge cache). */
+type VectorRow = Row & { vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
+
+/** Newest first, one email's passages in order: the two branches of a scope query merged. */
+function newestFirst(rows: PassageRow[]): PassageRow[] {
+  return rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || a.email_id.localeCompare(b.email_id) || a.idx - b.idx);
+}
+
+/** The knowledge folder's own full-text table, kept in step with its rows in `passages`. */
+async function indexKnowledge(
+  pool: Pool,
+  sourceId: string,
+  title: string,
+  passages: string[],
+  vectors: number[][] | null,
+  model: string | null,
+): Promise<void> {
+  for (const [idx, text] of passages.entries()) {
+    await query(
+      pool,
+      'indexing a knowledge passage',
+      `INSERT INTO knowledge_passages (source_id, idx, title, text, embedding, embedding_model) VALUES (?, ?, ?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE
+         embedding_model = IF(VALUES(embedding) IS NULL AND BINARY text = BINARY VALUES(text), embedding_model, VALUES(embedding_model)),
+         embedding = IF(VALUES(embedding) IS NULL AND BINARY text = BINARY VALUES(text), embedding, VALUES(embedding)),
+         title = VALUES(title), text = VALUES(text)`,
+      [sourceId, idx, title, text, ...vectorColumns(vectors?.[idx], model)],
+    );
+  }
+  await query(pool, 'pruning old knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ? AND idx >= ?', [
+    sourceId,
+    passages.length,
+  ]);
+}

@@ -1,0 +1,213 @@
+/**
+ * The review inbox as a fastify app: server-rendered nunjucks pages (autoescape on), sessions,
+ * CSRF tokens on every form, no client-side script at all (the Content-Security-Policy forbids it).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifySession from '@fastify/session';
+import fastifyView from '@fastify/view';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import nunjucks from 'nunjucks';
+import type { InboxUsers } from './inbox-users.mariadb';
+import type { ReviewStore } from './review-store.mariadb';
+import { createMariaDbSessionStore, type InboxSessions } from './session-store.mariadb';
+import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
+import { createMariaDbLoginThrottle } from './login-throttle.mariadb';
+import { createLoginBurstLimiter } from './login-burst-limiter';
+import { LOGIN_THROTTLE } from './login-throttle-policy';
+import type { AuditLog } from '../platform/store.port';
+import { createLoginGuard, type LoginGuard } from './login-guard';
+import { createOidcSignIn, type OidcSignIn } from './oidc-sign-in';
+import { registerOidcRoutes } from './oidc.routes';
+import type { Pool } from '../platform/pool.mariadb';
+import type { TemporalDecisions } from '../email/decisions.temporal';
+import type { Config } from '../config';
+import type { CaseReplies } from '../cases/case-replies.port';
+import type { Embedder } from '../retrieval/embedder.port';
+import type { CaseClaims } from '../cases/case-claims.port';
+import type { CaseRouting } from '../cases/case-routing.port';
+import type { CaseSignals } from '../cases/case-signals.port';
+import { refuseAnonymous, resolveActor } from './auth';
+import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
+import { registerAuthRoutes } from './auth.routes';
+import { registerCaseRoutes } from './cases.routes';
+import { registerAutonomyRoutes } from './autonomy.routes';
+import { registerOperationsRoutes } from './operations.routes';
+import { registerQueueRoutes } from './queue.routes';
+import { registerReviewRoutes } from './review.routes';
+import { registerAttachmentRoutes } from './attachments.routes';
+import type { AttachmentStore } from '../attachments/attachments.port';
+
+export interface InboxDeps {
+  config: Config;
+  pool: Pool;
+  store: ReviewStore;
+  users: InboxUsers;
+  decisions: TemporalDecisions;
+  /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
+  requeue(id: number, by: string): Promise<string>;
+  /** Attachments of the mail: listed, downloadable, inline images shown; absent: names only. */
+  attachments?: AttachmentStore;
+  /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
+  embedder?: Embedder | null;
+  /** One reply for several mails of a case; without it the case page offers no such form. */
+  caseReplies?: CaseReplies;
+  /** Claims of cases by the reviewer who opened them; without it nobody claims. */
+  claims?: CaseClaims;
+  /** Hand assignment of cases; without it the review page offers none. */
+  caseRouting?: CaseRouting;
+  /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
+  caseSignals?: CaseSignals;
+  /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
+  sessions?: InboxSessions;
+}
+
+/** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
+const csp = (provider?: string) =>
+  [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    `form-action 'self'${provider ? ` ${new URL(provider).origin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+
+const PUBLIC = new Set(['/login', '/inbox.css', '/healthz', '/auth/oidc/login', '/auth/oidc/callback']);
+
+export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
+  const cfg = deps.config.inbox;
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const sessions =
+    deps.sessions ?? createMariaDbSessionStore(deps.pool, { idleMinutes: cfg.sessionIdleMinutes, maxHours: cfg.sessionHours });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    // Processes that share sessions must share this secret (the cookie carries a signed id).
+    secret: cfg.sessionSecret ?? randomBytes(32).toString('hex'),
+    cookieName: 'inbox_session',
+    store: sessions.fastifyStore,
+    saveUninitialized: false,
+    // Saved only when changed: a click is a read; the idle clock is the row's last_seen_at.
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: cfg.cookieSecure, path: '/', maxAge: cfg.sessionHours * 3600 * 1000 },
+  });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+  await app.register(fastifyView, {
+    engine: { nunjucks },
+    root: path.join(__dirname, 'views'),
+    viewExt: 'njk',
+    options: { autoescape: true, throwOnUndefined: false },
+  });
+  const css = readFileSync(path.join(__dirname, 'views', 'inbox.css'), 'utf8');
+
+  const CSP = csp(cfg.oidc?.issuer);
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('Content-Security-Policy', CSP);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  // Language: ?lang= switches and is remembered in the session; otherwise Accept-Language.
+  app.addHook('preHandler', async (req) => {
+    const wanted = (req.query as Record<string, unknown> | undefined)?.lang;
+    if (typeof wanted === 'string' && (LANGS as readonly string[]).includes(wanted)) req.session.lang = wanted as Lang;
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const route = req.routeOptions.url ?? req.url;
+    if (PUBLIC.has(route)) return;
+    const actor = await resolveActor(req, cfg, deps.users);
+    if (actor === 'untrusted')
+      return reply.code(403).type('text/plain; charset=utf-8').send('403: the auth header is only accepted from a trusted proxy');
+    if (!actor) return refuseAnonymous(req, reply, cfg);
+    req.actor = actor;
+  });
+
+  // Every form post carries the session's CSRF token (a cross-site post has none).
+  app.addHook('preHandler', (req, reply, done) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return done();
+    app.csrfProtection(req, reply, done);
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const code = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (code >= 500) console.error(`inbox: ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    void reply
+      .code(code)
+      .type('text/plain; charset=utf-8')
+      .send(
+        `${code}: ${code === 403 && err.code?.startsWith('FST_CSRF') ? 'invalid or missing CSRF token' : code >= 500 ? 'internal error' : err.message}`,
+      );
+  });
+
+  app.get('/inbox.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(css));
+  app.get('/healthz', async () => ({ ok: true }));
+
+  const page = async (req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>) => {
+    const lang = req.session.lang ?? pickLanguage(req.headers['accept-language']);
+    const flash = req.session.flash;
+    if (flash) req.session.flash = undefined;
+    const here = req.url.replace(/([?&])lang=[^&]*&?/, '$1').replace(/[?&]$/, '');
+    const sep = here.includes('?') ? '&' : '?';
+    return reply.type('text/html; charset=utf-8').view(view, {
+      t: TEXTS[lang],
+      lang,
+      actor: req.actor,
+      csrf: await reply.generateCsrf(),
+      flash,
+      langLinks: LANGS.map((l) => ({ lang: l, href: `${here}${sep}lang=${l}`, current: l === lang })),
+      signInWith: { sso: Boolean(cfg.oidc), local: cfg.localUsers },
+      ...data,
+    });
+  };
+  const audit = createMariaDbAuditLog(deps.pool);
+  const guard = createLoginGuard({
+    users: deps.users,
+    throttle: createMariaDbLoginThrottle(deps.pool),
+    burst: createLoginBurstLimiter(LOGIN_THROTTLE.burstPerMinute),
+    audit,
+  });
+  const oidc = cfg.oidc;
+  const sso = oidc
+    ? createOidcSignIn({
+        issuer: oidc.issuer,
+        clientId: oidc.clientId,
+        ...(oidc.clientSecret ? { clientSecret: deps.config.readSecret(oidc.clientSecret) } : {}),
+        redirectUri: `${oidc.publicUrl}/auth/oidc/callback`,
+        scopes: oidc.scopes,
+      })
+    : undefined;
+  const ctx = { app, deps, page, sessions, guard, audit, sso };
+  registerAuthRoutes(ctx);
+  if (sso && oidc) registerOidcRoutes(ctx, sso, oidc);
+  registerQueueRoutes(ctx);
+  registerReviewRoutes(ctx);
+  registerCaseRoutes(ctx);
+  registerAttachmentRoutes(ctx);
+  registerOperationsRoutes(ctx);
+  registerAutonomyRoutes(ctx);
+  return app;
+}
+
+export type InboxContext = {
+  app: FastifyInstance;
+  deps: InboxDeps;
+  page(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>): Promise<FastifyReply>;
+  sessions: InboxSessions;
+  guard: LoginGuard;
+  audit: AuditLog;
+  /** Single sign-on, when INBOX_OIDC_ISSUER is set. */
+  sso?: OidcSignIn;
+};
+
+/** Link to an email's workflow page in the Temporal Web UI. */
+export function temporalUiLink(config: Config, workflowId: string): string {
+  return `${config.inbox.temporalUiUrl}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}

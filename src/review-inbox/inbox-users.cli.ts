@@ -1,0 +1,111 @@
+import { createInterface } from 'node:readline';
+import { createMariaDbInboxUsers, INBOX_ROLES, type InboxRole } from './inbox-users.mariadb';
+import type { Config } from '../config';
+import { hashPassword } from './password.bcrypt';
+import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
+import { createMariaDbLoginThrottle } from './login-throttle.mariadb';
+import type { Pool } from '../platform/pool.mariadb';
+import { createMariaDbSessionStore } from './session-store.mariadb';
+import { INBOX_SESSIONS_ENDED } from '../platform/domain';
+import { passwordProblem } from './password-rules';
+import { accountKey } from './login-guard';
+import { CliError, connectDatabase } from '../platform/cli-context';
+
+/** Ends every open inbox session of `name` (in all inbox processes at once), with an audit row. */
+async function endSessions(pool: Pool, name: string, reason: string): Promise<number> {
+  const ended = await createMariaDbSessionStore(pool, { idleMinutes: 60, maxHours: 12 }).endSessionsOf(name);
+  await createMariaDbAuditLog(pool).record({
+    emailId: null,
+    correlationId: `inbox-user-${name}`.slice(0, 191),
+    eventType: INBOX_SESSIONS_ENDED,
+    actor: 'email-rag inbox users',
+    message: `${ended} inbox session(s) of ${name} ended: ${reason}`,
+    details: { reason, sessions: ended },
+  });
+  return ended;
+}
+
+/** The password from stdin: the first line of a pipe, or typed at a prompt (not echoed). */
+export async function readPassword(input: NodeJS.ReadStream = process.stdin): Promise<string> {
+  if (!input.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const c of input) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  }
+  process.stderr.write('password: ');
+  const rl = createInterface({ input, terminal: true });
+  // Keep what is typed off the screen.
+  (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined;
+  const line = await new Promise<string>((resolve) => rl.once('line', resolve));
+  rl.close();
+  process.stderr.write('\n');
+  return line;
+}
+
+export async function inboxUsersAdd(config: Config, name: string, role: string, password: string): Promise<string> {
+  if (!(INBOX_ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be ${INBOX_ROLES.join(' or ')}`, 2);
+  if (!/^[\p{L}\p{N}._@-]{1,191}$/u.test(name)) throw new CliError('a user name is 1–191 letters, digits or . _ @ -', 2);
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
+  const pool = await connectDatabase(config);
+  try {
+    const how = await createMariaDbInboxUsers(pool).upsert(name, await hashPassword(password), role as InboxRole);
+    if (how === 'added') return `inbox user ${name} (${role}) added`;
+    // A new password or role: whoever holds an open session signs in again with it.
+    const ended = await endSessions(pool, name, 'password or role set');
+    return `inbox user ${name} (${role}) updated; ${ended} open session(s) ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function inboxUsersDisable(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    if (!(await createMariaDbInboxUsers(pool).disable(name))) throw new CliError(`no enabled inbox user ${name}`);
+    const ended = await endSessions(pool, name, 'user disabled');
+    return `inbox user ${name} disabled; ${ended} open session(s) ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users sign-out NAME`: ends the person's open sessions everywhere. */
+export async function inboxUsersSignOut(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const ended = await endSessions(pool, name, 'signed out by an operator');
+    return `${ended} open inbox session(s) of ${name} ended`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users unlock NAME`: lifts the sign-in delay or lock of a name before its time. */
+export async function inboxUsersUnlock(config: Config, name: string): Promise<string> {
+  const pool = await connectDatabase(config);
+  try {
+    const had = await createMariaDbLoginThrottle(pool).clearAccount(accountKey(name));
+    return had ? `sign-in failures of ${name} cleared` : `${name} had no sign-in failures`;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `email-rag inbox users reset-password NAME`: a new password (same rules as `add`); ends the user's sessions and lifts a sign-in lock. */
+export async function inboxUsersResetPassword(config: Config, name: string, password: string): Promise<string> {
+  const problem = passwordProblem(name, password);
+  if (problem) throw new CliError(problem, 2);
+  const pool = await connectDatabase(config);
+  try {
+    const users = createMariaDbInboxUsers(pool);
+    const user = await users.find(name);
+    if (!user) throw new CliError(`no inbox user ${name}`);
+    await users.setPassword(user.name, await hashPassword(password));
+    const ended = await endSessions(pool, user.name, 'password reset');
+    await createMariaDbLoginThrottle(pool).clearAccount(accountKey(user.name));
+    return `password of inbox user ${user.name} reset; ${ended} open session(s) ended${user.disabledAt ? ' (the user stays disabled)' : ''}`;
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,248 @@
+import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
+import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
+import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
+
+/**
+ * Intake triage: which incoming mail deserves no reply at all. Pure (no I/O): it sees what the
+ * parser found in the top-level headers and the MIME structure, nothing else.
+ */
+
+/** What triage needs to know about one parsed message. */
+export interface TriageMessage extends AutomaticSigns {
+  /** Sender address, lower-case. */
+  from: string | null;
+  /** Where a reply would go (Reply-To), lower-case; null when the message has none. */
+  replyTo: string | null;
+  subject: string;
+  /** Top-level header values by lower-case name, unfolded, in message order. */
+  headers: Record<string, string[]>;
+  /** Content types of the parts below the top level (lower-case, without parameters). */
+  partTypes: string[];
+  /** Recipients in To and Cc, lower-case, in header order (which of our mailboxes answers). */
+  to?: string[];
+  cc?: string[];
+  /** The registry mailbox this copy came in through. */
+  mailboxId?: string;
+}
+
+export type { TriageVerdict };
+
+/** `TRIAGE_ALLOW` entry: answer this sender anyway (for one class, or for every class). */
+export interface TriageAllowRule {
+  class: TriageClass | '*';
+  kind: 'sender' | 'domain';
+  value: string;
+}
+
+export interface TriageSettings {
+  /** Our own sending addresses (SMTP_FROM and OWN_ADDRESSES), lower-case. */
+  ownAddresses: string[];
+  allow: TriageAllowRule[];
+  /** The enabled mailboxes of the registry and their addresses: a message to several is answered once. */
+  mailboxes?: MailboxAddresses[];
+}
+
+const BOUNCE_SENDER = /^(mailer-daemon|postmaster|post_master|mail-daemon|mailerdaemon)([+.-].*)?$/i;
+// A whole token of the local part: noreply@, no-reply-billing@, gmail-noreply@; not noreplying.fan@.
+const NO_REPLY_SENDER = /(^|[-_.+])(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|no[-_.]?answer)([-_.+]|$)/i;
+
+// Anchored at the start: "Fwd: Undelivered Mail ..." from a colleague is a person asking about it.
+const BOUNCE_SUBJECT =
+  /^(undelivered mail returned to sender|undeliverable|undelivered|delivery status notification \((failure|delay)\)|mail delivery failed|delivery failure|failure notice|returned mail|message not delivered|mail delivery (system|subsystem)|unzustellbar|nicht zustellbar|non remis|unzustellbare nachricht|zustellung fehlgeschlagen|warning: could not send message)/i;
+
+const AUTO_REPLY_SUBJECT =
+  /^(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|abwesenheitsnotiz|abwesenheit|automatische antwort|urlaubsabwesenheit|away from (the )?office|on vacation|i am out of the office|ich bin (ab|vom|bis|von|derzeit|zurzeit|momentan)\b.*\bnicht im b(ü|ue)ro|nicht im b(ü|ue)ro|abwesend:)/i;
+
+const READ_RECEIPT_SUBJECT = /^(read|gelesen|lu|read receipt|lesebestätigung)\s*:/i;
+
+function first(headers: Record<string, string[]>, name: string): string | undefined {
+  return headers[name]?.[0]?.trim();
+}
+
+function localPart(address: string | null): string {
+  return (address ?? '').split('@')[0] ?? '';
+}
+
+function allowed(rules: TriageAllowRule[], cls: TriageClass, address: string | null): boolean {
+  const sender = (address ?? '').toLowerCase();
+  if (!sender) return false;
+  const domain = sender.split('@')[1] ?? '';
+  return rules.some(
+    (r) =>
+      (r.class === '*' || r.class === cls) &&
+      ((r.kind === 'sender' && r.value === sender) || (r.kind === 'domain' && (domain === r.value || domain.endsWith(`.${r.value}`)))),
+  );
+}
+
+function ownAddress(m: TriageMessage, s: TriageSettings): string | null {
+  return m.from && s.ownAddresses.includes(m.from) ? `sender ${m.from} is our own address (mail loop)` : null;
+}
+
+function spam(m: TriageMessage): string | null {
+  const flag = first(m.headers, 'x-spam-flag');
+  if (flag && /^yes\b/i.test(flag)) return `X-Spam-Flag: ${flag}`;
+  const status = first(m.headers, 'x-spam-status');
+  if (status && /^yes\b/i.test(status)) return `X-Spam-Status: ${status.slice(0, 60)}`;
+  const rspamd = first(m.headers, 'x-spam');
+  if (rspamd && /^yes\b/i.test(rspamd)) return `X-Spam: ${rspamd}`;
+  return null;
+}
+
+function bounce(m: TriageMessage): string | null {
+  if (topReportType(m) === 'delivery-status') return 'multipart/report; report-type=delivery-status';
+  if (m.partTypes.includes('message/delivery-status')) return 'message/delivery-status part';
+  const report = deliveryReport(m);
+  if (report) return report;
+  if (m.headers['x-failed-recipients']) return `X-Failed-Recipients: ${first(m.headers, 'x-failed-recipients')?.slice(0, 80)}`;
+  if (BOUNCE_SENDER.test(localPart(m.from))) return `sender ${m.from}`;
+  if (BOUNCE_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
+  return null;
+}
+
+function autoReply(m: TriageMessage): string | null {
+  const submitted = first(m.headers, 'auto-submitted');
+  if (submitted && !/^no\b/i.test(submitted)) return `Auto-Submitted: ${submitted}`;
+  for (const h of ['x-autoreply', 'x-autorespond', 'x-autoresponder']) {
+    const v = first(m.headers, h);
+    if (v !== undefined && !/^(no|false|0)$/i.test(v)) return `${h}: ${v}`;
+  }
+  const precedence = first(m.headers, 'precedence');
+  if (precedence && /^auto[_-]reply$/i.test(precedence)) return `Precedence: ${precedence}`;
+  if (topReportType(m) === 'disposition-notification') return 'read receipt (disposition-notification)';
+  const header = autoHeader(m);
+  if (header) return header;
+  if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
+  if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
+  return null;
+}
+
+function list(m: TriageMessage): string | null {
+  const listId = first(m.headers, 'list-id');
+  if (listId) return `List-Id: ${listId.slice(0, 80)}`;
+  if (m.headers['list-unsubscribe']) return 'List-Unsubscribe header';
+  const precedence = first(m.headers, 'precedence');
+  if (precedence && /^(bulk|list|junk)$/i.test(precedence)) return `Precedence: ${precedence}`;
+  return listManager(m);
+}
+
+function noReply(m: TriageMessage): string | null {
+  // A web form's notification often comes from noreply@ with the customer in Reply-To: answer that.
+  const target = m.replyTo ?? m.from;
+  return target && NO_REPLY_SENDER.test(localPart(target)) ? `reply address ${target} takes no replies` : null;
+}
+
+const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
+  ['own_address', ownAddress],
+  ['spam', spam],
+  ['feedback_report', feedbackReport],
+  ['bounce', bounce],
+  ['auto_reply', autoReply],
+  ['list', list],
+  ['no_reply', noReply],
+  // Last: a copy that would not be answered anyway keeps the class that says why.
+  ['duplicate', (m, s) => duplicateOf(m, s.mailboxes)],
+];
+
+/**
+ * The first class that applies, or null when the mail deserves a draft. `TRIAGE_ALLOW` lets a
+ * sender through any class except those of TRIAGE_NEVER_ALLOWED: answering ourselves is a loop,
+ * an abuse complaint goes to a person, a duplicate is answered by the other mailbox.
+ */
+export function triage(m: TriageMessage, s: TriageSettings): TriageVerdict | null {
+  for (const [cls, check] of CHECKS) {
+    const reason = check(m, s);
+    if (!reason) continue;
+    // RFC 3834 5.2: mail marked Auto-Submitted (other than `no`) is never answered, whatever the rule.
+    const binding = TRIAGE_NEVER_ALLOWED.includes(cls) || reason.startsWith('Auto-Submitted:');
+    if (!binding && allowed(s.allow, cls, m.from)) continue;
+    return { class: cls, reason };
+  }
+  return null;
+}
+
+/**
+ * Message-IDs a bounce reports on: the Message-ID lines of the returned message or its headers
+ * (message/rfc822 or text/rfc822-headers part, or quoted in the text), then In-Reply-To and
+ * References. `raw` is the message as latin1 text; only IDs we sent will match anything.
+ */
+export function bouncedMessageIds(raw: string, outer: { inReplyTo: string | null; references: string[] }): string[] {
+  const blank = /\r?\n\r?\n/.exec(raw);
+  const body = blank ? raw.slice(blank.index) : '';
+  const ids: string[] = [];
+  const pattern = /^(?:>\s*)?(?:original-)?(?:x-original-)?message-id:[ \t]*(<[^<>\s]+>)/gim;
+  for (const m of body.matchAll(pattern)) ids.push(m[1]!);
+  if (outer.inReplyTo) ids.push(outer.inReplyTo);
+  ids.push(...outer.references);
+  return [...new Set(ids)];
+}
+
+/**
+ * Parses `TRIAGE_ALLOW`: `[class:]sender=addr` or `[class:]domain=example.com` entries separated
+ * by `;`, e.g. `list:domain=partner.example;sender=alerts@bank.example`. Returns rules or problems.
+ */
+export function parseTriageAllow(text: string | undefined): { rules: TriageAllowRule[]; problems: string[] } {
+  const rules: TriageAllowRule[] = [];
+  const problems: string[] = [];
+  const classes = TRIAGE_CLASSES.filter((c) => !TRIAGE_NEVER_ALLOWED.includes(c));
+  for (const entry of (text ?? '')
+    .split(';')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const m = /^(?:(\w+):)?(sender|domain)=(.+)$/.exec(entry);
+    const cls = m?.[1];
+    const value = m?.[3]?.trim().toLowerCase() ?? '';
+    const valid =
+      m !== null &&
+      (cls === undefined || (classes as readonly string[]).includes(cls)) &&
+      (m[2] === 'sender' ? /^[^\s@]+@[^\s@]+$/.test(value) : /^[a-z0-9.-]+\.[a-z0-9-]+$/.test(value));
+    if (!valid) {
+      problems.push(
+        `TRIAGE_ALLOW entry "${entry}" is not [class:]sender=address or [class:]domain=name (class one of ${classes.join(', ')})`,
+      );
+      continue;
+    }
+    rules.push({ class: (cls as TriageClass | undefined) ?? '*', kind: m![2] as TriageAllowRule['kind'], value });
+  }
+  return { rules, problems };
+}
+
+/** Parses `OWN_ADDRESSES` (comma or semicolon separated); SMTP_FROM is added by the caller. */
+export function parseOwnAddresses(text: string | undefined): { addresses: string[]; problems: string[] } {
+  const addresses: string[] = [];
+  const problems: string[] = [];
+  for (const a of (text ?? '')
+    .split(/[,;\s]+/)
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)) {
+    if (/^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/.test(a)) addresses.push(a);
+    else problems.push(`OWN_ADDRESSES entry "${a}" is not an email address`);
+  }
+  return { addresses, problems };
+}
+
+/** The triage view of a parsed message (structurally: what src/email/mail-parser returns). */
+export function triageMessage(
+  p: {
+    from: { name?: string; address: string } | null;
+    replyTo: { address: string } | null;
+    to?: Array<{ address: string }>;
+    cc?: Array<{ address: string }>;
+    subject: string;
+    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+  },
+  mailboxId?: string,
+): TriageMessage {
+  return {
+    from: p.from?.address.toLowerCase() ?? null,
+    fromName: p.from?.name ?? '',
+    replyTo: p.replyTo?.address.toLowerCase() ?? null,
+    to: (p.to ?? []).map((a) => a.address.toLowerCase()),
+    cc: (p.cc ?? []).map((a) => a.address.toLowerCase()),
+    subject: p.subject,
+    headers: p.triage.headers,
+    partTypes: p.triage.partTypes,
+    nestedReportTypes: p.triage.nestedReportTypes ?? [],
+    attachesMessage: p.triage.attachesMessage ?? false,
+    ...(mailboxId !== undefined ? { mailboxId } : {}),
+  };
+}

@@ -1,0 +1,181 @@
+import type { Client } from '@temporalio/client';
+import type { ActivityDeps } from '../activities';
+import { createMailboxDirectory } from '../src/mailboxes/mailbox-directory';
+import { createOAuthTokenProvider } from '../src/mailboxes/oauth-token-provider';
+import { createMariaDbMailboxHealth } from '../src/mailboxes/mailbox-health.mariadb';
+import { createMariaDbAuditLog } from '../src/platform/audit-log.mariadb';
+import { createMariaDbAutonomyStore } from '../src/autonomy/autonomy-store.mariadb';
+import { createTemporalAutoApprover } from '../src/autonomy/auto-approver.temporal';
+import { createMariaDbBounceLedger } from '../src/email/bounce-ledger.mariadb';
+import { createMariaDbDraftStore } from '../src/email/draft-store.mariadb';
+import { createMariaDbRetentionStore } from '../src/privacy/retention-store.mariadb';
+import { createMariaDbJobLedger } from '../src/email/job-ledger.mariadb';
+import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
+import { createMariaDbAttachmentStore } from '../src/attachments/attachment-store.mariadb';
+import { createAttachmentReader } from '../src/attachments/attachment-reader';
+import { createPool, type Pool } from '../src/platform/pool.mariadb';
+import type { KnowledgeSyncResult } from '../src/retrieval/knowledge-sync';
+import { createMariaDbSendLedger } from '../src/email/send-ledger.mariadb';
+import { createMariaDbWatermarkStore } from '../src/mailboxes/watermark-store.mariadb';
+import { createOfflineDrafter } from '../src/drafting/drafter.offline';
+import { createOpenAiDrafter } from '../src/drafting/drafter.openai';
+import { createTemporalInspector } from '../src/operations/workflow-inspector.temporal';
+import { createImapFolderWatch } from '../src/mailboxes/folder-watch.imap';
+import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mariadb';
+import { createTemporalPollTrigger } from '../src/mailboxes/poll-trigger.temporal';
+import type { IdleDeps } from '../src/mailboxes/watch.activities';
+import { FAILURE_TYPES } from '../src/platform/contract';
+import { describeSecret, type MailboxEntry } from '../src/mailboxes/mailbox-registry';
+import { createTemporalSignals, createTemporalStarter, starterLimits } from '../src/email/workflow-starter.temporal';
+import { createCaseReplies } from '../src/cases/case-replies';
+import { createMariaDbCaseStore } from '../src/cases/case-store.mariadb';
+import { createMariaDbCaseSummaryStore } from '../src/cases/case-summary-store.mariadb';
+import { createMariaDbCaseRouting } from '../src/cases/case-routing.mariadb';
+import { createTemporalCaseSignals } from '../src/cases/case-signals.temporal';
+import { createTemporalDecisions } from '../src/email/decisions.temporal';
+import type { Config } from '../src/config';
+import { ConfigError, PermanentError, errorMessage } from '../src/platform/errors';
+import { createLogger } from '../src/platform/logger';
+import type { SecretRef } from '../src/platform/secret-ref';
+import { describeOAuth } from '../src/mailboxes/mailbox-oauth';
+import type { AccessTokenProvider } from '../src/mailboxes/access-tokens.port';
+import type { Embedder } from '../src/retrieval/embedder.port';
+import type { JobLedger } from '../src/platform/store.port';
+import { buildIndex, syncKnowledgeFolder } from '../src/retrieval/configured-index';
+import { buildCaseDeadlinePorts } from './case-deadline-ports';
+import { remoteEmbedder } from '../src/retrieval/embedder';
+
+export interface Dependencies {
+  activities: ActivityDeps;
+  jobs: JobLedger;
+  /** Turns passages and queries into vectors; undefined with EMBEDDER=off (words only). */
+  embedder?: Embedder;
+  /** Indexes the knowledge folder (KNOWLEDGE_DIR) as it is now; null when none is configured. */
+  syncKnowledge(): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null>;
+  close(): Promise<void>;
+}
+
+/** Builds every adapter from one validated config; `close` releases them on shutdown. */
+export function buildDependencies(
+  config: Config,
+  client: Client,
+  /**
+   * `eagerStarts`: the client shares the worker's native connection, so the poll's starts may be eager.
+   * `embedder`: the one the worker started (src/retrieval/embedder.ts); when not given, EMBEDDER=remote's
+   * is built here and the other modes have none (a local service is started only by the worker).
+   */
+  options: { eagerStarts?: boolean; embedder?: Embedder | undefined } = {},
+): Dependencies {
+  const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
+  const pool = createPool(config.databaseUrl);
+  // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
+  const readSecret = (ref: SecretRef) => config.readSecret(ref);
+  const tokens = createOAuthTokenProvider({ readSecret, logger: createLogger('oauth') });
+  const mailboxes = createMailboxDirectory(config.mailboxes, { readSecret, tokens });
+  const drafter =
+    config.llm.mode === 'openai' && config.llm.baseUrl
+      ? createOpenAiDrafter({
+          baseUrl: config.llm.baseUrl,
+          apiKey: config.llm.apiKey,
+          model: config.llm.model,
+          timeoutMs: config.llm.timeoutMs,
+        })
+      : createOfflineDrafter({ minAnswerCosine: config.llm.offlineMinCosine });
+  const jobs = createMariaDbJobLedger(pool);
+  const messages = createMariaDbMessageStore(pool);
+  const audit = createMariaDbAuditLog(pool);
+  const index = buildIndex(config, pool, messages, audit, embedder);
+  const caseSignals = createTemporalCaseSignals(client, config.temporal.taskQueue);
+  const attachmentText = createAttachmentReader(config.attachments);
+  const activities: ActivityDeps = {
+    mailboxes,
+    health: createMariaDbMailboxHealth(pool),
+    messages,
+    audit,
+    drafts: createMariaDbDraftStore(pool),
+    sends: createMariaDbSendLedger(pool),
+    bounces: createMariaDbBounceLedger(pool),
+    watermarks: createMariaDbWatermarkStore(pool),
+    index,
+    embedder,
+    drafter,
+    starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
+    inspector: createTemporalInspector(client),
+    signals: createTemporalSignals(client),
+    jobs,
+    idle: idleDependencies(config, client, pool, tokens),
+    ...(config.cases.enabled
+      ? {
+          case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },
+          caseRouting: { cases: createMariaDbCaseRouting(pool), rules: config.routing?.rules ?? [] },
+          caseReplies: createCaseReplies({ pool, decisions: createTemporalDecisions(client), signals: caseSignals, audit }),
+          caseSummaries: createMariaDbCaseSummaryStore(pool),
+        }
+      : {}),
+    knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
+    caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes),
+    autonomy: {
+      store: createMariaDbAutonomyStore(pool),
+      approver: createTemporalAutoApprover(createTemporalDecisions(client)),
+      policy: config.autonomy,
+    },
+    retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
+    attachments: createMariaDbAttachmentStore(pool),
+    attachmentText,
+    settings: {
+      maxMessageBytes: config.imap.maxMessageBytes,
+      pollBatchSize: config.imap.pollBatchSize,
+      importHistory: config.imap.importHistory,
+      backlogLimit: config.imap.backlogLimit,
+      intakeSlots: config.worker.concurrency.mailIo,
+      triage: config.triage,
+      replyLimitPerHour: config.replyLimitPerHour,
+      threadJoinOrganisation: config.context.threadJoinOrganisation,
+      injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
+    },
+  };
+  return {
+    activities,
+    jobs,
+    embedder,
+    syncKnowledge: () => syncKnowledgeFolder(config, pool, index),
+    async close() {
+      await mailboxes.close();
+      await attachmentText.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+/** Push intake: each folder's IDLE connection with its mailbox's account, the poll trigger and the watcher rows. */
+function idleDependencies(config: Config, client: Client, pool: Pool, tokens: AccessTokenProvider): IdleDeps {
+  const password = (entry: MailboxEntry): string | undefined => {
+    if (!entry.imap.password) return undefined;
+    try {
+      return config.readSecret(entry.imap.password);
+    } catch (err) {
+      const why = err instanceof ConfigError ? err.message : `${describeSecret(entry.imap.password)} cannot be read: ${errorMessage(err)}`;
+      throw new PermanentError(`mailbox "${entry.id}": IMAP password unavailable: ${why}`, FAILURE_TYPES.mailboxSecret);
+    }
+  };
+  return {
+    enabled: config.imap.idle,
+    folderWatch: (entry) =>
+      createImapFolderWatch({
+        host: entry.imap.host,
+        port: entry.imap.port,
+        tls: entry.imap.tls,
+        user: entry.imap.user,
+        password: password(entry),
+        tokens: entry.imap.oauth ? tokens.source({ mailboxId: entry.id, user: entry.imap.user, oauth: entry.imap.oauth }) : undefined,
+        hints: {
+          folder: `check imap.folders of mailbox "${entry.id}"`,
+          login: entry.imap.oauth
+            ? `check imap.user and the app's access to mailbox "${entry.id}" (${describeOAuth(entry.imap.oauth)})`
+            : `check imap.user and imap.password (${describeSecret(entry.imap.password)}) of mailbox "${entry.id}"`,
+        },
+      }),
+    pollTrigger: createTemporalPollTrigger(client),
+    health: createMariaDbWatcherHealth(pool),
+  };
+}
