@@ -153,7 +153,11 @@ test('one poll schedule per enabled mailbox; install follows the registry and sa
 });
 
 test('email-rag poll runs one mailbox or every enabled one, and refuses unknown or disabled ids', { timeout: 120_000 }, async () => {
-  writeRegistry(registry(), [{ ...support, enabled: false }, billing]);
+  // A day's interval: the schedule's own run (at midnight UTC) never falls into this test, however slow the machine.
+  writeRegistry(registry(), [
+    { ...support, enabled: false },
+    { ...billing, pollIntervalSeconds: 86_400 },
+  ]);
   await install();
   const before = (await client.schedule.getHandle(pollScheduleId('billing')).describe()).info.numActionsTaken;
   const all = await cli(['poll']);

@@ -10,7 +10,9 @@ export type Behaviour =
   | { kind: 'reply' }
   | { kind: 'content'; content: string }
   | { kind: 'status'; status: number; retryAfter?: string }
-  | { kind: 'delay'; ms: number; then?: Behaviour };
+  | { kind: 'delay'; ms: number; then?: Behaviour }
+  /** Answers once `until` settles: a request the test holds for as long as its scenario needs. */
+  | { kind: 'hold'; until: Promise<void>; then?: Behaviour };
 
 export interface RecordedRequest {
   path: string;
@@ -68,8 +70,8 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
   const queue: Behaviour[] = [];
 
   const respond = async (b: Behaviour, body: RecordedRequest['body'], res: ServerResponse): Promise<void> => {
-    if (b.kind === 'delay') {
-      await new Promise((r) => setTimeout(r, b.ms));
+    if (b.kind === 'delay' || b.kind === 'hold') {
+      await (b.kind === 'hold' ? b.until : new Promise((r) => setTimeout(r, b.ms)));
       if (!res.writableEnded && !res.destroyed) await respond(b.then ?? { kind: 'reply' }, body, res);
       return;
     }

@@ -17,15 +17,19 @@ const run = promisify(execFile);
 let stack: TestStack;
 let worker: RunningWorker;
 let done: Promise<void>;
+/** Lets the held LLM request answer (also when a test failed before it did). */
+let release = (): void => undefined;
 
 before(async () => {
   // Independent emails of one sample sender: without CASES=off they would form one case, and the
   // case's redrafts would take LLM slots between them (cases have their own tests).
-  stack = await startStack({ env: { WORKER_CONCURRENCY_LLM: '1', LLM_TIMEOUT_MS: '30000', CASES: 'off' } });
+  // The blocker's request is held until every other draft waits; the timeout leaves room for a slow machine.
+  stack = await startStack({ env: { WORKER_CONCURRENCY_LLM: '1', LLM_TIMEOUT_MS: '120000', CASES: 'off' } });
   worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
   done = worker.run();
 });
 after(async () => {
+  release();
   await worker?.shutdown();
   await done?.catch(() => undefined);
   await stack?.stop();
@@ -57,8 +61,10 @@ const ids = new Map<string, string>();
 test('waiting drafts are served by priority, FIFO within one priority', async () => {
   const dir = `${stack.dir}/prio`;
   mkdirSync(dir);
-  // The first draft holds the only LLM slot while the others queue up behind it.
-  stack.llm.script({ kind: 'delay', ms: 15_000 });
+  // The first draft holds the only LLM slot while the others queue up behind it; it is released
+  // once all of them wait for drafting, however long importing them took.
+  const released = new Promise<void>((r) => (release = r));
+  stack.llm.script({ kind: 'hold', until: released });
   writeFileSync(`${stack.dir}/blocker.eml`, sampleEmail({ subject: 'blocker', messageId: '<blocker@customer.example>' }));
   await ingest(`${stack.dir}/blocker.eml`);
   await waitFor('blocker at the LLM', async () => subjectsInLlmOrder().includes('blocker'));
@@ -87,6 +93,11 @@ test('waiting drafts are served by priority, FIFO within one priority', async ()
     await waitFor(`${single[0]} queued for drafting`, async () => (await draftScheduledAt(single[0])) > 0);
   }
   await importMails(mails.slice(2));
+  await waitFor('all queued for drafting', async () => {
+    for (const [subject] of mails) if ((await draftScheduledAt(subject)) === 0) return false;
+    return true;
+  });
+  release();
   await waitFor('all drafted', async () => subjectsInLlmOrder().length >= mails.length + 1, 120_000, 250);
   const served = subjectsInLlmOrder().slice(1);
   assert.deepEqual(
