@@ -49,6 +49,8 @@ export const WORKFLOW_LIB_FILES = [
   'src/triage/priority.ts',
   'src/email/status-transitions.ts',
   'src/platform/workflow-summary.ts',
+  // The email's audit event types, named by its workflow phases.
+  'src/email/email.contract.ts',
 ];
 
 /** Adapters, known by their suffix: the technology they speak to (`*.mariadb.ts`, `*.temporal.ts`, …). */

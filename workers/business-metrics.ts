@@ -18,9 +18,9 @@ import {
   needsPerson,
   PRIORITIES,
   SEND_STATUSES,
-  TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
 } from '../src/platform/domain';
+import { TRIAGE_ALERT_EVENTS } from '../src/triage/triage.contract';
 import { errorMessage, type ErrorClass } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';
 import { PROMPT_VERSION } from '../src/drafting/draft-prompt';

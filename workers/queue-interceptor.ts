@@ -7,6 +7,7 @@ import { errorMessage } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../src/platform/store.port';
 import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../src/platform/activity-profiles.workflow';
+import { PLATFORM_AUDIT_EVENTS } from '../src/platform/contract';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 
@@ -127,7 +128,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           .record({
             emailId: job.emailId,
             correlationId: job.workflowId,
-            eventType: d.retry ? 'retry_scheduled' : 'job_dead',
+            eventType: d.retry ? PLATFORM_AUDIT_EVENTS.retryScheduled : PLATFORM_AUDIT_EVENTS.jobDead,
             errorClass: d.errorClass,
             message: `${plan.step} attempt ${job.attempt} failed (${d.code}): ${d.message}${
               d.retry ? `; next attempt in ${Math.round((d.delayMs ?? 0) / 1000)} s` : '; no automatic retry left'

@@ -9,6 +9,8 @@ import { emailDisplay } from '../platform/workflow-summary';
 import type { AuditLog, MessageStore } from '../platform/store.port';
 import type { WorkflowStarter } from '../email/workflow-starter.port';
 import type { ArchiveItem } from './archive-sources';
+import { EMAIL_AUDIT_EVENTS } from '../email/email.contract';
+import { IMPORT_AUDIT_EVENTS } from './archive-import.contract';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -101,12 +103,12 @@ async function tooLarge(ctx: ImportContext, item: Extract<ArchiveItem, { kind: '
   await ctx.audit.record({
     emailId,
     correlationId: emailId,
-    eventType: 'too_large',
+    eventType: EMAIL_AUDIT_EVENTS.tooLarge,
     errorClass: 'permanent',
     message: `${origin(item)} has ${item.size} bytes, above the limit of ${ctx.maxBytes} (MAX_MESSAGE_BYTES); not stored`,
     details: { size: item.size, limit: ctx.maxBytes, origin: item.origin },
     // The fetch step writes the same event under this key: one row.
-    eventKey: `${emailId}:too_large`,
+    eventKey: `${emailId}:${EMAIL_AUDIT_EVENTS.tooLarge}`,
   });
   // Its workflow ends it `failed` with reason too_large, as for a polled one.
   const outcome = await start(ctx, emailId, head, item);
@@ -125,11 +127,11 @@ async function message(ctx: ImportContext, item: Extract<ArchiveItem, { kind: 'm
     await ctx.audit.record({
       emailId: null,
       correlationId: emailId,
-      eventType: 'import_unparseable',
+      eventType: IMPORT_AUDIT_EVENTS.unparseable,
       errorClass: 'permanent',
       message: `${item.origin}: ${text}; not imported`,
       details: { origin: item.origin, size: item.raw.length, start: item.raw.subarray(0, 120).toString('latin1') },
-      eventKey: `${emailId}:import_unparseable`,
+      eventKey: `${emailId}:${IMPORT_AUDIT_EVENTS.unparseable}`,
     });
     return { emailId: '-', outcome: 'unparseable' as const, text };
   }
@@ -140,11 +142,11 @@ async function message(ctx: ImportContext, item: Extract<ArchiveItem, { kind: 'm
     await ctx.audit.record({
       emailId,
       correlationId: emailId,
-      eventType: 'import_truncated',
+      eventType: IMPORT_AUDIT_EVENTS.truncated,
       errorClass: 'permanent',
       message: `${item.origin}: the archive ends inside this message; imported as far as it goes`,
       details: { origin: item.origin, size: item.raw.length },
-      eventKey: `${emailId}:import_truncated`,
+      eventKey: `${emailId}:${IMPORT_AUDIT_EVENTS.truncated}`,
     });
   }
   const outcome = await start(ctx, emailId, head, item);
@@ -172,7 +174,7 @@ export async function importMessage(ctx: ImportContext, item: ArchiveItem): Prom
       .record({
         emailId: null,
         correlationId: emailId === '-' ? `import:${item.origin}` : emailId,
-        eventType: 'import_failed',
+        eventType: IMPORT_AUDIT_EVENTS.failed,
         errorClass: 'transient',
         message: `${item.origin}: ${reason}`,
         details: { origin: item.origin },

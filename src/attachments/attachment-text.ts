@@ -1,4 +1,4 @@
-import { ATTACHMENT_EVENTS } from '../platform/domain';
+import { ATTACHMENT_EVENTS, type AttachmentEvent } from './attachments.contract';
 import { NO_TEXT_BY_NATURE, attachmentSourceId } from './attachment-limits';
 import type { StoredAttachment } from './attachments.port';
 import type { DraftContextItem } from '../retrieval/vector-index.port';
@@ -89,7 +89,7 @@ async function recordLeftOut(deps: AttachmentDeps, emailId: string, leftOut: Sto
   });
 }
 
-async function audit(deps: AttachmentDeps, a: StoredAttachment, eventType: string, reason: string, state: string | null) {
+async function audit(deps: AttachmentDeps, a: StoredAttachment, eventType: AttachmentEvent, reason: string, state: string | null) {
   const name = a.filename ?? `part ${a.partIndex + 1}`;
   await deps.audit.record({
     emailId: a.emailId,

@@ -3,7 +3,8 @@
  * mailbox category's record against its bar, and the automatic sends waiting for their time; and
  * the switch itself, audited. Works through the ports only.
  */
-import { AUTONOMY_EVENTS, DECISION_LIMITS } from '../platform/contract';
+import { DECISION_LIMITS } from '../platform/contract';
+import { AUTONOMY_EVENTS } from './autonomy.contract';
 import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, policyLabel, type AutonomyPolicy, type CategoryState } from './autonomy-policy';
 import type { AutonomyStore, AutonomySwitch } from './autonomy.port';
 import type { AuditLog } from '../platform/store.port';

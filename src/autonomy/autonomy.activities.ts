@@ -8,7 +8,8 @@
  * plus the workflow's decision make a retried activity approve at most once.
  */
 import { Context } from '@temporalio/activity';
-import { AUTO_SEND_STATES, AUTONOMY_EVENTS, DECISION_LIMITS, FAILURE_TYPES, autonomyActor } from '../platform/contract';
+import { AUTO_SEND_STATES, DECISION_LIMITS, FAILURE_TYPES, autonomyActor } from '../platform/contract';
+import { AUTONOMY_EVENTS } from './autonomy.contract';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { AutoApprover, AutonomyFigures, PendingAutoSend } from './autonomy.port';
 import type { AuditLog } from '../platform/store.port';

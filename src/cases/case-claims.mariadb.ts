@@ -3,7 +3,7 @@
  * others see that someone is on it. A claim is advice, not a lock: decisions stay possible for
  * everyone, and the draft id a decision names settles any race.
  */
-import { CASE_ROUTING_EVENTS } from '../platform/domain';
+import { CASE_ROUTING_EVENTS } from './cases.contract';
 import type { CaseClaim, CaseClaims } from './case-claims.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { insertCaseEvent } from './case-events.mariadb';

@@ -7,7 +7,8 @@ import {
   raisedPriority,
   type DeadlineSettings,
 } from '../business-time/case-deadline';
-import { CASE_CLOCK_STATES, CASE_DEADLINE_EVENTS, FAILURE_TYPES, type CaseClockState } from '../platform/contract';
+import { CASE_CLOCK_STATES, FAILURE_TYPES, type CaseClockState } from '../platform/contract';
+import { CASE_DEADLINE_EVENTS } from './cases.contract';
 import { CASE_STATUS } from '../platform/domain';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { CaseClockRow } from './case-clock.port';

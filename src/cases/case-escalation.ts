@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { CASE_DEADLINE_EVENTS } from '../platform/contract';
+import { CASE_DEADLINE_EVENTS } from './cases.contract';
 import { EmailRagError, errorMessage } from '../platform/errors';
 import type { CaseClockRow } from './case-clock.port';
 import type { EscalationChannel, EscalationNotice } from './escalation-notifier.port';

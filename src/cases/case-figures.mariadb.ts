@@ -1,5 +1,5 @@
 import type { Priority } from '../platform/domain';
-import { CASE_DEADLINE_EVENTS } from '../platform/contract';
+import { CASE_DEADLINE_EVENTS } from './cases.contract';
 import type { CaseFigures } from './case-figures.port';
 import { query, type Queryable } from '../platform/pool.mariadb';
 

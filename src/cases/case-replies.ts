@@ -11,6 +11,7 @@ import type { CaseSignals } from './case-signals.port';
 import type { AuditLog } from '../platform/store.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 import type { TemporalDecisions } from '../email/decisions.temporal';
+import { CASE_AUDIT_EVENTS } from './cases.contract';
 
 export function createCaseReplies(deps: {
   pool: Pool;
@@ -93,7 +94,7 @@ export function createCaseReplies(deps: {
     await deps.audit.record({
       emailId: req.leadEmailId,
       correlationId: req.leadEmailId,
-      eventType: 'case_reply_approved',
+      eventType: CASE_AUDIT_EVENTS.replyApproved,
       actor: req.by,
       message: `${req.by} answered ${covered.filter((c) => c.held).length + 1} mail(s) of case ${req.caseId} in one reply`,
       details: { caseId: req.caseId, covered },

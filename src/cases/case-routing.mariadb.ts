@@ -1,5 +1,5 @@
 /** Routing and hand assignment of cases (table cases, history in case_events). */
-import { CASE_ROUTING_EVENTS } from '../platform/domain';
+import { CASE_ROUTING_EVENTS } from './cases.contract';
 import { PermanentError } from '../platform/errors';
 import { ROUTED_BY, routedByPerson } from './routing-rules';
 import type { CaseAssignment, CaseRouting, CaseRoutingFacts } from './case-routing.port';

@@ -15,6 +15,7 @@ import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';
+import { CASE_AUDIT_EVENTS } from './cases.contract';
 
 /** How long an open case takes a correspondent's new mail after its last activity, unless CASE_WINDOW_DAYS says otherwise. */
 export const DEFAULT_CASE_WINDOW_DAYS = 14;
@@ -45,7 +46,7 @@ async function tell(
     await deps.audit.record({
       emailId,
       correlationId: correlationId(),
-      eventType: 'case_signal_failed',
+      eventType: CASE_AUDIT_EVENTS.signalFailed,
       errorClass: 'dependency',
       message: `case ${caseId} was not told (${signal}): ${errorMessage(err)}; its workflow plans again on its next event or timer`,
     });
@@ -83,7 +84,7 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
       await deps.audit.record({
         emailId: waiting,
         correlationId: waiting,
-        eventType: 'case_signal_failed',
+        eventType: CASE_AUDIT_EVENTS.signalFailed,
         errorClass: 'dependency',
         message: `a newer mail of the same case arrived (${email.id}), but no new draft could be requested: ${errorMessage(err)}`,
       });
@@ -93,9 +94,9 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
     await deps.audit.record({
       emailId: waiting,
       correlationId: waiting,
-      eventType: 'draft_stale',
+      eventType: CASE_AUDIT_EVENTS.draftStale,
       message: `a newer mail of the same case arrived (${email.id}); a new draft that answers both was requested`,
-      eventKey: `${waiting}:draft_stale:${email.id}`,
+      eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
     });
   }
   await tell(deps, joined.caseId, CASE_SIGNALS.emailJoined, { emailId: email.id }, email.id);

@@ -8,6 +8,7 @@ import { priorityKey, STATUS, type EmailWorkflowInput } from '../platform/domain
 import { errorMessage } from '../platform/errors';
 import { emailDisplay } from '../platform/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+import { TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
 
 /**
  * A person pulls an email that triage set aside (`ignored`) back into the pipeline: the email
@@ -62,7 +63,7 @@ export async function answer(config: Config, emailId: string, by: string): Promi
     await createMariaDbAuditLog(pool).record({
       emailId,
       correlationId: emailId,
-      eventType: 'triage_overridden',
+      eventType: TRIAGE_AUDIT_EVENTS.overridden,
       actor: by,
       message: `${by} asked for a reply to an email triage had set aside (${why})`,
       details: { triageClass: email.triageClass ?? null, statusReason: email.statusReason ?? null },

@@ -1,13 +1,16 @@
-import { TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON } from '../platform/domain';
+import { TRIAGE_HELD_FOR_PERSON } from '../platform/domain';
+import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
 import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import type { AuditEventType } from '../audit-events';
 
 const HOUR_SECONDS = 3600;
 
 /** Why the draft step writes no draft and leaves the reply to a person; the flag names it on the empty draft. */
 export interface DraftHold {
   flag: string;
-  eventType: string;
+  eventType: AuditEventType;
   reason: string;
 }
 
@@ -26,7 +29,7 @@ export async function draftHold(
   if (email.triageClass && TRIAGE_HELD_FOR_PERSON.includes(email.triageClass)) {
     return {
       flag: email.triageClass,
-      eventType: 'draft_held',
+      eventType: EMAIL_AUDIT_EVENTS.draftHeld,
       reason: `${email.triageClass}: an abuse complaint about our mail; a person handles it (no draft)`,
     };
   }

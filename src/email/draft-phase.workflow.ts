@@ -11,6 +11,7 @@ import { AlreadyHandedOver } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { WAITING_KINDS, isLlmFailure } from '../platform/contract';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** What a person decided, as recorded: a reply to send, or the end of the run. */
 export type Decided = { kind: 'send'; draftId: string } | { kind: 'end'; result: EmailWorkflowResult };
@@ -38,7 +39,7 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
   if (state.drafts >= decisions.maxDrafts) {
     state.draft = null;
     await run.record(STATUS.manualReview, `${state.drafts} drafts written, the limit for one email: a person writes the reply`, {
-      eventType: 'draft_limit_reached',
+      eventType: EMAIL_AUDIT_EVENTS.draftLimitReached,
       errorClass: 'unclear',
       message: `no further draft after ${state.drafts}; approve with a body or reject`,
     });
@@ -57,12 +58,17 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
     await run.reached(recorded, t, t.via);
   } catch (err) {
     if (err instanceof AlreadyHandedOver) throw err;
-    if (errorClassOf(err) === 'permanent' && !isLlmFailure(failureTypeOf(err))) return run.stop(STATUS.failed, 'draft_failed', err);
+    if (errorClassOf(err) === 'permanent' && !isLlmFailure(failureTypeOf(err)))
+      return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.draftFailed, err);
     // The LLM gave up after its retry: a person writes the reply (or asks for a redraft).
     state.draft = null;
     state.drafts += 1;
     state.lastError = failureText(err);
-    await run.record(STATUS.manualReview, state.lastError, { eventType: 'draft_failed', errorClass: 'unclear', message: state.lastError });
+    await run.record(STATUS.manualReview, state.lastError, {
+      eventType: EMAIL_AUDIT_EVENTS.draftFailed,
+      errorClass: 'unclear',
+      message: state.lastError,
+    });
   }
   return null;
 }
@@ -122,7 +128,7 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
   state.waitingFor = null;
   state.decision = { kind: 'approve', by, draftId };
   await run.record(STATUS.approved, `answered in one reply with ${lead}`, {
-    eventType: 'case_reply_covered',
+    eventType: EMAIL_AUDIT_EVENTS.caseReplyCovered,
     errorClass: null,
     message: `${by} answered this email in one reply with ${lead}; it is sent by ${lead}`,
   });
@@ -130,7 +136,7 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
   await decisions.next(() => decisions.caseReply !== null);
   const sent = decisions.caseReply as NonNullable<typeof decisions.caseReply>;
   await run.record(STATUS.sent, `answered by the case reply ${sent.messageId} of ${sent.leadEmailId}`, {
-    eventType: 'answered_in_case',
+    eventType: EMAIL_AUDIT_EVENTS.answeredInCase,
     errorClass: null,
     message: `the reply ${sent.messageId} sent for ${sent.leadEmailId} (draft ${sent.draftId}) answered this email`,
   });

@@ -13,6 +13,8 @@ import { caseContext } from '../cases/case.activities';
 import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -149,7 +151,7 @@ export function createDraftActivities(deps: DraftDeps) {
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'redraft_requested',
+          eventType: EMAIL_AUDIT_EVENTS.redraftRequested,
           actor: input.requestedBy,
           message: `${input.requestedBy} asked for draft ${input.version}`,
           eventKey: `${cid}:redraft:${input.version}`,
@@ -191,10 +193,10 @@ export function createDraftActivities(deps: DraftDeps) {
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'retrieval_degraded',
+          eventType: RETRIEVAL_AUDIT_EVENTS.degraded,
           errorClass: 'dependency',
           message: `drafting without retrieved context: ${errorMessage(err)}`,
-          eventKey: `${cid}:retrieval_degraded:${input.version}`,
+          eventKey: `${cid}:${RETRIEVAL_AUDIT_EVENTS.degraded}:${input.version}`,
         });
       }
       // What the customer attached to this very mail comes first ("see the attached invoice");
@@ -223,7 +225,7 @@ export function createDraftActivities(deps: DraftDeps) {
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'injection_suspected',
+          eventType: EMAIL_AUDIT_EVENTS.injectionSuspected,
           errorClass: null,
           message: `possible prompt injection: ${describeFindings(findings)}${guard.intentCheck === 'skipped' ? ' (intent check skipped: embedder unavailable)' : ''}`,
           details: { findings, intentCheck: guard.intentCheck },
@@ -235,10 +237,10 @@ export function createDraftActivities(deps: DraftDeps) {
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'injection_check_degraded',
+          eventType: EMAIL_AUDIT_EVENTS.injectionCheckDegraded,
           errorClass: 'dependency',
           message: `injection guard: intent check skipped, heuristic only: ${guard.skippedBecause ?? 'embedder unavailable'}`,
-          eventKey: `${cid}:injection_check_degraded:${input.version}`,
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.injectionCheckDegraded}:${input.version}`,
         });
       }
       const { language } = mailboxOf(deps, email.mailboxId).entry;
@@ -273,10 +275,10 @@ export function createDraftActivities(deps: DraftDeps) {
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'draft_flagged',
+          eventType: EMAIL_AUDIT_EVENTS.draftFlagged,
           errorClass: needsHuman ? 'unclear' : null,
           message: `draft ${draft.version} flagged: ${result.flags.join(', ')}`,
-          eventKey: `${cid}:draft_flagged:${draft.id}`,
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.draftFlagged}:${draft.id}`,
         });
       }
       return { ...toView(draft), flags: result.flags, needsHuman, ...(result.category ? { category: result.category.slice(0, 100) } : {}) };

@@ -28,6 +28,8 @@ import { createDecisionQueue } from './decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { createVisibility } from './visibility.workflow';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import type { AuditEventType } from '../audit-events';
 
 type Acts = ReturnType<typeof proxyActivities<Activities>>;
 
@@ -87,7 +89,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
     record: recorder.record,
     reached: recorder.reached,
     /** Ends the run in a side exit, with the failure's code as the reason and its whole text in the audit row. */
-    async stop(status: EmailStatus, eventType: string, err: unknown, via?: StatusStep[]): Promise<EmailWorkflowResult> {
+    async stop(status: EmailStatus, eventType: AuditEventType, err: unknown, via?: StatusStep[]): Promise<EmailWorkflowResult> {
       state.lastError = failureText(err);
       state.waitingFor = null;
       const reason = failureTypeOf(err)?.toLowerCase() ?? state.lastError;
@@ -107,7 +109,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
   };
 }
 
-export type AuditEvent = { eventType: string; errorClass: string | null; message: string };
+export type AuditEvent = { eventType: AuditEventType; errorClass: string | null; message: string };
 
 /** A reply for this email left already (e.g. after an operator reset the workflow): stop, never draft or send again. */
 export class AlreadyHandedOver extends Error {
@@ -131,7 +133,7 @@ function createStatusRecorder(deps: {
 
   /** Search attributes for a transition: what operators filter on in the Web UI and `temporal workflow list --query`. */
   const show = (status: EmailStatus, event?: { eventType: string }): void => {
-    const needsHuman = needsPerson(status) || event?.eventType === 'send_waits_for_operator';
+    const needsHuman = needsPerson(status) || event?.eventType === EMAIL_AUDIT_EVENTS.sendWaitsForOperator;
     visibility.want({ status, needsHuman, draftVersion: state.draft?.version, category: state.draft?.category || undefined });
     visibility.flush(status);
   };

@@ -7,6 +7,7 @@ import { AlreadyHandedOver } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { runIntake } from './intake-phase.workflow';
 import { runSendPhase } from './send-phase.workflow';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 export type {
   ApproveInput,
@@ -64,7 +65,7 @@ async function finishHandedOver(run: EmailRun, send: SendSnapshot): Promise<Emai
   state.waitingFor = null;
   if (sendIsDone(send.status)) {
     await run.record(STATUS.sent, `already sent as ${send.messageId}; nothing sent again`, {
-      eventType: 'already_sent',
+      eventType: EMAIL_AUDIT_EVENTS.alreadySent,
       errorClass: null,
       message: `draft ${send.draftId} was already sent as ${send.messageId}; this run ends without drafting or sending`,
     });

@@ -4,6 +4,7 @@ import { PermanentError, TooLargeError } from '../platform/errors';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { mailboxOf } from '../mailboxes/mailbox-of';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**
  * What the fetch step hands to the parse step inside one activity (`ingestEmail`), so that the
@@ -41,11 +42,11 @@ export function createFetchStep(deps: FetchDeps) {
     await deps.audit.record({
       emailId,
       correlationId: cid,
-      eventType: 'too_large',
+      eventType: EMAIL_AUDIT_EVENTS.tooLarge,
       errorClass: 'permanent',
       message: err.message,
       details: { size: err.size, limit: err.limit },
-      eventKey: `${cid}:too_large`,
+      eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.tooLarge}`,
     });
     throw err;
   }

@@ -7,6 +7,8 @@ import { emailKey } from '../mailboxes/mailbox-of';
 import type { IndexSource } from './parse.activities';
 import { joinCase } from '../cases/case.activities';
 import { readAttachmentTexts } from '../attachments/attachment-text';
+import { CASE_AUDIT_EVENTS } from '../cases/cases.contract';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 type IndexDeps = Pick<
   ActivityDeps,
@@ -71,9 +73,9 @@ export function createIndexStep(deps: IndexDeps) {
         await deps.audit.record({
           emailId: waiting,
           correlationId: waiting,
-          eventType: 'draft_stale',
+          eventType: CASE_AUDIT_EVENTS.draftStale,
           message: `a newer message of the thread arrived (${email.id}); a new draft was requested`,
-          eventKey: `${waiting}:draft_stale:${email.id}`,
+          eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
         });
       }
       return { index: deps.index.name };
@@ -91,7 +93,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
       await deps.audit.record({
         emailId: null,
         correlationId: cid,
-        eventType: 'knowledge_synced',
+        eventType: EMAIL_AUDIT_EVENTS.knowledgeSynced,
         message: `knowledge folder: ${r.added.length} added, ${r.updated.length} updated, ${r.removed.length} removed`,
         details: { added: r.added, updated: r.updated, removed: r.removed },
       });
@@ -99,7 +101,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
       await deps.audit.record({
         emailId: null,
         correlationId: cid,
-        eventType: 'knowledge_sync_failed',
+        eventType: EMAIL_AUDIT_EVENTS.knowledgeSyncFailed,
         errorClass: 'dependency',
         message: `knowledge folder not (fully) indexed yet: ${errorMessage(err)}`,
       });
@@ -112,13 +114,18 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
       const r = await deps.index.backfillVectors(VECTOR_BACKFILL_PER_RUN);
       const knowledge = r.sources.filter((s) => s.startsWith('knowledge:'));
       for (const emailId of r.sources.filter((s) => !s.startsWith('knowledge:'))) {
-        await deps.audit.record({ emailId, correlationId: cid, eventType: 'reindexed', message: `vectors added in ${deps.index.name}` });
+        await deps.audit.record({
+          emailId,
+          correlationId: cid,
+          eventType: EMAIL_AUDIT_EVENTS.reindexed,
+          message: `vectors added in ${deps.index.name}`,
+        });
       }
       if (knowledge.length > 0) {
         await deps.audit.record({
           emailId: null,
           correlationId: cid,
-          eventType: 'reindexed',
+          eventType: EMAIL_AUDIT_EVENTS.reindexed,
           message: `vectors added for ${knowledge.length} knowledge file(s) in ${deps.index.name}`,
           details: { sources: knowledge },
         });
@@ -128,7 +135,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
       await deps.audit.record({
         emailId: null,
         correlationId: cid,
-        eventType: 'reindex_failed',
+        eventType: EMAIL_AUDIT_EVENTS.reindexFailed,
         errorClass: 'dependency',
         message: `re-index sync could not add vectors yet: ${errorMessage(err)}`,
       });
@@ -158,7 +165,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
           await deps.audit.record({
             emailId,
             correlationId: cid,
-            eventType: 'reindexed',
+            eventType: EMAIL_AUDIT_EVENTS.reindexed,
             message: `index entries completed in ${deps.index.name}`,
           });
           if (email.status === STATUS.partiallyIndexed) await transition(deps, emailId, STATUS.indexed, 'completed by the re-index sync');
@@ -166,7 +173,7 @@ export function createIndexActivities(deps: IndexDeps, step = createIndexStep(de
           await deps.audit.record({
             emailId,
             correlationId: cid,
-            eventType: 'reindex_failed',
+            eventType: EMAIL_AUDIT_EVENTS.reindexFailed,
             errorClass: 'dependency',
             message: `re-index sync could not complete the index yet: ${errorMessage(err)}`,
           });

@@ -10,6 +10,7 @@ import type { EmailRun } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { failedStepOf } from '../platform/failures.workflow';
 import { STEPS } from '../platform/contract';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 const fetchedReason = (input: EmailWorkflowInput) =>
   input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message';
@@ -29,8 +30,8 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
     ingested = await run.intake().ingestEmail({ ...input, priority: run.priority, record: { ...run.reserve(), via } });
   } catch (err) {
     // The queue interceptor names the failed step; a parse failure comes after a stored message.
-    if (failedStepOf(err) === STEPS.parse) return run.stop(STATUS.failed, 'parse_failed', err, [fetched]);
-    return run.stop(STATUS.failed, 'fetch_failed', err);
+    if (failedStepOf(err) === STEPS.parse) return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.parseFailed, err, [fetched]);
+    return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.fetchFailed, err);
   }
   const { triage } = ingested.parsed;
   if (triage) run.triaged(triage.class);
@@ -41,7 +42,7 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
     await run.record(
       STATUS.partiallyIndexed,
       ingested.indexError,
-      { eventType: 'index_degraded', errorClass: 'dependency', message: ingested.indexError },
+      { eventType: EMAIL_AUDIT_EVENTS.indexDegraded, errorClass: 'dependency', message: ingested.indexError },
       via,
     );
     return null;
@@ -56,7 +57,7 @@ async function ignoreTriaged(run: EmailRun, triage: NonNullable<ParseSummary['tr
   await run.record(
     STATUS.ignored,
     why,
-    { eventType: 'triaged', errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` },
+    { eventType: EMAIL_AUDIT_EVENTS.triaged, errorClass: null, message: `not answered (${why}); email-rag answer pulls it back` },
     via,
   );
   return { status: STATUS.ignored };

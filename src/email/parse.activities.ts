@@ -1,7 +1,9 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import { detectContentType } from '../attachments/attachment-type';
 import { parseRawEmail, type ParsedMessage } from './mail-parser';
-import { ATTACHMENT_EVENTS, TRIAGE_ALERT_EVENTS, TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../platform/domain';
+import { TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../platform/domain';
+import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
+import { ATTACHMENT_EVENTS } from '../attachments/attachments.contract';
 import { PermanentError } from '../platform/errors';
 import { higher } from '../triage/priority';
 import { toCrlf } from './line-endings';
@@ -14,6 +16,7 @@ import { correlationId } from '../platform/activity-context';
 import type { FetchedMessage } from './fetch.activities';
 import { emailKey } from '../mailboxes/mailbox-of';
 import { joinThread } from './thread-join';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** What the index step needs of a parsed email: handed on inside `ingestEmail`, else read from MariaDB. */
 export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'>;
@@ -51,18 +54,18 @@ export function createParseStep(deps: ParseDeps) {
       await deps.audit.record({
         emailId: s.emailId,
         correlationId: s.emailId,
-        eventType: 'send_bounced',
+        eventType: EMAIL_AUDIT_EVENTS.sendBounced,
         message: `the reply ${s.messageId} bounced: delivery status notification ${emailId}`,
         details,
-        eventKey: `${emailId}:send_bounced:${s.draftId}:original`,
+        eventKey: `${emailId}:${EMAIL_AUDIT_EVENTS.sendBounced}:${s.draftId}:original`,
       });
       await deps.audit.record({
         emailId,
         correlationId: cid,
-        eventType: 'send_bounced',
+        eventType: EMAIL_AUDIT_EVENTS.sendBounced,
         message: `bounce of our reply ${s.messageId} to ${s.emailId}`,
         details,
-        eventKey: `${emailId}:send_bounced:${s.draftId}:bounce`,
+        eventKey: `${emailId}:${EMAIL_AUDIT_EVENTS.sendBounced}:${s.draftId}:bounce`,
       });
     }
     return sends.length;

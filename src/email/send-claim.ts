@@ -3,6 +3,7 @@ import { SEND_STATUS } from '../platform/domain';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { FoundMessage } from '../mailboxes/mailbox.port';
 import { PHASES_BEFORE_FINAL_DOT, type AuditLog, type SendAttemptRecord, type SendLedger } from '../platform/store.port';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** An operator's one-shot go-ahead for a send in doubt; `key` makes it count once. */
 export interface SendForce {
@@ -70,11 +71,11 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
     await deps.audit.record({
       emailId,
       correlationId: cid,
-      eventType: 'force_ignored',
+      eventType: EMAIL_AUDIT_EVENTS.forceIgnored,
       actor: force.by,
       message: `force by ${force.by} ignored: the send of ${row.messageId} is ${row.status}, not in doubt`,
       details: { draftId, forceKey: force.key, status: row.status },
-      eventKey: `${cid}:force_ignored:${draftId}:${force.key}`,
+      eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.forceIgnored}:${draftId}:${force.key}`,
     });
   };
   for (let round = 0; round < 6; round++) {
@@ -121,12 +122,12 @@ export async function claimSend(deps: { sends: SendLedger; audit: AuditLog }, ct
             await deps.audit.record({
               emailId,
               correlationId: cid,
-              eventType: 'send_forced',
+              eventType: EMAIL_AUDIT_EVENTS.sendForced,
               errorClass: 'unclear',
               actor: force.by,
               message: `${force.by} forced sending ${row.messageId} again although an earlier attempt may have delivered it`,
               details: { draftId, forceKey: force.key, attempts: row.attempts },
-              eventKey: `${cid}:send_forced:${draftId}:${force.key}`,
+              eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sendForced}:${draftId}:${force.key}`,
             });
             return { kind: 'claimed', forced: true, tookOver: false };
           }
@@ -144,14 +145,14 @@ export async function refuseInDoubt(deps: { audit: AuditLog }, ctx: ClaimContext
   await deps.audit.record({
     emailId: ctx.emailId,
     correlationId: ctx.correlationId,
-    eventType: 'send_in_doubt',
+    eventType: EMAIL_AUDIT_EVENTS.sendInDoubt,
     errorClass: 'unclear',
     actor: ctx.force?.by ?? null,
     message:
       `the send of ${row.messageId} is in doubt (attempt ${row.attempts}${row.lastError ? `: ${row.lastError}` : ''}); ` +
       `not sent again automatically${usedKey ? `; force key "${ctx.force!.key}" was already used` : ''}`,
     details: { draftId: ctx.draftId, attempts: row.attempts, phase: row.phase, forcedBy: row.forcedBy },
-    eventKey: `${ctx.correlationId}:send_in_doubt:${ctx.draftId}:${row.attempts}${usedKey ? `:${ctx.force!.key}` : ''}`,
+    eventKey: `${ctx.correlationId}:${EMAIL_AUDIT_EVENTS.sendInDoubt}:${ctx.draftId}:${row.attempts}${usedKey ? `:${ctx.force!.key}` : ''}`,
   });
   throw new PermanentError(
     `the send of ${row.messageId} may have been delivered already (${row.lastError ?? 'interrupted hand-over'})` +

@@ -5,6 +5,7 @@ import { TransientError, errorMessage } from '../platform/errors';
 import type { SentFolderLookup } from '../mailboxes/mailbox-registry';
 import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
 import type { AuditLog, DraftStore, SendAttemptRecord, SendLedger } from '../platform/store.port';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**
  * One look may not hang the send step: imapflow's socket timeout (two minutes) is longer than the
@@ -94,7 +95,7 @@ export async function resolveDoubtFromSent(
     await deps.audit.record({
       emailId: ctx.emailId,
       correlationId: ctx.correlationId,
-      eventType: 'send_not_found_in_sent',
+      eventType: EMAIL_AUDIT_EVENTS.sendNotFoundInSent,
       errorClass: 'unclear',
       actor: by,
       message:
@@ -102,7 +103,7 @@ export async function resolveDoubtFromSent(
         `${ctx.lookup.graceSeconds} s apart${result.failures.length ? ` (${result.failures.length} failed: ${result.failures.at(-1)})` : ''}; ` +
         'the send stays in doubt for a person',
       details: { draftId: ctx.draftId, folder: ctx.folder, looks: result.looks, failures: result.failures },
-      eventKey: `${ctx.correlationId}:send_not_found_in_sent:${ctx.draftId}:${row.attempts}`,
+      eventKey: `${ctx.correlationId}:${EMAIL_AUDIT_EVENTS.sendNotFoundInSent}:${ctx.draftId}:${row.attempts}`,
     });
     return null;
   }
@@ -117,11 +118,11 @@ export async function resolveDoubtFromSent(
   await deps.audit.record({
     emailId: ctx.emailId,
     correlationId: ctx.correlationId,
-    eventType: 'send_marked_sent',
+    eventType: EMAIL_AUDIT_EVENTS.sendMarkedSent,
     actor: by,
     message: `the mailbox check found ${ctx.messageId} in ${found.folder} of mailbox "${ctx.mailboxId}" (UID ${found.uid}): the customer got it`,
     details: { draftId: ctx.draftId, messageId: ctx.messageId, ...found, looks: result.looks, resolvedBy: by },
-    eventKey: `${ctx.correlationId}:send_marked_sent:${ctx.draftId}`,
+    eventKey: `${ctx.correlationId}:${EMAIL_AUDIT_EVENTS.sendMarkedSent}:${ctx.draftId}`,
   });
   return found;
 }

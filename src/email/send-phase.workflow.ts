@@ -9,6 +9,7 @@ import type { EmailRun } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { STATUS } from '../platform/domain';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** How long an approved reply waits after its send attempts ran out before trying again. */
 const RESEND_AFTER = '1 hour';
@@ -38,13 +39,13 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
         force = next.force;
         continue;
       }
-      if (errorClassOf(err) === 'permanent') return run.stop(STATUS.failed, 'send_failed', err);
+      if (errorClassOf(err) === 'permanent') return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.sendFailed, err);
       await run.record(STATUS.approved, `send round ${state.sendRounds} failed; the approved reply is sent again later`, {
-        eventType: 'send_gave_up',
+        eventType: EMAIL_AUDIT_EVENTS.sendGaveUp,
         errorClass: 'transient',
         message: `send round ${state.sendRounds} failed: ${state.lastError}; the approved reply is sent again later`,
       });
-      if (state.sendRounds >= MAX_SEND_ROUNDS) return run.stop(STATUS.failed, 'send_failed', err);
+      if (state.sendRounds >= MAX_SEND_ROUNDS) return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.sendFailed, err);
       await waitForNextRound(run, draftId);
     }
   }
@@ -56,7 +57,7 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
   const since = new Date().toISOString();
   state.waitingFor = { kind: WAITING_KINDS.sendInDoubt, draftId, since };
   await run.record(STATUS.approved, `send of draft ${draftId} in doubt since ${since}: a person checks the SMTP log and decides`, {
-    eventType: 'send_waits_for_operator',
+    eventType: EMAIL_AUDIT_EVENTS.sendWaitsForOperator,
     errorClass: 'unclear',
     message: state.lastError ?? 'send in doubt',
   });

@@ -15,6 +15,7 @@ import { mailboxOf, ourAddresses } from '../mailboxes/mailbox-of';
 import { resolveDoubtFromSent } from './send-doubt';
 import { indexSentReply } from './sent-feedback';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
@@ -99,7 +100,7 @@ export function createSendActivities(
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,
-          eventType: 'draft_approved',
+          eventType: EMAIL_AUDIT_EVENTS.draftApproved,
           actor: d.by,
           message: `draft approved by ${d.by}${d.body !== undefined ? ' with an edited body' : ''}`,
           details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
@@ -111,7 +112,7 @@ export function createSendActivities(
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,
-          eventType: 'draft_rejected',
+          eventType: EMAIL_AUDIT_EVENTS.draftRejected,
           actor: d.by,
           message: `draft rejected by ${d.by}: ${d.reason}`,
           details: { draftId: input.draftId },
@@ -217,7 +218,7 @@ export function createSendActivities(
               await deps.audit.record({
                 emailId: email.id,
                 correlationId: cid,
-                eventType: 'envelope_mismatch',
+                eventType: EMAIL_AUDIT_EVENTS.envelopeMismatch,
                 errorClass: 'permanent',
                 message: `send of ${messageId} stopped before the message: ${mismatch}`,
                 details: { draftId: draft.id, seen },
@@ -255,11 +256,11 @@ export function createSendActivities(
       await deps.audit.record({
         emailId: email.id,
         correlationId: cid,
-        eventType: 'reply_sent',
+        eventType: EMAIL_AUDIT_EVENTS.replySent,
         actor: claim.forced ? (force?.by ?? null) : null,
         message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
         details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
-        eventKey: `${cid}:reply_sent:${draft.id}`,
+        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
       });
       await indexSentReply(deps, cid, email, draft, from.address);
       // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
@@ -272,10 +273,10 @@ export function createSendActivities(
         await deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: 'sent_copy_failed',
+          eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
           errorClass: 'dependency',
           message: `reply sent but not stored in ${sentFolder} of mailbox "${served.entry.id}": ${errorMessage(err)}`,
-          eventKey: `${cid}:sent_copy_failed:${draft.id}`,
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${draft.id}`,
         });
       }
       return { messageId, outcome: SEND_OUTCOME.sent };
@@ -309,11 +310,11 @@ export function createSendActivities(
       await deps.audit.record({
         emailId: input.emailId,
         correlationId: cid,
-        eventType: 'send_marked_sent',
+        eventType: EMAIL_AUDIT_EVENTS.sendMarkedSent,
         actor: by,
         message: `${by} confirmed that ${row.messageId} reached the customer${input.note ? `: ${input.note.slice(0, 500)}` : ''}`,
         details: { draftId: row.draftId, messageId: row.messageId },
-        eventKey: `${cid}:send_marked_sent:${row.draftId}`,
+        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sendMarkedSent}:${row.draftId}`,
       });
       return { messageId: row.messageId };
     },

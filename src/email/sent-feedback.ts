@@ -2,6 +2,7 @@ import { errorMessage } from '../platform/errors';
 import type { DraftRecord, EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { emailKey } from '../mailboxes/mailbox-of';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**
  * Feedback: the approved text of a reply that left (a person's edit included) becomes context for
@@ -33,10 +34,10 @@ export async function indexSentReply(
     await deps.audit.record({
       emailId: email.id,
       correlationId: cid,
-      eventType: 'reply_not_indexed',
+      eventType: EMAIL_AUDIT_EVENTS.replyNotIndexed,
       errorClass: 'dependency',
       message: `the sent reply could not be indexed for future drafts: ${errorMessage(err)}`,
-      eventKey: `${cid}:reply_not_indexed:${draft.id}`,
+      eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replyNotIndexed}:${draft.id}`,
     });
   }
 }

@@ -6,6 +6,9 @@ import type { AuditEntry, SendSnapshot } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { caseAfterStatus } from '../cases/case.activities';
 import { correlationId } from '../platform/activity-context';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import { PLATFORM_AUDIT_EVENTS } from '../platform/contract';
+import type { AuditEventType } from '../audit-events';
 
 /** What MariaDB knows after the workflow recorded a status. */
 export interface StatusRecord {
@@ -114,7 +117,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       reason: string;
       /** The transition's number within the run: the audit row's idempotency key. */
       seq: number;
-      event?: { eventType: string; errorClass: string | null; message: string };
+      event?: { eventType: AuditEventType; errorClass: string | null; message: string };
       /**
        * Statuses the email passes through on the way (e.g. `drafted` before `awaiting_approval`, or
        * `fetched` and `parsed` before `indexed`), recorded first, in order.
@@ -137,7 +140,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       const rows: AuditEntry[] = vias.map(({ v, key: suffix }) => ({
         emailId: input.emailId,
         correlationId: cid,
-        eventType: 'status_changed',
+        eventType: PLATFORM_AUDIT_EVENTS.statusChanged,
         message: `${v.status}: ${v.reason}`,
         details: { status: v.status },
         eventKey: `${key}:status:${input.seq}${suffix}`,
@@ -155,7 +158,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       rows.push({
         emailId: input.emailId,
         correlationId: cid,
-        eventType: 'status_changed',
+        eventType: PLATFORM_AUDIT_EVENTS.statusChanged,
         message: `${input.status}: ${input.reason}`,
         details: { status: input.status, stored },
         eventKey: `${key}:status:${input.seq}`,
@@ -171,7 +174,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       await deps.audit.record({
         emailId: input.emailId,
         correlationId: correlationId(),
-        eventType: 'decision_refused',
+        eventType: EMAIL_AUDIT_EVENTS.decisionRefused,
         errorClass: null,
         actor: input.by,
         message: input.reason,

@@ -5,6 +5,7 @@ import type { ParsedEmail } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { ourAddresses } from '../mailboxes/mailbox-of';
+import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** The thread of an email refused elsewhere: named after its workflow id, which no header can forge. */
 export function ownThreadId(emailId: string): string {
@@ -59,11 +60,11 @@ export async function joinThread(
   await deps.audit.record({
     emailId,
     correlationId: cid,
-    eventType: 'thread_join_refused',
+    eventType: EMAIL_AUDIT_EVENTS.threadJoinRefused,
     errorClass: null,
     message: `not joined to thread ${known} that its headers point at: ${why}; it starts its own thread`,
     details: { thread: known, sender, references: ids.slice(-20) },
-    eventKey: `${cid}:thread_join_refused:${emailId}`,
+    eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.threadJoinRefused}:${emailId}`,
   });
   return ownThreadId(emailId);
 }

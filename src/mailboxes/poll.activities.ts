@@ -9,6 +9,7 @@ import { emailDisplay } from '../platform/workflow-summary';
 import { correlationId } from '../platform/activity-context';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { mailboxOf } from './mailbox-of';
+import { MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
 
 /** Workflow starts in flight at once during a poll pass. */
 const START_CONCURRENCY = 8;
@@ -107,7 +108,7 @@ export function createPollActivities(
       await deps.audit.record({
         emailId: null,
         correlationId: cid,
-        eventType: 'mailbox_connected',
+        eventType: MAILBOX_AUDIT_EVENTS.connected,
         message:
           `${entry.id}: ${mailbox} of ${account} connected (UIDVALIDITY ${listing.uidValidity}) with ${listing.highestUid > 0 ? `mail up to UID ${listing.highestUid}` : 'no mail'}; ` +
           (settings.importHistory ? 'existing mail is imported as history, not answered' : 'existing mail is left alone'),
@@ -134,7 +135,7 @@ export function createPollActivities(
       await deps.audit.record({
         emailId: null,
         correlationId: cid,
-        eventType: 'backpressure',
+        eventType: MAILBOX_AUDIT_EVENTS.backpressure,
         message: `backlog of ${backlog} unfinished emails (limit ${settings.backlogLimit}): taking ${batch.length} of ${listing.messages.length} new messages now`,
         details: { backlog, limit: settings.backlogLimit, taken: batch.length, waiting: listing.messages.length },
       });

@@ -9,6 +9,7 @@ import type { WatcherHealth } from './watcher-health.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { mailboxOf } from './mailbox-of';
 import { watchWorkflowId as watcherId } from './schedule-ids';
+import { MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
 
 /** How often a watch heartbeats to Temporal (its heartbeat timeout is HEARTBEAT_TIMEOUT, 20 s). */
 const BEAT_MS = 5_000;
@@ -64,7 +65,7 @@ export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'au
         await deps.audit.record({
           emailId: null,
           correlationId: watcherId(input.mailboxId),
-          eventType: 'watcher_stopped',
+          eventType: MAILBOX_AUDIT_EVENTS.watcherStopped,
           message: `${input.mailboxId}: no IDLE watcher (${plan.reason === 'off' ? 'IMAP_IDLE is off' : `mailbox ${plan.reason}`}); the poll schedule alone takes mail`,
           details: { mailboxId: input.mailboxId, reason: plan.reason ?? null },
         });
@@ -94,7 +95,7 @@ export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'au
           await deps.audit.record({
             emailId: null,
             correlationId: watcherId(input.mailboxId),
-            eventType: 'watcher_wake_failed',
+            eventType: MAILBOX_AUDIT_EVENTS.watcherWakeFailed,
             errorClass: c.errorClass,
             message: `${input.mailboxId}/${input.folder}: new mail noticed, but the poll could not be started (${c.code}): ${c.message}; the schedule takes it`,
             details: { ...where, code: c.code },
@@ -135,7 +136,7 @@ export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'au
             .record({
               emailId: null,
               correlationId: watcherId(input.mailboxId),
-              eventType: 'watcher_disconnected',
+              eventType: MAILBOX_AUDIT_EVENTS.watcherDisconnected,
               errorClass: c.errorClass,
               message: `${input.mailboxId}/${input.folder}: IDLE watcher lost its connection (${c.code}): ${c.message}; reconnecting with backoff, the poll schedule takes mail meanwhile`,
               details: { ...where, code: c.code, attempt: ctx.info.attempt },
@@ -161,7 +162,7 @@ async function reconnected(
     .record({
       emailId: null,
       correlationId: workflowId,
-      eventType: 'watcher_reconnected',
+      eventType: MAILBOX_AUDIT_EVENTS.watcherReconnected,
       message: `${where.mailboxId}/${where.folder}: IDLE watcher connected again after ${attempt - 1} failed attempt(s)`,
       details: { ...where, attempt },
     })

@@ -1,4 +1,5 @@
 import type { ActivityDeps } from '../../activities/activity-deps';
+import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 
 export interface CleanupResult {
   checked: number;
@@ -44,7 +45,7 @@ export function createCleanupActivities(deps: Pick<ActivityDeps, 'jobs' | 'inspe
         await deps.audit.record({
           emailId: row.emailId,
           correlationId: row.workflowId,
-          eventType: 'stuck_reset',
+          eventType: OPERATIONS_AUDIT_EVENTS.stuckReset,
           errorClass: 'unclear',
           message: `${row.step}: ${reason}`,
           details: { step: row.step, queueJobId: row.id },

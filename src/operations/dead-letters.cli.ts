@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../platform/domain';
 import { redraft, resend } from '../email/approval.cli';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 
 export async function dlqList(config: Config): Promise<DeadLetter[]> {
   const pool = await connectDatabase(config);
@@ -109,7 +110,7 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
     await createMariaDbAuditLog(pool).record({
       emailId: d.emailId,
       correlationId: d.correlationId,
-      eventType: 'dlq_requeued',
+      eventType: OPERATIONS_AUDIT_EVENTS.dlqRequeued,
       actor: by,
       message: `dead ${d.step} job ${id} requeued by ${by}: ${how}`,
       details: { step: d.step, queueJobId: id },

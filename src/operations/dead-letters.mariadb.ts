@@ -1,5 +1,6 @@
 import { QUEUE_STATUS } from '../platform/domain';
 import { query, type Pool } from '../platform/pool.mariadb';
+import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 
 export interface DeadLetter {
   id: number;
@@ -86,7 +87,7 @@ export function createMariaDbDeadLetters(pool: Pool) {
         pool,
         'reading the retry history',
         `SELECT created_at, event_type, error_class, message, actor FROM audit_log
-         WHERE correlation_id = ? AND (JSON_VALUE(details, '$.step') = ? OR event_type IN ('dlq_requeued'))
+         WHERE correlation_id = ? AND (JSON_VALUE(details, '$.step') = ? OR event_type IN ('${OPERATIONS_AUDIT_EVENTS.dlqRequeued}'))
          ORDER BY id`,
         [r.workflow_id, r.step],
       );

@@ -1,4 +1,4 @@
-import { FAILURE_TYPES } from '../platform/contract';
+import { FAILURE_TYPES, PLATFORM_AUDIT_EVENTS } from '../platform/contract';
 import {
   EMAIL_STATUSES,
   INBOX_LOGIN_REFUSED,
@@ -6,13 +6,12 @@ import {
   NEEDS_PERSON_STATUSES,
   PRIORITIES,
   QUEUE_STATUS,
-  TRIAGE_ALERT_EVENTS,
   UNFINISHED_STATUSES,
   type LoginRefusalReason,
   type Priority,
   type SendStatus,
-  type TriageAlertEvent,
 } from '../platform/domain';
+import { TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage/triage.contract';
 import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from './operating-figures.port';
 import { outcomesBetween } from './draft-quality.mariadb';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
@@ -117,14 +116,14 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         pool,
         'reading the status changes',
         `SELECT SUBSTRING_INDEX(message, ':', 1) AS status, COUNT(*) AS n FROM audit_log
-         WHERE event_type = 'status_changed' AND created_at > ? AND created_at <= ? GROUP BY status`,
+         WHERE event_type = '${PLATFORM_AUDIT_EVENTS.statusChanged}' AND created_at > ? AND created_at <= ? GROUP BY status`,
         range,
       );
       const failures = await query<Array<{ step: string | null; error_class: string; event_type: string; n: number }>>(
         pool,
         'reading the failed attempts',
         `SELECT JSON_VALUE(details, '$.step') AS step, COALESCE(error_class, 'unclear') AS error_class, event_type, COUNT(*) AS n
-         FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead') AND created_at > ? AND created_at <= ?
+         FROM audit_log WHERE event_type IN ('${PLATFORM_AUDIT_EVENTS.retryScheduled}', '${PLATFORM_AUDIT_EVENTS.jobDead}') AND created_at > ? AND created_at <= ?
          GROUP BY step, error_class, event_type`,
         range,
       );
@@ -133,8 +132,8 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         'reading the time to draft',
         `SELECT TIMESTAMPDIFF(MICROSECOND, e.created_at, a.created_at) / 1e6 AS seconds
          FROM audit_log a JOIN emails e ON e.id = a.email_id
-         WHERE a.event_type = 'status_changed' AND a.created_at > ? AND a.created_at <= ? AND ${outForPerson('a')}
-           AND NOT EXISTS (SELECT 1 FROM audit_log b WHERE b.email_id = a.email_id AND b.event_type = 'status_changed'
+         WHERE a.event_type = '${PLATFORM_AUDIT_EVENTS.statusChanged}' AND a.created_at > ? AND a.created_at <= ? AND ${outForPerson('a')}
+           AND NOT EXISTS (SELECT 1 FROM audit_log b WHERE b.email_id = a.email_id AND b.event_type = '${PLATFORM_AUDIT_EVENTS.statusChanged}'
                              AND b.id < a.id AND ${outForPerson('b')})`,
         range,
       );
@@ -152,7 +151,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         failures: failures.map((f) => ({
           step: f.step ?? 'unknown',
           errorClass: f.error_class,
-          dead: f.event_type === 'job_dead',
+          dead: f.event_type === PLATFORM_AUDIT_EVENTS.jobDead,
           count: num(f.n),
         })),
         timeToDraftSeconds: toDraft.map((t) => Math.max(0, num(t.seconds))),

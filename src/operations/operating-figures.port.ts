@@ -1,4 +1,5 @@
-import type { DraftOutcome, LoginRefusalReason, NeedsPersonStatus, Priority, TriageAlertEvent, UnfinishedStatus } from '../platform/domain';
+import type { DraftOutcome, LoginRefusalReason, NeedsPersonStatus, Priority, UnfinishedStatus } from '../platform/domain';
+import type { TriageAlertEvent } from '../triage/triage.contract';
 import type { SendStatus } from '../platform/store.port';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */

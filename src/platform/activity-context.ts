@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { EmailStatus } from './domain';
 import type { AuditLog, MessageStore } from './store.port';
+import { PLATFORM_AUDIT_EVENTS } from './contract';
 
 /** The correlation id of everything an activity writes: its workflow id. */
 export function correlationId(): string {
@@ -24,7 +25,7 @@ export async function transition(
   await deps.audit.record({
     emailId,
     correlationId: cid,
-    eventType: 'status_changed',
+    eventType: PLATFORM_AUDIT_EVENTS.statusChanged,
     message: `${status}: ${message}`,
     details: { status, ...details },
     eventKey: `${cid}:status:${status}:${Context.current().info.activityId}`,

@@ -105,24 +105,6 @@ export const CASE_CLOCK_STATES = { running: 'running', paused: 'paused', closed:
 export type CaseClockState = (typeof CASE_CLOCK_STATES)[keyof typeof CASE_CLOCK_STATES];
 
 /**
- * Events of a case's deadline, as `case_events.event_type` and `audit_log.event_type`: operators
- * and the review inbox filter on them (docs/cases.md#deadlines).
- */
-export const CASE_DEADLINE_EVENTS = {
-  /** A response deadline was set (or moved: new unanswered mail, another priority). */
-  deadlineSet: 'case_deadline_set',
-  /** The reminder before the due time: the case's priority went one step up. */
-  reminder: 'case_reminder',
-  /** The due time passed without an answer. */
-  breached: 'case_breached',
-  /** The escalation mail or webhook was delivered (one row per channel and due time). */
-  escalationSent: 'escalation_sent',
-  /** The escalation mail or webhook failed; the activity retries. */
-  escalationFailed: 'escalation_failed',
-} as const;
-export type CaseDeadlineEvent = (typeof CASE_DEADLINE_EVENTS)[keyof typeof CASE_DEADLINE_EVENTS];
-
-/**
  * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
  * product's errors (src/platform/errors.ts), which the queue interceptor passes on as the ApplicationFailure
  * `type`. Workflows decide on these, never on a failure's message text.
@@ -324,25 +306,10 @@ export const SEARCH_ATTRIBUTES = {
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;
 
 /**
- * Earned autonomy (docs/cases.md "Earned autonomy"): the audit events operators filter on, and
- * the actor of an automatic approval. `autonomy:<policy>` is never a person: its approvals are
+ * Earned autonomy (docs/cases.md "Earned autonomy"): the actor of an automatic approval (its audit
+ * events are in src/autonomy/autonomy.contract.ts). `autonomy:<policy>` is never a person: its approvals are
  * recorded as outcomes but left out of the record that earns a category its autonomy.
  */
-export const AUTONOMY_EVENTS = {
-  /** The policy let a draft go: it is sent after the grace period unless a person stops it. */
-  pending: 'auto_send_pending',
-  /** The draft was approved automatically; details name the policy and the figures. */
-  sent: 'auto_sent',
-  /** At the end of the grace period something no longer held: the draft waits for a person. */
-  skipped: 'auto_send_skipped',
-  /** A listed category's draft did not qualify (the reasons say why): it waits for a person. */
-  withheld: 'auto_send_withheld',
-  /** A reviewer stopped an automatic send. */
-  stopped: 'auto_send_stopped',
-  /** The global switch was turned on or off. */
-  switched: 'autonomy_switched',
-} as const;
-export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];
 export const AUTONOMY_ACTOR_PREFIX = 'autonomy:';
 /** What an automatic approval names as `by`. */
 export function autonomyActor(policy: string): string {
@@ -369,10 +336,15 @@ export const ACCESS_ACTIONS = {
 } as const;
 export type AccessAction = (typeof ACCESS_ACTIONS)[keyof typeof ACCESS_ACTIONS];
 
-/** Audit event types of the privacy commands and the retention purge (never with an address in clear). */
-export const PRIVACY_EVENTS = {
-  exported: 'privacy_exported',
-  erased: 'privacy_erased',
-  eraseRefused: 'privacy_erase_refused',
-  purged: 'retention_purged',
+/**
+ * Audit event types (`audit_log.event_type`) written by what every feature shares: a status
+ * transition (the activity context and the email's status recorder), and the queue interceptor's
+ * retry and dead-letter rows (workers/queue-interceptor.ts; operations counts them). Each feature
+ * declares its own events in its `<feature>.contract.ts`; src/audit-events.ts holds the union.
+ */
+export const PLATFORM_AUDIT_EVENTS = {
+  statusChanged: 'status_changed',
+  retryScheduled: 'retry_scheduled',
+  jobDead: 'job_dead',
 } as const;
+export type PlatformAuditEvent = (typeof PLATFORM_AUDIT_EVENTS)[keyof typeof PLATFORM_AUDIT_EVENTS];

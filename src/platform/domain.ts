@@ -158,19 +158,14 @@ export interface TriageVerdict {
 }
 
 export const TRIAGE_NEVER_ALLOWED: readonly TriageClass[] = Object.freeze(['own_address', 'feedback_report', 'duplicate']);
-/**
- * Audit events of triage a person must see: an abuse complaint about our mail, and a sender held
- * at the reply limit (REPLY_LIMIT_PER_HOUR). Counted as `email_rag_triage_alerts_total{event}`.
- */
-export const TRIAGE_ALERT_EVENTS = { feedbackReport: 'feedback_report', replyLimit: 'reply_limit_reached' } as const;
-export type TriageAlertEvent = (typeof TRIAGE_ALERT_EVENTS)[keyof typeof TRIAGE_ALERT_EVENTS];
-
 /** Classes a person must see (the email waits in manual review without a draft) rather than ignored ones. */
 export const TRIAGE_HELD_FOR_PERSON: readonly TriageClass[] = Object.freeze(['feedback_report']);
 
 /**
  * A refused review-inbox sign-in (one audit row each, counted by the worker as
- * email_rag_inbox_login_refusals_total{reason}) and why it was refused.
+ * email_rag_inbox_login_refusals_total{reason}) and why it was refused. The review inbox's audit
+ * events stay here, not in a contract module of the review inbox: operations counts them, and
+ * operations is a feature the review inbox depends on.
  */
 export const INBOX_LOGIN_REFUSED = 'inbox_login_refused';
 export const LOGIN_REFUSAL_REASONS = [
@@ -237,24 +232,6 @@ export function priorityKey(priority: Priority): number {
  */
 export const CASE_SUMMARY_KINDS = { extractive: 'extractive', llm: 'llm', extractiveFallback: 'extractive_fallback' } as const;
 export type CaseSummaryKind = (typeof CASE_SUMMARY_KINDS)[keyof typeof CASE_SUMMARY_KINDS];
-/** The `case_events` row of a new summary, and the audit row of a summary the LLM could not write. */
-export const CASE_SUMMARY_EVENTS = { summarised: 'summarised', llmFallback: 'case_summary_fallback' } as const;
-
-/**
- * `case_events.event_type` of routing and claims (operators filter on them): a case got a team or an
- * owner (by a rule or by hand), and a reviewer took over a claim another one had let expire.
- * Opening a case is not an event: it happens on every page view.
- */
-export const CASE_ROUTING_EVENTS = { assigned: 'case_assigned', claimTakenOver: 'case_claim_taken_over' } as const;
-/** Audit event types of attachments (docs/attachments.md), for operators' filters. */
-export const ATTACHMENT_EVENTS = {
-  /** A file whose text could not be read: encrypted, damaged, a bomb, past a limit, timed out. */
-  unreadable: 'attachment_unreadable',
-  /** Read, but only up to a limit (pages, characters): the note says what was left out. */
-  partlyRead: 'attachment_partly_read',
-  /** Not stored: the attachments of the mail passed MAX_MESSAGE_BYTES. */
-  notStored: 'attachment_not_stored',
-} as const;
 
 /**
  * SMTP phases of one attempt, in order. Everything before `data_end` hands nothing over: the

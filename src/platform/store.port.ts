@@ -1,3 +1,4 @@
+import type { AuditEventType } from '../audit-events';
 import type {
   DraftOutcome,
   DraftStatus,
@@ -138,7 +139,8 @@ export interface MessageStore {
 export interface AuditEntry {
   emailId: string | null;
   correlationId: string;
-  eventType: string;
+  /** One of the declared audit event types (src/audit-events.ts): a misspelt one does not compile. */
+  eventType: AuditEventType;
   errorClass?: ErrorClass | null;
   message: string;
   actor?: string | null;

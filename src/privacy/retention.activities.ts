@@ -4,7 +4,7 @@
  * worker restart, the time budget) loses nothing and the next run simply continues.
  */
 import { Context } from '@temporalio/activity';
-import { PRIVACY_EVENTS } from '../platform/contract';
+import { PRIVACY_EVENTS } from './privacy.contract';
 import type { RetentionSettings } from './retention-config';
 import type { RetentionKind, RetentionStore } from './retention-store.port';
 import type { AuditLog } from '../platform/store.port';

@@ -19,6 +19,7 @@ import { limitEmbedder } from './limited-embedder';
 import { createArangoGraph } from './thread-graph.arango';
 import type { VectorIndex } from './vector-index.port';
 import { createQdrantIndex } from './vector-index.qdrant';
+import { RETRIEVAL_AUDIT_EVENTS } from './retrieval.contract';
 
 /**
  * The index with every configured part: full text always (with vectors beside the passages when
@@ -59,7 +60,7 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
       await audit.record({
         emailId: cid,
         correlationId: cid,
-        eventType: 'retrieval_degraded',
+        eventType: RETRIEVAL_AUDIT_EVENTS.degraded,
         errorClass: 'dependency',
         message: `${part} unavailable while retrieving context: ${errorMessage(err)}`,
       });

@@ -1,17 +1,21 @@
 /**
- * Status words, step names and failure codes are named once (src/platform/domain.ts, src/platform/contract.ts) and
- * used by name everywhere else: a renamed status or code is then a type error, not a silent
+ * Status words, step names, failure codes and audit event types are named once (src/platform/domain.ts,
+ * src/platform/contract.ts, and each feature's audit events in its `src/<feature>/<feature>.contract.ts`)
+ * and used by name everywhere else: a renamed status, code or event is then a type error, not a silent
  * mismatch between the code, the SQL and what operators filter on.
  *
  * The product code is parsed (TypeScript's parser, so comments do not count) and every string
  * literal and template text is checked:
- * - a status word or failure code as a whole literal (`'manual_review'`, `'MESSAGE_GONE'`);
- * - a status word or failure code quoted inside text (`status = 'sent'` in SQL, `EmailStatus="failed"`
- *   in a visibility query). SQL counts like any other code: it names a status as
+ * - a status word, failure code or audit event type as a whole literal (`'manual_review'`,
+ *   `'MESSAGE_GONE'`, `'reply_sent'`);
+ * - a status word, failure code or audit event type quoted inside text (`status = 'sent'` in SQL,
+ *   `EmailStatus="failed"` in a visibility query, `event_type = 'status_changed'`). SQL counts like any other code: it names a status as
  *   `'${STATUS.sent}'`, and a status set through `sqlList(NEEDS_PERSON_STATUSES)`. Only the
  *   migrations (plain .sql files, not scanned) spell the words out;
  * - a code literal given to an error class or ApplicationFailure (catches a code not declared yet);
- * - a step name compared with, or assigned to, something called step.
+ * - a step name compared with, or assigned to, something called step; an audit event type that is also
+ *   a word of another vocabulary (`too_large`, `already_sent`, `feedback_report`, `send_in_doubt`) where the
+ *   code names an event (`eventType: 'too_large'`).
  * Templates (.njk) are not scanned: they get the values from the code.
  */
 import assert from 'node:assert/strict';
@@ -20,13 +24,15 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../src/platform/contract';
-import { DRAFT_STATUS, QUEUE_STATUS, SEND_STATUS, START_STATUS, STATUS } from '../../src/platform/domain';
+import { DRAFT_STATUS, QUEUE_STATUS, SEND_OUTCOME, SEND_STATUS, START_STATUS, STATUS, TRIAGE_CLASSES } from '../../src/platform/domain';
+import { AUDIT_EVENT_TYPES } from '../../src/audit-events';
 
 const ROOT = join(__dirname, '..', '..');
 const PRODUCT_DIRS = ['src', 'activities', 'workers', 'workflows'];
 
-/** Where the words are defined. */
-const CONTRACT_FILES = ['src/platform/contract.ts', 'src/platform/domain.ts'];
+/** Where the words are defined: platform's two modules, each feature's contract module, and the union of the audit events. */
+const CONTRACT_FILES = ['src/platform/contract.ts', 'src/platform/domain.ts', 'src/audit-events.ts'];
+const isContractFile = (file: string): boolean => CONTRACT_FILES.includes(file) || /^src\/([a-z-]+)\/\1\.contract\.ts$/.test(file);
 
 /** The same word in another vocabulary: `file` and the literal, with why it is not a status. */
 const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
@@ -43,6 +49,23 @@ const STATUS_WORDS = new Set<string>([
   START_STATUS,
 ]);
 const FAILURE_CODES = new Set<string>(Object.values(FAILURE_TYPES));
+/**
+ * Audit event types that are also words of another vocabulary: `too_large` a status reason,
+ * `already_sent` a send outcome, `feedback_report` a triage class, `send_in_doubt` a waiting kind.
+ * They are findings only where the code names an event (CONTEXTUAL); every other audit event type
+ * is a finding wherever it is spelt out.
+ */
+const OTHER_VOCABULARIES = new Set<string>([
+  ...STATUS_WORDS,
+  ...FAILURE_CODES,
+  ...Object.values(STEPS),
+  ...Object.values(WAITING_KINDS),
+  ...Object.values(SEND_OUTCOME),
+  ...TRIAGE_CLASSES,
+  'too_large',
+]);
+const AUDIT_EVENTS = new Set<string>([...AUDIT_EVENT_TYPES].filter((event) => !OTHER_VOCABULARIES.has(event)));
+const SHARED_AUDIT_EVENTS = new Set<string>([...AUDIT_EVENT_TYPES].filter((event) => OTHER_VOCABULARIES.has(event)));
 const HTTP_FAILURE = /^[A-Z]+_HTTP_\d+$/;
 /**
  * Words of a vocabulary that shares them with others (`send` is a step, a profile and a verb;
@@ -52,6 +75,7 @@ const HTTP_FAILURE = /^[A-Z]+_HTTP_\d+$/;
 const CONTEXTUAL: ReadonlyArray<{ words: ReadonlySet<string>; context: RegExp; what: string }> = [
   { words: new Set(Object.values(STEPS)), context: /step/i, what: 'step name' },
   { words: new Set(Object.values(WAITING_KINDS)), context: /kind/i, what: 'waiting kind' },
+  { words: SHARED_AUDIT_EVENTS, context: /event/i, what: 'audit event type' },
 ];
 const CODE_LIKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 /** A regular expression that starts with the prefix of failure codes (`/^LLM_/`, `/QDRANT_/`). */
@@ -87,17 +111,18 @@ function scan(file: string, text: string): Finding[] {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     findings.push({ file, line, literal, why });
   };
-  const isWord = (s: string) => STATUS_WORDS.has(s) || FAILURE_CODES.has(s) || HTTP_FAILURE.test(s);
+  const isWord = (s: string) => STATUS_WORDS.has(s) || FAILURE_CODES.has(s) || HTTP_FAILURE.test(s) || AUDIT_EVENTS.has(s);
+  const kindOf = (s: string) => (STATUS_WORDS.has(s) ? 'status word' : AUDIT_EVENTS.has(s) ? 'audit event type' : 'failure code');
 
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
       const value = node.text;
       if (isWord(value) && !ts.isTemplateLiteralToken(node)) {
-        report(node, value, STATUS_WORDS.has(value) ? 'status word' : 'failure code');
+        report(node, value, kindOf(value));
       } else {
         // Quoted inside text: SQL (`status = 'sent'`), a visibility query (`EmailStatus="failed"`).
         for (const m of value.matchAll(/(['"])([A-Za-z0-9_]+)\1/g)) {
-          if (isWord(m[2]!)) report(node, m[2]!, `${STATUS_WORDS.has(m[2]!) ? 'status word' : 'failure code'} quoted in text`);
+          if (isWord(m[2]!)) report(node, m[2]!, `${kindOf(m[2]!)} quoted in text`);
         }
       }
       for (const v of CONTEXTUAL) {
@@ -143,7 +168,7 @@ function scanProduct(): Finding[] {
   for (const dir of PRODUCT_DIRS) {
     for (const path of productFiles(join(ROOT, dir))) {
       const file = relative(ROOT, path).split('\\').join('/');
-      if (CONTRACT_FILES.includes(file)) continue;
+      if (isContractFile(file)) continue;
       findings.push(...scan(file, readFileSync(path, 'utf8')));
     }
   }
@@ -152,12 +177,12 @@ function scanProduct(): Finding[] {
 
 const listed = (findings: Finding[]) => findings.map((f) => `${f.file}:${f.line}: '${f.literal}' (${f.why})`).join('\n');
 
-test('status words, step names and failure codes are used by name, not spelled out', () => {
+test('status words, step names, failure codes and audit event types are used by name, not spelled out', () => {
   const findings = scanProduct();
   assert.equal(
     findings.length,
     0,
-    `use the constants of src/platform/domain.ts / src/platform/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...):\n${listed(findings)}`,
+    `use the constants of src/platform/domain.ts / src/platform/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...) and the audit events of src/<feature>/<feature>.contract.ts (EMAIL_AUDIT_EVENTS, CASE_AUDIT_EVENTS, ...):\n${listed(findings)}`,
   );
 });
 
@@ -175,6 +200,11 @@ test('the scan finds planted literals (it is not vacuous)', () => {
     "type W = { kind: 'approval'; draftId: string };",
     "const w = { kind: manual ? 'manual_review' : 'approval' };",
     'if (/^LLM_/.test(failureText(err))) stop();',
+    "await deps.audit.record({ emailId, correlationId: cid, eventType: 'reply_sent', message });",
+    "const n = `SELECT COUNT(*) FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead')`;",
+    "return run.stop(STATUS.failed, 'send_failed', err);",
+    "audit({ eventType: 'send_in_doubt' });",
+    "const hold = { eventType: big ? 'too_large' : 'draft_held' };",
   ].join('\n');
   const found = scan('src/platform/planted.ts', planted);
   assert.deepEqual(
@@ -193,14 +223,24 @@ test('the scan finds planted literals (it is not vacuous)', () => {
       '11:manual_review',
       '11:approval',
       '12:/^LLM_/',
+      '13:reply_sent',
+      '14:retry_scheduled',
+      '14:job_dead',
+      '15:send_failed',
+      '16:send_in_doubt',
+      '17:too_large',
+      '17:draft_held',
     ],
   );
-  // Comments and prose are not findings; a profile named like a step is not a step.
+  // Comments and prose are not findings; a profile named like a step is not a step; a word an audit
+  // event shares with another vocabulary is a finding only where an event is named.
   assert.deepEqual(
     scan(
       'src/platform/planted.ts',
-      "// status 'sent'\nconst text = `approved by ${by}`;\nact('parse');\naudit({ eventType: 'send_in_doubt' });",
+      "// status 'sent' and event 'reply_sent'\nconst text = `approved by ${by}`;\nact('parse');\nshow('send_in_doubt');\nif (stub?.statusReason === 'too_large') skip();",
     ),
     [],
   );
+  // The contract modules declare the words.
+  assert.ok(isContractFile('src/email/email.contract.ts') && !isContractFile('src/email/email-run.workflow.ts'));
 });

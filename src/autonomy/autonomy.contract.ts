@@ -1,0 +1,19 @@
+/**
+ * Earned autonomy (docs/cases.md "Earned autonomy"): the audit events operators filter on
+ * (`audit_log.event_type`). The actor of an automatic approval is in src/platform/contract.ts.
+ */
+export const AUTONOMY_EVENTS = {
+  /** The policy let a draft go: it is sent after the grace period unless a person stops it. */
+  pending: 'auto_send_pending',
+  /** The draft was approved automatically; details name the policy and the figures. */
+  sent: 'auto_sent',
+  /** At the end of the grace period something no longer held: the draft waits for a person. */
+  skipped: 'auto_send_skipped',
+  /** A listed category's draft did not qualify (the reasons say why): it waits for a person. */
+  withheld: 'auto_send_withheld',
+  /** A reviewer stopped an automatic send. */
+  stopped: 'auto_send_stopped',
+  /** The global switch was turned on or off. */
+  switched: 'autonomy_switched',
+} as const;
+export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];

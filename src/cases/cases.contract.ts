@@ -1,0 +1,46 @@
+/**
+ * Names of the cases feature that cross a boundary: its `case_events.event_type` words and its
+ * audit event types (`audit_log.event_type`). Operators filter on them; migrations and tests name
+ * them. The union of every feature's audit events is src/audit-events.ts.
+ */
+
+/**
+ * Events of a case's deadline, as `case_events.event_type` and `audit_log.event_type`: operators
+ * and the review inbox filter on them (docs/cases.md#deadlines).
+ */
+export const CASE_DEADLINE_EVENTS = {
+  /** A response deadline was set (or moved: new unanswered mail, another priority). */
+  deadlineSet: 'case_deadline_set',
+  /** The reminder before the due time: the case's priority went one step up. */
+  reminder: 'case_reminder',
+  /** The due time passed without an answer. */
+  breached: 'case_breached',
+  /** The escalation mail or webhook was delivered (one row per channel and due time). */
+  escalationSent: 'escalation_sent',
+  /** The escalation mail or webhook failed; the activity retries. */
+  escalationFailed: 'escalation_failed',
+} as const;
+export type CaseDeadlineEvent = (typeof CASE_DEADLINE_EVENTS)[keyof typeof CASE_DEADLINE_EVENTS];
+/** The `case_events` row of a new summary, and the audit row of a summary the LLM could not write. */
+export const CASE_SUMMARY_EVENTS = { summarised: 'summarised', llmFallback: 'case_summary_fallback' } as const;
+
+/**
+ * `case_events.event_type` of routing and claims (operators filter on them): a case got a team or an
+ * owner (by a rule or by hand), and a reviewer took over a claim another one had let expire.
+ * Opening a case is not an event: it happens on every page view.
+ */
+export const CASE_ROUTING_EVENTS = { assigned: 'case_assigned', claimTakenOver: 'case_claim_taken_over' } as const;
+
+/** Audit event types of cases besides their deadlines (CASE_DEADLINE_EVENTS), for operators' filters. */
+export const CASE_AUDIT_EVENTS = {
+  /** A case workflow could not be told of a new mail; it plans again on its next event or timer. */
+  signalFailed: 'case_signal_failed',
+  /** A newer mail of the same case or thread arrived: a new draft that answers both was requested. */
+  draftStale: 'draft_stale',
+  /** A reviewer answered several mails of a case in one reply. */
+  replyApproved: 'case_reply_approved',
+  /** The LLM could not write a case summary: the summary is made from the mails' sentences. */
+  summaryFallback: CASE_SUMMARY_EVENTS.llmFallback,
+  ...CASE_DEADLINE_EVENTS,
+} as const;
+export type CaseAuditEvent = (typeof CASE_AUDIT_EVENTS)[keyof typeof CASE_AUDIT_EVENTS];

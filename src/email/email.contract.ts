@@ -1,0 +1,55 @@
+/**
+ * Audit event types of one email's path (`audit_log.event_type`): operators filter on them,
+ * migrations and tests name them. Free of I/O and imports: the workflow bundle contains it.
+ * The union of every feature's events is `src/audit-events.ts`.
+ */
+export const EMAIL_AUDIT_EVENTS = {
+  /** Intake: the message could not be fetched, or parsed. */
+  fetchFailed: 'fetch_failed',
+  parseFailed: 'parse_failed',
+  /** A message past MAX_MESSAGE_BYTES (also of an imported file): stored as a stub, not answered. */
+  tooLarge: 'too_large',
+  /** Indexed without one of the indexes (the email goes on). */
+  indexDegraded: 'index_degraded',
+  /** Triage ended the run: not answered. */
+  triaged: 'triaged',
+  /** The reply of this email was found already handed over: the run ends. */
+  alreadySent: 'already_sent',
+  /** A reply to a thread was not joined to it (details say why). */
+  threadJoinRefused: 'thread_join_refused',
+  /** Drafting. */
+  redraftRequested: 'redraft_requested',
+  draftFailed: 'draft_failed',
+  draftLimitReached: 'draft_limit_reached',
+  draftHeld: 'draft_held',
+  draftFlagged: 'draft_flagged',
+  injectionSuspected: 'injection_suspected',
+  injectionCheckDegraded: 'injection_check_degraded',
+  /** A case reply answered this email too / this email was answered in its case. */
+  caseReplyCovered: 'case_reply_covered',
+  answeredInCase: 'answered_in_case',
+  /** Decisions. */
+  draftApproved: 'draft_approved',
+  draftRejected: 'draft_rejected',
+  decisionRefused: 'decision_refused',
+  /** Sending. */
+  replySent: 'reply_sent',
+  envelopeMismatch: 'envelope_mismatch',
+  sentCopyFailed: 'sent_copy_failed',
+  sendFailed: 'send_failed',
+  sendGaveUp: 'send_gave_up',
+  sendWaitsForOperator: 'send_waits_for_operator',
+  sendInDoubt: 'send_in_doubt',
+  sendForced: 'send_forced',
+  forceIgnored: 'force_ignored',
+  sendMarkedSent: 'send_marked_sent',
+  sendNotFoundInSent: 'send_not_found_in_sent',
+  sendBounced: 'send_bounced',
+  replyNotIndexed: 'reply_not_indexed',
+  /** The knowledge folder and the reindex run. */
+  knowledgeSynced: 'knowledge_synced',
+  knowledgeSyncFailed: 'knowledge_sync_failed',
+  reindexed: 'reindexed',
+  reindexFailed: 'reindex_failed',
+} as const;
+export type EmailAuditEvent = (typeof EMAIL_AUDIT_EVENTS)[keyof typeof EMAIL_AUDIT_EVENTS];

@@ -1,0 +1,8 @@
+/** Audit event types of the privacy commands and the retention purge (never with an address in clear). */
+export const PRIVACY_EVENTS = {
+  exported: 'privacy_exported',
+  erased: 'privacy_erased',
+  eraseRefused: 'privacy_erase_refused',
+  purged: 'retention_purged',
+} as const;
+export type PrivacyEvent = (typeof PRIVACY_EVENTS)[keyof typeof PRIVACY_EVENTS];

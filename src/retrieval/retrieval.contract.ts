@@ -1,0 +1,6 @@
+/** Audit event types of retrieval (`audit_log.event_type`), for operators' filters. */
+export const RETRIEVAL_AUDIT_EVENTS = {
+  /** Retrieval went on without one of its indexes. */
+  degraded: 'retrieval_degraded',
+} as const;
+export type RetrievalAuditEvent = (typeof RETRIEVAL_AUDIT_EVENTS)[keyof typeof RETRIEVAL_AUDIT_EVENTS];

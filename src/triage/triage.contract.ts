@@ -1,0 +1,14 @@
+/**
+ * Audit events of triage a person must see: an abuse complaint about our mail, and a sender held
+ * at the reply limit (REPLY_LIMIT_PER_HOUR). Counted as `email_rag_triage_alerts_total{event}`.
+ */
+export const TRIAGE_ALERT_EVENTS = { feedbackReport: 'feedback_report', replyLimit: 'reply_limit_reached' } as const;
+export type TriageAlertEvent = (typeof TRIAGE_ALERT_EVENTS)[keyof typeof TRIAGE_ALERT_EVENTS];
+
+/** Audit event types of triage (`audit_log.event_type`): its alerts, and a person's override. */
+export const TRIAGE_AUDIT_EVENTS = {
+  ...TRIAGE_ALERT_EVENTS,
+  /** A person pulled an ignored email back into the pipeline (`email-rag answer`). */
+  overridden: 'triage_overridden',
+} as const;
+export type TriageAuditEvent = (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];
