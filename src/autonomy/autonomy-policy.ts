@@ -2,7 +2,7 @@
  * The autonomy policy (AUTONOMY_FILE): per mailbox, the categories of mail that may be sent
  * without a person while their record allows it, the bars that record must clear, and the grace
  * period in which a person can still stop a send. No file, or a mailbox not named: every draft
- * waits for a person. Pure: parsing and judging; reading the file is src/autonomy/autonomy-config.ts.
+ * waits for a person. Pure: parsing and judging; reading the file is src/autonomy/autonomy.config.ts.
  */
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, errorMessage } from '../platform/errors';

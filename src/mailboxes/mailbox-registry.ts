@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { DeadlineSettings } from '../business-time/case-deadline';
 import { ConfigError, errorMessage } from '../platform/errors';
+import type { Env } from '../platform/env-values';
 import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from '../triage/priority';
@@ -87,8 +88,6 @@ export const REGISTRY_VERSION = 1;
 
 const ID = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
-
-type Env = Record<string, string | undefined>;
 
 /** Fields shared by every entry unless the entry sets them (the file's `defaults`). */
 export interface MailboxDefaults {

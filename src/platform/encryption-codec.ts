@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { PermanentError } from './errors';
-import type { PayloadKeys } from './temporal-security-config';
+import type { PayloadKeys } from './platform.config';
 
 /** The `encoding` metadata of an encrypted payload; anything else passes through untouched. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';

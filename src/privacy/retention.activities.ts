@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { PRIVACY_EVENTS } from './privacy.contract';
-import type { RetentionSettings } from './retention-config';
+import type { RetentionSettings } from './privacy.config';
 import type { RetentionKind, RetentionStore } from './retention-store.port';
 import type { AuditLog } from '../platform/store.port';
 import type { VectorIndex } from '../retrieval/vector-index.port';

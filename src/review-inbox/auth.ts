@@ -6,7 +6,7 @@
 import '@fastify/session';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InboxRole, InboxUsers } from './inbox-users.mariadb';
-import type { InboxConfig } from './inbox-config';
+import type { InboxConfig } from './review-inbox.config';
 
 export interface Actor {
   name: string;

@@ -5,7 +5,7 @@
  */
 import { OidcSignInError, type OidcSignIn } from './oidc-sign-in';
 import { INBOX_LOGIN_REFUSED, type LoginRefusalReason } from '../platform/domain';
-import type { InboxOidcConfig } from './inbox-config';
+import type { InboxOidcConfig } from './review-inbox.config';
 import { roleFromClaims } from './inbox-roles';
 import { clientAddress } from './auth';
 import type { InboxContext } from './app';

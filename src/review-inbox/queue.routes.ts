@@ -7,7 +7,7 @@ import {
   type QueueCursor,
   type QueueFilter,
 } from './review-store.mariadb';
-import type { Priority } from './inbox-config';
+import type { Priority } from './review-inbox.config';
 import { cleanSearch, QUEUE_SEARCH_MAX_CHARS } from './queue-search';
 import type { InboxContext } from './app';
 import { formatClock, formatDuration } from './format';

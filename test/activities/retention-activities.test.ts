@@ -4,7 +4,7 @@ import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
 import { createMariaDbRetentionStore } from '../../src/privacy/retention-store.mariadb';
 import { createRetentionActivities } from '../../src/privacy/retention.activities';
-import { readRetention, RETENTION_DEFAULTS, type RetentionSettings } from '../../src/privacy/retention-config';
+import { readRetention, RETENTION_DEFAULTS, type RetentionSettings } from '../../src/privacy/privacy.config';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

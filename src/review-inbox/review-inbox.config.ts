@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import type { InboxRole } from './inbox-roles';
 import type { SecretRef } from '../platform/secret-ref';
+import { envValues, TRUE_FALSE_WORDS, type Env } from '../platform/env-values';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -34,58 +35,54 @@ export interface InboxConfig {
   localUsers: boolean;
 }
 
-type Env = Record<string, string | undefined>;
+/** The review inbox's section of the configuration. */
+export interface ReviewInboxConfig {
+  /** The review inbox (INBOX_PORT, INBOX_AUTH, …). */
+  inbox: InboxConfig;
+}
+
+export function readReviewInboxConfig(env: Env, problems: string[]): ReviewInboxConfig {
+  return { inbox: readInboxConfig(env, problems) };
+}
 
 export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return n;
-  };
-  const auth = env.INBOX_AUTH?.trim().toLowerCase() || 'password';
-  if (auth !== 'password' && auth !== 'header') problems.push(`INBOX_AUTH must be password or header, got "${auth}"`);
+  const v = envValues(env, problems);
+  const auth = v.either('INBOX_AUTH', 'password', 'header', 'password');
   const trustedProxies = (env.INBOX_TRUSTED_PROXIES ?? '127.0.0.1,::1')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   for (const p of trustedProxies) if (!isIP(p)) problems.push(`INBOX_TRUSTED_PROXIES holds "${p}", not an IP address`);
-  const secret = env.INBOX_SESSION_SECRET?.trim() || undefined;
+  const secret = v.optional('INBOX_SESSION_SECRET');
   if (secret && secret.length < 32) problems.push('INBOX_SESSION_SECRET must have at least 32 characters');
-  const secureRaw = env.INBOX_COOKIE_SECURE?.trim().toLowerCase();
-  if (secureRaw && !['true', 'false', '1', '0', 'yes', 'no'].includes(secureRaw)) {
-    problems.push(`INBOX_COOKIE_SECURE must be true or false, got "${secureRaw}"`);
-  }
-  const ui = env.TEMPORAL_UI_URL?.trim() || 'http://127.0.0.1:8233';
+  // Without on/off, as ever: INBOX_COOKIE_SECURE=on is refused, not read as true.
+  const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false, TRUE_FALSE_WORDS);
+  const ui = v.text('TEMPORAL_UI_URL', 'http://127.0.0.1:8233');
   const oidc = readInboxOidcConfig(env, problems);
-  const local = env.INBOX_LOCAL_USERS?.trim().toLowerCase() || 'on';
-  if (local !== 'on' && local !== 'off') problems.push(`INBOX_LOCAL_USERS must be on or off, got "${local}"`);
-  if (local === 'off' && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
+  const localUsers = v.either('INBOX_LOCAL_USERS', 'on', 'off', 'on') === 'on';
+  if (!localUsers && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
   if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
+  const sla = (name: string, fallback: number) => v.intInRange(name, fallback, 1, 100_000);
   return {
-    port: int('INBOX_PORT', 8025, 0, 65535),
-    host: env.INBOX_HOST?.trim() || '127.0.0.1',
-    auth: auth === 'header' ? 'header' : 'password',
-    authHeader: (env.INBOX_AUTH_HEADER?.trim() || 'X-Forwarded-User').toLowerCase(),
+    port: v.intInRange('INBOX_PORT', 8025, 0, 65535),
+    host: v.text('INBOX_HOST', '127.0.0.1'),
+    auth,
+    authHeader: v.text('INBOX_AUTH_HEADER', 'X-Forwarded-User').toLowerCase(),
     trustedProxies,
     ...(secret ? { sessionSecret: secret } : {}),
-    cookieSecure: ['true', '1', 'yes'].includes(secureRaw ?? ''),
-    sessionHours: int('INBOX_SESSION_HOURS', 12, 1, 720),
-    sessionIdleMinutes: int('INBOX_SESSION_IDLE_MINUTES', 60, 5, 43_200),
+    cookieSecure,
+    sessionHours: v.intInRange('INBOX_SESSION_HOURS', 12, 1, 720),
+    sessionIdleMinutes: v.intInRange('INBOX_SESSION_IDLE_MINUTES', 60, 5, 43_200),
     slaMinutes: {
-      critical: int('INBOX_SLA_MINUTES_CRITICAL', 30, 1, 100_000),
-      high: int('INBOX_SLA_MINUTES_HIGH', 120, 1, 100_000),
-      normal: int('INBOX_SLA_MINUTES_NORMAL', 480, 1, 100_000),
-      low: int('INBOX_SLA_MINUTES_LOW', 1440, 1, 100_000),
+      critical: sla('INBOX_SLA_MINUTES_CRITICAL', 30),
+      high: sla('INBOX_SLA_MINUTES_HIGH', 120),
+      normal: sla('INBOX_SLA_MINUTES_NORMAL', 480),
+      low: sla('INBOX_SLA_MINUTES_LOW', 1440),
     },
     temporalUiUrl: ui.replace(/\/+$/, ''),
-    claimMinutes: int('INBOX_CLAIM_MINUTES', 5, 1, 240),
+    claimMinutes: v.intInRange('INBOX_CLAIM_MINUTES', 5, 1, 240),
     ...(oidc ? { oidc } : {}),
-    localUsers: local !== 'off',
+    localUsers,
   };
 }
 
@@ -114,28 +111,6 @@ export interface InboxOidcConfig {
   roleMap: Record<string, InboxRole>;
 }
 
-/** A secret given in one variable by reference: `env:NAME`, `file:PATH` or `{"env":"NAME"}` / `{"file":"PATH"}`. */
-export function parseSecretRefVar(name: string, raw: string, problems: string[]): SecretRef | undefined {
-  const text = raw.trim();
-  let ref: unknown;
-  if (text.startsWith('{')) {
-    try {
-      ref = JSON.parse(text);
-    } catch {
-      ref = null;
-    }
-  } else {
-    const m = /^(env|file):(.+)$/.exec(text);
-    ref = m ? { [m[1]!]: m[2]!.trim() } : null;
-  }
-  const r = ref as Record<string, unknown> | null;
-  if (r && Object.keys(r).length === 1 && typeof r.env === 'string' && /^[A-Z_][A-Z0-9_]*$/.test(r.env)) return { env: r.env };
-  if (r && Object.keys(r).length === 1 && typeof r.file === 'string' && r.file) return { file: r.file };
-  // A literal secret in the environment ends up in process listings and support dumps.
-  problems.push(`${name} must reference the secret (env:VARIABLE or file:/path), not contain it`);
-  return undefined;
-}
-
 export function readInboxOidcConfig(env: Env, problems: string[]): InboxOidcConfig | undefined {
   const issuer = env.INBOX_OIDC_ISSUER?.trim();
   if (!issuer) return undefined;
@@ -146,7 +121,6 @@ export function readInboxOidcConfig(env: Env, problems: string[]): InboxOidcConf
   };
   const clientId = env.INBOX_OIDC_CLIENT_ID?.trim() ?? '';
   if (!clientId) problems.push('INBOX_OIDC_CLIENT_ID is required with INBOX_OIDC_ISSUER');
-  const secretRaw = env.INBOX_OIDC_CLIENT_SECRET?.trim();
   const roleMap: Record<string, InboxRole> = {};
   for (const pair of (env.INBOX_OIDC_ROLE_MAP ?? '')
     .split(',')
@@ -161,7 +135,7 @@ export function readInboxOidcConfig(env: Env, problems: string[]): InboxOidcConf
     }
     roleMap[value] = role;
   }
-  const secret = secretRaw ? parseSecretRefVar('INBOX_OIDC_CLIENT_SECRET', secretRaw, problems) : undefined;
+  const secret = envValues(env, problems).secretRef('INBOX_OIDC_CLIENT_SECRET');
   return {
     issuer: url('INBOX_OIDC_ISSUER', issuer),
     clientId,

@@ -1,4 +1,11 @@
 /** How long personal data is kept (RETENTION_*), read with the rest of the configuration. 0 = keep. */
+import { envValues, type Env } from '../platform/env-values';
+
+/** The privacy section of the configuration. */
+export interface PrivacyConfig {
+  /** How long personal data is kept (RETENTION_*; docs/data-protection.md). */
+  retention: RetentionSettings;
+}
 
 export interface RetentionSettings {
   /** RETENTION_RAW_MAIL_DAYS (default 90): the raw message (.eml) of an email that ended (sent, rejected, ignored, failed). */
@@ -32,19 +39,14 @@ const NAMES: Record<keyof RetentionSettings, string> = {
 /** Up to 100 years; 0 keeps forever. */
 const MAX_DAYS = 36_500;
 
-export function readRetention(env: Record<string, string | undefined>, problems: string[]): RetentionSettings {
+export function readPrivacyConfig(env: Env, problems: string[]): PrivacyConfig {
+  return { retention: readRetention(env, problems) };
+}
+
+export function readRetention(env: Env, problems: string[]): RetentionSettings {
+  const v = envValues(env, problems);
   const out = { ...RETENTION_DEFAULTS };
-  for (const key of Object.keys(NAMES) as Array<keyof RetentionSettings>) {
-    const name = NAMES[key];
-    const raw = env[name]?.trim();
-    if (!raw) continue;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0 || n > MAX_DAYS) {
-      problems.push(`${name} must be a whole number of days between 0 (keep) and ${MAX_DAYS}, got "${raw}"`);
-      continue;
-    }
-    out[key] = n;
-  }
+  for (const key of Object.keys(NAMES) as Array<keyof RetentionSettings>) out[key] = v.daysOrKeep(NAMES[key], out[key], MAX_DAYS);
   // Bodies kept longer than the raw mail they came from is fine; raw mail outliving its body is not useful.
   if (out.rawMailDays > 0 && out.bodiesDays > 0 && out.rawMailDays > out.bodiesDays) {
     problems.push(`RETENTION_RAW_MAIL_DAYS (${out.rawMailDays}) must not exceed RETENTION_BODIES_DAYS (${out.bodiesDays})`);

@@ -1,0 +1,29 @@
+/** The triage section of the configuration (src/config.ts assembles the sections): PRIORITY_RULES, OWN_ADDRESSES, TRIAGE_ALLOW. */
+import { parsePriorityRules, type PriorityRule } from './priority';
+import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
+import type { Env } from '../platform/env-values';
+
+export interface TriageConfig {
+  priorityRules: PriorityRule[];
+  /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
+  triage: TriageSettings;
+}
+
+/** PRIORITY_RULES, read before the mailboxes: the `default` mailbox carries them. */
+export function readPriorityRules(env: Env, problems: string[]): PriorityRule[] {
+  const rules = parsePriorityRules(env.PRIORITY_RULES);
+  problems.push(...rules.problems);
+  return rules.rules;
+}
+
+/**
+ * OWN_ADDRESSES and TRIAGE_ALLOW. Our own addresses are SMTP_FROM's (`from`), OWN_ADDRESSES and
+ * every mailbox's From address (`mailboxFroms`): mail between our own mailboxes is a loop, never a customer.
+ */
+export function readTriageSettings(env: Env, problems: string[], from: string, mailboxFroms: readonly string[]): TriageSettings {
+  const own = parseOwnAddresses(env.OWN_ADDRESSES);
+  const allow = parseTriageAllow(env.TRIAGE_ALLOW);
+  problems.push(...own.problems, ...allow.problems);
+  const ours = [from.toLowerCase(), ...own.addresses, ...mailboxFroms.map((a) => a.toLowerCase()).filter(Boolean)];
+  return { ownAddresses: [...new Set(ours)], allow: allow.rules };
+}
