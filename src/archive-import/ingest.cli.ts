@@ -7,6 +7,7 @@ import { planArchive, readArchive } from './archive-sources';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { importMessage, type ImportContext, type ImportOutcome } from './import-message';
 import { createIngestProgress } from './ingest-progress';
+import { text, type CliCommand } from '../platform/cli-command';
 
 export { fileEmailId } from './import-message';
 
@@ -117,3 +118,27 @@ export async function ingest(config: Config, target: string, opts: IngestOptions
     (plan.ignored ? `; ${plan.ignored} other file(s) ignored` : '');
   return { lines, summary, failed: counts.error + counts.tooLarge + counts.unparseable };
 }
+
+export const ingestCommand: CliCommand<IngestReport> = {
+  name: 'ingest',
+  usage: `ingest <file|dir> [--history] [--mailbox ID]
+                                        import .eml files, mbox files and Maildir folders (as received in
+                                        mailbox ID, default "default"; --history: index only, no drafts);
+                                        one line per message (id, outcome, origin), a summary on stderr,
+                                        exit 1 if any was not taken; a re-run skips what is in already`,
+  options: { history: { type: 'boolean', default: false }, mailbox: { type: 'string' } },
+  async run(ctx, { positionals, values }) {
+    const mailboxId = text(values, 'mailbox');
+    const report = await ingest(ctx.config(), ctx.one(positionals, 'file or directory'), {
+      history: values.history === true,
+      ...(mailboxId !== undefined ? { mailboxId } : {}),
+      onLine: (line) => console.log(line),
+      tty: process.stdout.isTTY === true,
+      onProgress: (line) => console.error(line),
+    });
+    // The summary goes to stderr: stdout stays one line per file for scripts.
+    console.error(`email-rag ingest: ${report.summary}`);
+    return report;
+  },
+  exitCode: (report) => (report.failed > 0 ? 1 : undefined),
+};

@@ -9,6 +9,7 @@ import { stopAutomaticSend } from './autonomy.activities';
 import { readAutonomyStatus, switchAutonomy, type AutonomyStatus } from './autonomy-status';
 import type { Config } from '../config';
 import { CliError, connectDatabase } from '../platform/cli-context';
+import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
 export async function autonomyStatus(config: Config): Promise<AutonomyStatus> {
   const pool = await connectDatabase(config);
@@ -89,3 +90,38 @@ export function formatAutonomyStatus(s: AutonomyStatus): string {
   }
   return lines.join('\n');
 }
+
+const autonomySwitchCommand = (on: boolean): CliCommand<string> => ({
+  name: `autonomy ${on ? 'on' : 'off'}`,
+  ...(on ? {} : { usage: 'autonomy off|on --by NAME               switch every automatic send off (or on again); off by default' }),
+  options: { by: { type: 'string' } },
+  accepts: (rest) => rest.length === 0,
+  run: (ctx, { values }) => autonomySwitch(ctx.config(), on, text(values, 'by')),
+});
+
+export const autonomyCommands: CliCommand[] = [
+  {
+    name: 'autonomy status',
+    usage: `autonomy status [--json]                earned autonomy: the switch, each mailbox category's record (reviewed,
+                                        share approved unchanged) against its bar, and its state; pending
+                                        automatic sends`,
+    options: JSON_OPTION,
+    accepts: (rest) => rest.length === 0,
+    run: (ctx) => autonomyStatus(ctx.config()),
+    format: formatAutonomyStatus,
+  } satisfies CliCommand<AutonomyStatus>,
+  autonomySwitchCommand(false),
+  autonomySwitchCommand(true),
+  {
+    name: 'autonomy stop',
+    usage: `autonomy stop <emailId> [--draft ID] --by NAME
+                                        stop an automatic send: the draft waits for a person`,
+    options: { by: { type: 'string' }, draft: { type: 'string' } },
+    accepts: (rest) => rest.length === 1,
+    run(ctx, { positionals, values }) {
+      const draft = text(values, 'draft');
+      return autonomyStop(ctx.config(), positionals[0]!, { by: text(values, 'by'), ...(draft !== undefined ? { draft } : {}) });
+    },
+  } satisfies CliCommand<string>,
+  groupUsage('autonomy', 'autonomy status [--json] | autonomy off|on --by NAME | autonomy stop <emailId> [--draft ID] --by NAME'),
+];

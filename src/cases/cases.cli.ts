@@ -10,6 +10,7 @@ import { CASE_STATUSES, NEEDS_PERSON_STATUSES, type CaseStatus } from '../platfo
 import type { CaseReplyResult } from './case-replies.port';
 import type { CaseRow } from './cases.port';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+import { byOrActor, groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
 export interface CaseMailLine {
   emailId: string;
@@ -144,3 +145,45 @@ export function formatCaseReply(r: CaseReplyResult): string {
     ...r.covered.map((c) => `  ${c.emailId}\t${c.held ? 'held for the reply' : `refused: ${c.message}`}`),
   ].join('\n');
 }
+
+const oneCase = (rest: string[]) => rest.length === 1 && !!rest[0];
+
+export const casesCommands: CliCommand[] = [
+  {
+    name: 'cases list',
+    usage: `cases list [--status open|waiting_for_customer|closed] [--mailbox ID] [--correspondent ADDR] [--json]
+                                        cases: a correspondent's open work, newest first`,
+    options: { ...JSON_OPTION, status: { type: 'string' }, mailbox: { type: 'string' }, correspondent: { type: 'string' } },
+    accepts: (rest) => rest.length === 0,
+    run: (ctx, { values }) =>
+      casesList(ctx.config(), {
+        status: text(values, 'status'),
+        mailbox: text(values, 'mailbox'),
+        correspondent: text(values, 'correspondent'),
+      }),
+    format: formatCases,
+  } satisfies CliCommand<CaseRow[]>,
+  {
+    name: 'cases show',
+    usage: 'cases show CASE [--json]                a case: its mails (status, current draft) and its history',
+    options: JSON_OPTION,
+    accepts: oneCase,
+    run: (ctx, { positionals }) => casesShow(ctx.config(), positionals[0]!),
+    format: formatCase,
+  } satisfies CliCommand<CaseDetail>,
+  {
+    name: 'cases answer',
+    usage: `cases answer CASE --by NAME [--body-file F]
+                                        answer every mail of the case waiting for approval in one reply
+                                        (the oldest one's draft, or F); exit 5 if refused`,
+    options: { ...JSON_OPTION, by: { type: 'string' }, 'body-file': { type: 'string' } },
+    accepts: oneCase,
+    run(ctx, { positionals, values }) {
+      const bodyFile = text(values, 'body-file');
+      return casesAnswer(ctx.config(), positionals[0]!, { by: byOrActor(values), ...(bodyFile ? { bodyFile } : {}) });
+    },
+    format: formatCaseReply,
+    exitCode: (r) => (r.accepted ? undefined : 5),
+  } satisfies CliCommand<CaseReplyResult>,
+  groupUsage('cases', 'cases list | cases show CASE | cases answer CASE --by NAME'),
+];

@@ -9,6 +9,7 @@ import { errorMessage } from '../platform/errors';
 import { emailDisplay } from '../platform/workflow-summary';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
+import { text, type CliCommand } from '../platform/cli-command';
 
 /**
  * A person pulls an email that triage set aside (`ignored`) back into the pipeline: the email
@@ -73,3 +74,15 @@ export async function answer(config: Config, emailId: string, by: string): Promi
     await pool.end();
   }
 }
+
+export const answerCommand: CliCommand<string> = {
+  name: 'answer',
+  usage: 'answer <emailId> --by NAME              draft a reply to an email triage set aside (status ignored)',
+  options: { by: { type: 'string' } },
+  run(ctx, { positionals, values }) {
+    const id = ctx.one(positionals, 'email id');
+    const by = text(values, 'by');
+    if (by === undefined || by.trim() === '') throw new CliError('answer needs --by NAME (who asked for the reply)', 2);
+    return answer(ctx.config(), id, by.trim());
+  },
+};

@@ -7,6 +7,7 @@ import { errorMessage } from '../platform/errors';
 import type { DecisionInput, DecisionResult, EmailWorkflowState } from './email.workflow';
 import { stateQuery } from './email.workflow';
 import { CliError, connectTemporal } from '../platform/cli-context';
+import { byOrActor, text, type CliCommand } from '../platform/cli-command';
 
 /** Exit code of a decision the workflow refused (stale draft, second decision, …). */
 export const REFUSED_EXIT = 5;
@@ -173,3 +174,64 @@ export async function markSent(config: Config, workflowId: string, opts: { by: s
     return `${workflowId}: ${r.message}`;
   });
 }
+
+const approveCommand: CliCommand<string> = {
+  name: 'approve',
+  usage: `approve <workflowId> [--draft N|ID] [--body-file F] [--by NAME]
+                                        approve the draft you read (shown first); --draft pins it`,
+  options: { 'body-file': { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } },
+  run(ctx, { positionals, values }) {
+    const draft = text(values, 'draft');
+    const opts = { by: byOrActor(values), bodyFile: text(values, 'body-file'), ...(draft ? { draft } : {}) };
+    return approve(ctx.config(), ctx.one(positionals, 'workflow id'), opts);
+  },
+};
+
+const rejectCommand: CliCommand<string> = {
+  name: 'reject',
+  usage: 'reject <workflowId> --reason R [--draft N|ID] [--by NAME]',
+  options: { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } },
+  run(ctx, { positionals, values }) {
+    const reason = text(values, 'reason');
+    if (reason === undefined || reason.trim() === '') throw new CliError('reject needs --reason "…"', 2);
+    const draft = text(values, 'draft');
+    const opts = { by: byOrActor(values), reason, ...(draft !== undefined ? { draft } : {}) };
+    return reject(ctx.config(), ctx.one(positionals, 'workflow id'), opts);
+  },
+};
+
+const redraftCommand: CliCommand<string> = {
+  name: 'redraft',
+  usage: `redraft <workflowId> [--reason R] [--by NAME]
+                                        ask for a new draft`,
+  options: { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } },
+  run(ctx, { positionals, values }) {
+    const [reason, draft] = [text(values, 'reason'), text(values, 'draft')];
+    const opts = { by: byOrActor(values), ...(reason !== undefined ? { reason } : {}), ...(draft !== undefined ? { draft } : {}) };
+    return redraft(ctx.config(), ctx.one(positionals, 'workflow id'), opts);
+  },
+};
+
+const resendCommand: CliCommand<string> = {
+  name: 'resend',
+  usage: `resend <workflowId> [--force] [--by NAME]
+                                        next send round now; --force only for a send in doubt,
+                                        after checking the SMTP log: one more attempt`,
+  options: { force: { type: 'boolean', default: false }, by: { type: 'string' } },
+  run: (ctx, { positionals, values }) =>
+    resend(ctx.config(), ctx.one(positionals, 'workflow id'), { by: byOrActor(values), force: values.force === true }),
+};
+
+const markSentCommand: CliCommand<string> = {
+  name: 'mark-sent',
+  usage: `mark-sent <workflowId> [--note N] [--by NAME]
+                                        a send in doubt did arrive: record it as sent
+(a decision the workflow refuses exits 5 with its reason)`,
+  options: { note: { type: 'string' }, by: { type: 'string' } },
+  run(ctx, { positionals, values }) {
+    const note = text(values, 'note');
+    return markSent(ctx.config(), ctx.one(positionals, 'workflow id'), { by: byOrActor(values), ...(note !== undefined ? { note } : {}) });
+  },
+};
+
+export const approvalCommands: CliCommand[] = [approveCommand, rejectCommand, redraftCommand, resendCommand, markSentCommand];

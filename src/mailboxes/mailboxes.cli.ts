@@ -19,6 +19,8 @@ import type { WatcherRow } from './watcher-health.port';
 import type { PollHealth } from './mailbox-health.port';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { pollScheduleId } from '../operations/schedules';
+import { groupUsage, JSON_OPTION, type CliCommand } from '../platform/cli-command';
+import { mailboxesAuthorize } from './mailbox-authorize.cli';
 
 /** One mailbox as `email-rag mailboxes list` shows it: settings, secret references (never values), health. */
 export interface MailboxListing {
@@ -332,3 +334,47 @@ export function mailboxesSetEnabled(config: Config, id: string, enabled: boolean
   renameSync(tmp, full);
   return `mailbox ${id} ${word} in ${file}; run \`email-rag schedules install\` to ${enabled ? 'create' : 'remove'} its poll schedule`;
 }
+
+const setEnabled = (enabled: boolean): CliCommand<string> => ({
+  name: `mailboxes ${enabled ? 'enable' : 'disable'}`,
+  ...(enabled
+    ? {}
+    : {
+        usage: `mailboxes disable|enable ID             set enabled: false|true of ID in MAILBOXES_FILE (comments kept);
+                                        then schedules install`,
+      }),
+  accepts: (rest) => rest.length === 1 && !!rest[0],
+  run: (ctx, { positionals }) => Promise.resolve(mailboxesSetEnabled(ctx.config(), positionals[0]!, enabled)),
+});
+
+export const mailboxesCommands: CliCommand[] = [
+  {
+    name: 'mailboxes list',
+    usage: `mailboxes list [--json]                 the mailbox registry: accounts, folders, identities, secret references
+                                        (never values), schedule state, last successful poll, last error`,
+    options: JSON_OPTION,
+    accepts: (rest) => rest.length === 0,
+    run: (ctx) => mailboxesList(ctx.config()),
+    format: formatMailboxList,
+  } satisfies CliCommand<MailboxList>,
+  {
+    name: 'mailboxes check',
+    usage: `mailboxes check [ID] [--json]           try IMAP login, folders, Sent folder and SMTP (EHLO, AUTH) of every
+                                        enabled mailbox or of ID, sending nothing; exit 1 if any fails`,
+    options: JSON_OPTION,
+    accepts: (rest) => rest.length <= 1,
+    run: (ctx, { positionals }) => mailboxesCheck(ctx.config(), positionals[0]),
+    format: formatMailboxChecks,
+    exitCode: (checks) => (checks.some((c) => !c.ok) ? 1 : undefined),
+  } satisfies CliCommand<MailboxCheck[]>,
+  {
+    name: 'mailboxes authorize',
+    usage: `mailboxes authorize ID                  OAuth2 device-code sign-in for ID (delegated Microsoft 365, Google,
+                                        OIDC): stores the refresh token in its { file } reference (0600)`,
+    accepts: (rest) => rest.length === 1 && !!rest[0],
+    run: (ctx, { positionals }) => mailboxesAuthorize(ctx.config(), positionals[0]!, (line) => console.log(line)),
+  } satisfies CliCommand<string>,
+  setEnabled(false),
+  setEnabled(true),
+  groupUsage('mailboxes', 'mailboxes list | mailboxes check [ID] | mailboxes authorize ID | mailboxes disable|enable ID'),
+];

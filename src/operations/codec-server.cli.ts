@@ -3,6 +3,7 @@ import { createEncryptionCodec } from '../platform/encryption-codec';
 import type { Config } from '../config';
 import { createLogger } from '../platform/logger';
 import { CliError } from '../platform/cli-context';
+import type { CliCommand } from '../platform/cli-command';
 
 const logger = createLogger('codec-server');
 
@@ -44,3 +45,9 @@ export async function runCodecServer(config: Config): Promise<void> {
     process.once('SIGINT', stop);
   });
 }
+
+export const codecServerCommand: CliCommand<void> = {
+  name: 'codec-server',
+  usage: 'codec-server                            decrypt payloads for the Web UI / temporal CLI (CODEC_PORT, CODEC_TOKEN)',
+  run: (ctx) => runCodecServer(ctx.config()),
+};

@@ -10,6 +10,7 @@ import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../platform/
 import { redraft, resend } from '../email/approval.cli';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
+import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
 export async function dlqList(config: Config): Promise<DeadLetter[]> {
   const pool = await connectDatabase(config);
@@ -121,3 +122,37 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
     await temporal.close();
   }
 }
+
+/** `<id>`: a dead letter's number. */
+const oneId = (rest: string[]) => rest.length === 1 && Number.isInteger(Number(rest[0])) && Number(rest[0]) > 0;
+
+export const dlqCommands: CliCommand[] = [
+  {
+    name: 'dlq list',
+    usage: 'dlq list [--json]                       dead letters: steps with no automatic retry left',
+    options: JSON_OPTION,
+    accepts: (rest) => rest.length === 0,
+    run: (ctx) => dlqList(ctx.config()),
+    format: formatDeadLetters,
+  } satisfies CliCommand<DeadLetter[]>,
+  {
+    name: 'dlq show',
+    usage: 'dlq show <id> [--json]                  payload reference, cause, retry history, correlation id',
+    options: JSON_OPTION,
+    accepts: oneId,
+    run: (ctx, { positionals }) => dlqShow(ctx.config(), Number(positionals[0])),
+    format: formatDeadLetter,
+  } satisfies CliCommand<DeadLetterView>,
+  {
+    name: 'dlq requeue',
+    usage: 'dlq requeue <id> --by NAME              re-run a dead step after a fix',
+    options: { by: { type: 'string' } },
+    accepts: oneId,
+    run(ctx, { positionals, values }) {
+      const by = text(values, 'by');
+      if (by === undefined || by.trim() === '') throw new CliError('dlq requeue needs --by NAME (who authorised it)', 2);
+      return dlqRequeue(ctx.config(), Number(positionals[0]), by);
+    },
+  } satisfies CliCommand<string>,
+  groupUsage('dlq', 'dlq list | dlq show <id> | dlq requeue <id> --by NAME'),
+];

@@ -1,6 +1,7 @@
 import { readMetrics, type Metrics } from './operations.mariadb';
 import type { Config } from '../config';
-import { connectDatabase } from '../platform/cli-context';
+import { CliError, connectDatabase } from '../platform/cli-context';
+import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 
 export type { Metrics } from './operations.mariadb';
 
@@ -42,3 +43,20 @@ export function formatMetrics(m: Metrics): string {
     ...(m.alerts.length > 0 ? m.alerts.map((a) => `ALERT: ${a}`) : ['alerts: none']),
   ].join('\n');
 }
+
+export const metricsCommand: CliCommand<Metrics> = {
+  name: 'metrics',
+  usage: `metrics [--json] [--minutes N] [--urgent-deadline M]
+                                        intake, time to draft, step runtimes and failures, backlog age, alerts`,
+  options: { ...JSON_OPTION, minutes: { type: 'string' }, 'urgent-deadline': { type: 'string' } },
+  run(ctx, { values }) {
+    const minutes = Number(values.minutes ?? 60);
+    const deadline = Number(values['urgent-deadline'] ?? 30);
+    if (!Number.isInteger(minutes) || minutes < 1 || !Number.isInteger(deadline) || deadline < 1) {
+      throw new CliError('--minutes and --urgent-deadline take whole numbers of minutes', 2);
+    }
+    return metrics(ctx.config(), minutes, deadline);
+  },
+  format: formatMetrics,
+  exitCode: (m) => (m.alerts.length > 0 ? 4 : undefined),
+};

@@ -3,10 +3,11 @@ import { gapCandidates, outcomeCounts } from './draft-quality.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import type { Config } from '../config';
 import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../platform/domain';
-import { parseWindow, summariseOutcomes, type QualityGrouping, type QualityReport } from './draft-quality';
+import { parseWindow, QUALITY_GROUPINGS, summariseOutcomes, type QualityGrouping, type QualityReport } from './draft-quality';
 import { groupGaps, type GroupedGaps } from './gap-clusters';
 import type { Embedder } from '../retrieval/embedder.port';
 import { CliError, connectDatabase } from '../platform/cli-context';
+import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 
 export interface GapsReport extends GroupedGaps {
   since: string;
@@ -99,3 +100,28 @@ export function formatGaps(r: GapsReport): string {
     ),
   ].join('\n');
 }
+
+export const qualityCommand: CliCommand<QualityReport | GapsReport> = {
+  name: 'quality',
+  usage: `quality [--since 30d] [--by category|mailbox|language|drafter|prompt|model] [--json]
+                                        what became of the decided drafts: shares approved unchanged, lightly
+                                        (< 40 % of words) or heavily edited, rejected, redrafted, written by a person
+quality --gaps [--since 30d] [--json]   knowledge gaps: mails whose draft found no source or was heavily edited
+                                        or rejected, grouped by topic with the embedder`,
+  options: {
+    ...JSON_OPTION,
+    gaps: { type: 'boolean', default: false },
+    since: { type: 'string', default: '30d' },
+    by: { type: 'string', default: 'category' },
+  },
+  async run(ctx, { values }) {
+    const since = String(values.since);
+    const by = String(values.by);
+    if (values.gaps) return qualityGaps(ctx.config(), { since });
+    if (!(QUALITY_GROUPINGS as readonly string[]).includes(by)) {
+      throw new CliError(`--by takes one of ${QUALITY_GROUPINGS.join(', ')}`, 2);
+    }
+    return quality(ctx.config(), { since, by: by as QualityGrouping });
+  },
+  format: (r, { values }) => (values.gaps ? formatGaps(r as GapsReport) : formatQuality(r as QualityReport)),
+};

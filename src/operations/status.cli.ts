@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SEND_STATUS, SEND_STATUSES } from '../platform/domain';
 import type { PollHealth } from '../mailboxes/mailbox-health.port';
 import { connectDatabase } from '../platform/cli-context';
+import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 import { pollHealthLine } from '../mailboxes/mailboxes.cli';
 import { createMariaDbWatcherHealth } from '../mailboxes/watcher-health.mariadb';
 import type { WatcherRow } from '../mailboxes/watcher-health.port';
@@ -126,3 +127,32 @@ export async function drafts(config: Config) {
     await pool.end();
   }
 }
+
+export const statusCommand: CliCommand<StatusReport> = {
+  name: 'status',
+  usage: `status [--json]                         emails per status, queue rows per status, dead letters; per mailbox:
+                                        emails per status, last successful poll and current poll failures`,
+  options: JSON_OPTION,
+  run: (ctx) => status(ctx.config()),
+  format: formatStatus,
+};
+
+type AwaitingDraft = Awaited<ReturnType<typeof drafts>>[number];
+
+export function formatDrafts(list: AwaitingDraft[]): string {
+  if (list.length === 0) return 'no drafts waiting for approval';
+  return list
+    .map((d) => {
+      const flags = d.flags.length > 0 ? `, flags: ${d.flags.join(' ')}` : '';
+      return `${d.emailId}\tdraft ${d.version} (${d.id})\tto ${d.to.address}\t${d.subject}\t(${d.drafter}/${d.model}, confidence ${d.confidence}${flags})`;
+    })
+    .join('\n');
+}
+
+export const draftsCommand: CliCommand<AwaitingDraft[]> = {
+  name: 'drafts',
+  usage: 'drafts [--json]                         drafts waiting for approval',
+  options: JSON_OPTION,
+  run: (ctx) => drafts(ctx.config()),
+  format: formatDrafts,
+};

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { parseWindow } from '../operations/draft-quality';
 import type { AccessRow } from './access-log.port';
 import { CliError, connectDatabase } from '../platform/cli-context';
+import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
 export interface AccessQuery {
   user?: string;
@@ -43,3 +44,17 @@ export function formatAccess(rows: AccessRow[]): string {
     )
     .join('\n');
 }
+
+export const auditCommands: CliCommand[] = [
+  {
+    name: 'audit access',
+    usage: `audit access [--user NAME] [--email ID] [--since 7d] [--json]
+                                        who opened which email in the inbox, who exported or erased what`,
+    options: { ...JSON_OPTION, user: { type: 'string' }, email: { type: 'string' }, since: { type: 'string' } },
+    accepts: (rest) => rest.length === 0,
+    run: (ctx, { values }) =>
+      auditAccess(ctx.config(), { user: text(values, 'user'), email: text(values, 'email'), since: text(values, 'since') }),
+    format: formatAccess,
+  } satisfies CliCommand<AccessRow[]>,
+  groupUsage('audit', 'audit access [options]'),
+];

@@ -23,6 +23,7 @@ import { eraseCorrespondent, ErasureRefusedError, type ErasureReport } from './p
 import { addressHash, subjectAddress } from './privacy-subject';
 import type { VectorIndex } from '../retrieval/vector-index.port';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+import { byOrActor, groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
 /** Forgetting needs no vectors: Qdrant is reached without an embedder. */
 const NO_EMBEDDER = { model: 'none', embed: () => Promise.reject(new Error('forgetting embeds nothing')) };
@@ -186,3 +187,57 @@ export async function privacyPurge(config: Config, opts: { dryRun: boolean; batc
     await pool.end();
   }
 }
+
+const oneAddress = (rest: string[]) => rest.length === 1 && !!rest[0];
+
+export const privacyCommands: CliCommand[] = [
+  {
+    name: 'privacy export',
+    usage: `privacy export <address> [--out DIR] [--by NAME]
+                                        everything held about the address as one zip (data.json + .eml files)`,
+    options: { ...JSON_OPTION, out: { type: 'string' }, by: { type: 'string' } },
+    accepts: oneAddress,
+    run(ctx, { positionals, values }) {
+      const out = text(values, 'out');
+      return privacyExport(ctx.config(), positionals[0]!, { by: byOrActor(values), ...(out ? { out } : {}) });
+    },
+    format: (r) => `${r.file}: ${r.emails} email(s), ${r.rawMessages} raw message(s), ${r.attachments} attachment(s)`,
+  } satisfies CliCommand<ExportResult>,
+  {
+    name: 'privacy erase',
+    usage: `privacy erase <address> --by NAME [--force] [--dry-run]
+                                        erase their data in MariaDB, the indexes and Temporal; exit 5 if a send
+                                        of theirs is running or in doubt (--force after checking it)`,
+    options: {
+      ...JSON_OPTION,
+      by: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+    },
+    accepts: oneAddress,
+    run(ctx, { positionals, values }) {
+      const by = text(values, 'by');
+      if (by === undefined || by.trim() === '') throw new CliError('privacy erase needs --by NAME (who asked for it)', 2);
+      return privacyErase(ctx.config(), positionals[0]!, {
+        by: by.trim(),
+        force: values.force === true,
+        dryRun: values['dry-run'] === true,
+      });
+    },
+    format: formatErasure,
+  } satisfies CliCommand<ErasureReport>,
+  {
+    name: 'privacy purge',
+    usage: 'privacy purge [--dry-run]               remove what RETENTION_* says has expired, in batches',
+    options: { ...JSON_OPTION, 'dry-run': { type: 'boolean', default: false } },
+    accepts: (rest) => rest.length === 0,
+    run: (ctx, { values }) => privacyPurge(ctx.config(), { dryRun: values['dry-run'] === true }),
+    format(r, { values }) {
+      const line = Object.entries(r.purged)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+      return `${values['dry-run'] ? 'expired' : 'purged'}: ${line || 'nothing (every RETENTION_* is 0)'}`;
+    },
+  } satisfies CliCommand<PurgeResult>,
+  groupUsage('privacy', 'privacy export <address> | privacy erase <address> --by NAME | privacy purge'),
+];

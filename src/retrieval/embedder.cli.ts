@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { errorMessage } from '../platform/errors';
 import { buildEmbedder } from './embedder';
 import { CliError } from '../platform/cli-context';
+import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 
 export interface EmbedderCheck {
   mode: Config['embedder']['mode'];
@@ -42,3 +43,14 @@ export function formatEmbedderCheck(c: EmbedderCheck): string {
   if (c.mode === 'off') return 'embedder: off (EMBEDDER=off): no vectors, retrieval by words only';
   return `embedder: ${c.description}: answers, ${c.dimensions ?? '?'} dimensions, a query and a passage in ${c.ms ?? '?'} ms`;
 }
+
+export const embedderCommand: CliCommand<EmbedderCheck> = {
+  name: 'embedder',
+  usage: `embedder [--json]                       does the embedder (EMBEDDER) answer: mode, model, where, dimensions;
+                                        exit 1 if it does not`,
+  options: JSON_OPTION,
+  run: (ctx) => checkEmbedder(ctx.config()),
+  // Without --json a failed check is an error line (formatEmbedderCheck throws); with it, the JSON and exit 1.
+  format: formatEmbedderCheck,
+  exitCode: (c) => (c.ok ? undefined : 1),
+};

@@ -5,6 +5,7 @@ import { errorMessage } from '../platform/errors';
 import { buildIndex, syncKnowledgeFolder } from './configured-index';
 import { buildEmbedder } from './embedder';
 import { CliError, connectDatabase } from '../platform/cli-context';
+import { onlySubcommand, type CliCommand } from '../platform/cli-command';
 
 /** `email-rag knowledge sync`: indexes new and changed files of KNOWLEDGE_DIR, removes deleted ones. */
 export async function knowledgeSync(config: Config): Promise<string[]> {
@@ -34,3 +35,13 @@ export async function knowledgeSync(config: Config): Promise<string[]> {
     await pool.end();
   }
 }
+
+export const knowledgeCommands: CliCommand[] = [
+  {
+    name: 'knowledge sync',
+    usage: 'knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones',
+    accepts: (rest) => rest.length === 0,
+    run: (ctx) => knowledgeSync(ctx.config()),
+  } satisfies CliCommand<string[]>,
+  onlySubcommand('knowledge', 'sync'),
+];

@@ -10,6 +10,8 @@ import { INBOX_SESSIONS_ENDED } from '../platform/domain';
 import { passwordProblem } from './password-rules';
 import { accountKey } from './login-guard';
 import { CliError, connectDatabase } from '../platform/cli-context';
+import { text, type CliArgs, type CliCommand, type CliOptions } from '../platform/cli-command';
+import { runInbox } from './server';
 
 /** Ends every open inbox session of `name` (in all inbox processes at once), with an audit row. */
 async function endSessions(pool: Pool, name: string, reason: string): Promise<number> {
@@ -109,3 +111,48 @@ export async function inboxUsersResetPassword(config: Config, name: string, pass
     await pool.end();
   }
 }
+
+const GROUP = 'usage: email-rag inbox | inbox users add NAME --role R | inbox users disable|reset-password|sign-out|unlock NAME';
+
+/** `inbox users <action> NAME`. */
+function userCommand(
+  action: string,
+  usage: string,
+  run: (config: Config, name: string, values: CliArgs['values']) => Promise<string>,
+  options?: CliOptions,
+): CliCommand<string> {
+  return {
+    name: `inbox users ${action}`,
+    usage,
+    ...(options ? { options } : {}),
+    accepts: (rest) => rest.length === 1 && !!rest[0],
+    run: (ctx, { positionals, values }) => run(ctx.config(), positionals[0]!, values),
+  };
+}
+
+export const inboxCommands: CliCommand[] = [
+  {
+    name: 'inbox',
+    usage: 'inbox                                   run the review inbox web app on INBOX_PORT (see docs/review-inbox.md)',
+    run: (ctx, { positionals }) => (positionals.length === 0 ? runInbox(ctx.config()) : Promise.reject(ctx.usageError(GROUP))),
+  } satisfies CliCommand<void>,
+  userCommand(
+    'add',
+    `inbox users add NAME --role reviewer|operator
+                                        add or update an inbox user; the password is read from stdin`,
+    async (config, name, values) => inboxUsersAdd(config, name, text(values, 'role') ?? 'reviewer', await readPassword()),
+    { role: { type: 'string' } },
+  ),
+  userCommand('disable', 'inbox users disable NAME                disable an inbox user (ends their open sessions)', inboxUsersDisable),
+  userCommand(
+    'reset-password',
+    "inbox users reset-password NAME         a new password (read from stdin); ends the user's sessions",
+    async (config, name) => inboxUsersResetPassword(config, name, await readPassword()),
+  ),
+  userCommand(
+    'sign-out',
+    'inbox users sign-out NAME               end the open review-inbox sessions of a user everywhere',
+    inboxUsersSignOut,
+  ),
+  userCommand('unlock', 'inbox users unlock NAME                 lift the sign-in delay or lock of a name', inboxUsersUnlock),
+];
