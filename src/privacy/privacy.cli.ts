@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { createArangoGraph } from '../retrieval/thread-graph.arango';
+import { configuredGraph } from '../retrieval/configured-index';
 import { createMariaDbAccessLog } from './access-log.mariadb';
 import { createMariaDbAttachmentStore } from '../attachments/attachment-store.mariadb';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
@@ -41,14 +41,7 @@ export function forgettingIndex(config: Config, pool: Pool): Pick<VectorIndex, '
   return createCompositeIndex({
     primary: createFullTextIndex(pool),
     vector: config.qdrant ? createQdrantIndex({ ...config.qdrant, embedder: NO_EMBEDDER }) : undefined,
-    graph: config.arango
-      ? createArangoGraph({
-          url: config.arango.url,
-          databaseName: config.arango.database,
-          username: config.arango.username,
-          password: config.arango.password,
-        })
-      : undefined,
+    graph: configuredGraph(config),
     messages: createMariaDbMessageStore(pool),
     onDegraded: () => Promise.resolve(),
   });

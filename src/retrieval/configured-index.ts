@@ -17,9 +17,16 @@ import { createMariaDbKnowledgeLedger } from './knowledge-ledger.mariadb';
 import { syncKnowledge, type KnowledgeSyncResult } from './knowledge-sync';
 import { limitEmbedder } from './limited-embedder';
 import { createArangoGraph } from './thread-graph.arango';
+import type { ThreadGraph } from './thread-graph.port';
 import type { VectorIndex } from './vector-index.port';
 import { createQdrantIndex } from './vector-index.qdrant';
 import { RETRIEVAL_AUDIT_EVENTS } from './retrieval.contract';
+
+/** The thread graph in ArangoDB, when ARANGO_URL names one. */
+export function configuredGraph(config: Config): ThreadGraph | undefined {
+  const a = config.arango;
+  return a ? createArangoGraph({ url: a.url, databaseName: a.database, username: a.username, password: a.password }) : undefined;
+}
 
 /**
  * The index with every configured part: full text always (with vectors beside the passages when
@@ -38,14 +45,7 @@ export function buildIndex(config: Config, pool: Pool, messages: MessageStore, a
     method,
     // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
     vector: config.qdrant && shared ? createQdrantIndex({ ...config.qdrant, embedder: shared }) : undefined,
-    graph: config.arango
-      ? createArangoGraph({
-          url: config.arango.url,
-          databaseName: config.arango.database,
-          username: config.arango.username,
-          password: config.arango.password,
-        })
-      : undefined,
+    graph: configuredGraph(config),
     messages,
     personalData: createMariaDbPersonalData(pool),
     account: config.imap.user,
