@@ -17,13 +17,10 @@ import { IMPORT_AUDIT_EVENTS } from './archive-import/archive-import.contract';
 import { MAILBOX_AUDIT_EVENTS } from './mailboxes/mailboxes.contract';
 import { OPERATIONS_AUDIT_EVENTS } from './operations/operations.contract';
 import { PLATFORM_AUDIT_EVENTS } from './platform/contract';
-import { INBOX_LOGIN_REFUSED, INBOX_SESSIONS_ENDED } from './platform/domain';
 import { PRIVACY_EVENTS } from './privacy/privacy.contract';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox/review-inbox.contract';
 import { RETRIEVAL_AUDIT_EVENTS } from './retrieval/retrieval.contract';
 import { TRIAGE_AUDIT_EVENTS } from './triage/triage.contract';
-
-/** The audit events of the review inbox (declared in platform/domain.ts: operations counts them). */
-const REVIEW_INBOX_AUDIT_EVENTS = { loginRefused: INBOX_LOGIN_REFUSED, sessionsEnded: INBOX_SESSIONS_ENDED } as const;
 
 /** Each group of audit events, by who declares it. */
 export const AUDIT_EVENT_GROUPS = Object.freeze({

@@ -1,7 +1,7 @@
 import { FAILURE_TYPES, PLATFORM_AUDIT_EVENTS } from '../platform/contract';
+import { REVIEW_INBOX_AUDIT_EVENTS } from '../review-inbox/review-inbox.contract';
 import {
   EMAIL_STATUSES,
-  INBOX_LOGIN_REFUSED,
   LOGIN_REFUSAL_REASONS,
   NEEDS_PERSON_STATUSES,
   PRIORITIES,
@@ -185,7 +185,7 @@ async function loginRefusalsBetween(pool: Queryable, from: Date, to: Date) {
     // A row over the burst limit stands for details.count refusals (one row per address and 10 s).
     `SELECT JSON_VALUE(details, '$.reason') AS reason, SUM(COALESCE(JSON_VALUE(details, '$.count'), 1)) AS n FROM audit_log
       WHERE event_type = ? AND created_at > ? AND created_at <= ? GROUP BY reason`,
-    [INBOX_LOGIN_REFUSED, from, to],
+    [REVIEW_INBOX_AUDIT_EVENTS.loginRefused, from, to],
   );
   const known = new Set<string>(LOGIN_REFUSAL_REASONS);
   // A reason the code does not know (an odd row) is not a label value of its own.

@@ -163,11 +163,9 @@ export const TRIAGE_HELD_FOR_PERSON: readonly TriageClass[] = Object.freeze(['fe
 
 /**
  * A refused review-inbox sign-in (one audit row each, counted by the worker as
- * email_rag_inbox_login_refusals_total{reason}) and why it was refused. The review inbox's audit
- * events stay here, not in a contract module of the review inbox: operations counts them, and
- * operations is a feature the review inbox depends on.
+ * email_rag_inbox_login_refusals_total{reason}) and why it was refused.
+ * The audit event itself is the review inbox's (`REVIEW_INBOX_AUDIT_EVENTS.loginRefused`).
  */
-export const INBOX_LOGIN_REFUSED = 'inbox_login_refused';
 export const LOGIN_REFUSAL_REASONS = [
   'wrong_credentials',
   'too_soon',
@@ -179,8 +177,6 @@ export const LOGIN_REFUSAL_REASONS = [
   'sso_no_role',
 ] as const;
 export type LoginRefusalReason = (typeof LOGIN_REFUSAL_REASONS)[number];
-/** Audit event: the open inbox sessions of a person were ended (disabled, new password or role, sign-out everywhere). */
-export const INBOX_SESSIONS_ENDED = 'inbox_sessions_ended';
 
 export const PRIORITIES = ['critical', 'high', 'normal', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];

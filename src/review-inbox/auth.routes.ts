@@ -1,4 +1,4 @@
-import { INBOX_SESSIONS_ENDED } from '../platform/domain';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { clientAddress } from './auth';
 import type { InboxContext } from './app';
 import { formatDuration } from './format';
@@ -56,7 +56,7 @@ export function registerAuthRoutes({ app, deps, page, sessions, guard, audit, ss
     await audit.record({
       emailId: null,
       correlationId: `inbox-user-${name}`.slice(0, 191),
-      eventType: INBOX_SESSIONS_ENDED,
+      eventType: REVIEW_INBOX_AUDIT_EVENTS.sessionsEnded,
       actor: name,
       message: `${name} signed out everywhere: ${ended} session(s) ended`,
       details: { reason: 'sign_out_everywhere', sessions: ended },

@@ -6,7 +6,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbLoginThrottle } from './login-throttle.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import { createMariaDbSessionStore } from './session-store.mariadb';
-import { INBOX_SESSIONS_ENDED } from '../platform/domain';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { passwordProblem } from './password-rules';
 import { accountKey } from './login-guard';
 import { CliError, connectDatabase } from '../platform/cli-context';
@@ -19,7 +19,7 @@ async function endSessions(pool: Pool, name: string, reason: string): Promise<nu
   await createMariaDbAuditLog(pool).record({
     emailId: null,
     correlationId: `inbox-user-${name}`.slice(0, 191),
-    eventType: INBOX_SESSIONS_ENDED,
+    eventType: REVIEW_INBOX_AUDIT_EVENTS.sessionsEnded,
     actor: 'email-rag inbox users',
     message: `${ended} inbox session(s) of ${name} ended: ${reason}`,
     details: { reason, sessions: ended },

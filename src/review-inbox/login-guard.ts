@@ -8,7 +8,8 @@ import { verifyPassword } from './password.bcrypt';
 import type { LoginBurstLimiter } from './login-burst-limiter';
 import type { InboxUsers } from './inbox-users.mariadb';
 import type { LoginThrottle } from './login-throttle.mariadb';
-import { INBOX_LOGIN_REFUSED, type LoginRefusalReason } from '../platform/domain';
+import type { LoginRefusalReason } from '../platform/domain';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { addressKey } from './login-throttle-policy';
 import type { AuditLog } from '../platform/store.port';
 import type { Actor } from './auth';
@@ -59,7 +60,7 @@ export function createLoginGuard(deps: LoginGuardDeps) {
     await deps.audit.record({
       emailId: null,
       correlationId: `inbox-login-${accountKey(name)}`.slice(0, 191),
-      eventType: INBOX_LOGIN_REFUSED,
+      eventType: REVIEW_INBOX_AUDIT_EVENTS.loginRefused,
       actor: shown,
       message: `review inbox sign-in as ${JSON.stringify(shown)} from ${address} refused: ${reason}${wait}`,
       details: { reason, address, ...facts },

@@ -4,7 +4,8 @@
  * maps its claims to a role. A person without a mapped role is refused; every refusal is audited.
  */
 import { OidcSignInError, type OidcSignIn } from './oidc-sign-in';
-import { INBOX_LOGIN_REFUSED, type LoginRefusalReason } from '../platform/domain';
+import type { LoginRefusalReason } from '../platform/domain';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import type { InboxOidcConfig } from './review-inbox.config';
 import { roleFromClaims } from './inbox-roles';
 import { clientAddress } from './auth';
@@ -35,7 +36,7 @@ export function registerOidcRoutes({ app, deps, page, audit }: InboxContext, sso
     await audit.record({
       emailId: null,
       correlationId: `inbox-login-${who || 'sso'}`.slice(0, 191),
-      eventType: INBOX_LOGIN_REFUSED,
+      eventType: REVIEW_INBOX_AUDIT_EVENTS.loginRefused,
       actor: who || null,
       message: `review inbox single sign-on${who ? ` as ${JSON.stringify(who)}` : ''} from ${address} refused: ${reason}: ${why}`.slice(
         0,

@@ -1,8 +1,11 @@
 /**
  * The features under src/ depend on each other one way: the imports that run (type-only imports
  * vanish in the build) between feature folders form no cycle. The CLI commands (`*.cli.ts`) are
- * left out: like the worker, each assembles several features. platform/ imports no feature
- * (lint: import-x/no-restricted-paths in eslint.config.mjs).
+ * left out: like the worker, each assembles several features. A feature's contract module
+ * (`<feature>.contract.ts`: names it shares, such as its audit event types) is what it exports on
+ * purpose to every other feature: it imports nothing at run time, so an import of it cannot close
+ * a cycle and draws no arrow. platform/ imports no feature (lint: import-x/no-restricted-paths in
+ * eslint.config.mjs).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,6 +49,8 @@ export function runtimeImports(file: string, text: string): string[] {
   return found.filter((specifier) => specifier.startsWith('.'));
 }
 
+const isContract = (file: string): boolean => /\.contract\.ts$/.test(file);
+
 /** feature -> the features it imports at run time, with one file pair that shows each arrow. */
 function featureGraph(): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
@@ -53,8 +58,9 @@ function featureGraph(): Map<string, Map<string, string>> {
     const from = featureOf(file);
     if (!from || file.endsWith('.cli.ts')) continue;
     for (const specifier of runtimeImports(file, readFileSync(file, 'utf8'))) {
-      const to = featureOf(path.resolve(path.dirname(file), specifier));
-      if (!to || to === from) continue;
+      const target = path.resolve(path.dirname(file), specifier);
+      const to = featureOf(target);
+      if (!to || to === from || isContract(`${target}.ts`)) continue;
       const arrows = graph.get(from) ?? new Map<string, string>();
       if (!arrows.has(to)) arrows.set(to, `${path.relative(root, file)} -> ${specifier}`);
       graph.set(from, arrows);
@@ -120,4 +126,12 @@ test('the features import each other one way (no cycle between feature folders)'
   );
   const cycle = findCycle(graph);
   assert.equal(cycle, undefined, `a cycle between features:\n  ${(cycle ?? []).join('\n  ')}`);
+});
+
+test('a contract module imports nothing at run time (so importing it cannot close a cycle)', () => {
+  const contracts = sourceFiles(src).filter(isContract);
+  assert.ok(contracts.length > 5, 'the contract modules are found');
+  for (const file of contracts) {
+    assert.deepEqual(runtimeImports(file, readFileSync(file, 'utf8')), [], path.relative(root, file));
+  }
 });
