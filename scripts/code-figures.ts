@@ -13,6 +13,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { relativeImports } from './imports';
 
 const root = path.resolve(__dirname, '..');
 
@@ -30,33 +31,11 @@ function productFiles(): string[] {
 
 const lineCount = (file: string): number => readFileSync(path.join(root, file), 'utf8').split('\n').length;
 
-/** Relative imports of `file` (resolved to .ts files), split into value and type-only imports. */
+/** Relative imports of `file`, resolved to .ts files, split into value and type-only imports. */
 function importsOf(file: string): { values: string[]; types: string[] } {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
-  const values: string[] = [];
-  const types: string[] = [];
-  const add = (spec: string, typeOnly: boolean): void => {
-    const resolved = resolve(file, spec);
-    if (resolved) (typeOnly ? types : values).push(resolved);
-  };
-  for (const stmt of source.statements) {
-    if (ts.isImportDeclaration(stmt) && ts.isStringLiteral(stmt.moduleSpecifier)) {
-      const clause = stmt.importClause;
-      const allTypes =
-        clause?.isTypeOnly === true ||
-        (clause !== undefined &&
-          clause.name === undefined &&
-          clause.namedBindings !== undefined &&
-          ts.isNamedImports(clause.namedBindings) &&
-          clause.namedBindings.elements.length > 0 &&
-          clause.namedBindings.elements.every((e) => e.isTypeOnly));
-      add(stmt.moduleSpecifier.text, allTypes);
-    } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
-      add(stmt.moduleSpecifier.text, stmt.isTypeOnly);
-    }
-  }
-  return { values, types };
+  const { values, types } = relativeImports(file, readFileSync(path.join(root, file), 'utf8'));
+  const resolved = (specs: string[]) => specs.map((s) => resolve(file, s)).filter((f): f is string => f !== undefined);
+  return { values: resolved(values), types: resolved(types) };
 }
 
 function resolve(from: string, spec: string): string | undefined {

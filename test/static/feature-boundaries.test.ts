@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import ts from 'typescript';
+import { relativeImports } from '../../scripts/imports';
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
@@ -32,21 +32,7 @@ function featureOf(file: string): string | undefined {
 
 /** Relative specifiers of the imports and re-exports of `text` that remain at run time. */
 export function runtimeImports(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  for (const statement of source.statements) {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
-      const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
-      if (!typeOnly) found.push(statement.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const named = statement.exportClause && ts.isNamedExports(statement.exportClause) ? statement.exportClause.elements : undefined;
-      const typeOnly = statement.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly));
-      if (!typeOnly) found.push(statement.moduleSpecifier.text);
-    }
-  }
-  return found.filter((specifier) => specifier.startsWith('.'));
+  return relativeImports(file, text).values;
 }
 
 const isContract = (file: string): boolean => /\.contract\.ts$/.test(file);
