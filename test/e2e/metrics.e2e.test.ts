@@ -4,8 +4,6 @@
  * scraped before and after a batch of emails. The alert rules and the dashboard may only name
  * metrics this scrape really holds.
  */
-// suite: alone — it compares exact counters that the worker samples from the database every second
-// (a precaution: a parallel run once read 0 dead jobs, when the scripted LLM failure went to a case).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
