@@ -132,6 +132,15 @@ async function runPool(files: string[], lanes: number, run: (file: string) => Pr
   return results;
 }
 
+/** The spec reporter's closing "failing tests" section (or the output's end, for a crash), at most 120 lines. */
+function failureExcerpt(output: string, maxLines = 120): string {
+  const at = output.lastIndexOf('✖ failing tests:');
+  const lines = (at >= 0 ? output.slice(at) : output).trimEnd().split('\n');
+  const kept = at >= 0 ? lines.slice(0, maxLines) : lines.slice(-maxLines);
+  const cut = lines.length - kept.length;
+  return cut > 0 ? `${kept.join('\n')}\n… ${cut} more lines in the file's output above` : kept.join('\n');
+}
+
 function report(results: FileResult[], wallMs: number): void {
   const sum = (k: 'passed' | 'failed' | 'skipped'): number => results.reduce((n, r) => n + r[k], 0);
   const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
@@ -141,6 +150,8 @@ function report(results: FileResult[], wallMs: number): void {
   if (failedFiles.length > 0) {
     console.log(`\nfailed files:`);
     for (const r of failedFiles) console.log(`  ${r.file} (exit ${r.exitCode}, ${r.failed} failed)`);
+    // Again at the very end, where a log cut to its tail (as CI keeps it) still shows why.
+    for (const r of failedFiles) console.log(`\n━━ why ${r.file} failed\n${failureExcerpt(r.output)}`);
   }
   console.log(`\n${results.length} files in ${(wallMs / 1000).toFixed(0)} s (${(wallMs / 60_000).toFixed(1)} min)`);
   const skipped = sum('skipped');
