@@ -6,7 +6,14 @@ import { QUEUE_STATUS, type Priority } from '../src/platform/domain';
 import { errorMessage } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
 import type { AuditLog, JobAttempt, JobLedger } from '../src/platform/store.port';
-import { HEARTBEAT_EVERY_MS, PROFILES, planOf, type ActivityPlanEntry } from '../src/platform/activity-profiles.workflow';
+import {
+  HEARTBEAT_EVERY_MS,
+  HEARTBEAT_TIMEOUT,
+  PROFILES,
+  planOf,
+  type ActivityPlanEntry,
+} from '../src/platform/activity-profiles.workflow';
+import { countedAttempt, newlyLostAttempts, type PriorAttempt } from '../src/platform/lost-attempts';
 import { PLATFORM_AUDIT_EVENTS } from '../src/platform/contract';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
@@ -91,6 +98,30 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
       priority: PRIORITY_BY_KEY[info.priority?.priorityKey ?? 3] ?? 'normal',
     });
 
+    /**
+     * Attempts before this one that ended with their worker: counted on the row (not against the
+     * step's budget) and told in the audit log. Reading the row costs a query on retries only.
+     */
+    async function withLost(job: JobAttempt, prior: PriorAttempt | undefined): Promise<JobAttempt> {
+      const lostNow = newlyLostAttempts(prior, job.attempt);
+      const counted = { ...job, lost: (prior?.lost ?? 0) + lostNow };
+      if (lostNow === 0) return counted;
+      const budget = job.maxAttempts > 0 ? `its ${job.maxAttempts} attempts` : 'its attempts';
+      await audit
+        .record({
+          emailId: job.emailId,
+          correlationId: job.workflowId,
+          eventType: PLATFORM_AUDIT_EVENTS.attemptLost,
+          errorClass: 'transient',
+          message: `${job.step}: ${lostNow === 1 ? `attempt ${job.attempt - 1}` : `${lostNow} attempts before ${job.attempt}`} ended with the worker that ran it (no heartbeat for ${HEARTBEAT_TIMEOUT}); run again as attempt ${job.attempt}, not counted against ${budget}`,
+          details: { step: job.step, attempt: job.attempt, lost: counted.lost, maxAttempts: job.maxAttempts },
+          eventKey: `${job.workflowId}/${job.runId}:${job.activityId}:${job.step}:${job.attempt}:lost`,
+        })
+        .catch((e: unknown) => ctx.log.warn('audit row not written', { error: errorMessage(e) }));
+      ctx.log.warn(`${job.step}: an earlier attempt ended with its worker`, { attempt: job.attempt, lost: counted.lost });
+      return counted;
+    }
+
     /** One attempt of one step: its row moves to processing, then done, failed (retry) or dead. */
     async function track<T>(
       job: JobAttempt,
@@ -111,7 +142,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         return result;
       } catch (err) {
         if (err instanceof Object && booked.has(err)) throw err;
-        const d = decideRetry(err, job.attempt, PROFILES[plan.profile].plan);
+        const d = decideRetry(err, countedAttempt(job.attempt, job.lost ?? 0), PROFILES[plan.profile].plan);
         const runtimeMs = Date.now() - startedAt;
         const nextAttemptAt = d.retry && d.delayMs !== undefined ? new Date(Date.now() + d.delayMs) : null;
         // Bookkeeping must not hide the real failure: if MariaDB is down too, log and go on.
@@ -158,7 +189,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           const row = earlier[plan.step];
           if (row?.status === QUEUE_STATUS.done) return fn();
           const attempt = row ? row.attempt + 1 : 1;
-          const stepJob = jobFor(input, plan, attempt);
+          const stepJob = await withLost(jobFor(input, plan, attempt), row);
           const key = `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`;
           return track(stepJob, plan, key, fn, { takeOver: false, steps: rows });
         },
@@ -175,7 +206,9 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           beat?.unref();
           try {
             if (!plan.steps) {
-              const job = jobFor(input, plan, info.attempt);
+              const first = jobFor(input, plan, info.attempt);
+              const prior = info.attempt > 1 && !info.isLocal ? await ledger.priorAttempt(first).catch(() => undefined) : undefined;
+              const job = await withLost(first, prior);
               return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, () => next(input));
             }
             const rows = stepRows(ledger);

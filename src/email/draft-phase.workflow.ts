@@ -9,7 +9,8 @@ import type { PendingDecision } from './decision-queue.workflow';
 import type { EmailRun } from './email-run.workflow';
 import { AlreadyHandedOver } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
-import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
+import { errorClassOf, failureText, failureTypeOf, lostWithWorker } from '../platform/failures.workflow';
+import { LOST_ATTEMPTS_ALLOWED } from '../platform/activity-profiles.workflow';
 import { WAITING_KINDS, isLlmFailure } from '../platform/contract';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
@@ -60,10 +61,14 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
     if (err instanceof AlreadyHandedOver) throw err;
     if (errorClassOf(err) === 'permanent' && !isLlmFailure(failureTypeOf(err)))
       return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.draftFailed, err);
-    // The LLM gave up after its retry: a person writes the reply (or asks for a redraft).
+    // The LLM gave up after its retry: a person writes the reply (or asks for a redraft). Attempts
+    // lost with their worker were run again without counting; only a step whose every attempt
+    // was lost so (LOST_ATTEMPTS_ALLOWED) ends here without the model's failure, and says so.
     state.draft = null;
     state.drafts += 1;
-    state.lastError = failureText(err);
+    state.lastError = lostWithWorker(err)
+      ? `the draft step's attempts kept ending with their workers (${LOST_ATTEMPTS_ALLOWED} lost beyond its own, the last: ${failureText(err)})`
+      : failureText(err);
     await run.record(STATUS.manualReview, state.lastError, {
       eventType: EMAIL_AUDIT_EVENTS.draftFailed,
       errorClass: 'unclear',

@@ -1,7 +1,14 @@
 import type { StepName } from '../platform/contract';
 import { QUEUE_STATUS, type QueueStatus } from '../platform/domain';
 import type { JobAttempt, JobFailure, JobLedger } from '../platform/store.port';
+import type { PriorAttempt } from '../platform/lost-attempts';
 import { query, type Pool } from '../platform/pool.mariadb';
+
+const priorOf = (r: { attempt: number; status: QueueStatus; lost_attempts: number }): PriorAttempt => ({
+  attempt: Number(r.attempt),
+  status: r.status,
+  lost: Number(r.lost_attempts),
+});
 
 export function createMariaDbJobLedger(pool: Pool): JobLedger {
   /**
@@ -29,7 +36,7 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
   const upsertRows = async (done: { job: JobAttempt; runtimeMs: number } | null, next: JobAttempt): Promise<void> => {
     const starting = `VALUES(status) = '${QUEUE_STATUS.processing}' AND VALUES(attempt) >= attempt AND status <> '${QUEUE_STATUS.done}'`;
     const row = (j: JobAttempt, status: typeof QUEUE_STATUS.done | typeof QUEUE_STATUS.processing, runtimeMs: number | null) => [
-      ...[j.workflowId, j.runId, j.emailId, j.step, j.activityId, status, j.priority, j.attempt, j.attempt - 1, j.maxAttempts],
+      ...[j.workflowId, j.runId, j.emailId, j.step, j.activityId, status, j.priority, j.attempt, j.attempt - 1, j.lost ?? 0, j.maxAttempts],
       runtimeMs,
     ];
     const rows = [
@@ -39,15 +46,16 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
     await query(
       pool,
       done ? 'marking a queue row done and the next one processing' : 'marking a queue row processing',
-      `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, max_attempts,
-         runtime_ms, started_at)
-       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))').join(', ')}
+      `INSERT INTO queue_jobs (workflow_id, run_id, email_id, step, activity_id, status, priority, attempt, retry_count, lost_attempts,
+         max_attempts, runtime_ms, started_at)
+       VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP(3))').join(', ')}
        ON DUPLICATE KEY UPDATE
          finished_at = IF(VALUES(status) = '${QUEUE_STATUS.done}', CURRENT_TIMESTAMP(3), finished_at),
          runtime_ms = IF(VALUES(status) = '${QUEUE_STATUS.done}', VALUES(runtime_ms), runtime_ms),
          started_at = IF(${starting}, CURRENT_TIMESTAMP(3), started_at),
          next_attempt_at = IF(VALUES(status) = '${QUEUE_STATUS.done}' OR (${starting}), NULL, next_attempt_at),
          retry_count = IF(VALUES(status) = '${QUEUE_STATUS.done}', retry_count, GREATEST(retry_count, VALUES(retry_count))),
+         lost_attempts = GREATEST(lost_attempts, VALUES(lost_attempts)),
          max_attempts = IF(VALUES(status) = '${QUEUE_STATUS.done}', max_attempts, VALUES(max_attempts)),
          status = IF(VALUES(status) = '${QUEUE_STATUS.done}', '${QUEUE_STATUS.done}', IF(${starting}, '${QUEUE_STATUS.processing}', status)),
          attempt = GREATEST(attempt, VALUES(attempt))`,
@@ -100,13 +108,23 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
     },
 
     async stepAttempts(workflowId: string, runId: string, activityId: string) {
-      const rows = await query<Array<{ step: StepName; attempt: number; status: QueueStatus }>>(
+      const rows = await query<Array<{ step: StepName; attempt: number; status: QueueStatus; lost_attempts: number }>>(
         pool,
         'reading the step rows of an activity',
-        'SELECT step, attempt, status FROM queue_jobs WHERE workflow_id = ? AND run_id = ? AND activity_id = ?',
+        'SELECT step, attempt, status, lost_attempts FROM queue_jobs WHERE workflow_id = ? AND run_id = ? AND activity_id = ?',
         [workflowId, runId, activityId],
       );
-      return Object.fromEntries(rows.map((r) => [r.step, { attempt: Number(r.attempt), status: r.status }]));
+      return Object.fromEntries(rows.map((r) => [r.step, priorOf(r)]));
+    },
+
+    async priorAttempt(job: JobAttempt) {
+      const rows = await query<Array<{ attempt: number; status: QueueStatus; lost_attempts: number }>>(
+        pool,
+        'reading a queue row before a retry',
+        'SELECT attempt, status, lost_attempts FROM queue_jobs WHERE workflow_id = ? AND run_id = ? AND step = ? AND activity_id = ?',
+        [job.workflowId, job.runId, job.step, job.activityId],
+      );
+      return rows[0] ? priorOf(rows[0]) : undefined;
     },
 
     async countByStatus(): Promise<Record<string, number>> {
@@ -142,7 +160,8 @@ export function createMariaDbJobLedger(pool: Pool): JobLedger {
       const res = await query<{ affectedRows: number }>(
         pool,
         'resetting a stuck queue row',
-        `UPDATE queue_jobs SET status = '${QUEUE_STATUS.failed}', error_class = 'unclear', last_error = ?, next_attempt_at = ?, finished_at = CURRENT_TIMESTAMP(3)
+        `UPDATE queue_jobs SET status = '${QUEUE_STATUS.failed}', error_class = 'unclear', last_error = ?, next_attempt_at = ?,
+           finished_at = CURRENT_TIMESTAMP(3), lost_attempts = lost_attempts + 1
          WHERE id = ? AND status = '${QUEUE_STATUS.processing}'`,
         [reason, nextAttemptAt, id],
       );

@@ -4,7 +4,8 @@
  *
  * A retryable failure is retried after 30 s, 120 s and 600 s (with jitter), i.e. at
  * most 4 attempts, then the job is `dead`. Temporal's exponential policy cannot express that
- * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts.
+ * sequence, so the interceptor sets each `nextRetryDelay`; the policy below only bounds attempts
+ * and retries an attempt lost with its worker (which no budget counts: LOST_ATTEMPTS_ALLOWED).
  */
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
@@ -27,6 +28,16 @@ export interface ActivityProfile {
   plan: RetryPlan;
 }
 
+/**
+ * Attempts of one step that may end with their worker (a crash, a kill, a rolling deploy) on top
+ * of the step's own budget. Such an attempt reports nothing; the queue interceptor finds it at
+ * the next attempt's start and does not count it against the budget (src/platform/lost-attempts.ts),
+ * so two worker deaths while drafting never hand a mail to a person as if the model had failed.
+ * The bound keeps a message that kills every worker that touches it from looping for ever: after
+ * this many losses in a row the step ends with a timeout, which the workflow reports as such.
+ */
+export const LOST_ATTEMPTS_ALLOWED = 5;
+
 function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], plan: RetryPlan): ActivityProfile {
   return {
     plan,
@@ -37,11 +48,13 @@ function profile(startToCloseTimeout: ActivityOptions['startToCloseTimeout'], pl
       heartbeatTimeout: HEARTBEAT_TIMEOUT,
       retry: {
         // The SDK spells "unlimited" as an absent maximumAttempts.
-        ...(plan.maximumAttempts > 0 ? { maximumAttempts: plan.maximumAttempts } : {}),
-        // Fallback only: the interceptor sets nextRetryDelay on every retryable failure.
-        initialInterval: `${plan.delaysMs[0] ?? 30_000} ms`,
-        backoffCoefficient: 4,
-        maximumInterval: `${plan.delaysMs[plan.delaysMs.length - 1] ?? 600_000} ms`,
+        ...(plan.maximumAttempts > 0 ? { maximumAttempts: plan.maximumAttempts + LOST_ATTEMPTS_ALLOWED } : {}),
+        // The interceptor sets nextRetryDelay on every failure it sees; what reaches this policy
+        // is an attempt that ended with its worker (heartbeat or start-to-close timeout), run
+        // again at once on another worker: the heartbeat timeout has already been waited.
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: `${Math.min(30_000, plan.delaysMs[plan.delaysMs.length - 1] ?? 30_000)} ms`,
       },
     },
   };

@@ -346,5 +346,7 @@ export const PLATFORM_AUDIT_EVENTS = {
   statusChanged: 'status_changed',
   retryScheduled: 'retry_scheduled',
   jobDead: 'job_dead',
+  /** An attempt ended with its worker (crash, kill, deploy): run again, not counted against the step's budget. */
+  attemptLost: 'attempt_lost',
 } as const;
 export type PlatformAuditEvent = (typeof PLATFORM_AUDIT_EVENTS)[keyof typeof PLATFORM_AUDIT_EVENTS];

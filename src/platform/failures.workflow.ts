@@ -1,5 +1,6 @@
 /** Reading activity failures inside workflows: the message, the type and the error class. */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 
 /**
  * The failure an activity raised. An activity task's failure arrives wrapped in an
@@ -39,4 +40,14 @@ export function failureTypeOf(err: unknown): string | undefined {
 /** The queue step whose failure ended an activity (a combined activity names the step that failed). */
 export function failedStepOf(err: unknown): string | undefined {
   return interceptorDetail(err)?.step;
+}
+
+/**
+ * An activity whose last attempt ended with its worker: no heartbeat within the heartbeat
+ * timeout, or no result within start-to-close. Only Temporal raises these; an attempt that failed
+ * of its own arrives as an ApplicationFailure from the queue interceptor.
+ */
+export function lostWithWorker(err: unknown): boolean {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof TimeoutFailure)) return false;
+  return err.cause.timeoutType === TimeoutType.HEARTBEAT || err.cause.timeoutType === TimeoutType.START_TO_CLOSE;
 }

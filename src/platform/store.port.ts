@@ -13,6 +13,7 @@ import type {
 } from './domain';
 import type { StepName } from './contract';
 import type { ErrorClass } from './errors';
+import type { PriorAttempt } from './lost-attempts';
 
 export interface ParsedEmail {
   messageId: string | null;
@@ -166,6 +167,8 @@ export interface JobAttempt {
   attempt: number;
   maxAttempts: number;
   priority: Priority;
+  /** Attempts of this step that ended with their worker, this one's predecessors (not counted against the budget). */
+  lost?: number;
 }
 
 export interface JobFailure {
@@ -190,11 +193,9 @@ export interface JobLedger {
   succeededThenStarted(done: JobAttempt, runtimeMs: number, next: JobAttempt): Promise<void>;
   failed(job: JobAttempt, failure: JobFailure): Promise<void>;
   /** The rows of one activity's steps (a combined activity's retry counts each step's attempts from them). */
-  stepAttempts(
-    workflowId: string,
-    runId: string,
-    activityId: string,
-  ): Promise<Partial<Record<StepName, { attempt: number; status: QueueStatus }>>>;
+  stepAttempts(workflowId: string, runId: string, activityId: string): Promise<Partial<Record<StepName, PriorAttempt>>>;
+  /** The row of one step before a retry starts (undefined when there is none): how its earlier attempts ended. */
+  priorAttempt(job: JobAttempt): Promise<PriorAttempt | undefined>;
   countByStatus(): Promise<Record<string, number>>;
   /** Rows in `processing` whose attempt started more than `olderThanSeconds` ago. */
   findStuck(

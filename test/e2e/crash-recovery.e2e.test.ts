@@ -70,35 +70,56 @@ after(async () => {
   await stack?.stop();
 });
 
-test('a worker killed with SIGKILL while drafting: a new worker finishes the email, one reply is sent', async () => {
+test("workers killed with SIGKILL twice while drafting: the attempts lost with them are not the model's, the mail gets its draft, one reply is sent", async () => {
   const first = startWorker(stack.env, 'worker-1');
   await pollNow(); // connects the mailbox
-  // The first draft request hangs, so the draft activity is in flight when the worker dies.
-  stack.llm.script({ kind: 'delay', ms: 120_000 });
-  const llmRequests = stack.llm.requestCount();
+  // The first two draft requests hang, so a draft attempt is in flight each time a worker dies.
+  stack.llm.script({ kind: 'delay', ms: 120_000 }, { kind: 'delay', ms: 120_000 });
+  let llmRequests = stack.llm.requestCount();
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<crash-1@customer.example>' }));
   await pollNow();
   const [job] = await waitFor('draft in flight', async () => {
     const r = await rows<{ workflow_id: string }>(`SELECT workflow_id FROM queue_jobs WHERE step = 'draft' AND status = 'processing'`);
     return r.length > 0 ? r : undefined;
   });
-  // The draft step retrieves (and embeds) before it asks the model: the kill must come while the
-  // model's answer is awaited, so that this first, hanging request is the one that dies with it.
-  await waitFor('the draft request at the model', async () => stack.llm.requestCount() > llmRequests);
-  first.kill('SIGKILL');
-  await new Promise((r) => first.once('exit', r));
-
-  startWorker(stack.env, 'worker-2');
   const emailId = job!.workflow_id;
-  // Heartbeats stop with the process: the attempt times out after 20 s and runs again.
-  await reaches(emailId, 'awaiting_approval', 'awaiting approval after the crash');
+  // The draft step retrieves (and embeds) before it asks the model: each kill must come while the
+  // model's answer is awaited, so that the hanging request is the one that dies with the worker.
+  let victim = first;
+  for (const name of ['worker-2', 'worker-3']) {
+    const asked = llmRequests;
+    await waitFor('the draft request at the model', async () => stack.llm.requestCount() > asked, 120_000);
+    llmRequests = stack.llm.requestCount();
+    victim.kill('SIGKILL');
+    await new Promise((r) => victim.once('exit', r));
+    // Heartbeats stop with the process: the attempt times out after 20 s and runs again at once.
+    victim = startWorker(stack.env, name);
+  }
+  await reaches(emailId, 'awaiting_approval', 'awaiting approval after two crashes');
   await client.workflow.getHandle(emailId).signal(approveSignal, { draftId: await currentDraftId(client, emailId), by: 'ops' });
   await client.workflow.getHandle(emailId).result();
-  const draft = await rows<{ status: string; attempt: number }>(
-    `SELECT status, attempt FROM queue_jobs WHERE workflow_id = ? AND step = 'draft'`,
+  const draft = await rows<{ status: string; attempt: number; lost_attempts: number }>(
+    `SELECT status, attempt, lost_attempts FROM queue_jobs WHERE workflow_id = ? AND step = 'draft'`,
     [emailId],
   );
-  assert.deepEqual(draft, [{ status: 'done', attempt: 2 }]);
+  // Three attempts where the model's budget is two: the two lost ones did not count.
+  assert.deepEqual(draft, [{ status: 'done', attempt: 3, lost_attempts: 2 }]);
+  const audit = await rows<{ event_type: string; message: string }>(
+    `SELECT event_type, message FROM audit_log WHERE email_id = ? AND event_type IN ('attempt_lost', 'retry_scheduled', 'job_dead') ORDER BY id`,
+    [emailId],
+  );
+  assert.deepEqual(
+    audit.map((a) => a.event_type),
+    ['attempt_lost', 'attempt_lost'],
+  );
+  assert.match(
+    audit[0]!.message,
+    /draft: attempt 1 ended with the worker that ran it .*run again as attempt 2, not counted against its 2 attempts/,
+  );
+  const statuses = await rows<{ message: string }>(`SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed'`, [
+    emailId,
+  ]);
+  assert.ok(!statuses.some((s) => s.message.startsWith('manual_review')), 'no person was asked to write the reply');
   await stack.smtp.waitForMessages(1, 30_000);
   await new Promise((r) => setTimeout(r, 1000));
   assert.equal(stack.smtp.messages.length, 1, 'exactly one reply');

@@ -1,0 +1,31 @@
+import { QUEUE_STATUS, type QueueStatus } from './domain';
+
+/** What a step's row says of its attempts before the next one starts. */
+export interface PriorAttempt {
+  attempt: number;
+  status: QueueStatus;
+  /** Attempts already known to have ended with their worker. */
+  lost: number;
+}
+
+/**
+ * How many attempts before `attempt` ended with their worker and were not known yet. A worker
+ * that dies (SIGKILL, out of memory, a rolling deploy) reports nothing: its attempt's row stays
+ * `processing`, and Temporal starts the next attempt after the heartbeat timeout. Every attempt
+ * writes its row first thing, so attempts between the row's and this one never started writing:
+ * they ended with their worker too. A row that ended (`failed`, or `done` of a requeued step)
+ * failed of its own: that attempt counts.
+ */
+export function newlyLostAttempts(prior: PriorAttempt | undefined, attempt: number): number {
+  if (!prior || attempt <= prior.attempt) return 0;
+  const between = attempt - prior.attempt - 1;
+  return prior.status === QUEUE_STATUS.processing ? between + 1 : between;
+}
+
+/**
+ * The attempt number that counts against a step's retry budget: attempts lost with their worker
+ * are not the step's failures (a model that never got to answer has not failed).
+ */
+export function countedAttempt(attempt: number, lost: number): number {
+  return Math.max(1, attempt - lost);
+}
