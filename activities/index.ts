@@ -3,6 +3,7 @@ import { createCaseActivities } from '../src/cases/case.activities';
 import { createCaseDeadlineActivities } from '../src/cases/case-deadline.activities';
 import { createCaseSummaryActivities } from '../src/cases/case-summary.activities';
 import { createCaseRoutingActivities } from '../src/cases/case-routing.activities';
+import { createCaseTurnActivities } from '../src/cases/case-turn.activities';
 import { createCleanupActivities } from '../src/operations/cleanup.activities';
 import { createRetentionActivities } from '../src/privacy/retention.activities';
 import type { ActivityDeps } from './activity-deps';
@@ -30,6 +31,23 @@ export function createActivities(deps: ActivityDeps) {
   );
   const draft = createDraftActivities(deps);
   const send = createSendActivities(deps);
+  const cases = {
+    ...createCaseActivities(deps),
+    ...createCaseSummaryActivities(deps),
+    ...createCaseRoutingActivities(deps.caseRouting),
+    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
+    ...createCaseDeadlineActivities(deps),
+    ...(deps.autonomy
+      ? createAutonomyActivities({
+          ...deps.autonomy,
+          autonomy: deps.autonomy.store,
+          messages: deps.messages,
+          drafts: deps.drafts,
+          attachments: deps.attachments,
+          audit: deps.audit,
+        })
+      : autonomyOff()),
+  };
   return {
     ...createPollActivities(deps),
     // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
@@ -49,21 +67,9 @@ export function createActivities(deps: ActivityDeps) {
     // The retention purge (RETENTION_*): purgeExpired, batched and resumable.
     ...createRetentionActivities(deps.retention),
     ...createWatchActivities(deps),
-    ...createCaseActivities(deps),
-    ...createCaseSummaryActivities(deps),
-    ...createCaseRoutingActivities(deps.caseRouting),
-    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
-    ...createCaseDeadlineActivities(deps),
-    ...(deps.autonomy
-      ? createAutonomyActivities({
-          ...deps.autonomy,
-          autonomy: deps.autonomy.store,
-          messages: deps.messages,
-          drafts: deps.drafts,
-          attachments: deps.attachments,
-          audit: deps.audit,
-        })
-      : autonomyOff()),
+    ...cases,
+    // A case workflow's wake-up in one local activity: the parts above, one after the other.
+    ...createCaseTurnActivities(cases),
     ...status,
   };
 }

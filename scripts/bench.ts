@@ -238,6 +238,10 @@ async function main(): Promise<void> {
     fleet.sample();
     const sendRows = await stepRows(stack, [STEPS.decide, STEPS.send]);
     if (approvals > 0 && batchIds[0]) histories.sent = await historyShape(client, batchIds[0]);
+    const [caseRow] = batchIds[0]
+      ? ((await stack.db.pool.query('SELECT case_id FROM emails WHERE id = ?', [batchIds[0]])) as Array<{ case_id: string | null }>)
+      : [];
+    if (caseRow?.case_id) histories.caseRun = await historyShape(client, caseRow.case_id).catch(() => undefined);
     const smtp = smtpCopies(stack);
     await sleep(1_000);
     const trouble = (await stack.db.pool.query(

@@ -28,7 +28,8 @@ export interface BenchReport {
   /** When the batch's workflows were started, relative to the trigger (ms). */
   starts: { firstMs: number; lastMs: number } | null;
   /** History of one batch email (to awaiting approval; `sent`: the same one after its reply left) and of one twin workflow. */
-  histories: { email?: HistoryShape; sent?: HistoryShape; twin?: HistoryShape };
+  /** `caseRun`: the case workflow of that email once its reply left (what the case feature costs the server per email). */
+  histories: { email?: HistoryShape; sent?: HistoryShape; twin?: HistoryShape; caseRun?: HistoryShape };
   /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
   stepsSingle: Record<string, number[]>;
   stepsBatch: Record<string, number[]>;
@@ -195,6 +196,12 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
           `history events, one email (approval -> sent)`.padEnd(47) +
             `${summary.historyEvents.approvalToSent.events}, ${summary.historyEvents.approvalToSent.workflowTasks} workflow tasks: ` +
             summary.historyEvents.approvalToSent.sequence.join(' '),
+        ]
+      : []),
+    ...(r.histories.caseRun
+      ? [
+          `history events, its case workflow (after sent)`.padEnd(47) +
+            `${r.histories.caseRun.events}: ${r.histories.caseRun.sequence.join(' ')}`,
         ]
       : []),
     ...stepTable(r),

@@ -26,6 +26,65 @@ export interface CaseView {
   acted: string[];
 }
 
+/** The activities the case workflow calls (src/cases/*.activities.ts, src/autonomy/autonomy.activities.ts). */
+export interface CaseActivities {
+  caseState(i: {
+    caseId: string;
+  }): Promise<{ status: string; closeAt: string | null; owner: string | null; mailbox: string; priority: string }>;
+  closeQuietCase(i: { caseId: string }): Promise<{ closed: boolean }>;
+  planCaseDeadline(i: { caseId: string }): Promise<{
+    state: 'running' | 'paused' | 'closed';
+    dueAt: string | null;
+    remindAt: string | null;
+    reminded: boolean;
+    breached: boolean;
+    priority: string;
+  }>;
+  remindCase(i: { caseId: string; dueAt: string }): Promise<{ done: boolean }>;
+  escalateCase(i: { caseId: string; dueAt: string }): Promise<{ done: boolean; notified: string[] }>;
+  routeCase(i: {
+    caseId: string;
+    category?: string;
+    language?: string;
+  }): Promise<{ team: string | null; owner: string | null; rule: string | null }>;
+  summariseCase(i: { caseId: string }): Promise<{ written: boolean; kind: string | null }>;
+  autonomyVerdict(i: {
+    emailId: string;
+    draftId: string;
+  }): Promise<{ send: boolean; graceMs: number; policy: string | null; reasons: string[] }>;
+  autoSend(i: { emailId: string; draftId: string }): Promise<{ sent: boolean; reason: string }>;
+}
+
+/** A mail of the case that now waits for a person, as its draftReady signal told it. */
+export interface ReadyDraft {
+  emailId: string;
+  draftId: string | null;
+  category?: string | null;
+  language?: string | null;
+}
+
+export type CaseState = Awaited<ReturnType<CaseActivities['caseState']>>;
+export type CaseClock = Awaited<ReturnType<CaseActivities['planCaseDeadline']>>;
+export type AutonomyVerdict = Awaited<ReturnType<CaseActivities['autonomyVerdict']>>;
+
+/**
+ * One wake-up of a case, read and decided in one local activity (caseTurn): the ready drafts
+ * routed and judged for an automatic send, the case's state and, while it is open, its clock.
+ */
+export interface CaseTurn {
+  state: CaseState;
+  /** Null unless the case is open (only an open case has a response target running). */
+  clock: CaseClock | null;
+  /** One per ready draft, in order; null for a mail without a draft (a person writes it). */
+  verdicts: Array<AutonomyVerdict | null>;
+  /** The case has mails its stored summary does not cover yet: summariseCase runs (an activity, it may ask the model). */
+  summaryDue: boolean;
+}
+
+export interface CaseTurnActivities {
+  caseTurn(i: { caseId: string; ready: ReadyDraft[] }): Promise<CaseTurn>;
+}
+
 export const emailJoinedSignal = defineSignal<[{ emailId: string }]>(CASE_SIGNALS.emailJoined);
 export const draftReadySignal = defineSignal<
   [{ emailId: string; draftId: string | null; category?: string | null; language?: string | null }]

@@ -24,6 +24,8 @@ export interface NewCaseSummary {
 /** Where a case's handover summary is read from and written to. */
 export interface CaseSummaryStore {
   forSummary(caseId: string): Promise<CaseForSummary | null>;
+  /** How many mails the case holds and its stored summary covers, without the mails (null: no such case). */
+  summaryCounts(caseId: string): Promise<Pick<CaseForSummary, 'emailCount' | 'summaryEmails'> | null>;
   /** Writes the summary and its history row together; false when one covering as many mails is stored already. */
   saveSummary(caseId: string, summary: NewCaseSummary): Promise<boolean>;
 }

@@ -28,17 +28,25 @@ type MailRow = {
 };
 
 export function createMariaDbCaseSummaryStore(pool: Pool): CaseSummaryStore {
+  const counts = async (caseId: string) => {
+    const cases = await query<Array<{ id: string; mailbox_id: string; summary_emails: number; n: number }>>(
+      pool,
+      'reading a case for its summary',
+      `SELECT c.id, c.mailbox_id, c.summary_emails,
+              (SELECT COUNT(*) FROM emails e WHERE e.case_id = c.id AND e.account = c.account AND e.mailbox_id = c.mailbox_id) AS n
+       FROM cases c WHERE c.id = ?`,
+      [caseId],
+    );
+    return cases[0];
+  };
   return {
+    async summaryCounts(caseId: string) {
+      const c = await counts(caseId);
+      return c ? { emailCount: Number(c.n), summaryEmails: Number(c.summary_emails) } : null;
+    },
+
     async forSummary(caseId: string): Promise<CaseForSummary | null> {
-      const cases = await query<Array<{ id: string; mailbox_id: string; summary_emails: number; n: number }>>(
-        pool,
-        'reading a case for its summary',
-        `SELECT c.id, c.mailbox_id, c.summary_emails,
-                (SELECT COUNT(*) FROM emails e WHERE e.case_id = c.id AND e.account = c.account AND e.mailbox_id = c.mailbox_id) AS n
-         FROM cases c WHERE c.id = ?`,
-        [caseId],
-      );
-      const c = cases[0];
+      const c = await counts(caseId);
       if (!c) return null;
       const columns = `SELECT e.id, COALESCE(e.sent_date, e.created_at) AS at, e.from_name, e.from_address, e.subject,
                               SUBSTRING(e.text_body, 1, ${TEXT_CHARS}) AS text ${CASE_MAILS}`;

@@ -61,6 +61,11 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
   }
 
   return {
+    /** Whether summariseCase would write: more mails than a summary needs, and more than the stored one covers. */
+    async summaryDue(input: { caseId: string }): Promise<boolean> {
+      const c = (await deps.caseSummaries?.summaryCounts(input.caseId)) ?? null;
+      return c !== null && c.emailCount >= MIN_MAILS_FOR_SUMMARY && c.summaryEmails < c.emailCount;
+    },
     /**
      * Writes a case's handover summary when it has more than two mails and the stored one covers
      * fewer than it has now; otherwise does nothing. Safe to retry and to run twice: a summary only

@@ -11,57 +11,43 @@
  * row and acts through activities (an automatic send is an `approve` Update bound to the draft id,
  * so a person's decision in between always wins).
  */
-import { condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { CASE_STATUS } from '../platform/domain';
-import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
+import { LOCAL_PROFILES, PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
+import { WORKFLOW_PATCHES } from '../platform/contract';
 import {
   caseChangedSignal,
   caseQuery,
   draftReadySignal,
   emailJoinedSignal,
   stopAutoSendSignal,
+  type CaseActivities,
+  type CaseClock,
+  type CaseState,
+  type CaseTurnActivities,
   type CaseView,
   type CaseWorkflowInput,
+  type ReadyDraft,
 } from './case-definitions.workflow';
 import { CASE_OWNER, CASE_STATUS_KEY } from '../platform/search-attributes.workflow';
 
 export * from './case-definitions.workflow';
-
-/** The activities the case workflow calls (activities/case-*.ts, autonomy-activities.ts). */
-export interface CaseActivities {
-  caseState(i: {
-    caseId: string;
-  }): Promise<{ status: string; closeAt: string | null; owner: string | null; mailbox: string; priority: string }>;
-  closeQuietCase(i: { caseId: string }): Promise<{ closed: boolean }>;
-  planCaseDeadline(i: { caseId: string }): Promise<{
-    state: 'running' | 'paused' | 'closed';
-    dueAt: string | null;
-    remindAt: string | null;
-    reminded: boolean;
-    breached: boolean;
-    priority: string;
-  }>;
-  remindCase(i: { caseId: string; dueAt: string }): Promise<{ done: boolean }>;
-  escalateCase(i: { caseId: string; dueAt: string }): Promise<{ done: boolean; notified: string[] }>;
-  routeCase(i: {
-    caseId: string;
-    category?: string;
-    language?: string;
-  }): Promise<{ team: string | null; owner: string | null; rule: string | null }>;
-  summariseCase(i: { caseId: string }): Promise<{ written: boolean; kind: string | null }>;
-  autonomyVerdict(i: {
-    emailId: string;
-    draftId: string;
-  }): Promise<{ send: boolean; graceMs: number; policy: string | null; reasons: string[] }>;
-  autoSend(i: { emailId: string; draftId: string }): Promise<{ sent: boolean; reason: string }>;
-}
 
 export interface CaseWorkflowResult {
   caseId: string;
   status: string;
 }
 
-type Ready = { emailId: string; draftId: string | null; category?: string | null; language?: string | null };
+type Ready = ReadyDraft;
 
 const DUE_SLACK_MS = 1_000;
 /** Events in one run before it continues as new: the history of a long case stays short. */
@@ -72,6 +58,10 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     ...PROFILES.bookkeeping.options,
     taskQueue: taskQueueFor(workflowInfo().taskQueue, 'bookkeeping'),
   });
+  // 1.4: a wake-up is one local activity (caseTurn) instead of up to five activities. Runs whose
+  // history was written by 1.3 go on step by step (docs/changing-workflows.md, way B).
+  const oneTurn = patched(WORKFLOW_PATCHES.release14);
+  const { caseTurn } = proxyLocalActivities<CaseTurnActivities>(LOCAL_PROFILES.status);
   const { caseId } = input;
   const view: CaseView = {
     caseId,
@@ -97,25 +87,44 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   });
   setHandler(caseQuery, () => view);
 
+  /** The ready drafts taken, the case's state and (1.4) its clock. */
+  const takeTurn = async (): Promise<{ state: CaseState; clock?: CaseClock | null }> => {
+    if (!oneTurn) {
+      while (ready.length > 0) await takeReadyDraft(acts, view, ready.shift() as Ready);
+      return { state: await acts.caseState({ caseId }) };
+    }
+    const taken = ready.splice(0);
+    const turn = await caseTurn({ caseId, ready: taken });
+    taken.forEach((r, i) => applyVerdict(view, r, turn.verdicts[i] ?? null));
+    if (turn.summaryDue) await acts.summariseCase({ caseId });
+    return turn;
+  };
+
   for (;;) {
     news = false;
-    while (ready.length > 0) await takeReadyDraft(acts, view, ready.shift() as Ready);
-    const state = await acts.caseState({ caseId });
+    const { state, clock } = await takeTurn();
     view.status = state.status;
     showCase(shown, state);
     if (state.status === CASE_STATUS.closed && view.pending.length === 0) return { caseId, status: state.status };
-    const next = await actOnClock(acts, view, state.closeAt);
+    const next = await actOnClock(acts, view, state.closeAt, clock);
     if (next === 'acted') continue;
     await condition(() => news || ready.length > 0, next === null ? undefined : Math.max(1, next - Date.now()));
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > EVENTS_PER_RUN) {
       // Signals that arrived in this task are handled first: none is carried away unseen.
-      while (ready.length > 0) await takeReadyDraft(acts, view, ready.shift() as Ready);
+      if (ready.length > 0) await takeTurn();
       await continueAsNew<typeof CaseWorkflow>({ caseId, carried: { pending: view.pending, acted: view.acted.slice(-50) } });
     }
   }
 }
 
-/** A mail of the case waits for a person: route the case, summarise it, and see whether it may go out on its own. */
+/** A ready draft's verdict: a newer draft of the same email replaces an automatic send of the older one. */
+function applyVerdict(view: CaseView, r: Ready, verdict: { send: boolean; graceMs: number; policy: string | null } | null): void {
+  view.pending = view.pending.filter((p) => p.emailId !== r.emailId);
+  if (r.draftId && verdict?.send)
+    view.pending.push({ emailId: r.emailId, draftId: r.draftId, sendAtMs: Date.now() + verdict.graceMs, policy: verdict.policy });
+}
+
+/** (1.3 runs) A mail of the case waits for a person: route the case, summarise it, and see whether it may go out on its own. */
 async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): Promise<void> {
   await acts.routeCase({
     caseId: view.caseId,
@@ -135,7 +144,13 @@ async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): P
  * Acts on what is due (an automatic send whose grace passed, a quiet case to close, the reminder,
  * the breach) and returns 'acted', or the time of the next thing due (null: nothing, wait for news).
  */
-async function actOnClock(acts: CaseActivities, view: CaseView, closeAt: string | null): Promise<'acted' | number | null> {
+async function actOnClock(
+  acts: CaseActivities,
+  view: CaseView,
+  closeAt: string | null,
+  /** The clock the turn read (1.4); undefined: read it here (1.3 runs). */
+  planned?: CaseClock | null,
+): Promise<'acted' | number | null> {
   // A second of slack: a time planned "now" by an activity lies a little after this task's clock,
   // and is due, not a timer of a few milliseconds.
   const now = Date.now() + DUE_SLACK_MS;
@@ -155,7 +170,7 @@ async function actOnClock(acts: CaseActivities, view: CaseView, closeAt: string 
     times.push(Date.parse(closeAt));
   }
   if (view.status === CASE_STATUS.open) {
-    const clock = await acts.planCaseDeadline({ caseId: view.caseId });
+    const clock = planned ?? (await acts.planCaseDeadline({ caseId: view.caseId }));
     view.dueAt = clock.dueAt;
     view.remindAt = clock.remindAt;
     if (clock.state === 'running') {

@@ -33,6 +33,15 @@ export const CASE_SIGNALS = {
 export const CASE_QUERIES = { case: 'case' } as const;
 
 /**
+ * Patch ids (`patched()`): one per release whose workflow changes break the last release's
+ * histories, removed on the schedule in docs/changing-workflows.md.
+ */
+export const WORKFLOW_PATCHES = {
+  /** 1.4: a case workflow's wake-up is one local activity (caseTurn). Deprecate in 1.5, remove in 1.6. */
+  release14: 'release-1.4',
+} as const;
+
+/**
  * One reply for several mails of a case: the lead email sends it; each covered email is held for
  * it by this Update (bound to the draft id the reviewer saw) and ends as sent by the signal.
  */

@@ -30,6 +30,10 @@ after(async () => {
 const ACCOUNT = 'support@firma.example';
 
 function activity(drafter: Drafter, summaryTimeoutMs?: number) {
+  return activities(drafter, summaryTimeoutMs).summariseCase;
+}
+
+function activities(drafter: Drafter, summaryTimeoutMs?: number) {
   const config = loadConfig({ DATABASE_URL: db.url }, { imap: false });
   return createCaseSummaryActivities({
     caseSummaries: createMariaDbCaseSummaryStore(db.pool),
@@ -37,7 +41,7 @@ function activity(drafter: Drafter, summaryTimeoutMs?: number) {
     audit: createMariaDbAuditLog(db.pool),
     mailboxes: { list: () => config.mailboxes },
     ...(summaryTimeoutMs ? { summaryTimeoutMs } : {}),
-  }).summariseCase;
+  });
 }
 const openai = (timeoutMs = 10_000) => createOpenAiDrafter({ baseUrl: llm.baseUrl, apiKey: 'test', model: 'double-model', timeoutMs });
 
@@ -88,11 +92,15 @@ test('two mails get no summary; the third brings the model’s, once, with its h
   await mail('c1', FIRST);
   await mail('c1', SECOND);
   const summarise = activity(openai());
+  // What the case workflow's turn asks before it runs summariseCase at all.
+  const { summaryDue } = activities(openai());
   const before = llm.requestCount();
+  assert.equal(await summaryDue({ caseId: 'c1' }), false, 'two mails: no summary due');
   assert.deepEqual(await summarise({ caseId: 'c1' }), { written: false, kind: null });
   assert.equal(llm.requestCount(), before, 'no model call for two mails');
 
   await mail('c1', THIRD);
+  assert.equal(await summaryDue({ caseId: 'c1' }), true, 'the third mail makes a summary due');
   llm.script({
     kind: 'content',
     content: JSON.stringify({ summary: 'Anna Becker: Rechnung 4711 dreimal abgebucht, will Erstattung, droht Kündigung.' }),
@@ -102,6 +110,8 @@ test('two mails get no summary; the third brings the model’s, once, with its h
   assert.equal(row.summary, 'Anna Becker: Rechnung 4711 dreimal abgebucht, will Erstattung, droht Kündigung.');
   assert.equal(row.summary_kind, 'llm');
   assert.equal(row.summary_emails, 3);
+  assert.equal(await summaryDue({ caseId: 'c1' }), false, 'a summary of all three mails is stored: none due');
+  assert.equal(await summaryDue({ caseId: 'no-such-case' }), false);
   const ev = await events('c1');
   assert.equal(ev.length, 1);
   assert.equal(ev[0]!.event_type, 'summarised');

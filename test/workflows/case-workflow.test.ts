@@ -20,6 +20,7 @@ import {
   stopAutoSendSignal,
   type CaseActivities,
 } from '../../src/cases/case.workflow';
+import { createCaseTurnActivities } from '../../src/cases/case-turn.activities';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { workflowBundle } from '../support/workflow-bundle';
 
@@ -102,7 +103,10 @@ function fakeCase(calendar: BusinessCalendar, waitingSince: Date) {
 
 async function withWorker<T>(activities: CaseActivities, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `case-${randomUUID()}`;
-  const common = { connection: env.nativeConnection, namespace: env.namespace ?? 'default', activities };
+  // The wake-up's local activity is the real one, made of the FAKE parts; every case here is long
+  // enough for a summary, so each ready draft leads to summariseCase (an activity of its own).
+  const turn = createCaseTurnActivities({ ...activities, summaryDue: async () => true });
+  const common = { connection: env.nativeConnection, namespace: env.namespace ?? 'default', activities: { ...activities, ...turn } };
   const main = await Worker.create({ ...common, taskQueue, workflowBundle: bundle });
   // The case workflow's activities run on the bookkeeping cost class's queue.
   const pool = await Worker.create({ ...common, taskQueue: `${taskQueue}-bookkeeping` });

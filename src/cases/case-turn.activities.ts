@@ -1,0 +1,31 @@
+/**
+ * A case workflow's wake-up in one local activity. Until 1.3 each wake-up was up to five
+ * activities (route, summarise, autonomy verdict, state, deadline), each a task on the queue and
+ * three history events plus a workflow task: the case workflow every email starts cost the
+ * server more than the email's own workflow. Here they run one after the other in the worker that
+ * runs the case's workflow task, and the history gets one marker. The summary stays an activity of
+ * its own, run only when due, because it may wait for the model.
+ */
+import { CASE_STATUS } from '../platform/domain';
+import type { CaseActivities, CaseTurn, CaseTurnActivities, ReadyDraft } from './case-definitions.workflow';
+
+export interface CaseTurnParts extends Pick<CaseActivities, 'routeCase' | 'autonomyVerdict' | 'caseState' | 'planCaseDeadline'> {
+  /** Whether the case has mails its summary does not cover yet (no model is asked here). */
+  summaryDue(i: { caseId: string }): Promise<boolean>;
+}
+
+export function createCaseTurnActivities(parts: CaseTurnParts): CaseTurnActivities {
+  return {
+    async caseTurn({ caseId, ready }: { caseId: string; ready: ReadyDraft[] }): Promise<CaseTurn> {
+      const verdicts: CaseTurn['verdicts'] = [];
+      for (const r of ready) {
+        await parts.routeCase({ caseId, ...(r.category ? { category: r.category } : {}), ...(r.language ? { language: r.language } : {}) });
+        verdicts.push(r.draftId ? await parts.autonomyVerdict({ emailId: r.emailId, draftId: r.draftId }) : null);
+      }
+      const summaryDue = ready.length > 0 && (await parts.summaryDue({ caseId }));
+      const state = await parts.caseState({ caseId });
+      const clock = state.status === CASE_STATUS.open ? await parts.planCaseDeadline({ caseId }) : null;
+      return { state, clock, verdicts, summaryDue };
+    },
+  };
+}
