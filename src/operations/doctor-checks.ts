@@ -61,7 +61,13 @@ function platformChecks(config: Config, probes: DoctorProbes): DoctorCheck[] {
       timeoutMs: 15 * SECONDS,
       fix: temporalFix,
       run: async () => {
-        const temporal = await probes.temporal();
+        let temporal: DoctorTemporal;
+        try {
+          temporal = await probes.temporal();
+        } catch (err) {
+          // The connection's own message ends with the fix in brackets: the fix line says it once.
+          return fail(errorMessage(err).replace(/ \(start it, or set TEMPORAL_ADDRESS.*\)$/, ''), temporalFix);
+        }
         try {
           const ns = await temporal.namespace();
           const retention = ns.retentionDays === null ? '' : `, histories kept ${ns.retentionDays} days`;
@@ -81,13 +87,13 @@ function platformChecks(config: Config, probes: DoctorProbes): DoctorCheck[] {
       check: DOCTOR_CHECKS.searchAttributes,
       timeoutMs: 15 * SECONDS,
       fix: temporalFix,
-      run: async () => searchAttributesFinding(await (await probes.temporal()).searchAttributes()),
+      run: () => withTemporal(probes, async (t) => searchAttributesFinding(await t.searchAttributes())),
     },
     {
       check: DOCTOR_CHECKS.schedules,
       timeoutMs: 15 * SECONDS,
       fix: temporalFix,
-      run: async () => schedulesFinding(await (await probes.temporal()).schedules()),
+      run: () => withTemporal(probes, async (t) => schedulesFinding(await t.schedules())),
     },
   ];
 }
@@ -112,6 +118,20 @@ export async function withDatabase(
     return fail('not checked: the database does not answer', 'see the part "database"');
   }
   return fn(db);
+}
+
+/** Runs `fn` with Temporal, or fails the part when Temporal does not answer (the namespace part says why). */
+async function withTemporal(
+  probes: Pick<DoctorProbes, 'temporal'>,
+  fn: (t: DoctorTemporal) => Promise<DoctorFinding>,
+): Promise<DoctorFinding> {
+  let temporal: DoctorTemporal;
+  try {
+    temporal = await probes.temporal();
+  } catch {
+    return fail('not checked: Temporal does not answer', 'see the part "temporal namespace"');
+  }
+  return fn(temporal);
 }
 
 export function migrationsFinding(m: Awaited<ReturnType<DoctorDatabase['migrations']>>): DoctorFinding {

@@ -22,7 +22,7 @@ async function runOne(check: DoctorCheck): Promise<DoctorPart> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<DoctorFinding>((resolve) => {
-    timer = setTimeout(() => resolve(fail(`no answer within ${Math.round(check.timeoutMs / 1000)} s`, check.fix)), check.timeoutMs);
+    timer = setTimeout(() => resolve(fail(`no answer within ${limit(check.timeoutMs)}`, check.fix)), check.timeoutMs);
   });
   let finding: DoctorFinding;
   try {
@@ -36,6 +36,10 @@ async function runOne(check: DoctorCheck): Promise<DoctorPart> {
     ...finding,
     ms: Math.round(performance.now() - started),
   };
+}
+
+function limit(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 1_000)} s`;
 }
 
 function firstLine(text: string): string {
