@@ -30,7 +30,7 @@ export async function probeLlm(settings: { baseUrl: string; apiKey: string; mode
     });
     const content = res.choices[0]?.message?.content ?? '';
     const model = res.model || settings.model;
-    return fitsSchema(content) ? { outcome: 'structured', model, ms: ms() } : { outcome: 'ignored', model, ms: ms(), content };
+    return fitsSchema(content) ? { outcome: 'structured', model, ms: ms() } : { outcome: 'unstructured', model, ms: ms(), content };
   } catch (err) {
     if (err instanceof APIError && typeof err.status === 'number')
       return { outcome: 'refused', status: err.status, message: err.message, ms: ms() };

@@ -168,7 +168,7 @@ export function llmFinding(llm: { baseUrl?: string; model: string; timeoutMs: nu
         );
       return ok(line);
     }
-    case 'ignored':
+    case 'unstructured':
       return fail(
         `${at} answered without JSON of the requested schema (${p.content.slice(0, 60)}): it ignores response_format json_schema, so every draft would end in manual review`,
         'use a server and model with structured outputs (OpenAI gpt-4o-mini or newer, vLLM, llama.cpp server, Ollama 0.5 or newer)',

@@ -32,7 +32,7 @@ export interface DoctorTemporal {
 export type LlmProbe =
   | { outcome: 'structured'; model: string; ms: number }
   /** It answered, but not with JSON of the schema: it ignores `response_format`. */
-  | { outcome: 'ignored'; model: string; ms: number; content: string }
+  | { outcome: 'unstructured'; model: string; ms: number; content: string }
   /** It refused the request (HTTP status and message). */
   | { outcome: 'refused'; status: number; message: string; ms: number }
   /** No answer: connection refused, DNS, timeout. */

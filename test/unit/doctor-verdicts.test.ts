@@ -107,7 +107,7 @@ test('an LLM that refuses json_schema fails and says every draft would fail; a s
   assert.match(refused.fix ?? '', /structured outputs/);
   assert.equal(llmFinding(llm, { outcome: 'structured', model: 'm', ms: 100 }).verdict, 'ok');
   assert.equal(llmFinding(llm, { outcome: 'structured', model: 'm', ms: 800 }).verdict, 'warn');
-  assert.equal(llmFinding(llm, { outcome: 'ignored', model: 'm', ms: 5, content: 'Sure!' }).verdict, 'fail');
+  assert.equal(llmFinding(llm, { outcome: 'unstructured', model: 'm', ms: 5, content: 'Sure!' }).verdict, 'fail');
   assert.match(llmFinding(llm, { outcome: 'refused', status: 401, message: 'bad key', ms: 5 }).fix ?? '', /LLM_API_KEY/);
 });
 
