@@ -70,7 +70,8 @@ function platformChecks(config: Config, probes: DoctorProbes): DoctorCheck[] {
         }
         try {
           const ns = await temporal.namespace();
-          const retention = ns.retentionDays === null ? '' : `, histories kept ${ns.retentionDays} days`;
+          const retention =
+            ns.retentionDays === null ? '' : `, closed histories kept ${ns.retentionDays} day${ns.retentionDays === 1 ? '' : 's'}`;
           return ok(`${ns.namespace} at ${ns.address}${retention}`);
         } catch (err) {
           // NOT_FOUND (5): the server answers, the namespace is not there.

@@ -181,7 +181,8 @@ export function llmFinding(llm: { baseUrl?: string; model: string; timeoutMs: nu
 }
 
 function refusedFinding(at: string, p: Extract<LlmProbe, { outcome: 'refused' }>): DoctorFinding {
-  const said = `HTTP ${p.status}: ${p.message.split('\n')[0]}`;
+  // The client's message starts with the status again: say it once.
+  const said = `HTTP ${p.status}: ${(p.message.split('\n')[0] ?? '').replace(/^\d{3} /, '')}`;
   if (p.status === 401 || p.status === 403) return fail(`${at} refused the key (${said})`, 'set LLM_API_KEY to a key the server accepts');
   if (p.status === 404)
     return fail(

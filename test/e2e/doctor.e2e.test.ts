@@ -115,7 +115,10 @@ test('an LLM server that refuses response_format json_schema fails: every draft 
     const { code, report } = await doctorJson();
     const llm = partOf(report, DOCTOR_CHECKS.llm);
     assert.equal(llm.verdict, DOCTOR_VERDICTS.fail);
-    assert.match(llm.detail, /refuses response_format json_schema \(HTTP 400: .*\): every draft would fail permanently/);
+    assert.match(
+      llm.detail,
+      /refuses response_format json_schema \(HTTP 400: Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.\): every draft would fail permanently/,
+    );
     assert.match(llm.fix ?? '', /structured outputs/);
     othersOk(report, [DOCTOR_CHECKS.llm]);
     assert.equal(code, 1);
