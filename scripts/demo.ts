@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
 import { loadConfig } from '../src/config';
-import { emailRag, startWorker } from './demo/cli';
+import { emailRag, emailRagExit, startWorker } from './demo/cli';
 import { demoCodec, startDemoCodecServer } from './demo/codec';
 import { appendedToSent, emailRows, watcherIdle, watermark } from './demo/queries';
 import { crossLanguageCitations, draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
@@ -17,7 +17,7 @@ import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
 import { CASE_FIRST_FILE, caseSettled, caseStep } from './demo/case-step';
-import { startDemoInbox } from './demo/inbox';
+import { addDemoOperator, startDemoInbox } from './demo/inbox';
 import { attachmentReport, replyFormatReport } from './demo/attachment-step';
 import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
 import { freePort } from '../test/support/services/ports';
@@ -131,7 +131,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     say('  no LLM_BASE_URL: using the built-in offline drafter (replies composed from the retrieved knowledge passages, no model)');
   } else say(`  LLM_BASE_URL=${config.llm.baseUrl}, model ${config.llm.model}${process.env.LLM_API_KEY ? ' (key from LLM_API_KEY)' : ''}`);
 
-  heading(3, 'worker and poll schedule');
+  heading(3, 'worker, poll schedule and email-rag doctor');
   const workerLog = path.join(DEMO_DIR, 'worker.log');
   const worker = await step('starting the worker (node bin/email-rag.js worker)', [workerLog], () => startWorker(childEnv, workerLog));
   cleanup.add('worker', () => worker.terminate('SIGTERM', 20_000));
@@ -150,6 +150,9 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     `  codec server         ${codec.url} (pid ${codecServer.child.pid}, log ${relative(codecLog)}): decodes for the Web UI and temporal --codec-endpoint`,
   );
   await cli(['schedules', 'install'], childEnv, 'installing the poll schedule', workerLog);
+  // The review inbox's operator exists before the doctor looks for one (--keep starts the inbox with it).
+  const login = await step('adding the review inbox operator', [], () => addDemoOperator(config));
+  await doctor(childEnv);
 
   heading(4, 'connecting the mailbox');
   await cli(['poll'], childEnv, 'triggering the first poll', workerLog);
@@ -305,7 +308,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   );
   if (keep) {
     const inbox = await step('starting the review inbox', [], () =>
-      startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, cleanup),
+      startDemoInbox({ ...config, inbox: { ...config.inbox, temporalUiUrl: temporal.uiUrl } }, login, cleanup),
     );
     say(`\n  Review inbox         ${inbox.url}  (log in as ${inbox.user} / ${inbox.password}, role operator)`);
     say(`  Metrics              http://127.0.0.1:${env.METRICS_PORT}/metrics`);
@@ -335,6 +338,14 @@ async function cli(args: string[], env: NodeJS.ProcessEnv, what: string, log: st
   say(`  $ email-rag ${args.join(' ')}`);
   const out = await step(what, [log], () => emailRag(args, env));
   if (out) say(indent(out, '    '));
+}
+
+/** `email-rag doctor` once the stack is up: every part it checks, with its verdict; a failing part is shown, not fatal. */
+async function doctor(env: NodeJS.ProcessEnv): Promise<void> {
+  say('  $ email-rag doctor');
+  const { code, stdout } = await emailRagExit(['doctor'], env);
+  say(indent(stdout, '    '));
+  if (code !== 0) say(`  the doctor exited ${code}: the part marked fail above says what to fix`);
 }
 
 async function main(): Promise<void> {

@@ -21,6 +21,20 @@ export function runCommand(command: string, args: readonly string[], env: NodeJS
   });
 }
 
+/** `node bin/email-rag.js <args>` with its exit code and stdout, never rejecting (a command whose exit code is its answer). */
+export function emailRagExit(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 180_000,
+): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env, cwd: projectRoot, timeout: timeoutMs }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout: String(stdout).trimEnd() || String(stderr).trimEnd() });
+    });
+  });
+}
+
 /** `node bin/email-rag.js <args>`, the way an operator runs the CLI. */
 export function emailRag(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   return runCommand(process.execPath, [BIN, ...args], env);

@@ -4,11 +4,20 @@ import { startInbox, type RunningInbox } from '../../src/review-inbox/server';
 import type { Config } from '../../src/config';
 import type { Cleanup } from './step';
 
-/** The review inbox for `npm run demo -- --keep`, with a demo operator and a fresh password. */
-export async function startDemoInbox(config: Config, cleanup: Cleanup): Promise<{ url: string; user: string; password: string }> {
-  const user = 'demo';
-  const password = randomBytes(9).toString('base64url');
-  await inboxUsersAdd(config, user, 'operator', password);
+export interface DemoLogin {
+  user: string;
+  password: string;
+}
+
+/** The demo's review inbox operator, with a fresh password: made before `email-rag doctor` looks for one. */
+export async function addDemoOperator(config: Config): Promise<DemoLogin> {
+  const login = { user: 'demo', password: randomBytes(9).toString('base64url') };
+  await inboxUsersAdd(config, login.user, 'operator', login.password);
+  return login;
+}
+
+/** The review inbox for `npm run demo -- --keep`, signed in to as the demo operator. */
+export async function startDemoInbox(config: Config, login: DemoLogin, cleanup: Cleanup): Promise<{ url: string } & DemoLogin> {
   let inbox: RunningInbox;
   try {
     inbox = await startInbox(config);
@@ -18,5 +27,5 @@ export async function startDemoInbox(config: Config, cleanup: Cleanup): Promise<
     inbox = await startInbox({ ...config, inbox: { ...config.inbox, port: 0 } });
   }
   cleanup.add('review inbox', () => inbox.close());
-  return { url: inbox.url, user, password };
+  return { url: inbox.url, ...login };
 }

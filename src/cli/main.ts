@@ -18,6 +18,7 @@ import { draftsCommand, statusCommand } from '../operations/status.cli';
 import { mailboxesCommands } from '../mailboxes/mailboxes.cli';
 import { inboxCommands } from '../review-inbox/inbox-users.cli';
 import { codecServerCommand } from '../operations/codec-server.cli';
+import { doctorCommand } from '../operations/doctor.cli';
 import { auditCommands } from '../privacy/audit-access.cli';
 import { privacyCommands } from '../privacy/privacy.cli';
 import { cleanupCommand, pollCommand, scheduleCommands } from '../operations/schedules.cli';
@@ -53,6 +54,7 @@ commands:`,
     ingestCommand,
     ...knowledgeCommands,
     embedderCommand,
+    doctorCommand,
     statusCommand,
     ...mailboxesCommands,
     metricsCommand,

@@ -6,3 +6,34 @@ export const OPERATIONS_AUDIT_EVENTS = {
   dlqRequeued: 'dlq_requeued',
 } as const;
 export type OperationsAuditEvent = (typeof OPERATIONS_AUDIT_EVENTS)[keyof typeof OPERATIONS_AUDIT_EVENTS];
+
+/**
+ * `email-rag doctor`: the verdict of each part (the JSON's `verdict`, and the exit code's source:
+ * a `fail` exits 1, a `warn` only with `--strict`). Scripts and monitors match on these words.
+ */
+export const DOCTOR_VERDICTS = {
+  ok: 'ok',
+  warn: 'warn',
+  fail: 'fail',
+} as const;
+export type DoctorVerdict = (typeof DOCTOR_VERDICTS)[keyof typeof DOCTOR_VERDICTS];
+
+/**
+ * The parts `email-rag doctor` checks (the JSON's `check`); a mailbox part also names its mailbox
+ * (`target`). In the order the table prints them.
+ */
+export const DOCTOR_CHECKS = {
+  database: 'database',
+  migrations: 'migrations',
+  temporalNamespace: 'temporal namespace',
+  searchAttributes: 'search attributes',
+  schedules: 'schedules',
+  mailbox: 'mailbox',
+  embedder: 'embedder',
+  llm: 'llm',
+  knowledge: 'knowledge folder',
+  payloadEncryption: 'payload encryption',
+  codecServer: 'codec server',
+  inboxSignIn: 'inbox sign-in',
+} as const;
+export type DoctorCheckName = (typeof DOCTOR_CHECKS)[keyof typeof DOCTOR_CHECKS];

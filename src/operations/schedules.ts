@@ -29,7 +29,7 @@ export const RETENTION_SCHEDULE_ID = 'retention-purge';
 export type ScheduleAction = 'created' | 'updated' | 'unchanged' | 'removed';
 
 /** What one schedule should look like: an interval, one workflow per run, overlap SKIP. */
-interface WantedSchedule {
+export interface WantedSchedule {
   id: string;
   everySeconds: number;
   workflowType: string;
@@ -147,7 +147,7 @@ function options(config: Config, s: WantedSchedule) {
 }
 
 /** True when the installed schedule already does what `s` describes (a paused one stays paused). */
-function matches(d: ScheduleDescription, config: Config, s: WantedSchedule): boolean {
+export function scheduleMatches(d: ScheduleDescription, config: Config, s: WantedSchedule): boolean {
   const intervals = d.spec.intervals ?? [];
   return (
     intervals.length === 1 &&
@@ -174,7 +174,7 @@ async function upsertSchedule(client: Client, config: Config, s: WantedSchedule)
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
   const handle = client.schedule.getHandle(s.id);
-  if (matches(await handle.describe(), config, s)) return 'unchanged';
+  if (scheduleMatches(await handle.describe(), config, s)) return 'unchanged';
   await handle.update((prev) => ({
     ...prev,
     spec: wanted.spec,

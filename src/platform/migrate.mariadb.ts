@@ -36,12 +36,7 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
     const rows = (await conn.query('SELECT version, checksum FROM schema_migrations')) as Array<{ version: string; checksum: string }>;
     const done = new Map(rows.map((r) => [r.version, r.checksum]));
     const applied: string[] = [];
-    for (const file of readdirSync(MIGRATIONS_DIR)
-      .filter((f) => /^\d+_.*\.sql$/.test(f))
-      .sort()) {
-      const version = file.replace(/\.sql$/, '');
-      const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
-      const checksum = createHash('sha256').update(sql).digest('hex');
+    for (const { file, version, sql, checksum } of migrationFiles()) {
       const recorded = done.get(version);
       if (recorded !== undefined) {
         if (recorded !== checksum) {
@@ -61,6 +56,52 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
   } finally {
     await conn.end();
   }
+}
+
+/** The versioned migrations of this build, in the order they apply. */
+function migrationFiles(): Array<{ file: string; version: string; sql: string; checksum: string }> {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+      return { file, version: file.replace(/\.sql$/, ''), sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+/** What `schema_migrations` says against this build's migrations (read only: nothing is applied). */
+export interface MigrationStatus {
+  /** The migrations of this build. */
+  known: number;
+  /** Recorded and unchanged. */
+  applied: string[];
+  /** Not recorded: `email-rag migrate` applies them. */
+  missing: string[];
+  /** Recorded with another checksum: the file was edited after it ran. */
+  changed: string[];
+  /** Recorded but not in this build: the database was migrated by a newer release. */
+  unknown: string[];
+}
+
+/** Compares the database's `schema_migrations` with the migration files; a database never migrated misses all. */
+export async function migrationStatus(db: Pick<mariadb.Pool, 'query'>): Promise<MigrationStatus> {
+  const tables = (await db.query("SHOW TABLES LIKE 'schema_migrations'")) as unknown[];
+  const rows =
+    tables.length === 0
+      ? []
+      : ((await db.query('SELECT version, checksum FROM schema_migrations')) as Array<{ version: string; checksum: string }>);
+  const recorded = new Map(rows.map((r) => [r.version, r.checksum]));
+  const files = migrationFiles();
+  const status: MigrationStatus = { known: files.length, applied: [], missing: [], changed: [], unknown: [] };
+  for (const f of files) {
+    const checksum = recorded.get(f.version);
+    if (checksum === undefined) status.missing.push(f.version);
+    else if (checksum !== f.checksum) status.changed.push(f.version);
+    else status.applied.push(f.version);
+  }
+  const inBuild = new Set(files.map((f) => f.version));
+  status.unknown = [...recorded.keys()].filter((v) => !inBuild.has(v)).sort();
+  return status;
 }
 
 /** Drops a database; used by tests and the demo for throwaway databases only. */

@@ -19,9 +19,14 @@ export interface RecordedRequest {
   body: {
     model?: string;
     messages?: Array<{ role: string; content: string }>;
-    response_format?: { type: string };
+    response_format?: { type: string; json_schema?: { name?: string; schema?: JsonSchemaObject } };
     tools?: unknown;
   };
+}
+
+interface JsonSchemaObject {
+  properties?: Record<string, { type?: string }>;
+  required?: string[];
 }
 
 export interface OpenAiDouble {
@@ -32,11 +37,29 @@ export interface OpenAiDouble {
   requestCount(): number;
   /** Behaviours for the next chat requests, in order; afterwards it replies normally. */
   script(...behaviours: Behaviour[]): void;
+  /**
+   * While on, every chat request with `response_format: json_schema` is refused with HTTP 400 and
+   * OpenAI's wording, as a server or model without structured outputs answers (older OpenAI
+   * models, servers that know only `json_object`); scripted behaviours still come first.
+   */
+  refuseJsonSchema(on: boolean): void;
   stop(): Promise<void>;
+}
+
+/** The schemas the double answers with a draft as it always did (the summary falls back on its own). */
+const DRAFT_LIKE = new Set([undefined, 'email_draft', 'case_summary']);
+
+/** Any other schema (e.g. `email-rag doctor`'s probe): an object with every required string property filled. */
+function schemaReply(schema: JsonSchemaObject | undefined): string {
+  const out: Record<string, string> = {};
+  for (const name of schema?.required ?? []) if (schema?.properties?.[name]?.type === 'string') out[name] = 'ok';
+  return JSON.stringify(out);
 }
 
 /** A plausible reply built from the request: the subject and language of the delimited email. */
 function replyFor(body: RecordedRequest['body']): string {
+  const requested = body.response_format?.json_schema;
+  if (requested && !DRAFT_LIKE.has(requested.name)) return schemaReply(requested.schema);
   const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
   const subject = /subject="([^"]*)"/.exec(user)?.[1] ?? 'your message';
   const german = /\b(und|bitte|danke|ich|nicht|mit)\b/i.test(user.split('<context>')[0] ?? '');
@@ -68,11 +91,24 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
   const requests: RecordedRequest[] = [];
   let count = 0;
   const queue: Behaviour[] = [];
+  let refuseSchema = false;
+  const refusal: Behaviour = { kind: 'status', status: 400 };
 
   const respond = async (b: Behaviour, body: RecordedRequest['body'], res: ServerResponse): Promise<void> => {
     if (b.kind === 'delay' || b.kind === 'hold') {
       await (b.kind === 'hold' ? b.until : new Promise((r) => setTimeout(r, b.ms)));
       if (!res.writableEnded && !res.destroyed) await respond(b.then ?? { kind: 'reply' }, body, res);
+      return;
+    }
+    if (b === refusal) {
+      send(res, 400, {
+        error: {
+          message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+          type: 'invalid_request_error',
+          param: 'response_format',
+          code: null,
+        },
+      });
       return;
     }
     if (b.kind === 'status') {
@@ -113,7 +149,8 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
         send(res, 404, { error: { message: `no route ${path}` } });
         return;
       }
-      void respond(queue.shift() ?? { kind: 'reply' }, body, res);
+      const refused = refuseSchema && body.response_format?.type === 'json_schema';
+      void respond(queue.shift() ?? (refused ? refusal : { kind: 'reply' }), body, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,6 +160,9 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
     requests,
     requestCount: () => count,
     script: (...b) => queue.push(...b),
+    refuseJsonSchema: (on) => {
+      refuseSchema = on;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
