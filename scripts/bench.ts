@@ -8,6 +8,7 @@
  *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
  *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
  *   npm run bench -- --attachments                               attachment text extraction, ms per MB of PDF and DOCX
+ *   npm run bench -- --features [--emails N]                     the cost of each default feature: one run with all on, one with each off
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
@@ -40,6 +41,7 @@ import { runTwin } from './bench/twin';
 import { runLatencyBench } from './bench/idle-latency';
 import { printQueueFigures, runQueueBench } from './bench/queue';
 import { runAttachmentBench } from './bench/attachments';
+import { runFeatureTable } from './bench/feature-table';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
 
@@ -64,6 +66,8 @@ const { values: opts } = parseArgs({
     requests: { type: 'string', default: '50' },
     // Attachment text: the reader's time per MB of PDF and DOCX (no stack needed).
     attachments: { type: 'boolean', default: false },
+    // One run with the demo's configuration and one with each default feature off, each with its twin.
+    features: { type: 'boolean', default: false },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -111,6 +115,10 @@ async function main(): Promise<void> {
     else printQueueFigures(figures, log);
     return;
   }
+  if (opts.features) {
+    await runFeatureTable(N, log);
+    return;
+  }
   if (opts.attachments) {
     const figures = await runAttachmentBench(log);
     if (opts.json) process.stdout.write(`${JSON.stringify({ attachments: figures }, null, 2)}\n`);
@@ -134,7 +142,9 @@ async function main(): Promise<void> {
   );
   // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
   // the twin reads the same config.
-  const passed = Object.entries(process.env).filter(([k]) => /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$)/.test(k));
+  const passed = Object.entries(process.env).filter(([k]) =>
+    /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$|CASES$|IMAP_IDLE$|EMBEDDER$|PAYLOAD_KEYS$|PAYLOAD_KEY_ID$)/.test(k),
+  );
   // The SMTP listener and the LLM double only count (no raw message or prompt kept per email).
   const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string>, keepTraffic: false });
   const { client, connection } = await connectTemporalClient(stack.config);

@@ -133,6 +133,9 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
         : null,
       twin: r.histories.twin ? { events: r.histories.twin.events, byType: r.histories.twin.byType } : null,
       approvalToSent: sendTail(r),
+      caseRun: r.histories.caseRun
+        ? { events: r.histories.caseRun.events, activities: r.histories.caseRun.byType.ACTIVITY_TASK_SCHEDULED ?? 0 }
+        : null,
     },
     stepRuntimesMs: Object.fromEntries(
       Object.entries(r.stepsBatch).map(([s, v]) => [s, { single: r.stepsSingle[s] ?? [], p50: pct(v, 50), p95: pct(v, 95) }]),
