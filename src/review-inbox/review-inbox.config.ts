@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import type { InboxRole } from './inbox-roles';
 import type { SecretRef } from '../platform/secret-ref';
-import { envValues, TRUE_FALSE_WORDS, type Env } from '../platform/env-values';
+import { envValues, type Env } from '../platform/env-values';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -31,7 +31,7 @@ export interface InboxConfig {
   claimMinutes: number;
   /** Single sign-on with OpenID Connect (INBOX_OIDC_*); absent when INBOX_OIDC_ISSUER is not set. */
   oidc?: InboxOidcConfig;
-  /** INBOX_LOCAL_USERS (on|off, default on): the name-and-password form of inbox_users beside single sign-on. */
+  /** INBOX_LOCAL_USERS (default on): the name-and-password form of inbox_users beside single sign-on. */
   localUsers: boolean;
 }
 
@@ -55,11 +55,10 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
   for (const p of trustedProxies) if (!isIP(p)) problems.push(`INBOX_TRUSTED_PROXIES holds "${p}", not an IP address`);
   const secret = v.optional('INBOX_SESSION_SECRET');
   if (secret && secret.length < 32) problems.push('INBOX_SESSION_SECRET must have at least 32 characters');
-  // Without on/off, as ever: INBOX_COOKIE_SECURE=on is refused, not read as true.
-  const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false, TRUE_FALSE_WORDS);
+  const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false);
   const ui = v.text('TEMPORAL_UI_URL', 'http://127.0.0.1:8233');
   const oidc = readInboxOidcConfig(env, problems);
-  const localUsers = v.either('INBOX_LOCAL_USERS', 'on', 'off', 'on') === 'on';
+  const localUsers = v.boolean('INBOX_LOCAL_USERS', true);
   if (!localUsers && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
   if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
   const sla = (name: string, fallback: number) => v.intInRange(name, fallback, 1, 100_000);
