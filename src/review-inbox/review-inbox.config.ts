@@ -1,8 +1,8 @@
 /** Settings of the review inbox (`email-rag inbox`), read with the rest of the configuration. */
-import { isIP } from 'node:net';
 import type { InboxRole } from './inbox-roles';
 import type { SecretRef } from '../platform/secret-ref';
 import { envValues, type Env } from '../platform/env-values';
+import { trustedProxyProblem } from './trusted-proxies';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -14,6 +14,7 @@ export interface InboxConfig {
   auth: 'password' | 'header';
   /** INBOX_AUTH_HEADER: the header the proxy sets, only believed from INBOX_TRUSTED_PROXIES. */
   authHeader: string;
+  /** INBOX_TRUSTED_PROXIES: addresses and CIDR ranges (src/review-inbox/trusted-proxies.ts). */
   trustedProxies: string[];
   /** INBOX_SESSION_SECRET (at least 32 characters); without it a random one per start (sessions end on restart). */
   sessionSecret?: string;
@@ -52,7 +53,10 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const p of trustedProxies) if (!isIP(p)) problems.push(`INBOX_TRUSTED_PROXIES holds "${p}", not an IP address`);
+  for (const p of trustedProxies) {
+    const problem = trustedProxyProblem(p);
+    if (problem) problems.push(problem);
+  }
   const secret = v.optional('INBOX_SESSION_SECRET');
   if (secret && secret.length < 32) problems.push('INBOX_SESSION_SECRET must have at least 32 characters');
   const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false);
