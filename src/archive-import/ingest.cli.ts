@@ -2,7 +2,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import { createTemporalStarter, starterLimits } from '../email/workflow-starter.temporal';
 import type { Config } from '../config';
-import { DEFAULT_MAILBOX_ID } from '../mailboxes/mailbox-registry';
+import { chooseMailbox } from '../mailboxes/mailbox-choice';
 import { planArchive, readArchive } from './archive-sources';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { importMessage, type ImportContext, type ImportOutcome } from './import-message';
@@ -47,11 +47,9 @@ export interface IngestOptions {
  */
 export async function ingest(config: Config, target: string, opts: IngestOptions): Promise<IngestReport> {
   // The mailbox the files count as received in: its priority rules now, its identity for the reply.
-  const mailboxId = opts.mailboxId ?? DEFAULT_MAILBOX_ID;
-  const mailbox = config.mailboxes.find((m) => m.id === mailboxId);
-  if (!mailbox) {
-    throw new CliError(`unknown mailbox "${mailboxId}" (known: ${config.mailboxes.map((m) => m.id).join(', ') || 'none'})`, 2);
-  }
+  const choice = chooseMailbox(config.mailboxes, opts.mailboxId);
+  if ('problem' in choice) throw new CliError(choice.problem, 2);
+  const { mailbox } = choice;
   const plan = planArchive(target);
   const pool = await connectDatabase(config, { storesMail: true, connections: IN_FLIGHT });
   const temporal = await connectTemporal(config).catch(async (err: unknown) => {
@@ -123,7 +121,8 @@ export const ingestCommand: CliCommand<IngestReport> = {
   name: 'ingest',
   usage: `ingest <file|dir> [--history] [--mailbox ID]
                                         import .eml files, mbox files and Maildir folders (as received in
-                                        mailbox ID, default "default"; --history: index only, no drafts);
+                                        mailbox ID; without it the registry's only mailbox, or "default";
+                                        --history: index only, no drafts);
                                         one line per message (id, outcome, origin), a summary on stderr,
                                         exit 1 if any was not taken; a re-run skips what is in already`,
   options: { history: { type: 'boolean', default: false }, mailbox: { type: 'string' } },

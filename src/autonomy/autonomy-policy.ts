@@ -6,6 +6,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, errorMessage } from '../platform/errors';
+import { anyValue, fields, mapOf, unknownFieldProblems, whenObject } from '../platform/config-schema';
 
 export const AUTONOMY_DEFAULTS = {
   /** The last this many reviewed drafts of the mailbox and category are its record. */
@@ -70,9 +71,16 @@ export function judgeRecord(record: CategoryRecord, bars: Pick<MailboxAutonomy, 
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const TOP_KEYS = new Set(['policy', 'version', 'defaults', 'mailboxes']);
 const THRESHOLD_KEYS = ['minReviewed', 'minUnchangedShare', 'graceMinutes', 'minConfidence'] as const;
-const MAILBOX_KEYS = new Set<string>(['categories', 'neverAutomatic', ...THRESHOLD_KEYS]);
+const thresholdFields = Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, anyValue]));
+
+/** Every field a policy file may have, at every level; any other key is refused with its path. */
+const AUTONOMY_SCHEMA = fields({
+  policy: anyValue,
+  version: anyValue,
+  defaults: whenObject(fields(thresholdFields)),
+  mailboxes: mapOf(fields({ categories: anyValue, neverAutomatic: anyValue, ...thresholdFields })),
+});
 type Thresholds = Pick<MailboxAutonomy, (typeof THRESHOLD_KEYS)[number]>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -124,7 +132,6 @@ function mailboxEntry(
     problems.push(`${where} must be a mapping with categories`);
     return null;
   }
-  for (const key of Object.keys(raw)) if (!MAILBOX_KEYS.has(key)) problems.push(`${where}: unknown key "${key}"`);
   const categories = stringList(raw.categories, `${where}.categories`, 100, problems);
   if (raw.categories === undefined) problems.push(`${where}.categories is required (the categories that may be sent without a person)`);
   return {
@@ -148,7 +155,7 @@ export function parseAutonomyPolicy(text: string, source: string, knownMailboxes
   }
   const problems: string[] = [];
   if (!isObject(doc)) throw new ConfigError(`${source} must be a mapping with policy, version and mailboxes`);
-  for (const key of Object.keys(doc)) if (!TOP_KEYS.has(key)) problems.push(`unknown key "${key}"`);
+  problems.push(...unknownFieldProblems(AUTONOMY_SCHEMA, doc));
   const name = typeof doc.policy === 'string' ? doc.policy.trim() : '';
   if (!NAME.test(name)) problems.push('policy must be a name (letters, digits, . _ -, at most 64), it names every automatic send');
   const version = typeof doc.version === 'number' || typeof doc.version === 'string' ? String(doc.version).trim() : '';
@@ -156,11 +163,7 @@ export function parseAutonomyPolicy(text: string, source: string, knownMailboxes
   let base: Thresholds = { ...AUTONOMY_DEFAULTS };
   if (doc.defaults !== undefined) {
     if (!isObject(doc.defaults)) problems.push('defaults must be a mapping');
-    else {
-      for (const key of Object.keys(doc.defaults))
-        if (!(THRESHOLD_KEYS as readonly string[]).includes(key)) problems.push(`defaults: unknown key "${key}"`);
-      base = thresholds(doc.defaults, 'defaults', base, problems);
-    }
+    else base = thresholds(doc.defaults, 'defaults', base, problems);
   }
   const mailboxes: Record<string, MailboxAutonomy> = {};
   if (!isObject(doc.mailboxes)) problems.push('mailboxes must be a mapping of mailbox id to its categories and bars');

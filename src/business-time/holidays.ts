@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
-import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import { ConfigError } from '../platform/errors';
+import { anyValue, fields, formatPath, unknownFieldProblems } from '../platform/config-schema';
 
 /** One closed date of a business calendar (in the calendar's own zone). */
 export interface Holiday {
@@ -13,6 +14,13 @@ export const HOLIDAYS_MAX_BYTES = 256 * 1024;
 /** Problems shown at most; a file that is something else entirely would otherwise fill the log. */
 const MAX_PROBLEMS = 20;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An item of the YAML form that is not a bare date: `{ date, name }` and nothing else. */
+const HOLIDAY_ITEM = fields({ date: anyValue, name: anyValue });
+
+/** The keys of a YAML mapping (their values are read where they are used). */
+function keysOf(map: YAMLMap): Record<string, null> {
+  return Object.fromEntries(map.items.map((pair) => [String(isScalar(pair.key) ? pair.key.value : pair.key), null]));
+}
 
 /**
  * Reads a holidays file. Two forms:
@@ -71,16 +79,14 @@ function fromYaml(text: string, problems: string[]): Holiday[] {
   const out: Holiday[] = [];
   for (const item of doc.contents.items as Node[]) {
     const line = lineOf(item);
+    // Unknown fields of an item are named by its line, as every other problem of the file.
+    if (isMap(item)) problems.push(...unknownFieldProblems(HOLIDAY_ITEM, keysOf(item), (path) => `line ${line}: ${formatPath(path)}`));
     let date: unknown;
     let name: unknown = '';
     if (isScalar(item)) date = item.value;
     else if (isMap(item)) {
       date = item.get('date');
       name = item.get('name') ?? '';
-      for (const pair of item.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (key !== 'date' && key !== 'name') problems.push(`line ${line}: unknown field ${JSON.stringify(key)} (date, name)`);
-      }
     }
     const text = typeof date === 'string' ? date.trim() : JSON.stringify(date ?? null);
     const problem = typeof date === 'string' ? dateProblem(text) : `expected a date YYYY-MM-DD or { date, name }, got ${text}`;

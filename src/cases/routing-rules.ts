@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PRIORITIES, type Priority } from '../platform/domain';
 import { ConfigError, errorMessage } from '../platform/errors';
+import { anyValue, fields, listOf, unknownFieldProblems, whenObject } from '../platform/config-schema';
 
 export const ROUTING_FILE_VERSION = 1;
 
@@ -59,6 +60,19 @@ const DOMAIN = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a
 const LANGUAGE = /^[a-z]{2,3}$/;
 const MATCH_KEYS = ['mailbox', 'category', 'language', 'priority', 'senderDomain'] as const;
 
+/** Every field a rules file may have, at every level; any other key is refused with its path. */
+const ROUTING_SCHEMA = fields({
+  version: anyValue,
+  rules: listOf(
+    fields({
+      name: anyValue,
+      match: whenObject(fields(Object.fromEntries(MATCH_KEYS.map((k) => [k, anyValue])))),
+      team: anyValue,
+      owner: anyValue,
+    }),
+  ),
+});
+
 function record(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
@@ -88,8 +102,6 @@ function parseMatch(raw: unknown, where: string, problems: string[], mailboxIds?
     problems.push(`${where} must be an object`);
     return {};
   }
-  for (const k of Object.keys(o))
-    if (!(MATCH_KEYS as readonly string[]).includes(k)) problems.push(`${where}: unknown field "${k}" (known: ${MATCH_KEYS.join(', ')})`);
   const m: RoutingMatch = {};
   if (o.mailbox !== undefined)
     m.mailbox = stringList(o.mailbox, `${where}.mailbox`, problems, (s) =>
@@ -128,7 +140,7 @@ export function parseRoutingRules(text: string, source = 'ROUTING_FILE', mailbox
   const root = record(doc);
   if (!root) throw new ConfigError(`${source}: expected an object with "version" and "rules"`);
   const problems: string[] = [];
-  for (const k of Object.keys(root)) if (k !== 'version' && k !== 'rules') problems.push(`unknown field "${k}"`);
+  problems.push(...unknownFieldProblems(ROUTING_SCHEMA, root));
   if (root.version !== ROUTING_FILE_VERSION) problems.push(`version must be ${ROUTING_FILE_VERSION}, got ${JSON.stringify(root.version)}`);
   if (!Array.isArray(root.rules)) problems.push('rules must be a list');
   const rules: RoutingRule[] = [];
@@ -140,9 +152,6 @@ export function parseRoutingRules(text: string, source = 'ROUTING_FILE', mailbox
       problems.push(`${where} must be an object`);
       continue;
     }
-    for (const k of Object.keys(o))
-      if (!['name', 'match', 'team', 'owner'].includes(k))
-        problems.push(`${where}: unknown field "${k}" (known: name, match, team, owner)`);
     const name = typeof o.name === 'string' ? o.name.trim() : '';
     if (!NAME.test(name)) problems.push(`${where}.name must be 1-64 letters, digits, ".", "_" or "-", got ${JSON.stringify(o.name)}`);
     else if (names.has(name)) problems.push(`${where}: name "${name}" is used twice`);

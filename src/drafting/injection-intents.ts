@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { errorMessage } from '../platform/errors';
+import { anyValue, fields, listOf, unknownFieldProblems } from '../platform/config-schema';
 
 /** One attack intent: what an attacker wants, said in a few example sentences (German and English). */
 export interface AttackIntent {
@@ -23,6 +24,8 @@ export interface IntentSet {
 export const SHIPPED_INTENTS_FILE = path.resolve(__dirname, 'data', 'attack-intents.yaml');
 
 const LABEL = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** Every field an intent file may have; any other key is refused with its path. */
+const INTENTS_SCHEMA = fields({ intents: listOf(fields({ label: anyValue, examples: anyValue })), benign: anyValue });
 const MAX_EXAMPLE_CHARS = 500;
 
 /**
@@ -40,6 +43,7 @@ export function parseIntentSet(text: string, source: string): IntentSet {
   const root = (doc ?? {}) as { intents?: unknown; benign?: unknown };
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     problems.push('expected a mapping with `intents` (and optionally `benign`)');
+  else problems.push(...unknownFieldProblems(INTENTS_SCHEMA, doc));
   const intents: AttackIntent[] = [];
   if (root.intents !== undefined && !Array.isArray(root.intents)) problems.push('`intents` must be a list');
   for (const [i, raw] of (Array.isArray(root.intents) ? root.intents : []).entries()) {

@@ -73,8 +73,8 @@ function defaults(provider: OAuthProvider, tenant: string): Partial<OAuthSetting
   }
 }
 
-const KNOWN = new Set([
-  'type',
+/** The fields of an OAuth2 sign-in (`auth: { type: oauth2, … }`), for the registry's schema. */
+export const OAUTH_FIELDS = [
   'provider',
   'mechanism',
   'tenant',
@@ -88,7 +88,7 @@ const KNOWN = new Set([
   'scope',
   'subject',
   'grant',
-]);
+] as const;
 
 /** What the registry parser lends this one: its problem sink and secret reader. */
 export interface AuthFieldReader {
@@ -98,11 +98,11 @@ export interface AuthFieldReader {
 
 /**
  * Reads `imap.auth` / `smtp.auth` with `type: oauth2`. Every problem is reported through `f`
- * (prefixed with the field's path), so a bad entry lists all of them at once.
+ * (prefixed with the field's path), so a bad entry lists all of them at once; unknown fields are
+ * the registry schema's (src/mailboxes/mailbox-registry-schema.ts).
  */
 export function parseOAuthSettings(o: Record<string, unknown>, where: string, f: AuthFieldReader): OAuthSettings | undefined {
   const bad = (p: string) => f.problem(`.${where}.${p}`);
-  for (const k of Object.keys(o)) if (!KNOWN.has(k)) bad(`${k} is not a known field of an OAuth2 sign-in`);
   const provider = o.provider as OAuthProvider;
   if (!OAUTH_PROVIDERS.includes(provider)) {
     bad(`provider must be one of ${OAUTH_PROVIDERS.join(', ')}, got ${JSON.stringify(o.provider)}`);

@@ -4,10 +4,12 @@ import { parse as parseYaml } from 'yaml';
 import type { DeadlineSettings } from '../business-time/case-deadline';
 import { ConfigError, errorMessage } from '../platform/errors';
 import type { Env } from '../platform/env-values';
-import { DEADLINE_FIELDS, parseDeadlineSettings } from './mailbox-deadlines';
+import { parseDeadlineSettings } from './mailbox-deadlines';
+import { MAILBOX_REGISTRY_SCHEMA } from './mailbox-registry-schema';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from '../triage/priority';
 import { parseSecretRef, type SecretRef } from '../platform/secret-ref';
+import { unknownFieldProblems } from '../platform/config-schema';
 
 export type { SecretRef } from '../platform/secret-ref';
 
@@ -110,6 +112,8 @@ export function parseMailboxRegistry(text: string, defaults: MailboxDefaults, so
   const problems: string[] = [];
   const root = record(doc);
   if (!root) throw new ConfigError(`${source}: expected an object with "version" and "mailboxes"`);
+  // Unknown keys at any level first: a misspelt field would otherwise just be its default.
+  problems.push(...unknownFieldProblems(MAILBOX_REGISTRY_SCHEMA, root));
   if (root.version !== REGISTRY_VERSION) problems.push(`version must be ${REGISTRY_VERSION}, got ${JSON.stringify(root.version)}`);
   const list = root.mailboxes;
   if (!Array.isArray(list) || list.length === 0) problems.push('mailboxes must be a non-empty list');
@@ -176,8 +180,6 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     problem(': must be an object');
     return null;
   }
-  const known = new Set<string>(['id', 'enabled', 'team', 'imap', 'smtp', 'priorityRules', 'language', ...DEADLINE_FIELDS]);
-  for (const k of Object.keys(o)) if (!known.has(k)) problem(`: unknown field "${k}"`);
   const id = typeof o.id === 'string' ? o.id.trim() : '';
   if (!ID.test(id)) problem(`.id must be 1-40 lower-case letters, digits or "-", got ${JSON.stringify(o.id)}`);
   const imap = record(o.imap);
@@ -271,7 +273,6 @@ function parseSentLookup(v: unknown, problem: (p: string) => void): SentFolderLo
     problem(`.${name} must be true, false or { graceSeconds, attempts }, got ${JSON.stringify(v)}`);
     return null;
   }
-  for (const k of Object.keys(o)) if (k !== 'graceSeconds' && k !== 'attempts') problem(`.${name}: unknown field "${k}"`);
   const f = fields(problem);
   const graceSeconds = f.int(o, `${name}.graceSeconds`, SENT_LOOKUP_DEFAULTS.graceSeconds, 1, 30);
   const attempts = f.int(o, `${name}.attempts`, SENT_LOOKUP_DEFAULTS.attempts, 1, 10);

@@ -16,17 +16,12 @@ import type { SecretRef } from './secret-ref';
 /** The environment a configuration is read from: process.env, or a test's object. */
 export type Env = Record<string, string | undefined>;
 
-/** The words a yes/no variable accepts (lower case). */
-export interface BooleanWords {
-  yes: readonly string[];
-  no: readonly string[];
-}
-
-/** `1 true yes on` and `0 false no off`, whatever the case. */
-export const ON_OFF_WORDS: BooleanWords = { yes: ['1', 'true', 'yes', 'on'], no: ['0', 'false', 'no', 'off'] };
-
-/** `1 true yes` and `0 false no` (no `on`/`off`), for the variables that never accepted those. */
-export const TRUE_FALSE_WORDS: BooleanWords = { yes: ['true', '1', 'yes'], no: ['false', '0', 'no'] };
+/**
+ * The one spelling of a yes/no variable, for every one of them (CASES, IMAP_TLS,
+ * INBOX_COOKIE_SECURE, …): compared in lower case, anything else is refused.
+ */
+export const BOOLEAN_WORDS = { yes: ['true', '1', 'yes', 'on'], no: ['false', '0', 'no', 'off'] } as const;
+const ACCEPTED_BOOLEANS = BOOLEAN_WORDS.yes.map((w, i) => `${w}/${BOOLEAN_WORDS.no[i]}`).join(', ');
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
@@ -72,15 +67,15 @@ export class EnvValues {
     return this.number(name, fallback, whole, `a whole number of days between 0 (keep) and ${max}`);
   }
 
-  /** A yes/no variable; with an undefined fallback, undefined tells "not set" apart. */
-  boolean(name: string, fallback: boolean, words?: BooleanWords): boolean;
-  boolean(name: string, fallback: undefined, words?: BooleanWords): boolean | undefined;
-  boolean(name: string, fallback: boolean | undefined, words = ON_OFF_WORDS): boolean | undefined {
+  /** A yes/no variable (BOOLEAN_WORDS); with an undefined fallback, undefined tells "not set" apart. */
+  boolean(name: string, fallback: boolean): boolean;
+  boolean(name: string, fallback: undefined): boolean | undefined;
+  boolean(name: string, fallback: boolean | undefined): boolean | undefined {
     const raw = this.lower(name);
     if (!raw) return fallback;
-    if (words.yes.includes(raw)) return true;
-    if (words.no.includes(raw)) return false;
-    this.problems.push(`${name} must be true or false, got "${raw}"`);
+    if ((BOOLEAN_WORDS.yes as readonly string[]).includes(raw)) return true;
+    if ((BOOLEAN_WORDS.no as readonly string[]).includes(raw)) return false;
+    this.problems.push(`${name} must be true or false, got "${raw}" (accepted, in any case: ${ACCEPTED_BOOLEANS})`);
     return fallback;
   }
 

@@ -7,6 +7,7 @@ import '@fastify/session';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InboxRole, InboxUsers } from './inbox-users.mariadb';
 import type { InboxConfig } from './review-inbox.config';
+import { isTrustedProxy } from './trusted-proxies';
 
 export interface Actor {
   name: string;
@@ -42,7 +43,7 @@ export function clientAddress(req: FastifyRequest, config: InboxConfig): string 
   const peer = plainAddress(req.socket.remoteAddress);
   const raw = req.headers['x-forwarded-for'];
   const forwarded = (Array.isArray(raw) ? raw.join(',') : raw)?.split(',').at(-1)?.trim();
-  return config.trustedProxies.includes(peer) && forwarded ? plainAddress(forwarded).slice(0, 45) : peer || 'unknown';
+  return isTrustedProxy(config.trustedProxies, peer) && forwarded ? plainAddress(forwarded).slice(0, 45) : peer || 'unknown';
 }
 
 /**
@@ -66,7 +67,7 @@ export async function resolveActor(req: FastifyRequest, config: InboxConfig, use
   }
   const raw = req.headers[config.authHeader];
   const name = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (!config.trustedProxies.includes(plainAddress(req.socket.remoteAddress))) return name ? 'untrusted' : null;
+  if (!isTrustedProxy(config.trustedProxies, plainAddress(req.socket.remoteAddress))) return name ? 'untrusted' : null;
   if (!name) return null;
   const user = await users.find(name);
   if (user?.disabledAt) return null;

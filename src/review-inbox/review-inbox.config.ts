@@ -1,8 +1,8 @@
 /** Settings of the review inbox (`email-rag inbox`), read with the rest of the configuration. */
-import { isIP } from 'node:net';
 import type { InboxRole } from './inbox-roles';
 import type { SecretRef } from '../platform/secret-ref';
-import { envValues, TRUE_FALSE_WORDS, type Env } from '../platform/env-values';
+import { envValues, type Env } from '../platform/env-values';
+import { trustedProxyProblem } from './trusted-proxies';
 
 export type Priority = 'critical' | 'high' | 'normal' | 'low';
 
@@ -14,6 +14,7 @@ export interface InboxConfig {
   auth: 'password' | 'header';
   /** INBOX_AUTH_HEADER: the header the proxy sets, only believed from INBOX_TRUSTED_PROXIES. */
   authHeader: string;
+  /** INBOX_TRUSTED_PROXIES: addresses and CIDR ranges (src/review-inbox/trusted-proxies.ts). */
   trustedProxies: string[];
   /** INBOX_SESSION_SECRET (at least 32 characters); without it a random one per start (sessions end on restart). */
   sessionSecret?: string;
@@ -31,7 +32,7 @@ export interface InboxConfig {
   claimMinutes: number;
   /** Single sign-on with OpenID Connect (INBOX_OIDC_*); absent when INBOX_OIDC_ISSUER is not set. */
   oidc?: InboxOidcConfig;
-  /** INBOX_LOCAL_USERS (on|off, default on): the name-and-password form of inbox_users beside single sign-on. */
+  /** INBOX_LOCAL_USERS (default on): the name-and-password form of inbox_users beside single sign-on. */
   localUsers: boolean;
 }
 
@@ -52,14 +53,16 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const p of trustedProxies) if (!isIP(p)) problems.push(`INBOX_TRUSTED_PROXIES holds "${p}", not an IP address`);
+  for (const p of trustedProxies) {
+    const problem = trustedProxyProblem(p);
+    if (problem) problems.push(problem);
+  }
   const secret = v.optional('INBOX_SESSION_SECRET');
   if (secret && secret.length < 32) problems.push('INBOX_SESSION_SECRET must have at least 32 characters');
-  // Without on/off, as ever: INBOX_COOKIE_SECURE=on is refused, not read as true.
-  const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false, TRUE_FALSE_WORDS);
+  const cookieSecure = v.boolean('INBOX_COOKIE_SECURE', false);
   const ui = v.text('TEMPORAL_UI_URL', 'http://127.0.0.1:8233');
   const oidc = readInboxOidcConfig(env, problems);
-  const localUsers = v.either('INBOX_LOCAL_USERS', 'on', 'off', 'on') === 'on';
+  const localUsers = v.boolean('INBOX_LOCAL_USERS', true);
   if (!localUsers && !oidc) problems.push('INBOX_LOCAL_USERS=off needs single sign-on (INBOX_OIDC_ISSUER): nobody could sign in');
   if (!/^https?:\/\//.test(ui)) problems.push(`TEMPORAL_UI_URL must start with http:// or https://, got "${ui}"`);
   const sla = (name: string, fallback: number) => v.intInRange(name, fallback, 1, 100_000);

@@ -53,16 +53,16 @@ mailboxes:
     (err: Error & { code?: string }) => {
       assert.equal(err.code, 'CONFIG');
       for (const part of [
-        'unknown key "colour"',
+        'colour is not a known field (known: policy, version, defaults, mailboxes)',
         'policy must be a name',
         'version must be a number or a short word',
         'defaults.minReviewed must be a whole number from 1 to 10000, got 0',
-        'defaults: unknown key "speed"',
+        'defaults.speed is not a known field (known: minReviewed, minUnchangedShare, graceMinutes, minConfidence)',
         'mailboxes.support.categories must be a list',
         'mailboxes.support.minUnchangedShare must be a number from 0 to 1, got 1.5',
         'mailboxes.support.graceMinutes must be a whole number from 1 to 1440, got 2.5',
         'mailboxes.support.minConfidence must be a number from 0 to 1, got -1',
-        'mailboxes.support: unknown key "extra"',
+        'mailboxes.support.extra is not a known field (known: categories, neverAutomatic, minReviewed',
         'mailboxes.Sales!: a mailbox id is lower-case letters, digits and -',
         'mailboxes.ghost: no such mailbox in the registry (known: support, empty)',
         'mailboxes.empty must be a mapping with categories',

@@ -122,7 +122,7 @@ test('registry: every deadline problem of an entry is listed at once', () => {
     (err: unknown) => {
       assert.ok(err instanceof ConfigError);
       for (const want of [
-        'mailboxes[0].businessHours: unknown field "colour" (timeZone, weekly, holidaysFile)',
+        'mailboxes[0].businessHours.colour is not a known field (known: timeZone, weekly, holidaysFile)',
         'mailboxes[0].businessHours.timeZone must be an IANA time zone like "Europe/Berlin", got "Berlin/Europe"',
         'mailboxes[0].businessHours.weekly.mon "17:00-08:00" ends before it starts',
         'mailboxes[0].businessHours.weekly: "funday" is not a weekday',
@@ -132,7 +132,7 @@ test('registry: every deadline problem of an entry is listed at once', () => {
         'mailboxes[0].responseTargets.normal must be business time',
         'mailboxes[0].responseTargets.critical (5h) must not be longer than high (4h)',
         'mailboxes[0].reminderBefore must be a share of the target like "25%" (1 to 99) or business time like "1h", got "100%"',
-        'mailboxes[0].escalation: unknown field "pager" (email, webhook, webhookSecret)',
+        'mailboxes[0].escalation.pager is not a known field (known: email, webhook, webhookSecret)',
         'mailboxes[0].escalation.email must be one email address, got "not an address"',
         'mailboxes[0].escalation.webhook must be an https URL without user:password (http only to 127.0.0.1 or localhost), got "http://hooks.example.test/x"',
       ])

@@ -106,7 +106,7 @@ test('smtp.providerFilesSent: hostile values are refused with the entry named', 
   refused('{ attempts: -1 }', /attempts must be a whole number between 1 and 10/);
   refused('{ attempts: "3" }', /attempts must be a whole number/);
   refused('{ graceSeconds: 30, attempts: 3 }', /at most 60 seconds, got 90/);
-  refused('{ grace: 5 }', /unknown field "grace"/);
+  refused('{ grace: 5 }', /mailboxes\[0\]\.smtp\.providerFilesSent\.grace is not a known field, did you mean graceSeconds\?/);
 });
 
 test('every problem of a bad registry is named with its entry, and nothing half-loads', () => {
@@ -135,7 +135,7 @@ mailboxes:
         'mailboxes[0].imap.folders must be a non-empty list',
         'mailboxes[0].smtp.from is not an email address',
         'mailboxes[0].smtp.password is required when smtp.user is set',
-        'mailboxes[0]: unknown field "colour"',
+        'mailboxes[0].colour is not a known field (known: id, enabled, team, imap, smtp, priorityRules, language, businessHours',
         'mailboxes[2]: id "dup" is used twice',
         'mailboxes "dup" and "dup" both watch INBOX of b',
       ]) {

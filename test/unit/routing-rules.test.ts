@@ -93,7 +93,7 @@ rules:
       for (const part of [
         /^ROUTING_FILE r\.yaml: /,
         /version must be 1, got 2/,
-        /unknown field "extra"/,
+        /(: |; )extra is not a known field \(known: version, rules\)/,
         /rules\[1\]: name "ok" is used twice/,
         /rules\[2\]\.name must be 1-64 letters/,
         /rules\[2\]\.match\.mailbox: mailbox "nope" is not in the registry \(default, billing\)/,
@@ -101,7 +101,7 @@ rules:
         /rules\[2\]\.match\.senderDomain: "\*\." is not a domain/,
         /rules\[2\]\.match\.senderDomain: "a b" is not a domain/,
         /rules\[2\]\.match\.language: "german" is not a language code/,
-        /rules\[2\]\.match: unknown field "colour"/,
+        /rules\[2\]\.match\.colour is not a known field \(known: mailbox, category, language, priority, senderDomain\)/,
         /rules\[2\] assigns nothing/,
         /rules\[3\] assigns nothing/,
         /rules\[4\]\.name must be/,
