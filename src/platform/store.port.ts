@@ -5,7 +5,6 @@ import type {
   EmailStatus,
   Priority,
   QUEUE_STATUS,
-  QueueStatus,
   SendStatus,
   SmtpPhase,
   TriageClass,
