@@ -21,6 +21,7 @@ import { codecServerCommand } from '../operations/codec-server.cli';
 import { auditCommands } from '../privacy/audit-access.cli';
 import { privacyCommands } from '../privacy/privacy.cli';
 import { cleanupCommand, pollCommand, scheduleCommands } from '../operations/schedules.cli';
+import { intakeCommands } from '../operations/intake.cli';
 
 const worker: CliCommand<void> = {
   name: 'worker',
@@ -50,6 +51,7 @@ commands:`,
     codecServerCommand,
     pollCommand,
     cleanupCommand,
+    ...intakeCommands,
     ingestCommand,
     ...knowledgeCommands,
     embedderCommand,
