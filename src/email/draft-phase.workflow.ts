@@ -3,7 +3,7 @@
  * a decision on exactly that draft, and a redraft request or a follow-up in the thread starts
  * the next draft. The decision is recorded in the workflow task that accepted it.
  */
-import { STATUS, type Decision } from '../platform/domain';
+import { STATUS, sendIsDone, type Decision } from '../platform/domain';
 import { decidedTransition, draftedTransition } from './status-transitions';
 import type { PendingDecision } from './decision-queue.workflow';
 import type { EmailRun } from './email-run.workflow';
@@ -25,8 +25,33 @@ export async function draftUntilDecided(run: EmailRun): Promise<Decided> {
     const ended = await writeDraft(run, version, requestedBy);
     if (ended) return { kind: 'end', result: ended };
     const next = await waitForDecision(run, version);
-    if (next.decision) return recordDecision(run, next.decision, version);
+    if (next.decision) return recordAnswering(run, next.decision, version);
     requestedBy = next.redraftBy;
+  }
+}
+
+/**
+ * Records the decision. When the send ledger shows that a reply left (or may have) already —
+ * MariaDB restored newer than Temporal's history, or a reset run — the decision taken off the
+ * queue is answered before the run ends: unanswered, its Update would keep the run open for ever.
+ */
+async function recordAnswering(run: EmailRun, pending: PendingDecision, version: number): Promise<Decided> {
+  try {
+    return await recordDecision(run, pending, version);
+  } catch (err) {
+    const send = err instanceof AlreadyHandedOver ? err.record.send : null;
+    if (send) {
+      pending.resolve?.(
+        sendIsDone(send.status)
+          ? { draftId: send.draftId, status: STATUS.sent, message: `already sent as ${send.messageId}; nothing sent again` }
+          : {
+              draftId: send.draftId,
+              status: STATUS.approved,
+              message: `the send of ${send.messageId} may have reached the server; a person decides`,
+            },
+      );
+    }
+    throw err;
   }
 }
 
