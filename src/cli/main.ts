@@ -22,6 +22,7 @@ import { doctorCommand } from '../operations/doctor.cli';
 import { auditCommands } from '../privacy/audit-access.cli';
 import { privacyCommands } from '../privacy/privacy.cli';
 import { cleanupCommand, pollCommand, scheduleCommands } from '../operations/schedules.cli';
+import { intakeCommands } from '../operations/intake.cli';
 
 const worker: CliCommand<void> = {
   name: 'worker',
@@ -51,6 +52,7 @@ commands:`,
     codecServerCommand,
     pollCommand,
     cleanupCommand,
+    ...intakeCommands,
     ingestCommand,
     ...knowledgeCommands,
     embedderCommand,

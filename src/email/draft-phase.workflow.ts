@@ -3,7 +3,7 @@
  * a decision on exactly that draft, and a redraft request or a follow-up in the thread starts
  * the next draft. The decision is recorded in the workflow task that accepted it.
  */
-import { STATUS, type Decision } from '../platform/domain';
+import { STATUS, sendIsDone, type Decision } from '../platform/domain';
 import { decidedTransition, draftedTransition } from './status-transitions';
 import type { PendingDecision } from './decision-queue.workflow';
 import type { EmailRun } from './email-run.workflow';
@@ -109,10 +109,16 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
   const decision: Decision =
     kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
   // A local activity: the Update is answered, the search attributes move and the send is
-  // scheduled in the workflow task that accepted the decision.
-  const booked = await run.book.recordDecision({ emailId, draftId, decision, record: run.reserve() });
-  state.decision = { kind, by, draftId };
-  await run.reached(booked.recorded, decidedTransition(decision));
+  // scheduled in the workflow task that accepted the decision. A try adds no await: the Update's
+  // answer and the send's scheduling keep the order the released histories recorded.
+  try {
+    const booked = await run.book.recordDecision({ emailId, draftId, decision, record: run.reserve() });
+    state.decision = { kind, by, draftId };
+    await run.reached(booked.recorded, decidedTransition(decision));
+  } catch (err) {
+    answerHandedOver(pending, err);
+    throw err;
+  }
   if (kind === 'reject') {
     pending.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected` });
     return { kind: 'end', result: { status: STATUS.rejected } };
@@ -146,4 +152,23 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
     message: `the reply ${sent.messageId} sent for ${sent.leadEmailId} (draft ${sent.draftId}) answered this email`,
   });
   return { kind: 'end', result: { status: STATUS.sent, messageId: sent.messageId } };
+}
+
+/**
+ * The send ledger shows that a reply left (or may have) already — MariaDB restored newer than
+ * Temporal's history, or a reset run — and the run ends: the decision taken off the queue is
+ * answered first, since an unanswered Update would keep the run open for ever.
+ */
+function answerHandedOver(pending: PendingDecision, err: unknown): void {
+  const send = err instanceof AlreadyHandedOver ? err.record.send : null;
+  if (!send) return;
+  pending.resolve?.(
+    sendIsDone(send.status)
+      ? { draftId: send.draftId, status: STATUS.sent, message: `already sent as ${send.messageId}; nothing sent again` }
+      : {
+          draftId: send.draftId,
+          status: STATUS.approved,
+          message: `the send of ${send.messageId} may have reached the server; a person decides`,
+        },
+  );
 }

@@ -173,3 +173,31 @@ test('promtool: the rules load, fire on synthetic series as intended, and the Pr
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('Alertmanager: Prometheus sends to it, it loads the shipped configuration, and pages and warnings have receivers', (t) => {
+  const am = services.alertmanager!;
+  assert.equal(mounts(am).get('deploy/alertmanager/alertmanager.yml'), '/etc/alertmanager/alertmanager.yml');
+  assert.ok((am.command as string[]).includes('--config.file=/etc/alertmanager/alertmanager.yml'));
+  const prom = parseYaml(read('deploy/prometheus/prometheus.yml')) as {
+    alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
+  };
+  assert.deepEqual(
+    prom.alerting.alertmanagers.flatMap((a) => a.static_configs.flatMap((s) => s.targets)),
+    ['alertmanager:9093'],
+  );
+  const config = parseYaml(read('deploy/alertmanager/alertmanager.yml')) as {
+    route: { receiver: string; routes: Array<{ receiver: string; matchers: string[] }> };
+    receivers: Array<{ name: string; email_configs?: unknown[]; webhook_configs?: unknown[] }>;
+  };
+  const receiver = (name: string) => config.receivers.find((r) => r.name === name);
+  const pageRoute = config.route.routes.find((r) => r.matchers.includes('severity="page"'));
+  assert.ok(pageRoute && receiver(pageRoute.receiver)?.webhook_configs?.length, 'a page goes to a receiver with a webhook');
+  assert.ok(receiver(pageRoute.receiver)?.email_configs?.length, 'and a mail');
+  assert.ok(receiver(config.route.receiver)?.email_configs?.length, 'everything else (warnings) goes by mail');
+  if (spawnSync('amtool', ['--version']).error) {
+    t.skip('amtool is not installed (Debian: apt-get install prometheus-alertmanager); the structure is checked above');
+    return;
+  }
+  const out = spawnSync('amtool', ['check-config', 'deploy/alertmanager/alertmanager.yml'], { encoding: 'utf8', cwd: root });
+  assert.equal(out.status, 0, `amtool check-config:\n${out.stdout}${out.stderr}`);
+});

@@ -1,0 +1,25 @@
+# What scripts/backup.sh and scripts/restore.sh share; sourced, with TOOL set to the script's name.
+# shellcheck shell=bash disable=SC2016  # the node program is single-quoted on purpose
+
+die() {
+  printf '%s: ERROR: %s\n' "$TOOL" "$*" >&2
+  exit 1
+}
+say() { printf '%s: %s\n' "$TOOL" "$*"; }
+
+# mariadb_login FILE: writes a client option file with the credentials of DATABASE_URL to FILE
+# (mode 0600: the password never appears on a command line) and prints the database name.
+mariadb_login() {
+  DATABASE_URL=${DATABASE_URL:-} CNF=$1 node -e '
+    const fs = require("node:fs");
+    let u;
+    try { u = new URL(process.env.DATABASE_URL); } catch { process.exit(2); }
+    if (!["mariadb:", "mysql:"].includes(u.protocol)) process.exit(2);
+    const q = (s) => "\"" + s.replace(/\\/g, "\\\\").replace(/"/g, "\\\"") + "\"";
+    const lines = ["[client]", `host=${q(u.hostname.replace(/^\[|\]$/g, ""))}`, `port=${u.port || 3306}`,
+      `user=${q(decodeURIComponent(u.username) || "root")}`];
+    if (u.password) lines.push(`password=${q(decodeURIComponent(u.password))}`);
+    fs.writeFileSync(process.env.CNF, lines.join("\n") + "\n", { mode: 0o600 });
+    console.log(decodeURIComponent(u.pathname.slice(1)) || "email_rag");
+  ' || die "DATABASE_URL is not a mariadb:// or mysql:// URL"
+}
