@@ -65,7 +65,7 @@ if ! podman image exists "$BASE_IMAGE"; then
     mkdir -p "$rootfs/usr/local/share/ca-certificates"
     cp /usr/local/share/ca-certificates/*.crt "$rootfs/usr/local/share/ca-certificates/"
   fi
-  tar -C "$rootfs" -c . | podman import \
+  tar -C "$rootfs" -c . | podman import --quiet \
     --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
     --change 'ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt' \
     --change 'CMD ["/bin/bash"]' - "$BASE_IMAGE" >/dev/null
