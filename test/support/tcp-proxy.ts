@@ -4,8 +4,12 @@ import type { AddressInfo } from 'node:net';
 /**
  * A TCP relay in front of a real server that a test can cut: `cut()` drops every open connection
  * and refuses new ones, as a crashed or restarting server would; `restore()` lets them through again.
+ * `listenHost` (default 127.0.0.1): another address of this machine, for clients in containers.
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<{
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  opts: { listenHost?: string } = {},
+): Promise<{
   port: number;
   cut(): void;
   restore(): void;
@@ -28,7 +32,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, opts.listenHost ?? '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     cut() {

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSharedServices, type SharedServices } from './shared-services';
-import { guessMs, isServerFree, runsAlone } from './tiers';
+import { guessMs, isOnDemand, isServerFree, runsAlone } from './tiers';
 
 const root = path.resolve(__dirname, '../../..');
 const timesFile = path.join(root, '.local', 'test-times.json');
@@ -54,7 +54,7 @@ function allTestFiles(dir = path.join(root, 'test')): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) found.push(...allTestFiles(full));
-    else if (entry.name.endsWith('.test.ts')) found.push(path.relative(root, full));
+    else if (entry.name.endsWith('.test.ts') && !isOnDemand(path.relative(root, full))) found.push(path.relative(root, full));
   }
   return found.sort();
 }
@@ -168,7 +168,8 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'email-rag-suite-'));
   let shared: SharedServices | undefined;
   try {
-    shared = files.some((f) => !isServerFree(f)) ? await startSharedServices(scratch) : undefined;
+    // The on-demand files start their servers in containers: they need none of the shared ones.
+    shared = files.some((f) => !isServerFree(f) && !isOnDemand(f)) ? await startSharedServices(scratch) : undefined;
     const env = { ...process.env, ...shared?.env };
     const laneCount = lanes ?? Number(process.env.TEST_LANES ?? 3);
     const results = await runPool(schedule(files, times), laneCount, (f) => runFile(f, env, nodeOptions, scratch));

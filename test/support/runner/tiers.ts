@@ -6,6 +6,15 @@
 import { readFileSync } from 'node:fs';
 
 const SERVER_FREE_FOLDERS = ['test/unit/', 'test/static/'];
+/**
+ * Run only when named (`npm run test:containers`), never by `npm test`: they build container
+ * images and start a whole stack, which costs minutes and needs root and podman.
+ */
+const ON_DEMAND_FOLDERS = ['test/containers/'];
+
+export function isOnDemand(file: string): boolean {
+  return ON_DEMAND_FOLDERS.some((folder) => file.startsWith(folder));
+}
 
 export type Tier = 'fast' | 'stack';
 

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The one-shot init of a deployment, safe to run on every start: database migrations, the search
+# attributes (and retention) on the Temporal namespace, the schedules, and a first review-inbox
+# operator when INBOX_ADMIN_USER and INBOX_ADMIN_PASSWORD_FILE are given and the name is new.
+# `email-rag doctor` (a whole-configuration check) belongs at its end once it exists.
+set -eu
+
+step() { printf 'init: %s\n' "$*"; }
+
+step "migrations"
+email-rag migrate
+step "Temporal namespace ${TEMPORAL_NAMESPACE:-default}: search attributes, retention ${TEMPORAL_RETENTION_DAYS:-30} days"
+email-rag temporal setup --retention-days "${TEMPORAL_RETENTION_DAYS:-30}"
+step "schedules"
+email-rag schedules install
+if [ -n "${INBOX_ADMIN_USER:-}" ]; then
+  if [ ! -r "${INBOX_ADMIN_PASSWORD_FILE:-}" ]; then
+    echo "init: INBOX_ADMIN_USER is set but INBOX_ADMIN_PASSWORD_FILE (${INBOX_ADMIN_PASSWORD_FILE:-unset}) is not a readable file" >&2
+    exit 2
+  fi
+  step "review inbox operator $INBOX_ADMIN_USER"
+  # --if-new: a password changed in the inbox later is not reset by the next start.
+  email-rag inbox users add "$INBOX_ADMIN_USER" --role operator --if-new <"$INBOX_ADMIN_PASSWORD_FILE"
+fi
+step "done"
