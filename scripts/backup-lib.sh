@@ -23,3 +23,17 @@ mariadb_login() {
     console.log(decodeURIComponent(u.pathname.slice(1)) || "email_rag");
   ' || die "DATABASE_URL is not a mariadb:// or mysql:// URL"
 }
+
+# The arguments of both scripts: DIR, then the parts to take or restore (all three when none is named).
+# Sets `dir` and `parts`.
+read_parts() {
+  [ $# -ge 1 ] || die "usage: scripts/$TOOL.sh DIR [temporal] [mariadb] [files]"
+  dir=$1
+  shift
+  parts=("$@")
+  [ ${#parts[@]} -gt 0 ] || parts=(temporal mariadb files)
+  local part
+  for part in "${parts[@]}"; do
+    case "$part" in temporal | mariadb | files) ;; *) die "unknown part '$part' (temporal, mariadb, files)" ;; esac
+  done
+}

@@ -22,14 +22,7 @@ TOOL=backup
 # shellcheck source=scripts/backup-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/backup-lib.sh"
 
-[ $# -ge 1 ] || die "usage: scripts/backup.sh DIR [temporal] [mariadb] [files]"
-dir=$1
-shift
-parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(temporal mariadb files)
-for part in "${parts[@]}"; do
-  case "$part" in temporal | mariadb | files) ;; *) die "unknown part '$part' (temporal, mariadb, files)" ;; esac
-done
+read_parts "$@"
 
 # Everything in DIR is as secret as the database and the keys it holds.
 umask 077

@@ -18,14 +18,7 @@ import { loadConfig } from '../src/config';
 import { sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { appendMessages, startImapEmail } from '../test/support/services/imap-intake';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/services/worker-process';
-
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} needs a whole number, got ${process.argv[at + 1]}`);
-  return value;
-}
+import { option } from './chaos/options';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

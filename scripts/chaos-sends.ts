@@ -30,6 +30,7 @@ import { attemptKey, readSends } from './chaos/send-ledger-view';
 import { appendMessages, startImapEmail } from '../test/support/services/imap-intake';
 import { startSwitchableSmtp, type SwitchableSmtp } from '../test/support/services/switchable-smtp';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/services/worker-process';
+import { option } from './chaos/options';
 
 interface Kill {
   n: number;
@@ -40,14 +41,6 @@ interface Kill {
   interrupted: Set<string>;
   /** The SMTP phases those attempts had recorded when the worker died. */
   phases: Map<string, number>;
-}
-
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} needs a whole number, got ${process.argv[at + 1]}`);
-  return value;
 }
 
 function phaseText(phases: Map<string, number>): string {

@@ -17,14 +17,7 @@ TOOL=restore
 # shellcheck source=scripts/backup-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/backup-lib.sh"
 
-[ $# -ge 1 ] || die "usage: scripts/restore.sh DIR [temporal] [mariadb] [files]"
-dir=$1
-shift
-parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(temporal mariadb files)
-for part in "${parts[@]}"; do
-  case "$part" in temporal | mariadb | files) ;; *) die "unknown part '$part' (temporal, mariadb, files)" ;; esac
-done
+read_parts "$@"
 [ -f "$dir/SHA256SUMS" ] || die "$dir/SHA256SUMS is missing: not a folder written by scripts/backup.sh"
 (cd "$dir" && sha256sum --quiet -c SHA256SUMS) || die "the backup in $dir does not match its SHA256SUMS"
 

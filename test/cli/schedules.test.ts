@@ -153,6 +153,12 @@ test('one poll schedule per enabled mailbox; install follows the registry and sa
 });
 
 test('email-rag poll runs one mailbox or every enabled one, and refuses unknown or disabled ids', { timeout: 120_000 }, async () => {
+  // The test before left billing's schedule at 120 s: a run it started on a two-minute boundary
+  // (no worker here, so it never ends) would be the poll "in progress" below. Start from none.
+  const left = client.schedule.getHandle(pollScheduleId('billing'));
+  const leftRuns = (await left.describe().catch(() => undefined))?.info.runningActions ?? [];
+  for (const a of leftRuns) await client.workflow.getHandle(a.workflow.workflowId).terminate('left by the test before');
+  await left.delete().catch(() => undefined);
   // A day's interval: the schedule's own run (at midnight UTC) never falls into this test, however slow the machine.
   writeRegistry(registry(), [
     { ...support, enabled: false },
