@@ -12,7 +12,7 @@ import { withImap } from '../support/imap-session';
 import { simpleParser } from 'mailparser';
 import { imapEmailId } from '../../src/platform/domain';
 import { temporalCliPath } from '../support/services/tool-paths';
-import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule } from '../../src/operations/schedules';
+import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../src/email/email.workflow';
 import type { PollResult } from '../../src/mailboxes/poll.activities';
@@ -54,6 +54,10 @@ useWorkerStack((s) => ({ stack, client } = s), {
   stack: { env: { LLM_TIMEOUT_MS: '30000' } },
   then: async (s) => {
     await installSchedules(s.client, s.config);
+    // Paused: the test triggers every run it needs, and a schedule's own run on an hour or
+    // quarter-hour boundary (the hourly poll and cleanup, resend every 15 min) never takes a mail
+    // or a stuck row from under it. A trigger runs a paused schedule all the same.
+    for (const w of wantedSchedules(s.config)) await s.client.schedule.getHandle(w.id).pause('the test triggers each run itself');
   },
 });
 
