@@ -43,7 +43,6 @@ type Summary = {
     approvalToSent: { events: number } | null;
     caseRun: { events: number; activities: number } | null;
   };
-  activitiesPerEmail: number | null;
 };
 
 function runOne(v: Variant, emails: number): Promise<Summary> {

@@ -107,33 +107,31 @@ function databaseFailure(where: string, err: unknown): DoctorFinding {
   return fail(`${where} does not answer: ${message}`, 'start MariaDB, or set DATABASE_URL to where it runs');
 }
 
-/** Runs `fn` with the database, or fails the part when the database is not there (its own part says why). */
-export async function withDatabase(
-  probes: Pick<DoctorProbes, 'database'>,
-  fn: (db: DoctorDatabase) => Promise<DoctorFinding>,
+/**
+ * Runs `fn` with a server the part needs (the database, Temporal), or fails the part as not
+ * checked when that server does not answer: its own part says why.
+ */
+async function withServer<T>(
+  open: () => Promise<T>,
+  server: { name: string; part: string },
+  fn: (server: T) => Promise<DoctorFinding>,
 ): Promise<DoctorFinding> {
-  let db: DoctorDatabase;
+  let opened: T;
   try {
-    db = await probes.database();
+    opened = await open();
   } catch {
-    return fail('not checked: the database does not answer', 'see the part "database"');
+    return fail(`not checked: ${server.name} does not answer`, `see the part "${server.part}"`);
   }
-  return fn(db);
+  return fn(opened);
 }
 
-/** Runs `fn` with Temporal, or fails the part when Temporal does not answer (the namespace part says why). */
-async function withTemporal(
-  probes: Pick<DoctorProbes, 'temporal'>,
-  fn: (t: DoctorTemporal) => Promise<DoctorFinding>,
-): Promise<DoctorFinding> {
-  let temporal: DoctorTemporal;
-  try {
-    temporal = await probes.temporal();
-  } catch {
-    return fail('not checked: Temporal does not answer', 'see the part "temporal namespace"');
-  }
-  return fn(temporal);
-}
+/** Runs `fn` with the database (see withServer). */
+export const withDatabase = (probes: Pick<DoctorProbes, 'database'>, fn: (db: DoctorDatabase) => Promise<DoctorFinding>) =>
+  withServer(() => probes.database(), { name: 'the database', part: 'database' }, fn);
+
+/** Runs `fn` with Temporal (see withServer). */
+const withTemporal = (probes: Pick<DoctorProbes, 'temporal'>, fn: (t: DoctorTemporal) => Promise<DoctorFinding>) =>
+  withServer(() => probes.temporal(), { name: 'Temporal', part: 'temporal namespace' }, fn);
 
 export function migrationsFinding(m: Awaited<ReturnType<DoctorDatabase['migrations']>>): DoctorFinding {
   if (m.changed.length > 0)

@@ -33,7 +33,7 @@ export const CASE_SIGNALS = {
 export const CASE_QUERIES = { case: 'case' } as const;
 
 /**
- * Patch ids (`patched()`): one per release whose workflow changes break the last release's
+ * Patch ids: one per release whose workflow changes break the last release's
  * histories, removed on the schedule in docs/changing-workflows.md.
  */
 export const WORKFLOW_PATCHES = {
