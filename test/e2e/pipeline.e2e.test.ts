@@ -79,7 +79,9 @@ test('a mail appended over IMAP travels to exactly one threaded reply, approved 
 
   await waitFor('awaiting_approval', async () => (await emailRow(emailId))?.status === 'awaiting_approval', 90_000);
   const handle = client.workflow.getHandle(emailId);
-  const draft = await handle.query(draftQuery);
+  // The draft step records awaiting_approval in MariaDB itself; the workflow holds the draft once
+  // it has taken the step's result, a workflow task later (on a loaded machine, a moment after).
+  const draft = await waitFor('the draft query answers', async () => (await handle.query(draftQuery)) ?? undefined, 30_000);
   assert.ok(draft, 'the draft query answers');
   assert.equal(draft.to.address, 'erika@customer.example');
   assert.match(draft.body, /Rechnung 2024-117/);
