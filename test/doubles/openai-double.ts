@@ -14,6 +14,8 @@ export type Behaviour =
   /** Answers once `until` settles: a request the test holds for as long as its scenario needs. */
   | { kind: 'hold'; until: Promise<void>; then?: Behaviour };
 
+export type Scripted = Behaviour & { for?: string };
+
 export interface RecordedRequest {
   path: string;
   body: {
@@ -35,8 +37,13 @@ export interface OpenAiDouble {
   requests: RecordedRequest[];
   /** How many requests arrived (in every mode). */
   requestCount(): number;
-  /** Behaviours for the next chat requests, in order; afterwards it replies normally. */
-  script(...behaviours: Behaviour[]): void;
+  /**
+   * Behaviours for the next chat requests, in order; afterwards it replies normally. A behaviour
+   * with `for` is taken only by a request asking for that JSON schema (`email_draft`,
+   * `case_summary`): with cases on, a case's summary request can arrive between the script and
+   * the draft it was meant for.
+   */
+  script(...behaviours: Scripted[]): void;
   /**
    * While on, every chat request with `response_format: json_schema` is refused with HTTP 400 and
    * OpenAI's wording, as a server or model without structured outputs answers (older OpenAI
@@ -90,7 +97,7 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
   const keep = opts.keepRequests ?? true;
   const requests: RecordedRequest[] = [];
   let count = 0;
-  const queue: Behaviour[] = [];
+  const queue: Scripted[] = [];
   let refuseSchema = false;
   const refusal: Behaviour = { kind: 'status', status: 400 };
 
@@ -150,7 +157,10 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
         return;
       }
       const refused = refuseSchema && body.response_format?.type === 'json_schema';
-      void respond(queue.shift() ?? (refused ? refusal : { kind: 'reply' }), body, res);
+      const schema = body.response_format?.json_schema?.name;
+      const next = queue.findIndex((b) => b.for === undefined || b.for === schema);
+      const scripted = next >= 0 ? queue.splice(next, 1)[0] : undefined;
+      void respond(scripted ?? (refused ? refusal : { kind: 'reply' }), body, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -74,7 +74,7 @@ test("workers killed with SIGKILL twice while drafting: the attempts lost with t
   const first = startWorker(stack.env, 'worker-1');
   await pollNow(); // connects the mailbox
   // The first two draft requests hang, so a draft attempt is in flight each time a worker dies.
-  stack.llm.script({ kind: 'delay', ms: 120_000 }, { kind: 'delay', ms: 120_000 });
+  stack.llm.script({ kind: 'delay', ms: 120_000, for: 'email_draft' }, { kind: 'delay', ms: 120_000, for: 'email_draft' });
   let llmRequests = stack.llm.requestCount();
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<crash-1@customer.example>' }));
   await pollNow();
@@ -189,7 +189,7 @@ test('MariaDB unreachable during processing: writes wait and land, nothing is lo
     const viaProxy = new URL(db);
     viaProxy.port = String(proxy.port);
     startWorker({ ...stack.env, DATABASE_URL: viaProxy.toString() }, 'worker-db');
-    stack.llm.script({ kind: 'delay', ms: 3_000 });
+    stack.llm.script({ kind: 'delay', ms: 3_000, for: 'email_draft' });
     const before = stack.smtp.messages.length;
     await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<db-outage@customer.example>', subject: 'Datenbank weg' }));
     await pollNow();
@@ -231,7 +231,7 @@ test('SIGTERM: the worker stops polling, finishes the activity in flight and exi
   for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
   const env = { ...stack.env, WORKER_SHUTDOWN_GRACE_MS: '20000' };
   const worker = startWorker(env, 'worker-term');
-  stack.llm.script({ kind: 'delay', ms: 4_000 });
+  stack.llm.script({ kind: 'delay', ms: 4_000, for: 'email_draft' });
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<sigterm@customer.example>', subject: 'Während des Deployments' }));
   await pollNow();
   const [job] = await waitFor('draft in flight', async () => {

@@ -129,7 +129,7 @@ test('an LLM server that refuses response_format json_schema fails: every draft 
 
 test('an LLM that does not answer costs its own part a failure, not the run', async () => {
   let release = (): void => undefined;
-  stack.llm.script({ kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)) });
+  stack.llm.script({ kind: 'hold', until: new Promise<void>((resolve) => (release = resolve)), for: 'doctor_probe' });
   try {
     const { code, report } = await doctorJson({ LLM_TIMEOUT_MS: '1000' });
     const llm = partOf(report, DOCTOR_CHECKS.llm);

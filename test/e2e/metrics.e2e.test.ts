@@ -101,7 +101,10 @@ test('a batch of emails moves the series: intake, waiting for a person, time to 
   const localActivitiesBefore = total(before, 'temporal_local_activity_execution_latency_count');
   // The first draft request gets a 400: permanent, the draft job is dead and a person must write it.
   // The second a 503: transient, retried after the server's Retry-After.
-  stack.llm.script({ kind: 'status', status: 400 }, { kind: 'status', status: 503, retryAfter: '1' });
+  stack.llm.script(
+    { kind: 'status', status: 400, for: 'email_draft' },
+    { kind: 'status', status: 503, retryAfter: '1', for: 'email_draft' },
+  );
   const dir = path.join(stack.dir, 'batch');
   mkdirSync(dir);
   const mails: Array<[string, string[]]> = [

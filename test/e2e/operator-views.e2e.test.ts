@@ -235,7 +235,10 @@ test('list, count and batch signals by query follow the emails through the pipel
   await decide('C-normal-file', 'approve', { draftId: await currentDraftId(client, ids['C-normal-file']!), by: 'olga' });
 
   // The LLM returns no JSON twice: the next email goes to manual_review.
-  stack.llm.script({ kind: 'content', content: 'no json here' }, { kind: 'content', content: 'still no json' });
+  stack.llm.script(
+    { kind: 'content', content: 'no json here', for: 'email_draft' },
+    { kind: 'content', content: 'still no json', for: 'email_draft' },
+  );
   writeFileSync(
     path.join(dir, 'G.eml'),
     sampleEmail({ from: 'Gustav <gustav@customer.example>', subject: 'Reklamation Bestellung 42', messageId: '<g@customer.example>' }),

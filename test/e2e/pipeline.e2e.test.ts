@@ -314,7 +314,7 @@ test('the cleanup schedule resets rows stuck in processing, but not an attempt t
     [closed.id, closed.id],
   );
   // A long draft that is still heartbeating.
-  stack.llm.script({ kind: 'delay', ms: 15_000 });
+  stack.llm.script({ kind: 'delay', ms: 15_000, for: 'email_draft' });
   const file = `${stack.dir}/slow.eml`;
   writeFileSync(file, sampleEmail({ messageId: '<slow-draft@customer.example>', subject: 'Langsamer Entwurf' }));
   const [slowId] = (await cli(['ingest', file])).stdout.trim().split('\t');

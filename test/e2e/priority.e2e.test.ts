@@ -64,7 +64,7 @@ test('waiting drafts are served by priority, FIFO within one priority', async ()
   // The first draft holds the only LLM slot while the others queue up behind it; it is released
   // once all of them wait for drafting, however long importing them took.
   const released = new Promise<void>((r) => (release = r));
-  stack.llm.script({ kind: 'hold', until: released });
+  stack.llm.script({ kind: 'hold', until: released, for: 'email_draft' });
   writeFileSync(`${stack.dir}/blocker.eml`, sampleEmail({ subject: 'blocker', messageId: '<blocker@customer.example>' }));
   await ingest(`${stack.dir}/blocker.eml`);
   await waitFor('blocker at the LLM', async () => subjectsInLlmOrder().includes('blocker'));

@@ -259,7 +259,7 @@ export const SCENARIOS: Scenario[] = [
     expect: 'sent',
     run: async (ctx) => {
       // Both attempts time out (LLM_TIMEOUT_MS is below the delay): the LLM gave up, a person writes.
-      ctx.llm.script({ kind: 'delay', ms: 8_000 }, { kind: 'delay', ms: 8_000 });
+      ctx.llm.script({ kind: 'delay', ms: 8_000, for: 'email_draft' }, { kind: 'delay', ms: 8_000, for: 'email_draft' });
       const handle = await deliver(ctx, mailOf('manual-review', 'Passwort zurücksetzen'));
       const draftId = await currentDraft(handle, ['manual_review']);
       await refused('approve without a body', () => handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] }));
