@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config';
 import { emailRag, emailRagExit, startWorker } from './demo/cli';
 import { demoCodec, startDemoCodecServer } from './demo/codec';
 import { appendedToSent, emailRows, watcherIdle, watermark } from './demo/queries';
-import { crossLanguageCitations, draftPreviews, draftTable, formatReply, hints, indent } from './demo/report';
+import { crossLanguageCitations, draftPreviews, draftTable, flagCounts, formatReply, hints, indent } from './demo/report';
 import { APPROVE_FILE, EXISTING_DIR, SAMPLE_DIR, loadSampleMails, sameMessageId } from './demo/sample-mails';
 import { DEFAULT_DATABASE_URL, freshDatabase, redactUrl, startMailServer, startSmtp, startTemporal, withDatabase } from './demo/services';
 import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
@@ -204,6 +204,7 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   const rows = await step('waiting for the drafts', [workerLog], () => waitForDrafts(pool, samples, watch));
   say();
   say(indent(draftTable(rows)));
+  say(`  ${flagCounts(rows)}`);
   say();
   say(indent(draftPreviews(rows)));
   // An English question answered from a German-only FAQ: found by meaning, not by shared words.

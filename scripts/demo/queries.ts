@@ -18,6 +18,8 @@ export interface EmailRow {
   draftBody: string | null;
   /** The ids of the context the newest draft was written from. */
   draftContextIds: string[];
+  /** The flags the reviewer sees on the newest draft (possible_prompt_injection, reply_to_differs, …). */
+  draftFlags: string[];
 }
 
 export async function watermark(pool: Pool, account: string, mailbox: string): Promise<Watermark | undefined> {
@@ -34,7 +36,8 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
   const rows = (await pool.query(
     `SELECT e.id, e.message_id, e.from_name, e.from_address, e.subject, e.status,
             (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body,
-            (SELECT d.context_ids FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_context_ids
+            (SELECT d.context_ids FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_context_ids,
+            (SELECT d.flags FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_flags
        FROM emails e ORDER BY e.uid_validity, e.uid, e.created_at`,
   )) as Array<{
     id: string;
@@ -45,6 +48,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     status: string;
     draft_body: string | null;
     draft_context_ids: string | null;
+    draft_flags: string | null;
   }>;
   return rows.map((r) => ({
     id: r.id,
@@ -55,6 +59,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     status: r.status,
     draftBody: r.draft_body,
     draftContextIds: r.draft_context_ids ? (JSON.parse(r.draft_context_ids) as string[]) : [],
+    draftFlags: r.draft_flags ? (JSON.parse(r.draft_flags) as string[]) : [],
   }));
 }
 

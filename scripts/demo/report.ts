@@ -24,10 +24,32 @@ export function table(headers: readonly string[], rows: ReadonlyArray<readonly s
 
 export function draftTable(rows: readonly EmailRow[]): string {
   return table(
-    ['workflow id', 'from', 'subject', 'status', 'draft (first line)'],
-    rows.map((r) => [r.id, r.fromName || r.fromAddress || '?', r.subject ?? '', r.status, firstLine(r.draftBody ?? '(no draft)')]),
-    [80, 22, 44, 17, 40],
+    ['workflow id', 'from', 'subject', 'status', 'flags', 'draft (first line)'],
+    rows.map((r) => [
+      r.id,
+      r.fromName || r.fromAddress || '?',
+      r.subject ?? '',
+      r.status,
+      r.draftFlags.join(', ') || '-',
+      firstLine(r.draftBody ?? '(no draft)'),
+    ]),
+    [80, 22, 44, 17, 40, 40],
   );
+}
+
+/**
+ * How many drafts carry each flag, as the reviewer meets them: a flag on every draft is no flag,
+ * and this line shows it at once ("possible_prompt_injection on 1 of 8 drafts").
+ */
+export function flagCounts(rows: readonly EmailRow[]): string {
+  const drafted = rows.filter((r) => r.draftBody !== null);
+  const counts = new Map<string, number>();
+  for (const r of drafted) for (const f of new Set(r.draftFlags)) counts.set(f, (counts.get(f) ?? 0) + 1);
+  if (counts.size === 0) return `flags: none on ${drafted.length} drafts`;
+  return `flags: ${[...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([f, n]) => `${f} on ${n} of ${drafted.length} drafts`)
+    .join('; ')}`;
 }
 
 /**

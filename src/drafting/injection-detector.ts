@@ -4,6 +4,8 @@
  * or to change recipients — also paraphrased, and also in text the HTML hides from the reader.
  * A heuristic, German and English: it marks drafts for the reviewer, it does not block anything.
  */
+import { normaliseForGuard } from './mail-regions';
+
 export type HeuristicKind = 'override' | 'exfiltration' | 'disclosure' | 'recipient';
 
 /**
@@ -111,8 +113,15 @@ const PATTERNS: Pattern[] = (
     // Words addressed to the model itself rather than to the people reading the mail.
     {
       kind: 'override',
-      re: /\b((note|message|instructions?|new rules?) (to|for) (the )?(ai|assistant|model|bot|llm|chatbot|language model)|(hinweis|nachricht|anweisung(en)?|neue regeln?) (an|für) (die|den) (ki|assistenten|bot|chatbot|sprachmodell))\b/i,
+      re: /\b((note|message|instructions?|new rules?|hint|reminder|p\.?s\.?)\W{0,3}(to|for) (the |any |our |your )?(ai|a\.i\.|assistant|model|bot|llm|chatbot|language model|(ai|automated|virtual) (system|assistant|agent|tool|reader)s?)|(interne[rn]? )?(hinweis|nachricht|anweisung(en)?|neue regeln?|notiz)\W{0,3}(an|für) (die|den|das) (ki|(antwort-?|ki-?)?assistent(en|in)?|bot|chatbot|sprachmodell|system))\b/i,
     },
+    // A reader named as the one who writes the reply: "Dear assistant", "for the AI system reading
+    // this", "whoever or whatever drafts your replies", a line opened with "assistant:".
+    {
+      kind: 'override',
+      re: /\b((dear|hello|hi|hey|attention|attn\.?) (ai|a\.i\.|assistant|bot|chatbot|model|llm)\b|(ai|a\.i\.|assistant|bot|model|llm|automated|ai system)s? (reading|processing|drafting|writing|answering|handling) (this|these|the|my|your)\b|whoever( or whatever)? (drafts|writes|composes|generates|answers) (your|the) (replies|answers|responses|emails?)|whatever (drafts|writes|composes|generates) (your|the) (replies|answers|responses)|(liebe[rs]?|hallo|achtung) (ki|assistent(in)?|bot|chatbot)\b|(ki|assistent(en)?|bot|sprachmodell|system),? (das|der|die) (diese|ihre|die) (mail|e-?mail|nachricht|anfrage) (liest|bearbeitet|beantwortet))/i,
+    },
+    { kind: 'override', re: /^\s*(assistant|ai|system|bot|llm|model|assistent|ki)\s*:\s*\S/im },
     // Exfiltration: mail leaving for somewhere else.
     {
       kind: 'exfiltration',
@@ -226,18 +235,13 @@ const PATTERNS: Pattern[] = (
   ] satisfies Pattern[]
 ).map((p) => ({ ...p, re: new RegExp(p.re.source, `${p.re.flags}g`) }));
 
-/** Zero-width characters and soft hyphens split words to slip past patterns; NFKC folds look-alikes. */
-function normalise(text: string): string {
-  return text.normalize('NFKC').replace(/[\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g, '');
-}
-
 /** Checks each named part (subject, body, quoted history, attachment names, hidden HTML, …). */
 export function detectInjection(parts: InjectionInput): InjectionFinding[] {
   const findings: InjectionFinding[] = [];
   for (const [key, raw] of Object.entries(parts)) {
     if (!raw) continue;
     const where = key === 'hiddenHtml' ? 'hidden_html' : key;
-    const text = normalise(raw);
+    const text = normaliseForGuard(raw);
     for (const { kind, re, unless } of PATTERNS) {
       if (findings.some((f) => f.kind === kind && f.where === where)) continue;
       // The first match may be the customer's own words; a later one in the same part still counts.

