@@ -31,6 +31,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         // v3: passages chosen by retrieval's match (vector similarity), headings kept out, other-language sources named.
         promptVersion: OFFLINE_PROMPT_VERSION,
         flags,
+        answersEmailIds: reply.answersEmailIds,
       };
     },
   };

@@ -25,6 +25,11 @@ export interface DraftResult {
   promptVersion: string;
   /** Notes for the reviewer, e.g. `json_repaired`, `json_invalid_defaults`, `offline_drafter`. */
   flags: string[];
+  /**
+   * The other open mails of the case (context items with `openInCase`) this draft answers too. A
+   * case reply marks only these answered; the others wait for their own reply.
+   */
+  answersEmailIds?: string[];
 }
 
 /** A model's handover summary of a case (see src/drafting/case-summary.ts for the one made without a model). */

@@ -10,6 +10,7 @@ import type { DraftRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { caseContext } from '../cases/case.activities';
+import { knowledgeForCaseMails } from './case-mail-knowledge';
 import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
@@ -165,27 +166,27 @@ export function createDraftActivities(deps: DraftDeps) {
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);
       try {
-        context = await deps.index
-          .retrieve(
-            {
-              emailId: email.id,
-              threadId: email.threadId,
-              account: key.account,
-              mailbox: key.mailbox,
-              direction: 'in',
-              fromAddress: to.address,
-              subject: email.subject,
-              text: email.text,
-              date: email.date,
-            },
-            CONTEXT_LIMIT,
-          )
-          .then((items) => withinBudget(items));
-        // The case's other open mails come first: one reply can answer what the customer asked in each.
+        const answered = {
+          emailId: email.id,
+          threadId: email.threadId,
+          account: key.account,
+          mailbox: key.mailbox,
+          direction: 'in' as const,
+          fromAddress: to.address,
+          subject: email.subject,
+          text: email.text,
+          date: email.date,
+        };
+        context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items));
+        // The case's other open mails come first: one reply can answer what the customer asked in
+        // each, with what our knowledge says to each of them.
         const fromCase = await caseContext(deps, email);
         if (fromCase.length > 0) {
           const ids = new Set(fromCase.map((c) => c.sourceId));
-          context = withinBudget([...fromCase, ...context.filter((c) => !ids.has(c.sourceId))]);
+          const forThem = await knowledgeForCaseMails(deps.index, answered, fromCase);
+          const own = context.filter((c) => !ids.has(c.sourceId));
+          // The answered mail's best passages first, then each other mail's, then the rest.
+          context = withinBudget([...fromCase, ...own.slice(0, 3), ...forThem, ...own.slice(3)]);
         }
       } catch (err) {
         // Less context is better than no draft: when retrieval fails the draft is written without it,
@@ -268,6 +269,8 @@ export function createDraftActivities(deps: DraftDeps) {
         contextIds: [...new Set(context.map((c) => c.sourceId))],
         flags: result.flags,
         ...(result.category ? { category: result.category.slice(0, 100) } : {}),
+        // Only mails that really were open in this case's context count as answered.
+        answersEmailIds: (result.answersEmailIds ?? []).filter((id) => context.some((c) => c.openInCase && c.sourceId === id)),
         to,
       });
       const needsHuman = draft.body.trim() === '';

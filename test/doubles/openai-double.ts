@@ -71,6 +71,8 @@ function replyFor(body: RecordedRequest['body']): string {
   const subject = /subject="([^"]*)"/.exec(user)?.[1] ?? 'your message';
   const german = /\b(und|bitte|danke|ich|nicht|mit)\b/i.test(user.split('<context>')[0] ?? '');
   const ids = [...user.matchAll(/<item id="([^"]+)"/g)].map((m) => m[1]);
+  // Like a model that answers everything it is shown: every other open mail of the case.
+  const openInCase = [...user.matchAll(/<item id="([^"]+)"[^>]*open_in_case="true"/g)].map((m) => m[1]);
   return JSON.stringify({
     language: german ? 'de' : 'en',
     category: 'support',
@@ -81,6 +83,7 @@ function replyFor(body: RecordedRequest['body']): string {
       : `Hello,\n\nthank you for your message about "${subject}". We are on it.\n\nBest regards\nSupport`,
     confidence: 0.8,
     used_source_ids: ids.slice(0, 2),
+    answered_case_mails: openInCase,
   });
 }
 

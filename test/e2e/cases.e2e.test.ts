@@ -17,7 +17,7 @@ import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createTemporalCaseSignals } from '../../src/cases/case-signals.temporal';
 import { createTemporalDecisions } from '../../src/email/decisions.temporal';
 import { caseQuery } from '../../src/cases/case.workflow';
-import { stateQuery } from '../../src/email/email.workflow';
+import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -173,4 +173,67 @@ test('earned autonomy on: a routine question is sent after its grace period; a r
     message: string;
   }>;
   assert.ok(withheld.length >= 1, 'the refund request says why it waits');
+});
+
+test('a case reply covers only the mails its draft answers: the other one waits for its own reply', async () => {
+  const from = 'Olaf Berger <olaf.berger@kunde.example>';
+  const first = await ingest('1.eml', sampleEmail({ from, subject: 'Rechnung 2024-311 doppelt abgebucht' }));
+  const firstDraft = await currentDraftId(client, first, 120_000);
+  // A model that answers only the mail it was asked about: no other open mail of the case.
+  const answersOnlyItsOwn = JSON.stringify({
+    language: 'de',
+    // Not the autonomy test's category: this test's decisions must not enter that record.
+    category: 'billing',
+    priority_suggestion: 'normal',
+    subject: 'Re: Rechnung',
+    body: 'Guten Tag,\n\nwir prüfen die doppelte Abbuchung.\n\nViele Grüße',
+    confidence: 0.7,
+    used_source_ids: [],
+    answered_case_mails: [],
+  });
+  stack.llm.script(
+    { kind: 'content', content: answersOnlyItsOwn, for: 'email_draft' },
+    { kind: 'content', content: answersOnlyItsOwn, for: 'email_draft' },
+  );
+  const second = await ingest(
+    '2.eml',
+    sampleEmail({ from, subject: 'Kündigung zum Monatsende', body: 'Bitte kündigen Sie meinen Vertrag zum Monatsende.' }),
+  );
+  const secondDraft = await currentDraftId(client, second, 120_000);
+  const caseId = (await row(first))!.case_id!;
+  const leadDraft = await waitFor(
+    'the lead drafted again',
+    async () => {
+      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
+      return w && w.draftId !== firstDraft ? w.draftId : undefined;
+    },
+    120_000,
+  );
+  const replies = createCaseReplies({
+    pool: stack.db.pool,
+    decisions: createTemporalDecisions(client),
+    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
+    audit: createMariaDbAuditLog(stack.db.pool),
+  });
+  const r = await replies.answer({
+    caseId,
+    leadEmailId: first,
+    leadDraftId: leadDraft,
+    covers: [{ emailId: second, draftId: secondDraft }],
+    by: 'anna',
+  });
+  assert.equal(r.accepted, true, r.message);
+  assert.deepEqual(r.covered, [
+    { emailId: second, held: false, message: `not answered by draft ${leadDraft}: it waits for its own reply` },
+  ]);
+  await waitFor('the lead sent', async () => (await row(first))?.status === 'sent', 120_000);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  assert.equal((await row(second))?.status, 'awaiting_approval', 'the unanswered mail is not marked answered');
+  const held = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM case_replies WHERE covered_email_id = ?', [second])) as Array<{
+    n: number;
+  }>;
+  assert.equal(Number(held[0]?.n), 0);
+  await client.workflow
+    .getHandle(second)
+    .signal(rejectSignal, { draftId: await currentDraftId(client, second), by: 'test', reason: 'done' });
 });
