@@ -204,13 +204,23 @@ export function composeReply(
       (c) => ANSWER_WEIGHT[c.kind] ?? 0,
       asked,
     );
-    const best = theirs.found[0];
-    const sentences = best ? extract(best, language, asked, theirs.idf) : [];
-    if (!best || sentences.length === 0) continue;
+    // Claiming to answer a mail is a promise: the passage must be close in meaning and its quoted
+    // sentences must share the mail's own words; of those, the one sharing most answers it.
+    let best: { c: Judged; sentences: string[]; overlap: number } | undefined;
+    for (const c of theirs.found.slice(0, MAX_PASSAGES + 1)) {
+      const sentences = extract(c, language, asked, theirs.idf);
+      const overlap = sentences.reduce((sum, x) => sum + overlapScore(asked, terms(x), theirs.idf), 0);
+      if (overlap > 0 && (!best || overlap > best.overlap)) best = { c, sentences, overlap };
+    }
+    if (!best) continue;
     also.push({
       emailId: mail.sourceId,
       subject,
-      chosen: { id: best.item.sourceId, sentences, otherLanguage: best.language === language ? undefined : best.language },
+      chosen: {
+        id: best.c.item.sourceId,
+        sentences: best.sentences,
+        otherLanguage: best.c.language === language ? undefined : best.c.language,
+      },
     });
   }
   const otherLanguageSourceIds = [...chosen, ...also.map((a) => a.chosen)].filter((c) => c.otherLanguage).map((c) => c.id);

@@ -44,8 +44,18 @@ const address: DraftContextItem = {
   forEmailId: 'other-2',
 };
 
+/** Found for the other mail too, close in meaning, but about something else: it shares none of its words. */
+const times: DraftContextItem = {
+  sourceId: 'knowledge:faq/delivery.md#1',
+  kind: 'knowledge',
+  title: 'faq/delivery.md',
+  text: 'Standard parcels take 3 to 5 business days, express parcels 1 to 2 business days.',
+  match: { fused: 1 / 61, cosine: 0.6, vectorRank: 1 },
+  forEmailId: 'other-2',
+};
+
 test('offline: another open mail of the case is answered with a passage found for its own question, and named as answered', async () => {
-  const draft = await drafter.draft({ ...lead, context: [caseMail, delivery, address] });
+  const draft = await drafter.draft({ ...lead, context: [caseMail, delivery, times, address] });
   assert.deepEqual(draft.answersEmailIds, ['other-2']);
   assert.match(draft.body, /About your other message "New delivery address":\n.*change the delivery address/);
   assert.match(draft.body, /label created/);
@@ -53,8 +63,8 @@ test('offline: another open mail of the case is answered with a passage found fo
   assert.doesNotMatch(draft.body, /taken the earlier correspondence/, 'an open mail is never "taken into account"');
 });
 
-test('offline: without a passage for it, the other mail is not claimed and waits for its own reply', async () => {
-  const draft = await drafter.draft({ ...lead, context: [caseMail, delivery] });
+test('offline: without a passage that answers it, the other mail is not claimed and waits for its own reply', async () => {
+  const draft = await drafter.draft({ ...lead, context: [caseMail, delivery, times] });
   assert.deepEqual(draft.answersEmailIds, []);
   assert.doesNotMatch(draft.body, /other message|other-2/);
 });
