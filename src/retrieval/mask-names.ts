@@ -1,0 +1,151 @@
+/**
+ * Names that no title or greeting announces, found with a gazetteer: "Torsten Brinkmann",
+ * "your brother, Seán Mac Suibhne", "Aoife Nic Giolla Phádraig", a signature under "Kind regards".
+ * Pure: the gazetteer comes in through its port.
+ *
+ * German writes every noun with a capital, so a capital alone says nothing. A word is masked as
+ * a name only when the gazetteer or the form of the word says so:
+ * - a known first name followed by a capitalised word that is a known surname or no everyday
+ *   word ("Anna Bauer", "Sabine Krämer"; not "Rose Garten"), and the surname parts after it;
+ * - a known first name on its own when it is no everyday word ("Anneliese", not "Will" or "Mark");
+ * - a surname by its form: O'/Mc/Mac/Fitz joined to a capital (O'Sullivan, McCarthy), an inner
+ *   capital (DeShawn), or an Irish particle before a capital (Nic, Ní, Mac, Ó, Uí: "Ní Bhriain"),
+ *   with the given name before it when that is no everyday word;
+ * - the first line under a closing ("Kind regards") when it holds a known first name, or holds
+ *   only a known surname and words that are no everyday words.
+ */
+import type { NameGazetteer } from './name-gazetteer.port';
+
+interface Word {
+  text: string;
+  start: number;
+  end: number;
+  /** What stands between the previous word and this one. */
+  gap: string;
+}
+
+const WORD = /\p{L}(?:[\p{L}’'-]*\p{L})?\.?/gu;
+const IRISH_PARTICLE = /^(?:Nic|Ní|Mac|Mhic|Ó|Ua|Uí|Ní)$/u;
+const LINKING_PARTICLE = /^(?:von|van|der|den|de|du|di|da|del|dos|le|la|zu|ter|ten)$/u;
+const SURNAME_FORM = /^(?:O[’']|Mc|Mac|Fitz|D[’'])\p{Lu}\p{Ll}{2,}|^(?:De|La|Le|Di|Da|Van|Von)\p{Lu}\p{Ll}{2,}$/u;
+const CLOSING =
+  /^(?:best(?: regards| wishes)?|kind regards|regards|warm regards|many thanks|thanks|thank you|cheers|sincerely|yours sincerely|yours faithfully|all the best|mit freundlichen grüßen|freundliche grüße|freundliche grüsse|viele grüße|beste grüße|liebe grüße|herzliche grüße|lg|mfg|gruß|grüße|cordialement|bien cordialement|bien à vous|salutations|meilleures salutations|merci)$/iu;
+
+function wordsOf(text: string): Word[] {
+  const out: Word[] = [];
+  let last = 0;
+  for (const m of text.matchAll(WORD)) {
+    // A trailing dot belongs to an abbreviation ("St."), not to a name at a sentence's end.
+    const raw = m[0].endsWith('.') && m[0].length > 3 ? m[0].slice(0, -1) : m[0];
+    const start = m.index;
+    if (text[start - 1] === '[') continue; // a placeholder
+    out.push({ text: raw, start, end: start + raw.length, gap: text.slice(last, start) });
+    last = start + raw.length;
+  }
+  return out;
+}
+
+const capitalised = (w: string) => /^\p{Lu}/u.test(w) && !/^[\p{Lu}.]+$/u.test(w.replace(/[’'-]/g, ''));
+/** Next to the previous word on the same line, nothing but a space between. */
+const joined = (w: Word) => /^[ \u00a0]$/.test(w.gap);
+
+export function nameMasker(g: NameGazetteer) {
+  const parts = (w: string) => w.split('-').filter(Boolean);
+  const firstName = (w: string) => capitalised(w) && parts(w).every((p) => g.isFirstName(p));
+  const surnameForm = (w: string) => SURNAME_FORM.test(w);
+  const surnameLike = (w: string) =>
+    capitalised(w) && (surnameForm(w) || g.isSurname(w) || parts(w).some((p) => g.isSurname(p)) || !g.isCommonWord(w));
+  const everyday = (w: string) => parts(w).some((p) => g.isCommonWord(p));
+
+  /** Marks the surname parts from index j on (particles between them), returns the last marked. */
+  function markSurnames(ws: Word[], j: number, mark: Set<number>): void {
+    for (let k = j; k < ws.length && joined(ws[k]!); k++) {
+      const t = ws[k]!.text;
+      if (LINKING_PARTICLE.test(t) || IRISH_PARTICLE.test(t)) continue;
+      if (!surnameLike(t) || (firstName(t) && everyday(t) && !g.isSurname(t))) break;
+      for (let p = j; p <= k; p++) mark.add(p);
+    }
+  }
+
+  function byGazetteer(ws: Word[], mark: Set<number>): void {
+    for (let i = 0; i < ws.length; i++) {
+      const t = ws[i]!.text;
+      const next = ws[i + 1];
+      if (IRISH_PARTICLE.test(t) && next && joined(next) && capitalised(next.text) && !everyday(next.text)) {
+        mark.add(i);
+        markSurnames(ws, i + 1, mark);
+        markGivenBefore(ws, i, mark);
+      } else if (surnameForm(t)) {
+        mark.add(i);
+        markGivenBefore(ws, i, mark);
+      } else if (firstName(t)) {
+        let j = i + 1;
+        while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
+        const before = mark.size;
+        if (ws[j] && joined(ws[j]!) && j > i) markSurnames(ws, j, mark);
+        if (mark.size > before || !everyday(t)) {
+          mark.add(i);
+          for (let p = i; p < j; p++) mark.add(p);
+        }
+      }
+    }
+  }
+
+  /** The given name before a surname found by its form, when it is no everyday word. */
+  function markGivenBefore(ws: Word[], i: number, mark: Set<number>): void {
+    const prev = ws[i - 1];
+    if (prev && joined(ws[i]!) && capitalised(prev.text) && (firstName(prev.text) || !everyday(prev.text))) mark.add(i - 1);
+  }
+
+  /** The first line under a closing: a name when it holds a first name, or only surname-like words. */
+  function bySignature(text: string, ws: Word[], mark: Set<number>): void {
+    const lines = text.split('\n');
+    let offset = 0;
+    let afterClosing = false;
+    for (const line of lines) {
+      const body = line.replace(/^[>\s]+/, '').trim();
+      const [closing, rest] = body.split(/,\s*/, 2);
+      if (closing && CLOSING.test(closing.replace(/[.!]$/, '')) && !rest) afterClosing = true;
+      else if (body) {
+        const candidate = closing && CLOSING.test(closing) && rest ? rest : afterClosing ? body : '';
+        if (candidate) markLine(ws, offset + line.indexOf(candidate), candidate, mark);
+        afterClosing = false;
+      }
+      offset += line.length + 1;
+    }
+  }
+
+  function markLine(ws: Word[], from: number, line: string, mark: Set<number>): void {
+    const idx = ws.flatMap((w, i) => (w.start >= from && w.end <= from + line.length ? [i] : []));
+    const names = idx.filter((i) => !LINKING_PARTICLE.test(ws[i]!.text) && !IRISH_PARTICLE.test(ws[i]!.text));
+    if (names.length === 0 || names.length > 4 || !/^[\p{L}’' .-]+$/u.test(line.replace(/[.!]$/, ''))) return;
+    if (!names.every((i) => capitalised(ws[i]!.text))) return;
+    const texts = names.map((i) => ws[i]!.text);
+    const isName =
+      texts.some((t) => firstName(t)) || (texts.some((t) => g.isSurname(t) || surnameForm(t)) && texts.every((t) => !everyday(t)));
+    if (isName) for (const i of idx) mark.add(i);
+  }
+
+  /** The text with every marked run of words (on one line) as one `[name]`. */
+  function replace(text: string, ws: Word[], mark: Set<number>): string {
+    let out = '';
+    let last = 0;
+    const sorted = [...mark].sort((a, b) => a - b);
+    for (let s = 0; s < sorted.length; s++) {
+      const first = sorted[s]!;
+      let end = first;
+      while (sorted[s + 1] === end + 1 && joined(ws[end + 1]!)) end = sorted[++s]!;
+      out += `${text.slice(last, ws[first]!.start)}[name]`;
+      last = ws[end]!.end;
+    }
+    return out + text.slice(last);
+  }
+
+  return function maskNames(text: string): string {
+    const ws = wordsOf(text);
+    const mark = new Set<number>();
+    byGazetteer(ws, mark);
+    bySignature(text, ws, mark);
+    return mark.size ? replace(text, ws, mark) : text;
+  };
+}
