@@ -24,7 +24,7 @@ interface Word {
   gap: string;
 }
 
-const WORD = /\p{L}(?:[\p{L}’'-]*\p{L})?\.?/gu;
+const WORD = /\[name\]|\p{L}(?:[\p{L}’'-]*\p{L})?\.?/gu;
 const IRISH_PARTICLE = /^(?:Nic|Ní|Mac|Mhic|Ó|Ua|Uí|Ní)$/u;
 const LINKING_PARTICLE = /^(?:von|van|der|den|de|du|di|da|del|dos|le|la|zu|ter|ten)$/u;
 const SURNAME_FORM = /^(?:O[’']|Mc|Mac|Fitz|D[’'])\p{Lu}\p{Ll}{2,}|^(?:De|La|Le|Di|Da|Van|Von)\p{Lu}\p{Ll}{2,}$/u;
@@ -38,13 +38,14 @@ function wordsOf(text: string): Word[] {
     // A trailing dot belongs to an abbreviation ("St."), not to a name at a sentence's end.
     const raw = m[0].endsWith('.') && m[0].length > 3 ? m[0].slice(0, -1) : m[0];
     const start = m.index;
-    if (text[start - 1] === '[') continue; // a placeholder
+    if (text[start - 1] === '[') continue; // inside another placeholder
     out.push({ text: raw, start, end: start + raw.length, gap: text.slice(last, start) });
     last = start + raw.length;
   }
   return out;
 }
 
+const PLACEHOLDER = '[name]';
 const capitalised = (w: string) => /^\p{Lu}/u.test(w) && !/^[\p{Lu}.]+$/u.test(w.replace(/[’'-]/g, ''));
 /** Next to the previous word on the same line, nothing but a space between. */
 const joined = (w: Word) => /^[ \u00a0]$/.test(w.gap);
@@ -54,8 +55,12 @@ export function nameMasker(g: NameGazetteer) {
   const firstName = (w: string) => capitalised(w) && parts(w).every((p) => g.isFirstName(p));
   const surnameForm = (w: string) => SURNAME_FORM.test(w);
   const surnameLike = (w: string) =>
-    capitalised(w) && (surnameForm(w) || g.isSurname(w) || parts(w).some((p) => g.isSurname(p)) || !g.isCommonWord(w));
+    w === PLACEHOLDER ||
+    (capitalised(w) && (surnameForm(w) || g.isSurname(w) || parts(w).some((p) => g.isSurname(p)) || !g.isCommonWord(w)));
   const everyday = (w: string) => parts(w).some((p) => g.isCommonWord(p));
+  /** A surname the gazetteer knows, or two known names joined ("Meier-Baumann"), no everyday word. */
+  const knownSurname = (w: string) =>
+    capitalised(w) && !everyday(w) && (g.isSurname(w) || (w.includes('-') && parts(w).every((p) => g.isSurname(p) || g.isFirstName(p))));
 
   /** Marks the surname parts from index j on (particles between them), returns the last marked. */
   function markSurnames(ws: Word[], j: number, mark: Set<number>): void {
@@ -75,9 +80,13 @@ export function nameMasker(g: NameGazetteer) {
         mark.add(i);
         markSurnames(ws, i + 1, mark);
         markGivenBefore(ws, i, mark);
-      } else if (surnameForm(t)) {
+      } else if (surnameForm(t) || (t.includes('-') && knownSurname(t))) {
         mark.add(i);
         markGivenBefore(ws, i, mark);
+      } else if (capitalised(t) && !everyday(t) && next && joined(next) && knownSurname(next.text)) {
+        // A given name the lists lack ("Gareth", "Urs") before a surname they know.
+        mark.add(i);
+        markSurnames(ws, i + 1, mark);
       } else if (firstName(t)) {
         let j = i + 1;
         while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
@@ -122,7 +131,7 @@ export function nameMasker(g: NameGazetteer) {
     if (!names.every((i) => capitalised(ws[i]!.text))) return;
     const texts = names.map((i) => ws[i]!.text);
     const isName =
-      texts.some((t) => firstName(t)) || (texts.some((t) => g.isSurname(t) || surnameForm(t)) && texts.every((t) => !everyday(t)));
+      texts.some((t) => firstName(t)) || (texts.some((t) => knownSurname(t) || surnameForm(t)) && texts.every((t) => !everyday(t)));
     if (isName) for (const i of idx) mark.add(i);
   }
 
