@@ -38,7 +38,7 @@ export const ADDRESS_DATE_RULES: Rule[] = [
       `\\b(?:\\d{1,2}[./-]\\d{1,2}[./-]${OLD_YEAR}|${OLD_YEAR}-\\d{2}-\\d{2}|\\d{1,2}(?:\\.|st|nd|rd|th|er)?\\s+(?:${MONTHS})\\s+${OLD_YEAR}|(?:${MONTHS})\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+${OLD_YEAR})(?!\\d)`,
       'giu',
     ),
-    replace: '[date]',
+    replace: '[date of birth]',
   },
   // German, Austrian and Swiss streets: "Mariahilfer Straße 88/2/14", "Friedrich-Ebert-Straße 112",
   // "Am Lindenhof 3a"; French street first, number after: "Chemin des Vignes 4".

@@ -80,6 +80,12 @@ export function nameMasker(g: NameGazetteer) {
         mark.add(i);
         markSurnames(ws, i + 1, mark);
         markGivenBefore(ws, i, mark);
+      } else if (firstName(t)) {
+        let j = i + 1;
+        while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
+        const before = mark.size;
+        if (ws[j] && joined(ws[j]!)) markSurnames(ws, j, mark);
+        if (mark.size > before || !everyday(t)) for (let p = i; p < j; p++) mark.add(p);
       } else if (surnameForm(t) || (t.includes('-') && knownSurname(t))) {
         mark.add(i);
         markGivenBefore(ws, i, mark);
@@ -87,15 +93,6 @@ export function nameMasker(g: NameGazetteer) {
         // A given name the lists lack ("Gareth", "Urs") before a surname they know.
         mark.add(i);
         markSurnames(ws, i + 1, mark);
-      } else if (firstName(t)) {
-        let j = i + 1;
-        while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
-        const before = mark.size;
-        if (ws[j] && joined(ws[j]!) && j > i) markSurnames(ws, j, mark);
-        if (mark.size > before || !everyday(t)) {
-          mark.add(i);
-          for (let p = i; p < j; p++) mark.add(p);
-        }
       }
     }
   }
