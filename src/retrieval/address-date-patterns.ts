@@ -16,7 +16,8 @@ const MONTHS =
   'janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre';
 // A year of birth: dates before 2011 in a support reply are birthdays, not deliveries or invoices.
 const OLD_YEAR = '(?:19\\d{2}|200\\d|2010)';
-const HOUSE = '\\d{1,5}\\s?[a-zA-Z]?(?:\\s?[/-]\\s?\\d{1,4}[a-zA-Z]?)*';
+// A house number with its letter and stair or door ("3a", "88/2/14"), never across a line break.
+const HOUSE = '\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?: ?[/-] ?\\d{1,4}[a-zA-Z]?)*';
 const US_STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 const DIRECTION = '(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|N|S|E|W|NE|NW|SE|SW)\\.?';

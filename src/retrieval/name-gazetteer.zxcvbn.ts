@@ -1,8 +1,9 @@
 /**
  * The name lists of the zxcvbn-ts language packages (German, English, French) as a gazetteer:
  * first names and surnames ranked by frequency from public statistics (the English surnames are
- * the US census list), and each language's most frequent words. Loaded once per process on first
- * use (about 0.1 s and 30 MB), never in workflow code.
+ * the US census list), and each language's most frequent words. The packages unpack their lists
+ * when imported (about 0.2 s); the sets are built on the first call and kept for the process
+ * (about 22 MB of heap with the packages' own lists). Never imported by workflow code.
  */
 import { dictionary as de } from '@zxcvbn-ts/language-de';
 import { dictionary as en } from '@zxcvbn-ts/language-en';

@@ -88,3 +88,9 @@ test('ordinary German nouns and product words stay', () => {
   const text = 'Die Rechnung für das Paket Premium liegt im Kundenportal. Bauer und Koch finden Sie im Handbuch, Kapitel Lieferung.';
   assert.equal(maskPersonalData(text), text);
 });
+
+test('a signature keeps its lines: a masked street does not swallow the line break', () => {
+  const out = maskPersonalData('Grüße\n> Friedrich-Ebert-Straße 112\n> 45127 Essen');
+  assert.equal(out.split('\n').length, 3, out);
+  assert.doesNotMatch(out, /Ebert|45127/);
+});
