@@ -11,6 +11,7 @@ import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 import { DEV_REPLIES } from '../../test/fixtures/masking/dev-replies';
 import { HELD_OUT_REPLIES } from '../../test/fixtures/masking/held-out-replies';
 import { HELD_OUT_REPLIES_2 } from '../../test/fixtures/masking/held-out-replies-2';
+import { HELD_OUT_REPLIES_3 } from '../../test/fixtures/masking/held-out-replies-3';
 import { PUBLIC_US_ADDRESS_REPLIES } from '../../test/fixtures/masking/public-us-addresses';
 import { REPLY_SAMPLE } from '../../test/fixtures/masking/reply-sample';
 import { describe, maskedWords, measureMasking, words } from '../../test/support/masking-measure';
@@ -55,6 +56,7 @@ const sample = REPLY_SAMPLE.map((s) => ({
 for (const [name, set] of [
   ['held-out', HELD_OUT_REPLIES],
   ['held-out 2', HELD_OUT_REPLIES_2],
+  ['held-out 3', HELD_OUT_REPLIES_3],
   ['public US addresses (held out)', PUBLIC_US_ADDRESS_REPLIES],
   ['development', DEV_REPLIES],
   ['1.3 sample', sample],
