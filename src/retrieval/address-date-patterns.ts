@@ -26,12 +26,14 @@ const STREET_TYPE =
   'Place|Pl\\.?|Square|Sq\\.?|Court|Ct\\.?|Grove|Mews|Row|Hill|Park|Walk|Wynd|Brae|Rise|Vale|View|Parade|Quay|Wharf|Green|Gate|Chase|Croft|' +
   'Circle|Cir\\.?|Parkway|Pkwy\\.?|Highway|Hwy\\.?|Trail|Loop|Pike|Alley|Plaza|Heights';
 
-export const ADDRESS_DATE_RULES: Rule[] = [
+/** National numbers and dates of birth: before the digit patterns (card, phone) would split them. */
+export const NUMBER_AND_DATE_RULES: Rule[] = [
   // National numbers: Swiss AHV (756.xxxx.xxxx.xx), UK National Insurance, Irish PPS, French NIR.
   { pattern: /\b756[.\s]?\d{4}[.\s]?\d{4}[.\s]?\d{2}\b/g, replace: '[national number]' },
   { pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g, replace: '[national number]' },
   { pattern: /\b\d{7}[A-W][A-IW]?\b/g, replace: '[national number]' },
   { pattern: /\b[12]\s?\d{2}\s?(?:0[1-9]|1[0-2])\s?(?:\d{2}|2[AB])\s?\d{3}\s?\d{3}(?:\s?\d{2})?\b/g, replace: '[national number]' },
+  { pattern: /\b\d{3}-\d{2}-\d{4}\b/g, replace: '[national number]' }, // US Social Security number
   // Full dates with an old year, in every order people write: 14.03.1968, 2. Februar 1985,
   // 29 July 1991, 5th March 1962, April 3, 1974, 07/29/1991, 1979-11-02, le 3 mars 1947.
   {
@@ -41,6 +43,10 @@ export const ADDRESS_DATE_RULES: Rule[] = [
     ),
     replace: '[date of birth]',
   },
+];
+
+/** Streets, ZIP codes, Eircodes, Austrian and Swiss postcodes. */
+export const STREET_RULES: Rule[] = [
   // German, Austrian and Swiss streets: "Mariahilfer Straße 88/2/14", "Friedrich-Ebert-Straße 112",
   // "Am Lindenhof 3a"; French street first, number after: "Chemin des Vignes 4".
   {
@@ -60,6 +66,11 @@ export const ADDRESS_DATE_RULES: Rule[] = [
   {
     pattern:
       /\b(?:Chemin|Rue|Route|Avenue|Boulevard|Place|Quai|Allée|Impasse|Rte|Ch\.|Av\.)\s+(?:(?:de|du|des|la|le)\s+|l'|d')*\p{Lu}[\p{L}'-]*(?:\s\p{Lu}[\p{L}'-]*)*\s+\d{1,4}\b/gu,
+    replace: '[address]',
+  },
+  // Welsh and Irish street words before the name: "17 Heol y Nant", "3 Bóthar na Trá".
+  {
+    pattern: /\b\d{1,5}\s+(?:Heol|Ffordd|Stryd|Lôn|Bóthar|Bothar|Sráid|Sraid|Ascaill|Lána|Cnoc|Páirc)\s+[^,\n]{1,40}(?=,)/gu,
     replace: '[address]',
   },
   // US and UK streets: "1420 N. Halsted St., Apt 5B", "742 SW Evergreen Terrace", "4 Kirk Wynd",
@@ -94,3 +105,14 @@ export const ADDRESS_DATE_RULES: Rule[] = [
     replace: (_m, lead) => `${lead}[postcode] `,
   },
 ];
+
+/**
+ * Any street with its house number on the line of a postcode and town, whatever its words
+ * ("Neue Heimat 14/7, 4020 Linz"); not an amount ("Seite 3, 1000 Euro"). Runs after the streets
+ * with a street word, so the nouns before those ("die Lieferadresse Bahnhofstrasse 21") stay.
+ */
+export const ADDRESS_LINE_RULE: Rule = {
+  pattern:
+    /(?:\p{Lu}[\p{L}.’'-]*\s+){1,2}\d{1,4}\s?[a-z]?(?:\/\d{1,4})*,\s*(?=(?:[A-Z]{1,2}-)?\d{4,5}\s+(?!Euro|EUR|CHF|Franken|Dollar|Stück)\p{Lu}\p{Ll}|\[postcode)/gu,
+  replace: '[address], ',
+};

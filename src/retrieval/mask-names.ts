@@ -46,6 +46,11 @@ function wordsOf(text: string): Word[] {
 }
 
 const PLACEHOLDER = '[name]';
+// Words that stand before a name without being one: a greeting or a title.
+const GREETING_OR_TITLE =
+  /^(?:Hi|Hey|Hello|Dear|Hallo|Moin|Servus|Grüezi|Liebe[rs]?|Frau|Herrn?|Fr|Hr|Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Mag|Ing|Sir|Dame|Madame|Monsieur|Mme|Mlle|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Querid[oa]|Estimad[oa]|Señora?|Sra?|Doña|Don)$/u;
+/** A given name before a surname already masked (by what is known): "Elfriede [name]". */
+const afterGiven = (word: string, next: string) => next === PLACEHOLDER && !GREETING_OR_TITLE.test(word.replace(/\.$/, ''));
 const capitalised = (w: string) => /^\p{Lu}/u.test(w) && !/^[\p{Lu}.]+$/u.test(w.replace(/[’'-]/g, ''));
 /** Next to the previous word on the same line, nothing but a space between. */
 const joined = (w: Word) => /^[ \u00a0]$/.test(w.gap);
@@ -89,7 +94,7 @@ export function nameMasker(g: NameGazetteer) {
       } else if (surnameForm(t) || (t.includes('-') && knownSurname(t))) {
         mark.add(i);
         markGivenBefore(ws, i, mark);
-      } else if (capitalised(t) && !everyday(t) && next && joined(next) && knownSurname(next.text)) {
+      } else if (capitalised(t) && !everyday(t) && next && joined(next) && (knownSurname(next.text) || afterGiven(t, next.text))) {
         // A given name the lists lack ("Gareth", "Urs") before a surname they know.
         mark.add(i);
         markSurnames(ws, i + 1, mark);

@@ -7,7 +7,7 @@
  * (card, phone) so each gets the placeholder that says what it was.
  */
 
-import { ADDRESS_DATE_RULES, type Rule } from './address-date-patterns';
+import { ADDRESS_LINE_RULE, NUMBER_AND_DATE_RULES, STREET_RULES, type Rule } from './address-date-patterns';
 import type { KnownPersonalData } from './known-personal-data';
 import { nameMasker } from './mask-names';
 import type { NameGazetteer } from './name-gazetteer.port';
@@ -34,7 +34,7 @@ const RULES: Rule[] = [
   // Email addresses first: their local parts look like names and numbers.
   { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' },
   // National numbers and old dates before the digit patterns would split them.
-  ...ADDRESS_DATE_RULES.slice(0, 5),
+  ...NUMBER_AND_DATE_RULES,
   // IBAN: country code, check digits, 11 to 30 more characters, often in groups of four.
   { pattern: /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, replace: '[IBAN]' },
   keyed(
@@ -71,6 +71,11 @@ const RULES: Rule[] = [
   // Customer numbers like KD-20931, then any other letter-dash-number reference.
   { pattern: /\bKD-?\d{3,}\b/g, replace: '[customer number]' },
   { pattern: /\b[A-Z]{1,4}-\d{3,}(?:[-/]\d+)*\b/g, replace: '[reference]' },
+  // A five-digit postcode with its town (DE, FR, ES), before the phone patterns take "04109".
+  {
+    pattern: /\b(?:D-|F-|E-)?\d{5}\s+\p{Lu}[\p{Ll}]+(?:[ -](?:am|an der|im|sur|de|\p{Lu})[\p{Ll}.]*)*\b/gu,
+    replace: '[postcode town]',
+  },
   // Phone numbers: international (+49, 0049), a leading 0 area code with the rest in groups
   // ("0521 / 96 44 18-0", "044 715 32 10"), US "(312) 555-0147", French pairs, Spanish mobiles.
   {
@@ -80,7 +85,7 @@ const RULES: Rule[] = [
   { pattern: /\b0[1-9](?:[ .-]?\d{2}){4}\b/g, replace: '[phone]' },
   { pattern: /(?:\(\d{3}\)\s?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b/g, replace: '[phone]' },
   { pattern: /\b[6789]\d{2}(?:[ .]\d{3}){2}\b/g, replace: '[phone]' },
-  ...ADDRESS_DATE_RULES.slice(5),
+  ...STREET_RULES,
   // Street and house number (German and English forms), and a German postcode with its town.
   {
     pattern: /\b[A-ZÄÖÜ][a-zäöüß-]{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d+\s?[a-z]?\b/gu,
@@ -103,12 +108,9 @@ const RULES: Rule[] = [
       /\b(?:Calle|C\/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer)\s+(?:(?:de|del|la|los|las)\s+)*\p{Lu}[\p{L}'-]+(?:\s\p{Lu}[\p{L}'-]+)*,?\s*(?:n[º°o]\.?\s*)?\d{1,4}/gu,
     replace: '[address]',
   },
+  ADDRESS_LINE_RULE,
   // UK postcodes: "LS6 2AB", "SW1A 1AA".
   { pattern: /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/g, replace: '[postcode]' },
-  {
-    pattern: /\b(?:D-|F-|E-)?\d{5}\s+\p{Lu}[\p{Ll}]+(?:[ -](?:am|an der|im|sur|de|\p{Lu})[\p{Ll}.]*)*\b/gu,
-    replace: '[postcode town]',
-  },
   // Names after a title or in a greeting.
   {
     pattern: new RegExp(
