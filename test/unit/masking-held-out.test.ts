@@ -1,6 +1,7 @@
 /**
- * The floor of masking on mail written apart from its rules: the held-out replies (DE, AT, CH, UK,
- * US, IE, FR formats) and public US addresses from usaddress's test data. A fixed labelled set,
+ * The floor of masking on mail written apart from its rules: three held-out sets of replies (DE,
+ * AT, CH, UK, US, IE, FR formats; see test/fixtures/masking/README.md for what each was used for)
+ * and public US addresses from usaddress's test data. A fixed labelled set,
  * counted, no clock. `node --import tsx scripts/eval/masking.ts` prints the same figures with
  * what survived and which ordinary words were masked.
  */
@@ -10,6 +11,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 import { HELD_OUT_REPLIES } from '../fixtures/masking/held-out-replies';
+import { HELD_OUT_REPLIES_2 } from '../fixtures/masking/held-out-replies-2';
+import { HELD_OUT_REPLIES_3 } from '../fixtures/masking/held-out-replies-3';
 import { PUBLIC_US_ADDRESS_REPLIES } from '../fixtures/masking/public-us-addresses';
 import { describe, measureMasking } from '../support/masking-measure';
 
@@ -40,6 +43,23 @@ test('held out, with what is known of the customer: at most 4 tokens left', () =
   const f = measureMasking(HELD_OUT_REPLIES, true);
   console.log(describe('held-out, with what is known', f));
   assert.ok(f.survivors.length <= 4, describe('held-out', f));
+});
+
+test('the third held-out set, run once the rules were final: at most 1 in 16 tokens left, no ordinary word masked', () => {
+  const f = measureMasking(HELD_OUT_REPLIES_3, false);
+  console.log(describe('held-out 3, patterns alone', f));
+  assert.ok(f.survivors.length * 16 <= f.tokens, describe('held-out 3', f));
+  assert.ok(f.survivors.length <= 4, describe('held-out 3', f));
+  assert.ok(measureMasking(HELD_OUT_REPLIES_3, true).survivors.length <= 4);
+  assert.deepEqual(f.ordinaryMasked, []);
+});
+
+test('the second held-out set (its survivors led to rules, so a floor only): at most 3 tokens left, none with what is known', () => {
+  const f = measureMasking(HELD_OUT_REPLIES_2, false);
+  console.log(describe('held-out 2, patterns alone', f));
+  assert.ok(f.survivors.length <= 3, describe('held-out 2', f));
+  assert.deepEqual(measureMasking(HELD_OUT_REPLIES_2, true).survivors, []);
+  assert.ok(f.ordinaryMasked.length <= 1, `ordinary words masked: ${f.ordinaryMasked.join(', ')}`);
 });
 
 test('public US addresses: every street and ZIP code masked, no place or state word lost', () => {
