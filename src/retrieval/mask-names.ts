@@ -55,108 +55,127 @@ const capitalised = (w: string) => /^\p{Lu}/u.test(w) && !/^[\p{Lu}.]+$/u.test(w
 /** Next to the previous word on the same line, nothing but a space between. */
 const joined = (w: Word) => /^[ \u00a0]$/.test(w.gap);
 
-export function nameMasker(g: NameGazetteer) {
-  const parts = (w: string) => w.split('-').filter(Boolean);
-  const firstName = (w: string) => capitalised(w) && parts(w).every((p) => g.isFirstName(p));
-  const surnameForm = (w: string) => SURNAME_FORM.test(w);
-  const surnameLike = (w: string) =>
-    w === PLACEHOLDER ||
-    (capitalised(w) && (surnameForm(w) || g.isSurname(w) || parts(w).some((p) => g.isSurname(p)) || !g.isCommonWord(w)));
-  const everyday = (w: string) => parts(w).some((p) => g.isCommonWord(p));
+/** What the rules ask of a word, answered with the gazetteer. */
+interface NameTests {
+  firstName(w: string): boolean;
+  surnameForm(w: string): boolean;
+  surnameLike(w: string): boolean;
   /** A surname the gazetteer knows, or two known names joined ("Meier-Baumann"), no everyday word. */
-  const knownSurname = (w: string) =>
-    capitalised(w) && !everyday(w) && (g.isSurname(w) || (w.includes('-') && parts(w).every((p) => g.isSurname(p) || g.isFirstName(p))));
+  knownSurname(w: string): boolean;
+  everyday(w: string): boolean;
+  isSurname(w: string): boolean;
+}
 
-  /** Marks the surname parts from index j on (particles between them), returns the last marked. */
-  function markSurnames(ws: Word[], j: number, mark: Set<number>): void {
-    for (let k = j; k < ws.length && joined(ws[k]!); k++) {
-      const t = ws[k]!.text;
-      if (LINKING_PARTICLE.test(t) || IRISH_PARTICLE.test(t)) continue;
-      if (!surnameLike(t) || (firstName(t) && everyday(t) && !g.isSurname(t))) break;
-      for (let p = j; p <= k; p++) mark.add(p);
+function nameTests(g: NameGazetteer): NameTests {
+  const parts = (w: string) => w.split('-').filter(Boolean);
+  const everyday = (w: string) => parts(w).some((p) => g.isCommonWord(p));
+  const surnameForm = (w: string) => SURNAME_FORM.test(w);
+  return {
+    firstName: (w) => capitalised(w) && parts(w).every((p) => g.isFirstName(p)),
+    surnameForm,
+    surnameLike: (w) =>
+      w === PLACEHOLDER ||
+      (capitalised(w) && (surnameForm(w) || g.isSurname(w) || parts(w).some((p) => g.isSurname(p)) || !g.isCommonWord(w))),
+    knownSurname: (w) =>
+      capitalised(w) && !everyday(w) && (g.isSurname(w) || (w.includes('-') && parts(w).every((p) => g.isSurname(p) || g.isFirstName(p)))),
+    everyday,
+    isSurname: (w) => g.isSurname(w),
+  };
+}
+
+/** Marks the surname parts from index j on, particles between them included. */
+function markSurnames(ws: Word[], j: number, mark: Set<number>, n: NameTests): void {
+  for (let k = j; k < ws.length && joined(ws[k]!); k++) {
+    const t = ws[k]!.text;
+    if (LINKING_PARTICLE.test(t) || IRISH_PARTICLE.test(t)) continue;
+    if (!n.surnameLike(t) || (n.firstName(t) && n.everyday(t) && !n.isSurname(t))) break;
+    for (let p = j; p <= k; p++) mark.add(p);
+  }
+}
+
+/** The given name before a surname found by its form, when it is no everyday word. */
+function markGivenBefore(ws: Word[], i: number, mark: Set<number>, n: NameTests): void {
+  const prev = ws[i - 1];
+  if (prev && joined(ws[i]!) && capitalised(prev.text) && (n.firstName(prev.text) || !n.everyday(prev.text))) mark.add(i - 1);
+}
+
+function byGazetteer(ws: Word[], mark: Set<number>, n: NameTests): void {
+  for (let i = 0; i < ws.length; i++) {
+    const t = ws[i]!.text;
+    const next = ws[i + 1];
+    if (IRISH_PARTICLE.test(t) && next && joined(next) && capitalised(next.text) && !n.everyday(next.text)) {
+      mark.add(i);
+      markSurnames(ws, i + 1, mark, n);
+      markGivenBefore(ws, i, mark, n);
+    } else if (n.firstName(t)) {
+      let j = i + 1;
+      while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
+      const before = mark.size;
+      if (ws[j] && joined(ws[j]!)) markSurnames(ws, j, mark, n);
+      if (mark.size > before || !n.everyday(t)) for (let p = i; p < j; p++) mark.add(p);
+    } else if (n.surnameForm(t) || (t.includes('-') && n.knownSurname(t))) {
+      mark.add(i);
+      markGivenBefore(ws, i, mark, n);
+    } else if (capitalised(t) && !n.everyday(t) && next && joined(next) && (n.knownSurname(next.text) || afterGiven(t, next.text))) {
+      // A given name the lists lack ("Gareth", "Urs") before a surname they know.
+      mark.add(i);
+      markSurnames(ws, i + 1, mark, n);
     }
   }
+}
 
-  function byGazetteer(ws: Word[], mark: Set<number>): void {
-    for (let i = 0; i < ws.length; i++) {
-      const t = ws[i]!.text;
-      const next = ws[i + 1];
-      if (IRISH_PARTICLE.test(t) && next && joined(next) && capitalised(next.text) && !everyday(next.text)) {
-        mark.add(i);
-        markSurnames(ws, i + 1, mark);
-        markGivenBefore(ws, i, mark);
-      } else if (firstName(t)) {
-        let j = i + 1;
-        while (ws[j] && joined(ws[j]!) && LINKING_PARTICLE.test(ws[j]!.text)) j++;
-        const before = mark.size;
-        if (ws[j] && joined(ws[j]!)) markSurnames(ws, j, mark);
-        if (mark.size > before || !everyday(t)) for (let p = i; p < j; p++) mark.add(p);
-      } else if (surnameForm(t) || (t.includes('-') && knownSurname(t))) {
-        mark.add(i);
-        markGivenBefore(ws, i, mark);
-      } else if (capitalised(t) && !everyday(t) && next && joined(next) && (knownSurname(next.text) || afterGiven(t, next.text))) {
-        // A given name the lists lack ("Gareth", "Urs") before a surname they know.
-        mark.add(i);
-        markSurnames(ws, i + 1, mark);
-      }
+/** The first line under a closing ("Kind regards", or "Thanks, Morag MacLeod" on one line). */
+function bySignature(text: string, ws: Word[], mark: Set<number>, n: NameTests): void {
+  let offset = 0;
+  let afterClosing = false;
+  for (const line of text.split('\n')) {
+    const body = line.replace(/^[>\s]+/, '').trim();
+    const [closing, rest] = body.split(/,\s*/, 2);
+    if (closing && CLOSING.test(closing.replace(/[.!]$/, '')) && !rest) afterClosing = true;
+    else if (body) {
+      const candidate = closing && CLOSING.test(closing) && rest ? rest : afterClosing ? body : '';
+      if (candidate) markLine(ws, offset + line.indexOf(candidate), candidate, mark, n);
+      afterClosing = false;
     }
+    offset += line.length + 1;
   }
+}
 
-  /** The given name before a surname found by its form, when it is no everyday word. */
-  function markGivenBefore(ws: Word[], i: number, mark: Set<number>): void {
-    const prev = ws[i - 1];
-    if (prev && joined(ws[i]!) && capitalised(prev.text) && (firstName(prev.text) || !everyday(prev.text))) mark.add(i - 1);
+/** A line of one to four capitalised words is a name when it holds a first name, or only surname-like words. */
+function markLine(ws: Word[], from: number, line: string, mark: Set<number>, n: NameTests): void {
+  const idx = ws.flatMap((w, i) => (w.start >= from && w.end <= from + line.length ? [i] : []));
+  const names = idx.filter((i) => !LINKING_PARTICLE.test(ws[i]!.text) && !IRISH_PARTICLE.test(ws[i]!.text));
+  if (names.length === 0 || names.length > 4 || !/^[\p{L}’' .-]+$/u.test(line.replace(/[.!]$/, ''))) return;
+  if (!names.every((i) => capitalised(ws[i]!.text))) return;
+  const texts = names.map((i) => ws[i]!.text);
+  const isName =
+    texts.some((t) => n.firstName(t)) || (texts.some((t) => n.knownSurname(t) || n.surnameForm(t)) && texts.every((t) => !n.everyday(t)));
+  if (isName) for (const i of idx) mark.add(i);
+}
+
+/** The text with every marked run of words (on one line) as one `[name]`. */
+function replaceMarked(text: string, ws: Word[], mark: Set<number>): string {
+  let out = '';
+  let last = 0;
+  const sorted = [...mark].sort((a, b) => a - b);
+  for (let s = 0; s < sorted.length; s++) {
+    const first = sorted[s]!;
+    let end = first;
+    while (sorted[s + 1] === end + 1 && joined(ws[end + 1]!)) end = sorted[++s]!;
+    out += `${text.slice(last, ws[first]!.start)}${PLACEHOLDER}`;
+    last = ws[end]!.end;
   }
+  return out + text.slice(last);
+}
 
-  /** The first line under a closing: a name when it holds a first name, or only surname-like words. */
-  function bySignature(text: string, ws: Word[], mark: Set<number>): void {
-    const lines = text.split('\n');
-    let offset = 0;
-    let afterClosing = false;
-    for (const line of lines) {
-      const body = line.replace(/^[>\s]+/, '').trim();
-      const [closing, rest] = body.split(/,\s*/, 2);
-      if (closing && CLOSING.test(closing.replace(/[.!]$/, '')) && !rest) afterClosing = true;
-      else if (body) {
-        const candidate = closing && CLOSING.test(closing) && rest ? rest : afterClosing ? body : '';
-        if (candidate) markLine(ws, offset + line.indexOf(candidate), candidate, mark);
-        afterClosing = false;
-      }
-      offset += line.length + 1;
-    }
-  }
-
-  function markLine(ws: Word[], from: number, line: string, mark: Set<number>): void {
-    const idx = ws.flatMap((w, i) => (w.start >= from && w.end <= from + line.length ? [i] : []));
-    const names = idx.filter((i) => !LINKING_PARTICLE.test(ws[i]!.text) && !IRISH_PARTICLE.test(ws[i]!.text));
-    if (names.length === 0 || names.length > 4 || !/^[\p{L}’' .-]+$/u.test(line.replace(/[.!]$/, ''))) return;
-    if (!names.every((i) => capitalised(ws[i]!.text))) return;
-    const texts = names.map((i) => ws[i]!.text);
-    const isName =
-      texts.some((t) => firstName(t)) || (texts.some((t) => knownSurname(t) || surnameForm(t)) && texts.every((t) => !everyday(t)));
-    if (isName) for (const i of idx) mark.add(i);
-  }
-
-  /** The text with every marked run of words (on one line) as one `[name]`. */
-  function replace(text: string, ws: Word[], mark: Set<number>): string {
-    let out = '';
-    let last = 0;
-    const sorted = [...mark].sort((a, b) => a - b);
-    for (let s = 0; s < sorted.length; s++) {
-      const first = sorted[s]!;
-      let end = first;
-      while (sorted[s + 1] === end + 1 && joined(ws[end + 1]!)) end = sorted[++s]!;
-      out += `${text.slice(last, ws[first]!.start)}[name]`;
-      last = ws[end]!.end;
-    }
-    return out + text.slice(last);
-  }
-
+/** The masker of names for one gazetteer. */
+export function nameMasker(g: NameGazetteer): (text: string) => string {
+  const n = nameTests(g);
   return function maskNames(text: string): string {
     const ws = wordsOf(text);
     const mark = new Set<number>();
-    byGazetteer(ws, mark);
-    bySignature(text, ws, mark);
-    return mark.size ? replace(text, ws, mark) : text;
+    byGazetteer(ws, mark, n);
+    bySignature(text, ws, mark, n);
+    return mark.size ? replaceMarked(text, ws, mark) : text;
   };
 }
