@@ -1,3 +1,4 @@
+import type { Category } from '../src/drafting/categories';
 import type { AutonomyPolicy } from '../src/autonomy/autonomy-policy';
 import type { IntentDetectorSettings } from '../src/drafting/intent-detector';
 import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port';
@@ -45,6 +46,8 @@ export interface MailSettings {
   threadJoinOrganisation?: boolean;
   /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */
   injectionGuard?: IntentDetectorSettings;
+  /** The installation's categories (CATEGORIES_FILE); without it the shipped list. */
+  categories?: Category[];
 }
 
 /** What the case deadline activities need besides the audit log and the mailboxes (src/cases/case-deadline.activities.ts). */

@@ -132,6 +132,7 @@ export function buildDependencies(
       replyLimitPerHour: config.replyLimitPerHour,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
       injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
+      categories: config.categories,
     },
   };
   return {

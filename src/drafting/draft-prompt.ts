@@ -1,4 +1,5 @@
 import type { DraftRequest } from './drafter.port';
+import { UNCLASSIFIED } from './categories';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
 export const PROMPT_VERSION = 'draft-v3';
@@ -9,7 +10,7 @@ export const DRAFT_JSON_SCHEMA = {
   required: ['language', 'category', 'priority_suggestion', 'subject', 'body', 'confidence', 'used_source_ids', 'answered_case_mails'],
   properties: {
     language: { type: 'string', description: 'ISO 639-1 code of the customer email, e.g. de or en' },
-    category: { type: 'string' },
+    category: { type: 'string', description: 'one of the categories listed in the request' },
     priority_suggestion: { type: 'string', enum: ['critical', 'high', 'normal', 'low'] },
     subject: { type: 'string' },
     body: { type: 'string' },
@@ -18,6 +19,18 @@ export const DRAFT_JSON_SCHEMA = {
     answered_case_mails: { type: 'array', items: { type: 'string' } },
   },
 } as const;
+
+/** The schema with the installation's categories as an enum (plus `unclassified`), or as it is without a list. */
+export function draftJsonSchema(categories: ReadonlyArray<{ name: string }> | undefined) {
+  if (!categories || categories.length === 0) return DRAFT_JSON_SCHEMA;
+  return {
+    ...DRAFT_JSON_SCHEMA,
+    properties: {
+      ...DRAFT_JSON_SCHEMA.properties,
+      category: { type: 'string', enum: [...categories.map((c) => c.name), UNCLASSIFIED] },
+    },
+  };
+}
 
 export interface DraftJson {
   language: string;
@@ -64,6 +77,13 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
     fence(req.text.slice(0, 20_000)),
     '</email>',
     `<context>\n${context}\n</context>`,
+    // Ours, outside the data tags: the list the category must come from.
+    ...(req.categories && req.categories.length > 0
+      ? [
+          `Categories (answer with the name of the one that fits, or ${UNCLASSIFIED} when none does):`,
+          ...req.categories.map((c) => `- ${c.name}: ${c.description}`),
+        ]
+      : []),
   ].join('\n');
   const messages: Array<{ role: 'system' | 'user'; content: string }> = [
     { role: 'system', content: SYSTEM },

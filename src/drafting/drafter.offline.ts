@@ -1,4 +1,5 @@
 import { DRAFT_FLAGS } from '../platform/contract';
+import { UNCLASSIFIED } from './categories';
 import { composeReply, type ComposeSettings } from './reply-composer';
 import type { DraftRequest, DraftResult, Drafter } from './drafter.port';
 
@@ -23,7 +24,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         subject: /^(re|aw):/i.test(req.subject) ? req.subject : `Re: ${req.subject}`,
         body: reply.body,
         language: reply.language,
-        category: 'unclassified',
+        category: req.categoryHint ?? UNCLASSIFIED,
         prioritySuggestion: 'normal',
         confidence: reply.confidence,
         usedSourceIds: reply.usedSourceIds,

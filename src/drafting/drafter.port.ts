@@ -11,6 +11,10 @@ export interface DraftRequest {
   context: DraftContextItem[];
   /** The mailbox's language: used when the mail's own cannot be told (no German or English words). */
   language?: 'de' | 'en';
+  /** The installation's categories: the model picks one of these names (src/drafting/categories.ts). */
+  categories?: ReadonlyArray<{ name: string; description: string }>;
+  /** The nearest category by meaning, for a drafter without a model (src/drafting/category-match.ts). */
+  categoryHint?: string;
 }
 
 export interface DraftResult {

@@ -10,6 +10,9 @@ import type { DraftRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { caseContext } from '../cases/case.activities';
+import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
+import { nearestCategory } from '../drafting/category-match';
+import { questionOf } from '../drafting/reply-composer';
 import { knowledgeForCaseMails } from './case-mail-knowledge';
 import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
@@ -74,11 +77,12 @@ type DraftDeps = Pick<
   ActivityDeps,
   'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
   let shippedGuard: IntentDetectorSettings | undefined;
+  let shippedCategories: Category[] | undefined;
   // Deps built without the config's guard settings get the shipped intents at the default threshold.
   const guardSettings = (): IntentDetectorSettings =>
     deps.settings?.injectionGuard ?? (shippedGuard ??= { intents: readIntentSet(), threshold: DEFAULT_INTENT_THRESHOLD });
@@ -245,6 +249,12 @@ export function createDraftActivities(deps: DraftDeps) {
         });
       }
       const { language } = mailboxOf(deps, email.mailboxId).entry;
+      const categories = deps.settings?.categories ?? (shippedCategories ??= readCategoryList());
+      // A model picks its category from the list; without one, the nearest by meaning is taken.
+      const categoryHint =
+        deps.drafter.name === 'offline'
+          ? await nearestCategory(deps.embedder, questionOf(email.subject, email.text), categories)
+          : undefined;
       const drafted = await deps.drafter.draft({
         emailId: email.id,
         from: to,
@@ -252,7 +262,11 @@ export function createDraftActivities(deps: DraftDeps) {
         text: email.text,
         context,
         language,
+        categories,
+        ...(categoryHint ? { categoryHint } : {}),
       });
+      // Whatever a drafter said, only a name of the list (or unclassified) reaches rules and autonomy.
+      drafted.category = knownCategory(categories, drafted.category);
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
       const draft = await deps.drafts.save({

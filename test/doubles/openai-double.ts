@@ -64,6 +64,12 @@ function schemaReply(schema: JsonSchemaObject | undefined): string {
 }
 
 /** A plausible reply built from the request: the subject and language of the delimited email. */
+function categoryOf(schema: JsonSchemaObject | undefined): string {
+  const names = (schema?.properties?.category as { enum?: string[] } | undefined)?.enum;
+  if (!names || names.length === 0) return 'support';
+  return names.includes('general') ? 'general' : names[0]!;
+}
+
 function replyFor(body: RecordedRequest['body']): string {
   const requested = body.response_format?.json_schema;
   if (requested && !DRAFT_LIKE.has(requested.name)) return schemaReply(requested.schema);
@@ -75,7 +81,8 @@ function replyFor(body: RecordedRequest['body']): string {
   const openInCase = [...user.matchAll(/<item id="([^"]+)"[^>]*open_in_case="true"/g)].map((m) => m[1]);
   return JSON.stringify({
     language: german ? 'de' : 'en',
-    category: 'support',
+    // A model keeps to the category list it is given: `general` when the list has it, else its first.
+    category: categoryOf(requested?.schema),
     priority_suggestion: german ? 'high' : 'normal',
     subject: `Re: ${subject}`,
     body: german

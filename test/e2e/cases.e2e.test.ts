@@ -27,14 +27,14 @@ const run = promisify(execFile);
 let stack: TestStack;
 let client: Client;
 
-/** Routine questions of the LLM double's category may go alone after one minute's grace. */
+/** Routine questions of the LLM double's category (general) may go alone after one minute's grace. */
 function autonomyPolicyFile(): string {
   const dir = path.join(process.env.TMPDIR ?? '/tmp', `email-rag-autonomy-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const policy = path.join(dir, 'autonomy.yaml');
   writeFileSync(
     policy,
-    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [support]\n    minReviewed: 5\n    graceMinutes: 1\n',
+    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [general]\n    minReviewed: 5\n    graceMinutes: 1\n',
   );
   return policy;
 }
@@ -138,7 +138,7 @@ test('earned autonomy on: a routine question is sent after its grace period; a r
   for (let i = 0; i < 5; i++) {
     await stack.db.pool.query(
       `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
-       VALUES (?, ?, 'approved_unchanged', 'default', 'support', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,
+       VALUES (?, ?, 'approved_unchanged', 'default', 'general', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,
       [`seed-${i}:draft:1`, `seed-${i}`],
     );
   }
