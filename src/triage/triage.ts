@@ -1,6 +1,8 @@
 import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
 import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
+import { spamContent, type SpamBody } from './spam-content';
+import { DEFAULT_SPAM_FILTER, spamFilterVerdict, type SpamFilterSettings } from './spam-filter-headers';
 
 /**
  * Intake triage: which incoming mail deserves no reply at all. Pure (no I/O): it sees what the
@@ -23,6 +25,8 @@ export interface TriageMessage extends AutomaticSigns {
   cc?: string[];
   /** The registry mailbox this copy came in through. */
   mailboxId?: string;
+  /** The text and HTML bodies, for the built-in spam check; without them it reads the headers only. */
+  body?: SpamBody;
 }
 
 export type { TriageVerdict };
@@ -40,6 +44,8 @@ export interface TriageSettings {
   allow: TriageAllowRule[];
   /** The enabled mailboxes of the registry and their addresses: a message to several is answered once. */
   mailboxes?: MailboxAddresses[];
+  /** The spam filter's score threshold and whether its "not spam" is believed (TRIAGE_SPAM_*). */
+  spamFilter?: SpamFilterSettings;
 }
 
 const BOUNCE_SENDER = /^(mailer-daemon|postmaster|post_master|mail-daemon|mailerdaemon)([+.-].*)?$/i;
@@ -78,14 +84,20 @@ function ownAddress(m: TriageMessage, s: TriageSettings): string | null {
   return m.from && s.ownAddresses.includes(m.from) ? `sender ${m.from} is our own address (mail loop)` : null;
 }
 
-function spam(m: TriageMessage): string | null {
-  const flag = first(m.headers, 'x-spam-flag');
-  if (flag && /^yes\b/i.test(flag)) return `X-Spam-Flag: ${flag}`;
-  const status = first(m.headers, 'x-spam-status');
-  if (status && /^yes\b/i.test(status)) return `X-Spam-Status: ${status.slice(0, 60)}`;
-  const rspamd = first(m.headers, 'x-spam');
-  if (rspamd && /^yes\b/i.test(rspamd)) return `X-Spam: ${rspamd}`;
-  return null;
+/** The spam filter's verdict, when it gave one that counts (src/triage/spam-filter-headers.ts). */
+function spamFilter(m: TriageMessage, s: TriageSettings): string | null {
+  const verdict = spamFilterVerdict(m.headers, s.spamFilter ?? DEFAULT_SPAM_FILTER);
+  return verdict?.spam ? verdict.reason : null;
+}
+
+/**
+ * The built-in check (src/triage/spam-content.ts), only when no filter verdict counts: a trusted
+ * filter's "not spam" stands. It runs after the machine-mail classes, so a bounce that quotes a
+ * spam message stays a bounce (and links the send it reports on).
+ */
+function spamBuiltIn(m: TriageMessage, s: TriageSettings): string | null {
+  if (spamFilterVerdict(m.headers, s.spamFilter ?? DEFAULT_SPAM_FILTER)) return null;
+  return spamContent(m);
 }
 
 function bounce(m: TriageMessage): string | null {
@@ -133,12 +145,13 @@ function noReply(m: TriageMessage): string | null {
 
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
   ['own_address', ownAddress],
-  ['spam', spam],
+  ['spam', spamFilter],
   ['feedback_report', feedbackReport],
   ['bounce', bounce],
   ['auto_reply', autoReply],
   ['list', list],
   ['no_reply', noReply],
+  ['spam', spamBuiltIn],
   // Last: a copy that would not be answered anyway keeps the class that says why.
   ['duplicate', (m, s) => duplicateOf(m, s.mailboxes)],
 ];
@@ -228,7 +241,7 @@ export function triageMessage(
     to?: Array<{ address: string }>;
     cc?: Array<{ address: string }>;
     subject: string;
-    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage' | 'body'>;
   },
   mailboxId?: string,
 ): TriageMessage {
@@ -243,6 +256,7 @@ export function triageMessage(
     partTypes: p.triage.partTypes,
     nestedReportTypes: p.triage.nestedReportTypes ?? [],
     attachesMessage: p.triage.attachesMessage ?? false,
+    ...(p.triage.body ? { body: p.triage.body } : {}),
     ...(mailboxId !== undefined ? { mailboxId } : {}),
   };
 }

@@ -1,0 +1,143 @@
+/**
+ * The built-in spam check, for mail that carries no spam filter's verdict: a sum of points over
+ * signs that unsolicited mail shows and a customer's question rarely does (src/triage/spam-phrases.ts
+ * for the words; here the shape: deceptive links, HTML without text, shouting subjects, a sender
+ * name that pretends to be another address, no recipients). Pure and small, no model to load.
+ *
+ * Conservative by design: a customer's mail held as spam gets no answer, which is worse than a
+ * spam mail that costs one draft a reviewer rejects. So one sign alone never reaches the threshold,
+ * and a reply within a thread (In-Reply-To, quoted text) takes points away. Measured figures and
+ * the corpora: docs/pipeline.md ("Spam").
+ */
+import { GTUBE, SPAM_PHRASES } from './spam-phrases';
+
+/** The bodies the check reads (what the parser found), cut to a size a regular expression can scan quickly. */
+export interface SpamBody {
+  text: string;
+  html: string | null;
+}
+
+export interface SpamContentInput {
+  from: string | null;
+  fromName?: string;
+  replyTo: string | null;
+  subject: string;
+  headers: Record<string, string[]>;
+  to?: string[];
+  cc?: string[];
+  body?: SpamBody;
+}
+
+/** Points from which the built-in check calls a message spam. */
+export const SPAM_CONTENT_THRESHOLD = 6;
+/** How much of each body is read. */
+export const SPAM_BODY_CHARS = 100_000;
+
+export interface SpamContentScore {
+  points: number;
+  /** The signs that added points, with their points, largest first. */
+  signs: Array<{ sign: string; points: number }>;
+}
+
+const FREEMAIL = /@(gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|aol|gmx|web|mail|yandex|protonmail|icloud|t-online|freenet)\.[a-z.]+$/i;
+const SHORTENER = /https?:\/\/(bit\.ly|tinyurl\.com|goo\.gl|t\.co|ow\.ly|is\.gd|buff\.ly|cutt\.ly|rebrand\.ly|shorturl\.at|tiny\.cc)\//i;
+const IP_URL = /https?:\/\/\d{1,3}(\.\d{1,3}){3}([:/]|\b)/i;
+
+function domainOf(address: string | null | undefined): string {
+  return (address ?? '').split('@')[1]?.toLowerCase() ?? '';
+}
+
+/** The registrable part, roughly: the last two labels (mail.paypal.com and paypal.com agree). */
+function base(domain: string): string {
+  return domain.split('.').slice(-2).join('.');
+}
+
+/** `<a href="http://evil.example">https://www.bank.example/login</a>`: the shown address is another site. */
+function deceptiveLinks(html: string): number {
+  let n = 0;
+  for (const m of html.matchAll(/<a\b[^>]*\bhref\s*=\s*["']?(https?:\/\/[^"'\s>]+)[^>]*>([\s\S]{0,300}?)<\/a>/gi)) {
+    const shown = /(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})/i.exec(m[2]!.replace(/<[^>]+>/g, ''))?.[1];
+    const target = /^https?:\/\/([^/:?#]+)/i.exec(m[1]!)?.[1];
+    if (shown && target && /\.[a-z]{2,}$/i.test(shown) && base(shown.toLowerCase()) !== base(target.toLowerCase())) n++;
+  }
+  return n;
+}
+
+function urls(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s"'<>)]+/gi) ?? [])];
+}
+
+function letters(s: string): { upper: number; all: number } {
+  const all = (s.match(/\p{L}/gu) ?? []).length;
+  const upper = (s.match(/\p{Lu}/gu) ?? []).length;
+  return { upper, all };
+}
+
+type Add = (sign: string, points: number) => void;
+
+function headerSigns(m: SpamContentInput, add: Add): void {
+  const subject = m.subject;
+  const caps = letters(subject);
+  if (caps.all >= 10 && caps.upper / caps.all > 0.6) add('subject in capitals', 1.5);
+  if (/!{2,}|\${2,}|€{2,}/.test(subject)) add('subject shouts (!!, $$)', 1);
+  // Padding, then a tracking number: "Your Vacation Winning !             35001".
+  if (/\s{5,}\S*\d{3,}\s*$/.test(subject)) add('subject padded with a tracking number', 2);
+  if (/^(adv|ad|werbung|anzeige)\s*:/i.test(subject)) add('subject marked as advertising', 3);
+  const name = (m.fromName ?? '').trim();
+  const named = /[\w.+-]+@([\w-]+\.)+[a-z]{2,}/i.exec(name)?.[0];
+  if (named && domainOf(named) && base(domainOf(named)) !== base(domainOf(m.from))) add('sender name shows another address', 2.5);
+  if (/\d{5,}/.test((m.from ?? '').split('@')[0] ?? '')) add('sender address with a long number', 1);
+  const recipients = [...(m.to ?? []), ...(m.cc ?? [])];
+  const toLine = m.headers.to?.[0] ?? '';
+  if (recipients.length === 0 || /undisclosed|recipient list suppressed/i.test(toLine)) add('no named recipient', 1);
+  if (m.replyTo && FREEMAIL.test(m.replyTo) && base(domainOf(m.replyTo)) !== base(domainOf(m.from)) && !FREEMAIL.test(m.from ?? ''))
+    add('replies go to a free mail address', 1);
+  if (!m.headers['message-id']) add('no Message-ID', 0.5);
+  if (!m.headers.date) add('no Date', 0.5);
+  // A reply within a conversation or quoted text: what a person answering does.
+  if (m.headers['in-reply-to'] || m.headers.references) add('a reply in a thread', -2);
+}
+
+function bodySigns(body: SpamBody, add: Add): void {
+  const text = body.text.slice(0, SPAM_BODY_CHARS);
+  const html = (body.html ?? '').slice(0, SPAM_BODY_CHARS);
+  if (text.includes(GTUBE) || html.includes(GTUBE)) add('GTUBE test string', 20);
+  if (/^(>|&gt;)|^(am|on) .{5,80}(schrieb|wrote)/im.test(text)) add('quotes an earlier message', -1.5);
+  const words = (text.match(/\p{L}{2,}/gu) ?? []).length;
+  const links = urls(`${text} ${html}`);
+  if (html && deceptiveLinks(html) > 0) add('a link shows one address and leads to another', 3);
+  if (links.some((u) => IP_URL.test(u))) add('a link to a bare IP address', 2);
+  if (links.some((u) => SHORTENER.test(u))) add('a shortened link', 1);
+  if (links.length >= 3 && words < links.length * 15) add('many links, little text', 1.5);
+  if (html && /(display\s*:\s*none|font-size\s*:\s*[01](px|pt)?\b|visibility\s*:\s*hidden)/i.test(html) && words < 400)
+    add('hidden text in the HTML', 1);
+  if (html && /<img\b/i.test(html) && words < 40) add('pictures instead of text', 1.5);
+  const caps = letters(text);
+  if (caps.all >= 200 && caps.upper / caps.all > 0.4) add('body in capitals', 1.5);
+  if ((text.match(/!{3,}/g) ?? []).length >= 2) add('!!! repeated', 1);
+}
+
+/** The points of one message and the signs behind them. */
+export function spamContentScore(m: SpamContentInput): SpamContentScore {
+  const signs: Array<{ sign: string; points: number }> = [];
+  const add: Add = (sign, points) => signs.push({ sign, points });
+  headerSigns(m, add);
+  if (m.body) bodySigns(m.body, add);
+  const haystack = `${m.subject}\n${(m.body?.text ?? '').slice(0, SPAM_BODY_CHARS)}`;
+  // Each phrase counts once, however often it occurs: repetition is no second sign.
+  for (const phrase of SPAM_PHRASES) if (phrase.pattern.test(haystack)) add(`"${phrase.name}" wording`, phrase.points);
+  signs.sort((a, b) => b.points - a.points);
+  return { points: Math.round(signs.reduce((s, x) => s + x.points, 0) * 10) / 10, signs };
+}
+
+/** The reason line when the built-in check holds a message, or null. */
+export function spamContent(m: SpamContentInput, threshold = SPAM_CONTENT_THRESHOLD): string | null {
+  const score = spamContentScore(m);
+  if (score.points < threshold) return null;
+  const top = score.signs
+    .filter((s) => s.points > 0)
+    .slice(0, 4)
+    .map((s) => s.sign)
+    .join(', ');
+  return `built-in spam check: ${score.points} points (≥ ${threshold}): ${top}`;
+}
