@@ -1,5 +1,14 @@
 import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
-import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
+import {
+  autoHeader,
+  deliveryReport,
+  exchangeGenerated,
+  feedbackReport,
+  listManager,
+  machineReport,
+  topReportType,
+  type AutomaticSigns,
+} from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
 import { spamContent, type SpamBody } from './spam-content';
 import { DEFAULT_SPAM_FILTER, spamFilterVerdict, type SpamFilterSettings } from './spam-filter-headers';
@@ -51,13 +60,16 @@ export interface TriageSettings {
 const BOUNCE_SENDER = /^(mailer-daemon|postmaster|post_master|mail-daemon|mailerdaemon)([+.-].*)?$/i;
 // A whole token of the local part: noreply@, no-reply-billing@, gmail-noreply@; not noreplying.fan@.
 const NO_REPLY_SENDER = /(^|[-_.+])(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|no[-_.]?answer)([-_.+]|$)/i;
+// Whole local parts (or their part before a `+` tag) that only machines send from: notifications@,
+// mailer@, bounce+tag@, automated@. Not info@, service@ or support@: people write from those.
+const MACHINE_SENDER = /^(notifications?|notify|mailer|bounces?|automated|auto-?mailer|system-?mail)(\+.*)?$/i;
 
 // Anchored at the start: "Fwd: Undelivered Mail ..." from a colleague is a person asking about it.
 const BOUNCE_SUBJECT =
   /^(undelivered mail returned to sender|undeliverable|undelivered|delivery status notification \((failure|delay)\)|mail delivery failed|delivery failure|failure notice|returned mail|message not delivered|mail delivery (system|subsystem)|unzustellbar|nicht zustellbar|non remis|unzustellbare nachricht|zustellung fehlgeschlagen|warning: could not send message)/i;
 
 const AUTO_REPLY_SUBJECT =
-  /^(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|abwesenheitsnotiz|abwesenheit|automatische antwort|urlaubsabwesenheit|away from (the )?office|on vacation|i am out of the office|ich bin (ab|vom|bis|von|derzeit|zurzeit|momentan)\b.*\bnicht im b(ü|ue)ro|nicht im b(ü|ue)ro|abwesend:)/i;
+  /^(out of (the )?office|r[ée]ponse automatique|absence du bureau|respuesta autom[áa]tica|fuera de la oficina|risposta automatica|automatisch antwoord|afwezig(heidsbericht)?|resposta autom[áa]tica|automatyczna odpowied[źz]|odpowied[źz] automatyczna|automatick[áa] odpov[ěe][ďd]|autosvar|automaattinen vastaus|automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|abwesenheitsnotiz|abwesenheit|automatische antwort|urlaubsabwesenheit|away from (the )?office|on vacation|i am out of the office|ich bin (ab|vom|bis|von|derzeit|zurzeit|momentan)\b.*\bnicht im b(ü|ue)ro|nicht im b(ü|ue)ro|abwesend:)/i;
 
 const READ_RECEIPT_SUBJECT = /^(read|gelesen|lu|read receipt|lesebestätigung)\s*:/i;
 
@@ -121,7 +133,7 @@ function autoReply(m: TriageMessage): string | null {
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^auto[_-]reply$/i.test(precedence)) return `Precedence: ${precedence}`;
   if (topReportType(m) === 'disposition-notification') return 'read receipt (disposition-notification)';
-  const header = autoHeader(m);
+  const header = autoHeader(m) ?? exchangeGenerated(m) ?? machineReport(m);
   if (header) return header;
   if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
   if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
@@ -140,7 +152,8 @@ function list(m: TriageMessage): string | null {
 function noReply(m: TriageMessage): string | null {
   // A web form's notification often comes from noreply@ with the customer in Reply-To: answer that.
   const target = m.replyTo ?? m.from;
-  return target && NO_REPLY_SENDER.test(localPart(target)) ? `reply address ${target} takes no replies` : null;
+  if (target && NO_REPLY_SENDER.test(localPart(target))) return `reply address ${target} takes no replies`;
+  return target && MACHINE_SENDER.test(localPart(target)) ? `reply address ${target} is a machine's (notifications, mailer, bounces)` : null;
 }
 
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
