@@ -39,7 +39,8 @@ export interface SpamContentScore {
   signs: Array<{ sign: string; points: number }>;
 }
 
-const FREEMAIL = /@(gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|aol|gmx|web|mail|yandex|protonmail|icloud|t-online|freenet)\.[a-z.]+$/i;
+const FREEMAIL =
+  /@(gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|aol|gmx|web|mail|yandex|protonmail|icloud|t-online|freenet)\.[a-z.]+$/i;
 const SHORTENER = /https?:\/\/(bit\.ly|tinyurl\.com|goo\.gl|t\.co|ow\.ly|is\.gd|buff\.ly|cutt\.ly|rebrand\.ly|shorturl\.at|tiny\.cc)\//i;
 const IP_URL = /https?:\/\/\d{1,3}(\.\d{1,3}){3}([:/]|\b)/i;
 

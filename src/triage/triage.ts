@@ -153,7 +153,9 @@ function noReply(m: TriageMessage): string | null {
   // A web form's notification often comes from noreply@ with the customer in Reply-To: answer that.
   const target = m.replyTo ?? m.from;
   if (target && NO_REPLY_SENDER.test(localPart(target))) return `reply address ${target} takes no replies`;
-  return target && MACHINE_SENDER.test(localPart(target)) ? `reply address ${target} is a machine's (notifications, mailer, bounces)` : null;
+  return target && MACHINE_SENDER.test(localPart(target))
+    ? `reply address ${target} is a machine's (notifications, mailer, bounces)`
+    : null;
 }
 
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
