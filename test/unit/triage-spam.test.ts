@@ -40,7 +40,7 @@ test('a score at or above the threshold is spam, even when the filter wrote "No"
 });
 
 test("the filters' own words: X-Spam-Flag, X-Spam, X-Spamd-Result, rspamd's actions", () => {
-  for (const headers of [
+  const spamHeaders: Array<Record<string, string>> = [
     { 'X-Spam-Flag': 'YES' },
     { 'X-Spam-Status': 'Yes, score=3.1 required=5.0' },
     { 'X-Spam': 'Yes' },
@@ -48,7 +48,8 @@ test("the filters' own words: X-Spam-Flag, X-Spam, X-Spamd-Result, rspamd's acti
     { 'X-Rspamd-Action': 'add header' },
     { 'X-Spam-Action': 'reject' },
     { 'X-Rspamd-Action': 'rewrite subject' },
-  ]) {
+  ];
+  for (const headers of spamHeaders) {
     assert.equal(spamFilterVerdict(h(headers), UNTRUSTED)?.spam, true, JSON.stringify(headers));
   }
   assert.equal(spamFilterVerdict(h({ 'X-Rspamd-Action': 'no action' }), TRUSTED)?.spam, false);
