@@ -1,12 +1,12 @@
 import type { Config } from '../config';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { text, type CliCommand } from '../platform/cli-command';
-import { pullBack, PullBackRefused } from './pull-back';
-import { temporalPullBackStart } from './pull-back.temporal';
+import { pullBack, PullBackRefused } from '../email/pull-back';
+import { temporalPullBackStart } from '../email/pull-back.temporal';
 
 /**
  * A person pulls an email that triage set aside (`ignored`: a bounce, an auto-reply, spam, …) back
- * into the pipeline for a reply (src/drafting/pull-back.ts); the review inbox's "not spam" does the same.
+ * into the pipeline for a reply (src/email/pull-back.ts); the review inbox's "not spam" does the same.
  */
 export async function answer(config: Config, emailId: string, by: string): Promise<string> {
   const pool = await connectDatabase(config);

@@ -14,8 +14,8 @@ import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../config';
 import { buildEmbedder } from '../retrieval/embedder';
 import { buildInboxApp } from './app';
-import { pullBack } from '../drafting/pull-back';
-import { temporalPullBackStart } from '../drafting/pull-back.temporal';
+import { pullBack } from '../email/pull-back';
+import { temporalPullBackStart } from '../email/pull-back.temporal';
 
 export interface RunningInbox {
   url: string;

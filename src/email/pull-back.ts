@@ -2,10 +2,10 @@
  * A person pulls an email that triage set aside (`ignored`) back into the pipeline: the email
  * workflow runs again under the same id, skips triage and drafts a reply. One function for the
  * CLI (`email-rag answer`) and the review inbox's "not spam — draft it"; the caller hands in how
- * a run is started (src/drafting/pull-back.temporal.ts), so this module stays free of the SDK.
+ * a run is started (src/email/pull-back.temporal.ts), so this module stays free of the SDK.
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbMessageStore } from '../email/message-store.mariadb';
+import { createMariaDbMessageStore } from './message-store.mariadb';
 import { STATUS, type EmailWorkflowInput } from '../platform/domain';
 import type { Pool } from '../platform/pool.mariadb';
 import { emailDisplay } from '../platform/workflow-summary';
