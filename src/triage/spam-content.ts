@@ -23,6 +23,8 @@ export interface SpamContentInput {
   replyTo: string | null;
   subject: string;
   headers: Record<string, string[]>;
+  /** Content types of the parts below the top level (attachments among them), lower-case. */
+  partTypes?: string[];
   to?: string[];
   cc?: string[];
   body?: SpamBody;
@@ -42,6 +44,13 @@ export interface SpamContentScore {
 const FREEMAIL =
   /@(gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|aol|gmx|web|mail|yandex|protonmail|icloud|t-online|freenet)\.[a-z.]+$/i;
 const SHORTENER = /https?:\/\/(bit\.ly|tinyurl\.com|goo\.gl|t\.co|ow\.ly|is\.gd|buff\.ly|cutt\.ly|rebrand\.ly|shorturl\.at|tiny\.cc)\//i;
+// Programs, scripts and macro documents: what malware mail carries, and no customer sends support.
+const RUNNABLE =
+  /^application\/(x-msdownload|x-msdos-program|x-ms-dos-executable|x-dosexec|x-executable|x-sh|x-bat|javascript|x-javascript|hta|x-ms-shortcut|vnd\.ms-(word|excel|powerpoint)\.[a-z.]*macroenabled[a-z.0-9]*)$/i;
+const ARCHIVE = /^application\/(zip|x-zip-compressed|x-rar(-compressed)?|vnd\.rar|x-7z-compressed|x-ace-compressed|x-iso9660-image)$/i;
+// A sum of six digits or more with a currency: what advance-fee fraud and prize mail promise.
+const LARGE_SUM =
+  /(us\$|\$|€|£|usd|eur|gbp)\s?\d{1,3}([,.' ]\d{3}){1,}([.,]\d\d)?|\d{1,3}([,.' ]\d{3}){1,}([.,]\d\d)?\s?(us\$|\$|€|£|usd|eur|gbp|dollars?|euros?)/gi;
 const IP_URL = /https?:\/\/\d{1,3}(\.\d{1,3}){3}([:/]|\b)/i;
 
 function domainOf(address: string | null | undefined): string {
@@ -66,6 +75,14 @@ function deceptiveLinks(html: string): number {
 
 function urls(text: string): string[] {
   return [...new Set(text.match(/https?:\/\/[^\s"'<>)]+/gi) ?? [])];
+}
+
+function largeSum(text: string): boolean {
+  for (const m of text.matchAll(LARGE_SUM)) {
+    const digits = m[0].replace(/[.,' ]\d\d$/, '').replace(/\D/g, '');
+    if (Number(digits) >= 100_000) return true;
+  }
+  return false;
 }
 
 function letters(s: string): { upper: number; all: number } {
@@ -116,6 +133,13 @@ function bodySigns(body: SpamBody, add: Add): void {
   const caps = letters(text);
   if (caps.all >= 200 && caps.upper / caps.all > 0.4) add('body in capitals', 1.5);
   if ((text.match(/!{3,}/g) ?? []).length >= 2) add('!!! repeated', 1);
+  if (largeSum(text)) add('a large sum of money', 2);
+}
+
+function attachmentSigns(m: SpamContentInput, words: number, add: Add): void {
+  const types = m.partTypes ?? [];
+  if (types.some((t) => RUNNABLE.test(t))) add('a program, script or macro document attached', 2.5);
+  else if (types.some((t) => ARCHIVE.test(t)) && words < 60) add('an archive with hardly any text', 1.5);
 }
 
 /** The points of one message and the signs behind them. */
@@ -124,6 +148,7 @@ export function spamContentScore(m: SpamContentInput): SpamContentScore {
   const add: Add = (sign, points) => signs.push({ sign, points });
   headerSigns(m, add);
   if (m.body) bodySigns(m.body, add);
+  attachmentSigns(m, (m.body?.text.match(/\p{L}{2,}/gu) ?? []).length, add);
   const haystack = `${m.subject}\n${(m.body?.text ?? '').slice(0, SPAM_BODY_CHARS)}`;
   // Each phrase counts once, however often it occurs: repetition is no second sign.
   for (const phrase of SPAM_PHRASES) if (phrase.pattern.test(haystack)) add(`"${phrase.name}" wording`, phrase.points);

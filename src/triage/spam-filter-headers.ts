@@ -48,22 +48,30 @@ function spamdResultScore(v: string): number | null {
   return num(new RegExp(`\\[\\s*${NUMBER}\\s*/`).exec(v)?.[1]);
 }
 
-/** The scores the filters wrote, each with the header it came from. */
-export function spamScores(headers: Headers): Array<{ header: string; score: number }> {
-  const out: Array<{ header: string; score: number }> = [];
-  const add = (header: string, score: number | null) => {
-    if (score !== null) out.push({ header, score });
-  };
-  const status = first(headers, 'x-spam-status');
-  if (status) add('X-Spam-Status', spamStatusScore(status));
-  add('X-Spam-Score', num(new RegExp(`^${NUMBER}`).exec(first(headers, 'x-spam-score') ?? '')?.[1]));
-  add('X-Rspamd-Score', num(new RegExp(`^${NUMBER}`).exec(first(headers, 'x-rspamd-score') ?? '')?.[1]));
-  const result = first(headers, 'x-spamd-result');
-  if (result) add('X-Spamd-Result', spamdResultScore(result));
-  // SpamAssassin's stars: one per whole point of score (only when no number was given).
-  const level = first(headers, 'x-spam-level');
-  if (out.length === 0 && level !== undefined && /^\*+$/.test(level)) add('X-Spam-Level', level.length);
-  return out;
+/**
+ * The score the filters wrote, from the most exact header there is. X-Spam-Score alone is
+ * ambiguous: Exim and cPanel write it in tenths (`X-Spam-Score: 8` beside `X-Spam-Status: No,
+ * score=0.8`), so it only counts when no header with a decimal score is there.
+ */
+export function spamScore(headers: Headers): { header: string; score: number } | null {
+  const candidates: Array<[string, () => number | null]> = [
+    ['X-Spam-Status', () => spamStatusScore(first(headers, 'x-spam-status') ?? '')],
+    ['X-Spamd-Result', () => spamdResultScore(first(headers, 'x-spamd-result') ?? '')],
+    ['X-Rspamd-Score', () => num(new RegExp(`^${NUMBER}`).exec(first(headers, 'x-rspamd-score') ?? '')?.[1])],
+    ['X-Spam-Score', () => num(new RegExp(`^${NUMBER}`).exec(first(headers, 'x-spam-score') ?? '')?.[1])],
+    // SpamAssassin's stars and Exim's plus signs: one per whole point.
+    ['X-Spam-Level', () => stars(first(headers, 'x-spam-level'), /^\*+$/)],
+    ['X-Spam-Bar', () => stars(first(headers, 'x-spam-bar'), /^\++$/)],
+  ];
+  for (const [header, read] of candidates) {
+    const score = read();
+    if (score !== null) return { header, score };
+  }
+  return null;
+}
+
+function stars(v: string | undefined, shape: RegExp): number | null {
+  return v !== undefined && shape.test(v) ? v.length : null;
 }
 
 // rspamd's actions: `reject`, `soft reject`, `rewrite subject`, `add header`, `greylist`, `no action`.
@@ -103,16 +111,15 @@ function flags(headers: Headers): Array<{ header: string; spam: boolean; value: 
  */
 export function spamFilterVerdict(headers: Headers, settings: SpamFilterSettings = DEFAULT_SPAM_FILTER): SpamFilterVerdict | null {
   const said = flags(headers);
-  const scores = spamScores(headers);
+  const score = spamScore(headers);
   const yes = said.find((f) => f.spam);
   if (yes) return { spam: true, reason: `${yes.header}: ${yes.value.slice(0, 60)}` };
-  const high = scores.find((s) => s.score >= settings.threshold);
-  if (high) return { spam: true, reason: `${high.header} score ${high.score} ≥ ${settings.threshold} (TRIAGE_SPAM_SCORE)` };
+  if (score && score.score >= settings.threshold)
+    return { spam: true, reason: `${score.header} score ${score.score} ≥ ${settings.threshold} (TRIAGE_SPAM_SCORE)` };
   if (!settings.trusted) return null;
   const no = said[0];
   if (no) return { spam: false, reason: `${no.header}: ${no.value.slice(0, 60)}` };
-  const low = scores[0];
-  return low ? { spam: false, reason: `${low.header} score ${low.score} < ${settings.threshold}` } : null;
+  return score ? { spam: false, reason: `${score.header} score ${score.score} < ${settings.threshold}` } : null;
 }
 
 /** TRIAGE_SPAM_SCORE: the score from which a filter's verdict is spam; any number from -100 to 1000. */

@@ -42,11 +42,7 @@ export const SPAM_PHRASES: readonly SpamPhrase[] = Object.freeze([
     3,
     /\b(erbschaft von|nächste[rn]? angehörige[rn]?|vertrauliche (transaktion|geschäftsbeziehung)|überweisung der summe)\b/i,
   ),
-  p(
-    'millions',
-    2,
-    /\b(\d{1,3}([,.]\d{3}){2,}(\.\d\d)?|\d+(\.\d+)? ?(million|millionen|mio\.?) ?(us ?)?(dollars?|usd|euros?|eur|pounds?))\b/i,
-  ),
+  p('millions', 2, /\b\d+([.,]\d+)? ?(million|millionen|mio\.?) ?(us ?)?(dollars?|usd|euros?|eur|pounds?)\b/i),
   // Pills and the body.
   p(
     'pills',
@@ -64,6 +60,21 @@ export const SPAM_PHRASES: readonly SpamPhrase[] = Object.freeze([
     'offer',
     1,
     /\b(100 ?% (free|guaranteed|satisfied)|risk[- ]free|no obligation|act now|limited time (offer)?|order (now|today)|special promotion|lowest prices?|best prices?|dear friend|this is not (a )?spam|not junk mail|nur heute|unverbindlich und kostenlos|jetzt zugreifen)\b/i,
+  ),
+  p(
+    'sale',
+    1,
+    /\b(\d{2} ?% off|biggest sale|hot deals?|exclusive (offers?|deals?)|coupon code|free shipping|dear valued (customer|subscriber|member))\b/i,
+  ),
+  p(
+    'bulk',
+    1.5,
+    /\b(view (this )?(e-?mail|newsletter) in (your )?browser|having trouble (viewing|reading) this e-?mail|im browser (ansehen|anzeigen|öffnen)|wird diese e-?mail nicht (richtig|korrekt) angezeigt)\b/i,
+  ),
+  p(
+    'dating',
+    2.5,
+    /(look(ing)? (up|for) (a )?(goodly|good|nice|serious|real) man|i can send you my (picture|photo|pics)|lonely (woman|girl|lady)|beautiful (russian|ukrainian) (woman|women|girls?))\b/i,
   ),
   p('click', 1, /\b(click (here|below|the link)|hier klicken|jetzt klicken|klicken sie (hier|auf den link))\b/i),
   p(

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
-import { spamFilterVerdict, spamScores } from '../../src/triage/spam-filter-headers';
+import { spamFilterVerdict, spamScore } from '../../src/triage/spam-filter-headers';
 import { spamContentScore, SPAM_CONTENT_THRESHOLD } from '../../src/triage/spam-content';
 import { triage, type TriageMessage, type TriageSettings } from '../../src/triage/triage';
 
@@ -16,18 +16,25 @@ const h = (lines: Record<string, string>): Record<string, string[]> =>
 const UNTRUSTED = { threshold: 5, trusted: false };
 const TRUSTED = { threshold: 5, trusted: true };
 
-test('scores are read from SpamAssassin and rspamd headers', () => {
-  assert.deepEqual(spamScores(h({ 'X-Spam-Status': 'No, score=7.2 required=5.0 tests=HTML_MESSAGE autolearn=no' })), [
-    { header: 'X-Spam-Status', score: 7.2 },
-  ]);
-  assert.deepEqual(spamScores(h({ 'X-Spam-Score': '-0.1' })), [{ header: 'X-Spam-Score', score: -0.1 }]);
-  assert.deepEqual(spamScores(h({ 'X-Rspamd-Score': '12.30' })), [{ header: 'X-Rspamd-Score', score: 12.3 }]);
-  assert.deepEqual(spamScores(h({ 'X-Spamd-Result': 'default: True [12.30 / 15.00]; R_SPF_FAIL(1.00)[-all]' })), [
-    { header: 'X-Spamd-Result', score: 12.3 },
-  ]);
-  assert.deepEqual(spamScores(h({ 'X-Spam-Level': '*******' })), [{ header: 'X-Spam-Level', score: 7 }]);
-  assert.deepEqual(spamScores(h({ 'X-Spam-Level': '' })), []);
-  assert.deepEqual(spamScores(h({ 'X-Spam-Status': 'No, hits=2,5 required=5' })), [{ header: 'X-Spam-Status', score: 2.5 }]);
+test('scores are read from SpamAssassin, rspamd and Exim headers, the most exact one first', () => {
+  assert.deepEqual(spamScore(h({ 'X-Spam-Status': 'No, score=7.2 required=5.0 tests=HTML_MESSAGE autolearn=no' })), {
+    header: 'X-Spam-Status',
+    score: 7.2,
+  });
+  assert.deepEqual(spamScore(h({ 'X-Spam-Score': '-0.1' })), { header: 'X-Spam-Score', score: -0.1 });
+  assert.deepEqual(spamScore(h({ 'X-Rspamd-Score': '12.30' })), { header: 'X-Rspamd-Score', score: 12.3 });
+  assert.deepEqual(spamScore(h({ 'X-Spamd-Result': 'default: True [12.30 / 15.00]; R_SPF_FAIL(1.00)[-all]' })), {
+    header: 'X-Spamd-Result',
+    score: 12.3,
+  });
+  assert.deepEqual(spamScore(h({ 'X-Spam-Level': '*******' })), { header: 'X-Spam-Level', score: 7 });
+  assert.deepEqual(spamScore(h({ 'X-Spam-Bar': '+++' })), { header: 'X-Spam-Bar', score: 3 });
+  assert.equal(spamScore(h({ 'X-Spam-Level': '' })), null);
+  assert.deepEqual(spamScore(h({ 'X-Spam-Status': 'No, hits=2,5 required=5' })), { header: 'X-Spam-Status', score: 2.5 });
+  // Exim/cPanel: X-Spam-Score in tenths beside the decimal score (a real order confirmation, see the corpus).
+  const exim = h({ 'X-Spam-Status': 'No, score=0.8', 'X-Spam-Score': '8', 'X-Spam-Bar': '/', 'X-Spam-Flag': 'NO' });
+  assert.deepEqual(spamScore(exim), { header: 'X-Spam-Status', score: 0.8 });
+  assert.equal(spamFilterVerdict(exim, UNTRUSTED), null);
 });
 
 test('a score at or above the threshold is spam, even when the filter wrote "No"', () => {
