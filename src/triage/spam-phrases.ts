@@ -42,6 +42,11 @@ export const SPAM_PHRASES: readonly SpamPhrase[] = Object.freeze([
     3,
     /\b(erbschaft von|nächste[rn]? angehörige[rn]?|vertrauliche (transaktion|geschäftsbeziehung)|überweisung der summe)\b/i,
   ),
+  p(
+    'advance-fee-2',
+    2,
+    /\b(western union|moneygram|atm (master)?card|compensation (fund|payment)|united nations (payment|compensation)|payment notification|remit(tance)? (of|to you)|dear (beneficiary|sir\/madam)|diplomatic (courier|agent))\b/i,
+  ),
   p('millions', 2, /\b\d+([.,]\d+)? ?(million|millionen|mio\.?) ?(us ?)?(dollars?|usd|euros?|eur|pounds?)\b/i),
   // Pills and the body.
   p(
@@ -74,7 +79,7 @@ export const SPAM_PHRASES: readonly SpamPhrase[] = Object.freeze([
   p(
     'dating',
     2.5,
-    /(look(ing)? (up|for) (a )?(goodly|good|nice|serious|real) man|i can send you my (picture|photo|pics)|lonely (woman|girl|lady)|beautiful (russian|ukrainian) (woman|women|girls?))\b/i,
+    /\b(look(ing)? (up|for) (a )?(goodly|good|nice|serious|real) man|i can send you my (picture|photo|pics)|lonely (woman|girl|lady)|beautiful (russian|ukrainian) (woman|women|girls?))\b/i,
   ),
   p('click', 1, /\b(click (here|below|the link)|hier klicken|jetzt klicken|klicken sie (hier|auf den link))\b/i),
   p(
@@ -83,7 +88,17 @@ export const SPAM_PHRASES: readonly SpamPhrase[] = Object.freeze([
     /\b(to be removed|remove me|removal instructions|to unsubscribe|opt[- ]?out|you (are receiving|received) this (e-?mail|message) because|wenn sie keine weiteren)\b/i,
   ),
   p('free', 1, /\b(free (trial|gift|money|access|offer)|for free!|kostenlos(e|en)? (testen|geschenk|angebot)|gratis)\b/i),
-  p('casino', 2.5, /\b(casino|online (betting|poker)|adult (site|content|videos?)|hot (singles|girls)|xxx)\b/i),
+  // Not "casino" alone: a French supermarket chain is called that.
+  p(
+    'casino',
+    2.5,
+    /\b(online[- ]casino|casino (bonus|games|online)|online (betting|poker)|adult (site|content|videos?)|hot (singles|girls)|porn|horny)\b/i,
+  ),
+  p(
+    'cold-outreach',
+    2,
+    /\b(dear (potential|potencial|prospective) (partner|customer|buyer)|we are (a )?(professional|leading) (manufacturer|supplier|factory)|factory direct|oem (service|manufacturer))\b/i,
+  ),
   p(
     'crypto',
     2,
