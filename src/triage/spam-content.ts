@@ -32,11 +32,15 @@ export interface SpamContentInput {
 
 /** Points from which the built-in check calls a message spam. */
 export const SPAM_CONTENT_THRESHOLD = 6;
+/** Of those, at least this many must come from what the message says (see Kind). */
+export const SPAM_CONTENT_SAYS = 2;
 /** How much of each body is read. */
 export const SPAM_BODY_CHARS = 100_000;
 
 export interface SpamContentScore {
   points: number;
+  /** The points of the signs that say something (wording, deception), as opposed to the message's shape. */
+  says: number;
   /** The signs that added points, with their points, largest first. */
   signs: Array<{ sign: string; points: number }>;
 }
@@ -91,7 +95,13 @@ function letters(s: string): { upper: number; all: number } {
   return { upper, all };
 }
 
-type Add = (sign: string, points: number) => void;
+/**
+ * `says`: what the message claims or hides (wording, a deceptive link or sender name, a large sum,
+ * an advertising tag, a program attached). `looks`: how it is built (links, HTML, missing headers).
+ * Mail that only looks odd is not held: a customer's mail through a badly made web form looks odd too.
+ */
+type Kind = 'says' | 'looks';
+type Add = (sign: string, points: number, kind?: Kind) => void;
 
 function headerSigns(m: SpamContentInput, add: Add): void {
   const subject = m.subject;
@@ -100,10 +110,10 @@ function headerSigns(m: SpamContentInput, add: Add): void {
   if (/!{2,}|\${2,}|€{2,}/.test(subject)) add('subject shouts (!!, $$)', 1);
   // Padding, then a tracking number: "Your Vacation Winning !             35001".
   if (/\s{5,}\S*\d{3,}\s*$/.test(subject)) add('subject padded with a tracking number', 2);
-  if (/^(adv|ad|werbung|anzeige)\s*:/i.test(subject)) add('subject marked as advertising', 3);
+  if (/^(adv|ad|werbung|anzeige)\s*:/i.test(subject)) add('subject marked as advertising', 3, 'says');
   const name = (m.fromName ?? '').trim();
   const named = /[\w.+-]+@([\w-]+\.)+[a-z]{2,}/i.exec(name)?.[0];
-  if (named && domainOf(named) && base(domainOf(named)) !== base(domainOf(m.from))) add('sender name shows another address', 2.5);
+  if (named && domainOf(named) && base(domainOf(named)) !== base(domainOf(m.from))) add('sender name shows another address', 2.5, 'says');
   if (/\d{5,}/.test((m.from ?? '').split('@')[0] ?? '')) add('sender address with a long number', 1);
   const recipients = [...(m.to ?? []), ...(m.cc ?? [])];
   const toLine = m.headers.to?.[0] ?? '';
@@ -119,11 +129,11 @@ function headerSigns(m: SpamContentInput, add: Add): void {
 function bodySigns(body: SpamBody, add: Add): void {
   const text = body.text.slice(0, SPAM_BODY_CHARS);
   const html = (body.html ?? '').slice(0, SPAM_BODY_CHARS);
-  if (text.includes(GTUBE) || html.includes(GTUBE)) add('GTUBE test string', 20);
+  if (text.includes(GTUBE) || html.includes(GTUBE)) add('GTUBE test string', 20, 'says');
   if (/^(>|&gt;)|^(am|on) .{5,80}(schrieb|wrote)/im.test(text)) add('quotes an earlier message', -1.5);
   const words = (text.match(/\p{L}{2,}/gu) ?? []).length;
   const links = urls(`${text} ${html}`);
-  if (html && deceptiveLinks(html) > 0) add('a link shows one address and leads to another', 3);
+  if (html && deceptiveLinks(html) > 0) add('a link shows one address and leads to another', 3, 'says');
   if (links.some((u) => IP_URL.test(u))) add('a link to a bare IP address', 2);
   if (links.some((u) => SHORTENER.test(u))) add('a shortened link', 1);
   if (links.length >= 3 && words < links.length * 15) add('many links, little text', 1.5);
@@ -133,33 +143,38 @@ function bodySigns(body: SpamBody, add: Add): void {
   const caps = letters(text);
   if (caps.all >= 200 && caps.upper / caps.all > 0.4) add('body in capitals', 1.5);
   if ((text.match(/!{3,}/g) ?? []).length >= 2) add('!!! repeated', 1);
-  if (largeSum(text)) add('a large sum of money', 2);
+  if (largeSum(text)) add('a large sum of money', 2, 'says');
 }
 
 function attachmentSigns(m: SpamContentInput, words: number, add: Add): void {
   const types = m.partTypes ?? [];
-  if (types.some((t) => RUNNABLE.test(t))) add('a program, script or macro document attached', 2.5);
+  if (types.some((t) => RUNNABLE.test(t))) add('a program, script or macro document attached', 2.5, 'says');
   else if (types.some((t) => ARCHIVE.test(t)) && words < 60) add('an archive with hardly any text', 1.5);
 }
 
 /** The points of one message and the signs behind them. */
 export function spamContentScore(m: SpamContentInput): SpamContentScore {
-  const signs: Array<{ sign: string; points: number }> = [];
-  const add: Add = (sign, points) => signs.push({ sign, points });
+  const signs: Array<{ sign: string; points: number; kind: Kind }> = [];
+  const add: Add = (sign, points, kind = 'looks') => signs.push({ sign, points, kind });
   headerSigns(m, add);
   if (m.body) bodySigns(m.body, add);
   attachmentSigns(m, (m.body?.text.match(/\p{L}{2,}/gu) ?? []).length, add);
   const haystack = `${m.subject}\n${(m.body?.text ?? '').slice(0, SPAM_BODY_CHARS)}`;
   // Each phrase counts once, however often it occurs: repetition is no second sign.
-  for (const phrase of SPAM_PHRASES) if (phrase.pattern.test(haystack)) add(`"${phrase.name}" wording`, phrase.points);
+  for (const phrase of SPAM_PHRASES) if (phrase.pattern.test(haystack)) add(`"${phrase.name}" wording`, phrase.points, 'says');
   signs.sort((a, b) => b.points - a.points);
-  return { points: Math.round(signs.reduce((s, x) => s + x.points, 0) * 10) / 10, signs };
+  const sum = (list: typeof signs) => Math.round(list.reduce((s, x) => s + x.points, 0) * 10) / 10;
+  return {
+    points: sum(signs),
+    says: sum(signs.filter((x) => x.kind === 'says')),
+    signs: signs.map(({ sign, points }) => ({ sign, points })),
+  };
 }
 
 /** The reason line when the built-in check holds a message, or null. */
 export function spamContent(m: SpamContentInput, threshold = SPAM_CONTENT_THRESHOLD): string | null {
   const score = spamContentScore(m);
-  if (score.points < threshold) return null;
+  if (score.points < threshold || score.says < SPAM_CONTENT_SAYS) return null;
   const top = score.signs
     .filter((s) => s.points > 0)
     .slice(0, 4)

@@ -101,6 +101,12 @@ test('a forged "No" from an untrusted filter does not keep spam from the built-i
 
 const CUSTOMERS: Array<Partial<TriageMessage> & { text: string; html?: string | null }> = [
   {
+    // Odd in shape only (bare-IP links, hidden text, pictures, little text), saying nothing a spammer says.
+    subject: 'Bestellung 9001',
+    text: 'Bitte prüfen Sie meine Bestellung 9001. Klick Konto overlay',
+    html: '<style>.x{display:none}</style><p>Bitte prüfen Sie meine Bestellung 9001.</p><img src="x"><a href="http://203.0.113.9/a">Klick</a> <a href="http://203.0.113.9/b">Konto</a> <a href="http://203.0.113.9/c">overlay</a>',
+  },
+  {
     subject: 'Rechnung RE-2024-0117 doppelt abgebucht',
     text: 'Sehr geehrte Damen und Herren,\n\nder Betrag von 1.249,00 € wurde zweimal abgebucht. Bitte erstatten Sie ihn.\nKundennummer 4711\n\nMit freundlichen Grüßen\nErika Muster\nTel. 030 1234567',
   },
