@@ -27,6 +27,8 @@ export function registerSpamRoutes({ app, deps, page }: InboxContext): void {
     } catch (err) {
       req.session.flash = { kind: 'refused', message: errorMessage(err) };
     }
-    return reply.redirect('/spam', 303);
+    // From the mail's own page back to it (now drafting), from the list back to the list.
+    const back = (req.body as Record<string, unknown> | undefined)?.back === 'email' ? `/email/${encodeURIComponent(id)}` : '/spam';
+    return reply.redirect(back, 303);
   });
 }

@@ -73,6 +73,13 @@ test('the spam list shows the mail held as spam with its reason, linked from eve
   assert.ok(page.html.includes('built-in spam check: 9.5 points (≥ 6): &quot;prize&quot; wording'), 'the reason, escaped');
   assert.match(page.html, /action="\/email\/email-spam-1\/not-spam"/);
   assert.match(page.html, />Not spam – draft it</);
+  const mail = await get('/email/email-spam-2');
+  assert.match(mail.html, /<form method="post" action="\/email\/email-spam-2\/not-spam" class="decision" id="not-spam-form">/);
+  assert.doesNotMatch(
+    (await get('/email/email-ooo')).html,
+    /not-spam-form/,
+    'an auto-reply is pulled back with email-rag answer, not as spam',
+  );
   const de = await get('/spam', 'de');
   assert.match(de.html, /Als Spam zurückgehalten/);
   assert.match(de.html, />Kein Spam – Entwurf schreiben</);
@@ -91,11 +98,11 @@ test('"not spam – draft it" needs the CSRF token, starts the run for a reply a
   const page = await get('/spam');
   const token = /name="_csrf" value="([^"]+)"/.exec(page.html)![1]!;
   let cookie = page.cookie.split(';')[0]!;
-  const post = async (id: string) => {
+  const post = async (id: string, fields: Record<string, string> = {}) => {
     const res = await fetch(`${base}/email/${id}/not-spam`, {
       method: 'POST',
       headers: { 'x-forwarded-user': 'rita', cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: token }),
+      body: new URLSearchParams({ _csrf: token, ...fields }),
       redirect: 'manual',
     });
     cookie = res.headers.get('set-cookie')?.split(';')[0] ?? cookie;
@@ -124,8 +131,12 @@ test('"not spam – draft it" needs the CSRF token, starts the run for a reply a
   assert.equal(audit[0]!.actor, 'rita');
   assert.match(audit[0]!.message!, /rita released an email held as spam/);
 
+  const fromPage = await post('email-spam-2', { back: 'email' });
+  assert.equal(fromPage.location, '/email/email-spam-2', "from the mail's page back to it");
+  assert.equal(started.at(-1)?.emailId, 'email-spam-2');
+
   const refused = await post('email-waiting');
   assert.equal(refused.status, 303);
   assert.match(refused.after, /email-waiting is awaiting_approval, not ignored: nothing to pull back/);
-  assert.equal(started.length, 1, 'nothing started for an email that is not held');
+  assert.equal(started.length, 2, 'nothing started for an email that is not held');
 });
