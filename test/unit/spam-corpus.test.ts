@@ -14,7 +14,7 @@ import { spamFigures, type SpamFigures } from '../../scripts/spam-corpus';
 
 const FIXTURES = path.join(__dirname, '../fixtures');
 const SPAM = ['spamassassin', 'rspamd', 'spamscope', 'php-mime-mail-parser'].map((d) => path.join(FIXTURES, 'spam-corpus', d));
-const TRIAGE = ['flanker', 'sisimai-set-of-emails'].map((d) => path.join(FIXTURES, 'triage-corpus', d));
+const TRIAGE = ['flanker', 'sisimai-set-of-emails', 'parsedmarc'].map((d) => path.join(FIXTURES, 'triage-corpus', d));
 const SETTINGS: TriageSettings = { ownAddresses: ['support@example.test'], allow: [] };
 
 /** At most this share of ham is held as spam. */
