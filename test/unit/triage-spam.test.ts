@@ -208,3 +208,20 @@ test('TRIAGE_SPAM_SCORE and TRIAGE_SPAM_FILTER_TRUSTED are validated with the re
       /TRIAGE_SPAM_FILTER_TRUSTED must be true or false/.test(err.message),
   );
 });
+
+test('hostile bodies (an unclosed link tag, walls of digits, capitals or links) are read without error and hold nothing alone', () => {
+  for (const body of [
+    '<a ' + 'href=http://x.example '.repeat(5000),
+    '1,000'.repeat(20000),
+    'A'.repeat(90000),
+    'http://a.example/ '.repeat(5000),
+  ]) {
+    const m = message({ text: body, html: body, subject: 'Frage' });
+    assert.equal(spamContent(m), null, body.slice(0, 30));
+  }
+  const deceptive = message({
+    text: 'Ihr Konto wurde gesperrt.',
+    html: '<a href="http://evil.example/x">https://www.bank.example/login</a> <a href="https://www.bank.example/">www.bank.example</a>',
+  });
+  assert.ok(spamContentScore(deceptive).signs.some((x) => x.sign === 'a link shows one address and leads to another'));
+});
