@@ -134,7 +134,8 @@ export function machineReport(m: AutomaticSigns): string | null {
   const tls = m.partTypes.find((t) => REPORT_PART.test(t));
   if (tls) return `${tls} part (DMARC or SMTP TLS report)`;
   if (reportTypes(m).includes('tlsrpt')) return 'multipart/report; report-type=tlsrpt (SMTP TLS report)';
-  if (REPORT_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}" (DMARC or SMTP TLS report)`;
+  // The start of the subject is enough, and keeps the two wildcards from backtracking over a long one.
+  if (REPORT_SUBJECT.test(m.subject.slice(0, 300))) return `subject "${m.subject.slice(0, 80)}" (DMARC or SMTP TLS report)`;
   const local = (m.from ?? '').split('@')[0] ?? '';
   if (REPORT_SENDER.test(local) && m.partTypes.some((t) => ARCHIVE_PART.test(t))) return `report archive from ${m.from}`;
   return null;
