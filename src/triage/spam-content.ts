@@ -5,9 +5,10 @@
  * name that pretends to be another address, no recipients). Pure and small, no model to load.
  *
  * Conservative by design: a customer's mail held as spam gets no answer, which is worse than a
- * spam mail that costs one draft a reviewer rejects. So one sign alone never reaches the threshold,
- * and a reply within a thread (In-Reply-To, quoted text) takes points away. Measured figures and
- * the corpora: docs/pipeline.md ("Spam").
+ * spam mail that costs one draft a reviewer rejects. So no single phrase reaches the threshold (only
+ * GTUBE, the filters' own test string, does), a message is held only when part of its points come
+ * from what it says (Kind), and a reply within a thread (In-Reply-To, quoted text) takes points
+ * away. Measured figures and the corpora: docs/pipeline.md ("Spam").
  */
 import { GTUBE, SPAM_PHRASES } from './spam-phrases';
 
