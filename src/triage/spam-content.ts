@@ -32,7 +32,7 @@ export interface SpamContentInput {
 }
 
 /** Points from which the built-in check calls a message spam. */
-export const SPAM_CONTENT_THRESHOLD = 6;
+export const SPAM_CONTENT_THRESHOLD = 5;
 /** Of those, at least this many must come from what the message says (see Kind). */
 export const SPAM_CONTENT_SAYS = 2;
 /** How much of each body is read. */
@@ -190,8 +190,24 @@ export function spamContentScore(m: SpamContentInput): SpamContentScore {
   };
 }
 
+// A forward as mail programs write it: the subject's prefix and the line above the forwarded message.
+const FORWARD_SUBJECT = /^\s*(fwd?|wg|tr|rv|enc|doorst)\s*:/i;
+const FORWARD_LINE =
+  /^[\s>]*(-{2,}\s*)?(forwarded message|weitergeleitete nachricht|original message|ursprüngliche nachricht|begin forwarded message|anfang der weitergeleiteten nachricht|message transféré|mensaje reenviado)/im;
+
+/**
+ * A person forwarding a message: customers forward the phishing that pretends to be us and ask
+ * whether it is real. Its wording is the spam's, and the question deserves an answer, so the
+ * built-in check leaves forwards alone (a spam filter's verdict still counts).
+ */
+export function isForward(m: SpamContentInput & { attachesMessage?: boolean }): boolean {
+  if (!FORWARD_SUBJECT.test(m.subject)) return false;
+  return m.attachesMessage === true || FORWARD_LINE.test((m.body?.text ?? '').slice(0, SPAM_BODY_CHARS));
+}
+
 /** The reason line when the built-in check holds a message, or null. */
-export function spamContent(m: SpamContentInput, threshold = SPAM_CONTENT_THRESHOLD): string | null {
+export function spamContent(m: SpamContentInput & { attachesMessage?: boolean }, threshold = SPAM_CONTENT_THRESHOLD): string | null {
+  if (isForward(m)) return null;
   const score = spamContentScore(m);
   if (score.points < threshold || score.says < SPAM_CONTENT_SAYS) return null;
   const top = score.signs

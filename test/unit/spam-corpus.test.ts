@@ -20,11 +20,11 @@ const SETTINGS: TriageSettings = { ownAddresses: ['support@example.test'], allow
 /** At most this share of ham is held as spam. */
 const HAM_HELD_MAX = 0.01;
 /**
- * At most this share of spam gets a draft. The goal is 0.10; the built-in check reaches 17 of 29
- * (58.6 %) on this set today, and this floor keeps it from getting worse until a trained model
- * replaces the hand-set signs (docs/pipeline.md says what is missing).
+ * At most this share of spam gets a draft. The goal is 0.10; the built-in check lets 16 of 29
+ * (55.2 %) through on this set today, and this floor keeps it from getting worse until a trained
+ * model replaces the hand-set signs (docs/pipeline.md says what is missing).
  */
-const SPAM_DRAFTED_MAX = 0.6;
+const SPAM_DRAFTED_MAX = 0.56;
 
 function files(dir: string, prefix = ''): string[] {
   return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((e) =>

@@ -101,6 +101,16 @@ test('a forged "No" from an untrusted filter does not keep spam from the built-i
 
 const CUSTOMERS: Array<Partial<TriageMessage> & { text: string; html?: string | null }> = [
   {
+    // A customer forwards the phishing that pretends to be us and asks whether it is real.
+    subject: 'WG: Ihr Konto wurde gesperrt',
+    text: 'Hallo, ist diese Mail von Ihnen?\n\n-------- Weitergeleitete Nachricht --------\nIhr Konto wurde gesperrt. Bestätigen Sie Ihre Identität: Klicken Sie hier http://198.51.100.4/login\nSie haben gewonnen! 1.000.000 EUR warten.',
+  },
+  {
+    subject: 'Fwd: You have been selected!!!',
+    text: 'Is this real? See the attached mail. Claim your prize of US$ 2,500,000.00, click here.',
+    attachesMessage: true,
+  },
+  {
     // Odd in shape only (bare-IP links, hidden text, pictures, little text), saying nothing a spammer says.
     subject: 'Bestellung 9001',
     text: 'Bitte prüfen Sie meine Bestellung 9001. Klick Konto overlay',
