@@ -21,7 +21,7 @@ let app: FastifyInstance;
 let base: string;
 const started: EmailWorkflowInput[] = [];
 
-const REASON = 'built-in spam check: 9.5 points (≥ 6): "prize" wording, a link to a bare IP address';
+const REASON = 'built-in spam check: 9.5 points (≥ 5): "prize" wording, a link to a bare IP address';
 
 before(async () => {
   db = await createTestDatabase('inboxspam');
@@ -70,7 +70,7 @@ test('the spam list shows the mail held as spam with its reason, linked from eve
   const page = await get('/spam');
   assert.equal(page.status, 200);
   assert.deepEqual(rowIds(page.html).sort(), ['email-spam-1', 'email-spam-2'], 'only ignored mail of class spam');
-  assert.ok(page.html.includes('built-in spam check: 9.5 points (≥ 6): &quot;prize&quot; wording'), 'the reason, escaped');
+  assert.ok(page.html.includes('built-in spam check: 9.5 points (≥ 5): &quot;prize&quot; wording'), 'the reason, escaped');
   assert.match(page.html, /action="\/email\/email-spam-1\/not-spam"/);
   assert.match(page.html, />Not spam – draft it</);
   const mail = await get('/email/email-spam-2');
