@@ -203,7 +203,10 @@ test('a cut connection: the watcher reconnects with backoff and the next mail is
     },
     90_000,
   );
-  assert.ok((await auditEvents('watcher_reconnected')).some((e) => e.message.startsWith('support/INBOX: ')));
+  // The row says idle once the watcher is back; its audit row follows a moment later.
+  await waitFor('the watcher_reconnected audit row', async () =>
+    (await auditEvents('watcher_reconnected')).some((e) => e.message.startsWith('support/INBOX: ')),
+  );
   const id = await append('INBOX', 'Nach dem Neustart: Passwort zurücksetzen');
   await awaitingApproval(id);
 });
