@@ -31,6 +31,7 @@ export async function answer(config: Config, emailId: string, by: string): Promi
         priority,
         answerRequestedBy: by,
         maxDrafts: config.maxDrafts,
+        llmTimeoutMs: config.llm.timeoutMs,
       };
       const display = emailDisplay({
         subject: email.subject,

@@ -14,6 +14,7 @@ import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
 import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
@@ -37,11 +38,9 @@ export interface DraftView {
 }
 
 const CONTEXT_LIMIT = 8;
-/** About 2,000 tokens of context (4 characters a token): enough for a thread, cheap for any model. */
-const CONTEXT_CHAR_BUDGET = 8_000;
 
-/** Keeps the context items in their order of relevance until the budget is spent. */
-export function withinBudget(items: DraftContextItem[], budget = CONTEXT_CHAR_BUDGET): DraftContextItem[] {
+/** Keeps the context items in their order of relevance until the budget (LLM_CONTEXT_CHARS) is spent. */
+export function withinBudget(items: DraftContextItem[], budget = DEFAULT_CONTEXT_CHARS): DraftContextItem[] {
   const kept: DraftContextItem[] = [];
   let used = 0;
   for (const item of items) {
@@ -73,7 +72,7 @@ type DraftDeps = Pick<
   ActivityDeps,
   'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'contextChars'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
@@ -162,6 +161,7 @@ export function createDraftActivities(deps: DraftDeps) {
       const hold = await draftHold(deps, email, to, input);
       if (hold) return holdDraft(email, to, input.version, hold);
       let context: DraftContextItem[] = [];
+      const budget = deps.settings?.contextChars ?? DEFAULT_CONTEXT_CHARS;
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);
       try {
@@ -180,12 +180,12 @@ export function createDraftActivities(deps: DraftDeps) {
             },
             CONTEXT_LIMIT,
           )
-          .then((items) => withinBudget(items));
+          .then((items) => withinBudget(items, budget));
         // The case's other open mails come first: one reply can answer what the customer asked in each.
         const fromCase = await caseContext(deps, email);
         if (fromCase.length > 0) {
           const ids = new Set(fromCase.map((c) => c.sourceId));
-          context = withinBudget([...fromCase, ...context.filter((c) => !ids.has(c.sourceId))]);
+          context = withinBudget([...fromCase, ...context.filter((c) => !ids.has(c.sourceId))], budget);
         }
       } catch (err) {
         // Less context is better than no draft: when retrieval fails the draft is written without it,
@@ -202,7 +202,7 @@ export function createDraftActivities(deps: DraftDeps) {
       // What the customer attached to this very mail comes first ("see the attached invoice");
       // unreadable stored text only means a draft without it.
       const attached = await attachmentContext(deps, email.id).catch(() => []);
-      if (attached.length > 0) context = withinBudget([...attached, ...context]);
+      if (attached.length > 0) context = withinBudget([...attached, ...context], budget);
       const lines = email.text.split(/\r?\n/);
       const guard = await guardMail(
         {
