@@ -134,11 +134,13 @@ export function contextFinding(contextChars: number, reported: ContextReport | {
     return ok(
       `the model was trained for ${seen}; the window the server runs with is not reported (Ollama: OLLAMA_CONTEXT_LENGTH); ${needs}`,
     );
-  if (tokensForDraft(contextChars) > reported.tokens)
+  if (tokensForDraft(contextChars) > reported.tokens) {
+    const larger = 'start the server with a larger context (llama.cpp --ctx-size, vLLM --max-model-len)';
     return warn(
       `${seen}: ${needs}, more than the server takes: long mails are refused or cut`,
-      `set LLM_CONTEXT_CHARS=${fits}, or start the server with a larger context (llama.cpp -c, vLLM --max-model-len)`,
+      fits > 0 ? `set LLM_CONTEXT_CHARS=${fits}, or ${larger}` : `${larger}: a typical mail alone leaves no room for context`,
     );
+  }
   return ok(`${seen}; ${needs}${fits > contextChars * 2 ? ` (up to LLM_CONTEXT_CHARS=${fits} would fit)` : ''}`);
 }
 
