@@ -13,6 +13,7 @@ import {
 } from '../../src/drafting/llm-check';
 import { summaryModelMs, SUMMARY_STEP_MARGIN_MS } from '../../src/cases/case-summary.activities';
 import { withinBudget } from '../../src/email/draft.activities';
+import { createCaseTurnActivities } from '../../src/cases/case-turn.activities';
 
 const llm = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', timeoutMs: 60_000, contextChars: 8_000 };
 const structured: LlmProbe = { outcome: 'structured', model: 'served-name', ms: 40 };
@@ -103,4 +104,19 @@ test('a summary’s model time: the setting, but inside the activity’s own tim
   assert.equal(summaryModelMs(300_000, 30_000), 30_000 - SUMMARY_STEP_MARGIN_MS);
   assert.equal(summaryModelMs(300_000, 300_000 + SUMMARY_STEP_MARGIN_MS), 300_000);
   assert.equal(summaryModelMs(20_000, 30_000), 20_000);
+});
+
+test('a case turn with a summary due names the summary step’s time: the model’s and a margin', async () => {
+  const parts = {
+    routeCase: async () => ({}) as never,
+    autonomyVerdict: async () => null as never,
+    caseState: async () => ({ status: 'open' }) as never,
+    planCaseDeadline: async () => null as never,
+    summaryDue: async () => true,
+  };
+  const ready = [{ emailId: 'e1', draftId: null }];
+  const turn = await createCaseTurnActivities({ ...parts, summaryTimeoutMs: 300_000 }).caseTurn({ caseId: 'c1', ready });
+  assert.deepEqual([turn.summaryDue, turn.summaryStepMs], [true, 300_000 + SUMMARY_STEP_MARGIN_MS]);
+  // Without the setting (a worker of 1.3's wiring), the turn names none: the bookkeeping profile's 30 seconds.
+  assert.equal((await createCaseTurnActivities(parts).caseTurn({ caseId: 'c1', ready })).summaryStepMs, undefined);
 });
