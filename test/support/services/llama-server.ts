@@ -35,8 +35,8 @@ export async function startLlamaServer(opts: { dir: string; contextTokens?: numb
       ...['--model', found.model, '--alias', REAL_MODEL_NAME, '--host', '127.0.0.1', '--port', String(p)],
       // One slot: the window is all one request's; the chat template from the model file (--jinja).
       ...['--ctx-size', String(contextTokens), '--parallel', '1', '--threads', String(opts.threads ?? 2), '--jinja', '--no-webui'],
-      // An answer is cut at 768 tokens: a tiny model may otherwise fill the window with one string.
-      ...['--n-predict', '768'],
+      // An answer is cut at 256 tokens: a tiny model may otherwise fill the window with one string.
+      ...['--n-predict', '256'],
     ],
     logFile: path.join(opts.dir, 'llama-server.log'),
     // Loading 98 MB of weights takes a second; a busy machine, longer.
