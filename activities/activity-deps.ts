@@ -1,3 +1,4 @@
+import type { Category } from '../src/drafting/categories';
 import type { AutonomyPolicy } from '../src/autonomy/autonomy-policy';
 import type { IntentDetectorSettings } from '../src/drafting/intent-detector';
 import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port';
@@ -49,6 +50,8 @@ export interface MailSettings {
   contextChars?: number;
   /** LLM_SUMMARY_TIMEOUT_MS: a case summary's model time; absent: SUMMARY_LLM_TIMEOUT_MS. */
   summaryTimeoutMs?: number;
+  /** The installation's categories (CATEGORIES_FILE); without it the shipped list. */
+  categories?: Category[];
 }
 
 /** What the case deadline activities need besides the audit log and the mailboxes (src/cases/case-deadline.activities.ts). */

@@ -17,6 +17,7 @@ import { readPrivacyConfig, type PrivacyConfig } from './privacy/privacy.config'
 import { readAttachmentsConfig, type AttachmentsConfig } from './attachments/attachments.config';
 import { readAutonomyConfig, type AutonomyConfig } from './autonomy/autonomy.config';
 import { readOperationsConfig, type OperationsConfig } from './operations/operations.config';
+import { categoryReferenceProblems, readCategoriesConfig, type CategoriesConfig } from './drafting/categories.config';
 
 /** One validated configuration: the composition of every feature's section. */
 export interface Config
@@ -27,6 +28,7 @@ export interface Config
     EmailConfig,
     CasesConfig,
     DraftingConfig,
+    CategoriesConfig,
     RetrievalConfig,
     ReviewInboxConfig,
     PrivacyConfig,
@@ -68,7 +70,15 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     ...readAttachmentsConfig(env, problems),
     ...readAutonomyConfig(env, problems, mailboxIds),
     ...readOperationsConfig(env, problems),
+    ...readCategoriesConfig(env, problems),
   };
+  // Rules and policies match exact category names: one the list lacks would never match.
+  problems.push(
+    ...categoryReferenceProblems(config.categories, {
+      routing: config.routing?.rules.map((r) => ({ name: r.name, category: r.match.category })),
+      autonomy: config.autonomy ? Object.values(config.autonomy.mailboxes) : [],
+    }),
+  );
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return config;
 }

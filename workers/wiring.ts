@@ -134,6 +134,7 @@ export function buildDependencies(
       injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
       contextChars: config.llm.contextChars,
       summaryTimeoutMs: config.llm.summaryTimeoutMs,
+      categories: config.categories,
     },
   };
   return {

@@ -20,6 +20,8 @@ export interface EmailRow {
   draftContextIds: string[];
   /** The flags the reviewer sees on the newest draft (possible_prompt_injection, reply_to_differs, …). */
   draftFlags: string[];
+  /** The newest draft's category, one of the installation's list (or unclassified). */
+  draftCategory: string | null;
 }
 
 export async function watermark(pool: Pool, account: string, mailbox: string): Promise<Watermark | undefined> {
@@ -37,7 +39,8 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     `SELECT e.id, e.message_id, e.from_name, e.from_address, e.subject, e.status,
             (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body,
             (SELECT d.context_ids FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_context_ids,
-            (SELECT d.flags FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_flags
+            (SELECT d.flags FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_flags,
+            (SELECT d.category FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_category
        FROM emails e ORDER BY e.uid_validity, e.uid, e.created_at`,
   )) as Array<{
     id: string;
@@ -49,6 +52,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     draft_body: string | null;
     draft_context_ids: string | null;
     draft_flags: string | null;
+    draft_category: string | null;
   }>;
   return rows.map((r) => ({
     id: r.id,
@@ -60,6 +64,7 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     draftBody: r.draft_body,
     draftContextIds: r.draft_context_ids ? (JSON.parse(r.draft_context_ids) as string[]) : [],
     draftFlags: r.draft_flags ? (JSON.parse(r.draft_flags) as string[]) : [],
+    draftCategory: r.draft_category,
   }));
 }
 

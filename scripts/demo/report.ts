@@ -24,16 +24,17 @@ export function table(headers: readonly string[], rows: ReadonlyArray<readonly s
 
 export function draftTable(rows: readonly EmailRow[]): string {
   return table(
-    ['workflow id', 'from', 'subject', 'status', 'flags', 'draft (first line)'],
+    ['workflow id', 'from', 'subject', 'status', 'category', 'flags', 'draft (first line)'],
     rows.map((r) => [
       r.id,
       r.fromName || r.fromAddress || '?',
       r.subject ?? '',
       r.status,
+      r.draftCategory ?? '-',
       r.draftFlags.join(', ') || '-',
       firstLine(r.draftBody ?? '(no draft)'),
     ]),
-    [80, 22, 44, 17, 40, 40],
+    [80, 22, 44, 17, 18, 40, 40],
   );
 }
 

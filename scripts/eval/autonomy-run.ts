@@ -108,6 +108,8 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
     { DATABASE_URL: db.url, LLM_BASE_URL: llm.baseUrl, EMBEDDER: 'off', REPLY_LIMIT_PER_HOUR: '0', CASES: 'false' },
     { imap: false },
   );
+  // The set's categories are this installation's list (the model is scripted to use them).
+  config.categories = Object.keys(set.records).map((name) => ({ name, description: `Mail about ${name.replace(/_/g, ' ')}.`, labels: {} }));
   const deps = buildDependencies(config, new Client({ connection }), { embedder: undefined });
   try {
     await seedRecords(db.pool, set);

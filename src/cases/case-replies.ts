@@ -53,6 +53,17 @@ export function createCaseReplies(deps: {
     }
   };
 
+  /** The other open mails the lead draft answers, as its drafter said. */
+  const answeredBy = async (draftId: string): Promise<Set<string>> => {
+    const rows = await query<Array<{ answers_email_ids: string | null }>>(
+      pool,
+      'reading the mails a draft answers',
+      'SELECT answers_email_ids FROM drafts WHERE id = ?',
+      [draftId],
+    );
+    return new Set(rows[0]?.answers_email_ids ? (JSON.parse(rows[0].answers_email_ids) as string[]) : []);
+  };
+
   async function answer(req: CaseReplyRequest): Promise<CaseReplyResult> {
     const ids = [req.leadEmailId, ...req.covers.map((c) => c.emailId)];
     const members = await query<Array<{ id: string }>>(
@@ -64,7 +75,12 @@ export function createCaseReplies(deps: {
     const inCase = new Set(members.map((m) => m.id));
     const strangers = ids.filter((id) => !inCase.has(id));
     if (strangers.length > 0) return { accepted: false, covered: [], message: `not mails of case ${req.caseId}: ${strangers.join(', ')}` };
-    const covers = req.covers.filter((c) => c.emailId !== req.leadEmailId);
+    const asked = req.covers.filter((c) => c.emailId !== req.leadEmailId);
+    // A mail counts as answered only when the reply answers it: the lead draft says which it does;
+    // a reply a person wrote (`body`) answers what that person says it does.
+    const answers = req.body !== undefined ? null : await answeredBy(req.leadDraftId);
+    const unanswered = answers ? asked.filter((c) => !answers.has(c.emailId)) : [];
+    const covers = answers ? asked.filter((c) => answers.has(c.emailId)) : asked;
     for (const c of covers) {
       await query(
         pool,
@@ -85,7 +101,11 @@ export function createCaseReplies(deps: {
       await drop(covers.map((c) => c.emailId));
       return { accepted: false, covered: [], message: approved.message };
     }
-    const covered: CaseReplyResult['covered'] = [];
+    const covered: CaseReplyResult['covered'] = unanswered.map((c) => ({
+      emailId: c.emailId,
+      held: false,
+      message: `not answered by draft ${req.leadDraftId}: it waits for its own reply`,
+    }));
     for (const c of covers) {
       const held = await deps.decisions.cover(c.emailId, { draftId: c.draftId, by: req.by, leadEmailId: req.leadEmailId });
       if (!held.ok) await drop([c.emailId]);

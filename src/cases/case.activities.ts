@@ -114,6 +114,7 @@ export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRec
     kind: 'sender' as const,
     title: `open in the same case: ${m.subject}`.slice(0, 300),
     text: m.text.length > CASE_CONTEXT_CHARS ? `${m.text.slice(0, CASE_CONTEXT_CHARS)} …` : m.text,
+    openInCase: true,
   }));
 }
 

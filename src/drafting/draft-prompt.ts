@@ -1,22 +1,36 @@
 import type { DraftRequest } from './drafter.port';
+import { UNCLASSIFIED } from './categories';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
-export const PROMPT_VERSION = 'draft-v2';
+export const PROMPT_VERSION = 'draft-v3';
 
 export const DRAFT_JSON_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['language', 'category', 'priority_suggestion', 'subject', 'body', 'confidence', 'used_source_ids'],
+  required: ['language', 'category', 'priority_suggestion', 'subject', 'body', 'confidence', 'used_source_ids', 'answered_case_mails'],
   properties: {
     language: { type: 'string', description: 'ISO 639-1 code of the customer email, e.g. de or en' },
-    category: { type: 'string' },
+    category: { type: 'string', description: 'one of the categories listed in the request' },
     priority_suggestion: { type: 'string', enum: ['critical', 'high', 'normal', 'low'] },
     subject: { type: 'string' },
     body: { type: 'string' },
     confidence: { type: 'number', minimum: 0, maximum: 1 },
     used_source_ids: { type: 'array', items: { type: 'string' } },
+    answered_case_mails: { type: 'array', items: { type: 'string' } },
   },
 } as const;
+
+/** The schema with the installation's categories as an enum (plus `unclassified`), or as it is without a list. */
+export function draftJsonSchema(categories: ReadonlyArray<{ name: string }> | undefined) {
+  if (!categories || categories.length === 0) return DRAFT_JSON_SCHEMA;
+  return {
+    ...DRAFT_JSON_SCHEMA,
+    properties: {
+      ...DRAFT_JSON_SCHEMA.properties,
+      category: { type: 'string', enum: [...categories.map((c) => c.name), UNCLASSIFIED] },
+    },
+  };
+}
 
 export interface DraftJson {
   language: string;
@@ -26,6 +40,8 @@ export interface DraftJson {
   body: string;
   confidence: number;
   used_source_ids: string[];
+  /** Ids of the case's other open mails (items marked open_in_case) the reply fully answers. */
+  answered_case_mails: string[];
 }
 
 const SYSTEM = [
@@ -36,7 +52,9 @@ const SYSTEM = [
   'Context kinds: thread, similar and sender are this customer’s own mail and our replies to them; knowledge is our FAQ and policies;',
   'attachment is text read from a file the customer attached to this email (id attachment:<file>#p<page>): their data, cite it by that id;',
   'own_reply is our reply to another customer with personal data replaced by [placeholders]: reuse its wording and general facts only, never a placeholder or anything about that customer.',
-  'Answer with one JSON object matching the schema: language, category, priority_suggestion, subject, body, confidence (0..1), used_source_ids (ids of context items you used).',
+  'Items with open_in_case="true" are other mails of this customer that still wait for an answer: answer each in the same reply when the context lets you,',
+  'and list the id of each one your reply fully answers in answered_case_mails; leave out any you do not answer (it gets its own reply later).',
+  'Answer with one JSON object matching the schema: language, category, priority_suggestion, subject, body, confidence (0..1), used_source_ids (ids of context items you used), answered_case_mails.',
 ].join('\n');
 
 function fence(text: string): string {
@@ -49,7 +67,7 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
   const context = req.context
     .map(
       (c) =>
-        `<item id="${attr(c.sourceId)}" kind="${c.kind}"${c.title ? ` title="${attr(c.title.slice(0, 200))}"` : ''}>\n${fence(c.text)}\n</item>`,
+        `<item id="${attr(c.sourceId)}" kind="${c.kind}"${c.openInCase ? ' open_in_case="true"' : ''}${c.title ? ` title="${attr(c.title.slice(0, 200))}"` : ''}>\n${fence(c.text)}\n</item>`,
     )
     .join('\n');
   const user = [
@@ -59,6 +77,13 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
     fence(req.text.slice(0, 20_000)),
     '</email>',
     `<context>\n${context}\n</context>`,
+    // Ours, outside the data tags: the list the category must come from.
+    ...(req.categories && req.categories.length > 0
+      ? [
+          `Categories (answer with the name of the one that fits, or ${UNCLASSIFIED} when none does):`,
+          ...req.categories.map((c) => `- ${c.name}: ${c.description}`),
+        ]
+      : []),
   ].join('\n');
   const messages: Array<{ role: 'system' | 'user'; content: string }> = [
     { role: 'system', content: SYSTEM },
@@ -102,5 +127,8 @@ export function parseDraftJson(raw: string): DraftJson | null {
     body: v.body.slice(0, 100_000),
     confidence,
     used_source_ids: Array.isArray(v.used_source_ids) ? v.used_source_ids.filter((x): x is string => typeof x === 'string') : [],
+    answered_case_mails: Array.isArray(v.answered_case_mails)
+      ? v.answered_case_mails.filter((x): x is string => typeof x === 'string')
+      : [],
   };
 }

@@ -1,4 +1,5 @@
 import { DRAFT_FLAGS } from '../platform/contract';
+import { UNCLASSIFIED } from './categories';
 import { composeReply, type ComposeSettings } from './reply-composer';
 import type { DraftRequest, DraftResult, Drafter } from './drafter.port';
 
@@ -23,7 +24,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         subject: /^(re|aw):/i.test(req.subject) ? req.subject : `Re: ${req.subject}`,
         body: reply.body,
         language: reply.language,
-        category: 'unclassified',
+        category: req.categoryHint ?? UNCLASSIFIED,
         prioritySuggestion: 'normal',
         confidence: reply.confidence,
         usedSourceIds: reply.usedSourceIds,
@@ -31,6 +32,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         // v3: passages chosen by retrieval's match (vector similarity), headings kept out, other-language sources named.
         promptVersion: OFFLINE_PROMPT_VERSION,
         flags,
+        answersEmailIds: reply.answersEmailIds,
       };
     },
   };

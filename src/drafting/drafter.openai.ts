@@ -1,6 +1,6 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
-import { DRAFT_JSON_SCHEMA, PROMPT_VERSION, buildDraftMessages, parseDraftJson, type DraftJson } from './draft-prompt';
+import { PROMPT_VERSION, buildDraftMessages, draftJsonSchema, parseDraftJson, type DraftJson } from './draft-prompt';
 import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';
 import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
 import { DependencyError, TransientError } from '../platform/errors';
@@ -34,7 +34,10 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
       const res = await client.chat.completions.create({
         model: settings.model,
         messages: buildDraftMessages(request, repair),
-        response_format: { type: 'json_schema', json_schema: { name: 'email_draft', schema: DRAFT_JSON_SCHEMA, strict: true } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'email_draft', schema: draftJsonSchema(request.categories), strict: true },
+        },
         temperature: 0.2,
       });
       return { raw: res.choices[0]?.message?.content ?? '', model: res.model || settings.model };
@@ -93,6 +96,8 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         prioritySuggestion: json.priority_suggestion,
         confidence: json.confidence,
         usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
+        // Only mails the context offered as open in the case; the model cannot mark others answered.
+        answersEmailIds: json.answered_case_mails.filter((id) => request.context.some((c) => c.openInCase && c.sourceId === id)),
         model: answer.model,
         promptVersion: PROMPT_VERSION,
         flags,

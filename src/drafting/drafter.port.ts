@@ -11,6 +11,10 @@ export interface DraftRequest {
   context: DraftContextItem[];
   /** The mailbox's language: used when the mail's own cannot be told (no German or English words). */
   language?: 'de' | 'en';
+  /** The installation's categories: the model picks one of these names (src/drafting/categories.ts). */
+  categories?: ReadonlyArray<{ name: string; description: string }>;
+  /** The nearest category by meaning, for a drafter without a model (src/drafting/category-match.ts). */
+  categoryHint?: string;
 }
 
 export interface DraftResult {
@@ -25,6 +29,11 @@ export interface DraftResult {
   promptVersion: string;
   /** Notes for the reviewer, e.g. `json_repaired`, `json_invalid_defaults`, `offline_drafter`. */
   flags: string[];
+  /**
+   * The other open mails of the case (context items with `openInCase`) this draft answers too. A
+   * case reply marks only these answered; the others wait for their own reply.
+   */
+  answersEmailIds?: string[];
 }
 
 /** A model's handover summary of a case (see src/drafting/case-summary.ts for the one made without a model). */

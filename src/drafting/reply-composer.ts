@@ -24,6 +24,8 @@ export interface ComposedReply {
   answered: boolean;
   /** Cited passages written in the other language than the reply (quoted as they are). */
   otherLanguageSourceIds: string[];
+  /** The case's other open mails this reply answers too, each with a passage of its own. */
+  answersEmailIds: string[];
 }
 
 export interface ComposeSettings {
@@ -48,6 +50,13 @@ interface Chosen {
   sentences: string[];
   /** Set when the passage is in the other language than the reply. */
   otherLanguage?: ReplyLanguage;
+}
+
+/** The answer to another open mail of the case: its subject, and the passage that answers it. */
+interface AlsoAnswered {
+  emailId: string;
+  subject: string;
+  chosen: Chosen;
 }
 
 /** What the customer wrote now: subject and body, without quoted history and signature. */
@@ -113,29 +122,31 @@ function confidenceOf(best: Judged | undefined, minCosine: number, crossLanguage
   return Math.max(0.2, raw - (crossLanguage ? 0.1 : 0));
 }
 
+function passageText(t: (typeof REPLY_WORDING)[ReplyLanguage], c: Chosen): string {
+  const text = c.sentences.join(' ');
+  return c.otherLanguage
+    ? `${t.otherLanguageIntro(c.otherLanguage)}\n${t.quote(text)}\n${t.source(c.id, c.otherLanguage)}`
+    : `${text}\n${t.source(c.id)}`;
+}
+
 function writeBody(
   req: Pick<DraftRequest, 'from' | 'subject'>,
   language: ReplyLanguage,
   chosen: readonly Chosen[],
   historyId: string | undefined,
+  also: readonly AlsoAnswered[] = [],
 ): string {
   const t = REPLY_WORDING[language];
   const paragraphs: string[] = [t.greeting(cleanName(req.from.name)), t.thanks(cleanSubject(req.subject))];
   if (chosen.length > 0) {
     paragraphs[1] = `${paragraphs[1]} ${t.answerIntro}`;
-    for (const c of chosen) {
-      const text = c.sentences.join(' ');
-      paragraphs.push(
-        c.otherLanguage
-          ? `${t.otherLanguageIntro(c.otherLanguage)}\n${t.quote(text)}\n${t.source(c.id, c.otherLanguage)}`
-          : `${text}\n${t.source(c.id)}`,
-      );
-    }
+    for (const c of chosen) paragraphs.push(passageText(t, c));
   } else {
     paragraphs.push(t.nothing);
   }
+  for (const a of also) paragraphs.push(`${t.alsoAbout(cleanSubject(a.subject))}\n${passageText(t, a.chosen)}`);
   if (historyId) paragraphs.push(t.history(historyId));
-  if (chosen.length > 0) paragraphs.push(t.followUp);
+  if (chosen.length > 0 || also.length > 0) paragraphs.push(t.followUp);
   paragraphs.push(t.closing);
   return paragraphs.join('\n\n');
 }
@@ -149,16 +160,19 @@ export function composeReply(
   const language = req.language ? detectLanguageOr(question, req.language) : detectLanguage(question);
   // The opening of a long mail says what it is about; the bound keeps the scoring cheap.
   const query = terms(question.slice(0, 5_000));
-  const context = req.context.filter((c) => c.sourceId !== req.emailId && c.text.trim() !== '');
+  const all = req.context.filter((c) => c.sourceId !== req.emailId && c.text.trim() !== '');
+  // Passages found for another open mail's question were ranked against that mail, not this one.
+  const context = all.filter((c) => c.forEmailId === undefined);
   const judgeAmong = (
     items: DraftContextItem[],
     weight: (c: DraftContextItem) => number,
+    asked: Set<string> = query,
   ): { found: Judged[]; idf: Map<string, number> } => {
     const idf = inverseFrequencies(
-      query,
+      asked,
       items.map((c) => terms(`${c.title ?? ''}\n${c.text}`)),
     );
-    return { found: answeringItems(items, { query, idf, language, minCosine, weight }), idf };
+    return { found: answeringItems(items, { query: asked, idf, language, minCosine, weight }), idf };
   };
 
   const answers = judgeAmong(
@@ -175,15 +189,46 @@ export function composeReply(
     judgedChosen.push(c);
   }
   const history = judgeAmong(
-    context.filter((c) => HISTORY_KINDS.has(c.kind)),
+    // Another open mail of the case is answered below or waits for its own reply: never "taken into account".
+    context.filter((c) => HISTORY_KINDS.has(c.kind) && !c.openInCase),
     () => 1,
   ).found[0];
 
-  const otherLanguageSourceIds = chosen.filter((c) => c.otherLanguage).map((c) => c.id);
+  // Each other open mail of the case is answered only by a passage found for its own question.
+  const also: AlsoAnswered[] = [];
+  for (const mail of context.filter((c) => c.openInCase)) {
+    const subject = (mail.title ?? '').replace(/^open in the same case: /, '');
+    const asked = terms(questionOf(subject, mail.text).slice(0, 5_000));
+    const theirs = judgeAmong(
+      all.filter((c) => c.forEmailId === mail.sourceId),
+      (c) => ANSWER_WEIGHT[c.kind] ?? 0,
+      asked,
+    );
+    // Claiming to answer a mail is a promise: the passage must be close in meaning and its quoted
+    // sentences must share the mail's own words; of those, the one sharing most answers it.
+    let best: { c: Judged; sentences: string[]; overlap: number } | undefined;
+    for (const c of theirs.found.slice(0, MAX_PASSAGES + 1)) {
+      const sentences = extract(c, language, asked, theirs.idf);
+      const overlap = sentences.reduce((sum, x) => sum + overlapScore(asked, terms(x), theirs.idf), 0);
+      if (overlap > 0 && (!best || overlap > best.overlap)) best = { c, sentences, overlap };
+    }
+    if (!best) continue;
+    also.push({
+      emailId: mail.sourceId,
+      subject,
+      chosen: {
+        id: best.c.item.sourceId,
+        sentences: best.sentences,
+        otherLanguage: best.c.language === language ? undefined : best.c.language,
+      },
+    });
+  }
+  const otherLanguageSourceIds = [...chosen, ...also.map((a) => a.chosen)].filter((c) => c.otherLanguage).map((c) => c.id);
   return {
-    body: writeBody(req, language, chosen, history?.item.sourceId),
+    body: writeBody(req, language, chosen, history?.item.sourceId, also),
     language,
-    usedSourceIds: [...chosen.map((c) => c.id), ...(history ? [history.item.sourceId] : [])],
+    answersEmailIds: also.map((a) => a.emailId),
+    usedSourceIds: [...new Set([...chosen.map((c) => c.id), ...also.map((a) => a.chosen.id), ...(history ? [history.item.sourceId] : [])])],
     confidence: chosen.length > 0 ? confidenceOf(judgedChosen[0], minCosine, otherLanguageSourceIds.length > 0) : history ? 0.15 : 0.1,
     answered: chosen.length > 0,
     otherLanguageSourceIds,

@@ -20,6 +20,7 @@ export const REPLY_WORDING = {
       `Der folgende Auszug aus unseren Unterlagen ist auf ${LANGUAGE_NAMES.de[other]} verfasst; wir geben ihn im Wortlaut wieder:`,
     quote: (text: string) => `„${text}“`,
     history: (id: string) => `Die bisherige Korrespondenz zu diesem Thema haben wir dabei berücksichtigt (Quelle: ${id}).`,
+    alsoAbout: (subject: string) => (subject ? `Zu Ihrer weiteren Nachricht „${subject}“:` : 'Zu Ihrer weiteren Nachricht:'),
     nothing:
       'Zu Ihrer Frage haben wir in unserer Wissensdatenbank und in Ihrem bisherigen Schriftverkehr leider nichts Passendes gefunden. ' +
       'Eine Mitarbeiterin oder ein Mitarbeiter prüft Ihr Anliegen und meldet sich so bald wie möglich persönlich bei Ihnen.',
@@ -35,6 +36,7 @@ export const REPLY_WORDING = {
       `The following excerpt from our documentation is written in ${LANGUAGE_NAMES.en[other]}; we quote it word for word:`,
     quote: (text: string) => `"${text}"`,
     history: (id: string) => `We have also taken the earlier correspondence on this topic into account (Source: ${id}).`,
+    alsoAbout: (subject: string) => (subject ? `About your other message "${subject}":` : 'About your other message:'),
     nothing:
       'Unfortunately we found nothing relevant to your question in our knowledge base or in your previous correspondence. ' +
       'A member of our team will look into it and get back to you personally as soon as possible.',

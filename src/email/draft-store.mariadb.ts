@@ -18,6 +18,7 @@ interface DraftRow {
   context_ids: string;
   flags: string | null;
   category: string | null;
+  answers_email_ids: string | null;
   to_address: string;
   to_name: string;
   approved_body: string | null;
@@ -42,6 +43,7 @@ function toRecord(r: DraftRow): DraftRecord {
     contextIds: JSON.parse(r.context_ids) as string[],
     flags: r.flags ? (JSON.parse(r.flags) as string[]) : [],
     category: r.category ?? null,
+    answersEmailIds: r.answers_email_ids ? (JSON.parse(r.answers_email_ids) as string[]) : [],
     to: { address: r.to_address, name: r.to_name },
     approvedBody: r.approved_body,
     decidedBy: r.decided_by,
@@ -64,8 +66,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         pool,
         'saving a draft',
         `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model,
-           prompt_version, context_ids, flags, category, to_address, to_name)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           prompt_version, context_ids, flags, category, answers_email_ids, to_address, to_name)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE
            subject = IF(${undecided}, VALUES(subject), subject),
            body = IF(${undecided}, VALUES(body), body),
@@ -74,7 +76,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
            model = IF(${undecided}, VALUES(model), model),
            context_ids = IF(${undecided}, VALUES(context_ids), context_ids),
            flags = IF(${undecided}, VALUES(flags), flags),
-           category = IF(${undecided}, VALUES(category), category)`,
+           category = IF(${undecided}, VALUES(category), category),
+           answers_email_ids = IF(${undecided}, VALUES(answers_email_ids), answers_email_ids)`,
         [
           d.id,
           d.emailId,
@@ -89,6 +92,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
           JSON.stringify(d.contextIds),
           JSON.stringify(d.flags),
           d.category?.slice(0, 100) ?? null,
+          d.answersEmailIds && d.answersEmailIds.length > 0 ? JSON.stringify(d.answersEmailIds) : null,
           d.to.address,
           d.to.name,
         ],

@@ -10,6 +10,10 @@ import type { DraftRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { caseContext } from '../cases/case.activities';
+import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
+import { nearestCategory } from '../drafting/category-match';
+import { questionOf } from '../drafting/reply-composer';
+import { knowledgeForCaseMails } from './case-mail-knowledge';
 import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
@@ -72,11 +76,12 @@ type DraftDeps = Pick<
   ActivityDeps,
   'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'contextChars'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
   let shippedGuard: IntentDetectorSettings | undefined;
+  let shippedCategories: Category[] | undefined;
   // Deps built without the config's guard settings get the shipped intents at the default threshold.
   const guardSettings = (): IntentDetectorSettings =>
     deps.settings?.injectionGuard ?? (shippedGuard ??= { intents: readIntentSet(), threshold: DEFAULT_INTENT_THRESHOLD });
@@ -165,27 +170,27 @@ export function createDraftActivities(deps: DraftDeps) {
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);
       try {
-        context = await deps.index
-          .retrieve(
-            {
-              emailId: email.id,
-              threadId: email.threadId,
-              account: key.account,
-              mailbox: key.mailbox,
-              direction: 'in',
-              fromAddress: to.address,
-              subject: email.subject,
-              text: email.text,
-              date: email.date,
-            },
-            CONTEXT_LIMIT,
-          )
-          .then((items) => withinBudget(items, budget));
-        // The case's other open mails come first: one reply can answer what the customer asked in each.
+        const answered = {
+          emailId: email.id,
+          threadId: email.threadId,
+          account: key.account,
+          mailbox: key.mailbox,
+          direction: 'in' as const,
+          fromAddress: to.address,
+          subject: email.subject,
+          text: email.text,
+          date: email.date,
+        };
+        context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items, budget));
+        // The case's other open mails come first: one reply can answer what the customer asked in
+        // each, with what our knowledge says to each of them.
         const fromCase = await caseContext(deps, email);
         if (fromCase.length > 0) {
           const ids = new Set(fromCase.map((c) => c.sourceId));
-          context = withinBudget([...fromCase, ...context.filter((c) => !ids.has(c.sourceId))], budget);
+          const forThem = await knowledgeForCaseMails(deps.index, answered, fromCase);
+          const own = context.filter((c) => !ids.has(c.sourceId));
+          // The answered mail's best passages first, then each other mail's, then the rest.
+          context = withinBudget([...fromCase, ...own.slice(0, 3), ...forThem, ...own.slice(3)], budget);
         }
       } catch (err) {
         // Less context is better than no draft: when retrieval fails the draft is written without it,
@@ -244,6 +249,12 @@ export function createDraftActivities(deps: DraftDeps) {
         });
       }
       const { language } = mailboxOf(deps, email.mailboxId).entry;
+      const categories = deps.settings?.categories ?? (shippedCategories ??= readCategoryList());
+      // A model picks its category from the list; without one, the nearest by meaning is taken.
+      const categoryHint =
+        deps.drafter.name === 'offline'
+          ? await nearestCategory(deps.embedder, questionOf(email.subject, email.text), categories)
+          : undefined;
       const drafted = await deps.drafter.draft({
         emailId: email.id,
         from: to,
@@ -251,7 +262,11 @@ export function createDraftActivities(deps: DraftDeps) {
         text: email.text,
         context,
         language,
+        categories,
+        ...(categoryHint ? { categoryHint } : {}),
       });
+      // Whatever a drafter said, only a name of the list (or unclassified) reaches rules and autonomy.
+      drafted.category = knownCategory(categories, drafted.category);
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
       const draft = await deps.drafts.save({
@@ -268,6 +283,8 @@ export function createDraftActivities(deps: DraftDeps) {
         contextIds: [...new Set(context.map((c) => c.sourceId))],
         flags: result.flags,
         ...(result.category ? { category: result.category.slice(0, 100) } : {}),
+        // Only mails that really were open in this case's context count as answered.
+        answersEmailIds: (result.answersEmailIds ?? []).filter((id) => context.some((c) => c.openInCase && c.sourceId === id)),
         to,
       });
       const needsHuman = draft.body.trim() === '';

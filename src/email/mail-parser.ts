@@ -8,6 +8,7 @@ import { toCrlf } from './line-endings';
 import { mimeStructure } from '../triage/mime-structure';
 import { priorityFromHeaders } from '../triage/priority';
 import type { TriageMessage } from '../triage/triage';
+import { SPAM_BODY_CHARS } from '../triage/spam-content';
 import type { AttachmentFile } from '../attachments/attachments.port';
 import type { ParsedEmail } from '../platform/store.port';
 
@@ -50,7 +51,7 @@ function headerMap(lines: ReadonlyArray<{ key: string; line: string }>): Record<
 
 /** A parsed email plus the header and structure facts that triage needs (not stored as such). */
 export type ParsedMessage = ParsedEmail & {
-  triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+  triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage' | 'body'>;
   /** The attachments with their bytes, for the attachment store (never part of the emails row). */
   files: AttachmentFile[];
 };
@@ -128,6 +129,11 @@ export async function parseRawEmail(original: Buffer, fallbackId: string): Promi
       // mailparser lists report parts (delivery-status, rfc822 headers, returned message) as attachments.
       partTypes: parsed.attachments.map((a) => a.contentType.toLowerCase()),
       ...mimeStructure(raw),
+      // For the built-in spam check; cut, since it only looks for signs.
+      body: {
+        text: text.slice(0, SPAM_BODY_CHARS),
+        html: typeof parsed.html === 'string' ? parsed.html.slice(0, SPAM_BODY_CHARS) : null,
+      },
     },
   };
 }

@@ -223,6 +223,8 @@ export interface DraftRecord {
   flags: string[];
   /** The drafter's category for the email (e.g. billing), when it gave one; the quality figures group by it. */
   category?: string | null;
+  /** The case's other open mails this draft answers, as its drafter said (a case reply covers only these). */
+  answersEmailIds?: string[];
   to: { name: string; address: string };
   approvedBody: string | null;
   decidedBy: string | null;

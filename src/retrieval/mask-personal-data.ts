@@ -7,21 +7,25 @@
  * (card, phone) so each gets the placeholder that says what it was.
  */
 
+import { ADDRESS_LINE_RULE, NUMBER_AND_DATE_RULES, STREET_RULES, type Rule } from './address-date-patterns';
 import type { KnownPersonalData } from './known-personal-data';
+import { nameMasker } from './mask-names';
+import type { NameGazetteer } from './name-gazetteer.port';
+import { zxcvbnNameGazetteer } from './name-gazetteer.zxcvbn';
 
-const NAME = "\\p{Lu}[\\p{Ll}'-]+(?:[ -]\\p{Lu}[\\p{Ll}'-]+)?";
+// A name after a title: one or two parts, double-barrelled, with particles ("Le Goff", "Nic Giolla
+// Phádraig", "von Hohenberg") and O'/Mc forms ("O’Sullivan", "MacLeod").
+const NAME_PART = "(?:O[’']|Mc|Mac|Fitz)?\\p{Lu}[\\p{Ll}’'-]*\\p{Ll}(?:-\\p{Lu}[\\p{Ll}’'-]+)*";
+const PARTICLE = '(?:Nic|Ní|Mac|Mhic|Ó|Uí|[Vv]an|[Vv]on|[Dd]e|[Dd]u|[Ll]e|[Ll]a|der|den|zu|ter)';
+const NAME = `(?:${PARTICLE}\\s+){0,2}${NAME_PART}(?:[ -](?:${PARTICLE}\\s+){0,2}${NAME_PART})?`;
 // A reference token: letters, digits and separators, holding at least one digit.
 const TOKEN = '(?=[A-Za-z0-9/#.-]*\\d)[A-Za-z0-9][A-Za-z0-9/.-]*[A-Za-z0-9]|\\d';
-
-interface Rule {
-  pattern: RegExp;
-  replace: string | ((...m: string[]) => string);
-}
 
 /** Keeps the keyword (so the text still reads) and masks the number after it. */
 function keyed(keywords: string, placeholder: string): Rule {
   return {
-    pattern: new RegExp(`(\\b(?:${keywords})\\s*(?:[:#]\\s*|\\s)?\\s*#?\\s*)(${TOKEN})`, 'giu'),
+    // "Kundennummer 123", "Kundennummer: 123", "Die neue Kundennummer lautet 123".
+    pattern: new RegExp(`(\\b(?:${keywords})\\s*(?:[:#]\\s*|\\s)?\\s*(?:(?:lautet|ist|is|are|est)\\s+)?#?\\s*)(${TOKEN})`, 'giu'),
     replace: (_m, lead) => `${lead}${placeholder}`,
   };
 }
@@ -29,6 +33,8 @@ function keyed(keywords: string, placeholder: string): Rule {
 const RULES: Rule[] = [
   // Email addresses first: their local parts look like names and numbers.
   { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' },
+  // National numbers and old dates before the digit patterns would split them.
+  ...NUMBER_AND_DATE_RULES,
   // IBAN: country code, check digits, 11 to 30 more characters, often in groups of four.
   { pattern: /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, replace: '[IBAN]' },
   keyed(
@@ -44,7 +50,7 @@ const RULES: Rule[] = [
     '[order number]',
   ),
   keyed(
-    'Kontonummer|Konto-?Nr\\.?|Konto|account\\s+(?:number|no\\.?)|account|Vertragsnummer|Vertrags-?Nr\\.?|contract\\s+(?:number|no\\.?)|Sendungsnummer|tracking\\s+(?:number|no\\.?)|BIC|Steuernummer|USt-?IdNr\\.?|VAT\\s+(?:number|no\\.?|ID)',
+    'Kontonummer|Konto-?Nr\\.?|Konto|account\\s+(?:number|no\\.?)|account|Vertragsnummer|Vertrags-?Nr\\.?|contract\\s+(?:number|no\\.?)|sort\\s+code|Sendungsnummer|tracking\\s+(?:number|no\\.?)|BIC|Steuernummer|USt-?IdNr\\.?|VAT\\s+(?:number|no\\.?|ID)',
     '[account number]',
   ),
   // Dates of birth: the date after the keyword, in German or English form.
@@ -56,7 +62,7 @@ const RULES: Rule[] = [
   // A card named by its last four digits: "ending 4821", "endet auf 4821", "**** 4821".
   {
     pattern:
-      /(\b(?:ending(?:\s+(?:in|with))?|endet\s+auf|endend\s+auf|Endziffern|letzten\s+(?:vier|4)\s+Ziffern|last\s+(?:four|4)(?:\s+digits)?|(?:se\s+)?terminant\s+par|finissant\s+par|terminada\s+en|que\s+termina\s+en|acabada\s+en)\s*:?\s*)\d{4}\b/giu,
+      /(\b(?:ending(?:\s+(?:in|with))?|endet\s+auf|endend\s+auf|Endziffern|letzten\s+(?:vier|4)\s+Ziffern|last\s+(?:four|4)(?:\s+digits)?(?:\s+(?:are|is))?|(?:se\s+)?terminant\s+par|finissant\s+par|terminada\s+en|que\s+termina\s+en|acabada\s+en)\s*:?\s*)\d{4}\b/giu,
     replace: (_m, lead) => `${lead}[card digits]`,
   },
   { pattern: /(?:[*•xX]{2,}[ -]?){1,3}\d{4}\b/g, replace: '[card digits]' },
@@ -65,13 +71,21 @@ const RULES: Rule[] = [
   // Customer numbers like KD-20931, then any other letter-dash-number reference.
   { pattern: /\bKD-?\d{3,}\b/g, replace: '[customer number]' },
   { pattern: /\b[A-Z]{1,4}-\d{3,}(?:[-/]\d+)*\b/g, replace: '[reference]' },
-  // Phone numbers: international (+49, 0049), a leading 0 area code, French pairs, Spanish mobiles.
+  // A five-digit postcode with its town (DE, FR, ES), before the phone patterns take "04109".
   {
-    pattern: /(?:\+|\b00)\d{1,3}(?:[ ]?[/.-]?[ ]?\(?\d{1,6}\)?){1,6}|\b0\d{2,5}[ ]?[/-]?[ ]?\d{3,}(?:[ -]?\d{1,6})?\b/g,
+    pattern: /\b(?:D-|F-|E-)?\d{5}\s+\p{Lu}[\p{Ll}]+(?:[ -](?:am|an der|im|sur|de|\p{Lu})[\p{Ll}.]*)*\b/gu,
+    replace: '[postcode town]',
+  },
+  // Phone numbers: international (+49, 0049), a leading 0 area code with the rest in groups
+  // ("0521 / 96 44 18-0", "044 715 32 10"), US "(312) 555-0147", French pairs, Spanish mobiles.
+  {
+    pattern: /(?:\+|\b00)\d{1,3}(?:[ ]?[/.-]?[ ]?\(?\d{1,6}\)?){1,6}|\b0\d{2,5}[ ]?[/-]?[ ]?\d{2,}(?:[ -]\d{1,6}){0,4}\b/g,
     replace: '[phone]',
   },
   { pattern: /\b0[1-9](?:[ .-]?\d{2}){4}\b/g, replace: '[phone]' },
+  { pattern: /(?:\(\d{3}\)\s?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b/g, replace: '[phone]' },
   { pattern: /\b[6789]\d{2}(?:[ .]\d{3}){2}\b/g, replace: '[phone]' },
+  ...STREET_RULES,
   // Street and house number (German and English forms), and a German postcode with its town.
   {
     pattern: /\b[A-ZÄÖÜ][a-zäöüß-]{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d+\s?[a-z]?\b/gu,
@@ -94,23 +108,20 @@ const RULES: Rule[] = [
       /\b(?:Calle|C\/|Avenida|Avda\.|Plaza|Paseo|Camino|Carrer)\s+(?:(?:de|del|la|los|las)\s+)*\p{Lu}[\p{L}'-]+(?:\s\p{Lu}[\p{L}'-]+)*,?\s*(?:n[º°o]\.?\s*)?\d{1,4}/gu,
     replace: '[address]',
   },
+  ADDRESS_LINE_RULE,
   // UK postcodes: "LS6 2AB", "SW1A 1AA".
   { pattern: /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/g, replace: '[postcode]' },
-  {
-    pattern: /\b(?:D-|F-|E-)?\d{5}\s+\p{Lu}[\p{Ll}]+(?:[ -](?:am|an der|im|sur|de|\p{Lu})[\p{Ll}.]*)*\b/gu,
-    replace: '[postcode town]',
-  },
   // Names after a title or in a greeting.
   {
     pattern: new RegExp(
-      `\\b((?:Frau|Herrn?|Mr\\.?|Mrs\\.?|Ms\\.?|Miss|Dr\\.|Madame|Monsieur|Mme\\.?|Mlle\\.?|Señora|Señor|Sra\\.|Sr\\.|Doña|Don)\\s+(?:(?:Dr|Prof)\\.\\s+)?)(${NAME})`,
+      `\\b((?:Frau|Herrn?|Fr\\.|Hr\\.|Mr\\.?|Mrs\\.?|Ms\\.?|Mx\\.?|Miss|Dr\\.|Prof\\.|Sir|Dame|Madame|Monsieur|Mme\\.?|Mlle\\.?|M\\.|Señora|Señor|Sra\\.|Sr\\.|Doña|Don)\\s+(?:(?:Dr|Prof|Mag|DI|Dipl\\.-Ing|Ing)\\.\\s+)?)(${NAME})`,
       'gu',
     ),
     replace: (_m, lead) => `${lead}[name]`,
   },
   {
     pattern: new RegExp(
-      `\\b((?:Hallo|Liebe[rs]?|Guten (?:Tag|Morgen|Abend)|Moin|Servus|Hi|Hey|Hello|Dear|Good (?:morning|afternoon|evening)|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Buenos días|Buenas tardes|Estimad[oa]|Querid[oa])\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
+      `\\b((?:Hallo|Liebe[rs]?|Guten (?:Tag|Morgen|Abend)|Moin|Servus|Grüezi|Grüß Gott|Hi|Hey|Hello|Dear|Good (?:morning|afternoon|evening)|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Buenos días|Buenas tardes|Estimad[oa]|Querid[oa])\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
       'gmu',
     ),
     replace: (_m, lead) => `${lead}[name]`,
@@ -173,8 +184,17 @@ function apply(text: string, rules: Rule[]): string {
 /**
  * The text with names, addresses, numbers and other personal data replaced by placeholders.
  * `known`: what the store holds about the person the text was written to (their names, addresses,
- * numbers, signature lines); masked first, because no pattern knows a first name on its own.
+ * numbers, signature lines); masked first, because it knows names the patterns cannot. `names`:
+ * the gazetteer for names no title announces (mask-names.ts), last, once the patterns are done.
  */
-export function maskPersonalData(text: string, known?: KnownPersonalData): string {
-  return apply(known ? apply(text, knownRules(known)) : text, RULES);
+export function maskPersonalData(text: string, known?: KnownPersonalData, names: NameGazetteer = zxcvbnNameGazetteer()): string {
+  return maskerFor(names)(apply(known ? apply(text, knownRules(known)) : text, RULES));
+}
+
+const maskers = new WeakMap<NameGazetteer, (text: string) => string>();
+
+function maskerFor(names: NameGazetteer): (text: string) => string {
+  let m = maskers.get(names);
+  if (!m) maskers.set(names, (m = nameMasker(names)));
+  return m;
 }

@@ -27,6 +27,10 @@ export interface DraftContextItem {
    * `wordRank` / `vectorRank` its 1-based rank by shared words and by vectors.
    */
   match?: { fused: number; cosine?: number; wordRank?: number; vectorRank?: number };
+  /** Another open mail of the same case as the email being answered (one reply may answer both). */
+  openInCase?: boolean;
+  /** Retrieved for that other open mail's question (its `sourceId`), not for the email being answered. */
+  forEmailId?: string;
 }
 
 export interface IndexableEmail {

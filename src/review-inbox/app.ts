@@ -39,6 +39,7 @@ import { registerAutonomyRoutes } from './autonomy.routes';
 import { registerOperationsRoutes } from './operations.routes';
 import { registerQueueRoutes } from './queue.routes';
 import { registerReviewRoutes } from './review.routes';
+import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';
 import type { AttachmentStore } from '../attachments/attachments.port';
 
@@ -50,6 +51,8 @@ export interface InboxDeps {
   decisions: TemporalDecisions;
   /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
   requeue(id: number, by: string): Promise<string>;
+  /** Releases an email held as spam for a reply (the `email-rag answer` logic); without it the spam list only shows. */
+  release?(emailId: string, by: string): Promise<string>;
   /** Attachments of the mail: listed, downloadable, inline images shown; absent: names only. */
   attachments?: AttachmentStore;
   /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
@@ -192,6 +195,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerCaseRoutes(ctx);
   registerAttachmentRoutes(ctx);
   registerOperationsRoutes(ctx);
+  registerSpamRoutes(ctx);
   registerAutonomyRoutes(ctx);
   return app;
 }

@@ -198,6 +198,13 @@ const en = {
   autoSendStopped: 'Automatic send stopped: the draft waits for a person.',
   autoSendAlreadySent: 'The draft was sent automatically already.',
   sendAt: 'Sends at',
+  spamTitle: 'Held as spam',
+  spamNote:
+    'Triage held these emails as spam: no draft was written and nobody was answered. If one is not spam, release it: it is drafted like any other email.',
+  spamEmpty: 'No email is held as spam.',
+  spamReason: 'Why',
+  spamAction: 'Action',
+  notSpam: 'Not spam – draft it',
 };
 export type Texts = typeof en;
 
@@ -398,6 +405,13 @@ const de: Texts = {
   autoSendStopped: 'Automatischer Versand gestoppt: der Entwurf wartet auf eine Person.',
   autoSendAlreadySent: 'Der Entwurf wurde bereits automatisch gesendet.',
   sendAt: 'Sendet um',
+  spamTitle: 'Als Spam zurückgehalten',
+  spamNote:
+    'Diese Mails hat die Triage als Spam zurückgehalten: Es gibt keinen Entwurf und keine Antwort. Ist eine davon kein Spam, geben Sie sie frei: Sie wird wie jede andere Mail beantwortet.',
+  spamEmpty: 'Keine Mail ist als Spam zurückgehalten.',
+  spamReason: 'Grund',
+  spamAction: 'Aktion',
+  notSpam: 'Kein Spam – Entwurf schreiben',
 };
 
 export const TEXTS: Record<Lang, Texts> = { de, en };

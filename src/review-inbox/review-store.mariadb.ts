@@ -19,6 +19,8 @@ export interface EmailRecord {
   id: string;
   status: string;
   statusReason: string | null;
+  /** Why triage set it aside (`emails.triage_class`), when it did. */
+  triageClass: string | null;
   priority: string;
   /** The registry entry the mail came in through. */
   mailboxId: string;
@@ -115,6 +117,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         id: String(r.id),
         status: String(r.status),
         statusReason: (r.status_reason as string | null) ?? null,
+        triageClass: (r.triage_class as string | null) ?? null,
         priority: String(r.priority),
         mailboxId: String(r.mailbox_id ?? 'default'),
         mailbox: (r.mailbox as string | null) ?? null,

@@ -3,7 +3,7 @@ import type { DecisionInput } from '../email/email.workflow';
 import { createMariaDbCaseView } from '../cases/case-view.mariadb';
 import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
 import { ACCESS_ACTIONS, CASE_SIGNALS, WAITING_KINDS } from '../platform/contract';
-import { DRAFT_STATUS } from '../platform/domain';
+import { DRAFT_STATUS, STATUS } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
 import { CASE_TEXTS } from './case-texts';
@@ -59,6 +59,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       waiting: olderShown ? null : waiting,
       // The template compares `waiting.kind` with these, not with words of its own.
       kinds: WAITING_KINDS,
+      // Held as spam: the page offers the release the spam list offers.
+      heldAsSpam: email.status === STATUS.ignored && email.triageClass === 'spam' && Boolean(deps.release),
       temporalDown,
       send,
       autoSend,

@@ -14,6 +14,8 @@ import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../config';
 import { buildEmbedder } from '../retrieval/embedder';
 import { buildInboxApp } from './app';
+import { pullBack } from '../email/pull-back';
+import { temporalPullBackStart } from '../email/pull-back.temporal';
 
 export interface RunningInbox {
   url: string;
@@ -36,6 +38,17 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     users: createMariaDbInboxUsers(pool),
     decisions,
     requeue: (id, by) => dlqRequeue(config, id, by),
+    release: (id, by) =>
+      pullBack(
+        {
+          pool,
+          maxDrafts: config.maxDrafts,
+          llmTimeoutMs: config.llm.timeoutMs,
+          start: temporalPullBackStart(temporal.client, config.temporal.taskQueue),
+        },
+        id,
+        by,
+      ),
     embedder: embedding?.embedder ?? null,
     ...(config.cases.enabled
       ? {

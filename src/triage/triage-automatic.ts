@@ -62,7 +62,8 @@ const DELIVERY_SYSTEM_NAME = /^(mail delivery (system|subsystem|service)|mail ad
 export function deliveryReport(m: AutomaticSigns): string | null {
   const top = (first(m.headers, 'content-type') ?? '').toLowerCase();
   if (top.startsWith('message/delivery-status')) return 'Content-Type: message/delivery-status';
-  const types = reportTypes(m).filter((t) => t !== 'disposition-notification' && t !== 'feedback-report');
+  // An SMTP TLS report (tlsrpt) is no delivery report: machineReport files it.
+  const types = reportTypes(m).filter((t) => t !== 'disposition-notification' && t !== 'feedback-report' && t !== 'tlsrpt');
   if (types.length > 0) return `multipart/report; report-type=${types[0] || '(none)'}`;
   const name = (m.fromName ?? '').replace(/["']/g, '').trim();
   if (DELIVERY_SYSTEM_NAME.test(name)) return `sender name "${name}"`;
@@ -118,5 +119,36 @@ export function listManager(m: AutomaticSigns): string | null {
     const v = first(m.headers, h);
     if (v !== undefined) return `${h}: ${v.slice(0, 60)}`;
   }
+  return null;
+}
+
+// DMARC aggregate (RFC 7489 7.2.1.1) and SMTP TLS reports (RFC 8460 5.3) share this subject.
+const REPORT_SUBJECT = /^(\[preview\]\s*)?report\s+domain\s*:\s*\S+.*\bsubmitter\s*:\s*\S+.*\breport-id\s*:/i;
+const REPORT_PART = /^application\/(tlsrpt\+(json|gzip)|vnd\.dmarc|dmarc)/;
+const ARCHIVE_PART = /^application\/(zip|gzip|x-gzip|x-zip-compressed|octet-stream)$/;
+// Senders of DMARC aggregate reports: dmarc-reports@, dmarcreport@, noreply-dmarc-support@, dmarc_agg@.
+const REPORT_SENDER = /(^|[-_.+])(dmarc|tls-?rpt|tlsreport)/i;
+
+/** A DMARC aggregate or SMTP TLS report: data for a machine, nobody to answer. */
+export function machineReport(m: AutomaticSigns): string | null {
+  const tls = m.partTypes.find((t) => REPORT_PART.test(t));
+  if (tls) return `${tls} part (DMARC or SMTP TLS report)`;
+  if (reportTypes(m).includes('tlsrpt')) return 'multipart/report; report-type=tlsrpt (SMTP TLS report)';
+  // The start of the subject is enough, and keeps the two wildcards from backtracking over a long one.
+  if (REPORT_SUBJECT.test(m.subject.slice(0, 300))) return `subject "${m.subject.slice(0, 80)}" (DMARC or SMTP TLS report)`;
+  const local = (m.from ?? '').split('@')[0] ?? '';
+  if (REPORT_SENDER.test(local) && m.partTypes.some((t) => ARCHIVE_PART.test(t))) return `report archive from ${m.from}`;
+  return null;
+}
+
+/**
+ * Exchange and Microsoft 365 mark what a mailbox rule or the out-of-office assistant generated,
+ * even when they leave out Auto-Submitted.
+ */
+export function exchangeGenerated(m: AutomaticSigns): string | null {
+  const source = first(m.headers, 'x-ms-exchange-generated-message-source');
+  if (source) return `X-MS-Exchange-Generated-Message-Source: ${source.slice(0, 60)}`;
+  const auto = first(m.headers, 'x-ms-exchange-organization-autoresponse') ?? first(m.headers, 'x-ms-exchange-inbox-rules-loop');
+  if (auto) return `Exchange auto-response header: ${auto.slice(0, 60)}`;
   return null;
 }

@@ -1,7 +1,11 @@
-/** The triage section of the configuration (src/config.ts assembles the sections): PRIORITY_RULES, OWN_ADDRESSES, TRIAGE_ALLOW. */
+/**
+ * The triage section of the configuration (src/config.ts assembles the sections): PRIORITY_RULES,
+ * OWN_ADDRESSES, TRIAGE_ALLOW, TRIAGE_SPAM_SCORE, TRIAGE_SPAM_FILTER_TRUSTED.
+ */
 import { parsePriorityRules, type PriorityRule } from './priority';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
-import type { Env } from '../platform/env-values';
+import { EnvValues, type Env } from '../platform/env-values';
+import { DEFAULT_SPAM_FILTER, SPAM_SCORE_RANGE } from './spam-filter-headers';
 
 export interface TriageConfig {
   priorityRules: PriorityRule[];
@@ -25,5 +29,12 @@ export function readTriageSettings(env: Env, problems: string[], from: string, m
   const allow = parseTriageAllow(env.TRIAGE_ALLOW);
   problems.push(...own.problems, ...allow.problems);
   const ours = [from.toLowerCase(), ...own.addresses, ...mailboxFroms.map((a) => a.toLowerCase()).filter(Boolean)];
-  return { ownAddresses: [...new Set(ours)], allow: allow.rules };
+  const v = new EnvValues(env, problems);
+  const spamFilter = {
+    // The score a spam filter's header must reach for the mail to be spam (SpamAssassin's and rspamd's scales).
+    threshold: v.numberInRange('TRIAGE_SPAM_SCORE', DEFAULT_SPAM_FILTER.threshold, SPAM_SCORE_RANGE.min, SPAM_SCORE_RANGE.max),
+    // Only when the MTA removes these headers from incoming mail and writes its own may "not spam" skip the built-in check.
+    trusted: v.boolean('TRIAGE_SPAM_FILTER_TRUSTED', DEFAULT_SPAM_FILTER.trusted),
+  };
+  return { ownAddresses: [...new Set(ours)], allow: allow.rules, spamFilter };
 }

@@ -10,5 +10,7 @@ export const TRIAGE_AUDIT_EVENTS = {
   ...TRIAGE_ALERT_EVENTS,
   /** A person pulled an ignored email back into the pipeline (`email-rag answer`). */
   overridden: 'triage_overridden',
+  /** A person released an email held as spam and asked for a reply (`email-rag answer`, the inbox's "not spam"). */
+  spamReleased: 'spam_released',
 } as const;
 export type TriageAuditEvent = (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];

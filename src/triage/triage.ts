@@ -1,6 +1,17 @@
 import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
-import { autoHeader, deliveryReport, feedbackReport, listManager, topReportType, type AutomaticSigns } from './triage-automatic';
+import {
+  autoHeader,
+  deliveryReport,
+  exchangeGenerated,
+  feedbackReport,
+  listManager,
+  machineReport,
+  topReportType,
+  type AutomaticSigns,
+} from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
+import { spamContent, type SpamBody } from './spam-content';
+import { DEFAULT_SPAM_FILTER, spamFilterVerdict, type SpamFilterSettings } from './spam-filter-headers';
 
 /**
  * Intake triage: which incoming mail deserves no reply at all. Pure (no I/O): it sees what the
@@ -23,6 +34,8 @@ export interface TriageMessage extends AutomaticSigns {
   cc?: string[];
   /** The registry mailbox this copy came in through. */
   mailboxId?: string;
+  /** The text and HTML bodies, for the built-in spam check; without them it reads the headers only. */
+  body?: SpamBody;
 }
 
 export type { TriageVerdict };
@@ -40,18 +53,23 @@ export interface TriageSettings {
   allow: TriageAllowRule[];
   /** The enabled mailboxes of the registry and their addresses: a message to several is answered once. */
   mailboxes?: MailboxAddresses[];
+  /** The spam filter's score threshold and whether its "not spam" is believed (TRIAGE_SPAM_*). */
+  spamFilter?: SpamFilterSettings;
 }
 
 const BOUNCE_SENDER = /^(mailer-daemon|postmaster|post_master|mail-daemon|mailerdaemon)([+.-].*)?$/i;
 // A whole token of the local part: noreply@, no-reply-billing@, gmail-noreply@; not noreplying.fan@.
 const NO_REPLY_SENDER = /(^|[-_.+])(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|no[-_.]?answer)([-_.+]|$)/i;
+// Whole local parts (or their part before a `+` tag) that only machines send from: notifications@,
+// mailer@, bounce+tag@, automated@. Not info@, service@ or support@: people write from those.
+const MACHINE_SENDER = /^(notifications?|notify|mailer|bounces?|automated|auto-?mailer|system-?mail)(\+.*)?$/i;
 
 // Anchored at the start: "Fwd: Undelivered Mail ..." from a colleague is a person asking about it.
 const BOUNCE_SUBJECT =
   /^(undelivered mail returned to sender|undeliverable|undelivered|delivery status notification \((failure|delay)\)|mail delivery failed|delivery failure|failure notice|returned mail|message not delivered|mail delivery (system|subsystem)|unzustellbar|nicht zustellbar|non remis|unzustellbare nachricht|zustellung fehlgeschlagen|warning: could not send message)/i;
 
 const AUTO_REPLY_SUBJECT =
-  /^(out of (the )?office|automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|abwesenheitsnotiz|abwesenheit|automatische antwort|urlaubsabwesenheit|away from (the )?office|on vacation|i am out of the office|ich bin (ab|vom|bis|von|derzeit|zurzeit|momentan)\b.*\bnicht im b(ü|ue)ro|nicht im b(ü|ue)ro|abwesend:)/i;
+  /^(out of (the )?office|r[ée]ponse automatique|absence du bureau|respuesta autom[áa]tica|fuera de la oficina|risposta automatica|automatisch antwoord|afwezig(heidsbericht)?|resposta autom[áa]tica|automatyczna odpowied[źz]|odpowied[źz] automatyczna|automatick[áa] odpov[ěe][ďd]|autosvar|automaattinen vastaus|automatic reply|auto(matic)?[ -]?(reply|response)|autoreply|abwesenheitsnotiz|abwesenheit|automatische antwort|urlaubsabwesenheit|away from (the )?office|on vacation|i am out of the office|ich bin (ab|vom|bis|von|derzeit|zurzeit|momentan)\b.*\bnicht im b(ü|ue)ro|nicht im b(ü|ue)ro|abwesend:)/i;
 
 const READ_RECEIPT_SUBJECT = /^(read|gelesen|lu|read receipt|lesebestätigung)\s*:/i;
 
@@ -78,14 +96,20 @@ function ownAddress(m: TriageMessage, s: TriageSettings): string | null {
   return m.from && s.ownAddresses.includes(m.from) ? `sender ${m.from} is our own address (mail loop)` : null;
 }
 
-function spam(m: TriageMessage): string | null {
-  const flag = first(m.headers, 'x-spam-flag');
-  if (flag && /^yes\b/i.test(flag)) return `X-Spam-Flag: ${flag}`;
-  const status = first(m.headers, 'x-spam-status');
-  if (status && /^yes\b/i.test(status)) return `X-Spam-Status: ${status.slice(0, 60)}`;
-  const rspamd = first(m.headers, 'x-spam');
-  if (rspamd && /^yes\b/i.test(rspamd)) return `X-Spam: ${rspamd}`;
-  return null;
+/** The spam filter's verdict, when it gave one that counts (src/triage/spam-filter-headers.ts). */
+function spamFilter(m: TriageMessage, s: TriageSettings): string | null {
+  const verdict = spamFilterVerdict(m.headers, s.spamFilter ?? DEFAULT_SPAM_FILTER);
+  return verdict?.spam ? verdict.reason : null;
+}
+
+/**
+ * The built-in check (src/triage/spam-content.ts), only when no filter verdict counts: a trusted
+ * filter's "not spam" stands. It runs after the machine-mail classes, so a bounce that quotes a
+ * spam message stays a bounce (and links the send it reports on).
+ */
+function spamBuiltIn(m: TriageMessage, s: TriageSettings): string | null {
+  if (spamFilterVerdict(m.headers, s.spamFilter ?? DEFAULT_SPAM_FILTER)) return null;
+  return spamContent(m);
 }
 
 function bounce(m: TriageMessage): string | null {
@@ -109,7 +133,7 @@ function autoReply(m: TriageMessage): string | null {
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^auto[_-]reply$/i.test(precedence)) return `Precedence: ${precedence}`;
   if (topReportType(m) === 'disposition-notification') return 'read receipt (disposition-notification)';
-  const header = autoHeader(m);
+  const header = autoHeader(m) ?? exchangeGenerated(m) ?? machineReport(m);
   if (header) return header;
   if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
   if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
@@ -128,17 +152,21 @@ function list(m: TriageMessage): string | null {
 function noReply(m: TriageMessage): string | null {
   // A web form's notification often comes from noreply@ with the customer in Reply-To: answer that.
   const target = m.replyTo ?? m.from;
-  return target && NO_REPLY_SENDER.test(localPart(target)) ? `reply address ${target} takes no replies` : null;
+  if (target && NO_REPLY_SENDER.test(localPart(target))) return `reply address ${target} takes no replies`;
+  return target && MACHINE_SENDER.test(localPart(target))
+    ? `reply address ${target} is a machine's (notifications, mailer, bounces)`
+    : null;
 }
 
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
   ['own_address', ownAddress],
-  ['spam', spam],
+  ['spam', spamFilter],
   ['feedback_report', feedbackReport],
   ['bounce', bounce],
   ['auto_reply', autoReply],
   ['list', list],
   ['no_reply', noReply],
+  ['spam', spamBuiltIn],
   // Last: a copy that would not be answered anyway keeps the class that says why.
   ['duplicate', (m, s) => duplicateOf(m, s.mailboxes)],
 ];
@@ -228,7 +256,7 @@ export function triageMessage(
     to?: Array<{ address: string }>;
     cc?: Array<{ address: string }>;
     subject: string;
-    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage'>;
+    triage: Pick<TriageMessage, 'headers' | 'partTypes' | 'nestedReportTypes' | 'attachesMessage' | 'body'>;
   },
   mailboxId?: string,
 ): TriageMessage {
@@ -243,6 +271,7 @@ export function triageMessage(
     partTypes: p.triage.partTypes,
     nestedReportTypes: p.triage.nestedReportTypes ?? [],
     attachesMessage: p.triage.attachesMessage ?? false,
+    ...(p.triage.body ? { body: p.triage.body } : {}),
     ...(mailboxId !== undefined ? { mailboxId } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * and on an email's page the time of its automatic send with a CSRF-protected stop button. The
  * workflow's `state` query is a FAKE (no Temporal here): the email waits for approval of its draft.
  */
+import { categoryListFile } from '../support/category-list';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +56,10 @@ before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'autonomy-inbox-'));
   const file = path.join(dir, 'autonomy.yml');
   writeFileSync(file, 'policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n    minUnchangedShare: 0.6\n');
-  const config = loadConfig({ DATABASE_URL: db.url, INBOX_AUTH: 'header', AUTONOMY_FILE: file }, { imap: false });
+  const config = loadConfig(
+    { DATABASE_URL: db.url, INBOX_AUTH: 'header', AUTONOMY_FILE: file, CATEGORIES_FILE: categoryListFile(dir, ['shipping']) },
+    { imap: false },
+  );
   // FAKE of the workflow's state query: it waits for approval of the draft.
   const decisions = {
     state: () => Promise.resolve({ waitingFor: { kind: 'approval', draftId: DRAFT, version: 1 } }),

@@ -3,6 +3,7 @@
  * own process): the record and bar of each mailbox category and its state, the pending automatic
  * sends, the one switch that turns everything off (audited), and a stop.
  */
+import { categoryListFile } from '../support/category-list';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,12 @@ before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'autonomy-cli-'));
   const policy = path.join(dir, 'autonomy.yml');
   writeFileSync(policy, 'policy: support-autonomy\nversion: 2\nmailboxes:\n  support:\n    categories: [shipping, opening_hours]\n');
-  env = { DATABASE_URL: db.url, AUTONOMY_FILE: policy, ...registryEnv(dir) };
+  env = {
+    DATABASE_URL: db.url,
+    AUTONOMY_FILE: policy,
+    CATEGORIES_FILE: categoryListFile(dir, ['shipping', 'opening_hours', 'billing']),
+    ...registryEnv(dir),
+  };
   await seed('support', 'shipping', 55, 55);
   // Automatic approvals count for nothing: opening_hours stays at 30 reviewed.
   await seed('support', 'opening_hours', 30, 30);

@@ -64,6 +64,12 @@ function schemaReply(schema: JsonSchemaObject | undefined): string {
 }
 
 /** A plausible reply built from the request: the subject and language of the delimited email. */
+function categoryOf(schema: JsonSchemaObject | undefined): string {
+  const names = (schema?.properties?.category as { enum?: string[] } | undefined)?.enum;
+  if (!names || names.length === 0) return 'support';
+  return names.includes('general') ? 'general' : names[0]!;
+}
+
 function replyFor(body: RecordedRequest['body']): string {
   const requested = body.response_format?.json_schema;
   if (requested && !DRAFT_LIKE.has(requested.name)) return schemaReply(requested.schema);
@@ -71,9 +77,12 @@ function replyFor(body: RecordedRequest['body']): string {
   const subject = /subject="([^"]*)"/.exec(user)?.[1] ?? 'your message';
   const german = /\b(und|bitte|danke|ich|nicht|mit)\b/i.test(user.split('<context>')[0] ?? '');
   const ids = [...user.matchAll(/<item id="([^"]+)"/g)].map((m) => m[1]);
+  // Like a model that answers everything it is shown: every other open mail of the case.
+  const openInCase = [...user.matchAll(/<item id="([^"]+)"[^>]*open_in_case="true"/g)].map((m) => m[1]);
   return JSON.stringify({
     language: german ? 'de' : 'en',
-    category: 'support',
+    // A model keeps to the category list it is given: `general` when the list has it, else its first.
+    category: categoryOf(requested?.schema),
     priority_suggestion: german ? 'high' : 'normal',
     subject: `Re: ${subject}`,
     body: german
@@ -81,6 +90,7 @@ function replyFor(body: RecordedRequest['body']): string {
       : `Hello,\n\nthank you for your message about "${subject}". We are on it.\n\nBest regards\nSupport`,
     confidence: 0.8,
     used_source_ids: ids.slice(0, 2),
+    answered_case_mails: openInCase,
   });
 }
 

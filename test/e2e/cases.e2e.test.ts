@@ -17,7 +17,7 @@ import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createTemporalCaseSignals } from '../../src/cases/case-signals.temporal';
 import { createTemporalDecisions } from '../../src/email/decisions.temporal';
 import { caseQuery } from '../../src/cases/case.workflow';
-import { stateQuery } from '../../src/email/email.workflow';
+import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -27,14 +27,14 @@ const run = promisify(execFile);
 let stack: TestStack;
 let client: Client;
 
-/** Routine questions of the LLM double's category may go alone after one minute's grace. */
+/** Routine questions of the LLM double's category (general) may go alone after one minute's grace. */
 function autonomyPolicyFile(): string {
   const dir = path.join(process.env.TMPDIR ?? '/tmp', `email-rag-autonomy-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const policy = path.join(dir, 'autonomy.yaml');
   writeFileSync(
     policy,
-    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [support]\n    minReviewed: 5\n    graceMinutes: 1\n',
+    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [general]\n    minReviewed: 5\n    graceMinutes: 1\n',
   );
   return policy;
 }
@@ -138,7 +138,7 @@ test('earned autonomy on: a routine question is sent after its grace period; a r
   for (let i = 0; i < 5; i++) {
     await stack.db.pool.query(
       `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
-       VALUES (?, ?, 'approved_unchanged', 'default', 'support', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,
+       VALUES (?, ?, 'approved_unchanged', 'default', 'general', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,
       [`seed-${i}:draft:1`, `seed-${i}`],
     );
   }
@@ -173,4 +173,67 @@ test('earned autonomy on: a routine question is sent after its grace period; a r
     message: string;
   }>;
   assert.ok(withheld.length >= 1, 'the refund request says why it waits');
+});
+
+test('a case reply covers only the mails its draft answers: the other one waits for its own reply', async () => {
+  const from = 'Olaf Berger <olaf.berger@kunde.example>';
+  const first = await ingest('1.eml', sampleEmail({ from, subject: 'Rechnung 2024-311 doppelt abgebucht' }));
+  const firstDraft = await currentDraftId(client, first, 120_000);
+  // A model that answers only the mail it was asked about: no other open mail of the case.
+  const answersOnlyItsOwn = JSON.stringify({
+    language: 'de',
+    // Not the autonomy test's category: this test's decisions must not enter that record.
+    category: 'billing',
+    priority_suggestion: 'normal',
+    subject: 'Re: Rechnung',
+    body: 'Guten Tag,\n\nwir prüfen die doppelte Abbuchung.\n\nViele Grüße',
+    confidence: 0.7,
+    used_source_ids: [],
+    answered_case_mails: [],
+  });
+  stack.llm.script(
+    { kind: 'content', content: answersOnlyItsOwn, for: 'email_draft' },
+    { kind: 'content', content: answersOnlyItsOwn, for: 'email_draft' },
+  );
+  const second = await ingest(
+    '2.eml',
+    sampleEmail({ from, subject: 'Kündigung zum Monatsende', body: 'Bitte kündigen Sie meinen Vertrag zum Monatsende.' }),
+  );
+  const secondDraft = await currentDraftId(client, second, 120_000);
+  const caseId = (await row(first))!.case_id!;
+  const leadDraft = await waitFor(
+    'the lead drafted again',
+    async () => {
+      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
+      return w && w.draftId !== firstDraft ? w.draftId : undefined;
+    },
+    120_000,
+  );
+  const replies = createCaseReplies({
+    pool: stack.db.pool,
+    decisions: createTemporalDecisions(client),
+    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
+    audit: createMariaDbAuditLog(stack.db.pool),
+  });
+  const r = await replies.answer({
+    caseId,
+    leadEmailId: first,
+    leadDraftId: leadDraft,
+    covers: [{ emailId: second, draftId: secondDraft }],
+    by: 'anna',
+  });
+  assert.equal(r.accepted, true, r.message);
+  assert.deepEqual(r.covered, [
+    { emailId: second, held: false, message: `not answered by draft ${leadDraft}: it waits for its own reply` },
+  ]);
+  await waitFor('the lead sent', async () => (await row(first))?.status === 'sent', 120_000);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  assert.equal((await row(second))?.status, 'awaiting_approval', 'the unanswered mail is not marked answered');
+  const held = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM case_replies WHERE covered_email_id = ?', [second])) as Array<{
+    n: number;
+  }>;
+  assert.equal(Number(held[0]?.n), 0);
+  await client.workflow
+    .getHandle(second)
+    .signal(rejectSignal, { draftId: await currentDraftId(client, second), by: 'test', reason: 'done' });
 });

@@ -88,12 +88,19 @@ async function openFromQueue(page: Page, emailId: string): Promise<void> {
 }
 
 test('without a session every page and action is refused; cookies are HttpOnly and SameSite=Lax', async () => {
-  for (const p of ['/', '/ops', '/email/x', '/email/x/source?sid=y']) {
+  for (const p of ['/', '/ops', '/spam', '/email/x', '/email/x/source?sid=y']) {
     const r = await fetch(`${inbox.url}${p}`, { redirect: 'manual' });
     assert.equal(r.status, 303, p);
     assert.match(r.headers.get('location') ?? '', /^\/login\?next=/);
   }
-  for (const p of ['/email/x/approve', '/email/x/reject', '/email/x/resend', '/email/x/mark-sent', '/ops/dead/1/requeue']) {
+  for (const p of [
+    '/email/x/approve',
+    '/email/x/reject',
+    '/email/x/resend',
+    '/email/x/mark-sent',
+    '/email/x/not-spam',
+    '/ops/dead/1/requeue',
+  ]) {
     const r = await fetch(`${inbox.url}${p}`, {
       method: 'POST',
       body: new URLSearchParams({ draftId: 'x', by: 'mallory', reason: 'x' }),
@@ -443,7 +450,7 @@ test('accessibility basics: every visible form control has a label; Tab reaches 
   // The pages forbid scripts (CSP); only this context may inject the checker.
   const { context, page } = await loginAs('rita', 'en-US', { bypassCSP: true });
   try {
-    for (const url of [`${inbox.url}/`, `${inbox.url}/email/${encodeURIComponent(id)}`, `${inbox.url}/ops`]) {
+    for (const url of [`${inbox.url}/`, `${inbox.url}/email/${encodeURIComponent(id)}`, `${inbox.url}/ops`, `${inbox.url}/spam`]) {
       await page.goto(url);
       // axe-core, the automated checker: WCAG 2 A/AA rules, serious and critical findings fail.
       await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
@@ -467,6 +474,45 @@ test('accessibility basics: every visible form control has a label; Tab reaches 
   } finally {
     await context.close();
   }
+});
+
+test('spam held by the built-in check is listed with its reason; "Not spam – draft it" gets it drafted and is audited', async () => {
+  const id = await ingestMail(
+    'spam',
+    sampleEmail({
+      from: 'Lotto Team <claims@lottery.example>',
+      subject: 'WINNING NOTIFICATION!!!',
+      body: 'Dear Friend,\r\nYou have been selected! Claim your prize of US$ 2,500,000.00 now: http://192.0.2.7/claim\r\nTo be removed reply REMOVE.',
+    }),
+    'ignored',
+  );
+  const [row] = (await stack.db.pool.query('SELECT triage_class, status_reason FROM emails WHERE id = ?', [id])) as Array<
+    Record<string, string>
+  >;
+  assert.equal(row?.triage_class, 'spam');
+  assert.match(row?.status_reason ?? '', /built-in spam check/);
+  const { context, page } = await loginAs('rita');
+  try {
+    await Promise.all([page.waitForURL(`${inbox.url}/spam`), page.locator('#nav-spam').click()]);
+    const listed = page.locator(`tr[data-email-id="${id}"]`);
+    assert.match((await listed.locator('.reason').textContent()) ?? '', /built-in spam check: [\d.]+ points/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'spam-list.png'), fullPage: true });
+    await listed.getByRole('button', { name: /Not spam – draft it/ }).click();
+    await page.locator('#flash.ok').waitFor();
+    assert.match((await page.locator('#flash').textContent()) ?? '', /back in the pipeline for a reply, requested by rita/);
+  } finally {
+    await context.close();
+  }
+  await waitFor('the released spam to be drafted', async () => (await status(id)) === 'awaiting_approval', 120_000, 300);
+  const audit = (await stack.db.pool.query(`SELECT actor FROM audit_log WHERE email_id = ? AND event_type = 'spam_released'`, [
+    id,
+  ])) as Array<{
+    actor: string;
+  }>;
+  assert.deepEqual(
+    audit.map((a) => a.actor),
+    ['rita'],
+  );
 });
 
 test('a disabled user is out at once, also with a session that is still open', async () => {

@@ -94,8 +94,15 @@ test('AUTONOMY_FILE: none is off everywhere, a valid file is loaded, problems jo
   assert.equal(loadConfig({}, { imap: false }).autonomy, null);
   const dir = mkdtempSync(path.join(tmpdir(), 'autonomy-'));
   const good = path.join(dir, 'good.yml');
-  writeFileSync(good, 'policy: support\nversion: 4\nmailboxes:\n  default:\n    categories: [shipping]\n');
+  writeFileSync(good, 'policy: support\nversion: 4\nmailboxes:\n  default:\n    categories: [delivery]\n');
   assert.equal(policyLabel(loadConfig({ AUTONOMY_FILE: good }, { imap: false }).autonomy!), 'support@4');
+  // A category the list lacks would never qualify: refused at start, with the list.
+  const unknown = path.join(dir, 'unknown.yml');
+  writeFileSync(unknown, 'policy: support\nversion: 4\nmailboxes:\n  default:\n    categories: [shipping]\n');
+  assert.throws(
+    () => loadConfig({ AUTONOMY_FILE: unknown }, { imap: false }),
+    /AUTONOMY_FILE mailbox "default" names category "shipping", which is not in the category list \(billing, delivery/,
+  );
   const bad = path.join(dir, 'bad.yml');
   writeFileSync(bad, 'policy: support\nversion: 4\nmailboxes:\n  nowhere:\n    categories: [shipping]\n');
   assert.throws(

@@ -21,6 +21,7 @@ const BOOLEAN_SETTINGS: Record<string, { read: (c: Config) => boolean; env?: Rec
   CONTEXT_INCLUDE_ORGANISATION: { read: (c) => c.context.includeOrganisation },
   THREAD_JOIN_ORGANISATION: { read: (c) => c.context.threadJoinOrganisation },
   INBOX_COOKIE_SECURE: { read: (c) => c.inbox.cookieSecure },
+  TRIAGE_SPAM_FILTER_TRUSTED: { read: (c) => c.triage.spamFilter?.trusted === true },
   INBOX_LOCAL_USERS: {
     read: (c) => c.inbox.localUsers,
     // Off needs single sign-on, or nobody could sign in.

@@ -121,9 +121,19 @@ rules:
 test('ROUTING_FILE: read at start with the registry, every problem in the one configuration error; absent: no routing', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'routing-'));
   const good = path.join(dir, 'routing.yaml');
-  writeFileSync(good, FILE.replace('mailbox: billing', 'mailbox: default'));
+  // Categories the installation's list has (compared without case, as routing compares).
+  writeFileSync(
+    good,
+    FILE.replace('mailbox: billing', 'mailbox: default').replace('category: [Invoice, payment]', 'category: [Billing, delivery]'),
+  );
   const config = loadConfig({ ROUTING_FILE: good }, { imap: false });
   assert.equal(config.routing?.rules.length, 4);
+  // A rule naming a category the list lacks would never match: refused at start.
+  writeFileSync(path.join(dir, 'unknown.yaml'), FILE.replace('mailbox: billing', 'mailbox: default'));
+  assert.throws(
+    () => loadConfig({ ROUTING_FILE: path.join(dir, 'unknown.yaml') }, { imap: false }),
+    /ROUTING_FILE rule ".+" names category "invoice", which is not in the category list \(billing, delivery, .*general\)/,
+  );
   assert.equal(loadConfig({}, { imap: false }).routing, undefined);
   // `billing` is not a mailbox of the single-account registry.
   writeFileSync(path.join(dir, 'bad.yaml'), FILE);

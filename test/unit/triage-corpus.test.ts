@@ -31,7 +31,7 @@ function emlFiles(dir: string, prefix = ''): string[] {
   );
 }
 
-for (const corpus of ['sisimai-set-of-emails', 'flanker']) {
+for (const corpus of ['sisimai-set-of-emails', 'flanker', 'parsedmarc']) {
   test(`${corpus}: automatic mail gets no draft, mail a person wrote does, abuse complaints are feedback reports`, async () => {
     const dir = path.join(ROOT, corpus);
     const labelled = labels(corpus);

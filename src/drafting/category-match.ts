@@ -1,0 +1,48 @@
+/**
+ * The offline drafter's category: the one whose description is nearest in meaning to what the
+ * customer wrote (the embedder's vectors), so rules and autonomy see the same names whether a
+ * model wrote the draft or not. Without an embedder, or when it fails: UNCLASSIFIED.
+ */
+import type { Embedder } from '../retrieval/embedder.port';
+import { UNCLASSIFIED, type Category } from './categories';
+
+/** The descriptions' vectors once per process (per model and list): they never change while it runs. */
+const described = new Map<string, Promise<number[][]>>();
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** The text a category is known by: its name, labels and description. */
+const textOf = (c: Category): string => [c.name.replace(/-/g, ' '), ...Object.values(c.labels), c.description].join('. ');
+
+export async function nearestCategory(embedder: Embedder | undefined, question: string, categories: readonly Category[]): Promise<string> {
+  if (!embedder || categories.length === 0 || !question.trim()) return UNCLASSIFIED;
+  const key = JSON.stringify([embedder.model, categories.map(textOf)]);
+  let vectors = described.get(key);
+  if (!vectors) {
+    vectors = embedder.embed(categories.map(textOf), 'passage');
+    // A failed attempt (embedder down) must not stick: the next draft tries again.
+    vectors.catch(() => described.delete(key));
+    described.set(key, vectors);
+  }
+  try {
+    const [refs, [q]] = await Promise.all([vectors, embedder.embed([question.slice(0, 2_000)], 'query')]);
+    let best = { name: UNCLASSIFIED, score: -Infinity };
+    refs.forEach((v, i) => {
+      const score = cosine(q!, v);
+      if (score > best.score) best = { name: categories[i]!.name, score };
+    });
+    return best.name;
+  } catch {
+    return UNCLASSIFIED;
+  }
+}

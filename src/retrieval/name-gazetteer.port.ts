@@ -1,0 +1,22 @@
+/**
+ * What masking asks of a list of names: is this word a given name, a surname, or a word of
+ * everyday language that happens to be spelt like one ("Rose", "Will", "Bauer")? Words are
+ * compared without case or accents, so "Siobhán" finds "siobhan".
+ */
+export interface NameGazetteer {
+  isFirstName(word: string): boolean;
+  isSurname(word: string): boolean;
+  /** A frequent word of German, English or French (lists of spoken words hold names too). */
+  isCommonWord(word: string): boolean;
+}
+
+/** The key a word is looked up by: lower case, accents and apostrophes dropped. */
+export function nameKey(word: string): string {
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f’']/g, '')
+    .toLowerCase();
+}
+
+/** A gazetteer that knows no name: masking by patterns and known data only. */
+export const NO_NAMES: NameGazetteer = { isFirstName: () => false, isSurname: () => false, isCommonWord: () => false };

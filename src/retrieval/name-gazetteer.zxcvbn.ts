@@ -1,0 +1,54 @@
+/**
+ * The name lists of the zxcvbn-ts language packages (German, English, French) as a gazetteer:
+ * first names and surnames ranked by frequency from public statistics (the English surnames are
+ * the US census list), and each language's most frequent words. The packages unpack their lists
+ * when loaded (about 0.2 s): they are loaded on the first call, not when this module is imported,
+ * so a CLI command or a worker that never masks a reply does not pay for them; the sets are kept
+ * for the process (about 22 MB of heap with the packages' own lists). Never imported by workflow code.
+ */
+import type * as LanguageDe from '@zxcvbn-ts/language-de';
+import type * as LanguageEn from '@zxcvbn-ts/language-en';
+import type * as LanguageFr from '@zxcvbn-ts/language-fr';
+import { nameKey, type NameGazetteer } from './name-gazetteer.port';
+
+type Words = ReadonlyArray<string | number>;
+
+/** How many of each language's most frequent words count as everyday words. */
+const COMMON_WORDS = 5000;
+
+function keys(...lists: Array<Words | undefined>): Set<string> {
+  const set = new Set<string>();
+  for (const list of lists) for (const w of list ?? []) if (typeof w === 'string' && w.length >= 2) set.add(nameKey(w));
+  return set;
+}
+
+function load(): NameGazetteer {
+  // Loaded here rather than imported at the top: masking must stay synchronous, and the lists cost
+  // their unpacking only in a process that masks.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { dictionary: de } = require('@zxcvbn-ts/language-de') as typeof LanguageDe;
+  const { dictionary: en } = require('@zxcvbn-ts/language-en') as typeof LanguageEn;
+  const { dictionary: fr } = require('@zxcvbn-ts/language-fr') as typeof LanguageFr;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const first = keys(de.firstnames, en['firstnames-en'], fr['lastnames-fr']);
+  // The French package's two lists are swapped: 'firstnames-fr' holds surnames (Abadie, Abbas …).
+  const last = keys(de.lastnames, en['lastnames-en'], fr['firstnames-fr']);
+  const common = keys(
+    de.commonWords?.slice(0, COMMON_WORDS),
+    en['commonWords-en']?.slice(0, COMMON_WORDS),
+    fr['commonWords-fr']?.slice(0, COMMON_WORDS),
+  );
+  return {
+    isFirstName: (w) => first.has(nameKey(w)),
+    isSurname: (w) => last.has(nameKey(w)),
+    isCommonWord: (w) => common.has(nameKey(w)),
+  };
+}
+
+let loaded: NameGazetteer | undefined;
+
+/** The gazetteer, built on the first call and kept for the process. */
+export function zxcvbnNameGazetteer(): NameGazetteer {
+  loaded ??= load();
+  return loaded;
+}
