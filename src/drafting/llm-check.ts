@@ -63,7 +63,7 @@ export function llmFinding(llm: { baseUrl?: string; model: string; timeoutMs: nu
       // The client's words for its own timeout: the server may be there, only slower than the setting.
       if (/timed out/i.test(p.message))
         return fail(
-          `${at} did not answer within LLM_TIMEOUT_MS (${llm.timeoutMs} ms): ${p.message}`,
+          `${at} does not answer within LLM_TIMEOUT_MS (${llm.timeoutMs} ms): ${p.message}`,
           'raise LLM_TIMEOUT_MS (a draft takes several times this small answer), use a faster model, or check that the server is not stuck',
         );
       return fail(`${at} does not answer: ${p.message}`, 'start the LLM server, or correct LLM_BASE_URL (usually ending in /v1)');

@@ -67,7 +67,7 @@ test('no structured output at all, an unreachable endpoint, a wrong key: the JSO
   assert.match(jsonModeFinding(down, down).detail, /not judged: see json_schema/);
   const slow: LlmProbe = { outcome: 'unreachable', message: 'Request timed out.', ms: 300 };
   const late = llmCheck({ ...llm, timeoutMs: 300 }, { jsonSchema: slow, jsonObject: slow, context: { unknown: '-' } }).findings[0]!;
-  assert.match(late.detail, /did not answer within LLM_TIMEOUT_MS \(300 ms\): Request timed out\./);
+  assert.match(late.detail, /does not answer within LLM_TIMEOUT_MS \(300 ms\): Request timed out\./);
   assert.match(late.fix ?? '', /^raise LLM_TIMEOUT_MS/);
   const key: LlmProbe = { outcome: 'refused', status: 401, message: '401 bad key', ms: 1 };
   const c = llmCheck(llm, { jsonSchema: key, jsonObject: key, context: { unknown: '-' } });
