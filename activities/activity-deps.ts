@@ -46,6 +46,10 @@ export interface MailSettings {
   threadJoinOrganisation?: boolean;
   /** The intent detector's set and threshold (config.guard); without it the shipped set and default. */
   injectionGuard?: IntentDetectorSettings;
+  /** LLM_CONTEXT_CHARS: retrieved context a draft's prompt carries; absent: DEFAULT_CONTEXT_CHARS. */
+  contextChars?: number;
+  /** LLM_SUMMARY_TIMEOUT_MS: a case summary's model time; absent: SUMMARY_LLM_TIMEOUT_MS. */
+  summaryTimeoutMs?: number;
   /** The installation's categories (CATEGORIES_FILE); without it the shipped list. */
   categories?: Category[];
 }

@@ -33,7 +33,7 @@ export function createActivities(deps: ActivityDeps) {
   const send = createSendActivities(deps);
   const cases = {
     ...createCaseActivities(deps),
-    ...createCaseSummaryActivities(deps),
+    ...createCaseSummaryActivities({ ...deps, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
     ...createCaseRoutingActivities(deps.caseRouting),
     // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
     ...createCaseDeadlineActivities(deps),
@@ -69,7 +69,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWatchActivities(deps),
     ...cases,
     // A case workflow's wake-up in one local activity: the parts above, one after the other.
-    ...createCaseTurnActivities(cases),
+    ...createCaseTurnActivities({ ...cases, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
     ...status,
   };
 }

@@ -132,6 +132,8 @@ export function buildDependencies(
       replyLimitPerHour: config.replyLimitPerHour,
       threadJoinOrganisation: config.context.threadJoinOrganisation,
       injectionGuard: { intents: config.guard.intents, threshold: config.guard.intentThreshold },
+      contextChars: config.llm.contextChars,
+      summaryTimeoutMs: config.llm.summaryTimeoutMs,
       categories: config.categories,
     },
   };

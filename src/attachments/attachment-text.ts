@@ -102,7 +102,7 @@ async function audit(deps: AttachmentDeps, a: StoredAttachment, eventType: Attac
   });
 }
 
-/** At most this much of the answered email's attachments goes into a draft's context (of 8,000 characters). */
+/** At most this much of the answered email's attachments goes into a draft's context (of LLM_CONTEXT_CHARS, 8,000 by default). */
 const DRAFT_ATTACHMENT_CHARS = 4_000;
 const DRAFT_ATTACHMENT_PAGE_CHARS = 2_000;
 

@@ -79,6 +79,11 @@ export interface CaseTurn {
   verdicts: Array<AutonomyVerdict | null>;
   /** The case has mails its stored summary does not cover yet: summariseCase runs (an activity, it may ask the model). */
   summaryDue: boolean;
+  /**
+   * The summary step's start-to-close timeout: the model's time (LLM_SUMMARY_TIMEOUT_MS) and a
+   * margin. Absent in turns recorded before it existed: the bookkeeping profile's.
+   */
+  summaryStepMs?: number;
 }
 
 export interface CaseTurnActivities {

@@ -3,6 +3,7 @@ import { CASE_SUMMARY_KINDS, type CaseSummaryKind } from '../platform/domain';
 import { CASE_SUMMARY_EVENTS } from './cases.contract';
 import { EmailRagError, errorMessage } from '../platform/errors';
 import { detectLanguage } from '../platform/language';
+import { activityTimeoutMs } from '../platform/activity-context';
 import type { CaseSummaryStore } from './case-summaries.port';
 import type { Drafter } from '../drafting/drafter.port';
 import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
@@ -16,15 +17,29 @@ export interface CaseSummaryDeps {
   audit: AuditLog;
   /** The case's mailbox gives the summary's language. */
   mailboxes: Pick<MailboxDirectory, 'list'>;
-  /** How long the model may take (default SUMMARY_LLM_TIMEOUT_MS). */
+  /** How long the model may take (LLM_SUMMARY_TIMEOUT_MS; default SUMMARY_LLM_TIMEOUT_MS). */
   summaryTimeoutMs?: number;
 }
 
 /**
- * The model's time for a summary: well inside the 30 seconds a bookkeeping activity has, so a slow
- * model ends in the extractive fallback instead of a timed-out attempt that is retried without end.
+ * The model's time for a summary when no setting names one: well inside the 30 seconds a
+ * bookkeeping activity has.
  */
 export const SUMMARY_LLM_TIMEOUT_MS = 20_000;
+
+/** The summary step's time beside the model call: reading the mails, writing the summary. */
+export const SUMMARY_STEP_MARGIN_MS = 10_000;
+
+/**
+ * The model's time for this attempt: the setting, but never so long that the activity's own
+ * start-to-close timeout ends it first. A timed-out attempt is retried without end (bookkeeping
+ * profile) where a model timeout ends in the extractive fallback; case workflow runs of 1.3 and
+ * turns that name no summary time (caseTurn's summaryStepMs) still run it in 30 seconds.
+ */
+export function summaryModelMs(settingMs: number, activityMs: number | undefined): number {
+  if (activityMs === undefined) return settingMs;
+  return Math.max(1_000, Math.min(settingMs, activityMs - SUMMARY_STEP_MARGIN_MS));
+}
 
 /** A case of one or two mails is read faster than its summary. */
 export const MIN_MAILS_FOR_SUMMARY = 3;
@@ -41,7 +56,8 @@ export function createCaseSummaryActivities(deps: CaseSummaryDeps) {
       return { text: extractiveSummary(mails, language), kind: CASE_SUMMARY_KINDS.extractive, details: {} };
     }
     try {
-      const made = await deps.drafter.summarise(mails, language, { timeoutMs: deps.summaryTimeoutMs ?? SUMMARY_LLM_TIMEOUT_MS });
+      const timeoutMs = summaryModelMs(deps.summaryTimeoutMs ?? SUMMARY_LLM_TIMEOUT_MS, activityTimeoutMs());
+      const made = await deps.drafter.summarise(mails, language, { timeoutMs });
       return { text: made.text, kind: CASE_SUMMARY_KINDS.llm, details: { model: made.model, promptVersion: made.promptVersion } };
     } catch (err) {
       // The summary only helps a reviewer: a failing model never holds the case up, and the page says how it was made.

@@ -62,6 +62,15 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   // history was written by 1.3 go on step by step (docs/changing-workflows.md, way B).
   const oneTurn = patched(WORKFLOW_PATCHES.release14);
   const { caseTurn } = proxyLocalActivities<CaseTurnActivities>(LOCAL_PROFILES.status);
+  // A slow local model may take longer than bookkeeping's 30 seconds for a summary.
+  const summaryActs = (stepMs: number | undefined): CaseActivities =>
+    stepMs
+      ? proxyActivities<CaseActivities>({
+          ...PROFILES.bookkeeping.options,
+          startToCloseTimeout: `${stepMs} ms`,
+          taskQueue: taskQueueFor(workflowInfo().taskQueue, 'bookkeeping'),
+        })
+      : acts;
   const { caseId } = input;
   const view: CaseView = {
     caseId,
@@ -96,7 +105,7 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     const taken = ready.splice(0);
     const turn = await caseTurn({ caseId, ready: taken });
     taken.forEach((r, i) => applyVerdict(view, r, turn.verdicts[i] ?? null));
-    if (turn.summaryDue) await acts.summariseCase({ caseId });
+    if (turn.summaryDue) await summaryActs(turn.summaryStepMs).summariseCase({ caseId });
     return turn;
   };
 

@@ -12,6 +12,7 @@ import { dlqCommands } from '../operations/dead-letters.cli';
 import { ingestCommand } from '../archive-import/ingest.cli';
 import { knowledgeCommands } from '../retrieval/knowledge.cli';
 import { embedderCommand } from '../retrieval/embedder.cli';
+import { llmCommands } from '../drafting/llm-check.cli';
 import { metricsCommand } from '../operations/metrics.cli';
 import { qualityCommand } from '../operations/quality.cli';
 import { draftsCommand, statusCommand } from '../operations/status.cli';
@@ -56,6 +57,7 @@ commands:`,
     ingestCommand,
     ...knowledgeCommands,
     embedderCommand,
+    ...llmCommands,
     doctorCommand,
     statusCommand,
     ...mailboxesCommands,

@@ -14,7 +14,12 @@ export async function answer(config: Config, emailId: string, by: string): Promi
     const temporal = await connectTemporal(config);
     try {
       return await pullBack(
-        { pool, maxDrafts: config.maxDrafts, start: temporalPullBackStart(temporal.client, config.temporal.taskQueue) },
+        {
+          pool,
+          maxDrafts: config.maxDrafts,
+          llmTimeoutMs: config.llm.timeoutMs,
+          start: temporalPullBackStart(temporal.client, config.temporal.taskQueue),
+        },
         emailId,
         by,
       );

@@ -19,6 +19,17 @@ export interface DraftingConfig {
     embeddingModel: string;
     timeoutMs: number;
     /**
+     * LLM_SUMMARY_TIMEOUT_MS (default LLM_TIMEOUT_MS): a case summary's model time; past it the
+     * summary is made from the mails' sentences.
+     */
+    summaryTimeoutMs: number;
+    /**
+     * LLM_CONTEXT_CHARS: how much retrieved context (passages, the case's other mails, attachments)
+     * a draft's prompt carries, in characters; about a quarter as many tokens. `email-rag llm check`
+     * says whether it fits the window the server reports.
+     */
+    contextChars: number;
+    /**
      * OFFLINE_DRAFT_MIN_COSINE: the vector similarity from which the offline drafter counts a
      * retrieved passage as an answer; calibrated for USE multilingual v3, the default (src/drafting/answer-selection.ts).
      */
@@ -31,6 +42,9 @@ export interface DraftingConfig {
   /** The prompt-injection guard's intent detector (docs/pipeline.md#guard-rails); it needs an embedder. */
   guard: GuardSettings;
 }
+
+/** About 2,000 tokens of context (4 characters a token): enough for a thread, fits a 4k-token window with the mail. */
+export const DEFAULT_CONTEXT_CHARS = 8_000;
 
 /** LLM_*, EMBEDDER, EMBEDDING_*, INJECTION_INTENT* and OFFLINE_DRAFT_MIN_COSINE. */
 export function readDraftingConfig(env: Env, problems: string[]): DraftingConfig {
@@ -46,6 +60,8 @@ export function readDraftingConfig(env: Env, problems: string[]): DraftingConfig
       model: v.text('LLM_MODEL', 'gpt-4o-mini'),
       embeddingModel: embedding.settings.model,
       timeoutMs,
+      summaryTimeoutMs: v.intInRange('LLM_SUMMARY_TIMEOUT_MS', timeoutMs, 100),
+      contextChars: v.intInRange('LLM_CONTEXT_CHARS', DEFAULT_CONTEXT_CHARS, 0, 2_000_000),
       offlineMinCosine: v.numberInRange('OFFLINE_DRAFT_MIN_COSINE', DEFAULT_MIN_ANSWER_COSINE, 0, 1),
     },
     embeddingBaseUrl: embedding.baseUrl,

@@ -18,6 +18,7 @@ import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
 import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
 import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
@@ -41,11 +42,9 @@ export interface DraftView {
 }
 
 const CONTEXT_LIMIT = 8;
-/** About 2,000 tokens of context (4 characters a token): enough for a thread, cheap for any model. */
-const CONTEXT_CHAR_BUDGET = 8_000;
 
-/** Keeps the context items in their order of relevance until the budget is spent. */
-export function withinBudget(items: DraftContextItem[], budget = CONTEXT_CHAR_BUDGET): DraftContextItem[] {
+/** Keeps the context items in their order of relevance until the budget (LLM_CONTEXT_CHARS) is spent. */
+export function withinBudget(items: DraftContextItem[], budget = DEFAULT_CONTEXT_CHARS): DraftContextItem[] {
   const kept: DraftContextItem[] = [];
   let used = 0;
   for (const item of items) {
@@ -77,7 +76,7 @@ type DraftDeps = Pick<
   ActivityDeps,
   'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
@@ -167,6 +166,7 @@ export function createDraftActivities(deps: DraftDeps) {
       const hold = await draftHold(deps, email, to, input);
       if (hold) return holdDraft(email, to, input.version, hold);
       let context: DraftContextItem[] = [];
+      const budget = deps.settings?.contextChars ?? DEFAULT_CONTEXT_CHARS;
       // Only the mail of this email's mailbox (or its team) can become context.
       const key = emailKey(deps, email);
       try {
@@ -181,7 +181,7 @@ export function createDraftActivities(deps: DraftDeps) {
           text: email.text,
           date: email.date,
         };
-        context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items));
+        context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items, budget));
         // The case's other open mails come first: one reply can answer what the customer asked in
         // each, with what our knowledge says to each of them.
         const fromCase = await caseContext(deps, email);
@@ -190,7 +190,7 @@ export function createDraftActivities(deps: DraftDeps) {
           const forThem = await knowledgeForCaseMails(deps.index, answered, fromCase);
           const own = context.filter((c) => !ids.has(c.sourceId));
           // The answered mail's best passages first, then each other mail's, then the rest.
-          context = withinBudget([...fromCase, ...own.slice(0, 3), ...forThem, ...own.slice(3)]);
+          context = withinBudget([...fromCase, ...own.slice(0, 3), ...forThem, ...own.slice(3)], budget);
         }
       } catch (err) {
         // Less context is better than no draft: when retrieval fails the draft is written without it,
@@ -207,7 +207,7 @@ export function createDraftActivities(deps: DraftDeps) {
       // What the customer attached to this very mail comes first ("see the attached invoice");
       // unreadable stored text only means a draft without it.
       const attached = await attachmentContext(deps, email.id).catch(() => []);
-      if (attached.length > 0) context = withinBudget([...attached, ...context]);
+      if (attached.length > 0) context = withinBudget([...attached, ...context], budget);
       const lines = email.text.split(/\r?\n/);
       const guard = await guardMail(
         {

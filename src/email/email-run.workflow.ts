@@ -23,7 +23,14 @@ import {
 import { agedPriorityKey } from '../triage/priority';
 import type { StatusStep } from './status-transitions';
 import { currentDetailsLine } from '../platform/workflow-summary';
-import { AGING_STEP_MS, LOCAL_PROFILES, PROFILES, taskQueueFor, type ProfileName } from '../platform/activity-profiles.workflow';
+import {
+  AGING_STEP_MS,
+  LOCAL_PROFILES,
+  PROFILES,
+  llmStepTimeout,
+  taskQueueFor,
+  type ProfileName,
+} from '../platform/activity-profiles.workflow';
 import { createDecisionQueue } from './decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
@@ -61,6 +68,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
   const act = (profile: ProfileName): Acts =>
     proxyActivities<Activities>({
       ...PROFILES[profile].options,
+      ...(profile === 'llm' ? { startToCloseTimeout: llmStepTimeout(input.llmTimeoutMs) } : {}),
       taskQueue: taskQueueFor(workflowInfo().taskQueue, profile),
       priority: { priorityKey: agedPriorityKey(priorityKey(priority), Date.now() - readySince, AGING_STEP_MS) },
     });

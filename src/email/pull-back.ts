@@ -25,6 +25,8 @@ export class PullBackRefused extends Error {
 export interface PullBackDeps {
   pool: Pool;
   maxDrafts: number;
+  /** LLM_TIMEOUT_MS: the draft step's timeout follows it (EmailWorkflowInput.llmTimeoutMs). */
+  llmTimeoutMs?: number;
   /** Starts the email workflow again under `input.emailId`; throws PullBackRefused when a run is still open. */
   start(input: EmailWorkflowInput, display: ReturnType<typeof emailDisplay>): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function pullBack(deps: PullBackDeps, emailId: string, by: string):
     priority: email.priority,
     answerRequestedBy: by,
     maxDrafts: deps.maxDrafts,
+    ...(deps.llmTimeoutMs !== undefined ? { llmTimeoutMs: deps.llmTimeoutMs } : {}),
   };
   await deps.start(
     input,

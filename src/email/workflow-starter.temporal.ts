@@ -16,12 +16,15 @@ const MAILBOX = defineSearchAttributeKey('Mailbox', SearchAttributeType.KEYWORD)
  * the mail-io queue only, so with one configured the intake stays there instead of running in
  * the workflow task.
  */
-export function starterLimits(config: { maxDrafts?: number; worker: { ratePerSecond: { mailIo: number } } }): {
+export function starterLimits(config: { maxDrafts?: number; llm?: { timeoutMs: number }; worker: { ratePerSecond: { mailIo: number } } }): {
   maxDrafts?: number;
+  llmTimeoutMs?: number;
   intakeOnQueue: boolean;
 } {
   return {
     ...(config.maxDrafts !== undefined ? { maxDrafts: config.maxDrafts } : {}),
+    // The workflow cannot read the configuration: the model's time reaches the draft step's timeout with the input.
+    ...(config.llm ? { llmTimeoutMs: config.llm.timeoutMs } : {}),
     intakeOnQueue: config.worker.ratePerSecond.mailIo > 0,
   };
 }
@@ -33,7 +36,7 @@ export function starterLimits(config: { maxDrafts?: number; worker: { ratePerSec
 export function createTemporalStarter(
   client: Client,
   taskQueue: string,
-  limits: { maxDrafts?: number; eager?: boolean; intakeOnQueue?: boolean } = {},
+  limits: { maxDrafts?: number; llmTimeoutMs?: number; eager?: boolean; intakeOnQueue?: boolean } = {},
 ): WorkflowStarter {
   return {
     async startEmail(input: EmailWorkflowInput, priority: Priority, display?: WorkflowDisplay): Promise<'started' | 'exists'> {
@@ -44,6 +47,7 @@ export function createTemporalStarter(
           args: [
             {
               ...(limits.maxDrafts !== undefined ? { maxDrafts: limits.maxDrafts } : {}),
+              ...(limits.llmTimeoutMs !== undefined ? { llmTimeoutMs: limits.llmTimeoutMs } : {}),
               ...(limits.intakeOnQueue ? { intake: 'queue' as const } : {}),
               ...input,
             },

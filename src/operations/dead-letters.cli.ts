@@ -101,7 +101,8 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
       await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
         taskQueue: config.temporal.taskQueue,
         workflowId: d.correlationId,
-        args: [input],
+        // The model's time as configured now: the requeue may follow a change of LLM_TIMEOUT_MS.
+        args: [{ ...input, llmTimeoutMs: config.llm.timeoutMs }],
         // The only place a finished email may run again: an operator's explicit requeue.
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       });

@@ -9,6 +9,7 @@ import { errorMessage } from '../platform/errors';
 import { fail, ok, warn, type DoctorFinding } from './doctor-report';
 import type { DoctorCheck } from './doctor-runner';
 import type { DoctorDatabase, LlmProbe } from './doctor.port';
+import { llmFinding } from '../drafting/llm-check';
 import { DOCTOR_CHECKS } from './operations.contract';
 
 export interface ServiceProbes {
@@ -154,47 +155,6 @@ function llmCheck(config: Config, probes: ServiceProbes): DoctorCheck {
         ? ok('the offline drafter (no LLM_BASE_URL): replies composed from the retrieved knowledge passages, no model')
         : llmFinding(llm, await probes.llm()),
   };
-}
-
-export function llmFinding(llm: { baseUrl?: string; model: string; timeoutMs: number }, p: LlmProbe): DoctorFinding {
-  const at = `${llm.model} at ${llm.baseUrl ?? '?'}`;
-  switch (p.outcome) {
-    case 'structured': {
-      const line = `${p.model} at ${llm.baseUrl ?? '?'}: structured output (json_schema) ok, answered in ${p.ms} ms`;
-      if (p.ms > llm.timeoutMs / 2)
-        return warn(
-          `${line}, over half of LLM_TIMEOUT_MS (${llm.timeoutMs} ms)`,
-          'raise LLM_TIMEOUT_MS or use a faster model: a draft that outlasts it goes to a person',
-        );
-      return ok(line);
-    }
-    case 'unstructured':
-      return fail(
-        `${at} answered without JSON of the requested schema (${p.content.slice(0, 60)}): it ignores response_format json_schema, so every draft would end in manual review`,
-        'use a server and model with structured outputs (OpenAI gpt-4o-mini or newer, vLLM, llama.cpp server, Ollama 0.5 or newer)',
-      );
-    case 'refused':
-      return refusedFinding(at, p);
-    case 'unreachable':
-      return fail(`${at} does not answer: ${p.message}`, 'start the LLM server, or correct LLM_BASE_URL (usually ending in /v1)');
-  }
-}
-
-function refusedFinding(at: string, p: Extract<LlmProbe, { outcome: 'refused' }>): DoctorFinding {
-  // The client's message starts with the status again: say it once.
-  const said = `HTTP ${p.status}: ${(p.message.split('\n')[0] ?? '').replace(/^\d{3} /, '')}`;
-  if (p.status === 401 || p.status === 403) return fail(`${at} refused the key (${said})`, 'set LLM_API_KEY to a key the server accepts');
-  if (p.status === 404)
-    return fail(
-      `${at}: no such model or path (${said})`,
-      'set LLM_MODEL to a model the server serves, and LLM_BASE_URL to its /v1 address',
-    );
-  if (p.status === 429) return warn(`${at} is rate limited (${said})`, 'raise the quota, or expect drafts to wait for retries');
-  if (p.status >= 500) return fail(`${at} failed (${said})`, 'read the LLM server log');
-  return fail(
-    `${at} refuses response_format json_schema (${said}): every draft would fail permanently`,
-    'use a server and model with structured outputs (OpenAI gpt-4o-mini or newer, vLLM, llama.cpp server, Ollama 0.5 or newer), or unset LLM_BASE_URL for the offline drafter',
-  );
 }
 
 function knowledgeCheck(config: Config, probes: ServiceProbes): DoctorCheck {

@@ -12,7 +12,7 @@ import { readKnowledgeFolder } from '../retrieval/knowledge-folder.file';
 import { doctorChecks, type DoctorProbes } from './doctor-checks';
 import { openDoctorDatabase } from './doctor-database.mariadb';
 import { oidcDiscovery, probeCodecServer } from './doctor-endpoints.http';
-import { probeLlm } from './doctor-llm.openai';
+import { probeLlm } from '../drafting/llm-probe.openai';
 import { renderDoctorReport } from './doctor-render';
 import { doctorReport, type DoctorReport } from './doctor-report';
 import { runChecks } from './doctor-runner';

@@ -1,6 +1,6 @@
 /**
  * What `email-rag doctor`'s checks ask of the servers, one capability per kind of server; the
- * adapters (`doctor-*.mariadb.ts`, `doctor-*.temporal.ts`, `doctor-*.openai.ts`, `doctor-*.http.ts`)
+ * adapters (`doctor-*.mariadb.ts`, `doctor-*.temporal.ts`, `doctor-*.http.ts`; the LLM's is the drafting feature's `llm-probe.openai.ts`)
  * implement them, doctor.cli.ts wires them, and the checks turn the answers into verdicts.
  */
 import type { MigrationStatus } from '../platform/migrate.mariadb';
@@ -28,15 +28,8 @@ export interface DoctorTemporal {
   schedules(): Promise<Array<{ id: string; state: DoctorScheduleState }>>;
 }
 
-/** How the LLM endpoint took one small structured-output request. */
-export type LlmProbe =
-  | { outcome: 'structured'; model: string; ms: number }
-  /** It answered, but not with JSON of the schema: it ignores `response_format`. */
-  | { outcome: 'unstructured'; model: string; ms: number; content: string }
-  /** It refused the request (HTTP status and message). */
-  | { outcome: 'refused'; status: number; message: string; ms: number }
-  /** No answer: connection refused, DNS, timeout. */
-  | { outcome: 'unreachable'; message: string; ms: number };
+/** How the LLM endpoint took one small structured-output request (asked by the drafting feature's probe). */
+export type { LlmProbe } from '../drafting/llm-check';
 
 /** How the codec server took an encode and a decode. */
 export type CodecServerProbe =

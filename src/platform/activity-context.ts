@@ -10,6 +10,19 @@ export function correlationId(): string {
 }
 
 /**
+ * The running activity's start-to-close timeout; undefined outside an activity (a test that calls
+ * the function itself) or when none was set.
+ */
+export function activityTimeoutMs(): number | undefined {
+  try {
+    const ms = Context.current().info.startToCloseTimeoutMs;
+    return ms > 0 ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Moves an email's business status and records it in the audit log. The event key makes a
  * retried activity write the audit row once.
  */

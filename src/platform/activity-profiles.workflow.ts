@@ -69,7 +69,10 @@ export const PROFILES = {
   parse: profile('1 minute', { maximumAttempts: 4, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
   /** Qdrant/ArangoDB/full-text: 3 attempts, then the pipeline goes on as partially_indexed. */
   index: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
-  /** LLM: one retry, then a person drafts (manual_review). */
+  /**
+   * LLM: one retry, then a person drafts (manual_review). The start-to-close timeout here is the
+   * floor; a run that knows LLM_TIMEOUT_MS (its input) gets llmStepTimeout's.
+   */
   llm: profile('3 minutes', { maximumAttempts: 2, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
   /** SMTP: three attempts; the draft stays approved and the resend schedule picks it up. */
   send: profile('2 minutes', { maximumAttempts: 3, delaysMs: DEFAULT_RETRY_DELAYS_MS }),
@@ -84,6 +87,20 @@ export const PROFILES = {
 } as const satisfies Record<string, ActivityProfile>;
 
 export type ProfileName = keyof typeof PROFILES;
+
+/** The draft step's time beside its model calls: the mail, retrieval (one query embedding), the guard, the database. */
+export const LLM_STEP_MARGIN_MS = 60_000;
+
+/**
+ * The draft step's start-to-close timeout for a model given `llmTimeoutMs` per call: two calls
+ * (the draft and its one repair round) and the margin, never below the profile's 3 minutes. A
+ * fixed timeout below two model calls would end a slow local model's every attempt as if the
+ * worker had died, never as the model's own timeout.
+ */
+export function llmStepTimeout(llmTimeoutMs: number | undefined): ActivityOptions['startToCloseTimeout'] {
+  if (llmTimeoutMs === undefined || !(llmTimeoutMs > 0)) return PROFILES.llm.options.startToCloseTimeout;
+  return `${Math.max(3 * 60_000, 2 * llmTimeoutMs + LLM_STEP_MARGIN_MS)} ms`;
+}
 
 /** Names of the pipeline's activities (activities/index.ts); type-only, so nothing of them enters the workflow bundle. */
 export type ActivityName = keyof Activities;

@@ -202,6 +202,11 @@ export interface EmailWorkflowInput {
   /** A person pulled an `ignored` email back into the pipeline: triage is skipped, a draft is made. */
   answerRequestedBy?: string;
   /**
+   * LLM_TIMEOUT_MS of whoever started the run: the draft step's start-to-close timeout follows it
+   * (llmStepTimeout). Absent in runs started before it existed: the profile's fixed timeout.
+   */
+  llmTimeoutMs?: number;
+  /**
    * `queue`: the intake runs as an activity on the mail-io task queue, where a fleet-wide rate
    * (WORKER_RATE_MAIL_IO_PER_SECOND) applies. Absent: it runs in the run's first workflow task.
    */

@@ -39,7 +39,16 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     decisions,
     requeue: (id, by) => dlqRequeue(config, id, by),
     release: (id, by) =>
-      pullBack({ pool, maxDrafts: config.maxDrafts, start: temporalPullBackStart(temporal.client, config.temporal.taskQueue) }, id, by),
+      pullBack(
+        {
+          pool,
+          maxDrafts: config.maxDrafts,
+          llmTimeoutMs: config.llm.timeoutMs,
+          start: temporalPullBackStart(temporal.client, config.temporal.taskQueue),
+        },
+        id,
+        by,
+      ),
     embedder: embedding?.embedder ?? null,
     ...(config.cases.enabled
       ? {

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import type { TestStack } from '../support/stack';
 import { mailWithAttachments, makeDocx, makeOdt, makePdf, makePng, makeZipBombDocx } from '../support/attachment-files';
-import { useActivityStack, type activityHarness, type inboxDelivery } from './support';
+import { activityHarness, useActivityStack, type inboxDelivery } from './support';
+import { loadConfig } from '../../src/config';
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
@@ -118,6 +119,33 @@ test('a mail with an invoice PDF, a DOCX, an ODT, a forwarded mail, an image and
   // A retried index step reads nothing again: the bomb is not opened twice, no audit row doubles.
   await h.run(emailId, h.activities.indexEmail, { emailId });
   assert.equal((await audits(emailId, 'attachment_unreadable')).length, 2);
+});
+
+test('LLM_CONTEXT_CHARS bounds the context a draft carries: a small budget keeps the first page, cut, and drops the second', async () => {
+  const pdf = await makePdf([`Rechnung Nr. 2026-115 ${'Position Versandkosten '.repeat(30)}`, 'Gesamtbetrag: 99,00 EUR']);
+  const { emailId } = await ingest(
+    await mailWithAttachments({
+      subject: 'Rechnung 2026-115',
+      text: 'Guten Tag, bitte prüfen Sie die angehängte Rechnung. Viele Grüße, Erika Mustermann',
+      attachments: [{ filename: 'rechnung-115.pdf', content: pdf, contentType: 'application/pdf' }],
+    }),
+  );
+  const prompt = () =>
+    stack.llm.requests
+      .at(-1)
+      ?.body.messages?.map((m) => m.content)
+      .join('\n') ?? '';
+  const small = activityHarness(loadConfig({ ...stack.env, LLM_CONTEXT_CHARS: '400' }));
+  try {
+    await small.run(emailId, small.activities.draftReply, { emailId, version: 1, record: { seq: 1 } });
+    assert.match(prompt(), /<item id="attachment:rechnung-115\.pdf#p1"[^>]*>\nRechnung Nr\. 2026-115 (Position Versandkosten )+/);
+    assert.doesNotMatch(prompt(), /rechnung-115\.pdf#p2|Gesamtbetrag: 99,00/);
+  } finally {
+    await small.close();
+  }
+  // The default (8,000 characters) carries both pages.
+  await h.run(emailId, h.activities.draftReply, { emailId, version: 2, record: { seq: 2 } });
+  assert.match(prompt(), /<item id="attachment:rechnung-115\.pdf#p2"[^>]*>\nGesamtbetrag: 99,00 EUR/);
 });
 
 test('an instruction hidden in a PDF is read by the injection heuristic', async () => {

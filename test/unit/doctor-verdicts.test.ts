@@ -6,7 +6,8 @@ import { doctorReport, fail, ok, warn, worst, type DoctorPart } from '../../src/
 import { renderDoctorReport } from '../../src/operations/doctor-render';
 import { runChecks } from '../../src/operations/doctor-runner';
 import { codecServerFinding, migrationsFinding, schedulesFinding, searchAttributesFinding } from '../../src/operations/doctor-checks';
-import { embedderFinding, inboxUsersFinding, llmFinding, mailboxFinding } from '../../src/operations/doctor-service-checks';
+import { embedderFinding, inboxUsersFinding, mailboxFinding } from '../../src/operations/doctor-service-checks';
+import { llmFinding } from '../../src/drafting/llm-check';
 import { SEARCH_ATTRIBUTES } from '../../src/platform/contract';
 
 const part = (check: DoctorPart['check'], finding: ReturnType<typeof ok>, target?: string): DoctorPart => ({

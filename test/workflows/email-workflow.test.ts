@@ -809,6 +809,29 @@ test('with a fleet-wide mail-io rate the intake stays an activity on the mail-io
   });
 });
 
+test('the draft step’s start-to-close timeout follows LLM_TIMEOUT_MS from the input; without it, the profile’s 3 minutes', async () => {
+  const fake = fakeActivities({});
+  await withWorker(fake, async (tq) => {
+    const draftTimeout = async (input: Record<string, unknown>) => {
+      const emailId = `email-${randomUUID()}`;
+      const handle = await env.client.workflow.start(EmailWorkflow, {
+        taskQueue: tq,
+        workflowId: emailId,
+        args: [{ emailId, source: { kind: 'stored' }, ...input }],
+      });
+      await waitForStatus(handle, 'awaiting_approval');
+      const history = (await handle.fetchHistory()).events ?? [];
+      const scheduled = history.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'draftReply');
+      await handle.signal(rejectSignal, { draftId: await currentDraftId(handle), by: 'test', reason: 'done here' });
+      await handle.result();
+      return Number(scheduled?.activityTaskScheduledEventAttributes?.startToCloseTimeout?.seconds ?? 0);
+    };
+    // A slow local model: 5 minutes a call, two calls and a minute for the step.
+    assert.equal(await draftTimeout({ llmTimeoutMs: 300_000 }), 660);
+    assert.equal(await draftTimeout({}), 180);
+  });
+});
+
 test('a parse failure inside the combined activity ends the email as failed (parse_failed) after its stored message', async () => {
   const fake = fakeActivities({ parseEmail: [new PermanentError('corrupt MIME', 'MALFORMED_MESSAGE')] });
   await withWorker(fake, async (tq) => {

@@ -116,3 +116,19 @@ function executable(file: string): string | undefined {
 function missing(what: string, alternative: string): never {
   throw new Error(`${what} was not found: ${alternative} ${SETUP_HINT}`);
 }
+
+/**
+ * The real model server of the tests (llama.cpp's llama-server) and its model (SmolLM2-135M-Instruct
+ * GGUF), as `npm run setup:llm` (scripts/setup-llm.sh) puts them in .tools/llm; $LLAMA_SERVER and
+ * $LLAMA_MODEL name others. Undefined when they are not there: building the server takes minutes,
+ * so it is not part of the default setup, and the tests that need it say how to get it.
+ */
+export function realModelServer(): { server: string; model: string } | undefined {
+  const server = fromEnv('LLAMA_SERVER') ?? inProject('.tools/llm/llama.cpp-11434.0.0/bin/llama-server');
+  const modelFile = process.env.LLAMA_MODEL?.trim() || path.join(projectRoot, '.tools/llm/models/SmolLM2-135M-Instruct.Q4_1.gguf');
+  return server && fs.existsSync(modelFile) ? { server, model: path.resolve(modelFile) } : undefined;
+}
+
+/** Why a test of the real model server is skipped here. */
+export const REAL_MODEL_MISSING =
+  'no real model server here (llama-server and SmolLM2 in .tools/llm): run `npm run setup:llm` once (builds llama.cpp, about 20 minutes), or set LLAMA_SERVER and LLAMA_MODEL';
