@@ -131,6 +131,8 @@ test('email-rag answer pulls an ignored email back: audit row with the actor, th
     priority: 'normal',
     answerRequestedBy: 'carol',
     maxDrafts: 6,
+    // The draft step's time limit follows the model's (LLM_TIMEOUT_MS), set where a run starts.
+    llmTimeoutMs: stack.config.llm.timeoutMs,
   });
   const audit = (await stack.db.pool.query(
     `SELECT actor, message FROM audit_log WHERE correlation_id = ? AND event_type = 'triage_overridden'`,
