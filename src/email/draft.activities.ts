@@ -1,25 +1,19 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import { hiddenHtmlText } from './mail-parser';
-import { PermanentError, errorMessage } from '../platform/errors';
-import { describeFindings, guardMail } from '../drafting/injection-guard';
+import { PermanentError } from '../platform/errors';
 import { readIntentSet } from '../drafting/injection-intents';
 import { DEFAULT_INTENT_THRESHOLD, type IntentDetectorSettings } from '../drafting/intent-detector';
 import { replyToDiffers } from './recipients';
-import type { DraftContextItem } from '../drafting/drafter.port';
 import type { DraftRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
-import { caseContext } from '../cases/case.activities';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import { nearestCategory } from '../drafting/category-match';
 import { questionOf } from '../drafting/reply-composer';
-import { knowledgeForCaseMails } from './case-mail-knowledge';
-import { attachmentContext } from '../attachments/attachment-text';
 import { draftHold, type DraftHold } from './draft-hold';
-import { emailKey, mailboxOf } from '../mailboxes/mailbox-of';
+import { mailboxOf } from '../mailboxes/mailbox-of';
+import { draftContext } from './draft-context';
+import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
-import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
-import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -41,22 +35,7 @@ export interface DraftView {
   heldReason?: string;
 }
 
-const CONTEXT_LIMIT = 8;
-
-/** Keeps the context items in their order of relevance until the budget (LLM_CONTEXT_CHARS) is spent. */
-export function withinBudget(items: DraftContextItem[], budget = DEFAULT_CONTEXT_CHARS): DraftContextItem[] {
-  const kept: DraftContextItem[] = [];
-  let used = 0;
-  for (const item of items) {
-    if (used + item.text.length > budget) {
-      if (budget - used > 200) kept.push({ ...item, text: `${item.text.slice(0, budget - used)} …` });
-      break;
-    }
-    kept.push(item);
-    used += item.text.length;
-  }
-  return kept;
-}
+export { withinBudget } from './draft-context';
 
 function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   return {
@@ -165,89 +144,9 @@ export function createDraftActivities(deps: DraftDeps) {
       if (input.version > 1) await deps.drafts.markStale(email.id, input.version);
       const hold = await draftHold(deps, email, to, input);
       if (hold) return holdDraft(email, to, input.version, hold);
-      let context: DraftContextItem[] = [];
-      const budget = deps.settings?.contextChars ?? DEFAULT_CONTEXT_CHARS;
-      // Only the mail of this email's mailbox (or its team) can become context.
-      const key = emailKey(deps, email);
-      try {
-        const answered = {
-          emailId: email.id,
-          threadId: email.threadId,
-          account: key.account,
-          mailbox: key.mailbox,
-          direction: 'in' as const,
-          fromAddress: to.address,
-          subject: email.subject,
-          text: email.text,
-          date: email.date,
-        };
-        context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items, budget));
-        // The case's other open mails come first: one reply can answer what the customer asked in
-        // each, with what our knowledge says to each of them.
-        const fromCase = await caseContext(deps, email);
-        if (fromCase.length > 0) {
-          const ids = new Set(fromCase.map((c) => c.sourceId));
-          const forThem = await knowledgeForCaseMails(deps.index, answered, fromCase);
-          const own = context.filter((c) => !ids.has(c.sourceId));
-          // The answered mail's best passages first, then each other mail's, then the rest.
-          context = withinBudget([...fromCase, ...own.slice(0, 3), ...forThem, ...own.slice(3)], budget);
-        }
-      } catch (err) {
-        // Less context is better than no draft: when retrieval fails the draft is written without it,
-        // and the audit log says so (docs/queue-model.md).
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: RETRIEVAL_AUDIT_EVENTS.degraded,
-          errorClass: 'dependency',
-          message: `drafting without retrieved context: ${errorMessage(err)}`,
-          eventKey: `${cid}:${RETRIEVAL_AUDIT_EVENTS.degraded}:${input.version}`,
-        });
-      }
-      // What the customer attached to this very mail comes first ("see the attached invoice");
-      // unreadable stored text only means a draft without it.
-      const attached = await attachmentContext(deps, email.id).catch(() => []);
-      if (attached.length > 0) context = withinBudget([...attached, ...context], budget);
-      const lines = email.text.split(/\r?\n/);
-      const guard = await guardMail(
-        {
-          subject: email.subject,
-          body: lines.filter((l) => !l.trimStart().startsWith('>')).join('\n'),
-          quoted: lines.filter((l) => l.trimStart().startsWith('>')).join('\n'),
-          // The names and the text read from the files: an instruction hidden in a PDF is still an instruction.
-          attachments: [
-            ...email.attachments.map((a) => a.filename ?? ''),
-            ...context.filter((c) => c.kind === 'attachment').map((c) => c.text),
-          ].join('\n'),
-          context: context.map((c) => c.text).join('\n'),
-          hiddenHtml: email.hasHtml ? await hiddenHtmlText(await deps.messages.getRaw(email.id)) : undefined,
-        },
-        { embedder: deps.embedder, settings: guardSettings() },
-      );
-      const { findings } = guard;
-      if (findings.length > 0) {
-        // The model never acts on these (no tools, fixed recipient), but the reviewer must know.
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: EMAIL_AUDIT_EVENTS.injectionSuspected,
-          errorClass: null,
-          message: `possible prompt injection: ${describeFindings(findings)}${guard.intentCheck === 'skipped' ? ' (intent check skipped: embedder unavailable)' : ''}`,
-          details: { findings, intentCheck: guard.intentCheck },
-          eventKey: `${cid}:injection:${input.version}`,
-        });
-      }
-      if (guard.intentCheck === 'skipped') {
-        // The words were still checked; without the embedder only the meaning went unchecked.
-        await deps.audit.record({
-          emailId: email.id,
-          correlationId: cid,
-          eventType: EMAIL_AUDIT_EVENTS.injectionCheckDegraded,
-          errorClass: 'dependency',
-          message: `injection guard: intent check skipped, heuristic only: ${guard.skippedBecause ?? 'embedder unavailable'}`,
-          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.injectionCheckDegraded}:${input.version}`,
-        });
-      }
+      const at = { cid, version: input.version };
+      const context = await draftContext(deps, email, to, at);
+      const findings = await injectionCheck(deps, email, context, guardSettings(), at);
       const { language } = mailboxOf(deps, email.mailboxId).entry;
       const categories = deps.settings?.categories ?? (shippedCategories ??= readCategoryList());
       // A model picks its category from the list; without one, the nearest by meaning is taken.
