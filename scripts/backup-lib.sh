@@ -1,11 +1,8 @@
 # What scripts/backup.sh and scripts/restore.sh share; sourced, with TOOL set to the script's name.
 # shellcheck shell=bash disable=SC2016  # the node program is single-quoted on purpose
 
-die() {
-  printf '%s: ERROR: %s\n' "$TOOL" "$*" >&2
-  exit 1
-}
-say() { printf '%s: %s\n' "$TOOL" "$*"; }
+# shellcheck source=scripts/console.sh
+. "$(dirname "${BASH_SOURCE[0]}")/console.sh"
 
 # mariadb_login FILE: writes a client option file with the credentials of DATABASE_URL to FILE
 # (mode 0600: the password never appears on a command line) and prints the database name.

@@ -26,15 +26,9 @@ MODEL=$TOOLS/models/SmolLM2-135M-Instruct.Q4_1.gguf
 VENV=.tools/venv
 LOGS=.local/setup
 
-say() { printf 'setup-llm: %s\n' "$*"; }
-die() {
-  printf 'setup-llm: ERROR: %s\n' "$*" >&2
-  exit 1
-}
-show_log() {
-  [ -s "$1" ] || return 0
-  tail -n 15 "$1" | sed 's/^/  | /' >&2
-}
+TOOL=setup-llm
+# shellcheck source=scripts/console.sh
+. scripts/console.sh
 trap 'die "unexpected failure in scripts/setup-llm.sh line $LINENO: $BASH_COMMAND"' ERR
 mkdir -p "$CACHE" "$LOGS" .tools
 [ -x "$VENV/bin/python" ] || die "$VENV is missing: run scripts/setup.sh first"

@@ -19,16 +19,9 @@ export DATABASE_URL="${DATABASE_URL:-mariadb://root@127.0.0.1:3306/email_rag}"
 
 mkdir -p "$LOGS"
 
-say() { printf 'setup: %s\n' "$*"; }
-die() {
-  printf 'setup: ERROR: %s\n' "$*" >&2
-  exit 1
-}
-# On failure CI shows only the console, so the end of the tool's own log goes there too.
-show_log() {
-  [ -s "$1" ] || return 0
-  tail -n 15 "$1" | sed 's/^/  | /' >&2
-}
+TOOL=setup
+# shellcheck source=scripts/console.sh
+. scripts/console.sh
 trap 'die "unexpected failure in scripts/setup.sh line $LINENO: $BASH_COMMAND (rerun with: bash -x scripts/setup.sh)"' ERR
 
 # --- privileges for apt and system services ------------------------------------------------

@@ -21,7 +21,8 @@ async function scalar(stack: TestStack, sql: string, args: unknown[] = []): Prom
 export const countStatus = (stack: TestStack, status: string) =>
   scalar(stack, 'SELECT COUNT(*) AS n FROM emails WHERE status = ?', [status]);
 
-function benchMail(tag: string, i: number): string {
+/** One mail of the bench's load set: its own sender, a question about an invoice. */
+export function benchMail(tag: string, i: number): string {
   return sampleEmail({
     // Different senders: each email is its own correspondent, as in a real inbox.
     from: `Kunde ${i} <kunde-${tag}-${i}@customer${i % 50}.example>`,

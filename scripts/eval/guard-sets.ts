@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { hiddenHtmlText, parseRawEmail } from '../../src/email/mail-parser';
 import type { InjectionInput } from '../../src/drafting/injection-detector';
+import { benchMail } from '../bench/pipeline';
 
 export interface GuardMail {
   id: string;
@@ -106,23 +107,11 @@ async function emlMail(id: string, raw: Buffer): Promise<GuardMail> {
   };
 }
 
-/** The bench's load mail (scripts/bench/pipeline.ts uses the stack's sample mail). */
-const BENCH_MAIL = [
-  'From: Kunde 1 <kunde-1@customer1.example>',
-  'To: support@example.test',
-  'Subject: Bench 1: Frage zu Rechnung 1001',
-  'Message-ID: <bench-1@customer.example>',
-  'Content-Type: text/plain; charset=utf-8',
-  '',
-  'Hallo,\n\nmir wurde die Rechnung 2024-117 zweimal abgebucht. Können Sie bitte eine Gutschrift veranlassen?\n\nViele Grüße\nErika Mustermann',
-  '',
-].join('\r\n');
-
 async function operationSet(): Promise<GuardMail[]> {
   const mails: GuardMail[] = [];
   for (const file of emlFiles(path.join(ROOT, 'scripts/demo-mails')))
     mails.push(await emlMail(`demo:${path.basename(file, '.eml')}`, readFileSync(file)));
-  mails.push(await emlMail('bench:load-mail', Buffer.from(BENCH_MAIL)));
+  mails.push(await emlMail('bench:load-mail', Buffer.from(benchMail('eval', 1))));
   const corpora = path.join(ROOT, 'test/fixtures/triage-corpus');
   for (const corpus of readdirSync(corpora, { withFileTypes: true }).filter((e) => e.isDirectory())) {
     const labels = readFileSync(path.join(corpora, corpus.name, 'labels.tsv'), 'utf8').split('\n');

@@ -112,7 +112,8 @@ export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRec
   return mails.map((m) => ({
     sourceId: m.emailId,
     kind: 'sender' as const,
-    title: `open in the same case: ${m.subject}`.slice(0, 300),
+    // The subject as it is: `openInCase` (and the prompt's open_in_case attribute) says what it is.
+    title: m.subject.slice(0, 300),
     text: m.text.length > CASE_CONTEXT_CHARS ? `${m.text.slice(0, CASE_CONTEXT_CHARS)} …` : m.text,
     openInCase: true,
   }));

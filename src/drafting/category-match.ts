@@ -4,22 +4,11 @@
  * model wrote the draft or not. Without an embedder, or when it fails: UNCLASSIFIED.
  */
 import type { Embedder } from '../retrieval/embedder.port';
+import { cosine } from '../retrieval/vectors';
 import { UNCLASSIFIED, type Category } from './categories';
 
 /** The descriptions' vectors once per process (per model and list): they never change while it runs. */
 const described = new Map<string, Promise<number[][]>>();
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
 
 /** The text a category is known by: its name, labels and description. */
 const textOf = (c: Category): string => [c.name.replace(/-/g, ' '), ...Object.values(c.labels), c.description].join('. ');

@@ -96,8 +96,8 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         prioritySuggestion: json.priority_suggestion,
         confidence: json.confidence,
         usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
-        // Only mails the context offered as open in the case; the model cannot mark others answered.
-        answersEmailIds: json.answered_case_mails.filter((id) => request.context.some((c) => c.openInCase && c.sourceId === id)),
+        // The draft step keeps only mails its context offered as open in the case.
+        answersEmailIds: json.answered_case_mails,
         model: answer.model,
         promptVersion: PROMPT_VERSION,
         flags,

@@ -197,7 +197,7 @@ export function composeReply(
   // Each other open mail of the case is answered only by a passage found for its own question.
   const also: AlsoAnswered[] = [];
   for (const mail of context.filter((c) => c.openInCase)) {
-    const subject = (mail.title ?? '').replace(/^open in the same case: /, '');
+    const subject = mail.title ?? '';
     const asked = terms(questionOf(subject, mail.text).slice(0, 5_000));
     const theirs = judgeAmong(
       all.filter((c) => c.forEmailId === mail.sourceId),

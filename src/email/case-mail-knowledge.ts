@@ -16,9 +16,8 @@ export async function knowledgeForCaseMails(
 ): Promise<DraftContextItem[]> {
   const found: DraftContextItem[] = [];
   for (const mail of caseMails.filter((c) => c.openInCase)) {
-    const subject = (mail.title ?? '').replace(/^open in the same case: /, '');
-    const items = await index.retrieve({ ...answered, emailId: mail.sourceId, subject, text: mail.text }, PER_MAIL);
-    for (const item of items.filter((i) => i.kind === 'knowledge').slice(0, PER_MAIL)) found.push({ ...item, forEmailId: mail.sourceId });
+    const items = await index.retrieve({ ...answered, emailId: mail.sourceId, subject: mail.title ?? '', text: mail.text }, PER_MAIL);
+    for (const item of items.filter((i) => i.kind === 'knowledge')) found.push({ ...item, forEmailId: mail.sourceId });
   }
   return found;
 }

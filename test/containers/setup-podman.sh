@@ -15,11 +15,9 @@ PODMAN_COMPOSE_VERSION=1.6.0
 BASE_IMAGE=localhost/email-rag-base:bookworm
 DIR=.local/containers
 mkdir -p "$DIR"
-say() { printf 'containers setup: %s\n' "$*"; }
-die() {
-  printf 'containers setup: ERROR: %s\n' "$*" >&2
-  exit 1
-}
+TOOL='containers setup'
+# shellcheck source=scripts/console.sh
+. scripts/console.sh
 [ "$(id -u)" -eq 0 ] || die "podman's builds and networks here need root: run as root"
 
 missing=()

@@ -60,6 +60,26 @@ const row = async (id: string) =>
     }>
   )[0];
 
+/** The lead's draft id once it was drafted again (its first draft knew nothing of the second mail). */
+function redraftedAfter(first: string, firstDraft: string): Promise<string> {
+  return waitFor(
+    'the lead drafted again',
+    async () => {
+      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
+      return w && w.draftId !== firstDraft ? w.draftId : undefined;
+    },
+    120_000,
+  );
+}
+
+const caseReplies = () =>
+  createCaseReplies({
+    pool: stack.db.pool,
+    decisions: createTemporalDecisions(client),
+    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
+    audit: createMariaDbAuditLog(stack.db.pool),
+  });
+
 test('a second mail joins the case and makes the first draft stale; one reply answers both, sent once', async () => {
   const from = 'Jana Roth <jana.roth@kunde.example>';
   const first = await ingest('1.eml', sampleEmail({ from, subject: 'Rechnung 2024-118 doppelt abgebucht' }));
@@ -72,21 +92,9 @@ test('a second mail joins the case and makes the first draft stale; one reply an
   const caseId = (await row(first))!.case_id!;
   assert.equal((await row(second))?.case_id, caseId);
   // The lead's draft was written without the second mail: it is drafted again.
-  const leadDraft = await waitFor(
-    'the lead drafted again',
-    async () => {
-      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
-      return w && w.draftId !== firstDraft ? w.draftId : undefined;
-    },
-    120_000,
-  );
+  const leadDraft = await redraftedAfter(first, firstDraft);
   const before = stack.smtp.counts().received;
-  const replies = createCaseReplies({
-    pool: stack.db.pool,
-    decisions: createTemporalDecisions(client),
-    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
-    audit: createMariaDbAuditLog(stack.db.pool),
-  });
+  const replies = caseReplies();
   // The draft-id binding: the lead's stale draft is refused, and nothing is held for it.
   const stale = await replies.answer({
     caseId,
@@ -201,20 +209,8 @@ test('a case reply covers only the mails its draft answers: the other one waits 
   );
   const secondDraft = await currentDraftId(client, second, 120_000);
   const caseId = (await row(first))!.case_id!;
-  const leadDraft = await waitFor(
-    'the lead drafted again',
-    async () => {
-      const w = (await client.workflow.getHandle(first).query(stateQuery)).waitingFor;
-      return w && w.draftId !== firstDraft ? w.draftId : undefined;
-    },
-    120_000,
-  );
-  const replies = createCaseReplies({
-    pool: stack.db.pool,
-    decisions: createTemporalDecisions(client),
-    signals: createTemporalCaseSignals(client, stack.config.temporal.taskQueue),
-    audit: createMariaDbAuditLog(stack.db.pool),
-  });
+  const leadDraft = await redraftedAfter(first, firstDraft);
+  const replies = caseReplies();
   const r = await replies.answer({
     caseId,
     leadEmailId: first,

@@ -22,7 +22,7 @@ const lead: Omit<DraftRequest, 'context'> = {
 const caseMail: DraftContextItem = {
   sourceId: 'other-2',
   kind: 'sender',
-  title: 'open in the same case: New delivery address',
+  title: 'New delivery address',
   text: 'Our shipping desk has moved. From now on please deliver everything to our new address. Could you confirm the address on our account is updated?',
   openInCase: true,
 };
