@@ -197,7 +197,15 @@ test('MariaDB unreachable during processing: writes wait and land, nothing is lo
       const r = await rows<{ id: string }>(`SELECT id FROM emails WHERE subject = 'Datenbank weg'`);
       return r[0]?.id;
     });
-    // Cut the database while the draft request is in flight, for longer than one quick retry.
+    // Cut the database while the draft request is in flight, for longer than one quick retry:
+    // once the model has the request, not when the row appears (the index step may still write).
+    await waitFor('the draft request at the model', async () =>
+      stack.llm.requests.some(
+        (r) =>
+          r.body.response_format?.json_schema?.name === 'email_draft' &&
+          (r.body.messages ?? []).some((m) => m.content.includes('Datenbank weg')),
+      ),
+    );
     proxy.cut();
     await new Promise((r) => setTimeout(r, 8_000));
     proxy.restore();
