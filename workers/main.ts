@@ -6,7 +6,7 @@ import { createLogger, type LogLevel } from '../src/platform/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
-import { applyHeapGrowth } from './heap-growth';
+import { applyHeapGrowth, applySemiSpace } from './heap-growth';
 
 const logger = createLogger('worker');
 
@@ -16,6 +16,7 @@ const logger = createLogger('worker');
  */
 export async function runWorker(config: Config): Promise<void> {
   applyHeapGrowth(config.worker.heapGrowthPercent);
+  applySemiSpace(config.worker.semiSpaceMb);
   Runtime.install({
     telemetryOptions: telemetryOptions(config),
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
@@ -64,6 +65,7 @@ export async function runWorker(config: Config): Promise<void> {
     // Which Worker Deployment Version this process serves; runs pinned to it need it until they close.
     deployment: config.worker.deployment ? `${config.worker.deployment.name}/${config.worker.deployment.buildId}` : 'unversioned',
     heapGrowthPercent: config.worker.heapGrowthPercent || 'V8 default',
+    semiSpaceMb: config.worker.semiSpaceMb || 'V8 default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.
     mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),

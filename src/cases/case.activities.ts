@@ -99,7 +99,10 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
       eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
     });
   }
-  await tell(deps, joined.caseId, CASE_SIGNALS.emailJoined, { emailId: email.id }, email.id);
+  // A case opened by this mail has no workflow yet, and needs none before the mail reaches a
+  // person: its first draft ready (or its need of a person) starts it, and the deadline counts
+  // from the mail's arrival all the same. Most cases are one mail: this saves each a wake-up.
+  if (!joined.opened) await tell(deps, joined.caseId, CASE_SIGNALS.emailJoined, { emailId: email.id }, email.id);
   return joined;
 }
 
@@ -130,6 +133,9 @@ export async function caseAfterStatus(
   status: EmailStatus,
 ): Promise<void> {
   if (!deps.case) return;
+  // Only a mail reaching a person or settling moves its case: the steps between cost no lookup.
+  const settles = status === STATUS.sent || status === STATUS.rejected || status === STATUS.ignored || status === STATUS.failed;
+  if (!needsPerson(status) && !settles) return;
   const caseId = await deps.case.cases.caseOf(emailId);
   if (!caseId) return;
   if (needsPerson(status)) {
@@ -143,7 +149,6 @@ export async function caseAfterStatus(
     );
     return;
   }
-  if (status !== STATUS.sent && status !== STATUS.rejected && status !== STATUS.ignored && status !== STATUS.failed) return;
   const row = await deps.case.cases.refresh(caseId, `${emailId} is ${status}`);
   if (status === STATUS.sent) await deps.caseReplies?.settle(emailId);
   if (row && row.status !== CASE_STATUS.closed) await tell(deps, caseId, CASE_SIGNALS.caseChanged, { emailId, status }, emailId);

@@ -27,7 +27,8 @@ export const VECTOR_BACKFILL_PER_RUN = 500;
  */
 async function writeIndex(deps: IndexDeps, email: IndexSource): Promise<void> {
   const key = emailKey(deps, email);
-  const attachments = await readAttachmentTexts(deps, email.id);
+  // A mail that came without files has none stored: no lookups for them (most mail).
+  const attachments = email.attachments?.length === 0 ? [] : await readAttachmentTexts(deps, email.id);
   await deps.index.index({
     emailId: email.id,
     threadId: email.threadId,
@@ -56,19 +57,19 @@ export function createIndexStep(deps: IndexDeps) {
   return {
     /** `email`: the parse step's result in the same activity; without it the stored email is read. */
     async indexMessage(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }> {
-      const email = input.email ?? (await storedEmail(deps, input.emailId));
+      const stored = input.email ? null : await storedEmail(deps, input.emailId);
+      const email = input.email ?? (stored as IndexSource);
+      // Drafts of the thread waiting for a person: read once, told once (by the case or below).
+      const waitingInThread = await deps.messages.waitingInThread(email.threadId, email.id);
       // The case first: it lives in MariaDB, so a vector or graph store that is down (a degraded
       // index step) does not keep the mail out of its case.
-      if (deps.case) {
-        const stored = await storedEmail(deps, email.id);
-        await joinCase(deps, stored, await deps.messages.waitingInThread(email.threadId, email.id));
-      }
+      if (deps.case) await joinCase(deps, stored ?? (await storedEmail(deps, email.id)), waitingInThread);
       await writeIndex(deps, email);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
       // Only a genuine follow-up is in the thread: parsing let the email join it only if its
       // sender took part (thread-join.ts); anyone else started a thread of their own.
-      for (const waiting of await deps.messages.waitingInThread(email.threadId, email.id)) {
+      for (const waiting of waitingInThread) {
         if (!(await deps.signals.requestRedraft(waiting, 'new-message-in-thread'))) continue;
         await deps.audit.record({
           emailId: waiting,

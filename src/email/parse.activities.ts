@@ -19,7 +19,8 @@ import { joinThread } from './thread-join';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** What the index step needs of a parsed email: handed on inside `ingestEmail`, else read from MariaDB. */
-export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'>;
+export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'> &
+  Partial<Pick<EmailRecord, 'attachments'>>;
 
 export interface ParseSummary {
   priority: Priority;
@@ -168,6 +169,7 @@ export function createParseStep(deps: ParseDeps) {
         subject: parsed.subject,
         text: parsed.text.slice(0, MAX_STORED_TEXT_CHARS),
         date: parsed.date,
+        attachments: parsed.attachments,
       };
       return { summary, email };
     },

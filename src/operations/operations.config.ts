@@ -14,6 +14,11 @@ export interface WorkerSettings {
    * (WORKER_HEAP_GROWTH_PERCENT); 0 keeps V8's own choice. See workers/heap-growth.ts.
    */
   heapGrowthPercent: number;
+  /**
+   * The largest semi-space of V8's young generation in each workflow thread and later isolate, in
+   * MB (WORKER_SEMI_SPACE_MB); 0 keeps V8's own choice. See workers/heap-growth.ts.
+   */
+  semiSpaceMb: number;
   /** Concurrent activities per cost class (each has its own task queue). */
   /** `embedder`: embed calls in flight per worker (EMBEDDER_CONCURRENCY), the embedder's own cost class. */
   concurrency: { mailIo: number; parse: number; index: number; llm: number; embedder: number };
@@ -66,6 +71,7 @@ function readWorker(v: EnvValues): WorkerSettings {
     maxCachedWorkflows: v.intInRange('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
     shutdownGraceMs: v.intInRange('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     heapGrowthPercent: v.intInRange('WORKER_HEAP_GROWTH_PERCENT', 25, 0, 300),
+    semiSpaceMb: v.intInRange('WORKER_SEMI_SPACE_MB', 8, 0, 256),
     concurrency: {
       // Dovecot allows 10 connections per user and address by default: stay below.
       mailIo: v.intInRange('WORKER_CONCURRENCY_MAIL_IO', 8, 1, 1000),
