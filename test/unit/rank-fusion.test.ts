@@ -113,30 +113,71 @@ test('words only, vectors only, and words when there is no probe vector', () => 
   );
 });
 
-test('the embedder limiter lets at most N calls run at once, in order', async () => {
+test('the embedder limiter lets at most N calls run at once, in order, and sends waiting calls of a kind together', async () => {
   let running = 0;
   let peak = 0;
-  const order: string[] = [];
+  const requests: string[][] = [];
   const slow: Embedder = {
     model: 'm',
     async embed(texts) {
       running += 1;
       peak = Math.max(peak, running);
-      order.push(texts[0]!);
+      requests.push([...texts]);
       await new Promise((r) => setTimeout(r, 10));
       running -= 1;
-      return texts.map(() => [1]);
+      return texts.map((t) => [t.charCodeAt(0)]);
     },
   };
   const limited = limitEmbedder(slow, 2);
   assert.equal(limited.model, 'm');
-  await Promise.all(['a', 'b', 'c', 'd', 'e'].map((t) => limited.embed([t], 'passage')));
+  const got = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((t) => limited.embed([t], 'passage')));
   assert.equal(peak, 2);
-  assert.deepEqual(order, ['a', 'b', 'c', 'd', 'e']);
+  assert.deepEqual(requests, [['a'], ['b'], ['c', 'd', 'e']], 'the first two go at once, the three that waited as one request');
+  assert.deepEqual(
+    got,
+    ['a', 'b', 'c', 'd', 'e'].map((t) => [[t.charCodeAt(0)]]),
+    'each call gets its own vectors',
+  );
   const failing = limitEmbedder({ model: 'm', embed: () => Promise.reject(new Error('down')) }, 1);
   await assert.rejects(failing.embed(['x'], 'query'), /down/);
   await assert.rejects(failing.embed(['y'], 'query'), /down/, 'a failure gives its slot back');
   assert.deepEqual(await failing.embed([], 'query'), []);
+});
+
+test('the embedder limiter merges only calls of one kind, within 64 texts, and a failed merge asks each call alone', async () => {
+  const requests: Array<{ kind: string; texts: string[] }> = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const picky: Embedder = {
+    model: 'm',
+    async embed(texts, kind) {
+      requests.push({ kind, texts: [...texts] });
+      if (texts[0] === 'hold') await gate;
+      if (texts.includes('bad')) throw new Error('bad text');
+      return texts.map(() => [0]);
+    },
+  };
+  const limited = limitEmbedder(picky, 1);
+  const hold = limited.embed(['hold'], 'passage');
+  const many = Array.from({ length: 70 }, (_, i) => `t${i}`);
+  const calls = [
+    limited.embed(['q1'], 'query'),
+    limited.embed(['p1'], 'passage'),
+    limited.embed(['bad'], 'query'),
+    limited.embed(['q2'], 'query'),
+    limited.embed(many, 'passage'),
+  ].map((p) => p.then(
+    (v) => v.length,
+    (e: Error) => e.message,
+  ));
+  release();
+  await hold;
+  assert.deepEqual(await Promise.all(calls), [1, 1, 'bad text', 1, 70]);
+  assert.deepEqual(
+    requests.map((r) => `${r.kind}:${r.texts.length > 3 ? `${r.texts.length} texts` : r.texts.join(',')}`),
+    ['passage:hold', 'query:q1,bad,q2', 'query:q1', 'query:bad', 'query:q2', 'passage:p1', 'passage:70 texts'],
+    'queries together (then alone after the failure), passages apart; a call of 70 texts is not merged past 64',
+  );
 });
 
 test('hybrid: a word match far from the best match in meaning does not count (the word gate)', () => {
