@@ -22,6 +22,7 @@ import { waitFor } from '../test/support/wait';
 import { attributeFleetCpu } from './bench/cpu-attribution';
 import {
   approveAll,
+  probeArrivals,
   batchEmailIds,
   countStatus,
   firstDeadJob,
@@ -230,7 +231,11 @@ async function main(): Promise<void> {
     const a0 = Date.now();
     const serverA0 = serverPid ? processCpu(serverPid) : 0;
     const othersA0 = othersNow();
-    const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 16);
+    // Approvals arrive 32 at a time, as reviewers working through a queue send them; meanwhile single
+    // mails arrive over IDLE and are timed to a person (the drain must not starve new mail).
+    let draining = !opts['no-approve'];
+    const probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
+    const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 32);
     const sent = progress('send steps finished');
     await waitFor(
       'all send steps finished',
@@ -243,6 +248,8 @@ async function main(): Promise<void> {
       100,
     );
     const a1 = Date.now();
+    draining = false;
+    const arrivalsDuringDrain = await probes;
     const serverSends = serverPid ? processCpu(serverPid) - serverA0 : NaN;
     const othersSends = othersSince(othersA0);
     fleet.sample();
@@ -296,7 +303,7 @@ async function main(): Promise<void> {
       singleMs,
       intake: { ms: t1 - t0, perSecond: (N * 1000) / (t1 - t0), ...lat },
       twin,
-      sends: { approvals, ms: a1 - a0, perSecond: (approvals * 1000) / (a1 - a0), ...smtp },
+      sends: { approvals, ms: a1 - a0, perSecond: (approvals * 1000) / (a1 - a0), ...smtp, arrivalsDuringDrain },
       rss: { idle: idleRss.sum, waiting: waitingRss.sum, duringIntake: peakIntake.sum, duringApproval: peakApproval.sum },
       cpu: { intake: intakeCpu.total, sends: sendCpu.total },
       workers: members.map((m, i) => ({

@@ -172,3 +172,32 @@ export async function firstDeadJob(stack: TestStack): Promise<string | undefined
   }>;
   return rows[0]?.message;
 }
+
+/**
+ * Arrival → awaiting approval of single mails while the drain runs: every 1–3 s one mail is put
+ * into the inbox (IMAP IDLE tells the worker) and timed until its status is `awaiting_approval`,
+ * as a customer writing during a busy hour would be. Returns the times (ms) of the probes that
+ * arrived before `busy()` turned false and reached a person.
+ */
+export async function probeArrivals(stack: TestStack, tag: string, busy: () => boolean): Promise<number[]> {
+  const times: number[] = [];
+  const timed: Array<Promise<void>> = [];
+  for (let i = 0; busy(); i++) {
+    const raw = benchMail(`${tag}-probe`, i);
+    const subject = `Bench ${tag}-probe ${i}: %`;
+    const t0 = Date.now();
+    await stack.dovecot.deliver(MAILBOX_USER, raw);
+    timed.push(
+      (async () => {
+        for (let waited = 0; waited < 600_000; waited += 100) {
+          const n = await scalar(stack, `SELECT COUNT(*) AS n FROM emails WHERE subject LIKE ? AND status = 'awaiting_approval'`, [subject]);
+          if (n > 0) return void times.push(Date.now() - t0);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })(),
+    );
+    await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 2_000));
+  }
+  await Promise.all(timed);
+  return times.sort((a, b) => a - b);
+}

@@ -13,7 +13,8 @@ export interface BenchReport {
   singleMs: number;
   intake: { ms: number; perSecond: number; fromTrigger: number[]; fromFetch: number[] };
   twin?: TwinResult;
-  sends: { approvals: number; ms: number; perSecond: number; received: number; duplicates: number };
+  /** arrivalsDuringDrain: arrival → awaiting approval (ms, sorted) of single mails put in over IDLE while the drain ran. */
+  sends: { approvals: number; ms: number; perSecond: number; received: number; duplicates: number; arrivalsDuringDrain: number[] };
   /** Summed over the worker processes (peaks: of the sum). */
   rss: { idle: number; waiting: number; duringIntake: number; duringApproval: number };
   /** Summed over the worker processes. */
@@ -104,6 +105,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
     sendSeconds: r.sends.ms / 1000,
     sendsPerSecond: r.sends.perSecond,
+    arrivalDuringDrainMs: { n: r.sends.arrivalsDuringDrain.length, p50: pct(r.sends.arrivalsDuringDrain, 50), p95: pct(r.sends.arrivalsDuringDrain, 95) },
     smtpReceived: r.sends.received,
     duplicates: r.sends.duplicates,
     workers: workersJson(r.workers, r.emails, r.sends.approvals),
@@ -173,6 +175,11 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
       ? `approvals                                      skipped (--no-approve)`
       : `${r.sends.approvals} approvals -> all sent`.padEnd(47) + `${sec(r.sends.ms)} (${r.sends.perSecond.toFixed(1)} sends/s)`,
     `SMTP sink: messages received / duplicates      ${r.sends.received} / ${r.sends.duplicates}`,
+    ...(r.sends.arrivalsDuringDrain.length > 0
+      ? [
+          `arrival -> awaiting during the drain, p50 / p95  ${sec(pct(r.sends.arrivalsDuringDrain, 50))} / ${sec(pct(r.sends.arrivalsDuringDrain, 95))} over IDLE (${r.sends.arrivalsDuringDrain.length} mails, one every 1-3 s)`,
+        ]
+      : []),
     `worker RSS${r.worker.processes > 1 ? ' (sum)' : ''} idle / ${r.emails + 1} waiting / peak intake / peak approval  ` +
       `${mb(r.rss.idle)} / ${mb(r.rss.waiting)} / ${mb(r.rss.duringIntake)} / ${mb(r.rss.duringApproval)}`,
     ...cpuLines('intake', r.cpu.intake, r.emails),
