@@ -190,7 +190,9 @@ export async function probeArrivals(stack: TestStack, tag: string, busy: () => b
     timed.push(
       (async () => {
         for (let waited = 0; waited < 600_000; waited += 100) {
-          const n = await scalar(stack, `SELECT COUNT(*) AS n FROM emails WHERE subject LIKE ? AND status = 'awaiting_approval'`, [subject]);
+          const n = await scalar(stack, `SELECT COUNT(*) AS n FROM emails WHERE subject LIKE ? AND status = 'awaiting_approval'`, [
+            subject,
+          ]);
           if (n > 0) return void times.push(Date.now() - t0);
           await new Promise((r) => setTimeout(r, 100));
         }

@@ -105,7 +105,11 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
     ratioToTwin: r.twin ? r.intake.perSecond / r.twin.perSecond : null,
     sendSeconds: r.sends.ms / 1000,
     sendsPerSecond: r.sends.perSecond,
-    arrivalDuringDrainMs: { n: r.sends.arrivalsDuringDrain.length, p50: pct(r.sends.arrivalsDuringDrain, 50), p95: pct(r.sends.arrivalsDuringDrain, 95) },
+    arrivalDuringDrainMs: {
+      n: r.sends.arrivalsDuringDrain.length,
+      p50: pct(r.sends.arrivalsDuringDrain, 50),
+      p95: pct(r.sends.arrivalsDuringDrain, 95),
+    },
     smtpReceived: r.sends.received,
     duplicates: r.sends.duplicates,
     workers: workersJson(r.workers, r.emails, r.sends.approvals),

@@ -58,7 +58,7 @@ export function limitEmbedder(embedder: Embedder, concurrency = DEFAULT_EMBEDDER
     const first = waiting.shift() as Waiting;
     const batch = [first];
     let texts = first.texts.length;
-    for (let i = 0; i < waiting.length && texts < MERGED_TEXTS; ) {
+    for (let i = 0; i < waiting.length && texts < MERGED_TEXTS;) {
       const call = waiting[i]!;
       if (call.kind === first.kind && texts + call.texts.length <= MERGED_TEXTS) {
         batch.push(call);

@@ -166,10 +166,12 @@ test('the embedder limiter merges only calls of one kind, within 64 texts, and a
     limited.embed(['bad'], 'query'),
     limited.embed(['q2'], 'query'),
     limited.embed(many, 'passage'),
-  ].map((p) => p.then(
-    (v) => v.length,
-    (e: Error) => e.message,
-  ));
+  ].map((p) =>
+    p.then(
+      (v) => v.length,
+      (e: Error) => e.message,
+    ),
+  );
   release();
   await hold;
   assert.deepEqual(await Promise.all(calls), [1, 1, 'bad text', 1, 70]);
