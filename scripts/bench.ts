@@ -16,7 +16,10 @@ import { STEPS } from '../src/platform/contract';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../src/platform/temporal-connection';
+import type { Client } from '@temporalio/client';
 import { installSchedules, triggerPoll } from '../src/operations/schedules';
+import { installWatchers } from '../src/mailboxes/watchers';
+import { WATCHER_STATES } from '../src/platform/contract';
 import { startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { attributeFleetCpu } from './bench/cpu-attribution';
@@ -104,6 +107,16 @@ const awaiting = (stack: TestStack, n: number) => {
     return waiting >= n;
   };
 };
+
+/** The IMAP IDLE watcher of the bench's mailbox, started and idle (as `email-rag schedules install` leaves it). */
+async function watching(client: Client, stack: TestStack): Promise<void> {
+  await installWatchers(client, stack.config);
+  await waitFor(
+    'watcher idle',
+    async () =>
+      ((await stack.db.pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ?', [WATCHER_STATES.idle])) as unknown[]).length > 0,
+  );
+}
 
 async function main(): Promise<void> {
   if (opts.queue) {
@@ -232,8 +245,10 @@ async function main(): Promise<void> {
     const serverA0 = serverPid ? processCpu(serverPid) : 0;
     const othersA0 = othersNow();
     // Approvals arrive 32 at a time, as reviewers working through a queue send them; meanwhile single
-    // mails arrive over IDLE and are timed to a person (the drain must not starve new mail).
-    let draining = !opts['no-approve'];
+    // mails arrive over IDLE and are timed to a person (the drain must not starve new mail). The
+    // watcher starts only now: the intake above is timed from one poll over a full mailbox.
+    let draining = !opts['no-approve'] && stack.config.imap.idle;
+    if (draining) await watching(client, stack);
     const probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
     const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 32);
     const sent = progress('send steps finished');

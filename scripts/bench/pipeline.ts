@@ -189,13 +189,14 @@ export async function probeArrivals(stack: TestStack, tag: string, busy: () => b
     await stack.dovecot.deliver(MAILBOX_USER, raw);
     timed.push(
       (async () => {
-        for (let waited = 0; waited < 600_000; waited += 100) {
+        for (let waited = 0; waited < 120_000; waited += 100) {
           const n = await scalar(stack, `SELECT COUNT(*) AS n FROM emails WHERE subject LIKE ? AND status = 'awaiting_approval'`, [
             subject,
           ]);
           if (n > 0) return void times.push(Date.now() - t0);
           await new Promise((r) => setTimeout(r, 100));
         }
+        times.push(Number.POSITIVE_INFINITY); // not with a person after two minutes: shown, not hidden
       })(),
     );
     await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 2_000));
