@@ -6,7 +6,7 @@ import type { ThreadGraph } from './thread-graph.port';
 import type { Embedder } from './embedder.port';
 import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorBackfill, VectorIndex } from './vector-index.port';
 import type { RetrievalMethod } from './hybrid-ranking';
-import { emailPassages, retrievalProbe } from './passages';
+import { emailPassages, vectorProbe } from './passages';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';
 import { DependencyError, errorMessage } from '../platform/errors';
 import { organisationDomain } from './organisation';
@@ -121,7 +121,7 @@ export function createCompositeIndex(parts: CompositeIndexParts): VectorIndex {
   async function embedProbe(email: IndexableEmail): Promise<ProbeVector | undefined> {
     const { embedder } = parts;
     if (!embedder || (parts.method === 'words' && !parts.vector)) return undefined;
-    const probe = retrievalProbe(email);
+    const probe = vectorProbe(email);
     if (!probe) return { model: embedder.model, vector: null };
     try {
       const [vector] = await embedder.embed([probe], 'query');

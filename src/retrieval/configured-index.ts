@@ -16,6 +16,7 @@ import { readKnowledgeFolder } from './knowledge-folder.file';
 import { createMariaDbKnowledgeLedger } from './knowledge-ledger.mariadb';
 import { syncKnowledge, type KnowledgeSyncResult } from './knowledge-sync';
 import { limitEmbedder } from './limited-embedder';
+import { rememberVectors } from './vector-memory';
 import { createArangoGraph } from './thread-graph.arango';
 import type { ThreadGraph } from './thread-graph.port';
 import type { VectorIndex } from './vector-index.port';
@@ -37,7 +38,10 @@ export function configuredGraph(config: Config): ThreadGraph | undefined {
  * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
  */
 export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
-  const shared = embedder ? limitEmbedder(embedder, config.worker.concurrency.embedder) : undefined;
+  // Queries and passages are embedded alike unless the model wants them told apart (E5 prefixes, an input_type field).
+  const shared = embedder
+    ? rememberVectors(limitEmbedder(embedder, config.worker.concurrency.embedder), { kindsAlike: config.embedder.inputType === 'none' })
+    : undefined;
   const { method, minCosine } = config.retrieval;
   return createCompositeIndex({
     primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),

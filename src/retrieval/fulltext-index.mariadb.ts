@@ -3,7 +3,7 @@ import { contextCollector } from './context-collector';
 import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from './context-scope';
 import { DependencyError, errorMessage } from '../platform/errors';
 import { DEFAULT_MIN_COSINE, rankHybrid, type Match, type RetrievalMethod } from './hybrid-ranking';
-import { emailPassages, retrievalProbe } from './passages';
+import { emailPassages, retrievalProbe, vectorProbe } from './passages';
 import { decodeVector } from './vectors';
 import type { DraftContextItem } from './vector-index.port';
 import type { Embedder } from './embedder.port';
@@ -191,7 +191,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {
       const s = given ?? contextScope(email);
       const probe = retrievalProbe(email);
-      const vector = await probeVector(probe, probeGiven);
+      const vector = await probeVector(vectorProbe(email), probeGiven);
       const withVectors = vector !== null;
       const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
       const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[]) =>

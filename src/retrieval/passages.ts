@@ -56,3 +56,13 @@ export function emailPassages(email: {
 export function retrievalProbe(email: { subject: string; text: string }): string {
   return `${email.subject} ${email.text.slice(0, 1000)}`.trim();
 }
+
+/**
+ * The text a new email is searched with by meaning: its first passage, the very text its index
+ * step embedded (subject and the start of its text, quoted history left out). An embedder that
+ * embeds queries and passages alike (no E5 prefixes) then answers the probe from memory
+ * (vector-memory.ts) instead of a second request per email.
+ */
+export function vectorProbe(email: { subject: string; text: string }): string {
+  return emailPassages({ subject: email.subject, text: email.text })[0] ?? '';
+}

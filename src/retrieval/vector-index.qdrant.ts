@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'resolution-mode': 'import' };
 import { DependencyError, EmailRagError, PermanentError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
-import { emailPassages, retrievalProbe } from './passages';
+import { emailPassages, vectorProbe } from './passages';
 import type { DraftContextItem } from './vector-index.port';
 import { detectLanguage } from '../platform/language';
 import type { Embedder } from './embedder.port';
@@ -301,7 +301,7 @@ export function createQdrantIndex(settings: QdrantIndexSettings): QdrantIndex {
     async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {
       if (limit <= 0) return [];
       const s = given ?? contextScope(email);
-      const probe = retrievalProbe(email);
+      const probe = vectorProbe(email);
       const [vector] = probeGiven ? (probeGiven.vector ? [probeGiven.vector] : []) : probe ? await embedder.embed([probe], 'query') : [];
       if (vector) await ready(vector.length);
       else if (!(await exists())) return [];
