@@ -96,12 +96,14 @@ async function parked(queue: string): Promise<number> {
 
 test('one scheduled poll run starts all 250 waiting messages with a batch size of 100', async () => {
   const parkedQueue = `${stack.config.temporal.taskQueue}-parked-a`;
+  // A backlog with room for all 250: what is under test here is the batches, not the backlog (next test).
+  const config = loadConfig({ ...stack.env, BACKLOG_LIMIT: '500' });
   // The first run connects the mailbox (existing mail is left alone), then mail arrives.
-  const connect = await scheduledPoll(stack.config, parkedQueue);
+  const connect = await scheduledPoll(config, parkedQueue);
   assert.deepEqual(connect.result.started, []);
   await deliver(250, 'drain');
 
-  const { result, passes } = await scheduledPoll(stack.config, parkedQueue);
+  const { result, passes } = await scheduledPoll(config, parkedQueue);
   assert.equal(result.started.length, 250, JSON.stringify({ ...result, started: result.started.length }));
   assert.equal(new Set(result.started).size, 250);
   assert.equal(passes, 3, 'three passes of at most 100');
@@ -112,7 +114,7 @@ test('one scheduled poll run starts all 250 waiting messages with a batch size o
   assert.equal(await parked(parkedQueue), 250);
 
   // Nothing new: the next run takes one pass and starts nothing.
-  const idle = await scheduledPoll(stack.config, parkedQueue);
+  const idle = await scheduledPoll(config, parkedQueue);
   assert.deepEqual(idle.result.started, []);
   assert.equal(idle.passes, 1);
 });
