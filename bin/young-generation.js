@@ -5,8 +5,9 @@
 // per semi-space on a large host). A worker with 1,000 emails waiting then held about 230 MB more
 // than with 8 MB semi-spaces, at the same throughput (docs/performance.md). The main isolate
 // reads the size only from the command line, so `email-rag worker` replaces itself once with the
-// flag added (same process id, same environment), unless the flag was given already. The workflow
-// threads follow WORKER_SEMI_SPACE_MB through the worker's own configuration as well.
+// flag added (same process id, same environment), unless the flag was given already. V8 flags are
+// process-wide: the workflow threads follow. The configuration (src/operations/operations.config.ts)
+// validates WORKER_SEMI_SPACE_MB with the same default.
 
 const FLAG = '--max-semi-space-size';
 const DEFAULT_MB = 8;

@@ -18,16 +18,3 @@ import v8 from 'node:v8';
 export function applyHeapGrowth(percent: number): void {
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
-
-/**
- * Caps the young generation of the isolates created from here on (the workflow threads).
- *
- * Why: Node.js 24's V8 sizes the young generation from the machine's memory, up to 64 MB per
- * semi-space on a large host; the workflow thread, where a cache of 500 runs lives and every
- * activation allocates, then held some 200 MB more at the same throughput (docs/performance.md).
- * The main isolate is configured before any code runs: only `NODE_OPTIONS=--max-semi-space-size`
- * reaches it, which the container image sets.
- */
-export function applySemiSpace(mb: number): void {
-  if (mb > 0) v8.setFlagsFromString(`--max-semi-space-size=${mb}`);
-}

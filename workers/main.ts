@@ -6,7 +6,7 @@ import { createLogger, type LogLevel } from '../src/platform/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
-import { applyHeapGrowth, applySemiSpace } from './heap-growth';
+import { applyHeapGrowth } from './heap-growth';
 
 const logger = createLogger('worker');
 
@@ -16,7 +16,6 @@ const logger = createLogger('worker');
  */
 export async function runWorker(config: Config): Promise<void> {
   applyHeapGrowth(config.worker.heapGrowthPercent);
-  applySemiSpace(config.worker.semiSpaceMb);
   Runtime.install({
     telemetryOptions: telemetryOptions(config),
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
@@ -65,7 +64,8 @@ export async function runWorker(config: Config): Promise<void> {
     // Which Worker Deployment Version this process serves; runs pinned to it need it until they close.
     deployment: config.worker.deployment ? `${config.worker.deployment.name}/${config.worker.deployment.buildId}` : 'unversioned',
     heapGrowthPercent: config.worker.heapGrowthPercent || 'V8 default',
-    semiSpaceMb: config.worker.semiSpaceMb || 'V8 default',
+    // Set on the command line by bin/young-generation.js (or by the operator): V8 flags are process-wide.
+    semiSpace: [...process.execArgv, process.env.NODE_OPTIONS ?? ''].find((a) => a.includes('--max-semi-space-size')) ?? 'V8 default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.
     mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),

@@ -6,7 +6,7 @@
  */
 import { CASE_SIGNALS } from '../platform/contract';
 import { normaliseAddress } from '../retrieval/context-scope';
-import { CASE_STATUS, needsPerson, STATUS, type EmailStatus } from '../platform/domain';
+import { CASE_STATUS, hasEnded, needsPerson, STATUS, type EmailStatus } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
 import type { CaseSignalName, CaseSignals } from './case-signals.port';
 import type { CaseJoin, CaseStore } from './cases.port';
@@ -134,8 +134,7 @@ export async function caseAfterStatus(
 ): Promise<void> {
   if (!deps.case) return;
   // Only a mail reaching a person or settling moves its case: the steps between cost no lookup.
-  const settles = status === STATUS.sent || status === STATUS.rejected || status === STATUS.ignored || status === STATUS.failed;
-  if (!needsPerson(status) && !settles) return;
+  if (!needsPerson(status) && !hasEnded(status)) return;
   const caseId = await deps.case.cases.caseOf(emailId);
   if (!caseId) return;
   if (needsPerson(status)) {

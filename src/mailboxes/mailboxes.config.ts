@@ -15,8 +15,13 @@ import {
   type SecretRef,
 } from './mailbox-registry';
 
-/** BACKLOG_LIMIT's default: with each email's case, 400 runs, within the worker's default cache of 500. */
-export const DEFAULT_BACKLOG_LIMIT = 200;
+/**
+ * BACKLOG_LIMIT's default. An email of the backlog and its case are two runs in a worker's cache
+ * (500 by default): a backlog that does not fit makes each email's next task replay its evicted
+ * run (docs/performance.md).
+ */
+const DEFAULT_BACKLOG_LIMIT = 200;
+
 export interface ImapSettings {
   host: string;
   port: number;
@@ -105,8 +110,6 @@ function readImap(v: EnvValues, needSecrets: boolean): ImapSettings {
     importHistory: v.boolean('IMAP_IMPORT_HISTORY', false),
     maxMessageBytes: v.intInRange('MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024),
     pollBatchSize: v.intInRange('IMAP_POLL_BATCH_SIZE', 100, 1, 10_000),
-    // An email of the backlog and its case are two runs in a worker's cache (500 by default): a
-    // backlog that does not fit makes each email's next task replay its evicted run (docs/performance.md).
     backlogLimit: v.intInRange('BACKLOG_LIMIT', DEFAULT_BACKLOG_LIMIT, 1),
     idle: v.boolean('IMAP_IDLE', true),
   };

@@ -15,8 +15,9 @@ export interface WorkerSettings {
    */
   heapGrowthPercent: number;
   /**
-   * The largest semi-space of V8's young generation in each workflow thread and later isolate, in
-   * MB (WORKER_SEMI_SPACE_MB); 0 keeps V8's own choice. See workers/heap-growth.ts.
+   * The largest semi-space of V8's young generation, in MB (WORKER_SEMI_SPACE_MB, default 8 as in
+   * bin/young-generation.js, which applies it before the worker starts); 0 keeps V8's own choice.
+   * Read here so that a wrong value stops the start with its name.
    */
   semiSpaceMb: number;
   /** Concurrent activities per cost class (each has its own task queue). */

@@ -42,6 +42,10 @@ export function needsPerson(status: string): status is NeedsPersonStatus {
 /** The email's run ended: nothing further happens unless a person pulls it back. */
 export const ENDED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.failed, STATUS.ignored] as const);
 export type EndedStatus = (typeof ENDED_STATUSES)[number];
+/** Whether an email in `status` has ended (its case then settles or moves on). */
+export function hasEnded(status: string): status is EndedStatus {
+  return (ENDED_STATUSES as readonly string[]).includes(status);
+}
 
 /** Statuses in which an email is still work for the pipeline (its backlog): neither waiting for a person nor ended. */
 export type UnfinishedStatus = Exclude<EmailStatus, NeedsPersonStatus | EndedStatus>;
