@@ -6,7 +6,6 @@
  * Real Dovecot (oauth2 passdb) and MariaDB; the identity provider is a double.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,7 +17,6 @@ import { loadConfig, type Config } from '../../src/config';
 import { EmailRagError } from '../../src/platform/errors';
 import { imapEmailId } from '../../src/platform/domain';
 import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
-import { dovecotPaths } from '../support/services/tool-paths';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 
@@ -80,7 +78,7 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
   idp.revokeRefreshToken(readFileSync(tokenFile, 'utf8').trim());
   idp.revokeAccessTokens();
   // The worker's idle IMAP session ends (as it does after 30 s): the next poll must log in again.
-  execFileSync(dovecotPaths().doveadm, ['-c', stack.dovecot.configFile, 'kick', ANNA]);
+  await stack.dovecot.kick(ANNA);
   const asked = idp.counts.token.refresh_token ?? 0;
   const err = await h.run('poll-anna-2', h.activities.pollMailbox, { mailboxId: 'anna' }).then(
     () => assert.fail('expected the poll to fail'),

@@ -67,6 +67,7 @@ describe('a real OpenAI-compatible server (llama.cpp, SmolLM2-135M)', { skip: re
         subject: { ...p.subject, maxLength: 80 },
         body: { ...p.body, maxLength: 300 },
         used_source_ids: { ...p.used_source_ids, maxItems: 2, items: { type: 'string', maxLength: 40 } },
+        answered_case_mails: { ...p.answered_case_mails, maxItems: 2, items: { type: 'string', maxLength: 40 } },
       },
     };
     const client = new OpenAI({ baseURL: server.baseUrl, apiKey: 'not-needed', maxRetries: 0, timeout: 300_000 });
@@ -82,11 +83,12 @@ describe('a real OpenAI-compatible server (llama.cpp, SmolLM2-135M)', { skip: re
       subject: string;
       body: string;
       used_source_ids: string[];
+      answered_case_mails: string[];
       confidence: unknown;
     };
     assert.deepEqual(Object.keys(raw).sort(), [...DRAFT_JSON_SCHEMA.required].sort());
     assert.ok(['critical', 'high', 'normal', 'low'].includes(raw.priority_suggestion));
-    assert.ok(raw.subject.length <= 80 && raw.body.length <= 300 && raw.used_source_ids.length <= 2);
+    assert.ok(raw.subject.length <= 80 && raw.body.length <= 300 && raw.used_source_ids.length <= 2 && raw.answered_case_mails.length <= 2);
     // Numbers are typed but not ranged by the grammar (a confidence of 1000000 was seen): the drafter clamps it.
     assert.equal(typeof raw.confidence, 'number');
 

@@ -41,6 +41,11 @@ export interface DovecotServer {
   stop(): Promise<void>;
   /** Drops one raw RFC 822 message into `mailbox` (default INBOX, created when missing) of `user`, as a delivery would. */
   deliver(user: string, raw: Buffer | string, mailbox?: string): Promise<void>;
+  /**
+   * Ends every IMAP session of `user` (`doveadm kick`) and returns once Dovecot lists none: kick
+   * only signals the imap processes, and one still answers commands until it handles the signal.
+   */
+  kick(user: string): Promise<void>;
 }
 
 /** Who runs what: Dovecot refuses to run mail processes as root. */
@@ -166,6 +171,17 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
         if (!(err instanceof Error && err.message.includes("Mailbox doesn't exist"))) throw err;
         await run(tools.doveadm, ['-c', paths.config, 'mailbox', 'create', '-s', '-u', user, mailbox]);
         await save();
+      }
+    },
+    async kick(user) {
+      await run(tools.doveadm, ['-c', paths.config, 'kick', user]).catch((err: Error) => {
+        // doveadm kick exits non-zero when no session was left to kick.
+        if (!/no users? (were )?kicked|not found/i.test(err.message)) throw err;
+      });
+      for (const started = Date.now(); ; await sleep(50)) {
+        const who = await output(tools.doveadm, ['-c', paths.config, 'who', user]);
+        if (!who.split('\n').some((line) => line.startsWith(`${user} `))) return;
+        if (Date.now() - started > 10_000) throw new Error(`${user}'s IMAP sessions still open 10 s after doveadm kick:\n${who}`);
       }
     },
   };
@@ -353,6 +369,15 @@ function run(command: string, args: string[], stdin?: Buffer): Promise<void> {
     });
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(stdin);
+  });
+}
+
+function output(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { timeout: 30_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${path.basename(command)} ${args.slice(2).join(' ')} failed: ${String(stderr).trim() || err.message}`));
+      else resolve(String(stdout));
+    });
   });
 }
 

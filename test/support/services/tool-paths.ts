@@ -124,7 +124,7 @@ function missing(what: string, alternative: string): never {
  * so it is not part of the default setup, and the tests that need it say how to get it.
  */
 export function realModelServer(): { server: string; model: string } | undefined {
-  const server = fromEnv('LLAMA_SERVER') ?? inProject('.tools/llm/llama.cpp-11434.0.0/bin/llama-server');
+  const server = fromEnv('LLAMA_SERVER') ?? inProject('.tools/llm/llama.cpp-11434.0.0-portable/bin/llama-server');
   const modelFile = process.env.LLAMA_MODEL?.trim() || path.join(projectRoot, '.tools/llm/models/SmolLM2-135M-Instruct.Q4_1.gguf');
   return server && fs.existsSync(modelFile) ? { server, model: path.resolve(modelFile) } : undefined;
 }
