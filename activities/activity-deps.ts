@@ -19,6 +19,7 @@ import type { WorkflowSignals, WorkflowStarter } from '../src/email/workflow-sta
 import type { CaseReplySettler } from '../src/cases/case-replies.port';
 import type { CaseSummaryStore } from '../src/cases/case-summaries.port';
 import type { CaseDeps } from '../src/cases/case.activities';
+import type { CaseDesk } from '../src/cases/case-desk';
 import type { CaseRoutingDeps } from '../src/cases/case-routing.activities';
 import type { IdleDeps } from '../src/mailboxes/watch.activities';
 import type { RetentionDeps } from '../src/privacy/retention.activities';
@@ -100,6 +101,11 @@ export interface ActivityDeps {
   attachmentText?: AttachmentTextReader;
   /** The knowledge folder (KNOWLEDGE_DIR), when configured: brought in line on the re-index sync. */
   knowledge?: { sync(): Promise<{ added: string[]; updated: string[]; removed: string[]; unchanged: number } | null> };
+  /**
+   * What an email's steps do for its case (route, judge, plan, wake the clock); built by
+   * createActivities from the case activities, not by the wiring. Absent with cases off.
+   */
+  caseDesk?: CaseDesk;
   /** Case deadlines (planning, reminder, escalation); absent: a worker that runs no case workflows. */
   caseDeadlines?: CaseDeadlinePorts;
   /** Earned autonomy (AUTONOMY_FILE, the switch); absent: every draft waits for a person. */

@@ -4,6 +4,10 @@ import { createCaseDeadlineActivities } from '../src/cases/case-deadline.activit
 import { createCaseSummaryActivities } from '../src/cases/case-summary.activities';
 import { createCaseRoutingActivities } from '../src/cases/case-routing.activities';
 import { createCaseTurnActivities } from '../src/cases/case-turn.activities';
+import { createCaseClockActivities } from '../src/cases/case-clock.activities';
+import { createCaseDesk } from '../src/cases/case-desk';
+import { CASE_AUDIT_EVENTS } from '../src/cases/cases.contract';
+import { errorMessage } from '../src/platform/errors';
 import { createCleanupActivities } from '../src/operations/cleanup.activities';
 import { createRetentionActivities } from '../src/privacy/retention.activities';
 import type { ActivityDeps } from './activity-deps';
@@ -17,8 +21,35 @@ import { createSendActivities } from '../src/email/send.activities';
 import { createStatusActivities, withRecordedStatus } from '../src/email/status.activities';
 import { createWatchActivities } from '../src/mailboxes/watch.activities';
 
+/** The case activities: the case workflow's and the clock's, and the parts of the email steps' desk. */
+function createCasesActivities(deps: ActivityDeps) {
+  return {
+    ...createCaseActivities(deps),
+    ...createCaseSummaryActivities({ ...deps, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
+    ...createCaseRoutingActivities(deps.caseRouting),
+    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case clock's acts).
+    ...createCaseDeadlineActivities(deps),
+    ...createCaseClockActivities(deps),
+    ...(deps.autonomy
+      ? createAutonomyActivities({
+          ...deps.autonomy,
+          autonomy: deps.autonomy.store,
+          messages: deps.messages,
+          drafts: deps.drafts,
+          attachments: deps.attachments,
+          audit: deps.audit,
+        })
+      : autonomyOff()),
+  };
+}
+
 /** Every activity of the pipeline, built from its dependencies. */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(given: ActivityDeps) {
+  const cases = createCasesActivities(given);
+  // The desk joins the very object the steps read (not a copy): ports swapped on it later, as tests
+  // do with their recording doubles, reach every step.
+  const deps: ActivityDeps = given;
+  if (given.case) deps.caseDesk = caseDeskOf(given, cases);
   const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
   const status = createStatusActivities(deps);
   const ingest = createIngestActivities(
@@ -31,23 +62,6 @@ export function createActivities(deps: ActivityDeps) {
   );
   const draft = createDraftActivities(deps);
   const send = createSendActivities(deps);
-  const cases = {
-    ...createCaseActivities(deps),
-    ...createCaseSummaryActivities({ ...deps, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
-    ...createCaseRoutingActivities(deps.caseRouting),
-    // Case deadlines: planCaseDeadline, remindCase, escalateCase (the case workflow's timers).
-    ...createCaseDeadlineActivities(deps),
-    ...(deps.autonomy
-      ? createAutonomyActivities({
-          ...deps.autonomy,
-          autonomy: deps.autonomy.store,
-          messages: deps.messages,
-          drafts: deps.drafts,
-          attachments: deps.attachments,
-          audit: deps.audit,
-        })
-      : autonomyOff()),
-  };
   return {
     ...createPollActivities(deps),
     // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
@@ -72,6 +86,29 @@ export function createActivities(deps: ActivityDeps) {
     ...createCaseTurnActivities({ ...cases, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
     ...status,
   };
+}
+
+/** The email steps' side of cases (src/cases/case-desk.ts), made of the case activities above. */
+function caseDeskOf(deps: ActivityDeps, cases: ReturnType<typeof createCasesActivities>) {
+  // Ports read on use, not captured: tests swap them for recording doubles after construction.
+  return createCaseDesk({
+    routeCase: cases.routeCase,
+    autonomyVerdict: cases.autonomyVerdict,
+    summaryDue: cases.summaryDue,
+    ...(deps.caseDeadlines ? { planCaseDeadline: cases.planCaseDeadline } : {}),
+    clock: {
+      lowerNextWake: (at) => deps.caseDeadlines?.clock.lowerNextWake(at) ?? Promise.resolve(false),
+      wake: () => deps.case?.caseSignals.wakeClock() ?? Promise.resolve(),
+    },
+    wakeFailed: (caseId, err) =>
+      deps.audit.record({
+        emailId: null,
+        correlationId: caseId,
+        eventType: CASE_AUDIT_EVENTS.signalFailed,
+        errorClass: 'dependency',
+        message: `the case clock was not woken for ${caseId}: ${errorMessage(err)}; it finds the case on its next round`,
+      }),
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

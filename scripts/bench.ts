@@ -12,7 +12,7 @@
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
-import { STEPS } from '../src/platform/contract';
+import { STEPS, CASE_CLOCK } from '../src/platform/contract';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../src/platform/temporal-connection';
@@ -273,7 +273,9 @@ async function main(): Promise<void> {
     const [caseRow] = batchIds[0]
       ? ((await stack.db.pool.query('SELECT case_id FROM emails WHERE id = ?', [batchIds[0]])) as Array<{ case_id: string | null }>)
       : [];
+    // Since 1.4 a case runs a workflow only for an automatic send or a summary: none here, as a rule.
     if (caseRow?.case_id) histories.caseRun = await historyShape(client, caseRow.case_id).catch(() => undefined);
+    histories.caseClock = await historyShape(client, CASE_CLOCK.workflowId).catch(() => undefined);
     const smtp = smtpCopies(stack);
     await sleep(1_000);
     const trouble = (await stack.db.pool.query(

@@ -10,6 +10,10 @@ import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
 import { COST_CLASSES, type CostClass } from '../src/platform/activity-profiles.workflow';
+import { createLogger } from '../src/platform/logger';
+import { errorMessage } from '../src/platform/errors';
+
+const logger = createLogger('worker');
 
 /** Without a prebuilt bundle the worker bundles the workflows itself, with the build's options. */
 function bundleAtStart() {
@@ -117,6 +121,13 @@ async function assembleWorker(
     embedding,
     syncKnowledge: () => deps.syncKnowledge(),
     run() {
+      // The case clock runs wherever workers with cases do: woken (or started) once per start, so
+      // a clock an operator terminated comes back with the next worker.
+      if (!runPromise && deps.activities.case) {
+        deps.activities.case.caseSignals
+          .wakeClock()
+          .catch((err: unknown) => logger.warn('case clock not woken at start', { error: errorMessage(err) }));
+      }
       runPromise ??= Promise.all(all.map((w) => w.run()))
         .then(() => undefined)
         .finally(() => (closing ??= closeAll()));

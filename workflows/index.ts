@@ -3,3 +3,4 @@ export * from '../src/mailboxes/imap-poll.workflow';
 export * from '../src/operations/cleanup.workflow';
 export * from '../src/mailboxes/mailbox-watch.workflow';
 export * from '../src/cases/case.workflow';
+export * from '../src/cases/case-clock.workflow';

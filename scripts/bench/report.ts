@@ -30,7 +30,7 @@ export interface BenchReport {
   starts: { firstMs: number; lastMs: number } | null;
   /** History of one batch email (to awaiting approval; `sent`: the same one after its reply left) and of one twin workflow. */
   /** `caseRun`: the case workflow of that email once its reply left (what the case feature costs the server per email). */
-  histories: { email?: HistoryShape; sent?: HistoryShape; twin?: HistoryShape; caseRun?: HistoryShape };
+  histories: { email?: HistoryShape; sent?: HistoryShape; twin?: HistoryShape; caseRun?: HistoryShape; caseClock?: HistoryShape };
   /** Queue-row runtimes (ms) per step: the single email's, and the batch's. */
   stepsSingle: Record<string, number[]>;
   stepsBatch: Record<string, number[]>;
@@ -212,11 +212,12 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
             summary.historyEvents.approvalToSent.sequence.join(' '),
         ]
       : []),
-    ...(r.histories.caseRun
-      ? [
-          `history events, its case workflow (after sent)`.padEnd(47) +
-            `${r.histories.caseRun.events}: ${r.histories.caseRun.sequence.join(' ')}`,
-        ]
+    r.histories.caseRun
+      ? `history events, its case workflow (after sent)`.padEnd(47) +
+        `${r.histories.caseRun.events}: ${r.histories.caseRun.sequence.join(' ')}`
+      : `history events, its case workflow`.padEnd(47) + 'none (no automatic send, no summary: the case clock keeps its deadline)',
+    ...(r.histories.caseClock
+      ? [`history events, the case clock (whole run)`.padEnd(47) + `${r.histories.caseClock.events} for all cases`]
       : []),
     ...stepTable(r),
     `audit rows other than status changes           ${

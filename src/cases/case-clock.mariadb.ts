@@ -1,5 +1,6 @@
 import { CASE_SETTLED_STATUSES, type Priority } from '../platform/domain';
-import type { CaseClock, CaseClockRow, CaseEventRecord } from './case-clock.port';
+import type { CaseClock, CaseClockDue, CaseClockRow, CaseEventRecord } from './case-clock.port';
+import { CASE_CLOCK_DUE } from './cases.contract';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 import { insertCaseEvent } from './case-events.mariadb';
 import { inTransaction } from '../platform/transaction.mariadb';
@@ -24,6 +25,12 @@ interface Row {
 
 /** The case runs: open and a customer's mail unanswered. */
 const RUNNING = `status = 'open' AND waiting_since IS NOT NULL`;
+/** A running case whose stored deadline was not planned for its current wait and priority. */
+const UNPLANNED = `${RUNNING} AND (due_at IS NULL OR NOT (deadline_basis <=> waiting_since) OR NOT (deadline_priority <=> priority))`;
+/** When a case waiting for its customer closes: CASE_WINDOW_DAYS after our last reply (closeIfQuiet's rule). */
+const QUIET_FROM = `COALESCE(last_reply_at, opened_at)`;
+/** The case_clock table's one row. */
+const CLOCK_ROW = 1;
 
 /**
  * Runs `update` and, when it changed the row, records `event`, in one transaction: a crash
@@ -153,6 +160,73 @@ export function createMariaDbCaseClock(pool: Pool): CaseClock {
       // The driver returns JSON columns as text or as parsed objects depending on the server.
       const details = typeof d === 'string' ? (JSON.parse(d) as Record<string, unknown>) : ((d as Record<string, unknown> | null) ?? null);
       return { details };
+    },
+
+    async due(now, windowDays, limit) {
+      // Four small reads on (status, …) indexes; a backlog larger than `limit` is taken on the next round.
+      const read = async (kind: CaseClockDue['kind'], sql: string, params: unknown[]): Promise<CaseClockDue[]> => {
+        const rows = await query<Array<{ id: string; due_at: Date | null }>>(pool, 'reading what the case clock has due', sql, [
+          ...params,
+          limit,
+        ]);
+        return rows.map((r) => ({ caseId: r.id, kind, dueAt: r.due_at }));
+      };
+      return [
+        ...(await read(CASE_CLOCK_DUE.plan, `SELECT id, NULL AS due_at FROM cases WHERE ${UNPLANNED} ORDER BY id LIMIT ?`, [])),
+        ...(await read(
+          CASE_CLOCK_DUE.remind,
+          `SELECT id, due_at FROM cases WHERE ${RUNNING} AND remind_at <= ? AND reminded_at IS NULL AND due_at IS NOT NULL ORDER BY remind_at LIMIT ?`,
+          [now],
+        )),
+        ...(await read(
+          CASE_CLOCK_DUE.breach,
+          `SELECT id, due_at FROM cases WHERE ${RUNNING} AND due_at <= ? AND breached_at IS NULL ORDER BY due_at LIMIT ?`,
+          [now],
+        )),
+        ...(await read(
+          CASE_CLOCK_DUE.close,
+          `SELECT id, NULL AS due_at FROM cases WHERE status = 'waiting_for_customer' AND ${QUIET_FROM} <= ? - INTERVAL ? DAY ORDER BY ${QUIET_FROM} LIMIT ?`,
+          [now, windowDays],
+        )),
+      ];
+    },
+
+    async nextDue(now, windowDays) {
+      const rows = await query<Array<{ at: Date | null }>>(
+        pool,
+        'reading when the case clock is due next',
+        `SELECT MIN(at) AS at FROM (
+           (SELECT MIN(remind_at) AS at FROM cases WHERE ${RUNNING} AND remind_at > ? AND reminded_at IS NULL)
+           UNION ALL (SELECT MIN(due_at) FROM cases WHERE ${RUNNING} AND due_at > ? AND breached_at IS NULL)
+           UNION ALL (SELECT MIN(${QUIET_FROM}) + INTERVAL ? DAY FROM cases WHERE status = 'waiting_for_customer')
+         ) t`,
+        [now, now, windowDays],
+      );
+      return rows[0]?.at ?? null;
+    },
+
+    async setNextWake(at) {
+      await query(pool, 'recording when the case clock wakes', 'UPDATE case_clock SET next_wake_at = ? WHERE id = ?', [at, CLOCK_ROW]);
+    },
+
+    async lowerNextWake(at) {
+      // Read first: nearly every plan is later than the clock's next wake, and a read takes no row lock.
+      const rows = await query<Array<{ next_wake_at: Date | null }>>(
+        pool,
+        'reading when the case clock wakes',
+        'SELECT next_wake_at FROM case_clock WHERE id = ?',
+        [CLOCK_ROW],
+      );
+      const known = rows[0]?.next_wake_at ?? null;
+      if (known !== null && known.getTime() <= at.getTime()) return false;
+      // Conditional in the statement too: two steps lowering it at once both see it lowered only if each did.
+      const res = await query<{ affectedRows: number }>(
+        pool,
+        'moving the case clock earlier',
+        'UPDATE case_clock SET next_wake_at = ? WHERE id = ? AND (next_wake_at IS NULL OR next_wake_at > ?)',
+        [at, CLOCK_ROW, at],
+      );
+      return res.affectedRows > 0;
     },
   };
 }

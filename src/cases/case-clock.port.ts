@@ -1,4 +1,5 @@
 import type { CaseStatus, Priority } from '../platform/domain';
+import type { CaseClockDueKind } from './cases.contract';
 
 /** What the deadline activities read of a case (a `cases` row). */
 export interface CaseClockRow {
@@ -20,6 +21,14 @@ export interface CaseClockRow {
   deadlinePriority: Priority | null;
   /** The case's oldest email still waiting for our answer (not sent, rejected or ignored); else its oldest email. */
   oldestWaitingEmailId: string | null;
+}
+
+/** One thing due on the case clock. */
+export interface CaseClockDue {
+  caseId: string;
+  kind: CaseClockDueKind;
+  /** The due time a reminder or breach is for; null for plan and close. */
+  dueAt: Date | null;
 }
 
 /** One row of a case's history; lands once per `eventKey`. */
@@ -69,4 +78,19 @@ export interface CaseClock {
   addEvent(event: CaseEventRecord): Promise<boolean>;
   /** A history row by its key, or null. */
   event(eventKey: string): Promise<{ details: Record<string, unknown> | null } | null>;
+  /**
+   * What is due at `now`, at most `limit` of each kind: running cases to plan, reminders and due
+   * times that passed (not yet reminded / breached), cases waiting for their customer longer than
+   * `windowDays` since our last reply.
+   */
+  due(now: Date, windowDays: number, limit: number): Promise<CaseClockDue[]>;
+  /** The earliest reminder, due time or quiet close after `now`; null: nothing is planned. */
+  nextDue(now: Date, windowDays: number): Promise<Date | null>;
+  /** The case clock's own record of when it wakes next (null: not known, e.g. it never ran). */
+  setNextWake(at: Date | null): Promise<void>;
+  /**
+   * Lowers the clock's next wake to `at` when that is earlier than the one recorded, or none is:
+   * true when it did, and the clock must be woken to plan its timer again.
+   */
+  lowerNextWake(at: Date): Promise<boolean>;
 }

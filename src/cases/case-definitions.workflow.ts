@@ -69,12 +69,10 @@ export type AutonomyVerdict = Awaited<ReturnType<CaseActivities['autonomyVerdict
 
 /**
  * One wake-up of a case, read and decided in one local activity (caseTurn): the ready drafts
- * routed and judged for an automatic send, the case's state and, while it is open, its clock.
+ * routed and judged for an automatic send, and the case's state (its clock is the case clock's).
  */
 export interface CaseTurn {
   state: CaseState;
-  /** Null unless the case is open (only an open case has a response target running). */
-  clock: CaseClock | null;
   /** One per ready draft, in order; null for a mail without a draft (a person writes it). */
   verdicts: Array<AutonomyVerdict | null>;
   /** The case has mails its stored summary does not cover yet: summariseCase runs (an activity, it may ask the model). */

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { CASE_REPLY, FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
+import { CASE_CLOCK, CASE_REPLY, FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
 import { TransientError } from '../platform/errors';
 import type { CaseSignals } from './case-signals.port';
 
@@ -24,6 +24,19 @@ export function createTemporalCaseSignals(client: Client, taskQueue: string): Ca
         });
       } catch (err) {
         throw unavailable(`the ${signal} signal for ${caseId}`, err);
+      }
+    },
+    async wakeClock() {
+      try {
+        await client.workflow.signalWithStart(WORKFLOW_TYPES.caseClock, {
+          workflowId: CASE_CLOCK.workflowId,
+          taskQueue,
+          args: [{}],
+          signal: CASE_CLOCK.wake,
+          signalArgs: [],
+        });
+      } catch (err) {
+        throw unavailable(`the ${CASE_CLOCK.wake} signal`, err);
       }
     },
     async caseReplySent(emailId, payload) {

@@ -6,11 +6,10 @@
  * runs the case's workflow task, and the history gets one marker. The summary stays an activity of
  * its own, run only when due, because it may wait for the model.
  */
-import { CASE_STATUS } from '../platform/domain';
 import { SUMMARY_STEP_MARGIN_MS } from './case-summary.activities';
 import type { CaseActivities, CaseTurn, CaseTurnActivities, ReadyDraft } from './case-definitions.workflow';
 
-export interface CaseTurnParts extends Pick<CaseActivities, 'routeCase' | 'autonomyVerdict' | 'caseState' | 'planCaseDeadline'> {
+export interface CaseTurnParts extends Pick<CaseActivities, 'routeCase' | 'autonomyVerdict' | 'caseState'> {
   /** Whether the case has mails its summary does not cover yet (no model is asked here). */
   summaryDue(i: { caseId: string }): Promise<boolean>;
   /** The model's time for a summary (LLM_SUMMARY_TIMEOUT_MS): the summary step's timeout follows it. */
@@ -27,10 +26,9 @@ export function createCaseTurnActivities(parts: CaseTurnParts): CaseTurnActiviti
       }
       const summaryDue = ready.length > 0 && (await parts.summaryDue({ caseId }));
       const state = await parts.caseState({ caseId });
-      const clock = state.status === CASE_STATUS.open ? await parts.planCaseDeadline({ caseId }) : null;
       // The workflow cannot read the configuration: the summary step's timeout comes with the turn.
       const step = summaryDue && parts.summaryTimeoutMs ? { summaryStepMs: parts.summaryTimeoutMs + SUMMARY_STEP_MARGIN_MS } : {};
-      return { state, clock, verdicts, summaryDue, ...step };
+      return { state, verdicts, summaryDue, ...step };
     },
   };
 }

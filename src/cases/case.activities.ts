@@ -2,7 +2,8 @@
  * Cases: a correspondent's open work. A mail joins its case in the index step (its thread's case,
  * else the correspondent's open case, else a new one); the case's other waiting drafts were
  * written without it and are drafted again with it; every status an email of the case reaches
- * moves the case's clock and tells its workflow. The case workflow (`case-…`) keeps the timers.
+ * moves the case's clock (src/cases/case-desk.ts). The case clock keeps every case's deadline on one
+ * timer; a case workflow (`case-…`) runs only while its case has work over time of its own.
  */
 import { CASE_SIGNALS } from '../platform/contract';
 import { normaliseAddress } from '../retrieval/context-scope';
@@ -13,6 +14,7 @@ import type { CaseJoin, CaseStore } from './cases.port';
 import type { DraftContextItem } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
+import type { CaseDesk } from './case-desk';
 import { correlationId } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';
 import { CASE_AUDIT_EVENTS } from './cases.contract';
@@ -30,7 +32,7 @@ export interface CaseDeps {
   windowDays: number;
 }
 
-type Deps = Pick<ActivityDeps, 'messages' | 'audit' | 'signals' | 'mailboxes'> & { case?: CaseDeps };
+type Deps = Pick<ActivityDeps, 'messages' | 'audit' | 'signals' | 'mailboxes'> & { case?: CaseDeps; caseDesk?: CaseDesk };
 
 /** Tells the case workflow; a Temporal that is away costs the case a timely reminder, never the email its step. */
 async function tell(
@@ -99,10 +101,8 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
       eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
     });
   }
-  // A case opened by this mail has no workflow yet, and needs none before the mail reaches a
-  // person: its first draft ready (or its need of a person) starts it, and the deadline counts
-  // from the mail's arrival all the same. Most cases are one mail: this saves each a wake-up.
-  if (!joined.opened) await tell(deps, joined.caseId, CASE_SIGNALS.emailJoined, { emailId: email.id }, email.id);
+  // The deadline counts from the mail's arrival: planned now, for the case clock to keep.
+  await deps.caseDesk?.clockMoved(joined.caseId);
   return joined;
 }
 
@@ -128,7 +128,7 @@ export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRec
  * the case settles them.
  */
 export async function caseAfterStatus(
-  deps: Pick<ActivityDeps, 'audit' | 'case' | 'caseReplies'>,
+  deps: Pick<ActivityDeps, 'audit' | 'case' | 'caseReplies'> & { caseDesk?: CaseDesk },
   emailId: string,
   status: EmailStatus,
 ): Promise<void> {
@@ -139,18 +139,17 @@ export async function caseAfterStatus(
   if (!caseId) return;
   if (needsPerson(status)) {
     const draft = await deps.case.cases.currentDraft(emailId);
-    await tell(
-      deps,
-      caseId,
-      CASE_SIGNALS.draftReady,
-      { emailId, draftId: draft?.id ?? null, category: draft?.category, language: draft?.language },
-      emailId,
-    );
+    const ready = { emailId, draftId: draft?.id ?? null, category: draft?.category, language: draft?.language };
+    // Routed and judged here; the case workflow starts only for an automatic send or a summary.
+    const { needsWorkflow } = deps.caseDesk ? await deps.caseDesk.mailReady(caseId, ready) : { needsWorkflow: true };
+    if (needsWorkflow) await tell(deps, caseId, CASE_SIGNALS.draftReady, ready, emailId);
     return;
   }
   const row = await deps.case.cases.refresh(caseId, `${emailId} is ${status}`);
   if (status === STATUS.sent) await deps.caseReplies?.settle(emailId);
-  if (row && row.status !== CASE_STATUS.closed) await tell(deps, caseId, CASE_SIGNALS.caseChanged, { emailId, status }, emailId);
+  // A reply pauses the clock, a settled mail may leave another waiting: planned again. A case
+  // workflow still waiting to send this mail automatically finds it decided (its Update is refused).
+  if (row && row.status !== CASE_STATUS.closed) await deps.caseDesk?.clockMoved(caseId);
 }
 
 /** What the case workflow asks between its timers. */

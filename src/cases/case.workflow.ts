@@ -1,15 +1,16 @@
 /**
- * One case: a correspondent's open work (workflow id = the case id). Started by the first signal
- * of its case (signal-with-start from the activities): a mail joined, a draft is ready, the clock
- * moved. It owns what happens over time, with durable timers:
+ * One case's work over time (workflow id = the case id). Started by a signal (signal-with-start)
+ * when a case needs it; the email's own steps route the case and judge each draft, and the case
+ * clock (src/cases/case-clock.workflow.ts) keeps every case's deadline, so since 1.4 a case
+ * workflow runs only while its case has:
  *
- *   route and summarise each ready draft → send it automatically after a grace period when the
- *   mailbox's policy allows → remind before the response target → escalate at the breach →
- *   close once the customer stayed quiet after our reply
+ *   an automatic send in its grace period (a qualifying draft, sent unless a person stops it or
+ *   decides first) → a summary to write for the case's handover → nothing left: it ends
  *
  * The emails keep their own workflows and decisions; the case workflow only reads the case's
  * row and acts through activities (an automatic send is an `approve` Update bound to the draft id,
- * so a person's decision in between always wins).
+ * so a person's decision in between always wins). Runs started by 1.3 keep 1.3's way: they also
+ * plan, remind, escalate and close (runAsIn13).
  */
 import {
   condition,
@@ -31,7 +32,6 @@ import {
   emailJoinedSignal,
   stopAutoSendSignal,
   type CaseActivities,
-  type CaseClock,
   type CaseState,
   type CaseTurnActivities,
   type CaseView,
@@ -96,27 +96,25 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   });
   setHandler(caseQuery, () => view);
 
-  /** The ready drafts taken, the case's state and (1.4) its clock. */
-  const takeTurn = async (): Promise<{ state: CaseState; clock?: CaseClock | null }> => {
-    if (!oneTurn) {
-      while (ready.length > 0) await takeReadyDraft(acts, view, ready.shift() as Ready);
-      return { state: await acts.caseState({ caseId }) };
-    }
+  const ctx: CaseRun = { acts, view, ready, shown, news: () => news, seen: () => void (news = false) };
+  if (!oneTurn) return runAsIn13(ctx);
+  /** The ready drafts taken (routed and judged again: an earlier judgement may have been for an older draft) and the case's state. */
+  const takeTurn = async (): Promise<CaseState> => {
     const taken = ready.splice(0);
     const turn = await caseTurn({ caseId, ready: taken });
     taken.forEach((r, i) => applyVerdict(view, r, turn.verdicts[i] ?? null));
     if (turn.summaryDue) await summaryActs(turn.summaryStepMs).summariseCase({ caseId });
-    return turn;
+    return turn.state;
   };
-
   for (;;) {
     news = false;
-    const { state, clock } = await takeTurn();
+    const state = await takeTurn();
     view.status = state.status;
     showCase(shown, state);
-    if (state.status === CASE_STATUS.closed && view.pending.length === 0) return { caseId, status: state.status };
-    const next = await actOnClock(acts, view, state.closeAt, clock);
+    const next = await sendWhatIsDue(acts, view);
     if (next === 'acted') continue;
+    // Nothing to send later and nothing new: the case clock keeps the rest.
+    if (next === null && ready.length === 0) return { caseId, status: state.status };
     await condition(() => news || ready.length > 0, next === null ? undefined : Math.max(1, next - Date.now()));
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > EVENTS_PER_RUN) {
       // Signals that arrived in this task are handled first: none is carried away unseen.
@@ -124,6 +122,53 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
       await continueAsNew<typeof CaseWorkflow>({ caseId, carried: { pending: view.pending, acted: view.acted.slice(-50) } });
     }
   }
+}
+
+/** What both ways of running a case share: the activities, the case's view and the signals' state. */
+interface CaseRun {
+  acts: CaseActivities;
+  view: CaseView;
+  ready: Ready[];
+  shown: { key: string };
+  /** Whether a signal came since the last `seen`. */
+  news(): boolean;
+  seen(): void;
+}
+
+/** (1.3 runs) Each wake-up step by step, and the case's deadlines and quiet close on its own timers. */
+async function runAsIn13(run: CaseRun): Promise<CaseWorkflowResult> {
+  const { acts, view, ready, shown } = run;
+  const { caseId } = view;
+  const takeTurn = async (): Promise<CaseState> => {
+    while (ready.length > 0) await takeReadyDraft(acts, view, ready.shift() as Ready);
+    return acts.caseState({ caseId });
+  };
+  for (;;) {
+    run.seen();
+    const state = await takeTurn();
+    view.status = state.status;
+    showCase(shown, state);
+    if (state.status === CASE_STATUS.closed && view.pending.length === 0) return { caseId, status: state.status };
+    const next = await actOnClock(acts, view, state.closeAt);
+    if (next === 'acted') continue;
+    await condition(() => run.news() || ready.length > 0, next === null ? undefined : Math.max(1, next - Date.now()));
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > EVENTS_PER_RUN) {
+      if (ready.length > 0) await takeTurn();
+      await continueAsNew<typeof CaseWorkflow>({ caseId, carried: { pending: view.pending, acted: view.acted.slice(-50) } });
+    }
+  }
+}
+
+/** An automatic send whose grace period passed: sent ('acted'); else when the next one is due (null: none pending). */
+async function sendWhatIsDue(acts: CaseActivities, view: CaseView): Promise<'acted' | number | null> {
+  const now = Date.now() + DUE_SLACK_MS;
+  const send = view.pending.find((p) => p.sendAtMs <= now);
+  if (send) {
+    view.pending = view.pending.filter((p) => p !== send);
+    await acts.autoSend({ emailId: send.emailId, draftId: send.draftId });
+    return 'acted';
+  }
+  return view.pending.length > 0 ? Math.min(...view.pending.map((p) => p.sendAtMs)) : null;
 }
 
 /** A ready draft's verdict: a newer draft of the same email replaces an automatic send of the older one. */
@@ -150,16 +195,10 @@ async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): P
 }
 
 /**
- * Acts on what is due (an automatic send whose grace passed, a quiet case to close, the reminder,
+ * (1.3 runs) Acts on what is due (an automatic send whose grace passed, a quiet case to close, the reminder,
  * the breach) and returns 'acted', or the time of the next thing due (null: nothing, wait for news).
  */
-async function actOnClock(
-  acts: CaseActivities,
-  view: CaseView,
-  closeAt: string | null,
-  /** The clock the turn read (1.4); undefined: read it here (1.3 runs). */
-  planned?: CaseClock | null,
-): Promise<'acted' | number | null> {
+async function actOnClock(acts: CaseActivities, view: CaseView, closeAt: string | null): Promise<'acted' | number | null> {
   // A second of slack: a time planned "now" by an activity lies a little after this task's clock,
   // and is due, not a timer of a few milliseconds.
   const now = Date.now() + DUE_SLACK_MS;
@@ -179,7 +218,7 @@ async function actOnClock(
     times.push(Date.parse(closeAt));
   }
   if (view.status === CASE_STATUS.open) {
-    const clock = planned ?? (await acts.planCaseDeadline({ caseId: view.caseId }));
+    const clock = await acts.planCaseDeadline({ caseId: view.caseId });
     view.dueAt = clock.dueAt;
     view.remindAt = clock.remindAt;
     if (clock.state === 'running') {

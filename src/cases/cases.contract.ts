@@ -21,6 +21,14 @@ export const CASE_DEADLINE_EVENTS = {
   escalationFailed: 'escalation_failed',
 } as const;
 export type CaseDeadlineEvent = (typeof CASE_DEADLINE_EVENTS)[keyof typeof CASE_DEADLINE_EVENTS];
+/**
+ * What the case clock finds due (src/cases/case-clock.workflow.ts): a running case whose deadline
+ * is not planned for its current wait and priority, a reminder or due time that passed, a case
+ * waiting for its customer whose window passed.
+ */
+export const CASE_CLOCK_DUE = { plan: 'plan', remind: 'remind', breach: 'breach', close: 'close' } as const;
+export type CaseClockDueKind = (typeof CASE_CLOCK_DUE)[keyof typeof CASE_CLOCK_DUE];
+
 /** The `case_events` row of a new summary, and the audit row of a summary the LLM could not write. */
 export const CASE_SUMMARY_EVENTS = { summarised: 'summarised', llmFallback: 'case_summary_fallback' } as const;
 

@@ -15,17 +15,26 @@ export const WORKFLOW_TYPES = {
   retentionPurge: 'RetentionPurgeWorkflow',
   /** One per mailbox (id `watch-<mailbox id>`): holds each folder in IMAP IDLE and wakes its poll. */
   mailboxWatch: 'MailboxWatchWorkflow',
-  /** One per case (workflow id = the case id, `case-…`): its deadlines, routing, summary and automatic sends. */
+  /**
+   * One per case (workflow id = the case id, `case-…`), only while the case has work of its own
+   * over time: an automatic send in its grace period, a summary to write (1.3: every case, with
+   * its deadlines).
+   */
   case: 'CaseWorkflow',
+  /** One per installation (id `case-clock`): every case's reminder, breach and quiet close, on one timer. */
+  caseClock: 'CaseClockWorkflow',
 } as const;
+
+/** The case clock: its workflow id, and the signal that wakes it when a case is due before its next wake. */
+export const CASE_CLOCK = { workflowId: 'case-clock', wake: 'caseClockWake' } as const;
 
 /** What the system tells a case workflow (each by signal-with-start: the first one starts it). */
 export const CASE_SIGNALS = {
-  /** A mail joined the case. */
+  /** A mail joined the case (1.3 runs; 1.4 tells the case clock instead). */
   emailJoined: 'emailJoined',
   /** A mail of the case waits for a person (a draft to approve, or a reply to write). */
   draftReady: 'draftReady',
-  /** Something that moves the case's clock happened (a reply sent, a mail settled, an assignment). */
+  /** Something that moves the case's clock happened (a reply sent, a mail settled; 1.3 runs). */
   caseChanged: 'caseChanged',
   /** A reviewer stopped a pending automatic send. */
   stopAutoSend: 'stopAutoSend',

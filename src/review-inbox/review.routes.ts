@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DecisionInput } from '../email/email.workflow';
 import { createMariaDbCaseView } from '../cases/case-view.mariadb';
 import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
-import { ACCESS_ACTIONS, CASE_SIGNALS, WAITING_KINDS } from '../platform/contract';
+import { ACCESS_ACTIONS, WAITING_KINDS } from '../platform/contract';
 import { DRAFT_STATUS, STATUS } from '../platform/domain';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
@@ -100,11 +100,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     const team = str(form.team).trim();
     try {
       const a = await deps.caseRouting.assignCase(email.caseId, { owner: owner || null, team: team || null }, req.actor!.name);
+      // The assignment is the case row's: nothing runs on a timer that needs telling.
       req.session.flash = { kind: 'ok', message: `${email.caseId}: ${[a.owner, a.team].filter(Boolean).join(' / ') || '–'}` };
-      // The assignment stands in MariaDB either way; the case workflow reads it on its next wake-up at the latest.
-      await deps.caseSignals
-        ?.notify(email.caseId, CASE_SIGNALS.caseChanged, { emailId: id })
-        .catch((err: unknown) => (req.session.flash!.message += ` (the case workflow was not told: ${errorMessage(err)})`));
     } catch (err) {
       req.session.flash = { kind: 'refused', message: errorMessage(err) };
     }

@@ -156,6 +156,33 @@ after(async () => {
   await db?.drop();
 });
 
+test('the case clock reads what is due from the rows: plan, then the reminder, then the breach; its next wake is lowered only by an earlier time', async () => {
+  // First in this file: the only case in the database, so the clock's next time is this case's.
+  const c = createMariaDbCaseClock(db.pool);
+  const ours = async (at: Date) => (await c.due(at, 14, 50)).filter((d) => d.caseId === id).map((d) => d.kind);
+  const id = await insertCase({ waitingSince: berlin('2026-12-04T18:00') });
+  clock = berlin('2026-12-04T18:05');
+  assert.deepEqual(await ours(clock), ['plan'], 'a running case without a deadline is planned first');
+  await run(id, activities().planCaseDeadline, 1, { caseId: id });
+  // Friday after hours: 8 business hours from Monday 08:00; the reminder 2 h before.
+  assert.deepEqual(await ours(clock), []);
+  assert.deepEqual(await c.nextDue(clock, 14), berlin('2026-12-07T14:00'));
+  assert.deepEqual(await ours(berlin('2026-12-07T14:00')), ['remind']);
+  assert.deepEqual(await ours(berlin('2026-12-07T16:00')), ['remind', 'breach'], 'both due when the clock was away for both');
+  clock = berlin('2026-12-07T14:00');
+  await run(id, activities().remindCase, 1, { caseId: id, dueAt: berlin('2026-12-07T16:00').toISOString() });
+  assert.deepEqual(await ours(clock), [], 'the reminder raised the priority without moving the deadline');
+  assert.deepEqual(await c.nextDue(clock, 14), berlin('2026-12-07T16:00'));
+
+  // The clock's own record of its next wake: a later plan leaves it, an earlier one lowers it once.
+  await c.setNextWake(berlin('2026-12-07T16:00'));
+  assert.equal(await c.lowerNextWake(berlin('2026-12-08T09:00')), false);
+  assert.equal(await c.lowerNextWake(berlin('2026-12-07T15:00')), true);
+  assert.equal(await c.lowerNextWake(berlin('2026-12-07T15:00')), false, 'the same time again: already that early');
+  await c.setNextWake(null);
+  assert.equal(await c.lowerNextWake(berlin('2026-12-09T09:00')), true, 'a clock with nothing planned is woken by any time');
+});
+
 test('plan: Friday evening to Monday 16:00 in business time; idempotent; a new priority re-plans; paused and closed', async () => {
   const a = activities();
   const id = await insertCase({ waitingSince: berlin('2026-12-04T18:30') });

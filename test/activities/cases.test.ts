@@ -25,6 +25,7 @@ useActivityStack((s) => {
   assert.ok(c, 'cases are on by default');
   c.caseSignals = {
     notify: async (to, what, payload) => void told.push({ to, what, payload }),
+    wakeClock: async () => void told.push({ to: 'case-clock', what: 'wake' }),
     caseReplySent: async () => true,
   };
 });
@@ -61,13 +62,22 @@ test("a correspondent's second mail joins the open case whatever its subject; th
   const first = await intake(sampleEmail({ from: 'Jana Roth <jana.roth@kunde.example>', subject: 'Rechnung 118 doppelt abgebucht' }));
   const caseId = await caseOf(first.emailId);
   assert.ok(caseId?.startsWith('case-'));
-  assert.ok(
-    !told.some((t) => t.to === caseId && t.what === 'emailJoined'),
-    'a case opened by the mail has no workflow to tell: its first draft starts it',
+  // No automatic send, no summary due: the case needs no workflow. Its deadline is planned at
+  // once, and the case clock, which had nothing planned, is woken for it.
+  assert.deepEqual(
+    told.filter((t) => t.to === caseId),
+    [],
+    'a one-mail case without an automatic send starts no case workflow',
   );
   assert.ok(
-    told.some((t) => t.to === caseId && t.what === 'draftReady' && (t.payload as { draftId: string }).draftId === first.draft?.draftId),
+    told.some((t) => t.to === 'case-clock' && t.what === 'wake'),
+    'the case clock is woken for the first deadline it has',
   );
+  const planned = (await stack.db.pool.query('SELECT due_at, remind_at FROM cases WHERE id = ?', [caseId])) as Array<{
+    due_at: Date | null;
+    remind_at: Date | null;
+  }>;
+  assert.ok(planned[0]?.due_at && planned[0].remind_at, 'the deadline is planned when the mail joins');
 
   told.length = 0;
   const second = await intake(
@@ -78,9 +88,10 @@ test("a correspondent's second mail joins the open case whatever its subject; th
     }),
   );
   assert.equal(await caseOf(second.emailId), caseId, 'same correspondent (address case ignored), open case: same case');
-  assert.ok(
-    told.some((t) => t.to === caseId && t.what === 'emailJoined'),
-    'the running case workflow hears of the second mail',
+  assert.deepEqual(
+    told.filter((t) => t.to === caseId || t.to === 'case-clock'),
+    [],
+    'the second mail changes no deadline (the first still waits) and starts no workflow',
   );
   assert.deepEqual(
     told.filter((t) => t.what.startsWith('redraft')).map((t) => t.to),
@@ -106,7 +117,7 @@ test("a correspondent's second mail joins the open case whatever its subject; th
   }>;
   assert.deepEqual(
     events.map((e) => e.event_type),
-    ['case_opened', 'case_joined'],
+    ['case_opened', 'case_deadline_set', 'case_joined'],
   );
 });
 
@@ -118,7 +129,7 @@ test('another correspondent gets a case of their own; a retried index step keeps
   await h.run(a.emailId, h.activities.indexEmail, { emailId: a.emailId });
   assert.equal(await caseOf(a.emailId), ca);
   const n = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM case_events WHERE case_id = ?', [ca])) as Array<{ n: bigint }>;
-  assert.equal(Number(n[0]!.n), 1, 'joined once, recorded once');
+  assert.equal(Number(n[0]!.n), 2, 'opened and its deadline set, each once: the retry adds nothing');
 });
 
 test('a case follows its mails: open while one waits, closed when nothing was answered, waiting for the customer after a reply, and a quiet case closes', async () => {
@@ -141,8 +152,15 @@ test('a case follows its mails: open while one waits, closed when nothing was an
   assert.equal(after?.waiting_since, null, 'the clock is paused while we wait for the customer');
   const state = await h.run(caseN, h.activities.caseState, { caseId: caseN });
   assert.ok(state.closeAt && Date.parse(state.closeAt) < Date.now(), 'the reply is older than the 14-day window');
+  const clockSees = async () => (await h.run('case-clock', h.activities.caseClockDue, { limit: 50 })).due.filter((d) => d.caseId === caseN);
+  assert.deepEqual(
+    await clockSees(),
+    [{ caseId: caseN, kind: 'close', dueAt: null }],
+    'the case clock finds the quiet case (and no deadline of it)',
+  );
   assert.deepEqual(await h.run(caseN, h.activities.closeQuietCase, { caseId: caseN }), { closed: true });
   assert.equal((await caseRow(caseN))?.status, 'closed');
+  assert.deepEqual(await clockSees(), [], 'closed: nothing of it is due any more');
 
   // After the case closed, the same correspondent's new mail opens a new case.
   const later = await intake(sampleEmail({ from: 'tom@kunde-d.example', subject: 'Noch eine Frage' }), false);

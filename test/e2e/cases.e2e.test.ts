@@ -16,7 +16,6 @@ import { createCaseReplies } from '../../src/cases/case-replies';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createTemporalCaseSignals } from '../../src/cases/case-signals.temporal';
 import { createTemporalDecisions } from '../../src/email/decisions.temporal';
-import { caseQuery } from '../../src/cases/case.workflow';
 import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
@@ -129,8 +128,13 @@ test('a second mail joins the case and makes the first draft stale; one reply an
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   assert.equal(stack.smtp.counts().received - before, 1, 'one reply for the two mails');
   assert.equal(stack.smtp.counts().duplicates, 0);
-  const caseWf = client.workflow.getHandle(caseId);
-  await waitFor('the case waits for its customer', async () => (await caseWf.query(caseQuery)).status === 'waiting_for_customer', 60_000);
+  await waitFor(
+    'the case waits for its customer',
+    async () =>
+      ((await stack.db.pool.query('SELECT status FROM cases WHERE id = ?', [caseId])) as Array<{ status: string }>)[0]?.status ===
+      'waiting_for_customer',
+    60_000,
+  );
   const audit = (await stack.db.pool.query(
     `SELECT event_type FROM audit_log WHERE email_id = ? AND event_type IN ('case_reply_covered', 'answered_in_case') ORDER BY id`,
     [second],

@@ -1,25 +1,25 @@
 /**
- * CaseWorkflow in Temporal's time-skipping test server: the real workflow code and the real
- * business-hours planning, with FAKE activities (in memory, named as such) standing in for
- * MariaDB, so its durable timers can be watched across a weekend and a holiday without waiting.
+ * The case clock and CaseWorkflow in Temporal's time-skipping test server: the real workflow code
+ * and the real business-hours planning, with FAKE activities (in memory, named as such) standing
+ * in for MariaDB, so their durable timers can be watched across a weekend and a holiday without
+ * waiting.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { DateTime } from 'luxon';
 import { registerSearchAttributes } from '../../src/operations/search-attributes.temporal';
 import { buildBusinessCalendar, type BusinessCalendar } from '../../src/business-time/business-hours';
 import { DEFAULT_RESPONSE_TARGETS, planDeadline } from '../../src/business-time/case-deadline';
+import { CaseWorkflow, draftReadySignal, stopAutoSendSignal, type CaseActivities } from '../../src/cases/case.workflow';
 import {
-  CaseWorkflow,
-  caseChangedSignal,
-  caseQuery,
-  draftReadySignal,
-  stopAutoSendSignal,
-  type CaseActivities,
-} from '../../src/cases/case.workflow';
+  CaseClockWorkflow,
+  caseClockWakeSignal,
+  type CaseClockActivities,
+  type CaseClockDueItem,
+} from '../../src/cases/case-clock.workflow';
 import { createCaseTurnActivities } from '../../src/cases/case-turn.activities';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { workflowBundle } from '../support/workflow-bundle';
@@ -47,40 +47,46 @@ function fridayAfter(nowMs: number): { friday: DateTime; monday: DateTime } {
   return { friday: d, monday: d.plus({ days: 3 }).startOf('day') };
 }
 
-/** FAKE case activities: one case's row in memory; the deadline planned with the product's own rules. */
-function fakeCase(calendar: BusinessCalendar, waitingSince: Date) {
-  const row = { status: 'open', reminded: false, breached: false, priority: 'normal' as 'normal' | 'high' };
+/** FAKE case-clock activities: one case's row in memory; its deadline planned with the product's own rules. */
+function fakeClock(calendar: BusinessCalendar, waitingSince: Date) {
+  const caseId = `case-${randomUUID()}`;
+  const row = { status: 'open', reminded: false, breached: false, priority: 'normal' as 'normal' | 'high', planFrom: waitingSince };
   const calls: Array<{ name: string; atMs: number; input: unknown }> = [];
-  const at = async (name: string, input: unknown) => {
-    calls.push({ name, atMs: await env.currentTimeMs(), input });
-    if (process.env.CASE_TEST_TRACE) console.log('fake activity', name, new Date(calls.at(-1)!.atMs).toISOString());
-  };
-  const verdicts: Array<{ send: boolean; graceMs: number }> = [];
+  const at = async (name: string, input: unknown) => void calls.push({ name, atMs: await env.currentTimeMs(), input });
   let planned: ReturnType<typeof planDeadline> | undefined;
-  const activities: CaseActivities = {
-    caseState: async () => ({ status: row.status, closeAt: null, owner: null, mailbox: 'default', priority: row.priority }),
-    closeQuietCase: async () => ({ closed: false }),
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const activities: CaseClockActivities = {
+    // What the MariaDB adapter's due/nextDue read, over the one row.
+    caseClockDue: async () => {
+      const now = await env.currentTimeMs();
+      const due: CaseClockDueItem[] = [];
+      const times: number[] = [];
+      if (row.status === 'open' && !planned) due.push({ caseId, kind: 'plan', dueAt: null });
+      if (row.status === 'open' && planned) {
+        const remindAt = planned.remindAt?.getTime();
+        const dueAt = planned.dueAt.getTime();
+        if (remindAt !== undefined && !row.reminded) {
+          if (remindAt <= now) due.push({ caseId, kind: 'remind', dueAt: iso(dueAt) });
+          else times.push(remindAt);
+        }
+        if (!row.breached) {
+          if (dueAt <= now) due.push({ caseId, kind: 'breach', dueAt: iso(dueAt) });
+          else times.push(dueAt);
+        }
+      }
+      return { due, nextAt: due.length > 0 ? iso(now) : times.length > 0 ? iso(Math.min(...times)) : null };
+    },
     planCaseDeadline: async (i) => {
       await at('plan', i);
-      if (row.status !== 'open')
-        return { state: 'paused', dueAt: null, remindAt: null, reminded: row.reminded, breached: row.breached, priority: row.priority };
-      // The deadline is planned once (as the real activity stores it); the reminder's raise does not move it.
-      const plan = (planned ??= planDeadline({
-        waitingSince,
+      planned = planDeadline({
+        waitingSince: row.planFrom,
         priority: 'normal',
         calendar,
         targets: { ...DEFAULT_RESPONSE_TARGETS },
         reminderBefore: { percent: 25 },
         now: new Date(await env.currentTimeMs()),
-      }));
-      return {
-        state: 'running',
-        dueAt: plan.dueAt.toISOString(),
-        remindAt: plan.remindAt?.toISOString() ?? null,
-        reminded: row.reminded,
-        breached: row.breached,
-        priority: row.priority,
-      };
+      });
+      return {};
     },
     remindCase: async (i) => {
       await at('remind', i);
@@ -93,42 +99,72 @@ function fakeCase(calendar: BusinessCalendar, waitingSince: Date) {
       row.breached = true;
       return { done: true, notified: ['email'] };
     },
+    closeQuietCase: async (i) => (await at('close', i), { closed: false }),
+  };
+  return { caseId, row, calls, activities, replan: () => (planned = undefined) };
+}
+
+/** FAKE case activities for the case workflow: verdicts as the test queues them. */
+function fakeCase() {
+  const calls: Array<{ name: string; atMs: number; input: unknown }> = [];
+  const at = async (name: string, input: unknown) => void calls.push({ name, atMs: await env.currentTimeMs(), input });
+  const verdicts: Array<{ send: boolean; graceMs: number }> = [];
+  const never = async (): Promise<never> => assert.fail('since 1.4 the case clock keeps deadlines, not the case workflow');
+  const activities: CaseActivities = {
+    caseState: async () => ({ status: 'open', closeAt: null, owner: null, mailbox: 'default', priority: 'normal' }),
+    closeQuietCase: never,
+    planCaseDeadline: never,
+    remindCase: never,
+    escalateCase: never,
     routeCase: async (i) => (await at('route', i), { team: null, owner: null, rule: null }),
     summariseCase: async (i) => (await at('summarise', i), { written: false, kind: null }),
     autonomyVerdict: async (i) => (await at('verdict', i), { send: false, graceMs: 0, policy: null, reasons: [], ...verdicts.shift() }),
     autoSend: async (i) => (await at('autoSend', i), { sent: true, reason: 'sent' }),
   };
-  return { row, calls, verdicts, activities };
+  return { calls, verdicts, activities };
 }
 
-async function withWorker<T>(activities: CaseActivities, fn: (taskQueue: string) => Promise<T>): Promise<T> {
+async function withWorker<T>(activities: object, fn: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `case-${randomUUID()}`;
-  // The wake-up's local activity is the real one, made of the FAKE parts; every case here is long
-  // enough for a summary, so each ready draft leads to summariseCase (an activity of its own).
-  const turn = createCaseTurnActivities({ ...activities, summaryDue: async () => true });
-  const common = { connection: env.nativeConnection, namespace: env.namespace ?? 'default', activities: { ...activities, ...turn } };
+  const common = { connection: env.nativeConnection, namespace: env.namespace ?? 'default', activities };
   const main = await Worker.create({ ...common, taskQueue, workflowBundle: bundle });
-  // The case workflow's activities run on the bookkeeping cost class's queue.
+  // The activities run on the bookkeeping cost class's queue.
   const pool = await Worker.create({ ...common, taskQueue: `${taskQueue}-bookkeeping` });
   const work = fn(taskQueue);
   const [result] = await Promise.all([main.runUntil(work), pool.runUntil(work)]);
   return result;
 }
 
-test('a Friday-evening mail: the reminder and the escalation fire in business hours, after the weekend and the Monday holiday', async () => {
-  const { friday, monday } = fridayAfter(await env.currentTimeMs());
-  const calendar = buildBusinessCalendar(
+/** A clock of its own per test, ended after it: a clock left running would hold the test server's time. */
+const clocks: string[] = [];
+async function startClock(taskQueue: string) {
+  const workflowId = `case-clock-${randomUUID()}`;
+  clocks.push(workflowId);
+  return env.client.workflow.start(CaseClockWorkflow, { taskQueue, workflowId, args: [{}] });
+}
+afterEach(async () => {
+  for (const id of clocks.splice(0))
+    await env.client.workflow
+      .getHandle(id)
+      .terminate('test done')
+      .catch(() => undefined);
+});
+
+const berlinWeek = (holiday: DateTime) =>
+  buildBusinessCalendar(
     {
       timeZone: BERLIN,
       weekly: { mon: '08:00-17:00', tue: '08:00-17:00', wed: '08:00-17:00', thu: '08:00-17:00', fri: '08:00-17:00' },
-      holidays: [monday.toISODate()!],
+      holidays: [holiday.toISODate()!],
     },
     (p) => assert.fail(p),
   )!;
-  const fake = fakeCase(calendar, friday.toJSDate());
+
+test('the case clock: a Friday-evening mail is reminded and escalated in business hours, after the weekend and the Monday holiday', async () => {
+  const { friday, monday } = fridayAfter(await env.currentTimeMs());
+  const fake = fakeClock(berlinWeek(monday), friday.toJSDate());
   await withWorker(fake.activities, async (taskQueue) => {
-    const caseId = `case-${randomUUID()}`;
-    const handle = await env.client.workflow.start(CaseWorkflow, { taskQueue, workflowId: caseId, args: [{ caseId }] });
+    await startClock(taskQueue);
     // Normal priority: 8 business hours. Friday 16–17 is one, Saturday, Sunday and the holiday
     // Monday are closed, Tuesday 08:00 + 7 h = 15:00; the reminder 25 % (2 h) before, at 13:00.
     const tuesday = friday.plus({ days: 4 });
@@ -140,47 +176,59 @@ test('a Friday-evening mail: the reminder and the escalation fire in business ho
     assert.equal(DateTime.fromMillis(escalate.atMs, { zone: BERLIN }).toFormat('ccc HH:mm'), 'Tue 15:00');
     assert.equal(fake.calls.filter((c) => c.name === 'remind').length, 1, 'reminded once');
     assert.equal(fake.calls.filter((c) => c.name === 'escalate').length, 1, 'escalated once');
-    const view = await handle.query(caseQuery);
-    assert.deepEqual(view.acted.sort(), [`escalate:${view.dueAt}`, `remind:${view.dueAt}`].sort());
-    // Answered and closed: the workflow ends.
-    fake.row.status = 'closed';
-    await handle.signal(caseChangedSignal, {});
-    assert.deepEqual(await handle.result(), { caseId, status: 'closed' });
+    assert.equal(fake.calls.filter((c) => c.name === 'plan').length, 1, 'planned once');
   });
 });
 
-test('a qualifying draft is sent after its grace period unless a person stops it; a newer draft replaces the older one', async () => {
-  const fake = fakeCase(
+test('the case clock: a case due before its next wake wakes it, and is reminded on time', async () => {
+  const now = DateTime.fromMillis(await env.currentTimeMs(), { zone: 'UTC' });
+  const fake = fakeClock(
     buildBusinessCalendar(
-      {
-        timeZone: 'UTC',
-        weekly: {
-          mon: '00:00-24:00',
-          tue: '00:00-24:00',
-          wed: '00:00-24:00',
-          thu: '00:00-24:00',
-          fri: '00:00-24:00',
-          sat: '00:00-24:00',
-          sun: '00:00-24:00',
-        },
-      },
+      { timeZone: 'UTC', weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, '00:00-24:00'])) },
       assert.fail,
     )!,
-    new Date((await env.currentTimeMs()) + 30 * 86_400_000),
+    now.toJSDate(),
   );
   fake.row.status = 'waiting_for_customer';
   await withWorker(fake.activities, async (taskQueue) => {
+    const handle = await startClock(taskQueue);
+    // Nothing planned: the clock sleeps its longest sleep. Then a mail arrives (8 h target, the
+    // reminder at 6 h) and the step that planned it wakes the clock.
+    await env.sleep(60_000);
+    fake.row.status = 'open';
+    fake.row.planFrom = new Date(await env.currentTimeMs());
+    fake.replan();
+    await handle.signal(caseClockWakeSignal);
+    await env.sleep(7 * 3_600_000);
+    const remind = fake.calls.find((c) => c.name === 'remind');
+    assert.ok(remind, `reminded: ${fake.calls.map((c) => c.name).join(', ')}`);
+    const late = remind.atMs - (fake.row.planFrom.getTime() + 6 * 3_600_000);
+    assert.ok(late >= 0 && late < 60_000, `at its reminder time, not at the clock's next half hour (${late} ms late)`);
+  });
+});
+
+test('a case workflow runs only for its automatic sends: a qualifying draft is sent after its grace period unless a person stops it; a newer draft replaces the older one; then it ends', async () => {
+  const fake = fakeCase();
+  const turn = createCaseTurnActivities({ ...fake.activities, summaryDue: async () => true });
+  await withWorker({ ...fake.activities, ...turn }, async (taskQueue) => {
     const caseId = `case-${randomUUID()}`;
-    const handle = await env.client.workflow.start(CaseWorkflow, { taskQueue, workflowId: caseId, args: [{ caseId }] });
     const startMs = await env.currentTimeMs();
     fake.verdicts.push({ send: true, graceMs: 600_000 }, { send: true, graceMs: 600_000 }, { send: true, graceMs: 600_000 });
-    await handle.signal(draftReadySignal, { emailId: 'e1', draftId: 'e1:draft:1' });
+    // As the email's step starts it: signal-with-start.
+    const handle = await env.client.workflow.signalWithStart(CaseWorkflow, {
+      taskQueue,
+      workflowId: caseId,
+      args: [{ caseId }],
+      signal: draftReadySignal,
+      signalArgs: [{ emailId: 'e1', draftId: 'e1:draft:1' }],
+    });
     await handle.signal(draftReadySignal, { emailId: 'e2', draftId: 'e2:draft:1' });
     // A person stops e2; e1 gets a newer draft before its grace ended: only e1's newer draft goes.
     await env.sleep(60_000);
     await handle.signal(stopAutoSendSignal, { emailId: 'e2', by: 'anna' });
     await handle.signal(draftReadySignal, { emailId: 'e1', draftId: 'e1:draft:2' });
-    await env.sleep(15 * 60_000);
+    // Nothing else pending after the send: the run ends by itself.
+    assert.deepEqual(await handle.result(), { caseId, status: 'open' });
     const sends = fake.calls.filter((c) => c.name === 'autoSend');
     assert.deepEqual(
       sends.map((s) => s.input),
@@ -191,8 +239,5 @@ test('a qualifying draft is sent after its grace period unless a person stops it
       fake.calls.some((c) => c.name === 'route') && fake.calls.some((c) => c.name === 'summarise'),
       'each ready draft routes and summarises its case',
     );
-    fake.row.status = 'closed';
-    await handle.signal(caseChangedSignal, {});
-    await handle.result();
   });
 });

@@ -2,15 +2,15 @@
  * Cases on the real servers of the capture: a customer's second mail (another subject) joins the
  * case of the first, the first's draft goes stale and is drafted again, and one reply answers
  * both (the lead sends it, the covered email ends as sent by it). Recorded: the lead's history,
- * the covered email's and the case workflow's (waiting for its customer, timers pending).
+ * the covered email's and, once the case waits for its customer, the case clock's (1.4: the
+ * deadlines of every case on one timer; 1.3 recorded the case's own workflow here).
  */
 import { createCaseReplies } from '../../../src/cases/case-replies';
 import { createMariaDbAuditLog } from '../../../src/platform/audit-log.mariadb';
 import { createPool } from '../../../src/platform/pool.mariadb';
 import { createTemporalCaseSignals } from '../../../src/cases/case-signals.temporal';
 import { createTemporalDecisions } from '../../../src/email/decisions.temporal';
-import { WORKFLOW_TYPES } from '../../../src/platform/contract';
-import { caseQuery } from '../../../src/cases/case.workflow';
+import { CASE_CLOCK, WORKFLOW_TYPES } from '../../../src/platform/contract';
 import { stateQuery } from '../../../src/email/email.workflow';
 import { waitFor } from '../../support/wait';
 import { currentDraft, deliver, finish, mailOf, waitSettled, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
@@ -18,7 +18,7 @@ import { currentDraft, deliver, finish, mailOf, waitSettled, type CaptureContext
 interface CaseRun {
   lead: Handle;
   covered: Handle;
-  caseWorkflow: Handle;
+  caseClock: Handle;
 }
 
 /** Two mails of one customer answered in one reply; `name` makes the customer its own. */
@@ -56,10 +56,13 @@ async function answeredTogether(ctx: CaptureContext, name: string): Promise<Case
     if (!r.accepted || !r.covered[0]?.held) throw new Error(`case reply refused: ${JSON.stringify(r)}`);
     await finish(lead, 'sent');
     await finish(covered, 'sent');
-    const caseWorkflow = ctx.client.workflow.getHandle(caseId);
-    await waitFor(`${caseId} waits for its customer`, async () => (await caseWorkflow.query(caseQuery)).status === 'waiting_for_customer');
-    await waitSettled(caseWorkflow);
-    return { lead, covered, caseWorkflow };
+    await waitFor(`${caseId} waits for its customer`, async () => {
+      const c = (await pool.query('SELECT status FROM cases WHERE id = ?', [caseId])) as Array<{ status: string }>;
+      return c[0]?.status === 'waiting_for_customer';
+    });
+    const caseClock = ctx.client.workflow.getHandle(CASE_CLOCK.workflowId);
+    await waitSettled(caseClock);
+    return { lead, covered, caseClock };
   } finally {
     await pool.end();
   }
@@ -85,6 +88,6 @@ export const CASE_SCENARIOS: Scenario[] = [
   {
     name: 'case-waits-for-customer',
     expect: 'running',
-    run: async (ctx) => (await answeredTogether(ctx, 'case-waits-for-customer')).caseWorkflow,
+    run: async (ctx) => (await answeredTogether(ctx, 'case-waits-for-customer')).caseClock,
   },
 ];
