@@ -202,5 +202,28 @@ export async function probeArrivals(stack: TestStack, tag: string, busy: () => b
     await new Promise((r) => setTimeout(r, 1_000 + Math.random() * 2_000));
   }
   await Promise.all(timed);
+  if (process.env.BENCH_PROBE_DETAIL) await printSlowestProbe(stack, tag);
   return times.sort((a, b) => a - b);
+}
+
+/** BENCH_PROBE_DETAIL=1: where the slowest probe's time went, from its email row and queue rows. */
+async function printSlowestProbe(stack: TestStack, tag: string): Promise<void> {
+  const [slow] = (await stack.db.pool.query(
+    `SELECT e.id, e.created_at, TIMESTAMPDIFF(MICROSECOND, e.created_at, MAX(a.created_at)) / 1000 AS ms
+       FROM emails e JOIN audit_log a ON a.email_id = e.id
+      WHERE e.subject LIKE ? GROUP BY e.id, e.created_at ORDER BY ms DESC LIMIT 1`,
+    [`Bench ${tag}-probe %`],
+  )) as Array<{ id: string; created_at: Date; ms: number }>;
+  if (!slow) return;
+  const at = (d: Date | null) => (d ? `+${d.getTime() - slow.created_at.getTime()} ms` : '-');
+  const jobs = (await stack.db.pool.query(
+    'SELECT step, created_at, started_at, finished_at, attempt FROM queue_jobs WHERE email_id = ? ORDER BY id',
+    [slow.id],
+  )) as Array<{ step: string; created_at: Date; started_at: Date | null; finished_at: Date | null; attempt: number }>;
+  const audit = (await stack.db.pool.query('SELECT event_type, message, created_at FROM audit_log WHERE email_id = ? ORDER BY id', [
+    slow.id,
+  ])) as Array<{ event_type: string; message: string; created_at: Date }>;
+  console.log(`slowest probe ${slow.id}: stored, then`);
+  for (const j of jobs) console.log(`  step ${j.step}: queued ${at(j.created_at)}, started ${at(j.started_at)}, done ${at(j.finished_at)}, attempt ${j.attempt}`);
+  for (const a of audit) console.log(`  audit ${a.event_type} ${at(a.created_at)}: ${a.message.slice(0, 100)}`);
 }
