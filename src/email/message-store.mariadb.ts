@@ -5,7 +5,7 @@ import {
   NEEDS_PERSON_STATUSES,
   SEND_STATUS,
   STATUS,
-  UNFINISHED_STATUSES,
+  INTAKE_STATUSES,
   type EmailStatus,
   type Priority,
   type TriageClass,
@@ -396,12 +396,12 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
       return rows.map((r) => r.id);
     },
 
-    async countUnfinished(): Promise<number> {
+    async countInIntake(): Promise<number> {
       const rows = await query<Array<{ n: number }>>(
         pool,
         'counting the backlog',
-        `SELECT COUNT(*) AS n FROM emails WHERE status IN (${UNFINISHED_STATUSES.map(() => '?').join(',')})`,
-        [...UNFINISHED_STATUSES],
+        `SELECT COUNT(*) AS n FROM emails WHERE status IN (${INTAKE_STATUSES.map(() => '?').join(',')})`,
+        [...INTAKE_STATUSES],
       );
       return Number(rows[0]?.n ?? 0);
     },

@@ -16,9 +16,9 @@ import {
 } from './mailbox-registry';
 
 /**
- * BACKLOG_LIMIT's default. An email of the backlog and its case are two runs in a worker's cache
- * (500 by default): a backlog that does not fit makes each email's next task replay its evicted
- * run (docs/performance.md).
+ * BACKLOG_LIMIT's default: well inside a worker's cache of 500 runs, which also holds the emails
+ * waiting for a person and the replies being sent; a backlog that does not fit makes each email's
+ * next task replay its evicted run (docs/performance.md).
  */
 const DEFAULT_BACKLOG_LIMIT = 200;
 

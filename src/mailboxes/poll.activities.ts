@@ -128,7 +128,7 @@ export function createPollActivities(
     let last = mark.lastUid;
     // Backpressure: take in only as many new messages as the backlog of unfinished emails has room
     // for under BACKLOG_LIMIT (docs/queue-model.md).
-    const backlog = (await deps.messages.countUnfinished()) + (await notYetStored(input.run, entry.id, mailbox, listing.uidValidity));
+    const backlog = (await deps.messages.countInIntake()) + (await notYetStored(input.run, entry.id, mailbox, listing.uidValidity));
     const room = Math.max(0, settings.backlogLimit - backlog);
     const batch = listing.messages.slice(0, room);
     if (batch.length < listing.messages.length) {

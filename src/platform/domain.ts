@@ -56,6 +56,13 @@ export const UNFINISHED_STATUSES: readonly UnfinishedStatus[] = Object.freeze(
   ),
 );
 
+/**
+ * Statuses of an email in intake (fetched to drafted): what BACKLOG_LIMIT bounds. An approved
+ * reply waits for SMTP, not for intake: counting it held new mail back while a batch of approved
+ * replies was being sent.
+ */
+export const INTAKE_STATUSES: readonly UnfinishedStatus[] = Object.freeze(UNFINISHED_STATUSES.filter((s) => s !== STATUS.approved));
+
 /** Statuses after which no draft is on its way: a decision was taken or the email ended. */
 const PAST_DRAFTING: readonly EmailStatus[] = [STATUS.approved, ...ENDED_STATUSES];
 

@@ -127,8 +127,8 @@ export interface MessageStore {
   waitingInThread(threadId: string, exceptEmailId: string): Promise<string[]>;
   /** Emails whose index entries are incomplete, oldest first. */
   idsNeedingReindex(limit: number): Promise<string[]>;
-  /** Emails that are neither finished nor waiting for a person: the backlog. */
-  countUnfinished(): Promise<number>;
+  /** Emails in intake (fetched to drafted; not an approved reply waiting for SMTP): the backlog. */
+  countInIntake(): Promise<number>;
   /**
    * Messages of this folder (of this registry mailbox, when given) above `afterUid` that have an emails row: a poll that keeps draining
    * subtracts them from what it started, since a started workflow has no row until it fetched.

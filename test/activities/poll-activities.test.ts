@@ -98,9 +98,15 @@ test('priority is decided at intake from headers and rules; backpressure takes f
     await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Frage', extra: ['X-Priority: 1 (Highest)'] }), 'Priority');
     await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Unser Newsletter' }), 'Priority');
     await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Später' }), 'Priority');
-    // Two unfinished emails in the pipeline already: room for one more.
-    for (const id of ['busy-1', 'busy-2']) {
-      await stack.db.pool.query(`INSERT INTO emails (id, source, status) VALUES (?, 'file', 'parsed')`, [id]);
+    // Two emails in intake already: room for one more. An approved reply waiting for SMTP and a
+    // draft waiting for a person are not intake: they take no room.
+    for (const [id, status] of [
+      ['busy-1', 'parsed'],
+      ['busy-2', 'drafted'],
+      ['replying-1', 'approved'],
+      ['waiting-1', 'awaiting_approval'],
+    ]) {
+      await stack.db.pool.query(`INSERT INTO emails (id, source, status) VALUES (?, 'file', ?)`, [id, status]);
     }
     const first = await limited.run('poll-prio-1', limited.activities.pollMailbox, {});
     assert.equal(first.started.length, 1);
