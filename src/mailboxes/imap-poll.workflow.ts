@@ -2,6 +2,7 @@ import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio
 import type { Activities } from '../../activities';
 import type { PollInput, PollResult } from './poll.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
+import { priorityKey } from '../platform/domain';
 
 /**
  * Passes one run may take, over all folders of its mailbox: with the default batch of 100 that is
@@ -46,6 +47,9 @@ export async function ImapPollWorkflow(input: PollRunInput = {}): Promise<PollRu
   const { pollMailbox } = proxyActivities<Activities>({
     ...PROFILES.poll.options,
     taskQueue: taskQueueFor(workflowInfo().taskQueue, 'poll'),
+    // Ahead of every email step on the mail I/O queue: new mail is never listed after a batch of
+    // approved replies waiting for SMTP (each mail then takes its own priority).
+    priority: { priorityKey: priorityKey('critical') },
   });
   const { waited: carried, ...target } = input;
   let passes = 0;
