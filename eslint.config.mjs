@@ -51,6 +51,8 @@ export const WORKFLOW_LIB_FILES = [
   'src/platform/workflow-summary.ts',
   // The email's audit event types, named by its workflow phases.
   'src/email/email.contract.ts',
+  // What the case clock finds due (its workflow acts on each kind).
+  'src/cases/cases.contract.ts',
 ];
 
 /** Adapters, known by their suffix: the technology they speak to (`*.mariadb.ts`, `*.temporal.ts`, …). */

@@ -165,7 +165,12 @@ test('one watcher per enabled mailbox however many installs race, none for a dis
   // A refused login is visible and audited, and only that mailbox's watcher suffers.
   await waitFor('broken reconnecting', async () => (await watcherRow('broken', 'INBOX'))?.state === WATCHER_STATES.reconnecting, 60_000);
   assert.match((await watcherRow('broken', 'INBOX'))!.last_error ?? '', /^IMAP_AUTH: /);
-  assert.ok((await auditEvents('watcher_disconnected')).some((e) => /^broken\/INBOX: .*IMAP_AUTH/.test(e.message)));
+  // The watcher records its state first, then the audit row: wait for the row as well.
+  await waitFor(
+    'the lost connection audited',
+    async () => (await auditEvents('watcher_disconnected')).some((e) => /^broken\/INBOX: .*IMAP_AUTH/.test(e.message)) || undefined,
+    30_000,
+  );
 
   const text = formatStatus(await status(config));
   assert.match(text, /^ {6}push \(IDLE\): idle since \S+, \d+ wake-ups, 0 reconnects$/m);
