@@ -224,6 +224,9 @@ async function printSlowestProbe(stack: TestStack, tag: string): Promise<void> {
     slow.id,
   ])) as Array<{ event_type: string; message: string; created_at: Date }>;
   console.log(`slowest probe ${slow.id}: stored, then`);
-  for (const j of jobs) console.log(`  step ${j.step}: queued ${at(j.created_at)}, started ${at(j.started_at)}, done ${at(j.finished_at)}, attempt ${j.attempt}`);
+  for (const j of jobs)
+    console.log(
+      `  step ${j.step}: queued ${at(j.created_at)}, started ${at(j.started_at)}, done ${at(j.finished_at)}, attempt ${j.attempt}`,
+    );
   for (const a of audit) console.log(`  audit ${a.event_type} ${at(a.created_at)}: ${a.message.slice(0, 100)}`);
 }
