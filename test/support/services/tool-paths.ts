@@ -131,4 +131,4 @@ export function realModelServer(): { server: string; model: string } | undefined
 
 /** Why a test of the real model server is skipped here. */
 export const REAL_MODEL_MISSING =
-  'no real model server here (llama-server and SmolLM2 in .tools/llm): run `npm run setup:llm` once (builds llama.cpp, about 20 minutes), or set LLAMA_SERVER and LLAMA_MODEL';
+  'no real model server here (llama-server and SmolLM2 in .tools/llm): run `npm run setup:llm` once (builds llama.cpp, 5–20 minutes), or set LLAMA_SERVER and LLAMA_MODEL';
