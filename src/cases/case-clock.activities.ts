@@ -7,6 +7,7 @@ import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import type { CaseClockDueItem } from './case-clock-definitions.workflow';
+import { DEFAULT_CASE_WINDOW_DAYS } from './case.activities';
 
 export type CaseClockDeps = Pick<ActivityDeps, 'caseDeadlines'> & { case?: { windowDays: number } };
 
@@ -22,7 +23,7 @@ export function createCaseClockActivities(deps: CaseClockDeps) {
     async caseClockDue(input: { limit: number }): Promise<{ due: CaseClockDueItem[]; nextAt: string | null }> {
       const ports = deps.caseDeadlines;
       if (!ports) throw new PermanentError('case deadlines are not set up in this worker (caseDeadlines missing)', FAILURE_TYPES.config);
-      const windowDays = deps.case?.windowDays ?? 14;
+      const windowDays = deps.case?.windowDays ?? DEFAULT_CASE_WINDOW_DAYS;
       const now = (ports.now ?? (() => new Date()))();
       const due = await ports.clock.due(now, windowDays, input.limit);
       const next = due.length > 0 ? now : await ports.clock.nextDue(now, windowDays);

@@ -14,7 +14,6 @@ import type { CaseJoin, CaseStore } from './cases.port';
 import type { DraftContextItem } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
-import type { CaseDesk } from './case-desk';
 import { correlationId } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';
 import { CASE_AUDIT_EVENTS } from './cases.contract';
@@ -32,7 +31,7 @@ export interface CaseDeps {
   windowDays: number;
 }
 
-type Deps = Pick<ActivityDeps, 'messages' | 'audit' | 'signals' | 'mailboxes'> & { case?: CaseDeps; caseDesk?: CaseDesk };
+type Deps = Pick<ActivityDeps, 'messages' | 'audit' | 'signals' | 'mailboxes' | 'caseDesk'> & { case?: CaseDeps };
 
 /** Tells the case workflow; a Temporal that is away costs the case a timely reminder, never the email its step. */
 async function tell(
@@ -128,7 +127,7 @@ export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRec
  * the case settles them.
  */
 export async function caseAfterStatus(
-  deps: Pick<ActivityDeps, 'audit' | 'case' | 'caseReplies'> & { caseDesk?: CaseDesk },
+  deps: Pick<ActivityDeps, 'audit' | 'case' | 'caseReplies' | 'caseDesk'>,
   emailId: string,
   status: EmailStatus,
 ): Promise<void> {

@@ -161,6 +161,8 @@ async function runAsIn13(run: CaseRun): Promise<CaseWorkflowResult> {
 
 /** An automatic send whose grace period passed: sent ('acted'); else when the next one is due (null: none pending). */
 async function sendWhatIsDue(acts: CaseActivities, view: CaseView): Promise<'acted' | number | null> {
+  // A second of slack: a time planned "now" by an activity lies a little after this task's clock,
+  // and is due, not a timer of a few milliseconds.
   const now = Date.now() + DUE_SLACK_MS;
   const send = view.pending.find((p) => p.sendAtMs <= now);
   if (send) {
@@ -186,12 +188,7 @@ async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): P
     ...(r.language ? { language: r.language } : {}),
   });
   await acts.summariseCase({ caseId: view.caseId });
-  // A newer draft of the same email replaces an automatic send of the older one.
-  view.pending = view.pending.filter((p) => p.emailId !== r.emailId);
-  if (!r.draftId) return;
-  const verdict = await acts.autonomyVerdict({ emailId: r.emailId, draftId: r.draftId });
-  if (verdict.send)
-    view.pending.push({ emailId: r.emailId, draftId: r.draftId, sendAtMs: Date.now() + verdict.graceMs, policy: verdict.policy });
+  applyVerdict(view, r, r.draftId ? await acts.autonomyVerdict({ emailId: r.emailId, draftId: r.draftId }) : null);
 }
 
 /**
@@ -199,15 +196,8 @@ async function takeReadyDraft(acts: CaseActivities, view: CaseView, r: Ready): P
  * the breach) and returns 'acted', or the time of the next thing due (null: nothing, wait for news).
  */
 async function actOnClock(acts: CaseActivities, view: CaseView, closeAt: string | null): Promise<'acted' | number | null> {
-  // A second of slack: a time planned "now" by an activity lies a little after this task's clock,
-  // and is due, not a timer of a few milliseconds.
+  if ((await sendWhatIsDue(acts, view)) === 'acted') return 'acted';
   const now = Date.now() + DUE_SLACK_MS;
-  const send = view.pending.find((p) => p.sendAtMs <= now);
-  if (send) {
-    view.pending = view.pending.filter((p) => p !== send);
-    await acts.autoSend({ emailId: send.emailId, draftId: send.draftId });
-    return 'acted';
-  }
   const times: number[] = view.pending.map((p) => p.sendAtMs);
   if (closeAt) {
     if (Date.parse(closeAt) <= now && !view.acted.includes(`close:${closeAt}`)) {

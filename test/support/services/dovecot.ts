@@ -164,7 +164,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
     },
     async deliver(user, raw, mailbox = 'INBOX') {
       // doveadm save does the userdb lookup and drops to the mail uid by itself.
-      const save = (): Promise<void> => run(tools.doveadm, ['-c', paths.config, 'save', '-u', user, '-m', mailbox], Buffer.from(raw));
+      const save = () => run(tools.doveadm, ['-c', paths.config, 'save', '-u', user, '-m', mailbox], Buffer.from(raw));
       try {
         await save();
       } catch (err) {
@@ -179,7 +179,7 @@ export async function startDovecot(opts: DovecotOptions): Promise<DovecotServer>
         if (!/no users? (were )?kicked|not found/i.test(err.message)) throw err;
       });
       for (const started = Date.now(); ; await sleep(50)) {
-        const who = await output(tools.doveadm, ['-c', paths.config, 'who', user]);
+        const who = await run(tools.doveadm, ['-c', paths.config, 'who', user]);
         if (!who.split('\n').some((line) => line.startsWith(`${user} `))) return;
         if (Date.now() - started > 10_000) throw new Error(`${user}'s IMAP sessions still open 10 s after doveadm kick:\n${who}`);
       }
@@ -361,23 +361,15 @@ async function waitForLogin(port: number, user: DovecotUser, timeoutMs: number):
 }
 
 /** Runs a short command; rejects with its stderr when it fails. */
-function run(command: string, args: string[], stdin?: Buffer): Promise<void> {
+/** Runs a Dovecot tool; its standard output. */
+function run(command: string, args: string[], stdin?: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(command, args, { timeout: 30_000 }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`${path.basename(command)} ${args.slice(2).join(' ')} failed: ${String(stderr).trim() || err.message}`));
-      else resolve();
-    });
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(stdin);
-  });
-}
-
-function output(command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: 30_000 }, (err, stdout, stderr) => {
+    const child = execFile(command, args, { timeout: 30_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${path.basename(command)} ${args.slice(2).join(' ')} failed: ${String(stderr).trim() || err.message}`));
       else resolve(String(stdout));
     });
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(stdin);
   });
 }
 
