@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   fs.cpSync(path.join(root, 'src', 'review-inbox', 'views'), path.join(dist, 'src', 'review-inbox', 'views'), { recursive: true });
   // The injection guard's shipped attack intents (src/drafting/injection-intents.ts reads them beside itself).
   fs.cpSync(path.join(root, 'src', 'drafting', 'data'), path.join(dist, 'src', 'drafting', 'data'), { recursive: true });
+  // The built-in spam check's learnt word list (src/triage/spam-words.ts reads it beside itself).
+  fs.cpSync(path.join(root, 'src', 'triage', 'data'), path.join(dist, 'src', 'triage', 'data'), { recursive: true });
   // The local embedder's server, so a deployment of dist/ can name it in EMBEDDER_COMMAND.
   fs.cpSync(path.join(root, 'embedder'), path.join(dist, 'embedder'), { recursive: true });
   const t1 = Date.now();

@@ -4,7 +4,11 @@
  * draft and how many ham messages triage would hold as spam. A label other than `spam` is ham here:
  * a bounce or a person's mail must never be held as spam.
  *
- *   node --import tsx scripts/spam-corpus.ts <folder>... [--list]   (a folder with labels.tsv, or one whose subfolders have it)
+ *   node --import tsx scripts/spam-corpus.ts <folder>... [--public] [--customer] [--list]
+ *
+ * A folder has a labels.tsv, or subfolders that have one; `--public` adds the held-out side of the
+ * SpamAssassin public corpus (scripts/spam-model/spam-assassin-corpus.ts), which the learnt word
+ * list never saw; `--customer` adds ordinary customer mail (customerMail below), all ham.
  *
  * TRIAGE_SPAM_SCORE and TRIAGE_SPAM_FILTER_TRUSTED are read from the environment as the worker reads them.
  */
@@ -14,6 +18,9 @@ import { loadConfig } from '../src/config';
 import { parseRawEmail } from '../src/email/mail-parser';
 import { errorMessage } from '../src/platform/errors';
 import { triage, triageMessage, type TriageSettings } from '../src/triage/triage';
+import { GUARD_SET_NAMES, loadGuardSet } from './eval/guard-sets';
+import { loadLabelledSet } from './eval/labelled-set';
+import { corpusMessages } from './spam-model/spam-assassin-corpus';
 
 export interface SpamFigures {
   spam: number;
@@ -32,30 +39,82 @@ function labels(dir: string): Array<{ file: string; label: string }> {
     });
 }
 
-/** The figures of one folder; `onEach` sees every message's outcome. */
+/** One labelled message: `spam`, or anything else (ham). */
+export interface LabelledMessage {
+  id: string;
+  label: string;
+  raw: Buffer;
+}
+
+/** The figures of a set of labelled messages; `onEach` sees every message's outcome. */
+export async function spamFiguresOf(
+  messages: Iterable<LabelledMessage>,
+  settings: TriageSettings,
+  onEach: (file: string, label: string, outcome: string) => void = () => undefined,
+): Promise<SpamFigures> {
+  const out: SpamFigures = { spam: 0, spamDrafted: [], ham: 0, hamHeld: [] };
+  for (const { id, label, raw } of messages) {
+    let outcome: string;
+    try {
+      const verdict = triage(triageMessage(await parseRawEmail(raw, id)), settings);
+      outcome = verdict ? `${verdict.class}\t${verdict.reason}` : 'draft';
+    } catch (err) {
+      outcome = `unparseable\t${errorMessage(err).split('\n')[0]}`;
+    }
+    onEach(id, label, outcome);
+    if (label === 'spam') {
+      out.spam++;
+      if (outcome === 'draft') out.spamDrafted.push(id);
+    } else {
+      out.ham++;
+      if (outcome.startsWith('spam\t')) out.hamHeld.push(id);
+    }
+  }
+  return out;
+}
+
+/** The figures of one folder with a labels.tsv. */
 export async function spamFigures(
   dir: string,
   settings: TriageSettings,
   onEach: (file: string, label: string, outcome: string) => void = () => undefined,
 ): Promise<SpamFigures> {
-  const out: SpamFigures = { spam: 0, spamDrafted: [], ham: 0, hamHeld: [] };
-  for (const { file, label } of labels(dir)) {
-    let outcome: string;
-    try {
-      const verdict = triage(triageMessage(await parseRawEmail(readFileSync(path.join(dir, file)), file)), settings);
-      outcome = verdict ? `${verdict.class}\t${verdict.reason}` : 'draft';
-    } catch (err) {
-      outcome = `unparseable\t${errorMessage(err).split('\n')[0]}`;
-    }
-    onEach(file, label, outcome);
-    if (label === 'spam') {
-      out.spam++;
-      if (outcome === 'draft') out.spamDrafted.push(file);
-    } else {
-      out.ham++;
-      if (outcome.startsWith('spam\t')) out.hamHeld.push(file);
+  const messages = labels(dir).map(({ file, label }) => ({ id: file, label, raw: readFileSync(path.join(dir, file)) }));
+  return spamFiguresOf(messages, settings, onEach);
+}
+
+/**
+ * Ordinary customer mail as a support mailbox receives it: the ordinary mails of the guard's sets
+ * (the demo's and the bench's mail, the look-alike and held-out sets, a public benchmark's real
+ * mails) and the questions of the labelled retrieval set, each wrapped in the headers a mail program
+ * writes. All ham: none of them may be held as spam.
+ */
+export async function customerMail(): Promise<LabelledMessage[]> {
+  const out: LabelledMessage[] = [];
+  const wrap = (id: string, subject: string, body: string): LabelledMessage => ({
+    id,
+    label: 'ham',
+    raw: Buffer.from(
+      [
+        'From: A Customer <customer@example.org>',
+        'To: support@example.test',
+        `Subject: ${subject.replace(/\s+/g, ' ')}`,
+        'Date: Mon, 30 Nov 2026 10:00:00 +0000',
+        `Message-ID: <${id.replace(/[^\w.-]/g, '-')}@example.org>`,
+        'MIME-Version: 1.0',
+        'Content-Type: text/plain; charset=utf-8',
+        'Content-Transfer-Encoding: 8bit',
+        '',
+        body,
+      ].join('\r\n'),
+    ),
+  });
+  for (const set of GUARD_SET_NAMES) {
+    for (const m of await loadGuardSet(set)) {
+      if (!m.attack) out.push(wrap(`guard-${set}/${m.id}`, m.subject, m.quoted ? `${m.body}\n\n${m.quoted}` : m.body));
     }
   }
+  for (const q of loadLabelledSet().questions) out.push(wrap(`labelled/${q.id}`, q.subject, q.body));
   return out;
 }
 
@@ -74,15 +133,24 @@ const pct = (n: number, of: number) => (of === 0 ? '–' : `${((100 * n) / of).t
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const list = args.includes('--list');
-  const dirs = args.filter((a) => a !== '--list').flatMap(corpusFolders);
-  if (dirs.length === 0) {
-    console.error('usage: node --import tsx scripts/spam-corpus.ts <folder-with-labels.tsv>... [--list]');
+  const publicCorpus = args.includes('--public');
+  const customer = args.includes('--customer');
+  const dirs = args.filter((a) => !a.startsWith('--')).flatMap(corpusFolders);
+  if (dirs.length === 0 && !publicCorpus && !customer) {
+    console.error('usage: node --import tsx scripts/spam-corpus.ts <folder-with-labels.tsv>... [--public] [--customer] [--list]');
     process.exit(2);
   }
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://x:y@localhost/z' }, { imap: false });
   const total: SpamFigures = { spam: 0, spamDrafted: [], ham: 0, hamHeld: [] };
-  for (const dir of dirs) {
-    const f = await spamFigures(dir, config.triage, (file, label, outcome) => {
+  const sets: Array<[string, Iterable<LabelledMessage>]> = dirs.map((dir) => [
+    dir,
+    labels(dir).map(({ file, label }) => ({ id: file, label, raw: readFileSync(path.join(dir, file)) })),
+  ]);
+  // The held-out side of the public corpus the learnt word list was trained on (never its training side).
+  if (publicCorpus) sets.push(['spamassassin-public-corpus (held-out side)', corpusMessages('held-out')]);
+  if (customer) sets.push(['customer mail (guard sets, labelled set)', await customerMail()]);
+  for (const [dir, messages] of sets) {
+    const f = await spamFiguresOf(messages, config.triage, (file, label, outcome) => {
       if (list) console.log(`${label}\t${file}\t${outcome}`);
     });
     console.log(

@@ -11,6 +11,7 @@
  * away. Measured figures and the corpora: docs/pipeline.md ("Spam").
  */
 import { GTUBE, SPAM_PHRASES } from './spam-phrases';
+import { spamWordsScore } from './spam-words';
 
 /** The bodies the check reads (what the parser found), cut to a size a regular expression can scan quickly. */
 export interface SpamBody {
@@ -35,6 +36,15 @@ export interface SpamContentInput {
 export const SPAM_CONTENT_THRESHOLD = 5;
 /** Of those, at least this many must come from what the message says (see Kind). */
 export const SPAM_CONTENT_SAYS = 2;
+/** Points for the learnt word list's indicator: the first pair whose bound it reaches. */
+export const LEARNT_POINTS: ReadonlyArray<readonly [number, number]> = [
+  [0.99, 4],
+  [0.98, 3],
+  [0.95, 2],
+  [0.9, 1],
+];
+/** At or below this indicator, the learnt list reads a message as ordinary correspondence. */
+export const LEARNT_HAM = 0.1;
 /** How much of each body is read. */
 export const SPAM_BODY_CHARS = 100_000;
 
@@ -165,6 +175,25 @@ function bodySigns(body: SpamBody, add: Add): void {
   if (largeSum(text)) add('a large sum of money', 2, 'says');
 }
 
+/**
+ * The learnt word list (src/triage/spam-words.ts): points for wording that public spam uses and
+ * ordinary mail does not, never enough alone to hold a message (it was learnt on English mail of
+ * 2002–2005, and a support mailbox's own words, "payment", "account", "dear Sir", lean its way), and
+ * a point off for mail that reads like ordinary correspondence.
+ */
+function learntSigns(m: SpamContentInput, add: Add): void {
+  if (!m.body) return;
+  const { indicator, top } = spamWordsScore(m.subject, m.body.text.slice(0, SPAM_BODY_CHARS), m.body.html);
+  const words = top.length ? ` (${top.join(', ')})` : '';
+  for (const [atLeast, points] of LEARNT_POINTS) {
+    if (indicator >= atLeast) {
+      add(`wording of known spam${words}`, points, 'says');
+      return;
+    }
+  }
+  if (indicator <= LEARNT_HAM) add('wording of ordinary correspondence', -1);
+}
+
 function attachmentSigns(m: SpamContentInput, words: number, add: Add): void {
   const types = m.partTypes ?? [];
   if (types.some((t) => RUNNABLE.test(t))) add('a program, script or macro document attached', 2.5, 'says');
@@ -177,6 +206,7 @@ export function spamContentScore(m: SpamContentInput): SpamContentScore {
   const add: Add = (sign, points, kind = 'looks') => signs.push({ sign, points, kind });
   headerSigns(m, add);
   if (m.body) bodySigns(m.body, add);
+  learntSigns(m, add);
   attachmentSigns(m, (m.body?.text.match(/\p{L}{2,}/gu) ?? []).length, add);
   const haystack = `${m.subject}\n${(m.body?.text ?? '').slice(0, SPAM_BODY_CHARS)}`;
   // Each phrase counts once, however often it occurs: repetition is no second sign.

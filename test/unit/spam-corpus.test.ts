@@ -10,7 +10,8 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { TriageSettings } from '../../src/triage/triage';
-import { spamFigures, type SpamFigures } from '../../scripts/spam-corpus';
+import { customerMail, spamFigures, spamFiguresOf, type SpamFigures } from '../../scripts/spam-corpus';
+import { corpusMessages } from '../../scripts/spam-model/spam-assassin-corpus';
 
 const FIXTURES = path.join(__dirname, '../fixtures');
 const SPAM = ['spamassassin', 'rspamd', 'spamscope', 'php-mime-mail-parser'].map((d) => path.join(FIXTURES, 'spam-corpus', d));
@@ -20,11 +21,18 @@ const SETTINGS: TriageSettings = { ownAddresses: ['support@example.test'], allow
 /** At most this share of ham is held as spam. */
 const HAM_HELD_MAX = 0.01;
 /**
- * At most this share of spam gets a draft. The goal is 0.10; the built-in check lets 16 of 29
- * (55.2 %) through on this set today, and this floor keeps it from getting worse until a trained
- * model replaces the hand-set signs (docs/pipeline.md says what is missing).
+ * At most this share of spam gets a draft. The goal is 0.10 (with a spam filter's verdict; the
+ * built-in check alone does not reach it): the built-in check with the learnt word list lets 13 of
+ * 29 (44.8 %) through on this set, and this floor keeps it from getting worse (docs/pipeline.md).
  */
-const SPAM_DRAFTED_MAX = 0.56;
+const SPAM_DRAFTED_MAX = 0.45;
+/**
+ * On the held-out side of the public corpus the word list was learnt from (1,396 spam, 1,525 ham
+ * never seen in training): 326 drafted (23.4 %), 15 held (1.0 %, all commercial mail of its "hard
+ * ham"). Before the learnt list: 804 (57.6 %) and 38 (2.5 %).
+ */
+const PUBLIC_SPAM_DRAFTED_MAX = 0.24;
+const PUBLIC_HAM_HELD_MAX = 0.01;
 
 function files(dir: string, prefix = ''): string[] {
   return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
@@ -62,4 +70,17 @@ test(`spam drafted ≤ ${SPAM_DRAFTED_MAX * 100} %, ham held as spam ≤ ${HAM_H
     total.spamDrafted.length <= SPAM_DRAFTED_MAX * total.spam,
     `spam drafted: ${total.spamDrafted.length} of ${total.spam}: ${total.spamDrafted.join(', ')}`,
   );
+});
+
+test(`the held-out side of the public corpus: spam drafted ≤ ${PUBLIC_SPAM_DRAFTED_MAX * 100} %, ham held ≤ ${PUBLIC_HAM_HELD_MAX * 100} %`, async () => {
+  const f = await spamFiguresOf(corpusMessages('held-out'), SETTINGS);
+  assert.ok(f.spam >= 1000 && f.ham >= 1000, `a set worth measuring: ${f.spam} spam, ${f.ham} ham`);
+  assert.ok(f.hamHeld.length <= PUBLIC_HAM_HELD_MAX * f.ham, `ham held as spam: ${f.hamHeld.length} of ${f.ham}: ${f.hamHeld.join(', ')}`);
+  assert.ok(f.spamDrafted.length <= PUBLIC_SPAM_DRAFTED_MAX * f.spam, `spam drafted: ${f.spamDrafted.length} of ${f.spam}`);
+});
+
+test('no ordinary customer mail is held as spam (the guard sets and the labelled questions)', async () => {
+  const f = await spamFiguresOf(await customerMail(), SETTINGS);
+  assert.ok(f.ham >= 200, `a set worth measuring: ${f.ham}`);
+  assert.deepEqual(f.hamHeld, []);
 });
