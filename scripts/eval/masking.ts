@@ -12,6 +12,7 @@ import { DEV_REPLIES } from '../../test/fixtures/masking/dev-replies';
 import { HELD_OUT_REPLIES } from '../../test/fixtures/masking/held-out-replies';
 import { HELD_OUT_REPLIES_2 } from '../../test/fixtures/masking/held-out-replies-2';
 import { HELD_OUT_REPLIES_3 } from '../../test/fixtures/masking/held-out-replies-3';
+import { HELD_OUT_REPLIES_4 } from '../../test/fixtures/masking/held-out-replies-4';
 import { PUBLIC_US_ADDRESS_REPLIES } from '../../test/fixtures/masking/public-us-addresses';
 import { REPLY_SAMPLE } from '../../test/fixtures/masking/reply-sample';
 import { describe, maskedWords, measureMasking, words } from '../../test/support/masking-measure';
@@ -57,6 +58,7 @@ for (const [name, set] of [
   ['held-out', HELD_OUT_REPLIES],
   ['held-out 2', HELD_OUT_REPLIES_2],
   ['held-out 3', HELD_OUT_REPLIES_3],
+  ['held-out 4', HELD_OUT_REPLIES_4],
   ['public US addresses (held out)', PUBLIC_US_ADDRESS_REPLIES],
   ['development', DEV_REPLIES],
   ['1.3 sample', sample],

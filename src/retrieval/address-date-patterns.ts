@@ -26,11 +26,21 @@ const STREET_TYPE =
   'Place|Pl\\.?|Square|Sq\\.?|Court|Ct\\.?|Grove|Mews|Row|Hill|Park|Walk|Wynd|Brae|Rise|Vale|View|Parade|Quay|Wharf|Green|Gate|Chase|Croft|' +
   'Circle|Cir\\.?|Parkway|Pkwy\\.?|Highway|Hwy\\.?|Trail|Loop|Pike|Alley|Plaza|Heights';
 
-/** National numbers and dates of birth: before the digit patterns (card, phone) would split them. */
+/**
+ * Post-office boxes, national numbers and dates of birth: before the digit patterns (card, phone)
+ * would split them.
+ */
 export const NUMBER_AND_DATE_RULES: Rule[] = [
-  // National numbers: Swiss AHV (756.xxxx.xxxx.xx), UK National Insurance, Irish PPS, French NIR.
+  // A post-office box is an address: "PO Box 4471", "P.O. Box 12", "Postfach 10 12 34", "BP 4512".
+  {
+    pattern:
+      /\b(?:P\.?\s?O\.?\s?Box|Post\s+Office\s+Box|Postfach|Postf\.|Case\s+postale|Casella\s+postale|Bo[iî]te\s+postale|BP)\s*\d{1,6}(?: \d{2,3})*\b/gu,
+    replace: '[address]',
+  },
+  // National numbers: Swiss AHV (756.xxxx.xxxx.xx), UK National Insurance (any two letters: the
+  // "QQ 12 34 56 C" of forms and examples is written too), Irish PPS, French NIR.
   { pattern: /\b756[.\s]?\d{4}[.\s]?\d{4}[.\s]?\d{2}\b/g, replace: '[national number]' },
-  { pattern: /\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g, replace: '[national number]' },
+  { pattern: /\b[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b/g, replace: '[national number]' },
   { pattern: /\b\d{7}[A-W][A-IW]?\b/g, replace: '[national number]' },
   { pattern: /\b[12]\s?\d{2}\s?(?:0[1-9]|1[0-2])\s?(?:\d{2}|2[AB])\s?\d{3}\s?\d{3}(?:\s?\d{2})?\b/g, replace: '[national number]' },
   { pattern: /\b\d{3}-\d{2}-\d{4}\b/g, replace: '[national number]' }, // US Social Security number
@@ -97,14 +107,32 @@ export const STREET_RULES: Rule[] = [
   },
   // US ZIP and ZIP+4 after the state: "Chicago, IL 60642", "Springfield, MA 01103-2214".
   { pattern: new RegExp(`\\b(${US_STATES})\\s+\\d{5}(?:-\\d{4})?\\b`, 'g'), replace: (_m, state) => `${state} [ZIP]` },
-  // Irish Eircodes: "D09 X2F6", "H91 E2K3" (routing key, then four characters).
-  { pattern: /\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?(?=[0-9AC-FHKNPRTV-Y]{4}\b)(?=\S*[A-Z])[0-9AC-FHKNPRTV-Y]{4}\b/g, replace: '[postcode]' },
+  // Irish Eircodes: "D09 X2F6", "H91 E2K3" (routing key, then four characters with a letter). The
+  // four take any letter: people write made-up or misremembered ones ("T12 AB34").
+  { pattern: /\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?(?=[0-9A-Z]{4}\b)(?=\S*[A-Z])[0-9A-Z]{4}\b/g, replace: '[postcode]' },
   // Austrian and Swiss postcodes (four digits, no year) before the town, after a comma or a line start.
   {
     pattern: /(^|,\s*|\n\s*(?:>\s*)?)(?:A-|CH-)?(?!19\d\d|20\d\d)[1-9]\d{3}\s+(?=\p{Lu}\p{Ll})/gmu,
     replace: (_m, lead) => `${lead}[postcode] `,
   },
 ];
+
+// Words that end the name of a house in the UK and Ireland ("Rose Cottage", "Glebe House").
+const HOUSE_WORD =
+  'Cottage|House|Lodge|Farm(?:house)?|Forge|Mill|Barn|Villa|Manor|Hall|Grange|Rectory|Vicarage|Croft|Bungalow|Schoolhouse|Steading|Stables|Orchard';
+
+/**
+ * A house name, where a house has a name and no number ("The Old Forge, Ballyvaughan, Co. Clare
+ * H91 E2K3"): "The" and capitalised words, or capitalised words before a house word, followed by a
+ * comma and, on the same line, a postcode or street already masked. Runs after the postcodes.
+ */
+export const HOUSE_NAME_RULE: Rule = {
+  pattern: new RegExp(
+    `\\b(?:The(?:\\s+\\p{Lu}[\\p{L}’'-]+){1,3}|(?:\\p{Lu}[\\p{L}’'-]+\\s+){1,2}(?:${HOUSE_WORD}))(?=,[^\\n]*\\[(?:address|postcode|ZIP))`,
+    'gu',
+  ),
+  replace: '[address]',
+};
 
 /**
  * Any street with its house number on the line of a postcode and town, whatever its words

@@ -7,7 +7,7 @@
  * (card, phone) so each gets the placeholder that says what it was.
  */
 
-import { ADDRESS_LINE_RULE, NUMBER_AND_DATE_RULES, STREET_RULES, type Rule } from './address-date-patterns';
+import { ADDRESS_LINE_RULE, HOUSE_NAME_RULE, NUMBER_AND_DATE_RULES, STREET_RULES, type Rule } from './address-date-patterns';
 import type { KnownPersonalData } from './known-personal-data';
 import { nameMasker } from './mask-names';
 import type { NameGazetteer } from './name-gazetteer.port';
@@ -30,9 +30,31 @@ function keyed(keywords: string, placeholder: string): Rule {
   };
 }
 
+// Email addresses first, before what is known too: their local parts look like names and numbers,
+// and a known surname masked inside "markus.strauss@…" would leave the rest of the address.
+const EMAIL: Rule = { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' };
+
+// A name after a title, and in a greeting (not a closing: "Liebe Grüße").
+const TITLED = new RegExp(
+  `\\b((?:Frau|Herrn?|Fr\\.|Hr\\.|Mr\\.?|Mrs\\.?|Ms\\.?|Mx\\.?|Miss|Dr\\.|Prof\\.|Sir|Dame|Madame|Monsieur|Mme\\.?|Mlle\\.?|M\\.|Señora|Señor|Sra\\.|Sr\\.|Doña|Don)\\s+(?:(?:Dr|Prof|Mag|DI|Dipl\\.-Ing|Ing)\\.\\s+)?)(${NAME})`,
+  'gu',
+);
+const GREETED = new RegExp(
+  `\\b((?:Hallo|Liebe[rs]?|Guten (?:Tag|Morgen|Abend)|Moin|Servus|Grüezi|Grüß Gott|Hi|Hey|Hello|Dear|Good (?:morning|afternoon|evening)|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Buenos días|Buenas tardes|Estimad[oa]|Querid[oa])\\s+)(?!\\[|Gr[üu](?:ß|ss)e\\b)(${NAME})(?=\\s*[,!\\n]|$)`,
+  'gmu',
+);
+
+/**
+ * The names after titles and in greetings: masked there by the rules, and wherever else they
+ * recur. Greetings are read once the titles are masked, as the rules do ("Hallo Frau [name]").
+ */
+function titledNames(text: string): string[] {
+  const titled = [...text.matchAll(TITLED)].map((m) => m[2]!);
+  const greeted = [...text.replace(TITLED, '$1[name]').matchAll(GREETED)].map((m) => m[2]!);
+  return [...titled, ...greeted];
+}
+
 const RULES: Rule[] = [
-  // Email addresses first: their local parts look like names and numbers.
-  { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' },
   // National numbers and old dates before the digit patterns would split them.
   ...NUMBER_AND_DATE_RULES,
   // IBAN: country code, check digits, 11 to 30 more characters, often in groups of four.
@@ -111,21 +133,10 @@ const RULES: Rule[] = [
   ADDRESS_LINE_RULE,
   // UK postcodes: "LS6 2AB", "SW1A 1AA".
   { pattern: /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/g, replace: '[postcode]' },
+  HOUSE_NAME_RULE,
   // Names after a title or in a greeting.
-  {
-    pattern: new RegExp(
-      `\\b((?:Frau|Herrn?|Fr\\.|Hr\\.|Mr\\.?|Mrs\\.?|Ms\\.?|Mx\\.?|Miss|Dr\\.|Prof\\.|Sir|Dame|Madame|Monsieur|Mme\\.?|Mlle\\.?|M\\.|Señora|Señor|Sra\\.|Sr\\.|Doña|Don)\\s+(?:(?:Dr|Prof|Mag|DI|Dipl\\.-Ing|Ing)\\.\\s+)?)(${NAME})`,
-      'gu',
-    ),
-    replace: (_m, lead) => `${lead}[name]`,
-  },
-  {
-    pattern: new RegExp(
-      `\\b((?:Hallo|Liebe[rs]?|Guten (?:Tag|Morgen|Abend)|Moin|Servus|Grüezi|Grüß Gott|Hi|Hey|Hello|Dear|Good (?:morning|afternoon|evening)|Bonjour|Bonsoir|Salut|Cher|Chère|Hola|Buenos días|Buenas tardes|Estimad[oa]|Querid[oa])\\s+)(?!\\[)(${NAME})(?=\\s*[,!\\n]|$)`,
-      'gmu',
-    ),
-    replace: (_m, lead) => `${lead}[name]`,
-  },
+  { pattern: TITLED, replace: (_m, lead) => `${lead}[name]` },
+  { pattern: GREETED, replace: (_m, lead) => `${lead}[name]` },
 ];
 
 function escape(s: string): string {
@@ -188,12 +199,14 @@ function apply(text: string, rules: Rule[]): string {
  * the gazetteer for names no title announces (mask-names.ts), last, once the patterns are done.
  */
 export function maskPersonalData(text: string, known?: KnownPersonalData, names: NameGazetteer = zxcvbnNameGazetteer()): string {
-  return maskerFor(names)(apply(known ? apply(text, knownRules(known)) : text, RULES));
+  const emailsMasked = apply(text, [EMAIL]);
+  const knownMasked = known ? apply(emailsMasked, knownRules(known)) : emailsMasked;
+  return maskerFor(names)(apply(knownMasked, RULES), titledNames(knownMasked));
 }
 
-const maskers = new WeakMap<NameGazetteer, (text: string) => string>();
+const maskers = new WeakMap<NameGazetteer, (text: string, named?: string[]) => string>();
 
-function maskerFor(names: NameGazetteer): (text: string) => string {
+function maskerFor(names: NameGazetteer): (text: string, named?: string[]) => string {
   let m = maskers.get(names);
   if (!m) maskers.set(names, (m = nameMasker(names)));
   return m;

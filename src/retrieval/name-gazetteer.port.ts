@@ -4,7 +4,14 @@
  * compared without case or accents, so "Siobhán" finds "siobhan".
  */
 export interface NameGazetteer {
+  /** A given name of the frequency lists: trusted on its own when it is no everyday word. */
   isFirstName(word: string): boolean;
+  /**
+   * A given name of the wider lists (older, regional and foreign names: "Klaus", "Eilidh",
+   * "Pádraig"). Such long lists hold rarer words too ("Lander"), so it is trusted only where the
+   * context says a name stands: before a surname, under a closing, after "your daughter".
+   */
+  isListedFirstName?(word: string): boolean;
   isSurname(word: string): boolean;
   /** A frequent word of German, English or French (lists of spoken words hold names too). */
   isCommonWord(word: string): boolean;

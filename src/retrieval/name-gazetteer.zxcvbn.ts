@@ -2,9 +2,15 @@
  * The name lists of the zxcvbn-ts language packages (German, English, French) as a gazetteer:
  * first names and surnames ranked by frequency from public statistics (the English surnames are
  * the US census list), and each language's most frequent words. The packages unpack their lists
- * when loaded (about 0.2 s): they are loaded on the first call, not when this module is imported,
- * so a CLI command or a worker that never masks a reply does not pay for them; the sets are kept
- * for the process (about 22 MB of heap with the packages' own lists). Never imported by workflow code.
+ * when loaded (about 0.3 s with the wider lists below): they are loaded on the first call, not when
+ * this module is imported, so a CLI command or a worker that never masks a reply does not pay for
+ * them; the sets are kept for the process (about 37 MB of heap with the packages' own lists).
+ * Never imported by workflow code.
+ *
+ * The German list holds recent children's names (no Klaus, Jürgen or Dieter), the English one US
+ * names (no Eilidh or Pádraig): the wider first-name lists of `gender-detection-from-name` (MIT;
+ * German, English, French, Italian, Spanish and Turkish given names of every age, about 64,000)
+ * fill that gap as listed first names, which masking trusts only in a name's context.
  */
 import type * as LanguageDe from '@zxcvbn-ts/language-de';
 import type * as LanguageEn from '@zxcvbn-ts/language-en';
@@ -12,6 +18,9 @@ import type * as LanguageFr from '@zxcvbn-ts/language-fr';
 import { nameKey, type NameGazetteer } from './name-gazetteer.port';
 
 type Words = ReadonlyArray<string | number>;
+
+/** The languages of `gender-detection-from-name`'s lists, each a module exporting a Map name → gender. */
+const WIDER_FIRST_NAMES = ['de', 'en', 'fr', 'it', 'es', 'tr'];
 
 /** How many of each language's most frequent words count as everyday words. */
 const COMMON_WORDS = 5000;
@@ -29,8 +38,10 @@ function load(): NameGazetteer {
   const { dictionary: de } = require('@zxcvbn-ts/language-de') as typeof LanguageDe;
   const { dictionary: en } = require('@zxcvbn-ts/language-en') as typeof LanguageEn;
   const { dictionary: fr } = require('@zxcvbn-ts/language-fr') as typeof LanguageFr;
+  const wider = WIDER_FIRST_NAMES.map((l) => [...(require(`gender-detection-from-name/names/${l}`) as Map<string, string>).keys()]);
   /* eslint-enable @typescript-eslint/no-require-imports */
   const first = keys(de.firstnames, en['firstnames-en'], fr['lastnames-fr']);
+  const listed = keys(...wider);
   // The French package's two lists are swapped: 'firstnames-fr' holds surnames (Abadie, Abbas …).
   const last = keys(de.lastnames, en['lastnames-en'], fr['firstnames-fr']);
   const common = keys(
@@ -40,6 +51,7 @@ function load(): NameGazetteer {
   );
   return {
     isFirstName: (w) => first.has(nameKey(w)),
+    isListedFirstName: (w) => listed.has(nameKey(w)) || first.has(nameKey(w)),
     isSurname: (w) => last.has(nameKey(w)),
     isCommonWord: (w) => common.has(nameKey(w)),
   };

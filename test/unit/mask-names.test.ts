@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
-import { NO_NAMES, type NameGazetteer } from '../../src/retrieval/name-gazetteer.port';
+import { NO_NAMES, nameKey, type NameGazetteer } from '../../src/retrieval/name-gazetteer.port';
 import { nameMasker } from '../../src/retrieval/mask-names';
 
 /** A gazetteer of a few words, so the rules can be read off the test. */
@@ -93,4 +93,35 @@ test('a signature keeps its lines: a masked street does not swallow the line bre
   const out = maskPersonalData('Grüße\n> Friedrich-Ebert-Straße 112\n> 45127 Essen');
   assert.equal(out.split('\n').length, 3, out);
   assert.doesNotMatch(out, /Ebert|45127/);
+});
+
+/** SMALL with a wider list of given names, some of them also words ("Lander"). */
+const WIDER: NameGazetteer = {
+  ...SMALL,
+  isListedFirstName: (w) => ['jurgen', 'eilidh', 'padraig', 'lander', 'seraina'].includes(nameKey(w)),
+};
+
+test('given names of the wider lists count where the context says a name stands, not on their own', () => {
+  const mask = nameMasker(WIDER);
+  assert.equal(mask('In welche Länder liefern wir? Alle Länder der Union.'), 'In welche Länder liefern wir? Alle Länder der Union.');
+  assert.equal(mask('Jürgen Krämer hat angerufen.'), '[name] hat angerufen.');
+  assert.equal(mask('> Le meas,\n> Pádraig'), '> Le meas,\n> [name]');
+  assert.equal(mask('Mit freundlichen Grüssen\nJürgen'), 'Mit freundlichen Grüssen\n[name]');
+});
+
+test('the name after a word for a relative, neighbour or colleague', () => {
+  const mask = nameMasker(WIDER);
+  assert.equal(mask('your daughter Eilidh can sign for it'), 'your daughter [name] can sign for it');
+  assert.equal(mask('Ihre Mitbewohnerin Seraina Caflisch nimmt es an.'), 'Ihre Mitbewohnerin [name] nimmt es an.');
+  assert.equal(mask('votre voisin, Yannick Le Bihan, a signé'), 'votre voisin, [name], a signé');
+  // An everyday noun after the word stays, and so does the word itself.
+  assert.equal(mask('Sagen Sie Ihrem Mann Rechnung und Team.'), 'Sagen Sie Ihrem Mann Rechnung und Team.');
+});
+
+test('a name found once is masked wherever it recurs: after a title, in a company line', () => {
+  assert.equal(nameMasker(NO_NAMES)('> Wendling & Söhne GmbH', ['Wendling']), '> [name] & Söhne GmbH');
+  const out = maskPersonalData('Guten Tag Herr Wendling,\n\nalles erledigt.\n\n> Gregor Wendling\n> Wendling & Söhne GmbH');
+  assert.doesNotMatch(out, /Wendling|Gregor/);
+  // A greeting's closing is no name: "Liebe Grüße" stays.
+  assert.equal(maskPersonalData('Danke!\n\nLiebe Grüße\nDas Service-Team'), 'Danke!\n\nLiebe Grüße\nDas Service-Team');
 });

@@ -83,3 +83,20 @@ test('masking is idempotent', () => {
   );
   assert.equal(maskPersonalData(once), once);
 });
+
+test('post-office boxes, house names, Eircodes with any letters, National Insurance numbers with spaces', () => {
+  masks('mailing address P.O. Box 2381, Tulsa, OK 74101', '2381', '[address]');
+  masks('Unterlagen bitte an Postfach 60 08 12, 20221 Hamburg', '60 08 12', '[address]');
+  masks('> Glebe House, Kilmacow, Co. Kilkenny X91 F2C7', 'Glebe', '[address]');
+  masks('> The Old Rectory, Little Snoring, Norfolk NR21 0HZ', 'Rectory', '[address]');
+  masks('the bills go to Cork T23 BX45', 'BX45', '[postcode]');
+  masks('NI number AB 12 34 56 C on file', '34 56', '[national number]');
+  // A house word with no address on its line stays.
+  const text = 'The Old Forge, our new shop, opens in May.';
+  assert.equal(maskPersonalData(text), text);
+});
+
+test('an e-mail address is masked whole before what is known masks a name inside it', () => {
+  const known = { names: ['strauss'], emails: [], numbers: [], lines: [] };
+  assert.equal(maskPersonalData('an Ihren Sohn unter markus.strauss@posteo.example', known), 'an Ihren Sohn unter [email]');
+});
