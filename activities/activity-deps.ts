@@ -3,6 +3,7 @@ import type { AutonomyPolicy } from '../src/autonomy/autonomy-policy';
 import type { IntentDetectorSettings } from '../src/drafting/intent-detector';
 import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port';
 import type { TriageSettings } from '../src/triage/triage';
+import type { SpamScorer } from '../src/triage/spam-scorer.port';
 import type { AttachmentStore, AttachmentTextReader } from '../src/attachments/attachments.port';
 import type { BounceLedger } from '../src/email/bounce-ledger.port';
 import type { BusinessCalendars } from '../src/business-time/business-calendars.port';
@@ -110,6 +111,8 @@ export interface ActivityDeps {
   caseDeadlines?: CaseDeadlinePorts;
   /** Earned autonomy (AUTONOMY_FILE, the switch); absent: every draft waits for a person. */
   autonomy?: { store: AutonomyStore; approver: AutoApprover; policy: AutonomyPolicy | null };
+  /** The spam filter intake asks about every message (TRIAGE_SPAMD); absent: headers and the built-in check only. */
+  spamScorer?: SpamScorer;
   /** The retention purge (RETENTION_*); absent: purgeExpired purges nothing. */
   retention?: RetentionDeps;
 }

@@ -10,7 +10,8 @@
  * SpamAssassin public corpus (scripts/spam-model/spam-assassin-corpus.ts), which the learnt word
  * list never saw; `--customer` adds ordinary customer mail (customerMail below), all ham.
  *
- * TRIAGE_SPAM_SCORE and TRIAGE_SPAM_FILTER_TRUSTED are read from the environment as the worker reads them.
+ * TRIAGE_SPAM_SCORE, TRIAGE_SPAM_FILTER_TRUSTED and TRIAGE_SPAMD are read from the environment as the
+ * worker reads them: with TRIAGE_SPAMD each message is also scored by that spamd.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +19,8 @@ import { loadConfig } from '../src/config';
 import { parseRawEmail } from '../src/email/mail-parser';
 import { errorMessage } from '../src/platform/errors';
 import { triage, triageMessage, type TriageSettings } from '../src/triage/triage';
+import type { SpamScorer } from '../src/triage/spam-scorer.port';
+import { createSpamdScorer } from '../src/triage/spam-scorer.spamd';
 import { GUARD_SET_NAMES, loadGuardSet } from './eval/guard-sets';
 import { loadLabelledSet } from './eval/labelled-set';
 import { corpusMessages } from './spam-model/spam-assassin-corpus';
@@ -51,12 +54,15 @@ export async function spamFiguresOf(
   messages: Iterable<LabelledMessage>,
   settings: TriageSettings,
   onEach: (file: string, label: string, outcome: string) => void = () => undefined,
+  scorer?: SpamScorer,
 ): Promise<SpamFigures> {
   const out: SpamFigures = { spam: 0, spamDrafted: [], ham: 0, hamHeld: [] };
   for (const { id, label, raw } of messages) {
     let outcome: string;
     try {
-      const verdict = triage(triageMessage(await parseRawEmail(raw, id)), settings);
+      const asked = scorer ? await scorer.score(raw) : null;
+      const filterScore = asked ? { filterScore: { score: asked.score, rules: asked.rules, by: scorer!.describe } } : {};
+      const verdict = triage({ ...triageMessage(await parseRawEmail(raw, id)), ...filterScore }, settings);
       outcome = verdict ? `${verdict.class}\t${verdict.reason}` : 'draft';
     } catch (err) {
       outcome = `unparseable\t${errorMessage(err).split('\n')[0]}`;
@@ -149,10 +155,17 @@ async function main(): Promise<void> {
   // The held-out side of the public corpus the learnt word list was trained on (never its training side).
   if (publicCorpus) sets.push(['spamassassin-public-corpus (held-out side)', corpusMessages('held-out')]);
   if (customer) sets.push(['customer mail (guard sets, labelled set)', await customerMail()]);
+  // TRIAGE_SPAMD as the worker reads it: each message is scored by that spamd too.
+  const scorer = config.spamd ? createSpamdScorer(config.spamd) : undefined;
   for (const [dir, messages] of sets) {
-    const f = await spamFiguresOf(messages, config.triage, (file, label, outcome) => {
-      if (list) console.log(`${label}\t${file}\t${outcome}`);
-    });
+    const f = await spamFiguresOf(
+      messages,
+      config.triage,
+      (file, label, outcome) => {
+        if (list) console.log(`${label}\t${file}\t${outcome}`);
+      },
+      scorer,
+    );
     console.log(
       `${dir}: spam drafted ${f.spamDrafted.length} of ${f.spam} (${pct(f.spamDrafted.length, f.spam)}), ham held as spam ${f.hamHeld.length} of ${f.ham} (${pct(f.hamHeld.length, f.ham)})`,
     );

@@ -7,7 +7,7 @@ import { ConfigError } from './platform/errors';
 import type { Env } from './platform/env-values';
 import { readPlatformConfig, type PlatformConfig } from './platform/platform.config';
 import { readMailboxesConfig, type MailboxesConfig } from './mailboxes/mailboxes.config';
-import { readPriorityRules, readTriageSettings, type TriageConfig } from './triage/triage.config';
+import { readPriorityRules, readSpamdSettings, readTriageSettings, type TriageConfig } from './triage/triage.config';
 import { readEmailConfig, type EmailConfig } from './email/email.config';
 import { readCasesConfig, type CasesConfig } from './cases/cases.config';
 import { readDraftingConfig, type DraftingConfig } from './drafting/drafting.config';
@@ -61,6 +61,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     ...mail,
     priorityRules,
     triage: readTriageSettings(env, problems, mail.smtp.from.address, mailboxFroms),
+    spamd: readSpamdSettings(env, problems),
     ...readEmailConfig(env, problems),
     ...readCasesConfig(env, problems, mailboxIds),
     ...drafting,

@@ -1,3 +1,4 @@
+import { createSpamdScorer } from '../src/triage/spam-scorer.spamd';
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import { createMailboxDirectory } from '../src/mailboxes/mailbox-directory';
@@ -120,6 +121,7 @@ export function buildDependencies(
       policy: config.autonomy,
     },
     retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
+    ...(config.spamd ? { spamScorer: createSpamdScorer(config.spamd) } : {}),
     attachments: createMariaDbAttachmentStore(pool),
     attachmentText,
     settings: {

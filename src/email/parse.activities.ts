@@ -2,13 +2,14 @@ import { FAILURE_TYPES } from '../platform/contract';
 import { detectContentType } from '../attachments/attachment-type';
 import { parseRawEmail, type ParsedMessage } from './mail-parser';
 import { TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../platform/domain';
-import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
+import { TRIAGE_ALERT_EVENTS, TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
 import { ATTACHMENT_EVENTS } from '../attachments/attachments.contract';
 import { PermanentError } from '../platform/errors';
 import { higher } from '../triage/priority';
 import { toCrlf } from './line-endings';
 import { ownMailboxAddresses } from '../mailboxes/mailbox-scope';
-import { bouncedMessageIds, triage, triageMessage, type TriageSettings } from '../triage/triage';
+import { bouncedMessageIds, triage, triageMessage, type AskedSpamScore, type TriageSettings } from '../triage/triage';
+import { errorMessage } from '../platform/errors';
 import { MAX_STORED_TEXT_CHARS } from '../platform/limits.mariadb';
 import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
@@ -41,7 +42,7 @@ export interface ParseSummary {
 /** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
 export const HELD_INDEX = 'no index: held for a person';
 
-type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments'>;
+type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer'>;
 type ParseInput = { emailId: string; priority?: Priority };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */
@@ -129,6 +130,31 @@ export function createParseStep(deps: ParseDeps) {
     }
   }
 
+  /**
+   * The score of the spam filter intake asks (TRIAGE_SPAMD), or undefined: none configured, the
+   * message too large to scan, or the filter not answering. That last one is audited once per
+   * email and the message is triaged without it: a filter that is down must not stop the mail.
+   */
+  async function askSpamFilter(emailId: string, raw: Buffer): Promise<AskedSpamScore | undefined> {
+    const scorer = deps.spamScorer;
+    if (!scorer) return undefined;
+    try {
+      const scored = await scorer.score(raw);
+      return scored ? { score: scored.score, rules: scored.rules, by: scorer.describe } : undefined;
+    } catch (err) {
+      await deps.audit.record({
+        emailId,
+        correlationId: correlationId(),
+        eventType: TRIAGE_AUDIT_EVENTS.spamFilterUnavailable,
+        errorClass: 'dependency',
+        message: `spam filter not asked, triaged without it: ${errorMessage(err)}`,
+        details: { filter: scorer.describe },
+        eventKey: `${emailId}:${TRIAGE_AUDIT_EVENTS.spamFilterUnavailable}`,
+      });
+      return undefined;
+    }
+  }
+
   return {
     /** `fetched`: the fetch step's message in the same activity; without it the stored one is read. */
     async parseMessage(input: ParseInput & { fetched?: FetchedMessage }): Promise<{ summary: ParseSummary; email: IndexSource }> {
@@ -146,7 +172,8 @@ export function createParseStep(deps: ParseDeps) {
       parsed.threadId = await joinThread(deps, input.emailId, parsed, key.account);
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
-      const verdict = triage(triageMessage(parsed, where.mailboxId || undefined), settings());
+      const filterScore = await askSpamFilter(input.emailId, raw);
+      const verdict = triage({ ...triageMessage(parsed, where.mailboxId || undefined), ...(filterScore ? { filterScore } : {}) }, settings());
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
       await saveAttachments(input.emailId, parsed.files);
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);

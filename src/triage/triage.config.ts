@@ -1,6 +1,7 @@
 /**
  * The triage section of the configuration (src/config.ts assembles the sections): PRIORITY_RULES,
- * OWN_ADDRESSES, TRIAGE_ALLOW, TRIAGE_SPAM_SCORE, TRIAGE_SPAM_FILTER_TRUSTED.
+ * OWN_ADDRESSES, TRIAGE_ALLOW, TRIAGE_SPAM_SCORE, TRIAGE_SPAM_FILTER_TRUSTED, TRIAGE_SPAMD,
+ * TRIAGE_SPAMD_TIMEOUT_MS.
  */
 import { parsePriorityRules, type PriorityRule } from './priority';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
@@ -11,6 +12,34 @@ export interface TriageConfig {
   priorityRules: PriorityRule[];
   /** Intake triage: our own addresses (SMTP_FROM + OWN_ADDRESSES) and TRIAGE_ALLOW rules. */
   triage: TriageSettings;
+  /** TRIAGE_SPAMD: a SpamAssassin spamd that intake asks about every message; null: none. */
+  spamd: SpamdOptions | null;
+}
+
+/** Where spamd listens and how long an answer may take. */
+export interface SpamdOptions {
+  host: string;
+  port: number;
+  timeoutMs: number;
+}
+
+/** spamd's own default port. */
+export const SPAMD_DEFAULT_PORT = 783;
+export const DEFAULT_SPAMD_TIMEOUT_MS = 10_000;
+
+/** TRIAGE_SPAMD=`host[:port]` and TRIAGE_SPAMD_TIMEOUT_MS. */
+export function readSpamdSettings(env: Env, problems: string[]): SpamdOptions | null {
+  const v = new EnvValues(env, problems);
+  const timeoutMs = v.intInRange('TRIAGE_SPAMD_TIMEOUT_MS', DEFAULT_SPAMD_TIMEOUT_MS, 100, 120_000);
+  const raw = v.optional('TRIAGE_SPAMD');
+  if (!raw) return null;
+  const m = /^(\[[0-9a-f:]+\]|[\w.-]+)(?::(\d{1,5}))?$/i.exec(raw.trim());
+  const port = m?.[2] ? Number(m[2]) : SPAMD_DEFAULT_PORT;
+  if (!m || port < 1 || port > 65535) {
+    problems.push(`TRIAGE_SPAMD must be host or host:port (spamd's address), got "${raw}"`);
+    return null;
+  }
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port, timeoutMs };
 }
 
 /** PRIORITY_RULES, read before the mailboxes: the `default` mailbox carries them. */

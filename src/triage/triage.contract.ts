@@ -12,5 +12,7 @@ export const TRIAGE_AUDIT_EVENTS = {
   overridden: 'triage_overridden',
   /** A person released an email held as spam and asked for a reply (`email-rag answer`, the inbox's "not spam"). */
   spamReleased: 'spam_released',
+  /** The spam filter intake asks (TRIAGE_SPAMD) did not answer: the message was triaged without it. */
+  spamFilterUnavailable: 'spam_filter_unavailable',
 } as const;
 export type TriageAuditEvent = (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];

@@ -36,6 +36,15 @@ export interface TriageMessage extends AutomaticSigns {
   mailboxId?: string;
   /** The text and HTML bodies, for the built-in spam check; without them it reads the headers only. */
   body?: SpamBody;
+  /** What the spam filter intake asked (TRIAGE_SPAMD) said; absent when none was asked or it did not answer. */
+  filterScore?: AskedSpamScore;
+}
+
+/** A spam filter's score for one message, with who gave it (`spamd 127.0.0.1:783`). */
+export interface AskedSpamScore {
+  score: number;
+  rules: string[];
+  by: string;
 }
 
 export type { TriageVerdict };
@@ -103,6 +112,18 @@ function spamFilter(m: TriageMessage, s: TriageSettings): string | null {
 }
 
 /**
+ * The score of the filter intake asked itself (TRIAGE_SPAMD) against TRIAGE_SPAM_SCORE. After the
+ * machine-mail classes, so a bounce stays a bounce (spamd scores a returned spam as spam). Its "not
+ * spam" does not end the checks: the built-in check still runs (the two miss different spam).
+ */
+function spamAsked(m: TriageMessage, s: TriageSettings): string | null {
+  const threshold = (s.spamFilter ?? DEFAULT_SPAM_FILTER).threshold;
+  if (!m.filterScore || m.filterScore.score < threshold) return null;
+  const rules = m.filterScore.rules.slice(0, 5).join(', ');
+  return `${m.filterScore.by}: score ${m.filterScore.score} ≥ ${threshold}${rules ? ` (${rules})` : ''}`;
+}
+
+/**
  * The built-in check (src/triage/spam-content.ts), only when no filter verdict counts: a trusted
  * filter's "not spam" stands. It runs after the machine-mail classes, so a bounce that quotes a
  * spam message stays a bounce (and links the send it reports on).
@@ -166,6 +187,7 @@ const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => strin
   ['auto_reply', autoReply],
   ['list', list],
   ['no_reply', noReply],
+  ['spam', spamAsked],
   ['spam', spamBuiltIn],
   // Last: a copy that would not be answered anyway keeps the class that says why.
   ['duplicate', (m, s) => duplicateOf(m, s.mailboxes)],

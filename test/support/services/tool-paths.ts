@@ -68,6 +68,17 @@ export function dovecotPaths(): { dovecot: string; doveadm: string } {
   return { dovecot: find('DOVECOT_BIN', 'dovecot'), doveadm: find('DOVEADM_BIN', 'doveadm') };
 }
 
+/** Path of SpamAssassin's `spamd` ($SPAMD_BIN, PATH, /usr/sbin, /usr/bin; Debian package spamd). */
+export function spamdPath(): string {
+  return (
+    fromEnv('SPAMD_BIN') ??
+    onPath('spamd') ??
+    executable('/usr/sbin/spamd') ??
+    executable('/usr/bin/spamd') ??
+    missing("SpamAssassin's spamd (Debian package spamd)", 'set SPAMD_BIN or')
+  );
+}
+
 /**
  * Path of Chromium for the browser tests ($CHROMIUM_PATH, else `chromium` on PATH or in /usr/bin):
  * Debian's package, driven by playwright-core; no browser is downloaded.

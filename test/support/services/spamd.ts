@@ -1,0 +1,66 @@
+/**
+ * A real SpamAssassin spamd (Debian's package) on a free loopback port, with the rules the package
+ * ships: local tests only (-L: no DNS lists, no Razor/Pyzor, nothing leaves the machine), no user
+ * configuration (-x), one child. Its log in `<dir>/spamd.log`. Loading the rules takes a few seconds.
+ */
+import path from 'node:path';
+import { Socket } from 'node:net';
+import { spawnManaged, type ManagedChild } from './child-process';
+import { freePort } from './ports';
+import { spamdPath } from './tool-paths';
+
+export interface Spamd {
+  host: string;
+  port: number;
+  /** TRIAGE_SPAMD for the product. */
+  address: string;
+  managed: ManagedChild;
+  stop(): Promise<void>;
+}
+
+/** spamd's PING: true once it answers PONG. */
+function pong(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    let answer = '';
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.on('close', () => resolve(/PONG/.test(answer)));
+    socket.on('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1', () => socket.end('PING SPAMC/1.5\r\n\r\n'));
+  });
+}
+
+export async function startSpamd(opts: { dir: string; startTimeoutMs?: number }): Promise<Spamd> {
+  const port = await freePort();
+  const managed = spawnManaged(
+    spamdPath(),
+    [
+      '-L',
+      '-x',
+      `--listen=127.0.0.1:${port}`,
+      '--max-children=1',
+      '--min-children=1',
+      `--pidfile=${path.join(opts.dir, 'spamd.pid')}`,
+      // stderr instead of syslog: there is no syslog socket in a test run.
+      '--syslog=stderr',
+    ],
+    { logFile: path.join(opts.dir, 'spamd.log') },
+  );
+  const deadline = Date.now() + (opts.startTimeoutMs ?? 90_000);
+  while (!(await pong(port))) {
+    if (managed.hasExited()) throw new Error(`spamd exited at start:\n${managed.logTail()}`);
+    if (Date.now() > deadline) {
+      await managed.terminate('SIGKILL', 1_000);
+      throw new Error(`spamd did not answer PING within ${opts.startTimeoutMs ?? 90_000} ms:\n${managed.logTail()}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    host: '127.0.0.1',
+    port,
+    address: `127.0.0.1:${port}`,
+    managed,
+    stop: () => managed.terminate('SIGTERM', 5_000),
+  };
+}
