@@ -19,6 +19,7 @@ import { LOCAL_EMBEDDING_MODEL } from '../../src/config';
 import { detectInjection, type InjectionFinding } from '../../src/drafting/injection-detector';
 import { describeFindings } from '../../src/drafting/injection-guard';
 import { readIntentSet, type IntentSet } from '../../src/drafting/injection-intents';
+import { normaliseForGuard } from '../../src/drafting/mail-regions';
 import { DEFAULT_INTENT_KINDS, DEFAULT_INTENT_THRESHOLD, detectIntents, scoreSegments } from '../../src/drafting/intent-detector';
 import type { Embedder, EmbeddingKind } from '../../src/retrieval/embedder.port';
 import { startEmbedder } from '../../test/support/services/embedder';
@@ -48,6 +49,11 @@ export interface GuardEvaluation {
   msPerMail: number;
   /** What flagged each flagged ordinary mail (the reviewer's view of a false alarm). */
   falseAlarmFindings: Record<string, string>;
+  /**
+   * For a set whose attacks were put into ordinary mail (BIPIA): how many were flagged at the
+   * inserted text, not for something of the host mail that flags it anyway.
+   */
+  atInserted?: { caught: number; of: number };
 }
 
 function figures(method: GuardMethod, mails: GuardMail[], flaggedIds: Set<string>): GuardFigures {
@@ -95,7 +101,13 @@ export async function evaluateGuard(
   }
   const msPerMail = mails.length === 0 ? 0 : (Date.now() - t0) / mails.length;
   const combined = figures('combined', mails, new Set([...byHeuristic, ...byIntent]));
+  const inserted = mails.filter((m) => m.attack && m.inserted);
+  const atText = (m: GuardMail) => {
+    const probe = normaliseForGuard(m.inserted!).replace(/\s+/g, ' ').trim().slice(0, 24);
+    return (found.get(m.id) ?? []).some((f) => f.excerpt.includes(probe));
+  };
   return {
+    ...(inserted.length ? { atInserted: { caught: inserted.filter(atText).length, of: inserted.length } } : {}),
     set,
     model: embedder.model,
     threshold: settings.threshold,
@@ -164,6 +176,7 @@ export function printGuardTable(e: GuardEvaluation, out: (line: string) => void 
     const alarms = `${f.falseAlarms}/${f.ordinary}`.padEnd(15);
     out(`${f.method.padEnd(12)}${recall}${alarms}${[...f.missed.map((id) => `-${id}`), ...f.flagged.map((id) => `+${id}`)].join(' ')}`);
   }
+  if (e.atInserted) out(`attacks flagged at the inserted text: ${e.atInserted.caught}/${e.atInserted.of}`);
   out(`intent check: ${e.msPerMail.toFixed(0)} ms per mail`);
   if (why) for (const [id, f] of Object.entries(e.falseAlarmFindings)) out(`  +${id}: ${f}`);
 }

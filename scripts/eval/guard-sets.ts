@@ -27,6 +27,8 @@ export interface GuardMail {
   quoted?: string;
   hiddenHtml?: string;
   attachments?: string;
+  /** The attack text put into an ordinary mail (BIPIA): a catch counts as one only at this text. */
+  inserted?: string;
 }
 
 export const GUARD_SET_NAMES = ['heldout', 'calibration', 'unseen', 'bipia', 'operation'] as const;
@@ -81,7 +83,7 @@ function bipiaSet(): GuardMail[] {
     .flat()
     .map((attack, k) => {
       const host = test[k % test.length]!;
-      return { id: `bipia-a${k + 1}`, attack: true, subject: host.subject, body: insertAttack(host.body, attack, k) };
+      return { id: `bipia-a${k + 1}`, attack: true, subject: host.subject, body: insertAttack(host.body, attack, k), inserted: attack };
     });
   return [...attacks, ...ordinary];
 }

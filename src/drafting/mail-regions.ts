@@ -100,9 +100,14 @@ export interface Region {
   text: string;
 }
 
-/** A line that closes the message and opens the signature. */
+/**
+ * A line that closes the message and opens the signature: a greeting, a team's name ("The Mercury
+ * Team", "Ihr Kundenservice-Team"), or the closing formula before it ("If you have any questions,
+ * just reply to this email", "Bei Fragen stehen wir gern zur Verfügung") that notifications and
+ * company mail put above their name.
+ */
 const SIGN_OFF =
-  /^\s*(--\s*|(mit )?(freundlichen|besten|herzlichen|lieben|schönen|viele|beste|liebe) grüß?(ss)?en?\b.*|(viele |beste |liebe )?grüße\b.*|gruß\b.*|(mfg|lg|vg|best|cheers)[,.!]?(\s+\S+){0,3}|(best|kind|warm|many)\s+(regards|wishes)\b.*|regards\b.*|(many )?thanks?( you)?\b.{0,40}|sincerely\b.*|yours( faithfully| sincerely| truly)?\b.*|cordialement\b.*|bien à vous\b.*|saludos\b.*|sent from my \w+.*|von meinem \w+ gesendet.*)$/i;
+  /^\s*((the|your|ihr|dein|euer|das|l['’]équipe)\s+[\p{L}\p{N}&.' -]{0,40}?team\b.{0,60}|team\s+[\p{L}\p{N}&.' -]{1,40}|if you have any (further |more |other )?questions\b.*|(bei|für) (weitere(n)? )?(fragen|rückfragen)\b.*|pour toute (question|information)\b.*|--\s*|(mit )?(freundlichen|besten|herzlichen|lieben|schönen|viele|beste|liebe) grüß?(ss)?en?\b.*|(viele |beste |liebe )?grüße\b.*|gruß\b.*|(mfg|lg|vg|best|cheers)[,.!]?(\s+\S+){0,3}|(best|kind|warm|many)\s+(regards|wishes)\b.*|regards\b.*|(many )?thanks?( you)?\b.{0,40}|sincerely\b.*|yours( faithfully| sincerely| truly)?\b.*|cordialement\b.*|bien à vous\b.*|saludos\b.*|sent from my \w+.*|von meinem \w+ gesendet.*)$/iu;
 
 /** Header lines of a forwarded or quoted mail ("From: …", "Von: …"), and the markers before them. */
 const FORWARD_HEADER =

@@ -51,3 +51,34 @@ test('the heuristic sees a note to the assistant wherever it stands, also behind
   assert.deepEqual(kinds('Our assistant manager will call you tomorrow about the order.'), []);
   assert.deepEqual(kinds('Note to self: the invoice is in the shared folder.'), []);
 });
+
+test("a team's name and the closing formula of a notification start the signature", () => {
+  const mercury = [
+    'Hi David',
+    'Your debit card ••4605 was preauthorized for $373.52.',
+    'If you have any questions  just reply to this email.If this transaction is in error  you can raise a dispute.',
+    'The Mercury Team',
+    '',
+    'You are receiving notifications for Moonchaser on outgoing transactions over $100.00.',
+  ].join('\n');
+  assert.deepEqual(
+    regionsOf(mercury).map((r) => r.kind),
+    ['words', 'signature'],
+  );
+  const german = 'Guten Tag,\nIhre Bestellung ist unterwegs.\nBei Fragen stehen wir Ihnen gern zur Verfügung.\nIhr Kundenservice-Team';
+  assert.equal(
+    regionsOf(german)
+      .find((r) => r.kind === 'signature')
+      ?.text.split('\n')[0],
+    'Bei Fragen stehen wir Ihnen gern zur Verfügung.',
+  );
+  // In the middle of a long mail the same words are a sentence.
+  const long = [
+    'If you have any questions about my order, here they are:',
+    ...Array.from({ length: 12 }, (_, i) => `Question ${i + 1} about the order.`),
+  ].join('\n');
+  assert.deepEqual(
+    regionsOf(long).map((r) => r.kind),
+    ['words'],
+  );
+});
