@@ -67,6 +67,7 @@ export const BUSINESS_METRICS = {
   casesOverdue: 'email_rag_cases_overdue',
   caseEscalations: 'email_rag_case_escalations_total',
   loginRefusals: 'email_rag_inbox_login_refusals_total',
+  autonomyDemotions: 'email_rag_autonomy_demotions_total',
 } as const;
 
 /**
@@ -174,7 +175,14 @@ export function startBusinessMetricsSampler(
     'Refused review-inbox sign-ins, per reason (wrong_credentials, too_soon, account_locked, address_locked, burst)',
   );
 
+  const autonomyDemotions = meter.createCounter(
+    m.autonomyDemotions,
+    '',
+    'Categories whose record fell below their autonomy bar (the lower bound of the unchanged share), per mailbox: their drafts wait for a person again',
+  );
+
   // Known label sets start at 0, so that the first increase is seen by rate() and increase().
+  for (const b of opts.mailboxes ?? []) autonomyDemotions.add(0, { mailbox: b.id });
   for (const reason of LOGIN_REFUSAL_REASONS) loginRefusals.add(0, { reason });
   for (const event of Object.values(TRIAGE_ALERT_EVENTS)) triageAlerts.add(0, { event });
   for (const priority of PRIORITIES) received.add(0, { priority });
@@ -212,6 +220,9 @@ export function startBusinessMetricsSampler(
         for (const r of events.stepRuntimes) stepRuntime.record(r.seconds, { step: r.step });
         for (const a of events.triageAlerts) triageAlerts.add(a.count, { event: a.event });
         for (const r of events.loginRefusals ?? []) loginRefusals.add(r.count, { reason: r.reason });
+        // Label values only from the registry: a mailbox id in an odd audit row makes no new series.
+        const known = new Set((opts.mailboxes ?? []).map((b) => b.id));
+        for (const d of events.autonomyDemotions ?? []) if (known.has(d.mailbox)) autonomyDemotions.add(d.count, { mailbox: d.mailbox });
         for (const o of events.draftOutcomes) {
           draftOutcomes.add(o.count, {
             outcome: o.outcome,

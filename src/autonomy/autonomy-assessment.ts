@@ -32,6 +32,8 @@ export interface Assessment {
   listed: boolean;
   reasons: string[];
   figures: AutonomyFigures | null;
+  /** Whether the category's record clears its bars (whatever else holds this draft back). */
+  qualifies?: boolean;
 }
 
 /** Offline drafts are templates of retrieved passages, never judged good enough to go alone. */
@@ -51,12 +53,21 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   const category = draft.category ?? 'unknown';
   const listed = entry.categories.includes(category);
   let figures: AutonomyFigures | null = null;
+  let qualifies = false;
   if (!(await deps.autonomy.switchState()).on) reasons.push('autonomy is switched off');
   if (!listed) reasons.push(`category "${category}" is not listed for automatic sending in mailbox ${mailboxId}`);
   else {
-    const record = await deps.autonomy.record(mailboxId, category, entry.minReviewed);
+    const record = await deps.autonomy.record(mailboxId, category, entry.recordSize);
     const judged = judgeRecord(record, entry);
-    figures = { category, ...record, share: judged.share, minReviewed: entry.minReviewed, minShare: entry.minUnchangedShare };
+    figures = {
+      category,
+      ...record,
+      share: judged.share,
+      lower: judged.lower,
+      minReviewed: entry.minReviewed,
+      minShare: entry.minUnchangedShare,
+    };
+    qualifies = judged.qualifies;
     if (!judged.qualifies) reasons.push(`category "${category}" is below its bar: ${judged.reason}`);
   }
   if (email.status !== STATUS.awaitingApproval) reasons.push(`the email is ${email.status}, not awaiting approval`);
@@ -81,7 +92,7 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   }
   const stoppedBy = await deps.autonomy.stoppedBy(draftId);
   if (stoppedBy) reasons.push(`the automatic send was stopped by ${stoppedBy}`);
-  return { send: reasons.length === 0, policy, entry, mailboxId, listed, reasons, figures };
+  return { send: reasons.length === 0, policy, entry, mailboxId, listed, reasons, figures, qualifies };
 }
 
 /**

@@ -7,12 +7,18 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { anyValue, fields, mapOf, unknownFieldProblems, whenObject } from '../platform/config-schema';
+import { wilsonInterval } from '../platform/wilson-interval';
 
 export const AUTONOMY_DEFAULTS = {
-  /** The last this many reviewed drafts of the mailbox and category are its record. */
+  /** The record needs at least this many reviewed drafts of the mailbox and category. */
   minReviewed: 50,
-  /** Share of that record a person approved unchanged. */
-  minUnchangedShare: 0.95,
+  /** The last this many reviewed drafts are the record (a long memory, and a drift still shows). */
+  recordSize: 200,
+  /**
+   * The share of the record a person approved unchanged, as the lower bound of its 95 % Wilson
+   * interval: the rate the record shows with confidence, not the rate it happens to show.
+   */
+  minUnchangedShare: 0.9,
   /** Minutes between the verdict and the send, in which a person can stop it. */
   graceMinutes: 10,
   /** The drafter's own confidence a draft must reach. */
@@ -24,6 +30,7 @@ export interface MailboxAutonomy {
   /** Categories (the drafter's, as in `drafts.category`) that may be sent without a person. */
   categories: string[];
   minReviewed: number;
+  recordSize: number;
   minUnchangedShare: number;
   graceMinutes: number;
   minConfidence: number;
@@ -51,27 +58,38 @@ export interface CategoryRecord {
 export interface RecordJudgement {
   qualifies: boolean;
   share: number;
+  /** The 95 % Wilson interval of the unchanged share; the lower bound is what the bar is compared with. */
+  lower: number;
+  upper: number;
   /** Why it does not qualify, when it does not. */
   reason: string | null;
 }
 
-/** Whether a record clears the mailbox's bars: enough reviewed drafts, and enough of them unchanged. */
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+
+/**
+ * Whether a record clears the mailbox's bars: enough reviewed drafts, and the lower bound of the
+ * 95 % interval of the unchanged share at or above the bar. 50 of 50 unchanged gives 0.93, so a
+ * bar of 0.9 takes at least 35 in a row; 19 of 20 (0.76) never clears it.
+ */
 export function judgeRecord(record: CategoryRecord, bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare'>): RecordJudgement {
   const share = record.reviewed === 0 ? 0 : record.unchanged / record.reviewed;
+  const { lower, upper } = wilsonInterval(record.unchanged, record.reviewed);
+  const figures = { share, lower, upper };
   if (record.reviewed < bars.minReviewed)
-    return { qualifies: false, share, reason: `only ${record.reviewed} reviewed drafts, ${bars.minReviewed} needed` };
-  if (share < bars.minUnchangedShare)
+    return { qualifies: false, ...figures, reason: `only ${record.reviewed} reviewed drafts, ${bars.minReviewed} needed` };
+  if (lower < bars.minUnchangedShare)
     return {
       qualifies: false,
-      share,
-      reason: `${(share * 100).toFixed(1)} % approved unchanged, ${(bars.minUnchangedShare * 100).toFixed(1)} % needed`,
+      ...figures,
+      reason: `${record.unchanged} of ${record.reviewed} approved unchanged (${pct(share)}; 95 % interval ${pct(lower)}–${pct(upper)}): the lower bound is below ${pct(bars.minUnchangedShare)}`,
     };
-  return { qualifies: true, share, reason: null };
+  return { qualifies: true, ...figures, reason: null };
 }
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const THRESHOLD_KEYS = ['minReviewed', 'minUnchangedShare', 'graceMinutes', 'minConfidence'] as const;
+const THRESHOLD_KEYS = ['minReviewed', 'recordSize', 'minUnchangedShare', 'graceMinutes', 'minConfidence'] as const;
 const thresholdFields = Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, anyValue]));
 
 /** Every field a policy file may have, at every level; any other key is refused with its path. */
@@ -88,8 +106,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Each threshold's rule: whole numbers for counts and minutes, shares between 0 and 1. */
 function threshold(key: (typeof THRESHOLD_KEYS)[number], v: unknown, where: string, problems: string[]): number | undefined {
   if (v === undefined) return undefined;
-  const whole = key === 'minReviewed' || key === 'graceMinutes';
-  const [min, max] = key === 'minReviewed' ? [1, 10_000] : key === 'graceMinutes' ? [1, 24 * 60] : [0, 1];
+  const whole = key === 'minReviewed' || key === 'recordSize' || key === 'graceMinutes';
+  const [min, max] = key === 'minReviewed' || key === 'recordSize' ? [1, 10_000] : key === 'graceMinutes' ? [1, 24 * 60] : [0, 1];
   if (typeof v !== 'number' || !Number.isFinite(v) || (whole && !Number.isInteger(v)) || v < min || v > max) {
     problems.push(`${where}.${key} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${JSON.stringify(v)}`);
     return undefined;
@@ -100,6 +118,13 @@ function threshold(key: (typeof THRESHOLD_KEYS)[number], v: unknown, where: stri
 function thresholds(raw: Record<string, unknown>, where: string, base: Thresholds, problems: string[]): Thresholds {
   const out = { ...base };
   for (const key of THRESHOLD_KEYS) out[key] = threshold(key, raw[key], where, problems) ?? base[key];
+  // A record of the last N drafts can never hold the minimum count when N is smaller: said so when
+  // both were written, else the record grows to the minimum.
+  if (out.recordSize < out.minReviewed) {
+    if (raw.recordSize !== undefined)
+      problems.push(`${where}: recordSize (${out.recordSize}) must be at least minReviewed (${out.minReviewed})`);
+    else out.recordSize = out.minReviewed;
+  }
   return out;
 }
 

@@ -15,9 +15,15 @@ export interface CategoryStanding {
   reviewed: number;
   unchanged: number;
   share: number;
+  /** The unchanged share's 95 % Wilson interval; the lower bound is compared with minShare. */
+  lower: number;
+  upper: number;
   minReviewed: number;
+  recordSize: number;
   minShare: number;
   state: CategoryState;
+  /** When a verdict last found it fall below its bar after clearing it; null: never. */
+  lastDemotedAt: Date | null;
 }
 
 export interface AutonomyStatus {
@@ -35,21 +41,28 @@ export async function readAutonomyStatus(store: AutonomyStore, policy: AutonomyP
     for (const category of entry.categories) pairs.set(`${entry.mailboxId}\u0000${category}`, { mailboxId: entry.mailboxId, category });
   for (const p of await store.categoriesWithOutcomes()) pairs.set(`${p.mailboxId}\u0000${p.category}`, p);
   const categories: CategoryStanding[] = [];
+  const standings = new Map((await store.standings()).map((s) => [`${s.mailboxId}\u0000${s.category}`, s]));
   for (const { mailboxId, category } of pairs.values()) {
     // A mailbox without a policy is measured against the defaults, so its record shows what it would take.
     const bars = policy?.mailboxes[mailboxId] ?? {
       minReviewed: AUTONOMY_DEFAULTS.minReviewed,
+      recordSize: AUTONOMY_DEFAULTS.recordSize,
       minUnchangedShare: AUTONOMY_DEFAULTS.minUnchangedShare,
     };
-    const record = await store.record(mailboxId, category, bars.minReviewed);
+    const record = await store.record(mailboxId, category, bars.recordSize);
+    const judged = judgeRecord(record, bars);
     categories.push({
       mailboxId,
       category,
       ...record,
-      share: judgeRecord(record, bars).share,
+      share: judged.share,
+      lower: judged.lower,
+      upper: judged.upper,
       minReviewed: bars.minReviewed,
+      recordSize: bars.recordSize,
       minShare: bars.minUnchangedShare,
       state: categoryState(policy, mailboxId, category, record, sw.on),
+      lastDemotedAt: standings.get(`${mailboxId}\u0000${category}`)?.lastDemotedAt ?? null,
     });
   }
   categories.sort((a, b) => a.mailboxId.localeCompare(b.mailboxId) || a.category.localeCompare(b.category));

@@ -1,11 +1,12 @@
 /**
  * Earned autonomy in MariaDB (migration 023): the switch, the stops, the pending automatic sends,
- * and a category's record read from `draft_outcomes` (migration 016).
+ * a category's record read from `draft_outcomes` (migration 016) and its standing (migration 032).
  */
 import { AUTO_SEND_STATES, AUTONOMY_ACTOR_PREFIX, type AutoSendState } from '../platform/contract';
 import { DRAFT_OUTCOME, DRAFT_STATUS } from '../platform/domain';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
+import { wilsonInterval } from '../platform/wilson-interval';
 
 interface PendingRow {
   draft_id: string;
@@ -21,6 +22,12 @@ interface PendingRow {
   updated_at: Date;
 }
 
+/** Figures as stored; rows of 1.3 lack the lower bound, which follows from their counts. */
+function figuresOf(stored: string | AutonomyFigures): AutonomyFigures {
+  const f = typeof stored === 'string' ? (JSON.parse(stored) as AutonomyFigures) : stored;
+  return typeof f.lower === 'number' ? f : { ...f, lower: wilsonInterval(f.unchanged, f.reviewed).lower };
+}
+
 const toPending = (r: PendingRow): PendingAutoSend => ({
   draftId: r.draft_id,
   emailId: r.email_id,
@@ -28,7 +35,7 @@ const toPending = (r: PendingRow): PendingAutoSend => ({
   category: r.category,
   sendAfter: r.send_after,
   policy: r.policy,
-  figures: typeof r.figures === 'string' ? (JSON.parse(r.figures) as AutonomyFigures) : r.figures,
+  figures: figuresOf(r.figures),
   state: r.state,
   reason: r.reason,
   updatedAt: r.updated_at,
@@ -81,6 +88,54 @@ export function createMariaDbAutonomyStore(pool: Pool): AutonomyStore {
         [mailboxId, category, lastN],
       );
       return { reviewed: Number(rows[0]?.reviewed ?? 0), unchanged: Number(rows[0]?.unchanged ?? 0) };
+    },
+    async noteStanding(st) {
+      const figures = [st.qualified ? 1 : 0, st.reviewed, st.unchanged, st.lower];
+      // The change first, conditional on the old value: of two verdicts at once only one moves it.
+      const changed = await query<{ affectedRows: number }>(
+        pool,
+        'changing a category standing',
+        `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
+           last_demoted_at = IF(? = 0, CURRENT_TIMESTAMP(3), last_demoted_at), last_promoted_at = IF(? = 1, CURRENT_TIMESTAMP(3), last_promoted_at)
+         WHERE mailbox_id = ? AND category = ? AND qualified <> ?`,
+        [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
+      );
+      if (changed.affectedRows > 0) return st.qualified ? 'promoted' : 'demoted';
+      await query(
+        pool,
+        'recording a category standing',
+        `INSERT INTO autonomy_standing (mailbox_id, category, qualified, reviewed, unchanged, lower_bound) VALUES (?, ?, ?, ?, ?, ?)
+         ON DUPLICATE KEY UPDATE reviewed = VALUES(reviewed), unchanged = VALUES(unchanged), lower_bound = VALUES(lower_bound),
+           judged_at = CURRENT_TIMESTAMP(3)`,
+        [st.mailboxId, st.category, ...figures],
+      );
+      return null;
+    },
+    async standings() {
+      const rows = await query<
+        Array<{
+          mailbox_id: string;
+          category: string;
+          qualified: number;
+          reviewed: number;
+          unchanged: number;
+          lower_bound: number;
+          judged_at: Date;
+          last_demoted_at: Date | null;
+          last_promoted_at: Date | null;
+        }>
+      >(pool, 'reading the category standings', 'SELECT * FROM autonomy_standing ORDER BY mailbox_id, category');
+      return rows.map((r) => ({
+        mailboxId: r.mailbox_id,
+        category: r.category,
+        qualified: Number(r.qualified) === 1,
+        reviewed: Number(r.reviewed),
+        unchanged: Number(r.unchanged),
+        lower: Number(r.lower_bound),
+        judgedAt: r.judged_at,
+        lastDemotedAt: r.last_demoted_at,
+        lastPromotedAt: r.last_promoted_at,
+      }));
     },
     async categoriesWithOutcomes() {
       const rows = await query<Array<{ mailbox_id: string; category: string }>>(

@@ -13,7 +13,7 @@ import { AUTONOMY_EVENTS } from './autonomy.contract';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { AutoApprover, AutonomyFigures, PendingAutoSend } from './autonomy.port';
 import type { AuditLog } from '../platform/store.port';
-import { assessDraft, type AssessmentDeps } from './autonomy-assessment';
+import { assessDraft, type Assessment, type AssessmentDeps } from './autonomy-assessment';
 
 export interface AutonomyDeps extends AssessmentDeps {
   approver: AutoApprover;
@@ -95,12 +95,44 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
       correlationId: cid,
       eventType: AUTONOMY_EVENTS.sent,
       actor: by,
-      message: `draft ${p.draftId} approved automatically under policy ${p.policy}: ${figures.unchanged} of the last ${figures.reviewed} "${figures.category}" drafts approved unchanged (${(figures.share * 100).toFixed(1)} %, bar ${(figures.minShare * 100).toFixed(1)} % of ${figures.minReviewed})`,
+      message: `draft ${p.draftId} approved automatically under policy ${p.policy}: ${figures.unchanged} of the last ${figures.reviewed} "${figures.category}" drafts approved unchanged (${(figures.share * 100).toFixed(1)} %, lower bound ${(figures.lower * 100).toFixed(1)} %, bar ${(figures.minShare * 100).toFixed(1)} % from ${figures.minReviewed} reviewed)`,
       details: { draftId: p.draftId, policy: p.policy, figures },
       eventKey: `${cid}:${AUTONOMY_EVENTS.sent}:${p.draftId}`,
     });
     return { sent: true, reason: `approved by ${by}` };
   };
+
+  /**
+   * A listed category's judgement, kept as its standing: a record that cleared its bar at the last
+   * verdict and does not now is demoted (audited, counted for the alert), and promoted back when
+   * it clears it again. Every verdict judges the live record, so the demotion takes effect at once;
+   * the row says when, and the autonomy page shows it.
+   */
+  async function noteStanding(a: Assessment, cid: string, emailId: string): Promise<void> {
+    if (!a.listed || !a.figures || !a.entry || a.qualifies === undefined) return;
+    const f = a.figures;
+    const change = await deps.autonomy.noteStanding({
+      mailboxId: a.mailboxId,
+      category: f.category,
+      qualified: a.qualifies,
+      reviewed: f.reviewed,
+      unchanged: f.unchanged,
+      lower: f.lower,
+    });
+    if (!change) return;
+    const record = `${f.unchanged} of the last ${f.reviewed} approved unchanged, lower bound ${(f.lower * 100).toFixed(1)} % (bar ${(f.minShare * 100).toFixed(1)} %)`;
+    await deps.audit.record({
+      emailId,
+      correlationId: cid,
+      eventType: change === 'demoted' ? AUTONOMY_EVENTS.demoted : AUTONOMY_EVENTS.promoted,
+      actor: a.policy ? autonomyActor(a.policy) : null,
+      message:
+        change === 'demoted'
+          ? `category "${f.category}" of mailbox ${a.mailboxId} no longer qualifies for automatic sending: ${record}; its drafts wait for a person`
+          : `category "${f.category}" of mailbox ${a.mailboxId} qualifies for automatic sending again: ${record}`,
+      details: { mailboxId: a.mailboxId, category: f.category, policy: a.policy, figures: f },
+    });
+  }
 
   /** The row is claimed (`sent`): approve unless the workflow already holds our approval. */
   async function approveClaimed(p: PendingAutoSend, figures: AutonomyFigures, cid: string): Promise<{ sent: boolean; reason: string }> {
@@ -128,6 +160,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
     if (p.state === AUTO_SEND_STATES.stopped || p.state === AUTO_SEND_STATES.skipped) return { sent: false, reason: p.reason ?? p.state };
     if (p.state === AUTO_SEND_STATES.sent) return approveClaimed(p, p.figures, cid);
     const a = await assessDraft(deps, input.emailId, input.draftId);
+    await noteStanding(a, cid, input.emailId);
     if (!a.send || !a.figures) {
       const reason = a.reasons.join('; ');
       // A stop that landed meanwhile settled the row already: its reason stands.
@@ -145,6 +178,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
     async autonomyVerdict(input: { emailId: string; draftId: string }): Promise<AutonomyVerdict> {
       const cid = correlationOf(input.emailId);
       const a = await assessDraft(deps, input.emailId, input.draftId);
+      await noteStanding(a, cid, input.emailId);
       if (!a.send || !a.entry || !a.figures || !a.policy) {
         if (a.listed) {
           await deps.audit.record({

@@ -67,15 +67,17 @@ export function formatAutonomyStatus(s: AutonomyStatus): string {
       c.category,
       String(c.reviewed),
       `${c.unchanged} ${pct(c.share)}`,
+      `${pct(c.lower)}–${pct(c.upper)}`,
       `${c.minReviewed} / ${pct(c.minShare)}`,
       STATE_WORDS[c.state],
+      c.lastDemotedAt ? c.lastDemotedAt.toISOString() : '–',
     ]);
-    const head = ['mailbox', 'category', 'reviewed', 'unchanged', 'bar', 'state'];
+    const head = ['mailbox', 'category', 'reviewed', 'unchanged', '95 % interval', 'bar (lower bound)', 'state', 'last demoted'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const r of [head, ...rows])
       lines.push(
         r
-          .map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+          .map((cell, i) => (i >= 2 && i <= 5 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
           .join('  ')
           .trimEnd(),
       );

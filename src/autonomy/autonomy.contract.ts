@@ -15,5 +15,12 @@ export const AUTONOMY_EVENTS = {
   stopped: 'auto_send_stopped',
   /** The global switch was turned on or off. */
   switched: 'autonomy_switched',
+  /**
+   * A listed category's record no longer clears its bar (it did at the verdict before): its drafts
+   * wait for a person again. Counted as `email_rag_autonomy_demotions_total` (alert EmailRagAutonomyDemoted).
+   */
+  demoted: 'autonomy_demoted',
+  /** A listed category's record clears its bar again (or for the first time after a demotion). */
+  promoted: 'autonomy_promoted',
 } as const;
 export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];

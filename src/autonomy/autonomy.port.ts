@@ -18,9 +18,27 @@ export interface AutonomyFigures {
   reviewed: number;
   unchanged: number;
   share: number;
+  /** Lower bound of the unchanged share's 95 % Wilson interval: what `minShare` is compared with. */
+  lower: number;
   minReviewed: number;
   minShare: number;
 }
+
+/** A listed category's standing at its last verdict (autonomy_standing). */
+export interface CategoryStandingRow {
+  mailboxId: string;
+  category: string;
+  qualified: boolean;
+  reviewed: number;
+  unchanged: number;
+  lower: number;
+  judgedAt: Date;
+  lastDemotedAt: Date | null;
+  lastPromotedAt: Date | null;
+}
+
+/** What a verdict's judgement changed: `demoted` (qualified before, not now), `promoted`, or nothing. */
+export type StandingChange = 'demoted' | 'promoted' | null;
 
 export interface PendingAutoSend {
   draftId: string;
@@ -46,6 +64,13 @@ export interface AutonomyStore {
    * automatic send approved (no person judged them), and how many were approved unchanged.
    */
   record(mailboxId: string, category: string, lastN: number): Promise<CategoryRecord>;
+  /**
+   * Records a listed category's judgement; returns the change of `qualified` this call made (one
+   * caller of many at once sees it). The first judgement of a category is no change.
+   */
+  noteStanding(s: Omit<CategoryStandingRow, 'judgedAt' | 'lastDemotedAt' | 'lastPromotedAt'>): Promise<StandingChange>;
+  /** Every category's standing, for the status pages. */
+  standings(): Promise<CategoryStandingRow[]>;
   /** Every (mailbox, category) that has decided drafts, for status pages. */
   categoriesWithOutcomes(): Promise<Array<{ mailboxId: string; category: string }>>;
   /**

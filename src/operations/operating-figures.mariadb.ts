@@ -12,6 +12,7 @@ import {
   type SendStatus,
 } from '../platform/domain';
 import { TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage/triage.contract';
+import { AUTONOMY_EVENTS } from '../autonomy/autonomy.contract';
 import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from './operating-figures.port';
 import { outcomesBetween } from './draft-quality.mariadb';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
@@ -159,6 +160,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         draftOutcomes: await outcomesBetween(pool, from, to),
         triageAlerts: await triageAlertsBetween(pool, from, to),
         loginRefusals: await loginRefusalsBetween(pool, from, to),
+        autonomyDemotions: await autonomyDemotionsBetween(pool, from, to),
       };
     },
   };
@@ -175,6 +177,18 @@ async function triageAlertsBetween(pool: Queryable, from: Date, to: Date) {
     [...events, from, to],
   );
   return rows.map((r) => ({ event: r.event, count: Number(r.n) }));
+}
+
+/** Categories demoted from automatic sending (their audit rows) in the window, per mailbox. */
+async function autonomyDemotionsBetween(pool: Queryable, from: Date, to: Date) {
+  const rows = await query<Array<{ mailbox: string | null; n: number }>>(
+    pool,
+    'reading the autonomy demotions',
+    `SELECT JSON_VALUE(details, '$.mailboxId') AS mailbox, COUNT(*) AS n FROM audit_log
+      WHERE event_type = ? AND created_at > ? AND created_at <= ? GROUP BY mailbox`,
+    [AUTONOMY_EVENTS.demoted, from, to],
+  );
+  return rows.filter((r) => r.mailbox).map((r) => ({ mailbox: r.mailbox!, count: Number(r.n) }));
 }
 
 /** Refused review-inbox sign-ins (their audit rows) in the window, per reason. */

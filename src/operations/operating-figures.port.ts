@@ -67,6 +67,8 @@ export interface OperatingEvents {
   triageAlerts: Array<{ event: TriageAlertEvent; count: number }>;
   /** Refused review-inbox sign-ins (`inbox_login_refused` audit rows), per reason. */
   loginRefusals?: Array<{ reason: LoginRefusalReason; count: number }>;
+  /** Categories whose record fell below their autonomy bar (`autonomy_demoted` audit rows), per mailbox. */
+  autonomyDemotions?: Array<{ mailbox: string; count: number }>;
 }
 
 /**

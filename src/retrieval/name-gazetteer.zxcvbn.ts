@@ -19,8 +19,22 @@ import { nameKey, type NameGazetteer } from './name-gazetteer.port';
 
 type Words = ReadonlyArray<string | number>;
 
-/** The languages of `gender-detection-from-name`'s lists, each a module exporting a Map name → gender. */
-const WIDER_FIRST_NAMES = ['de', 'en', 'fr', 'it', 'es', 'tr'];
+/**
+ * `gender-detection-from-name`'s lists (de, en, fr, it, es, tr), each a module exporting a Map
+ * name → gender. Literal names, so that the production-imports check and any bundler see them.
+ */
+function widerFirstNames(): Array<Map<string, string>> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return [
+    require('gender-detection-from-name/names/de') as Map<string, string>,
+    require('gender-detection-from-name/names/en') as Map<string, string>,
+    require('gender-detection-from-name/names/fr') as Map<string, string>,
+    require('gender-detection-from-name/names/it') as Map<string, string>,
+    require('gender-detection-from-name/names/es') as Map<string, string>,
+    require('gender-detection-from-name/names/tr') as Map<string, string>,
+  ];
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /** How many of each language's most frequent words count as everyday words. */
 const COMMON_WORDS = 5000;
@@ -38,7 +52,7 @@ function load(): NameGazetteer {
   const { dictionary: de } = require('@zxcvbn-ts/language-de') as typeof LanguageDe;
   const { dictionary: en } = require('@zxcvbn-ts/language-en') as typeof LanguageEn;
   const { dictionary: fr } = require('@zxcvbn-ts/language-fr') as typeof LanguageFr;
-  const wider = WIDER_FIRST_NAMES.map((l) => [...(require(`gender-detection-from-name/names/${l}`) as Map<string, string>).keys()]);
+  const wider = widerFirstNames().map((names) => [...names.keys()]);
   /* eslint-enable @typescript-eslint/no-require-imports */
   const first = keys(de.firstnames, en['firstnames-en'], fr['lastnames-fr']);
   const listed = keys(...wider);

@@ -19,6 +19,7 @@ import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb
 import { parseAutonomyPolicy, type AutonomyPolicy } from '../../src/autonomy/autonomy-policy';
 import type { ApprovalOutcome, AutoApprover } from '../../src/autonomy/autonomy.port';
 import { createTestDatabase } from '../support/database';
+import { wilsonInterval } from '../../src/platform/wilson-interval';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let seq = 0;
@@ -169,7 +170,17 @@ test('a qualifying draft: send after the grace period, a pending row and an audi
   assert.equal(v.send, true, v.reasons.join('; '));
   assert.equal(v.policy, 'support-autonomy@3');
   assert.ok(Math.abs(v.graceMs - 10 * 60_000) < 2_000, String(v.graceMs));
-  assert.deepEqual(v.figures, { category: 'shipping', reviewed: 50, unchanged: 50, share: 1, minReviewed: 50, minShare: 0.95 });
+  // The record is the last 200 reviewed: 59 of 60 unchanged, the 95 % interval's lower bound 0.911 clears 0.9.
+  assert.deepEqual(v.figures, {
+    category: 'shipping',
+    reviewed: 60,
+    unchanged: 59,
+    share: 59 / 60,
+    lower: wilsonInterval(59, 60).lower,
+    minReviewed: 50,
+    minShare: 0.9,
+  });
+  assert.ok(Math.abs(v.figures!.lower - 0.9114) < 0.001, String(v.figures!.lower));
   const p = await h.store.pending(m.draftId);
   assert.equal(p?.state, 'pending');
   assert.deepEqual(await h.store.listPending(m.emailId).then((l) => l.map((x) => x.draftId)), [m.draftId]);
@@ -343,7 +354,7 @@ test('autoSend approves once as autonomy:<policy>; retries never approve twice; 
   assert.equal(row?.actor, 'autonomy:support-autonomy@3');
   const details = JSON.parse(row!.details!) as { policy: string; figures: { reviewed: number; unchanged: number } };
   assert.equal(details.policy, 'support-autonomy@3');
-  assert.deepEqual([details.figures.reviewed, details.figures.unchanged], [50, 50]);
+  assert.deepEqual([details.figures.reviewed, details.figures.unchanged], [60, 59]);
   assert.equal((await events(m.emailId, 'auto_sent')).length, 1);
   // The workflow records the decision as for a person: the outcome row names the policy...
   const send = createSendActivities({ drafts: h.drafts, audit: h.audit } as unknown as Parameters<typeof createSendActivities>[0]);
@@ -407,7 +418,7 @@ test('a category that falls below its bar during the grace period loses autonomy
   };
   const m = await mail(h2, { category: 'returns-info' });
   assert.equal((await h.run(m.emailId, h2.acts.autonomyVerdict, m)).send, true);
-  // Three heavy edits by people: 47 of the last 50 unchanged, 94 %.
+  // Three heavy edits by people: 50 of the last 53 unchanged, 94.3 %, but the lower bound 84.6 %.
   for (let i = 0; i < 3; i += 1) {
     seq += 1;
     await db.pool.query(
@@ -418,13 +429,53 @@ test('a category that falls below its bar during the grace period loses autonomy
   }
   const r = await h.run(m.emailId, h2.acts.autoSend, m);
   assert.equal(r.sent, false);
-  assert.match(r.reason, /category "returns-info" is below its bar: 94\.0 % approved unchanged, 95\.0 % needed/);
+  assert.match(
+    r.reason,
+    /category "returns-info" is below its bar: 50 of 53 approved unchanged \(94\.3 %; 95 % interval 84\.6 %–98\.1 %\): the lower bound is below 90\.0 %/,
+  );
   assert.equal(h.fake.decided.has(m.emailId), false);
   assert.equal((await h.store.pending(m.draftId))?.state, 'skipped');
-  // The next draft of that category is withheld at once too.
+  // Demoted once, with the figures, whichever verdict saw it first; the standing keeps when.
+  const demoted = await events(m.emailId, 'autonomy_demoted');
+  assert.equal(demoted.length, 1);
+  assert.match(
+    demoted[0]!.message,
+    /category "returns-info" of mailbox support no longer qualifies .*50 of the last 53 approved unchanged, lower bound 84\.6 % \(bar 90\.0 %\)/,
+  );
+  const standing = (await h.store.standings()).find((x) => x.category === 'returns-info');
+  assert.equal(standing?.qualified, false);
+  assert.ok(standing?.lastDemotedAt instanceof Date);
+  // The next draft of that category is withheld at once too, and no second demotion is written.
   const next = await mail(h2, { category: 'returns-info' });
   assert.equal((await h.run(next.emailId, h2.acts.autonomyVerdict, next)).send, false);
+  assert.equal((await auditRows('autonomy_demoted', 'returns-info')).length, 1);
+  // 40 more unchanged: 90 of 93, lower bound 90.9 %: promoted again, audited once.
+  await seedRecordNow('support', 'returns-info', 40);
+  const back = await mail(h2, { category: 'returns-info' });
+  assert.equal((await h.run(back.emailId, h2.acts.autonomyVerdict, back)).send, true);
+  assert.equal((await auditRows('autonomy_promoted', 'returns-info')).length, 1);
+  assert.equal((await h.store.standings()).find((x) => x.category === 'returns-info')?.qualified, true);
 });
+
+/** Audit rows of one event about one category, whichever email they were written with. */
+async function auditRows(eventType: string, category: string): Promise<Array<{ message: string }>> {
+  return (await db.pool.query("SELECT message FROM audit_log WHERE event_type = ? AND JSON_VALUE(details, '$.category') = ? ORDER BY id", [
+    eventType,
+    category,
+  ])) as Array<{ message: string }>;
+}
+
+/** `n` drafts approved unchanged by people just now (the newest of the record). */
+async function seedRecordNow(mailbox: string, category: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    seq += 1;
+    await db.pool.query(
+      `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
+       VALUES (?, ?, 'approved_unchanged', ?, ?, 'de', 'openai', 'm', 'v1', 'anna', NOW(3))`,
+      [`now-${seq}:draft:1`, `now-${seq}`, mailbox, category],
+    );
+  }
+}
 
 test('switch off or a stop during the grace period: nothing is approved', async () => {
   const h = harness();

@@ -50,12 +50,12 @@ before(async () => {
     category: 'shipping',
     sendAfter: new Date('2026-12-03T14:32:00Z'),
     policy: 'support@1',
-    figures: { category: 'shipping', reviewed: 50, unchanged: 50, share: 1, minReviewed: 50, minShare: 0.95 },
+    figures: { category: 'shipping', reviewed: 50, unchanged: 50, share: 1, lower: 0.929, minReviewed: 50, minShare: 0.9 },
   });
   await createMariaDbInboxUsers(db.pool).upsert('otto', 'x', 'operator');
   const dir = mkdtempSync(path.join(tmpdir(), 'autonomy-inbox-'));
   const file = path.join(dir, 'autonomy.yml');
-  writeFileSync(file, 'policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n    minUnchangedShare: 0.6\n');
+  writeFileSync(file, 'policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n    minUnchangedShare: 0.5\n');
   const config = loadConfig(
     { DATABASE_URL: db.url, INBOX_AUTH: 'header', AUTONOMY_FILE: file, CATEGORIES_FILE: categoryListFile(dir, ['shipping']) },
     { imap: false },
@@ -89,10 +89,10 @@ test('the operations page shows each category record and state, in English and G
   assert.match(html, /<h2 id="autonomy-h">Earned autonomy<\/h2>/);
   assert.match(html, /Autonomy is on\. \(olga, /);
   assert.match(html, /<code>support@1<\/code>/);
-  // shipping: 50 of the last 50 reviewed, a third lightly edited: 33 unchanged, 66 %, bar 60 %.
+  // shipping: 55 reviewed, a third lightly edited: 36 unchanged, 65.5 %, its 95 % interval 52.3–76.6 %, bar 50 % on the lower bound.
   assert.match(
     html,
-    /<tr class="autonomy-qualifies"><td>default<\/td><th scope="row">shipping<\/th><td>50<\/td><td>33 \(66\.0\u00a0%\)<\/td><td>50 · 60\.0\u00a0%<\/td><td>qualifies<\/td><\/tr>/,
+    /<tr class="autonomy-qualifies"><td>default<\/td><th scope="row">shipping<\/th><td>55<\/td><td>36 \(65\.5\u00a0%\)<\/td><td class="bound">52\.3\u00a0% – 76\.6\u00a0%<\/td><td>50 · 50\.0\u00a0%<\/td><td>qualifies<\/td><td class="demoted">–<\/td><\/tr>/,
   );
   assert.match(html, /<th scope="row">billing<\/th><td>5<\/td>.*<td>not listed<\/td>/);
   assert.match(html, /<table id="autonomy-pending">.*2026-12-03 14:32:00 UTC.*email-auto-inbox-1/s);

@@ -33,7 +33,8 @@ function autonomyPolicyFile(): string {
   const policy = path.join(dir, 'autonomy.yaml');
   writeFileSync(
     policy,
-    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [general]\n    minReviewed: 5\n    graceMinutes: 1\n',
+    // The record is the last 35 reviewed: the seeded ones, newer than the drafts the other tests decide.
+    'policy: e2e\nversion: 1\nmailboxes:\n  default:\n    categories: [general]\n    minReviewed: 5\n    recordSize: 35\n    graceMinutes: 1\n',
   );
   return policy;
 }
@@ -146,8 +147,9 @@ test('a second mail joins the case and makes the first draft stale; one reply an
 });
 
 test('earned autonomy on: a routine question is sent after its grace period; a refund request waits for a person', async () => {
-  // The category's record: five drafts a person approved unchanged.
-  for (let i = 0; i < 5; i++) {
+  // The category's record: 35 drafts a person approved unchanged, the fewest in a row whose 95 %
+  // interval's lower bound (90.1 %) clears the default bar of 90 %.
+  for (let i = 0; i < 35; i++) {
     await stack.db.pool.query(
       `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
        VALUES (?, ?, 'approved_unchanged', 'default', 'general', 'de', 'openai', 'double-model', 'v', 'anna', NOW(3))`,

@@ -256,6 +256,7 @@ test('alert rules: the throughput and dead-letter alerts, each with an expressio
     ['EmailRagMailboxNotPolled', 'email_rag_mailbox_seconds_since_poll_success'],
     ['EmailRagAbuseComplaint', 'email_rag_triage_alerts_total{event="feedback_report"}'],
     ['EmailRagReplyLimitReached', 'email_rag_triage_alerts_total{event="reply_limit_reached"}'],
+    ['EmailRagAutonomyDemoted', 'email_rag_autonomy_demotions_total'],
     ['EmailRagPushIntakeDown', 'email_rag_idle_watchers{state=~"reconnecting|stale"}'],
     ['EmailRagMailboxSignInRefused', 'email_rag_mailbox_auth_blocked'],
     ['EmailRagCaseResponseOverdue', 'email_rag_cases_overdue'],

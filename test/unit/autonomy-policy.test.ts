@@ -13,7 +13,7 @@ test('a minimal policy takes the defaults; defaults and a mailbox can set their 
   const p = parseAutonomyPolicy('policy: support\nversion: 1\nmailboxes:\n  default:\n    categories: [shipping]\n', 'test');
   assert.equal(policyLabel(p), 'support@1');
   assert.deepEqual(p.mailboxes.default, { mailboxId: 'default', categories: ['shipping'], ...AUTONOMY_DEFAULTS, neverAutomatic: [] });
-  assert.deepEqual(AUTONOMY_DEFAULTS, { minReviewed: 50, minUnchangedShare: 0.95, graceMinutes: 10, minConfidence: 0.8 });
+  assert.deepEqual(AUTONOMY_DEFAULTS, { minReviewed: 50, recordSize: 200, minUnchangedShare: 0.9, graceMinutes: 10, minConfidence: 0.8 });
   const q = parseAutonomyPolicy(
     `policy: p
 version: 2026-12
@@ -29,12 +29,20 @@ mailboxes:
     mailboxId: 'support',
     categories: ['a', 'b'],
     minReviewed: 80,
+    recordSize: 200,
     minUnchangedShare: 0.98,
     graceMinutes: 30,
     minConfidence: 0.8,
     neverAutomatic: ['Garantie'],
   });
   assert.equal(q.mailboxes.sales?.minReviewed, 20);
+  // A minimum above the record's size: the record grows to it, unless both were written.
+  const big = parseAutonomyPolicy('policy: p\nversion: 1\nmailboxes: { default: { categories: [a], minReviewed: 300 } }', 't');
+  assert.equal(big.mailboxes.default?.recordSize, 300);
+  assert.throws(
+    () => parseAutonomyPolicy('policy: p\nversion: 1\nmailboxes: { default: { categories: [a], minReviewed: 300, recordSize: 100 } }', 't'),
+    /mailboxes\.default: recordSize \(100\) must be at least minReviewed \(300\)/,
+  );
 });
 
 test('every problem of a policy file is listed in one error', () => {
@@ -57,7 +65,7 @@ mailboxes:
         'policy must be a name',
         'version must be a number or a short word',
         'defaults.minReviewed must be a whole number from 1 to 10000, got 0',
-        'defaults.speed is not a known field (known: minReviewed, minUnchangedShare, graceMinutes, minConfidence)',
+        'defaults.speed is not a known field (known: minReviewed, recordSize, minUnchangedShare, graceMinutes, minConfidence)',
         'mailboxes.support.categories must be a list',
         'mailboxes.support.minUnchangedShare must be a number from 0 to 1, got 1.5',
         'mailboxes.support.graceMinutes must be a whole number from 1 to 1440, got 2.5',
@@ -76,14 +84,25 @@ mailboxes:
   assert.throws(() => parseAutonomyPolicy('- a', 'f'), /f must be a mapping/);
 });
 
-test('a record qualifies only with enough reviewed drafts and a high enough share unchanged', () => {
-  const bars = { minReviewed: 50, minUnchangedShare: 0.95 };
-  assert.deepEqual(judgeRecord({ reviewed: 50, unchanged: 48 }, bars), { qualifies: true, share: 0.96, reason: null });
+test('a record qualifies only with enough reviewed drafts and the lower bound of its unchanged share over the bar', () => {
+  const bars = { minReviewed: 50, minUnchangedShare: 0.9 };
+  const qualifies = judgeRecord({ reviewed: 50, unchanged: 50 }, bars);
+  assert.equal(qualifies.qualifies, true);
+  assert.equal(qualifies.reason, null);
+  assert.ok(Math.abs(qualifies.lower - 0.9287) < 0.0005 && qualifies.upper > 0.9999, JSON.stringify(qualifies));
   assert.equal(judgeRecord({ reviewed: 49, unchanged: 49 }, bars).reason, 'only 49 reviewed drafts, 50 needed');
-  assert.equal(judgeRecord({ reviewed: 50, unchanged: 47 }, bars).reason, '94.0 % approved unchanged, 95.0 % needed');
+  // 49 of 50 is 98 %, but a true rate under 90 % produces it too often.
+  assert.equal(
+    judgeRecord({ reviewed: 50, unchanged: 49 }, bars).reason,
+    '49 of 50 approved unchanged (98.0 %; 95 % interval 89.5 %–99.6 %): the lower bound is below 90.0 %',
+  );
+  // The issue's example: 19 of 20 passes a plain 95 % share, never a bound of 90 %.
+  assert.equal(judgeRecord({ reviewed: 20, unchanged: 19 }, { minReviewed: 20, minUnchangedShare: 0.9 }).qualifies, false);
+  assert.equal(judgeRecord({ reviewed: 200, unchanged: 194 }, { minReviewed: 50, minUnchangedShare: 0.9 }).qualifies, true);
   assert.equal(judgeRecord({ reviewed: 0, unchanged: 0 }, { minReviewed: 1, minUnchangedShare: 0 }).qualifies, false);
   const p = parseAutonomyPolicy('policy: p\nversion: 1\nmailboxes: { default: { categories: [a] } }', 't');
   assert.equal(categoryState(p, 'default', 'a', { reviewed: 50, unchanged: 50 }, true), 'qualifies');
+  assert.equal(categoryState(p, 'default', 'a', { reviewed: 50, unchanged: 49 }, true), 'below_bar');
   assert.equal(categoryState(p, 'default', 'a', { reviewed: 50, unchanged: 50 }, false), 'switched_off');
   assert.equal(categoryState(p, 'default', 'a', { reviewed: 10, unchanged: 10 }, true), 'below_bar');
   assert.equal(categoryState(p, 'default', 'b', { reviewed: 50, unchanged: 50 }, true), 'not_listed');
@@ -124,5 +143,7 @@ test('the automatic actor and the event names operators filter on', () => {
     'auto_send_withheld',
     'auto_send_stopped',
     'autonomy_switched',
+    'autonomy_demoted',
+    'autonomy_promoted',
   ]);
 });
