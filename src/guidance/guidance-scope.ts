@@ -9,10 +9,7 @@ import type { GuidanceScope } from './guidance.port';
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function formatScope(scope: GuidanceScope): string {
-  const parts = [
-    ...(scope.mailboxId ? [`mailbox:${scope.mailboxId}`] : []),
-    ...(scope.category ? [`category:${scope.category}`] : []),
-  ];
+  const parts = [...(scope.mailboxId ? [`mailbox:${scope.mailboxId}`] : []), ...(scope.category ? [`category:${scope.category}`] : [])];
   return parts.length === 0 ? DEFAULT_SCOPE : parts.join('/');
 }
 
@@ -47,6 +44,11 @@ export function scopesFor(mailboxId: string, category: string | null): GuidanceS
   return [
     { mailboxId: null, category: null },
     { mailboxId, category: null },
-    ...(category ? [{ mailboxId: null, category }, { mailboxId, category }] : []),
+    ...(category
+      ? [
+          { mailboxId: null, category },
+          { mailboxId, category },
+        ]
+      : []),
   ];
 }

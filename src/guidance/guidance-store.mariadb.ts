@@ -58,7 +58,9 @@ export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
         'INSERT INTO guidance_versions (mailbox_id, category, version, text, author) VALUES (?, ?, ?, ?, ?)',
         [...key(scope), (current?.version ?? 0) + 1, text, author],
       );
-      const rows = await query<Row[]>(conn, 'reading the saved guidance', 'SELECT * FROM guidance_versions WHERE id = ?', [result.insertId]);
+      const rows = await query<Row[]>(conn, 'reading the saved guidance', 'SELECT * FROM guidance_versions WHERE id = ?', [
+        result.insertId,
+      ]);
       return { created: true, version: toVersion(rows[0]!) };
     });
   return {

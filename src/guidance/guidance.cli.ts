@@ -79,7 +79,10 @@ export function formatList(rows: GuidanceRow[]): string {
 export function formatHistory(rows: GuidanceRow[]): string {
   if (rows.length === 0) return 'no guidance for this scope';
   return rows
-    .map((r, i) => `--- ${r.scope} version ${r.version} (g${r.id})${i === 0 ? ', current' : ''}: ${r.author}, ${r.createdAt.toISOString()}\n${r.text}`)
+    .map(
+      (r, i) =>
+        `--- ${r.scope} version ${r.version} (g${r.id})${i === 0 ? ', current' : ''}: ${r.author}, ${r.createdAt.toISOString()}\n${r.text}`,
+    )
     .join('\n\n');
 }
 
@@ -108,7 +111,8 @@ export const guidanceCommands: CliCommand[] = [
                                         ${GUIDANCE_MAX_CHARS} characters); audited as ${GUIDANCE_AUDIT_EVENTS.changed}`,
     options: { scope: { type: 'string' }, file: { type: 'string' }, by: { type: 'string' } },
     accepts: (rest) => rest.length === 0,
-    run: (ctx, { values }) => guidanceSet(ctx.config(), { scope: text(values, 'scope'), file: text(values, 'file'), by: byOrActor(values) }),
+    run: (ctx, { values }) =>
+      guidanceSet(ctx.config(), { scope: text(values, 'scope'), file: text(values, 'file'), by: byOrActor(values) }),
   } satisfies CliCommand<string>,
   groupUsage('guidance', 'guidance list [--json] | guidance show <scope> [--json] | guidance set --scope SCOPE --file FILE [--by NAME]'),
 ];
