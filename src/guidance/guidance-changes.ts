@@ -2,6 +2,7 @@
  * Saving a new version of a scope's guidance, as the CLI and the review inbox do it: checked,
  * stored (never over an older version) and audited with who wrote it and the version.
  */
+import type { Config } from '../config';
 import type { AuditLog } from '../platform/store.port';
 import { GUIDANCE_AUDIT_EVENTS, GUIDANCE_MAX_CHARS } from './guidance.contract';
 import type { GuidanceStore, GuidanceVersion } from './guidance.port';
@@ -12,6 +13,12 @@ export interface KnownNames {
   mailboxes: readonly string[];
   categories: readonly string[];
 }
+
+/** The installation's mailbox ids and category names, which a scope must name. */
+export const knownNames = (config: Pick<Config, 'mailboxes' | 'categories'>): KnownNames => ({
+  mailboxes: config.mailboxes.map((m) => m.id),
+  categories: config.categories.map((c) => c.name),
+});
 
 export interface GuidanceChange {
   scope: string;

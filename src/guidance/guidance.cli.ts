@@ -8,7 +8,7 @@ import type { Config } from '../config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 import type { Pool } from '../platform/pool.mariadb';
-import { saveGuidance, type KnownNames } from './guidance-changes';
+import { knownNames, saveGuidance } from './guidance-changes';
 import { GUIDANCE_AUDIT_EVENTS, GUIDANCE_MAX_CHARS } from './guidance.contract';
 import { createMariaDbGuidanceStore } from './guidance-store.mariadb';
 import type { GuidanceVersion } from './guidance.port';
@@ -29,12 +29,6 @@ async function withStore<R>(config: Config, work: (pool: Pool) => Promise<R>): P
     await pool.end();
   }
 }
-
-/** The installation's mailbox ids and category names, which a scope must name. */
-export const knownNames = (config: Config): KnownNames => ({
-  mailboxes: config.mailboxes.map((m) => m.id),
-  categories: config.categories.map((c) => c.name),
-});
 
 export const guidanceList = (config: Config): Promise<GuidanceRow[]> =>
   withStore(config, async (pool) => (await createMariaDbGuidanceStore(pool).listCurrent()).map(row));
