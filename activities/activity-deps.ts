@@ -9,6 +9,7 @@ import type { BounceLedger } from '../src/email/bounce-ledger.port';
 import type { BusinessCalendars } from '../src/business-time/business-calendars.port';
 import type { CaseClock } from '../src/cases/case-clock.port';
 import type { Drafter } from '../src/drafting/drafter.port';
+import type { GuidanceSource } from '../src/guidance/guidance.port';
 import type { Embedder } from '../src/retrieval/embedder.port';
 import type { EscalationNotifiers } from '../src/cases/escalation-notifier.port';
 import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
@@ -81,6 +82,8 @@ export interface ActivityDeps {
   /** Vectors for passages and queries (EMBEDDER); undefined when off: retrieval by words only. */
   embedder?: Embedder;
   drafter: Drafter;
+  /** The team's guidance for drafts (src/guidance/); absent: drafts are written without any. */
+  guidance?: GuidanceSource;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
   signals: WorkflowSignals;

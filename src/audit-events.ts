@@ -13,6 +13,7 @@ import { ATTACHMENT_EVENTS } from './attachments/attachments.contract';
 import { AUTONOMY_EVENTS } from './autonomy/autonomy.contract';
 import { CASE_AUDIT_EVENTS } from './cases/cases.contract';
 import { EMAIL_AUDIT_EVENTS } from './email/email.contract';
+import { GUIDANCE_AUDIT_EVENTS } from './guidance/guidance.contract';
 import { IMPORT_AUDIT_EVENTS } from './archive-import/archive-import.contract';
 import { MAILBOX_AUDIT_EVENTS } from './mailboxes/mailboxes.contract';
 import { OPERATIONS_AUDIT_EVENTS } from './operations/operations.contract';
@@ -36,6 +37,7 @@ export const AUDIT_EVENT_GROUPS = Object.freeze({
   privacy: PRIVACY_EVENTS,
   archiveImport: IMPORT_AUDIT_EVENTS,
   reviewInbox: REVIEW_INBOX_AUDIT_EVENTS,
+  guidance: GUIDANCE_AUDIT_EVENTS,
 });
 type Groups = typeof AUDIT_EVENT_GROUPS;
 type ValuesOf<T> = T[keyof T];

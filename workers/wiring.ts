@@ -20,6 +20,7 @@ import { createMariaDbSendLedger } from '../src/email/send-ledger.mariadb';
 import { createMariaDbWatermarkStore } from '../src/mailboxes/watermark-store.mariadb';
 import { createOfflineDrafter } from '../src/drafting/drafter.offline';
 import { createOpenAiDrafter } from '../src/drafting/drafter.openai';
+import { createMariaDbGuidanceStore } from '../src/guidance/guidance-store.mariadb';
 import { createTemporalInspector } from '../src/operations/workflow-inspector.temporal';
 import { createImapFolderWatch } from '../src/mailboxes/folder-watch.imap';
 import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mariadb';
@@ -100,6 +101,7 @@ export function buildDependencies(
     index,
     embedder,
     drafter,
+    guidance: createMariaDbGuidanceStore(pool),
     starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),

@@ -7,6 +7,7 @@ import { runCli, type CliCommand, type CliProgram } from '../platform/cli-comman
 import { answerCommand } from '../drafting/answer.cli';
 import { casesCommands } from '../cases/cases.cli';
 import { autonomyCommands } from '../autonomy/autonomy.cli';
+import { guidanceCommands } from '../guidance/guidance.cli';
 import { approvalCommands } from '../email/approval.cli';
 import { dlqCommands } from '../operations/dead-letters.cli';
 import { ingestCommand } from '../archive-import/ingest.cli';
@@ -69,6 +70,7 @@ commands:`,
     answerCommand,
     ...casesCommands,
     ...autonomyCommands,
+    ...guidanceCommands,
     ...inboxCommands,
     ...auditCommands,
     ...privacyCommands,

@@ -9,7 +9,7 @@ import { DRAFT_OUTCOME, DRAFT_STATUS, type DraftOutcome } from '../platform/doma
 import { query, type Queryable } from '../platform/pool.mariadb';
 
 const COLUMNS = `draft_id, email_id, outcome, edit_distance, changed_share, mailbox_id, category, language, drafter, model,
-  prompt_version, no_relevant_context, decided_by, decided_at`;
+  prompt_version, no_relevant_context, decided_by, decided_at, guidance_version`;
 
 /**
  * The row of draft `d` (with its email `e`). A reply a person wrote is counted against the
@@ -22,7 +22,8 @@ const SELECT_ROW = `d.id, d.email_id, ?, ?, ?, COALESCE(e.mailbox_id, 'default')
   IF(d.drafter = 'human', COALESCE(p.model, ''), d.model),
   IF(d.drafter = 'human', COALESCE(p.prompt_version, 'human'), d.prompt_version),
   IF(COALESCE(p.flags, d.flags, '') LIKE '%"${DRAFT_FLAGS.noRelevantContext}"%', 1, 0),
-  d.decided_by, COALESCE(d.decided_at, CURRENT_TIMESTAMP(3))
+  d.decided_by, COALESCE(d.decided_at, CURRENT_TIMESTAMP(3)),
+  IF(d.drafter = 'human', p.guidance_version, d.guidance_version)
   FROM drafts d
   LEFT JOIN emails e ON e.id = d.email_id
   LEFT JOIN drafts p ON d.drafter = 'human' AND p.email_id = d.email_id

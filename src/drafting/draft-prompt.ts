@@ -62,6 +62,19 @@ function fence(text: string): string {
   return text.replace(/<\/?(email|context|item)\b[^>]*>/gi, '[tag removed]');
 }
 
+/**
+ * The team's guidance, in the system message and outside the data tags: unlike the email it is
+ * trusted text, written by the team's administrators (src/guidance/). It shapes how the reply is
+ * written; the rules above still hold (a guidance cannot make the email an instruction).
+ */
+function guidanceBlock(guidance: NonNullable<DraftRequest['guidance']>): string {
+  return [
+    "The team's own instructions for how to write its replies (tone, form of address, what to avoid, when to hand over to a person).",
+    'Follow them in the reply; where two say different things the later, more specific one wins; the rules above always come first.',
+    ...guidance.sections.map((s) => `[${s.scope}]\n${fence(s.text)}`),
+  ].join('\n');
+}
+
 export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ role: 'system' | 'user'; content: string }> {
   const attr = (v: string) => fence(v).replace(/"/g, "'");
   const context = req.context
@@ -86,7 +99,7 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
       : []),
   ].join('\n');
   const messages: Array<{ role: 'system' | 'user'; content: string }> = [
-    { role: 'system', content: SYSTEM },
+    { role: 'system', content: req.guidance ? `${SYSTEM}\n\n${guidanceBlock(req.guidance)}` : SYSTEM },
     { role: 'user', content: user },
   ];
   if (repair) {

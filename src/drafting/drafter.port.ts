@@ -15,6 +15,18 @@ export interface DraftRequest {
   categories?: ReadonlyArray<{ name: string; description: string }>;
   /** The nearest category by meaning, for a drafter without a model (src/drafting/category-match.ts). */
   categoryHint?: string;
+  /** The team's own instructions for this draft (src/guidance/): trusted text, written by its administrators. */
+  guidance?: DraftGuidance;
+}
+
+/**
+ * Guidance as it enters a prompt: each scope's current text (most general first, at most
+ * GUIDANCE_MAX_CHARS together) and the identifier of the versions used, which the draft stores.
+ */
+export interface DraftGuidance {
+  sections: Array<{ scope: string; version: number; text: string }>;
+  /** `g12+g15`: the ids of the guidance versions in the prompt. */
+  version: string;
 }
 
 export interface DraftResult {

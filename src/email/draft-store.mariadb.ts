@@ -19,6 +19,7 @@ interface DraftRow {
   flags: string | null;
   category: string | null;
   answers_email_ids: string | null;
+  guidance_version: string | null;
   to_address: string;
   to_name: string;
   approved_body: string | null;
@@ -44,6 +45,7 @@ function toRecord(r: DraftRow): DraftRecord {
     flags: r.flags ? (JSON.parse(r.flags) as string[]) : [],
     category: r.category ?? null,
     answersEmailIds: r.answers_email_ids ? (JSON.parse(r.answers_email_ids) as string[]) : [],
+    guidanceVersion: r.guidance_version ?? null,
     to: { address: r.to_address, name: r.to_name },
     approvedBody: r.approved_body,
     decidedBy: r.decided_by,
@@ -66,8 +68,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
         pool,
         'saving a draft',
         `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model,
-           prompt_version, context_ids, flags, category, answers_email_ids, to_address, to_name)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           prompt_version, context_ids, flags, category, answers_email_ids, to_address, to_name, guidance_version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE
            subject = IF(${undecided}, VALUES(subject), subject),
            body = IF(${undecided}, VALUES(body), body),
@@ -77,7 +79,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
            context_ids = IF(${undecided}, VALUES(context_ids), context_ids),
            flags = IF(${undecided}, VALUES(flags), flags),
            category = IF(${undecided}, VALUES(category), category),
-           answers_email_ids = IF(${undecided}, VALUES(answers_email_ids), answers_email_ids)`,
+           answers_email_ids = IF(${undecided}, VALUES(answers_email_ids), answers_email_ids),
+           guidance_version = IF(${undecided}, VALUES(guidance_version), guidance_version)`,
         [
           d.id,
           d.emailId,
@@ -95,6 +98,7 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
           d.answersEmailIds && d.answersEmailIds.length > 0 ? JSON.stringify(d.answersEmailIds) : null,
           d.to.address,
           d.to.name,
+          d.guidanceVersion ?? null,
         ],
       );
       const saved = await get(d.id);

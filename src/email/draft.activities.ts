@@ -7,8 +7,7 @@ import type { DraftRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
-import { nearestCategory } from '../drafting/category-match';
-import { questionOf } from '../drafting/reply-composer';
+import { draftGuidance } from './draft-guidance';
 import { draftHold, type DraftHold } from './draft-hold';
 import { mailboxOf } from '../mailboxes/mailbox-of';
 import { draftContext } from './draft-context';
@@ -53,7 +52,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
 
 type DraftDeps = Pick<
   ActivityDeps,
-  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments'
+  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments' | 'guidance'
 > & {
   settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars'>;
 };
@@ -149,11 +148,7 @@ export function createDraftActivities(deps: DraftDeps) {
       const findings = await injectionCheck(deps, email, context, guardSettings(), at);
       const { language } = mailboxOf(deps, email.mailboxId).entry;
       const categories = deps.settings?.categories ?? (shippedCategories ??= readCategoryList());
-      // A model picks its category from the list; without one, the nearest by meaning is taken.
-      const categoryHint =
-        deps.drafter.name === 'offline'
-          ? await nearestCategory(deps.embedder, questionOf(email.subject, email.text), categories)
-          : undefined;
+      const { categoryHint, guidance } = await draftGuidance(deps, email, categories);
       const drafted = await deps.drafter.draft({
         emailId: email.id,
         from: to,
@@ -163,6 +158,7 @@ export function createDraftActivities(deps: DraftDeps) {
         language,
         categories,
         ...(categoryHint ? { categoryHint } : {}),
+        ...(guidance ? { guidance } : {}),
       });
       // Whatever a drafter said, only a name of the list (or unclassified) reaches rules and autonomy.
       drafted.category = knownCategory(categories, drafted.category);
@@ -184,6 +180,7 @@ export function createDraftActivities(deps: DraftDeps) {
         ...(result.category ? { category: result.category.slice(0, 100) } : {}),
         // Only mails that really were open in this case's context count as answered.
         answersEmailIds: (result.answersEmailIds ?? []).filter((id) => context.some((c) => c.openInCase && c.sourceId === id)),
+        guidanceVersion: guidance?.version ?? null,
         to,
       });
       const needsHuman = draft.body.trim() === '';

@@ -14,6 +14,7 @@ import {
   type QualityGrouping,
 } from './draft-quality';
 import { query, type Queryable } from '../platform/pool.mariadb';
+import { NO_GUIDANCE } from '../guidance/guidance.contract';
 
 /** The column of each grouping; only these names ever reach the SQL text. */
 const GROUP_COLUMN: Record<QualityGrouping, string> = {
@@ -23,6 +24,8 @@ const GROUP_COLUMN: Record<QualityGrouping, string> = {
   drafter: 'drafter',
   prompt: 'prompt_version',
   model: 'model',
+  // Drafts written before guidance existed, or under none, form one group.
+  guidance: `COALESCE(guidance_version, '${NO_GUIDANCE}')`,
 };
 
 /** Decided drafts since `since`, per group and outcome. */

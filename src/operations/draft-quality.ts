@@ -5,8 +5,11 @@
 import type { DRAFT_FLAGS } from '../platform/contract';
 import { type DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../platform/domain';
 
-/** What the figures can be grouped by (`--by`); `prompt` is the drafter's prompt version. */
-export const QUALITY_GROUPINGS = ['category', 'mailbox', 'language', 'drafter', 'prompt', 'model'] as const;
+/**
+ * What the figures can be grouped by (`--by`); `prompt` is the drafter's prompt version, `guidance`
+ * the guidance versions a draft was written under (`g12+g15`, or `none`).
+ */
+export const QUALITY_GROUPINGS = ['category', 'mailbox', 'language', 'drafter', 'prompt', 'model', 'guidance'] as const;
 export type QualityGrouping = (typeof QUALITY_GROUPINGS)[number];
 
 export interface OutcomeCount {

@@ -103,7 +103,7 @@ export function formatGaps(r: GapsReport): string {
 
 export const qualityCommand: CliCommand<QualityReport | GapsReport> = {
   name: 'quality',
-  usage: `quality [--since 30d] [--by category|mailbox|language|drafter|prompt|model] [--json]
+  usage: `quality [--since 30d] [--by category|mailbox|language|drafter|prompt|model|guidance] [--json]
                                         what became of the decided drafts: shares approved unchanged, lightly
                                         (< 40 % of words) or heavily edited, rejected, redrafted, written by a person
 quality --gaps [--since 30d] [--json]   knowledge gaps: mails whose draft found no source or was heavily edited

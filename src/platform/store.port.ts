@@ -225,6 +225,8 @@ export interface DraftRecord {
   category?: string | null;
   /** The case's other open mails this draft answers, as its drafter said (a case reply covers only these). */
   answersEmailIds?: string[];
+  /** The guidance versions the draft was written under (`g12+g15`, src/guidance/), null when none. */
+  guidanceVersion?: string | null;
   to: { name: string; address: string };
   approvedBody: string | null;
   decidedBy: string | null;

@@ -36,6 +36,7 @@ import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './auth.routes';
 import { registerCaseRoutes } from './cases.routes';
 import { registerAutonomyRoutes } from './autonomy.routes';
+import { registerGuidanceRoutes } from './guidance.routes';
 import { registerOperationsRoutes } from './operations.routes';
 import { registerQueueRoutes } from './queue.routes';
 import { registerReviewRoutes } from './review.routes';
@@ -197,6 +198,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerOperationsRoutes(ctx);
   registerSpamRoutes(ctx);
   registerAutonomyRoutes(ctx);
+  registerGuidanceRoutes(ctx);
   return app;
 }
 

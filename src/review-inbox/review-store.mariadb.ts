@@ -51,6 +51,8 @@ export interface DraftRecord {
   drafter: string;
   model: string;
   promptVersion: string;
+  /** The guidance versions it was written under (`g12+g15`), null when none. */
+  guidanceVersion: string | null;
   contextIds: string[];
   flags: string[];
   toAddress: string;
@@ -196,6 +198,7 @@ export function createMariaDbReviewStore(pool: Pool) {
         drafter: String(r.drafter),
         model: String(r.model),
         promptVersion: String(r.prompt_version),
+        guidanceVersion: (r.guidance_version as string | null) ?? null,
         contextIds: parseList(r.context_ids as string | null),
         flags: parseList(r.flags as string | null),
         toAddress: String(r.to_address),

@@ -11,6 +11,8 @@ import { pickLanguage } from './i18n';
 import { formatClock, formatTime } from './format';
 import { pendingAutoSend } from './autonomy.routes';
 import { attachmentRows, attachmentSource } from './attachments.routes';
+import { draftGuidanceLinks } from './guidance.routes';
+import { GUIDANCE_TEXTS } from './guidance-texts';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -73,6 +75,9 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       action: (name: string) => `${emailPath(id)}/${name}`,
       claim,
       assignment,
+      // The guidance versions the shown draft was written under, linked to the guidance page.
+      guidance: await draftGuidanceLinks(deps, shown?.guidanceVersion),
+      gt: GUIDANCE_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])],
     });
   });
 

@@ -1,0 +1,36 @@
+/**
+ * What the draft step knows of the mail's category before a drafter runs, and the team's guidance
+ * for the draft (docs/guidance.md).
+ *
+ * Category guidance must be chosen before the model writes, but the model names its category only
+ * in its answer. Asking twice (a category first, then the draft) would double the model's time for
+ * every draft; instead the category is the one nearest in meaning to the mail
+ * (src/drafting/category-match.ts), which the offline drafter uses as its category anyway. It is
+ * only worked out when some category guidance could apply, so installations without any pay no
+ * embedder call. When the model later names another category, the draft still records the
+ * guidance it was really written under.
+ */
+import { nearestCategory } from '../drafting/category-match';
+import { UNCLASSIFIED, type Category } from '../drafting/categories';
+import type { DraftGuidance, Drafter } from '../drafting/drafter.port';
+import { questionOf } from '../drafting/reply-composer';
+import { guidanceForDraft } from '../guidance/guidance-for-draft';
+import type { GuidanceSource } from '../guidance/guidance.port';
+import type { Embedder } from '../retrieval/embedder.port';
+
+export async function draftGuidance(
+  deps: { drafter: Drafter; embedder?: Embedder | undefined; guidance?: GuidanceSource | undefined },
+  email: { mailboxId: string; subject: string; text: string },
+  categories: readonly Category[],
+): Promise<{ categoryHint?: string; guidance?: DraftGuidance }> {
+  const offline = deps.drafter.name === 'offline';
+  const wanted = offline || (deps.guidance ? await deps.guidance.hasCategoryGuidance(email.mailboxId) : false);
+  const nearest = wanted ? await nearestCategory(deps.embedder, questionOf(email.subject, email.text), categories) : undefined;
+  const category = nearest && nearest !== UNCLASSIFIED ? nearest : null;
+  const guidance = deps.guidance ? await guidanceForDraft(deps.guidance, email.mailboxId, category) : undefined;
+  return {
+    // A model picks its category from the list; without one, the nearest by meaning is taken.
+    ...(offline && nearest ? { categoryHint: nearest } : {}),
+    ...(guidance ? { guidance } : {}),
+  };
+}

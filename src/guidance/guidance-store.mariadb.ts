@@ -1,0 +1,122 @@
+/**
+ * Guidance versions in MariaDB (`guidance_versions`, migration 030). Rows are only ever inserted:
+ * a new version is numbered one above its scope's newest, and the unique key on (scope, version)
+ * makes two people saving the same scope at once land one after the other (the loser asks again).
+ */
+import { query, type Pool, type Queryable } from '../platform/pool.mariadb';
+import { inTransaction } from '../platform/transaction.mariadb';
+import type { GuidanceScope, GuidanceStore, GuidanceVersion } from './guidance.port';
+
+interface Row {
+  id: number | bigint;
+  mailbox_id: string;
+  category: string;
+  version: number;
+  text: string;
+  author: string;
+  created_at: Date;
+}
+
+const toVersion = (r: Row): GuidanceVersion => ({
+  id: Number(r.id),
+  scope: { mailboxId: r.mailbox_id || null, category: r.category || null },
+  version: Number(r.version),
+  text: r.text,
+  author: r.author,
+  createdAt: r.created_at,
+});
+
+/** The stored form of a scope: '' for "any". */
+const key = (s: GuidanceScope): [string, string] => [s.mailboxId ?? '', s.category ?? ''];
+
+/** The newest row of each scope (the scopes' current texts). */
+const CURRENT = `SELECT g.* FROM guidance_versions g
+  JOIN (SELECT mailbox_id, category, MAX(version) AS version FROM guidance_versions GROUP BY mailbox_id, category) n
+    ON n.mailbox_id = g.mailbox_id AND n.category = g.category AND n.version = g.version`;
+
+async function newest(db: Queryable, scope: GuidanceScope, lock: boolean): Promise<GuidanceVersion | null> {
+  const rows = await query<Row[]>(
+    db,
+    'reading the current guidance',
+    `SELECT * FROM guidance_versions WHERE mailbox_id = ? AND category = ? ORDER BY version DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    key(scope),
+  );
+  return rows[0] ? toVersion(rows[0]) : null;
+}
+
+/** Another save of the same scope got there first (its number taken, or the gap lock it held). */
+const collided = (err: unknown): boolean => /Duplicate entry|Deadlock found/i.test(err instanceof Error ? err.message : String(err));
+
+export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
+  const addOnce = (scope: GuidanceScope, text: string, author: string) =>
+    inTransaction(pool, 'saving guidance', async (conn) => {
+      const current = await newest(conn, scope, true);
+      if (current && current.text === text) return { created: false, version: current };
+      const result = await query<{ insertId: number | bigint }>(
+        conn,
+        'saving guidance',
+        'INSERT INTO guidance_versions (mailbox_id, category, version, text, author) VALUES (?, ?, ?, ?, ?)',
+        [...key(scope), (current?.version ?? 0) + 1, text, author],
+      );
+      const rows = await query<Row[]>(conn, 'reading the saved guidance', 'SELECT * FROM guidance_versions WHERE id = ?', [
+        result.insertId,
+      ]);
+      return { created: true, version: toVersion(rows[0]!) };
+    });
+  return {
+    async add(scope, text, author) {
+      try {
+        return await addOnce(scope, text, author);
+      } catch (err) {
+        // Someone saved the same scope at the same moment: number this one after theirs.
+        if (!collided(err)) throw err;
+        return addOnce(scope, text, author);
+      }
+    },
+    async currentOf(scopes) {
+      if (scopes.length === 0) return [];
+      const where = scopes.map(() => '(mailbox_id = ? AND category = ?)').join(' OR ');
+      const rows = await query<Row[]>(
+        pool,
+        'reading the guidance of a draft',
+        `SELECT g.* FROM guidance_versions g
+          JOIN (SELECT mailbox_id, category, MAX(version) AS version FROM guidance_versions WHERE ${where} GROUP BY mailbox_id, category) n
+            ON n.mailbox_id = g.mailbox_id AND n.category = g.category AND n.version = g.version`,
+        scopes.flatMap(key),
+      );
+      return rows.map(toVersion);
+    },
+    async hasCategoryGuidance(mailboxId) {
+      const rows = await query<unknown[]>(
+        pool,
+        'looking for category guidance',
+        "SELECT 1 FROM guidance_versions WHERE category <> '' AND mailbox_id IN ('', ?) LIMIT 1",
+        [mailboxId],
+      );
+      return rows.length > 0;
+    },
+    async listCurrent() {
+      const rows = await query<Row[]>(pool, 'listing the guidance', `${CURRENT} ORDER BY g.mailbox_id, g.category`);
+      return rows.map(toVersion);
+    },
+    async history(scope) {
+      const rows = await query<Row[]>(
+        pool,
+        'reading the guidance history',
+        'SELECT * FROM guidance_versions WHERE mailbox_id = ? AND category = ? ORDER BY version DESC',
+        key(scope),
+      );
+      return rows.map(toVersion);
+    },
+    async byIds(ids) {
+      if (ids.length === 0) return [];
+      const rows = await query<Row[]>(
+        pool,
+        'reading guidance versions',
+        `SELECT * FROM guidance_versions WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+        [...ids],
+      );
+      return rows.map(toVersion);
+    },
+  };
+}
