@@ -26,7 +26,7 @@ import { printAutonomyRun, runAutonomySet } from './eval/autonomy-run';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
-import { printMisses, printTable } from './eval/report';
+import { printGrounding, printMisses, printTable } from './eval/report';
 import { RETRIEVAL_METHODS, type RetrievalMethod } from './eval/retrieval-methods';
 import { evaluate, type EvalRun } from './eval/run-eval';
 
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     return;
   }
   printTable(runs, info);
+  printGrounding(runs);
   for (const g of guard) printGuardTable(g);
   if (opts.misses) printMisses(runs);
 }

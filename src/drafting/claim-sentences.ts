@@ -64,6 +64,7 @@ const WEEKDAYS = [
   'saturday',
   'sunday',
 ];
+/** "may" is left out: "you may" is no date. */
 const MONTHS = [
   'januar',
   'january',
@@ -73,7 +74,6 @@ const MONTHS = [
   'march',
   'april',
   'mai',
-  'may',
   'juni',
   'june',
   'juli',
@@ -122,8 +122,9 @@ const NUMBER_WORDS: Record<string, string> = {
   zwanzig: '20',
   dreißig: '30',
 };
+// Whole words ("Mai", not the "mai" of "E-Mail"); a weekday may take an s ("samstags", "Saturdays").
 const WORD_FACT = new RegExp(
-  `(?<![\\p{L}])(${[...WEEKDAYS, ...MONTHS].join('|')})|(?<![\\p{L}])(${Object.keys(NUMBER_WORDS).join('|')})(?![\\p{L}])`,
+  `(?<![\\p{L}])(?:(${WEEKDAYS.join('|')})s?|(${MONTHS.join('|')})|(${Object.keys(NUMBER_WORDS).join('|')}))(?![\\p{L}])`,
   'giu',
 );
 const ADDRESS = /[\w.+-]+@[\w-]+(\.[\w-]+)+|https?:\/\/[^\s)"]+|www\.[^\s)"]+/giu;
@@ -139,7 +140,7 @@ export function keyFacts(text: string): Set<string> {
   for (const m of t.matchAll(ADDRESS)) out.add(m[0].replace(/[.,;:]+$/, ''));
   const rest = t.replace(ADDRESS, ' ');
   for (const m of rest.matchAll(/\d+/g)) out.add(String(Number(m[0])));
-  for (const m of rest.matchAll(WORD_FACT)) out.add(m[1] ?? NUMBER_WORDS[m[2]!]!);
+  for (const m of rest.matchAll(WORD_FACT)) out.add(m[1] ?? m[2] ?? NUMBER_WORDS[m[3]!]!);
   return out;
 }
 

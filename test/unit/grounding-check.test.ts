@@ -55,6 +55,8 @@ test('the sentences of a reply: formulas are no claims, facts and policies are',
     'info@shop.example',
     'samstag',
   ]);
+  // No month in "E-Mail" or "you may", no number in an article.
+  assert.deepEqual([...keyFacts('Antworten Sie auf diese E-Mail; you may reply to one of us, Sie erhalten eine Mail.')], []);
 });
 
 test('a claim is tied to its sentence by text, even as a model copies it loosely', () => {
