@@ -10,6 +10,7 @@ import type { BusinessCalendars } from '../src/business-time/business-calendars.
 import type { CaseClock } from '../src/cases/case-clock.port';
 import type { Drafter } from '../src/drafting/drafter.port';
 import type { GuidanceSource } from '../src/guidance/guidance.port';
+import type { DraftClaimStore } from '../src/drafting/draft-claims.port';
 import type { Embedder } from '../src/retrieval/embedder.port';
 import type { EscalationNotifiers } from '../src/cases/escalation-notifier.port';
 import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
@@ -75,6 +76,8 @@ export interface ActivityDeps {
   messages: MessageStore;
   audit: AuditLog;
   drafts: DraftStore;
+  /** The factual sentences of each draft and what the grounding check found; absent: kept only as the draft's flag. */
+  draftClaims?: DraftClaimStore;
   sends: SendLedger;
   bounces: BounceLedger;
   watermarks: WatermarkStore;

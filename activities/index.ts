@@ -38,6 +38,7 @@ function createCasesActivities(deps: ActivityDeps) {
           drafts: deps.drafts,
           attachments: deps.attachments,
           audit: deps.audit,
+          draftClaims: deps.draftClaims,
         })
       : autonomyOff()),
   };

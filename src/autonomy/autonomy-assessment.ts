@@ -11,6 +11,8 @@ import { findNeverAutomatic } from './never-automatic';
 import type { AttachmentStore, StoredAttachment } from '../attachments/attachments.port';
 import type { AutonomyFigures, AutonomyStore } from './autonomy.port';
 import type { DraftStore, MessageStore } from '../platform/store.port';
+import type { DraftClaimStore } from '../drafting/draft-claims.port';
+import { groundingReason } from './grounding-reason';
 
 export interface AssessmentDeps {
   autonomy: AutonomyStore;
@@ -18,6 +20,8 @@ export interface AssessmentDeps {
   drafts: Pick<DraftStore, 'get'>;
   /** The mail's stored attachments and their text; absent: a mail with attachments is never sent alone. */
   attachments?: Pick<AttachmentStore, 'list' | 'texts'>;
+  /** The checked claims of each draft; absent: the draft's `unsupported_claims` flag alone tells. */
+  draftClaims?: Pick<DraftClaimStore, 'list'>;
   /** The policy of the configuration (AUTONOMY_FILE); null: autonomy is off everywhere. */
   policy: AutonomyPolicy | null;
 }
@@ -78,6 +82,8 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   if (draft.drafter === OFFLINE_DRAFTER || draft.flags.includes(DRAFT_FLAGS.offlineDrafter))
     reasons.push('the draft was written by the offline drafter');
   if (draft.body.trim() === '') reasons.push('the draft is empty');
+  const ungrounded = await groundingReason(deps, draft);
+  if (ungrounded) reasons.push(ungrounded);
   if (!(draft.confidence >= entry.minConfidence))
     reasons.push(`the draft's confidence ${draft.confidence} is below ${entry.minConfidence}`);
   const attached = await attachmentsOf(deps, emailId, email.attachments.length);

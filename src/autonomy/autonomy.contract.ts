@@ -24,3 +24,14 @@ export const AUTONOMY_EVENTS = {
   promoted: 'autonomy_promoted',
 } as const;
 export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];
+
+/**
+ * Why a draft waits for a person whatever its category's record says, besides the never-automatic
+ * topics of its text (src/autonomy/never-automatic.ts): the name opens the reason in the verdict and
+ * in the `auto_send_withheld` / `auto_send_skipped` rows.
+ */
+export const NEVER_AUTOMATIC_REASONS = {
+  /** A factual sentence of the draft is unsupported by its context, or tied to a passage that does not support it. */
+  unsupportedClaims: 'unsupported_claims',
+} as const;
+export type NeverAutomaticReason = (typeof NEVER_AUTOMATIC_REASONS)[keyof typeof NEVER_AUTOMATIC_REASONS];

@@ -2,12 +2,29 @@ import type { DraftRequest } from './drafter.port';
 import { UNCLASSIFIED } from './categories';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
-export const PROMPT_VERSION = 'draft-v3';
+export const PROMPT_VERSION = 'draft-v4';
+
+/**
+ * Bounds of the claims list: a small local model loops inside an unbounded list or string. Arrays
+ * carry `maxItems` (OpenAI's strict mode and llama.cpp's grammars both accept it); a sentence's
+ * length is bounded in its description and cut on parsing, as strict mode refuses `maxLength`.
+ */
+export const CLAIM_LIMITS = { claims: 12, sentenceChars: 300, sourceIds: 3 } as const;
 
 export const DRAFT_JSON_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['language', 'category', 'priority_suggestion', 'subject', 'body', 'confidence', 'used_source_ids', 'answered_case_mails'],
+  required: [
+    'language',
+    'category',
+    'priority_suggestion',
+    'subject',
+    'body',
+    'confidence',
+    'used_source_ids',
+    'answered_case_mails',
+    'claims',
+  ],
   properties: {
     language: { type: 'string', description: 'ISO 639-1 code of the customer email, e.g. de or en' },
     category: { type: 'string', description: 'one of the categories listed in the request' },
@@ -17,6 +34,21 @@ export const DRAFT_JSON_SCHEMA = {
     confidence: { type: 'number', minimum: 0, maximum: 1 },
     used_source_ids: { type: 'array', items: { type: 'string' } },
     answered_case_mails: { type: 'array', items: { type: 'string' } },
+    claims: {
+      type: 'array',
+      maxItems: CLAIM_LIMITS.claims,
+      description:
+        'each sentence of body that states a fact (amount, date, deadline, policy, promise, step), with the context ids it rests on',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['sentence', 'source_ids'],
+        properties: {
+          sentence: { type: 'string', description: `the sentence copied from body, at most ${CLAIM_LIMITS.sentenceChars} characters` },
+          source_ids: { type: 'array', maxItems: CLAIM_LIMITS.sourceIds, items: { type: 'string' } },
+        },
+      },
+    },
   },
 } as const;
 
@@ -42,6 +74,8 @@ export interface DraftJson {
   used_source_ids: string[];
   /** Ids of the case's other open mails (items marked open_in_case) the reply fully answers. */
   answered_case_mails: string[];
+  /** The factual sentences of body and the context ids each rests on (checked after drafting, never trusted). */
+  claims: Array<{ sentence: string; source_ids: string[] }>;
 }
 
 const SYSTEM = [
@@ -55,6 +89,7 @@ const SYSTEM = [
   'Items with open_in_case="true" are other mails of this customer that still wait for an answer: answer each in the same reply when the context lets you,',
   'and list the id of each one your reply fully answers in answered_case_mails; leave out any you do not answer (it gets its own reply later).',
   'Answer with one JSON object matching the schema: language, category, priority_suggestion, subject, body, confidence (0..1), used_source_ids (ids of context items you used), answered_case_mails.',
+  'In claims list each sentence of body that states a fact (an amount, a date, a deadline, a policy, a promise, a step to take) with the ids of the context items it rests on; greetings, thanks and closing are not claims. Every claim is checked against those items.',
 ].join('\n');
 
 function fence(text: string): string {
@@ -143,5 +178,18 @@ export function parseDraftJson(raw: string): DraftJson | null {
     answered_case_mails: Array.isArray(v.answered_case_mails)
       ? v.answered_case_mails.filter((x): x is string => typeof x === 'string')
       : [],
+    claims: parseClaims(v.claims),
   };
+}
+
+/** The claims list within its bounds; anything malformed is left out (the check finds factual sentences itself). */
+function parseClaims(value: unknown): DraftJson['claims'] {
+  if (!Array.isArray(value)) return [];
+  return value.slice(0, CLAIM_LIMITS.claims).flatMap((c: unknown) => {
+    if (typeof c !== 'object' || c === null) return [];
+    const { sentence, source_ids: ids } = c as Record<string, unknown>;
+    if (typeof sentence !== 'string' || sentence.trim() === '') return [];
+    const sourceIds = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string').slice(0, CLAIM_LIMITS.sourceIds) : [];
+    return [{ sentence: sentence.slice(0, CLAIM_LIMITS.sentenceChars), source_ids: sourceIds }];
+  });
 }

@@ -54,6 +54,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         promptVersion: OFFLINE_PROMPT_VERSION,
         flags,
         answersEmailIds: reply.answersEmailIds,
+        claims: reply.claims,
       };
     },
   };

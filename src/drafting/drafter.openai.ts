@@ -98,6 +98,7 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         usedSourceIds: json.used_source_ids.filter((id) => known.has(id)),
         // The draft step keeps only mails its context offered as open in the case.
         answersEmailIds: json.answered_case_mails,
+        claims: json.claims.map((c) => ({ sentence: c.sentence, sourceIds: c.source_ids })),
         model: answer.model,
         promptVersion: PROMPT_VERSION,
         flags,

@@ -46,6 +46,19 @@ export interface DraftResult {
    * case reply marks only these answered; the others wait for their own reply.
    */
   answersEmailIds?: string[];
+  /**
+   * The drafter's own account of its factual sentences: each sentence of the body that states a
+   * fact and the context ids it rests on. Checked, never trusted (src/drafting/grounding-check.ts).
+   */
+  claims?: DraftClaim[];
+}
+
+/** One factual sentence of a draft, as its drafter ties it to the context. */
+export interface DraftClaim {
+  /** The sentence as it stands in the body (a model's copy may differ slightly: it is matched). */
+  sentence: string;
+  /** Ids of the context items it rests on (`knowledge:<path>#<n>`, `attachment:<file>#p<n>`, …). */
+  sourceIds: string[];
 }
 
 /** A model's handover summary of a case (see src/drafting/case-summary.ts for the one made without a model). */

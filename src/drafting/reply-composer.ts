@@ -1,4 +1,4 @@
-import type { DraftContextItem, DraftRequest } from './drafter.port';
+import type { DraftClaim, DraftContextItem, DraftRequest } from './drafter.port';
 import { DEFAULT_MIN_ANSWER_COSINE, answeringItems, type Judged } from './answer-selection';
 import { detectLanguage, detectLanguageOr } from '../platform/language';
 import { sentencesOf } from '../retrieval/passage-sentences';
@@ -26,6 +26,8 @@ export interface ComposedReply {
   otherLanguageSourceIds: string[];
   /** The case's other open mails this reply answers too, each with a passage of its own. */
   answersEmailIds: string[];
+  /** Every quoted sentence with the passage it was taken from: the composer knows exactly. */
+  claims: DraftClaim[];
 }
 
 export interface ComposeSettings {
@@ -223,8 +225,10 @@ export function composeReply(
       },
     });
   }
-  const otherLanguageSourceIds = [...chosen, ...also.map((a) => a.chosen)].filter((c) => c.otherLanguage).map((c) => c.id);
+  const quoted = [...chosen, ...also.map((a) => a.chosen)];
+  const otherLanguageSourceIds = quoted.filter((c) => c.otherLanguage).map((c) => c.id);
   return {
+    claims: quoted.flatMap((c) => c.sentences.map((sentence) => ({ sentence, sourceIds: [c.id] }))),
     body: writeBody(req, language, chosen, history?.item.sourceId, also),
     language,
     answersEmailIds: also.map((a) => a.emailId),

@@ -13,6 +13,7 @@ import { mailboxOf } from '../mailboxes/mailbox-of';
 import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
+import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -52,7 +53,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
 
 type DraftDeps = Pick<
   ActivityDeps,
-  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments' | 'guidance'
+  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments' | 'guidance' | 'draftClaims'
 > & {
   settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars'>;
 };
@@ -164,6 +165,8 @@ export function createDraftActivities(deps: DraftDeps) {
       drafted.category = knownCategory(categories, drafted.category);
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
+      const grounding = await draftGrounding(deps, email, context, result);
+      result.flags = [...result.flags, ...groundingFlags(grounding)];
       const draft = await deps.drafts.save({
         id: `${email.id}:draft:${input.version}`,
         emailId: email.id,
@@ -183,6 +186,7 @@ export function createDraftActivities(deps: DraftDeps) {
         guidanceVersion: guidance?.version ?? null,
         to,
       });
+      await saveGrounding(deps, draft, grounding);
       const needsHuman = draft.body.trim() === '';
       if (result.flags.length > 0) {
         await deps.audit.record({

@@ -284,6 +284,11 @@ export const DRAFT_FLAGS = {
   noRelevantContext: 'no_relevant_context',
   /** A cited passage is in another language than the reply: it is quoted as it is, and named as such. */
   crossLanguageSource: 'cross_language_source',
+  /**
+   * A factual sentence of the draft (an amount, a date, a policy, a promise, a step) is not
+   * supported by the context, or is tied to a passage that does not support it (src/drafting/grounding-check.ts).
+   */
+  unsupportedClaims: 'unsupported_claims',
 } as const;
 export type DraftFlag = (typeof DRAFT_FLAGS)[keyof typeof DRAFT_FLAGS];
 

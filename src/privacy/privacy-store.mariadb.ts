@@ -17,6 +17,7 @@ const CONTENT_TABLES = new Set([
   'emails',
   'passages',
   'drafts',
+  'draft_claims',
   'audit_log',
   'case_events',
   'cases',
@@ -159,6 +160,7 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
       await each('email_attachment_parts', e, (m) => `DELETE FROM email_attachment_parts WHERE email_id IN (${m})`);
       await each('email_attachments', e, (m) => `DELETE FROM email_attachments WHERE email_id IN (${m})`);
       await each('drafts', e, (m) => `DELETE FROM drafts WHERE email_id IN (${m})`);
+      await each('draft_claims', e, (m) => `DELETE FROM draft_claims WHERE email_id IN (${m})`);
       await each(
         'send_attempts',
         e,

@@ -61,6 +61,8 @@ export function createMariaDbRetentionStore(pool: Pool): RetentionStore {
           `UPDATE drafts SET subject = '', body = '', approved_body = NULL, decision_reason = NULL WHERE email_id IN (${m})`,
           ids,
         );
+        // A claim is a sentence of the draft's body: it goes with the body.
+        await query(conn, 'purging draft claims', `DELETE FROM draft_claims WHERE email_id IN (${m})`, ids);
         await query(
           conn,
           'purging send details',

@@ -113,6 +113,7 @@ const en = {
   flag_cross_language_source: 'source in other language',
   flag_manual_review: 'manual review',
   flag_stale: 'replaced after follow-up',
+  flag_unsupported_claims: 'unsupported claims',
   quality: 'Draft quality',
   qualityIntro:
     'What became of the drafts decided in the window. Accepted: approved unchanged or lightly edited (under 40 % of words changed).',
@@ -209,6 +210,16 @@ const en = {
   spamReason: 'Why',
   spamAction: 'Action',
   notSpam: 'Not spam – draft it',
+  grounding: 'Sentence by sentence',
+  groundingSummary: '{supported} of {total} factual sentences supported',
+  groundingNoClaims: 'No sentence of this draft states a fact (amount, date, policy, promise, step).',
+  groundingUnchecked: 'This draft was not checked sentence by sentence.',
+  claim_supported: 'supported',
+  claim_unsupported: 'not supported by its sources',
+  claim_mis_tied: 'cited source does not support it',
+  claimCited: 'cited',
+  claimSupportedBy: 'supported by',
+  claimCustomerMail: "the customer's mail",
 };
 export type Texts = typeof en;
 
@@ -323,6 +334,7 @@ const de: Texts = {
   flag_cross_language_source: 'Quelle in anderer Sprache',
   flag_manual_review: 'manuelle Prüfung',
   flag_stale: 'nach Nachtrag ersetzt',
+  flag_unsupported_claims: 'nicht belegte Aussagen',
   quality: 'Entwurfsqualität',
   qualityIntro:
     'Was aus den im Zeitraum entschiedenen Entwürfen wurde. Angenommen: unverändert oder leicht bearbeitet freigegeben (unter 40 % der Wörter geändert).',
@@ -420,6 +432,16 @@ const de: Texts = {
   spamReason: 'Grund',
   spamAction: 'Aktion',
   notSpam: 'Kein Spam – Entwurf schreiben',
+  grounding: 'Satz für Satz',
+  groundingSummary: '{supported} von {total} Sachaussagen belegt',
+  groundingNoClaims: 'Kein Satz dieses Entwurfs nennt eine Tatsache (Betrag, Datum, Regel, Zusage, Schritt).',
+  groundingUnchecked: 'Dieser Entwurf wurde nicht Satz für Satz geprüft.',
+  claim_supported: 'belegt',
+  claim_unsupported: 'von keiner Quelle belegt',
+  claim_mis_tied: 'zitierte Quelle belegt es nicht',
+  claimCited: 'zitiert',
+  claimSupportedBy: 'belegt durch',
+  claimCustomerMail: 'die Mail der Kundin/des Kunden',
 };
 
 export const TEXTS: Record<Lang, Texts> = { de, en };

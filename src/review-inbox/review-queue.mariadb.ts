@@ -78,6 +78,7 @@ export const QUEUE_FLAGS = Object.freeze([
   'reply_to_differs',
   DRAFT_FLAGS.offlineDrafter,
   DRAFT_FLAGS.crossLanguageSource,
+  DRAFT_FLAGS.unsupportedClaims,
   STATUS.manualReview,
   DRAFT_STATUS.stale,
 ] as const);
@@ -324,7 +325,11 @@ async function queueRows(pool: Queryable, ids: string[]): Promise<QueueItem[]> {
 
 function toItem(r: Row): QueueItem {
   const flags: string[] = parseList(r.flags).filter(
-    (f) => f === 'possible_prompt_injection' || f === 'reply_to_differs' || f === DRAFT_FLAGS.crossLanguageSource,
+    (f) =>
+      f === 'possible_prompt_injection' ||
+      f === 'reply_to_differs' ||
+      f === DRAFT_FLAGS.crossLanguageSource ||
+      f === DRAFT_FLAGS.unsupportedClaims,
   );
   if (r.drafter === 'offline') flags.push(DRAFT_FLAGS.offlineDrafter);
   if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);

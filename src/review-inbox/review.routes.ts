@@ -13,6 +13,8 @@ import { pendingAutoSend } from './autonomy.routes';
 import { attachmentRows, attachmentSource } from './attachments.routes';
 import { draftGuidanceLinks } from './guidance.routes';
 import { GUIDANCE_TEXTS } from './guidance-texts';
+import { createMariaDbDraftClaimStore } from '../drafting/draft-claims.mariadb';
+import { groundingView } from './grounding-view';
 
 type Form = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -24,6 +26,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
   const cases = createMariaDbCaseView(deps.pool);
   // Who opened which email: written before the page is shown, so no view goes unrecorded.
   const access = createMariaDbAccessLog(deps.pool);
+  const claims = createMariaDbDraftClaimStore(deps.pool);
   app.get('/email/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const email = await deps.store.email(id);
@@ -50,6 +53,9 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     // Only the current draft can be sent automatically; an older one shown has nothing pending.
     const autoSend = olderShown || shown?.status !== DRAFT_STATUS.awaitingApproval ? null : await pendingAutoSend(deps, shown.id);
     const sources = (shown?.contextIds ?? []).map((sid) => ({ id: sid, href: `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}` }));
+    const sourceHref = (sid: string) => `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}`;
+    // Drafts by a person or held ones have nothing to check; a model's or the offline drafter's are checked.
+    const grounding = shown && shown.body.trim() !== '' ? groundingView(shown, id, await claims.list(shown.id), sourceHref) : null;
     return page(req, reply, 'review', {
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },
       thread: (await deps.store.thread(email)).map((m) => ({ ...m, at: formatTime(m.at), href: m.ours ? null : emailPath(m.id) })),
@@ -67,6 +73,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       send,
       autoSend,
       sources,
+      grounding,
       attachments: deps.attachments ? attachmentRows(id, await deps.attachments.list(id)) : [],
       audit: (await deps.store.audit(id)).map((a) => ({ ...a, at: formatTime(a.at) })),
       temporalLink: temporalUiLink(deps.config, id),

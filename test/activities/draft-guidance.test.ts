@@ -6,6 +6,7 @@
  * new one while the first draft keeps its own. The offline drafter records the versions too and
  * follows the guidance's closing line.
  */
+import { PROMPT_VERSION } from '../../src/drafting/draft-prompt';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config';
@@ -93,7 +94,7 @@ test('the model is told the guidance outside the data tags, and the draft stores
   assert.doesNotMatch(user!.content, /Versprechen Sie keinen Rückruf|Never promise a refund/, 'nothing of it among the data');
   assert.match(user!.content, /<email [^\n]*>\nGuten Tag,\nmeine Rechnung RE-2024-0117/);
   const tag = `g${ids.default}+g${ids['mailbox:default']}+g${ids['category:billing']}`;
-  assert.deepEqual(await storedGuidance(draft.draftId), { guidance_version: tag, prompt_version: 'draft-v3' });
+  assert.deepEqual(await storedGuidance(draft.draftId), { guidance_version: tag, prompt_version: PROMPT_VERSION });
 
   // A new default: the next draft is written under it; the first keeps what it was written under.
   await save('default', 'Sprechen Sie Kundinnen und Kunden mit „Sie“ an. Antworten Sie in höchstens fünf Sätzen.');

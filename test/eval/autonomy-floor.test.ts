@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAutonomySet, runAutonomySet } from '../../scripts/eval/autonomy-run';
+import { NEVER_AUTOMATIC_REASONS } from '../../src/autonomy/autonomy.contract';
+import { DRAFT_FLAGS } from '../../src/platform/contract';
 
 test('the labelled set: routine mails of qualifying categories go alone, nothing flagged or never-automatic does', async () => {
   const set = loadAutonomySet();
@@ -23,4 +25,16 @@ test('the labelled set: routine mails of qualifying categories go alone, nothing
   assert.ok(flags('en-injection').includes('possible_prompt_injection'));
   assert.ok(flags('de-injection').includes('possible_prompt_injection'));
   assert.ok(flags('en-reply-to-mismatch').includes('reply_to_differs'));
+  // An invented promise is caught by the grounding check, and the verdict names it.
+  for (const id of ['en-invented-promise', 'de-invented-deadline']) {
+    assert.ok(flags(id).includes(DRAFT_FLAGS.unsupportedClaims), id);
+    const reasons = r.verdicts.find((v) => v.id === id)?.reasons ?? [];
+    assert.ok(
+      reasons.some((x) => x.startsWith(`${NEVER_AUTOMATIC_REASONS.unsupportedClaims}:`)),
+      reasons.join('; '),
+    );
+  }
+  // The routine drafts that go alone rest on the set's knowledge, sentence by sentence.
+  for (const v of r.verdicts.filter((x) => x.send)) assert.ok(!v.flags.includes(DRAFT_FLAGS.unsupportedClaims), v.id);
+  assert.ok(r.grounding.unsupported >= 2 && r.grounding.supported >= 10, JSON.stringify(r.grounding));
 });

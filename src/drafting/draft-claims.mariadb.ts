@@ -1,0 +1,84 @@
+import { DRAFT_STATUS } from '../platform/domain';
+import { query, type Pool } from '../platform/pool.mariadb';
+import { inTransaction } from '../platform/transaction.mariadb';
+import type { GroundingVerdict } from './drafting.contract';
+import type { DraftClaimStore, StoredClaim } from './draft-claims.port';
+
+interface ClaimRow {
+  sentence_index: number;
+  sentence: string;
+  cited_ids: string;
+  verdict: string;
+  supported_by: string;
+  checked_by: string;
+}
+
+const list = (raw: string): string[] => {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+export function createMariaDbDraftClaimStore(pool: Pool): DraftClaimStore {
+  return {
+    async save(draft, result): Promise<void> {
+      const claims = result.sentences.filter((s) => s.verdict !== null);
+      await inTransaction(pool, 'saving the claims of a draft', async (conn) => {
+        // Like the draft itself: a late retry of the draft step never rewrites a decided draft's claims.
+        const open = await query<Array<{ id: string }>>(
+          conn,
+          'reading the draft of the claims',
+          `SELECT id FROM drafts WHERE id = ? AND status = '${DRAFT_STATUS.awaitingApproval}' FOR UPDATE`,
+          [draft.id],
+        );
+        if (open.length === 0) return;
+        const keep = claims.map((c) => c.index);
+        await query(
+          conn,
+          'removing claims the draft no longer has',
+          `DELETE FROM draft_claims WHERE draft_id = ?${keep.length > 0 ? ` AND sentence_index NOT IN (${keep.map(() => '?').join(', ')})` : ''}`,
+          [draft.id, ...keep],
+        );
+        for (const c of claims) {
+          await query(
+            conn,
+            'saving a claim',
+            `INSERT INTO draft_claims (draft_id, sentence_index, email_id, sentence, cited_ids, verdict, supported_by, checked_by)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+             ON DUPLICATE KEY UPDATE sentence = VALUES(sentence), cited_ids = VALUES(cited_ids), verdict = VALUES(verdict),
+               supported_by = VALUES(supported_by), checked_by = VALUES(checked_by)`,
+            [
+              draft.id,
+              c.index,
+              draft.emailId,
+              c.text.slice(0, 2_000),
+              JSON.stringify(c.citedIds.slice(0, 10)),
+              c.verdict,
+              JSON.stringify(c.supportedBy),
+              result.by,
+            ],
+          );
+        }
+      });
+    },
+    async list(draftId: string): Promise<StoredClaim[]> {
+      const rows = await query<ClaimRow[]>(
+        pool,
+        'reading the claims of a draft',
+        'SELECT sentence_index, sentence, cited_ids, verdict, supported_by, checked_by FROM draft_claims WHERE draft_id = ? ORDER BY sentence_index',
+        [draftId],
+      );
+      return rows.map((r) => ({
+        sentenceIndex: Number(r.sentence_index),
+        sentence: r.sentence,
+        citedIds: list(r.cited_ids),
+        verdict: r.verdict as GroundingVerdict,
+        supportedBy: list(r.supported_by),
+        checkedBy: r.checked_by,
+      }));
+    },
+  };
+}
