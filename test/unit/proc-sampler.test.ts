@@ -10,9 +10,21 @@ import { sampleProcess } from '../../scripts/bench/proc-sampler';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A thread that burns a little CPU and ends. */
-async function shortLivedThread(): Promise<void> {
-  const w = new Worker('const t = Date.now(); while (Date.now() - t < 30) {}', { eval: true });
+/**
+ * A thread that burns a little CPU, is sampled while it lives, and ends. The explicit sample makes
+ * sure the sampler saw it: on a busy machine a 30 ms thread can start and end between two timed samples.
+ */
+async function shortLivedThread(sampler: ReturnType<typeof sampleProcess>): Promise<void> {
+  const w = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const t = Date.now(); while (Date.now() - t < 30) {}
+     parentPort.once('message', () => process.exit(0));
+     parentPort.postMessage('burnt');`,
+    { eval: true },
+  );
+  await new Promise((resolve) => w.once('message', resolve));
+  sampler.sample();
+  w.postMessage('end');
   await new Promise((resolve) => w.once('exit', resolve));
 }
 
@@ -20,7 +32,7 @@ test('threads that ended leave the samples but keep their CPU; the sample count 
   const sampler = sampleProcess(process.pid, 2, 32);
   try {
     const t0 = Date.now();
-    for (let i = 0; i < 6; i++) await shortLivedThread();
+    for (let i = 0; i < 6; i++) await shortLivedThread(sampler);
     sampler.sample(); // a phase boundary: never thinned away
     const boundary = Date.now();
     await sleep(300);
