@@ -18,6 +18,7 @@ import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from '.
 import { acquireDemoLock } from './demo/lock';
 import { CASE_FIRST_FILE, caseSettled, caseStep } from './demo/case-step';
 import { addDemoOperator, startDemoInbox } from './demo/inbox';
+import { draftGrounding } from './demo/grounding-step';
 import { attachmentReport, replyFormatReport } from './demo/attachment-step';
 import { MAX_DEMO_MAILBOXES, addressedTo, demoMailboxes, mailboxFor, writeRegistry } from './demo/mailboxes';
 import { freePort } from '../test/support/services/ports';
@@ -177,6 +178,30 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
     `  push intake: INBOX held in IMAP IDLE (MailboxWatchWorkflow watch-${config.mailboxes[0]!.id}); the poll schedule stays as the safety net`,
   );
 
+  // The team's own instructions, before any mail: every draft below is written under them.
+  const guidanceDir = path.join(__dirname, 'demo-guidance');
+  await cli(
+    ['guidance', 'set', '--scope', 'default', '--by', 'demo-operator', '--file', path.join(guidanceDir, 'default.txt')],
+    childEnv,
+    'writing the team guidance',
+    workerLog,
+  );
+  await cli(
+    [
+      'guidance',
+      'set',
+      '--scope',
+      `mailbox:${config.mailboxes[0]!.id}/category:billing`,
+      '--by',
+      'demo-operator',
+      '--file',
+      path.join(guidanceDir, 'billing.txt'),
+    ],
+    childEnv,
+    'writing the billing guidance',
+    workerLog,
+  );
+
   heading(5, 'customer emails arrive');
   const samples = await step('reading the sample emails', [], () => loadSampleMails(SAMPLE_DIR));
   // The first one alone, with no poll triggered: the watcher's IDLE notice brings it in.
@@ -207,6 +232,9 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   say(`  ${flagCounts(rows)}`);
   say();
   say(indent(draftPreviews(rows)));
+  // One draft as its review page shows it: guidance, category, each factual sentence and its source.
+  say();
+  say(indent((await draftGrounding(pool, rows[0]!.id)).join('\n')));
   // An English question answered from a German-only FAQ: found by meaning, not by shared words.
   const crossLanguage = crossLanguageCitations(rows);
   say(
