@@ -173,7 +173,10 @@ export function createParseStep(deps: ParseDeps) {
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       const filterScore = await askSpamFilter(input.emailId, raw);
-      const verdict = triage({ ...triageMessage(parsed, where.mailboxId || undefined), ...(filterScore ? { filterScore } : {}) }, settings());
+      const verdict = triage(
+        { ...triageMessage(parsed, where.mailboxId || undefined), ...(filterScore ? { filterScore } : {}) },
+        settings(),
+      );
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
       await saveAttachments(input.emailId, parsed.files);
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
