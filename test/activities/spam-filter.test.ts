@@ -4,14 +4,13 @@
  * not; and a filter that does not answer costs the message nothing but an audit row.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { freePort } from '../support/services/ports';
-import { startSpamd, type Spamd } from '../support/services/spamd';
+import { useSpamd, type Spamd } from '../support/services/spamd';
 import type { TestStack } from '../support/stack';
 import { activityHarness, useActivityStack, type inboxDelivery } from './support';
 
@@ -22,17 +21,9 @@ let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
 let deliver: ReturnType<typeof inboxDelivery>;
 let spamd: Spamd;
-let dir: string;
 
 useActivityStack((s) => ({ stack, h, deliver } = s));
-before(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'spamd-'));
-  spamd = await startSpamd({ dir });
-});
-after(async () => {
-  await spamd?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+useSpamd((s) => (spamd = s));
 
 /** The spam with its own Message-ID, so that each copy is a message of its own. */
 const spamCopy = (n: number) => SPAM.replace(/^Message-ID: <[^>]+>/im, `Message-ID: <spam-copy-${n}@dunlopdriver.com>`);

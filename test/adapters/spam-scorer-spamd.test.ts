@@ -4,14 +4,13 @@
  * listening, a server that never answers, an answer that is not spamd's.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createSpamdScorer, MAX_SPAMD_BYTES, parseSpamdAnswer } from '../../src/triage/spam-scorer.spamd';
 import { freePort } from '../support/services/ports';
-import { startSpamd, type Spamd } from '../support/services/spamd';
+import { useSpamd, type Spamd } from '../support/services/spamd';
 
 const SPAM = path.join(__dirname, '../fixtures/spam-corpus/spamassassin/spam/015');
 const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
@@ -32,17 +31,9 @@ const mail = (subject: string, body: string) =>
     ].join('\r\n'),
   );
 
-let dir: string;
 let spamd: Spamd;
 
-before(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'spamd-'));
-  spamd = await startSpamd({ dir });
-});
-after(async () => {
-  await spamd?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+useSpamd((s) => (spamd = s));
 
 test('spamd scores a real spam message above 5 and names the rules that fired', async () => {
   const scorer = createSpamdScorer({ host: spamd.host, port: spamd.port, timeoutMs: 30_000 });

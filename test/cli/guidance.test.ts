@@ -9,12 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { chromium } from 'playwright-core';
+import { assertNoAxeFindings } from '../support/axe-findings';
 import { loadConfig } from '../../src/config';
 import type { TemporalDecisions } from '../../src/email/decisions.temporal';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
@@ -212,7 +212,7 @@ test('an operator saves a new version on the guidance page (CSRF, audited); a re
     n: bigint;
   }>;
   assert.equal(Number(versions[0]!.n), 2, 'the reviewer saved nothing');
-  await axeFindings(op.html);
+  await assertNoAxeFindings(op.html);
   const de = await open('/guidance', 'bea', 'de');
   assert.match(de.html, /<h1>Leitlinien<\/h1>/);
   assert.match(de.html, /Nur der Betrieb schreibt Leitlinien/);
@@ -243,20 +243,3 @@ test('the review page names the guidance versions of the draft, linked to the gu
   const de = await open(`/email/${EMAIL}`, 'bea', 'de');
   assert.match(de.html, /<dt>Leitlinien<\/dt><dd id="draft-guidance">/);
 });
-
-/** axe-core's serious and critical WCAG 2 A/AA findings on the page, as test/cli/quality.test.ts checks the operations page. */
-async function axeFindings(html: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
-    const css = readFileSync(path.join(__dirname, '../../src/review-inbox/views/inbox.css'), 'utf8');
-    await page.setContent(html.replace('<link rel="stylesheet" href="/inbox.css">', () => `<style>${css}</style>`));
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
-      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))`)) as string[];
-    assert.deepEqual(violations, []);
-  } finally {
-    await browser.close();
-  }
-}

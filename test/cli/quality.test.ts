@@ -5,11 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { chromium } from 'playwright-core';
+import { assertNoAxeFindings } from '../support/axe-findings';
 import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
 import { loadConfig } from '../../src/config';
 import type { DraftOutcome } from '../../src/platform/domain';
@@ -169,7 +167,7 @@ test('the operations page shows the figures per group, a 30-day chart in SVG wit
     assert.match(html, /<h2 id="gaps-h">Knowledge gaps \(3\)<\/h2>/);
     assert.doesNotMatch(html, /id="gaps-ungrouped"/);
     assert.match(html, /<tr><td>2<\/td><td><ul class="plain">(<li>(Where is my parcel\?|Lieferung kommt nicht an)<\/li>){2}<\/ul>/);
-    await axeFindings(html);
+    await assertNoAxeFindings(html);
     const de = await app.inject({ url: '/ops', headers: { 'x-forwarded-user': 'otto', 'accept-language': 'de' } });
     assert.match(de.body, /<h2 id="quality-h">Entwurfsqualität<\/h2>/);
     assert.match(de.body, /<th scope="row">billing<\/th><td>3<\/td><td>100\.0\u00a0%<\/td>/);
@@ -177,24 +175,6 @@ test('the operations page shows the figures per group, a 30-day chart in SVG wit
     await app.close();
   }
 });
-
-/** axe-core's serious and critical WCAG 2 A/AA findings on the page, in Debian's Chromium (as test/e2e/inbox.e2e.test.ts checks the live page). */
-async function axeFindings(html: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await (await browser.newContext({ bypassCSP: true })).newPage();
-    // The page's own stylesheet inline (colours and contrast are checked with it).
-    const css = readFileSync(path.join(__dirname, '../../src/review-inbox/views/inbox.css'), 'utf8');
-    await page.setContent(html.replace('<link rel="stylesheet" href="/inbox.css">', () => `<style>${css}</style>`));
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violations = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })
-      .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')))`)) as string[];
-    assert.deepEqual(violations, []);
-  } finally {
-    await browser.close();
-  }
-}
 
 test('the operations page with the embedder down lists the gaps ungrouped and still answers 200', async () => {
   const app = await inbox(createOpenAiEmbedder({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'none', model: 'e5', timeoutMs: 2_000 }));

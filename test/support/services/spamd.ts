@@ -3,7 +3,10 @@
  * ships: local tests only (-L: no DNS lists, no Razor/Pyzor, nothing leaves the machine), no user
  * configuration (-x), one child. Its log in `<dir>/spamd.log`. Loading the rules takes a few seconds.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { Socket } from 'node:net';
 import { spawnManaged, type ManagedChild } from './child-process';
 import { freePort } from './ports';
@@ -63,4 +66,19 @@ export async function startSpamd(opts: { dir: string; startTimeoutMs?: number })
     managed,
     stop: () => managed.terminate('SIGTERM', 5_000),
   };
+}
+
+/** A spamd for the test file: started before its tests in a folder of its own, stopped after them. */
+export function useSpamd(ready: (spamd: Spamd) => void): void {
+  let dir: string | undefined;
+  let spamd: Spamd | undefined;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'spamd-'));
+    spamd = await startSpamd({ dir });
+    ready(spamd);
+  });
+  after(async () => {
+    await spamd?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 }
