@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config';
 import { saveGuidance } from '../../src/guidance/guidance-changes';
 import { createMariaDbGuidanceStore } from '../../src/guidance/guidance-store.mariadb';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
-import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
+import { sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness, inboxDelivery } from './support';
 
 let stack: TestStack;
@@ -45,17 +45,7 @@ after(async () => {
 });
 
 function mail(id: string, subject: string, text: string): string {
-  return [
-    'From: Eva Weber <eva@kunde.example>',
-    `To: Support <${MAILBOX_USER}>`,
-    `Subject: ${subject}`,
-    `Message-ID: <${id}@kunde.example>`,
-    `Date: ${new Date().toUTCString()}`,
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    text,
-    '',
-  ].join('\r\n');
+  return sampleEmail({ from: 'Eva Weber <eva@kunde.example>', subject, body: text, messageId: `<${id}@kunde.example>` });
 }
 
 async function intake(h: ReturnType<typeof activityHarness>, raw: string): Promise<string> {
