@@ -134,7 +134,14 @@ export function buildDependencies(
       drafter,
       embedder,
       guidance,
-      mailboxes,
+      mailboxLanguage: (id) => {
+        try {
+          return mailboxes.get(id).entry.language;
+        } catch {
+          // A run of a mailbox this worker does not serve: the mail's own language decides.
+          return undefined;
+        }
+      },
       // Read per pair: the folder as it is now; which files a replayed mail may use is decided by their dates.
       knowledgeFiles: () => (config.context.knowledgeDir ? readKnowledgeFolder(config.context.knowledgeDir).files : []),
       ranking: { method: config.retrieval.method, minCosine: config.retrieval.minCosine, contextChars: config.llm.contextChars },

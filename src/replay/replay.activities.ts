@@ -11,7 +11,6 @@ import { knownCategory, readCategoryList, type Category } from '../drafting/cate
 import type { Drafter } from '../drafting/drafter.port';
 import { draftGuidance } from '../email/draft-guidance';
 import type { GuidanceSource } from '../guidance/guidance.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
 import type { Embedder } from '../retrieval/embedder.port';
 import type { KnowledgeFile } from '../retrieval/knowledge.port';
 import { dateKnowledge, knowledgeAsOf } from './dated-knowledge';
@@ -25,7 +24,8 @@ export interface ReplayDeps {
   drafter: Drafter;
   embedder?: Embedder | undefined;
   guidance?: GuidanceSource | undefined;
-  mailboxes: MailboxDirectory;
+  /** The mailbox's language (its registry entry), used when a mail's own cannot be told; undefined for a mailbox this worker does not know. */
+  mailboxLanguage(mailboxId: string): 'de' | 'en' | undefined;
   /** The knowledge folder's files as they are now (KNOWLEDGE_DIR); none without one. */
   knowledgeFiles(): KnowledgeFile[];
   ranking: RankingSettings;
@@ -123,13 +123,14 @@ async function draftAndMeasure(
   const categories = d.categories ?? shipped;
   const email = { mailboxId: pair.mailboxId, subject: mail.subject, text: mail.text };
   const { categoryHint, guidance } = await draftGuidance(d, email, categories);
+  const language = d.mailboxLanguage(pair.mailboxId);
   const drafted = await d.drafter.draft({
     emailId: `replay:${input.runId}:${input.pairId}`,
     from: { name: pair.customer.fromName, address: pair.correspondent },
     subject: mail.subject,
     text: mail.text,
     context,
-    ...(mailboxLanguage(d, pair.mailboxId) ? { language: mailboxLanguage(d, pair.mailboxId) } : {}),
+    ...(language ? { language } : {}),
     categories,
     ...(categoryHint ? { categoryHint } : {}),
     ...(guidance ? { guidance } : {}),
@@ -161,15 +162,6 @@ async function draftAndMeasure(
     error: null,
   });
   return measures.outcome;
-}
-
-function mailboxLanguage(d: ReplayDeps, mailboxId: string): 'de' | 'en' | undefined {
-  try {
-    return d.mailboxes.get(mailboxId).entry.language;
-  } catch {
-    // A run of a mailbox this worker does not serve: the mail's own language decides.
-    return undefined;
-  }
 }
 
 /** Inside a worker: a heartbeat, so a pair lost with its worker is retried within the heartbeat timeout. */
