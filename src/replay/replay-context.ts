@@ -89,13 +89,21 @@ export async function asOfContext(
       title: f.path,
     })),
   );
-  const all = [...historyItems, ...knowledgeItems];
-  const vectors = await vectorsFor(
+  // Knowledge passages are cached across pairs; a correspondent's mail is embedded for this pair only, so the cache stays bounded by the folder.
+  const historyVectors = await vectorsFor(
     embedder,
-    all.map((c) => c.text),
+    historyItems.map((c) => c.text),
+    new Map(),
+  );
+  const knowledgeVectors = await vectorsFor(
+    embedder,
+    knowledgeItems.map((c) => c.text),
     cache,
   );
-  const candidates: Candidate[] = all.map((item, i) => ({ item, vector: vectors[i] ?? null }));
+  const candidates: Candidate[] = [
+    ...historyItems.map((item, i) => ({ item, vector: historyVectors[i] ?? null })),
+    ...knowledgeItems.map((item, i) => ({ item, vector: knowledgeVectors[i] ?? null })),
+  ];
   let probeVector: number[] | null = null;
   if (embedder && candidates.some((c) => c.vector)) {
     probeVector = (await embedder.embed([vectorProbe(input.mail)], 'query').catch(() => [null]))[0] ?? null;

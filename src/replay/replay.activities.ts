@@ -6,7 +6,6 @@
  */
 import { Context } from '@temporalio/activity';
 import { DRAFT_FLAGS } from '../platform/contract';
-import { errorMessage } from '../platform/errors';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import type { Drafter } from '../drafting/drafter.port';
 import { draftGuidance } from '../email/draft-guidance';
@@ -137,11 +136,9 @@ async function draftAndMeasure(
   });
   const noContext = drafted.flags.includes(DRAFT_FLAGS.noRelevantContext);
   const answerable = !noContext && drafted.body.trim() !== '';
-  const measures = await measurePair({ draft: drafted.body, sent: pair.reply.body, answerable }, d.embedder).catch(async (err: unknown) => {
-    // The embedder down costs the similarity only; the other measures need no service.
-    const without = await measurePair({ draft: drafted.body, sent: pair.reply.body, answerable }, undefined);
-    return { ...without, similarityError: errorMessage(err) };
-  });
+  const measured = { draft: drafted.body, sent: pair.reply.body, answerable };
+  // The embedder down costs the similarity only (null); the other measures need no service.
+  const measures = await measurePair(measured, d.embedder).catch(() => measurePair(measured, undefined));
   await d.store.saveResult({
     runId: input.runId,
     pairId: input.pairId,
