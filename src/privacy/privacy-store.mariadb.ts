@@ -164,6 +164,14 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         counts[name] = (counts[name] ?? 0) + (await inBatches(list, (b) => run(`erasing ${name}`, sql(marks(b.length)), [...extra, ...b])));
       };
       const e = ids.emailIds;
+      // Replays (src/replay/) first: their mail, its pairs and drafts are found by the address, which the sweep below rewrites.
+      counts.replay_results = await run('erasing replay_results', 'DELETE FROM replay_results WHERE correspondent = ?', [address]);
+      counts.replay_pairs = await run('erasing replay_pairs', 'DELETE FROM replay_pairs WHERE correspondent = ?', [address]);
+      counts.replay_messages = await run(
+        'erasing replay_messages',
+        'DELETE FROM replay_messages WHERE correspondent = ? OR from_address = ?',
+        [address, address],
+      );
       // Mentions first, while the rows still name them: a resumed run knows the ids, not the names.
       counts.mentions = (await this.sweep(ids.names, CONTENT_TABLES)) + (await this.sweep([address]));
       await each('raw_message_parts', e, (m) => `DELETE FROM raw_message_parts WHERE email_id IN (${m})`);
@@ -199,14 +207,6 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         [`erased:${hash.slice(0, 16)}`],
       );
       counts.reply_slots = await run('erasing reply_slots', 'DELETE FROM reply_slots WHERE address = ?', [address]);
-      // Replays (src/replay/): their mail, the pairs made of it and what was drafted for them.
-      counts.replay_results = await run('erasing replay_results', 'DELETE FROM replay_results WHERE correspondent = ?', [address]);
-      counts.replay_pairs = await run('erasing replay_pairs', 'DELETE FROM replay_pairs WHERE correspondent = ?', [address]);
-      counts.replay_messages = await run(
-        'erasing replay_messages',
-        'DELETE FROM replay_messages WHERE correspondent = ? OR from_address = ?',
-        [address, address],
-      );
       await each('emails', e, (m) => `DELETE FROM emails WHERE id IN (${m})`);
       return counts;
     },
