@@ -36,7 +36,7 @@ const en = {
   notListed: 'clears the bar, category not listed in the policy',
   wouldNot: 'would not qualify',
   knowledgeGaps: 'Knowledge gaps (no relevant context)',
-  none: 'none',
+  noGaps: 'none',
 };
 export type ReplayTexts = typeof en;
 
@@ -75,7 +75,7 @@ const de: ReplayTexts = {
   notListed: 'erreicht die Schwelle, Kategorie nicht in der Richtlinie',
   wouldNot: 'würde sich nicht qualifizieren',
   knowledgeGaps: 'Wissenslücken (kein passender Kontext)',
-  none: 'keine',
+  noGaps: 'keine',
 };
 
 export const REPLAY_TEXTS: Record<Lang, ReplayTexts> = { de, en };
