@@ -13,7 +13,7 @@ const en = {
   archive: 'Archive',
   status: 'Status',
   progress: 'Done / total',
-  failed: 'failed',
+  failed: 'did not draft',
   started: 'Started',
   by: 'By',
   report: 'Report of {run}',
