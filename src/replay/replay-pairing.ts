@@ -85,7 +85,12 @@ export function pairArchive(mails: readonly ArchiveMail[], teamAddresses: readon
   const customers = mails.filter((m) => !isTeam(m));
   const pairs = customers.flatMap((c) => {
     const reply = answerOf.get(c.key);
-    return reply && correspondentOf.has(c.key) ? [{ customer: c, reply }] : [];
+    const who = correspondentOf.get(c.key);
+    if (!reply || !who) return [];
+    // A reply belongs to the customer it answers, whatever its To says (a mailing list's archive
+    // names the list there, or keeps no To at all).
+    correspondentOf.set(reply.key, who);
+    return [{ customer: c, reply }];
   });
   pairs.sort((a, b) => a.customer.date.getTime() - b.customer.date.getTime() || a.customer.key.localeCompare(b.customer.key));
   return {

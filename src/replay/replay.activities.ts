@@ -4,7 +4,7 @@
  * came (replay-context.ts, dated-knowledge.ts) with today's guidance, drafter and model, and
  * nothing is sent or stored as an email: the draft lives only in replay_results.
  */
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DRAFT_FLAGS } from '../platform/contract';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import type { Drafter } from '../drafting/drafter.port';
@@ -108,7 +108,9 @@ async function draftAndMeasure(
   shipped: Category[],
 ): Promise<ReplayOutcome> {
   const pair = await d.store.loadPair(input.runId, input.pairId);
-  if (!pair) throw new Error(`replay pair ${input.pairId} of run ${input.runId} is not stored (the run was deleted?)`);
+  // Gone (the run was deleted) or never whole: no retry brings it back.
+  if (!pair)
+    throw ApplicationFailure.nonRetryable(`replay pair ${input.pairId} of run ${input.runId} is not stored (the run was deleted?)`);
   const at = pair.customer.sentAt;
   const knowledge = knowledgeAsOf(dateKnowledge(d.knowledgeFiles(), await d.store.knowledgeDates()), at);
   const mail = {

@@ -46,6 +46,10 @@ test('pairing: each answered customer mail with the first team reply by its thre
   assert.equal(r.teamMails, 9);
   assert.equal(r.unanswered, 6);
   assert.equal(r.correspondentOf.get(r.pairs[2]!.reply.key), 'erika@kunde.example');
+  // A reply without any outside recipient (a list archive keeps no To) still belongs to the customer it answers.
+  const noTo = mails.map((m) => (m.messageId === '<t1r@example.test>' ? { ...m, to: [] } : m));
+  const listed = pairArchive(noTo, TEAM);
+  assert.equal(listed.correspondentOf.get(listed.pairs[0]!.reply.key), 'thomas@client.example');
   // A colleague's own address counts only when named as a team address.
   const mailboxOnly = pairArchive(mails, ['support@example.test']);
   assert.equal(mailboxOnly.pairs.length, 7);
