@@ -131,7 +131,8 @@ async function main(): Promise<void> {
       ? (async () => {
           for (let i = 0; i < 3; i++) {
             await sleep(5000);
-            during.push(await model.live(100 + i));
+            // A live draft that times out behind the replay's (one model slot) is a finding, not a crash.
+            during.push(await model.live(100 + i).catch(() => Number.NaN));
           }
         })()
       : Promise.resolve();
