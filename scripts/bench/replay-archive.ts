@@ -8,7 +8,7 @@
  * replay; without it, from the offline drafter.
  *
  *   node --import tsx scripts/bench/replay-archive.ts <archive> --team ADDRESS [--team …] [--limit N]
- *        [--knowledge DIR] [--model]
+ *        [--knowledge DIR] [--model] [--context-chars N]   (LLM_CONTEXT_CHARS of the drafts; a small model on a few cores needs less)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,7 @@ const { values, positionals } = parseArgs({
     limit: { type: 'string' },
     knowledge: { type: 'string' },
     model: { type: 'boolean', default: false },
+    'context-chars': { type: 'string' },
   },
 });
 const archive = positionals[0];
@@ -96,8 +97,11 @@ async function main(): Promise<void> {
     const model = llm ? modelDrafter(llm.baseUrl, llm.model) : undefined;
     const drafter = model?.drafter ?? countingDrafter();
     const knowledgeDir = values.knowledge;
+    const base = replayDeps(db.pool, embedder, drafter);
+    const contextChars = values['context-chars'] ? Number(values['context-chars']) : undefined;
     const deps = {
-      ...replayDeps(db.pool, embedder, drafter),
+      ...base,
+      ranking: { ...base.ranking, ...(contextChars ? { contextChars } : {}) },
       mailboxLanguage: () => undefined,
       knowledgeFiles: () => (knowledgeDir ? readKnowledgeFolder(knowledgeDir).files : []),
     };
