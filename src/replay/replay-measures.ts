@@ -9,19 +9,37 @@ import { cosine } from '../retrieval/vectors';
 import type { Embedder } from '../retrieval/embedder.port';
 import { REPLAY_OUTCOME, type ReplayOutcome } from './replay.contract';
 
-/** The line that opens a quoted original in the clients teams use (English and German). */
-const ATTRIBUTION =
-  /^\s*(?:On .{4,200} wrote:|Am .{4,200} schrieb .{1,200}:|-{3,}\s*(?:Original Message|Ursprüngliche Nachricht)\s*-{3,}|From: .+<?[\w.+-]+@[\w.-]+>?\s*$|Von: .+)/i;
+/** The line that introduces a quote ("On … wrote:", "… writes:", "Am … schrieb …:"); it may end a wrapped line. */
+const ATTRIBUTION = /(?:\bwrote|\bwrites|\bschrieb(?:\s.{0,200})?)\s*:\s*$/i;
+/** Where an unquoted original starts (Outlook and the like): a separator line, or a From/Von line with the header lines after it. */
+const ORIGINAL_SEPARATOR = /^\s*-{3,}\s*(?:Original Message|Ursprüngliche Nachricht)\s*-{3,}\s*$/i;
+const ORIGINAL_FROM = /^\s*(?:From|Von):\s.+$/i;
+const ORIGINAL_HEADER = /^\s*(?:Sent|Date|To|Gesendet|Datum|An):\s/i;
 
-/** The words the team wrote: the quoted original (`>` lines, and everything from its attribution line on) left out. */
+/**
+ * The words the team wrote: quoted lines (`>`) and the lines that introduce them left out, and
+ * an unquoted original below the reply (Outlook's header block) cut off. A reply written between
+ * the quotes (a mailing list's habit) keeps every answer.
+ */
 export function ownWords(body: string): string {
+  const lines = body.split(/\r?\n/);
   const out: string[] = [];
-  for (const line of body.split(/\r?\n/)) {
-    if (ATTRIBUTION.test(line)) break;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (ORIGINAL_SEPARATOR.test(line)) break;
+    if (ORIGINAL_FROM.test(line) && lines.slice(i + 1, i + 4).some((l) => ORIGINAL_HEADER.test(l))) break;
+    if (ATTRIBUTION.test(line)) {
+      // "On Tue, …, Markus\nHuerzeler wrote:": the attribution's first half went out already.
+      if (!/^\s*(?:On|Am)\s/.test(line) && /^\s*(?:On|Am)\s/.test(out.at(-1) ?? '')) out.pop();
+      continue;
+    }
     if (line.trimStart().startsWith('>')) continue;
     out.push(line);
   }
-  return out.join('\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 export type FactKind = 'link' | 'email' | 'date' | 'amount' | 'number';

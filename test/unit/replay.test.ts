@@ -74,6 +74,11 @@ test('facts of a reply: amounts, dates, numbers, links and addresses; found in a
   assert.deepEqual(factsFound(sent, 'The refund of EUR 49.90 for RE-2025-0042 is on its way.'), { total: 6, found: 2 });
   assert.equal(ownWords('Thanks!\n\nOn Mon, 3 Mar 2025 Thomas wrote:\n> question'), 'Thanks!');
   assert.equal(ownWords('Danke.\n> zitiert\nGrüße'), 'Danke.\nGrüße');
+  // Answers between the quotes (a mailing list's habit) are the reply.
+  assert.equal(ownWords('On Tue, Mar 2, Markus\nHuerzeler wrote:\n> q1\nanswer one\n> q2\nanswer two'), 'answer one\nanswer two');
+  assert.equal(ownWords('Prof Ripley <r at x> writes:\n\n> q\n\nYup.'), 'Yup.');
+  assert.equal(ownWords('Reply.\n\nVon: Kunde <k@x.de>\nGesendet: Montag\nAn: uns\n\nalter Text'), 'Reply.');
+  assert.equal(ownWords('Reply.\n-----Original Message-----\nold'), 'Reply.');
 });
 
 test('would-be outcome: unchanged, light, heavy by draft-quality thresholds; not answerable without context', async () => {
