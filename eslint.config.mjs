@@ -53,6 +53,8 @@ export const WORKFLOW_LIB_FILES = [
   'src/email/email.contract.ts',
   // What the case clock finds due (its workflow acts on each kind).
   'src/cases/cases.contract.ts',
+  // The replay's workflow type, query, task queue suffix and priority.
+  'src/replay/replay.contract.ts',
 ];
 
 /** Adapters, known by their suffix: the technology they speak to (`*.mariadb.ts`, `*.temporal.ts`, …). */
@@ -84,6 +86,7 @@ const FEATURES = [
   'mailboxes',
   'operations',
   'privacy',
+  'replay',
   'retrieval',
   'review-inbox',
   'triage',

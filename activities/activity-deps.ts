@@ -26,6 +26,7 @@ import type { CaseDesk } from '../src/cases/case-desk';
 import type { CaseRoutingDeps } from '../src/cases/case-routing.activities';
 import type { IdleDeps } from '../src/mailboxes/watch.activities';
 import type { RetentionDeps } from '../src/privacy/retention.activities';
+import type { ReplayDeps } from '../src/replay/replay.activities';
 
 /**
  * Settings of the whole installation the activities need; taken from the validated config.
@@ -121,4 +122,6 @@ export interface ActivityDeps {
   spamScorer?: SpamScorer;
   /** The retention purge (RETENTION_*); absent: purgeExpired purges nothing. */
   retention?: RetentionDeps;
+  /** Replays of a team's history (src/replay/); absent: this worker drafts no replay. */
+  replay?: ReplayDeps;
 }

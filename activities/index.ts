@@ -20,6 +20,7 @@ import { createPollActivities } from '../src/mailboxes/poll.activities';
 import { createSendActivities } from '../src/email/send.activities';
 import { createStatusActivities, withRecordedStatus } from '../src/email/status.activities';
 import { createWatchActivities } from '../src/mailboxes/watch.activities';
+import { createReplayActivities } from '../src/replay/replay.activities';
 
 /** The case activities: the case workflow's and the clock's, and the parts of the email steps' desk. */
 function createCasesActivities(deps: ActivityDeps) {
@@ -82,6 +83,8 @@ export function createActivities(given: ActivityDeps) {
     // The retention purge (RETENTION_*): purgeExpired, batched and resumable.
     ...createRetentionActivities(deps.retention),
     ...createWatchActivities(deps),
+    // Replays of a team's history: their own tables, never an email of the pipeline.
+    ...createReplayActivities(deps.replay),
     ...cases,
     // A case workflow's wake-up in one local activity: the parts above, one after the other.
     ...createCaseTurnActivities({ ...cases, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),

@@ -19,6 +19,7 @@ import { MAILBOX_AUDIT_EVENTS } from './mailboxes/mailboxes.contract';
 import { OPERATIONS_AUDIT_EVENTS } from './operations/operations.contract';
 import { PLATFORM_AUDIT_EVENTS } from './platform/contract';
 import { PRIVACY_EVENTS } from './privacy/privacy.contract';
+import { REPLAY_AUDIT_EVENTS } from './replay/replay.contract';
 import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox/review-inbox.contract';
 import { RETRIEVAL_AUDIT_EVENTS } from './retrieval/retrieval.contract';
 import { TRIAGE_AUDIT_EVENTS } from './triage/triage.contract';
@@ -38,6 +39,7 @@ export const AUDIT_EVENT_GROUPS = Object.freeze({
   archiveImport: IMPORT_AUDIT_EVENTS,
   reviewInbox: REVIEW_INBOX_AUDIT_EVENTS,
   guidance: GUIDANCE_AUDIT_EVENTS,
+  replay: REPLAY_AUDIT_EVENTS,
 });
 type Groups = typeof AUDIT_EVENT_GROUPS;
 type ValuesOf<T> = T[keyof T];

@@ -17,6 +17,7 @@ import { readPrivacyConfig, type PrivacyConfig } from './privacy/privacy.config'
 import { readAttachmentsConfig, type AttachmentsConfig } from './attachments/attachments.config';
 import { readAutonomyConfig, type AutonomyConfig } from './autonomy/autonomy.config';
 import { readOperationsConfig, type OperationsConfig } from './operations/operations.config';
+import { readReplayConfig, type ReplayConfig } from './replay/replay.config';
 import { categoryReferenceProblems, readCategoriesConfig, type CategoriesConfig } from './drafting/categories.config';
 
 /** One validated configuration: the composition of every feature's section. */
@@ -34,7 +35,8 @@ export interface Config
     PrivacyConfig,
     AttachmentsConfig,
     AutonomyConfig,
-    OperationsConfig {}
+    OperationsConfig,
+    ReplayConfig {}
 
 export { registryDefaults } from './mailboxes/mailboxes.config';
 export {
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     ...readAttachmentsConfig(env, problems),
     ...readAutonomyConfig(env, problems, mailboxIds),
     ...readOperationsConfig(env, problems),
+    ...readReplayConfig(env, problems),
     ...readCategoriesConfig(env, problems),
   };
   // Rules and policies match exact category names: one the list lacks would never match.

@@ -10,6 +10,7 @@ import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
 import { COST_CLASSES, type CostClass } from '../src/platform/activity-profiles.workflow';
+import { REPLAY_QUEUE_SUFFIX } from '../src/replay/replay.contract';
 import { createLogger } from '../src/platform/logger';
 import { errorMessage } from '../src/platform/errors';
 
@@ -105,7 +106,14 @@ async function assembleWorker(
       }),
     ),
   );
-  const all = [worker, ...pools];
+  // Replays draft on their own queue with their own few slots (REPLAY_CONCURRENCY): however long a
+  // replay, live drafts never wait for a replay's slot in the LLM pool (docs/replay.md).
+  const replayPool = await Worker.create({
+    ...common,
+    taskQueue: `${config.temporal.taskQueue}${REPLAY_QUEUE_SUFFIX}`,
+    maxConcurrentActivityTaskExecutions: config.replay.concurrency,
+  });
+  const all = [worker, ...pools, replayPool];
   // Business figures on the SDK's Prometheus endpoint (METRICS_PORT, set up by Runtime.install).
   const businessMetrics = config.metrics ? startBusinessMetrics(config, Runtime.instance().metricMeter) : undefined;
   let closing: Promise<void> | undefined;

@@ -47,6 +47,8 @@ import type { JobLedger } from '../src/platform/store.port';
 import { buildIndex, syncKnowledgeFolder } from '../src/retrieval/configured-index';
 import { buildCaseDeadlinePorts } from './case-deadline-ports';
 import { remoteEmbedder } from '../src/retrieval/embedder';
+import { createMariaDbReplayStore } from '../src/replay/replay-store.mariadb';
+import { readKnowledgeFolder } from '../src/retrieval/knowledge-folder.file';
 
 export interface Dependencies {
   activities: ActivityDeps;
@@ -90,6 +92,7 @@ export function buildDependencies(
   const index = buildIndex(config, pool, messages, audit, embedder);
   const caseSignals = createTemporalCaseSignals(client, config.temporal.taskQueue);
   const attachmentText = createAttachmentReader(config.attachments);
+  const guidance = createMariaDbGuidanceStore(pool);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -103,7 +106,7 @@ export function buildDependencies(
     index,
     embedder,
     drafter,
-    guidance: createMariaDbGuidanceStore(pool),
+    guidance,
     starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
@@ -126,6 +129,24 @@ export function buildDependencies(
     },
     retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
     ...(config.spamd ? { spamScorer: createSpamdScorer(config.spamd) } : {}),
+    replay: {
+      store: createMariaDbReplayStore(pool),
+      drafter,
+      embedder,
+      guidance,
+      mailboxLanguage: (id) => {
+        try {
+          return mailboxes.get(id).entry.language;
+        } catch {
+          // A run of a mailbox this worker does not serve: the mail's own language decides.
+          return undefined;
+        }
+      },
+      // Read per pair: the folder as it is now; which files a replayed mail may use is decided by their dates.
+      knowledgeFiles: () => (config.context.knowledgeDir ? readKnowledgeFolder(config.context.knowledgeDir).files : []),
+      ranking: { method: config.retrieval.method, minCosine: config.retrieval.minCosine, contextChars: config.llm.contextChars },
+      categories: config.categories,
+    },
     attachments: createMariaDbAttachmentStore(pool),
     attachmentText,
     settings: {

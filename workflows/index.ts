@@ -4,3 +4,4 @@ export * from '../src/operations/cleanup.workflow';
 export * from '../src/mailboxes/mailbox-watch.workflow';
 export * from '../src/cases/case.workflow';
 export * from '../src/cases/case-clock.workflow';
+export * from '../src/replay/replay.workflow';

@@ -25,6 +25,7 @@ import { auditCommands } from '../privacy/audit-access.cli';
 import { privacyCommands } from '../privacy/privacy.cli';
 import { cleanupCommand, pollCommand, scheduleCommands } from '../operations/schedules.cli';
 import { intakeCommands } from '../operations/intake.cli';
+import { replayCommands } from '../replay/replay.cli';
 
 const worker: CliCommand<void> = {
   name: 'worker',
@@ -74,6 +75,7 @@ commands:`,
     ...inboxCommands,
     ...auditCommands,
     ...privacyCommands,
+    ...replayCommands,
   ],
   tail: `
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`,

@@ -30,6 +30,10 @@ export interface SubjectExport {
   caseReplies: Rows;
   audit: Rows;
   accessLog: Rows;
+  /** Replays of the team's history (src/replay/): their mail, its pairs and what was drafted for it. */
+  replayMessages: Rows;
+  replayPairs: Rows;
+  replayResults: Rows;
 }
 
 export async function readSubjectExport(pool: Pool, address: string, ids: SubjectIds): Promise<SubjectExport> {
@@ -79,5 +83,23 @@ export async function readSubjectExport(pool: Pool, address: string, ids: Subjec
     caseReplies: await byIds('exporting case replies', (m) => `SELECT * FROM case_replies WHERE case_id IN (${m})`, ids.caseIds),
     audit: [...auditRows, ...mentions.filter((r) => !seen.has(r.id))],
     accessLog: await byIds('exporting the access log', (m) => `SELECT * FROM access_log WHERE email_id IN (${m}) ORDER BY id`, e),
+    replayMessages: plain(
+      await query<Rows>(
+        pool,
+        'exporting replayed mail',
+        'SELECT * FROM replay_messages WHERE correspondent = ? OR from_address = ? ORDER BY run_id, sent_at',
+        [address, address],
+      ),
+    ),
+    replayPairs: plain(
+      await query<Rows>(pool, 'exporting replay pairs', 'SELECT * FROM replay_pairs WHERE correspondent = ? ORDER BY run_id, customer_at', [
+        address,
+      ]),
+    ),
+    replayResults: plain(
+      await query<Rows>(pool, 'exporting replay results', 'SELECT * FROM replay_results WHERE correspondent = ? ORDER BY run_id, pair_id', [
+        address,
+      ]),
+    ),
   };
 }

@@ -25,6 +25,8 @@ const CONTENT_TABLES = new Set([
   'send_attempts',
   'email_attachments',
   'email_attachment_texts',
+  'replay_messages',
+  'replay_results',
 ]);
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -71,7 +73,18 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         'SELECT id, correspondent_name FROM cases WHERE correspondent = ?',
         [address],
       );
-      const names = [...mails.flatMap((m) => (m.mine ? [m.from_name, m.reply_to_name] : [])), ...cases.map((c) => c.correspondent_name)];
+      // Replays keep their mail apart from emails (src/replay/): their names count too.
+      const replayed = await query<Array<{ from_name: string }>>(
+        pool,
+        'finding the replayed mail of a correspondent',
+        'SELECT DISTINCT from_name FROM replay_messages WHERE from_address = ?',
+        [address],
+      );
+      const names = [
+        ...mails.flatMap((m) => (m.mine ? [m.from_name, m.reply_to_name] : [])),
+        ...cases.map((c) => c.correspondent_name),
+        ...replayed.map((r) => r.from_name),
+      ];
       return {
         emailIds: [...new Set(mails.map((m) => m.id))].sort(),
         sentIds: sent.map((s) => s.email_id).sort(),
@@ -151,6 +164,14 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
         counts[name] = (counts[name] ?? 0) + (await inBatches(list, (b) => run(`erasing ${name}`, sql(marks(b.length)), [...extra, ...b])));
       };
       const e = ids.emailIds;
+      // Replays (src/replay/) first: their mail, its pairs and drafts are found by the address, which the sweep below rewrites.
+      counts.replay_results = await run('erasing replay_results', 'DELETE FROM replay_results WHERE correspondent = ?', [address]);
+      counts.replay_pairs = await run('erasing replay_pairs', 'DELETE FROM replay_pairs WHERE correspondent = ?', [address]);
+      counts.replay_messages = await run(
+        'erasing replay_messages',
+        'DELETE FROM replay_messages WHERE correspondent = ? OR from_address = ?',
+        [address, address],
+      );
       // Mentions first, while the rows still name them: a resumed run knows the ids, not the names.
       counts.mentions = (await this.sweep(ids.names, CONTENT_TABLES)) + (await this.sweep([address]));
       await each('raw_message_parts', e, (m) => `DELETE FROM raw_message_parts WHERE email_id IN (${m})`);

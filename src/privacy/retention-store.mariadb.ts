@@ -21,6 +21,8 @@ const RAW_EXPIRED = `SELECT r.email_id AS id FROM raw_messages r JOIN emails e O
 const BODIES_EXPIRED = `SELECT id FROM emails WHERE status IN (${ENDED}) AND status_changed_at < ?
   AND (text_body IS NOT NULL OR subject IS NOT NULL)`;
 // A correspondent with any unfinished email keeps their passages: a draft may still need them.
+/** Replay rows of runs started before the cut-off (src/replay/): the run row itself holds counts only and stays. */
+const REPLAY_EXPIRED = `SELECT m.run_id, m.message_key FROM replay_messages m JOIN replay_runs r ON r.id = m.run_id WHERE r.created_at < ?`;
 const PASSAGES_EXPIRED = `SELECT DISTINCT p.email_id AS id FROM passages p
   WHERE p.direction <> 'knowledge' AND p.created_at < ?
   AND NOT EXISTS (SELECT 1 FROM emails o WHERE o.from_address = p.correspondent AND o.status NOT IN (${ENDED}))`;
@@ -35,6 +37,7 @@ export function createMariaDbRetentionStore(pool: Pool): RetentionStore {
             await query(conn, `purging ${table}`, `DELETE FROM ${table} WHERE created_at < ? ORDER BY created_at LIMIT ?`, [cutoff, limit]),
           );
         }
+        if (kind === 'replay') return purgeReplay(conn, cutoff, limit);
         if (kind === 'raw_mail') {
           const ids = await pick(conn, 'finding expired raw mail', `${RAW_EXPIRED} LIMIT ? FOR UPDATE`, [cutoff, limit]);
           if (ids.length === 0) return 0;
@@ -83,9 +86,34 @@ export function createMariaDbRetentionStore(pool: Pool): RetentionStore {
           ? 'SELECT COUNT(*) AS n FROM audit_log WHERE created_at < ?'
           : kind === 'access_log'
             ? 'SELECT COUNT(*) AS n FROM access_log WHERE created_at < ?'
-            : `SELECT COUNT(*) AS n FROM (${kind === 'raw_mail' ? RAW_EXPIRED : kind === 'bodies' ? BODIES_EXPIRED : PASSAGES_EXPIRED}) x`;
+            : kind === 'replay'
+              ? `SELECT COUNT(*) AS n FROM (${REPLAY_EXPIRED}) x`
+              : `SELECT COUNT(*) AS n FROM (${kind === 'raw_mail' ? RAW_EXPIRED : kind === 'bodies' ? BODIES_EXPIRED : PASSAGES_EXPIRED}) x`;
       const rows = await query<Array<{ n: number | bigint }>>(pool, `counting expired ${kind}`, sql, [cutoff]);
       return Number(rows[0]?.n ?? 0);
     },
   };
+}
+
+/** One batch of expired replay mail, with the pairs and results it belongs to; counts the messages. */
+async function purgeReplay(conn: Queryable, cutoff: Date, limit: number): Promise<number> {
+  const rows = await query<Array<{ run_id: string; message_key: string }>>(
+    conn,
+    'finding expired replay mail',
+    `${REPLAY_EXPIRED} LIMIT ? FOR UPDATE`,
+    [cutoff, limit],
+  );
+  for (const r of rows) {
+    await query(conn, 'purging replay results', 'DELETE FROM replay_results WHERE run_id = ? AND pair_id = ?', [r.run_id, r.message_key]);
+    await query(conn, 'purging replay pairs', 'DELETE FROM replay_pairs WHERE run_id = ? AND (pair_id = ? OR reply_key = ?)', [
+      r.run_id,
+      r.message_key,
+      r.message_key,
+    ]);
+    await query(conn, 'purging replayed mail', 'DELETE FROM replay_messages WHERE run_id = ? AND message_key = ?', [
+      r.run_id,
+      r.message_key,
+    ]);
+  }
+  return rows.length;
 }

@@ -1,5 +1,5 @@
 /** What the retention purge removes, one kind at a time (RETENTION_*). */
-export type RetentionKind = 'raw_mail' | 'bodies' | 'passages' | 'audit' | 'access_log';
+export type RetentionKind = 'raw_mail' | 'bodies' | 'passages' | 'audit' | 'access_log' | 'replay';
 
 /** The relational store's side of retention: one bounded batch per call, each its own transaction. */
 export interface RetentionStore {

@@ -41,6 +41,8 @@ const MAX_BATCH = 10_000;
 const KINDS: Array<{ kind: RetentionKind; days: keyof RetentionSettings }> = [
   { kind: 'raw_mail', days: 'rawMailDays' },
   { kind: 'bodies', days: 'bodiesDays' },
+  // Replayed mail (src/replay/) is kept as long as the bodies of emails, counted from its run's start.
+  { kind: 'replay', days: 'bodiesDays' },
   { kind: 'passages', days: 'passagesDays' },
   { kind: 'audit', days: 'auditDays' },
   { kind: 'access_log', days: 'accessLogDays' },

@@ -37,6 +37,7 @@ import { registerAuthRoutes } from './auth.routes';
 import { registerCaseRoutes } from './cases.routes';
 import { registerAutonomyRoutes } from './autonomy.routes';
 import { registerGuidanceRoutes } from './guidance.routes';
+import { registerReplayRoutes } from './replay.routes';
 import { registerOperationsRoutes } from './operations.routes';
 import { registerQueueRoutes } from './queue.routes';
 import { registerReviewRoutes } from './review.routes';
@@ -199,6 +200,7 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerSpamRoutes(ctx);
   registerAutonomyRoutes(ctx);
   registerGuidanceRoutes(ctx);
+  registerReplayRoutes(ctx);
   return app;
 }
 

@@ -70,7 +70,7 @@ test('expired raw mail, bodies, passages, audit and access rows go in batches; o
   const { purgeExpired } = activities({});
 
   const dry = await purgeExpired({ batchSize: 2, dryRun: true, budgetMs: 10_000 });
-  assert.deepEqual(dry.purged, { raw_mail: 5, bodies: 5, passages: 5, audit: 4, access_log: 4 });
+  assert.deepEqual(dry.purged, { raw_mail: 5, bodies: 5, replay: 0, passages: 5, audit: 4, access_log: 4 });
   assert.equal(await count('SELECT COUNT(*) AS n FROM raw_messages'), 10);
 
   // No time budget: stops before the first batch and says more is left.
@@ -78,7 +78,7 @@ test('expired raw mail, bodies, passages, audit and access rows go in batches; o
 
   const r = await purgeExpired({ batchSize: 2, dryRun: false, budgetMs: 60_000 });
   assert.equal(r.more, false);
-  assert.deepEqual(r.purged, { raw_mail: 5, bodies: 5, passages: 5, audit: 4, access_log: 4 });
+  assert.deepEqual(r.purged, { raw_mail: 5, bodies: 5, replay: 0, passages: 5, audit: 4, access_log: 4 });
   assert.equal(await count("SELECT COUNT(*) AS n FROM raw_messages WHERE email_id LIKE 'old-closed%'"), 0);
   // Attachments go with the raw mail they came in.
   for (const table of ['email_attachments', 'email_attachment_parts', 'email_attachment_texts']) {
@@ -97,7 +97,7 @@ test('expired raw mail, bodies, passages, audit and access rows go in batches; o
 
   // Idempotent: nothing left to purge.
   const again = await purgeExpired({ batchSize: 2, dryRun: false, budgetMs: 60_000 });
-  assert.deepEqual(again.purged, { raw_mail: 0, bodies: 0, passages: 0, audit: 0, access_log: 0 });
+  assert.deepEqual(again.purged, { raw_mail: 0, bodies: 0, replay: 0, passages: 0, audit: 0, access_log: 0 });
 });
 
 test('0 keeps forever; invalid settings are listed together', () => {

@@ -1,0 +1,116 @@
+import type { HistoryMail } from './replay-context';
+import type { ReplayDirection, ReplayOutcome, ReplayResultState, ReplayRunStatus } from './replay.contract';
+
+export interface NewReplayRun {
+  id: string;
+  mailboxId: string;
+  archiveName: string;
+  teamAddresses: string[];
+  messages: number;
+  customerMails: number;
+  pairs: number;
+  createdBy: string;
+}
+
+export interface ReplayMessageRow {
+  key: string;
+  threadKey: string;
+  direction: ReplayDirection;
+  correspondent: string;
+  fromAddress: string;
+  fromName: string;
+  sentAt: Date;
+  subject: string;
+  body: string;
+}
+
+export interface ReplayPairRow {
+  pairId: string;
+  replyKey: string;
+  correspondent: string;
+  customerAt: Date;
+}
+
+/** What drafting one pair needs: the mail, the reply the team sent, and the correspondent's mail before it. */
+export interface ReplayPairInput {
+  runId: string;
+  pairId: string;
+  mailboxId: string;
+  correspondent: string;
+  customer: HistoryMail & { fromName: string };
+  reply: HistoryMail;
+  /** The correspondent's mail in the archive dated strictly before the customer mail, oldest first. */
+  history: HistoryMail[];
+}
+
+export interface ReplayResultRow {
+  runId: string;
+  pairId: string;
+  correspondent: string;
+  state: ReplayResultState;
+  outcome: ReplayOutcome | null;
+  similarity: number | null;
+  editShare: number | null;
+  factsTotal: number;
+  factsFound: number;
+  category: string;
+  language: string;
+  knowledgeGap: boolean;
+  draftBody: string | null;
+  drafter: string;
+  model: string;
+  contextIds: string[];
+  error: string | null;
+}
+
+export interface ReplayRunView {
+  id: string;
+  mailboxId: string;
+  archiveName: string;
+  status: ReplayRunStatus;
+  messages: number;
+  customerMails: number;
+  total: number;
+  done: number;
+  failed: number;
+  createdBy: string;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/** One pair's result as the report reads it, with the customer mail's subject and opening for the gaps. */
+export interface ReplayReportRow {
+  pairId: string;
+  mailboxId: string;
+  state: ReplayResultState;
+  outcome: ReplayOutcome | null;
+  similarity: number | null;
+  editShare: number | null;
+  factsTotal: number;
+  factsFound: number;
+  category: string;
+  language: string;
+  knowledgeGap: boolean;
+  subject: string;
+  body: string;
+  at: Date;
+}
+
+/** The replay's own tables (migration 033): nothing here touches the live pipeline's. */
+export interface ReplayStore {
+  createRun(run: NewReplayRun, messages: ReplayMessageRow[], pairs: ReplayPairRow[]): Promise<void>;
+  /** Pairs without a result yet, oldest customer mail first. */
+  pendingPairs(runId: string, limit: number): Promise<string[]>;
+  loadPair(runId: string, pairId: string): Promise<ReplayPairInput | null>;
+  hasResult(runId: string, pairId: string): Promise<boolean>;
+  /** Upserted by (run, pair): a pair measured twice keeps one row. */
+  saveResult(result: ReplayResultRow): Promise<void>;
+  finish(runId: string): Promise<void>;
+  run(runId: string): Promise<ReplayRunView | null>;
+  runs(limit: number): Promise<ReplayRunView[]>;
+  reportRows(runId: string): Promise<ReplayReportRow[]>;
+  /** The run with its messages, pairs and results, in one transaction; null when there is no such run. */
+  deleteRun(runId: string): Promise<{ messages: number; pairs: number; results: number } | null>;
+  /** When the knowledge ledger last saw each file's content change (knowledge_files.indexed_at). */
+  knowledgeDates(): Promise<Map<string, Date>>;
+}
