@@ -49,6 +49,11 @@ export interface LabelledMessage {
   raw: Buffer;
 }
 
+/** The labelled messages of a folder with a labels.tsv. */
+function folderMessages(dir: string): LabelledMessage[] {
+  return labels(dir).map(({ file, label }) => ({ id: file, label, raw: readFileSync(path.join(dir, file)) }));
+}
+
 /** The figures of a set of labelled messages; `onEach` sees every message's outcome. */
 export async function spamFiguresOf(
   messages: Iterable<LabelledMessage>,
@@ -85,8 +90,7 @@ export async function spamFigures(
   settings: TriageSettings,
   onEach: (file: string, label: string, outcome: string) => void = () => undefined,
 ): Promise<SpamFigures> {
-  const messages = labels(dir).map(({ file, label }) => ({ id: file, label, raw: readFileSync(path.join(dir, file)) }));
-  return spamFiguresOf(messages, settings, onEach);
+  return spamFiguresOf(folderMessages(dir), settings, onEach);
 }
 
 /**
@@ -148,10 +152,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? 'mysql://x:y@localhost/z' }, { imap: false });
   const total: SpamFigures = { spam: 0, spamDrafted: [], ham: 0, hamHeld: [] };
-  const sets: Array<[string, Iterable<LabelledMessage>]> = dirs.map((dir) => [
-    dir,
-    labels(dir).map(({ file, label }) => ({ id: file, label, raw: readFileSync(path.join(dir, file)) })),
-  ]);
+  const sets: Array<[string, Iterable<LabelledMessage>]> = dirs.map((dir) => [dir, folderMessages(dir)]);
   // The held-out side of the public corpus the learnt word list was trained on (never its training side).
   if (publicCorpus) sets.push(['spamassassin-public-corpus (held-out side)', corpusMessages('held-out')]);
   if (customer) sets.push(['customer mail (guard sets, labelled set)', await customerMail()]);

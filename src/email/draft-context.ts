@@ -14,7 +14,7 @@ import { emailKey } from '../mailboxes/mailbox-of';
 import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
 import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
 
-const CONTEXT_LIMIT = 8;
+export const CONTEXT_LIMIT = 8;
 
 /** Keeps the context items in their order of relevance until the budget (LLM_CONTEXT_CHARS) is spent. */
 export function withinBudget(items: DraftContextItem[], budget = DEFAULT_CONTEXT_CHARS): DraftContextItem[] {

@@ -6,7 +6,7 @@
  * mail is a candidate, and nothing of the live index is read: a replay neither sees today's mail
  * nor leaves anything in the index.
  */
-import { withinBudget } from '../email/draft-context';
+import { CONTEXT_LIMIT, withinBudget } from '../email/draft-context';
 import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
 import type { DraftContextItem } from '../drafting/drafter.port';
 import { rankHybrid, type RetrievalMethod } from '../retrieval/hybrid-ranking';
@@ -16,8 +16,6 @@ import { knowledgeFileId } from '../retrieval/knowledge-sync';
 import type { DatedKnowledgeFile } from './dated-knowledge';
 import { REPLAY_DIRECTION, type ReplayDirection } from './replay.contract';
 
-/** As live drafts: at most this many items (src/email/draft-context.ts). */
-const CONTEXT_LIMIT = 8;
 const THREAD_ITEMS = 3;
 const KNOWLEDGE_ITEMS = 4;
 const SENDER_ITEMS = 2;

@@ -79,18 +79,11 @@ export interface ReplayRunView {
 }
 
 /** One pair's result as the report reads it, with the customer mail's subject and opening for the gaps. */
-export interface ReplayReportRow {
-  pairId: string;
+export interface ReplayReportRow extends Pick<
+  ReplayResultRow,
+  'pairId' | 'state' | 'outcome' | 'similarity' | 'editShare' | 'factsTotal' | 'factsFound' | 'category' | 'language' | 'knowledgeGap'
+> {
   mailboxId: string;
-  state: ReplayResultState;
-  outcome: ReplayOutcome | null;
-  similarity: number | null;
-  editShare: number | null;
-  factsTotal: number;
-  factsFound: number;
-  category: string;
-  language: string;
-  knowledgeGap: boolean;
   subject: string;
   body: string;
   at: Date;
