@@ -14,7 +14,7 @@ import { nearestCategory } from '../drafting/category-match';
 import { UNCLASSIFIED, type Category } from '../drafting/categories';
 import type { DraftGuidance, Drafter } from '../drafting/drafter.port';
 import { questionOf } from '../drafting/reply-composer';
-import { guidanceForDraft } from '../guidance/guidance-for-draft';
+import { guidanceAmong } from '../guidance/guidance-for-draft';
 import type { GuidanceSource } from '../guidance/guidance.port';
 import type { Embedder } from '../retrieval/embedder.port';
 
@@ -24,10 +24,12 @@ export async function draftGuidance(
   categories: readonly Category[],
 ): Promise<{ categoryHint?: string; guidance?: DraftGuidance }> {
   const offline = deps.drafter.name === 'offline';
-  const wanted = offline || (deps.guidance ? await deps.guidance.hasCategoryGuidance(email.mailboxId) : false);
+  // One read: whether category guidance exists and which versions apply come from the same rows.
+  const current = deps.guidance ? await deps.guidance.currentForMailbox(email.mailboxId) : [];
+  const wanted = offline || current.some((v) => v.scope.category !== null);
   const nearest = wanted ? await nearestCategory(deps.embedder, questionOf(email.subject, email.text), categories) : undefined;
   const category = nearest && nearest !== UNCLASSIFIED ? nearest : null;
-  const guidance = deps.guidance ? await guidanceForDraft(deps.guidance, email.mailboxId, category) : undefined;
+  const guidance = deps.guidance ? guidanceAmong(current, email.mailboxId, category) : undefined;
   return {
     // A model picks its category from the list; without one, the nearest by meaning is taken.
     ...(offline && nearest ? { categoryHint: nearest } : {}),

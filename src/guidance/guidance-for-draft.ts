@@ -41,14 +41,17 @@ export function composeGuidance(versions: readonly GuidanceVersion[], budget = G
   };
 }
 
+/** Of the current versions read, the guidance of a draft of `mailboxId` whose category is taken to be `category` (null: none known). */
+export function guidanceAmong(current: readonly GuidanceVersion[], mailboxId: string, category: string | null): DraftGuidance | undefined {
+  const ordered = scopesFor(mailboxId, category).flatMap((s) => current.filter((v) => sameScope(v.scope, s)));
+  return composeGuidance(ordered);
+}
+
 /** The guidance of a draft of `mailboxId` whose category is taken to be `category` (null: none known). */
 export async function guidanceForDraft(
   source: GuidanceSource,
   mailboxId: string,
   category: string | null,
 ): Promise<DraftGuidance | undefined> {
-  const scopes = scopesFor(mailboxId, category);
-  const current = await source.currentOf(scopes);
-  const ordered = scopes.flatMap((s) => current.filter((v) => sameScope(v.scope, s)));
-  return composeGuidance(ordered);
+  return guidanceAmong(await source.currentOf(scopesFor(mailboxId, category)), mailboxId, category);
 }

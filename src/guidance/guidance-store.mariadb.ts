@@ -86,14 +86,17 @@ export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
       );
       return rows.map(toVersion);
     },
-    async hasCategoryGuidance(mailboxId) {
-      const rows = await query<unknown[]>(
+    async currentForMailbox(mailboxId) {
+      const rows = await query<Row[]>(
         pool,
-        'looking for category guidance',
-        "SELECT 1 FROM guidance_versions WHERE category <> '' AND mailbox_id IN ('', ?) LIMIT 1",
+        'reading the guidance of a mailbox',
+        `SELECT g.* FROM guidance_versions g
+          JOIN (SELECT mailbox_id, category, MAX(version) AS version FROM guidance_versions
+                 WHERE mailbox_id IN ('', ?) GROUP BY mailbox_id, category) n
+            ON n.mailbox_id = g.mailbox_id AND n.category = g.category AND n.version = g.version`,
         [mailboxId],
       );
-      return rows.length > 0;
+      return rows.map(toVersion);
     },
     async listCurrent() {
       const rows = await query<Row[]>(pool, 'listing the guidance', `${CURRENT} ORDER BY g.mailbox_id, g.category`);

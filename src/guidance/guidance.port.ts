@@ -22,8 +22,12 @@ export interface GuidanceVersion {
 export interface GuidanceSource {
   /** The current version of each of these scopes that has one (in no particular order). */
   currentOf(scopes: readonly GuidanceScope[]): Promise<GuidanceVersion[]>;
-  /** Whether any category guidance exists (for this mailbox or for every mailbox): only then is a draft's category guessed before drafting. */
-  hasCategoryGuidance(mailboxId: string): Promise<boolean>;
+  /**
+   * The current version of every scope a draft of this mailbox may fall under, categories
+   * included: one read per draft, from which the draft step sees whether any category guidance
+   * exists (only then is its category guessed before drafting) and picks its scopes.
+   */
+  currentForMailbox(mailboxId: string): Promise<GuidanceVersion[]>;
 }
 
 /** Writes and lists guidance (the CLI and the review inbox). */
