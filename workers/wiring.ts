@@ -44,7 +44,7 @@ import { describeOAuth } from '../src/mailboxes/mailbox-oauth';
 import type { AccessTokenProvider } from '../src/mailboxes/access-tokens.port';
 import type { Embedder } from '../src/retrieval/embedder.port';
 import type { JobLedger } from '../src/platform/store.port';
-import { buildIndex, syncKnowledgeFolder } from '../src/retrieval/configured-index';
+import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from '../src/retrieval/configured-index';
 import { buildCaseDeadlinePorts } from './case-deadline-ports';
 import { remoteEmbedder } from '../src/retrieval/embedder';
 import { createMariaDbReplayStore } from '../src/replay/replay-store.mariadb';
@@ -71,7 +71,9 @@ export function buildDependencies(
    */
   options: { eagerStarts?: boolean; embedder?: Embedder | undefined } = {},
 ): Dependencies {
-  const embedder = 'embedder' in options ? options.embedder : remoteEmbedder(config);
+  const started = 'embedder' in options ? options.embedder : remoteEmbedder(config);
+  // One embedder for the index, the draft step's checks and the replay: one limit, one memory of vectors.
+  const embedder = started && sharedEmbedder(config, started);
   const pool = createPool(config.databaseUrl);
   // Adapters per mailbox, built when a mailbox is first used: one bad entry stops only itself.
   const readSecret = (ref: SecretRef) => config.readSecret(ref);

@@ -3,9 +3,9 @@
  * rests on, without trusting the drafter. Which sentences are factual is decided by rule
  * (claim-sentences.ts), so a sentence the drafter did not list is still checked, against every
  * context item. A sentence is supported by an item when every key fact of it (numbers, amounts,
- * dates, weekdays, addresses) appears in the item and it says what the item says: meaning
- * similarity through the embedder when there is one, else the share of its words the item
- * contains. What it cannot see: a paraphrase far from the wording (without an embedder), a
+ * dates, weekdays, addresses) appears in the item and it says what the item says: a word-for-word
+ * quote, else meaning similarity through the embedder when there is one, else the share of its
+ * words the item contains. What it cannot see: a paraphrase far from the wording (without an embedder), a
  * negation or a swapped condition that keeps the words ("not free" against "free").
  */
 import type { Embedder } from '../retrieval/embedder.port';
@@ -56,8 +56,12 @@ export interface GroundingResult {
   supported: number;
   unsupported: number;
   misTied: number;
-  /** `embedder` when meaning similarity decided, `words` when word overlap did (no embedder, or it failed). */
-  by: 'embedder' | 'words';
+  /**
+   * `quotes` when every claim stands word for word in what it rests on (nothing else was asked),
+   * `embedder` when meaning similarity decided the rest, `words` when word overlap did (no
+   * embedder, or it failed).
+   */
+  by: 'quotes' | 'embedder' | 'words';
 }
 
 export interface GroundingSettings {
@@ -99,14 +103,33 @@ interface PreparedItem {
   sourceId: string;
   facts: Set<string>;
   words: Set<string>;
+  /** The whole text normalised as `norm` does, between spaces: where a word-for-word quote is found. */
+  plain: string;
   sentences: string[];
 }
 
 function prepare(item: SupportItem): PreparedItem {
   const whole = `${item.title ?? ''}\n${item.text}`;
   const sentences = sentencesOf(item.text, item.title).slice(0, MAX_ITEM_SENTENCES);
-  // The whole text too: a fact may span two sentences, or stand in a line too short to be one.
-  return { sourceId: item.sourceId, facts: keyFacts(whole), words: terms(whole), sentences: [...sentences, item.text.slice(0, 2_000)] };
+  return {
+    sourceId: item.sourceId,
+    facts: keyFacts(whole),
+    words: terms(whole),
+    plain: ` ${norm(whole)} `,
+    // The whole text too: a fact may span two sentences, or stand in a line too short to be one.
+    sentences: [...sentences, item.text.slice(0, 2_000)],
+  };
+}
+
+/** A quote shorter than this (normalised) could be a common phrase, so the embedder decides. */
+const MIN_QUOTE_CHARS = 20;
+
+/** True when the claim stands word for word in the item and the item has every key fact of it. */
+function quotes(claim: string, item: PreparedItem): boolean {
+  const c = norm(claim);
+  if (c.length < MIN_QUOTE_CHARS || !item.plain.includes(` ${c} `)) return false;
+  for (const f of keyFacts(claim)) if (!item.facts.has(f)) return false;
+  return true;
 }
 
 /** Per claim and item, the best cosine of the claim against the item's sentences; null when the embedder is off or failed. */
@@ -144,17 +167,28 @@ export async function checkGrounding(
   });
   const prepared = items.filter((it) => it.text.trim() !== '').map(prepare);
   const claimIndexes = texts.flatMap((_, i) => (isClaim[i] ? [i] : []));
+  // A quote of an item it may rest on settles a claim without the embedder: drafts quote their
+  // passages often, and embedding every passage sentence for every draft was most of the check's cost.
+  const quoted = new Map(claimIndexes.map((i) => [i, prepared.filter((item) => quotes(claimText(texts[i]!), item))]));
+  const settled = (i: number): boolean => {
+    const ids = cited.get(i) ?? [];
+    return quoted.get(i)!.some((item) => ids.length === 0 || ids.includes(item.sourceId));
+  };
+  const open = claimIndexes.filter((i) => !settled(i));
   const cos = await similarities(
-    claimIndexes.map((i) => claimText(texts[i]!)),
+    open.map((i) => claimText(texts[i]!)),
     prepared,
     settings.embedder,
   );
 
-  const supports = (i: number, k: number, item: PreparedItem): boolean => {
+  const supports = (i: number, item: PreparedItem): boolean => {
+    if (quoted.get(i)!.includes(item)) return true;
+    // A settled claim rests on its quotes.
+    if (settled(i)) return false;
     const text = claimText(texts[i]!);
     const facts = keyFacts(text);
     for (const f of facts) if (!item.facts.has(f)) return false;
-    if (cos) return cos[k]![prepared.indexOf(item)]! >= minCosine;
+    if (cos) return cos[open.indexOf(i)]![prepared.indexOf(item)]! >= minCosine;
     const words = terms(text);
     // Nothing but facts ("Mo–Fr, 9–17 Uhr."): the facts decide.
     if (words.size === 0) return facts.size > 0;
@@ -168,9 +202,9 @@ export async function checkGrounding(
     citedIds: cited.get(index) ?? [],
     supportedBy: [],
   }));
-  claimIndexes.forEach((i, k) => {
+  for (const i of claimIndexes) {
     const s = sentences[i]!;
-    const backing = prepared.filter((item) => supports(i, k, item)).map((item) => item.sourceId);
+    const backing = prepared.filter((item) => supports(i, item)).map((item) => item.sourceId);
     const fromCited = backing.filter((id) => s.citedIds.includes(id));
     if (s.citedIds.length === 0 || fromCited.length > 0) {
       s.verdict = backing.length > 0 ? GROUNDING_VERDICTS.supported : GROUNDING_VERDICTS.unsupported;
@@ -179,7 +213,7 @@ export async function checkGrounding(
       s.verdict = backing.length > 0 ? GROUNDING_VERDICTS.misTied : GROUNDING_VERDICTS.unsupported;
       s.supportedBy = backing.slice(0, MAX_SUPPORTING);
     }
-  });
+  }
   const count = (v: GroundingVerdict) => sentences.filter((s) => s.verdict === v).length;
   return {
     sentences,
@@ -187,7 +221,7 @@ export async function checkGrounding(
     supported: count(GROUNDING_VERDICTS.supported),
     unsupported: count(GROUNDING_VERDICTS.unsupported),
     misTied: count(GROUNDING_VERDICTS.misTied),
-    by: cos ? 'embedder' : 'words',
+    by: open.length === 0 ? 'quotes' : cos ? 'embedder' : 'words',
   };
 }
 

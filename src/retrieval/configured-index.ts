@@ -30,18 +30,26 @@ export function configuredGraph(config: Config): ThreadGraph | undefined {
 }
 
 /**
+ * The worker's one embedder as every user of it shares it: limited to EMBEDDER_CONCURRENCY calls at
+ * a time and remembering recent vectors (src/retrieval/vector-memory.ts). The index, the draft
+ * step's grounding check, the intent guard and the replay all take this one, so that a text any of
+ * them embedded is not asked again and none of them goes around the limit.
+ */
+export function sharedEmbedder(config: Config, embedder: Embedder): Embedder {
+  // Queries and passages are embedded alike unless the model wants them told apart (E5 prefixes, an input_type field).
+  return rememberVectors(limitEmbedder(embedder, config.worker.concurrency.embedder), { kindsAlike: config.embedder.inputType === 'none' });
+}
+
+/**
  * The index with every configured part: full text always (with vectors beside the passages when
  * there is an embedder), Qdrant and ArangoDB when set, all scoped by each email's isolation key
  * (its mailbox's team, or account and folder) and the context rules of the config. `embedder`:
  * the embedder of the configuration; Qdrant without one embeds through EMBEDDING_BASE_URL as
  * before, and that embedder then serves the full-text index too. One embedder, limited to
- * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts.
+ * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts: `shared` is the
+ * embedder as sharedEmbedder() wraps it.
  */
-export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, embedder?: Embedder): VectorIndex {
-  // Queries and passages are embedded alike unless the model wants them told apart (E5 prefixes, an input_type field).
-  const shared = embedder
-    ? rememberVectors(limitEmbedder(embedder, config.worker.concurrency.embedder), { kindsAlike: config.embedder.inputType === 'none' })
-    : undefined;
+export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, shared?: Embedder): VectorIndex {
   const { method, minCosine } = config.retrieval;
   return createCompositeIndex({
     primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),

@@ -2,7 +2,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import type { Config } from '../config';
 import { errorMessage } from '../platform/errors';
-import { buildIndex, syncKnowledgeFolder } from './configured-index';
+import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from './configured-index';
 import { buildEmbedder } from './embedder';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { onlySubcommand, type CliCommand } from '../platform/cli-command';
@@ -18,7 +18,13 @@ export async function knowledgeSync(config: Config): Promise<string[]> {
   });
   try {
     const messages = createMariaDbMessageStore(pool);
-    const index = buildIndex(config, pool, messages, createMariaDbAuditLog(pool), embedding.embedder);
+    const index = buildIndex(
+      config,
+      pool,
+      messages,
+      createMariaDbAuditLog(pool),
+      embedding.embedder && sharedEmbedder(config, embedding.embedder),
+    );
     const result = await syncKnowledgeFolder(config, pool, index).catch((err: unknown) => {
       throw new CliError(`knowledge sync incomplete: ${errorMessage(err)} (run it again once the index is back)`, 3);
     });

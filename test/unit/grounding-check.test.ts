@@ -135,3 +135,45 @@ test('with an embedder, meaning decides; an embedder that fails leaves it to the
   assert.equal(words.by, 'words');
   assert.equal(words.sentences[0]!.verdict, GROUNDING_VERDICTS.unsupported, 'too few shared words');
 });
+
+test('a word-for-word quote settles its claim without the embedder; a quote tied to the wrong item still asks it', async () => {
+  const asked: string[][] = [];
+  const embedder: Embedder = {
+    model: 'counting',
+    embed(texts) {
+      asked.push([...texts]);
+      return Promise.resolve(texts.map(() => [1, 0]));
+    },
+  };
+  const quoting =
+    'Hello,\n\nYou can return an item within 30 days of delivery. "We refund the duplicate payment within 5 business days to the original payment method." (Source: knowledge:billing-refunds.md#2)';
+  const r = await checkGrounding(quoting, [], [REFUNDS, RETURNS], { embedder });
+  assert.equal(r.by, 'quotes');
+  assert.deepEqual(asked, [], 'nothing was embedded');
+  assert.deepEqual(
+    r.sentences.map((s) => [s.verdict, s.supportedBy]),
+    [
+      [null, []],
+      [GROUNDING_VERDICTS.supported, [RETURNS.sourceId]],
+      [GROUNDING_VERDICTS.supported, [REFUNDS.sourceId]],
+    ],
+  );
+
+  // The drafter names the refunds passage for a quote of the returns passage: the embedder is asked
+  // whether the named one says it too (here every vector is alike, so it does).
+  const tied = await checkGrounding(
+    'You can return an item within 30 days of delivery.',
+    [{ sentence: 'You can return an item within 30 days of delivery.', sourceIds: [REFUNDS.sourceId] }],
+    [REFUNDS, RETURNS],
+    { embedder },
+  );
+  assert.equal(tied.by, 'embedder');
+  assert.equal(asked.length, 2, 'the claim and the passage sentences');
+  // The refunds passage has no "30": the facts keep it from supporting; the quote's item is named.
+  assert.equal(tied.sentences[0]!.verdict, GROUNDING_VERDICTS.misTied);
+  assert.deepEqual(tied.sentences[0]!.supportedBy, [RETURNS.sourceId]);
+
+  // A quote whose number differs is no quote.
+  const changed = await checkGrounding('You can return an item within 60 days of delivery.', [], [RETURNS]);
+  assert.equal(changed.sentences[0]!.verdict, GROUNDING_VERDICTS.unsupported);
+});

@@ -44,3 +44,13 @@ test('with E5 prefixes or an input type the kinds never share a vector, and the 
   await remembered.embed(['a'], 'passage');
   assert.equal(asked.length, 4, 'the oldest of three entries was dropped');
 });
+
+test('a vector asked again stays: the least recently used one leaves first', async () => {
+  const { embedder, asked } = counting();
+  const remembered = rememberVectors(embedder, { kindsAlike: true, size: 2 });
+  await remembered.embed(['knowledge sentence', 'email one'], 'passage');
+  await remembered.embed(['knowledge sentence'], 'passage');
+  await remembered.embed(['email two'], 'passage');
+  assert.deepEqual(await remembered.embed(['knowledge sentence'], 'passage'), [[18]]);
+  assert.deepEqual(asked, [['knowledge sentence', 'email one'], ['email two']], 'the sentence used again was kept, the email left');
+});
