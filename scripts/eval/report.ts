@@ -43,18 +43,21 @@ export function printTable(runs: EvalRun[], setInfo: string): void {
 
 const share = (n: number, of: number) => `${n}/${of}`.padStart(7) + (of === 0 ? '      –' : pct(n / of, 7));
 
+const perDraft = (n: number, drafts: number) => (drafts === 0 ? '–' : (n / drafts).toFixed(1)).padStart(6);
+
 /** Claim-level grounding of the offline drafts, and the planted faults the check caught. */
 export function printGrounding(runs: EvalRun[]): void {
   const embedderWidth = Math.max(8, ...runs.map((r) => (r.embedder ?? '').length));
   console.log(
     "grounding: the offline drafts' factual sentences checked against their context (supported, unsupported, tied to a passage " +
-      "that does not support it); planted faults: an invented amount tied to the cited passage, each quote tied to another file's passage.\n",
+      "that does not support it); planted faults: an invented amount tied to the cited passage, each quote tied to another file's passage; " +
+      'texts the checks asked to embed per draft (its own check and the two planted), and those the vector memory sent to the embedder.\n',
   );
   print(
-    `${'method'.padEnd(13)} ${'embedder'.padEnd(embedderWidth)}  claims      supported    unsupported       mis-tied |   invented caught | re-tied: mis-tied    caught`,
+    `${'method'.padEnd(13)} ${'embedder'.padEnd(embedderWidth)}  claims      supported    unsupported       mis-tied |   invented caught | re-tied: mis-tied    caught | embedded per draft: asked, sent`,
     runs.map((r) => {
       const g = r.grounding;
-      return `${who(r, embedderWidth)} ${String(g.claims).padStart(7)} ${share(g.supported, g.claims)} ${share(g.unsupported, g.claims)} ${share(g.misTied, g.claims)} | ${share(g.inventedCaught, g.inventedPlanted)} | ${share(g.misTieMisTied, g.misTiePlanted)} ${share(g.misTieCaught, g.misTiePlanted)}`;
+      return `${who(r, embedderWidth)} ${String(g.claims).padStart(7)} ${share(g.supported, g.claims)} ${share(g.unsupported, g.claims)} ${share(g.misTied, g.claims)} | ${share(g.inventedCaught, g.inventedPlanted)} | ${share(g.misTieMisTied, g.misTiePlanted)} ${share(g.misTieCaught, g.misTiePlanted)} | ${perDraft(g.embedding.asked, g.drafts)}, ${perDraft(g.embedding.sent, g.drafts)}`;
     }),
   );
 }

@@ -13,11 +13,24 @@ import type { EvalQuestion, LabelledSet } from './labelled-set';
 import { languagePair, methodFigures, rankedFiles, type MethodFigures, type QuestionOutcome } from './metrics';
 import { createEvalIndex, type RetrievalMethod } from './retrieval-methods';
 import type { EmbeddingClock, TimedEmbedder } from './eval-embedder';
+import type { Embedder } from '../../src/retrieval/embedder.port';
+import { rememberVectors } from '../../src/retrieval/vector-memory';
 import { groundOfflineDraft, groundingFigures, type GroundingFigures, type GroundingOutcome } from './grounding-eval';
 import type { DraftContextItem, DraftResult } from '../../src/drafting/drafter.port';
 
 /** Items asked of retrieval per question, as the draft activity asks. */
 const RETRIEVE_LIMIT = 8;
+
+/** The embedder, counting the texts it is asked for. */
+function countingTexts(embedder: Embedder, count: { texts: number }): Embedder {
+  return {
+    model: embedder.model,
+    embed(texts, kind) {
+      count.texts += texts.length;
+      return embedder.embed(texts, kind);
+    },
+  };
+}
 
 export interface EvalRun {
   method: RetrievalMethod;
@@ -28,7 +41,10 @@ export interface EvalRun {
   /** Embedding cost in this run: milliseconds per knowledge passage and per question. */
   embedding: { passages: number; msPerPassage: number; questions: number; msPerQuestion: number } | null;
   /** Claim-level grounding of the offline drafts, and the planted faults it caught (grounding-eval.ts). */
-  grounding: GroundingFigures;
+  grounding: GroundingFigures & {
+    /** Texts the checks (each draft's own and its two planted faults) handed to the vector memory, and those it sent on. */
+    embedding: { asked: number; sent: number };
+  };
 }
 
 export function questionEmail(q: EvalQuestion): IndexableEmail {
@@ -99,19 +115,24 @@ export async function evaluate(
         msPerQuestion: questions ? (embedder.clock.ms.query - indexed.ms.query) / questions : 0,
       };
     }
-    // After the embedding figures: the check's own embedding calls are not retrieval's cost.
+    // After the embedding figures: the check's own embedding calls are not retrieval's cost. The
+    // check asks through a vector memory as in the worker (src/retrieval/configured-index.ts).
     const grounded: GroundingOutcome[] = [];
+    const asked = { texts: 0 };
+    const checking = embedder && countingTexts(rememberVectors(embedder, { kindsAlike: false }), asked);
+    const sentBefore = embedder ? embedder.clock.texts.query + embedder.clock.texts.passage : 0;
     for (const { q, items, draft } of drafted)
       grounded.push(
-        await groundOfflineDraft(draft, items, { emailId: questionEmail(q).emailId, subject: q.subject, body: q.body }, embedder),
+        await groundOfflineDraft(draft, items, { emailId: questionEmail(q).emailId, subject: q.subject, body: q.body }, checking),
       );
+    const sent = embedder ? embedder.clock.texts.query + embedder.clock.texts.passage - sentBefore : 0;
     return {
       method,
       embedder: embedder?.model ?? null,
       figures: methodFigures(outcomes),
       outcomes,
       embedding,
-      grounding: groundingFigures(grounded),
+      grounding: { ...groundingFigures(grounded), embedding: { asked: asked.texts, sent } },
     };
   } finally {
     await db.drop();
