@@ -3,9 +3,9 @@
 // Runs the compiled CLI from dist/ when `npm run build` made it and it is not older than the
 // sources; otherwise the TypeScript sources through tsx (slower start, more memory).
 const { compiledState } = require('./compiled.js');
-const { capYoungGeneration } = require('./young-generation.js');
+const { restartWorkerTuned } = require('./worker-restart.js');
 
-capYoungGeneration();
+restartWorkerTuned();
 
 const state = compiledState();
 if (state.use) {

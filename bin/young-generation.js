@@ -5,7 +5,7 @@
 // per semi-space on a large host). A worker with 1,000 emails waiting then held about 230 MB more
 // than with 8 MB semi-spaces, at the same throughput (docs/performance.md). The main isolate
 // reads the size only from the command line, so `email-rag worker` replaces itself once with the
-// flag added (same process id, same environment), unless the flag was given already. V8 flags are
+// flag added (bin/worker-restart.js), unless the flag was given already. V8 flags are
 // process-wide: the workflow threads follow. The configuration (src/operations/operations.config.ts)
 // validates WORKER_SEMI_SPACE_MB with the same default.
 
@@ -22,12 +22,4 @@ function wantedSemiSpace(env, execArgv) {
   return given ? null : mb;
 }
 
-/** Restarts this process as itself with the flag when the command is `worker` (Node.js with process.execve). */
-function capYoungGeneration(argv = process.argv) {
-  if (argv[2] !== 'worker' || typeof process.execve !== 'function') return;
-  const mb = wantedSemiSpace(process.env, process.execArgv);
-  if (mb === null) return;
-  process.execve(process.execPath, [process.execPath, `${FLAG}=${mb}`, ...process.execArgv, ...argv.slice(1)], process.env);
-}
-
-module.exports = { capYoungGeneration, wantedSemiSpace };
+module.exports = { FLAG, wantedSemiSpace };

@@ -64,8 +64,10 @@ export async function runWorker(config: Config): Promise<void> {
     // Which Worker Deployment Version this process serves; runs pinned to it need it until they close.
     deployment: config.worker.deployment ? `${config.worker.deployment.name}/${config.worker.deployment.buildId}` : 'unversioned',
     heapGrowthPercent: config.worker.heapGrowthPercent || 'V8 default',
-    // Set on the command line by bin/young-generation.js (or by the operator): V8 flags are process-wide.
+    // Set on the command line by bin/worker-restart.js (or by the operator): V8 flags are process-wide.
     semiSpace: [...process.execArgv, process.env.NODE_OPTIONS ?? ''].find((a) => a.includes('--max-semi-space-size')) ?? 'V8 default',
+    // Set by the same restart unless the operator set it (glibc reads it at process start).
+    mallocArenas: process.env.MALLOC_ARENA_MAX ?? 'C library default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.
     mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),

@@ -16,7 +16,7 @@ export interface WorkerSettings {
   heapGrowthPercent: number;
   /**
    * The largest semi-space of V8's young generation, in MB (WORKER_SEMI_SPACE_MB, default 8 as in
-   * bin/young-generation.js, which applies it before the worker starts); 0 keeps V8's own choice.
+   * bin/worker-restart.js, which applies it before the worker starts); 0 keeps V8's own choice.
    * Read here so that a wrong value stops the start with its name.
    */
   semiSpaceMb: number;
@@ -69,7 +69,7 @@ export function readOperationsConfig(env: Env, problems: string[]): OperationsCo
 
 function readWorker(v: EnvValues): WorkerSettings {
   return {
-    maxCachedWorkflows: v.intInRange('WORKER_MAX_CACHED_WORKFLOWS', 500, 0),
+    maxCachedWorkflows: v.intInRange('WORKER_MAX_CACHED_WORKFLOWS', 300, 0),
     shutdownGraceMs: v.intInRange('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     heapGrowthPercent: v.intInRange('WORKER_HEAP_GROWTH_PERCENT', 25, 0, 300),
     semiSpaceMb: v.intInRange('WORKER_SEMI_SPACE_MB', 8, 0, 256),
