@@ -150,6 +150,7 @@ export function buildDependencies(
       knowledgeFiles: () => (config.context.knowledgeDir ? readKnowledgeFolder(config.context.knowledgeDir).files : []),
       ranking: { method: config.retrieval.method, minCosine: config.retrieval.minCosine, contextChars: config.llm.contextChars },
       categories: config.categories,
+      examples: config.draftExamples,
     },
     attachments: createMariaDbAttachmentStore(pool),
     attachmentText,
