@@ -11,6 +11,7 @@ import type { DraftRequest } from '../../src/drafting/drafter.port';
 import { maskedExample } from '../../src/drafting/example-masking';
 import { knownFromMails } from '../../src/retrieval/known-personal-data';
 import { loadConfig } from '../../src/config';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
 
 const request: DraftRequest = {
   emailId: 'e-1',
@@ -108,4 +109,12 @@ test('DRAFT_EXAMPLES and DRAFT_EXAMPLE_CHARS: defaults, 0 turns examples off, va
     () => loadConfig({ ...env, DRAFT_EXAMPLES: '11', DRAFT_EXAMPLE_CHARS: '50' }),
     (err: Error) => /DRAFT_EXAMPLES/.test(err.message) && /DRAFT_EXAMPLE_CHARS/.test(err.message),
   );
+});
+
+test('the offline drafter ignores examples: the same reply and version with or without them', async () => {
+  const drafter = createOfflineDrafter();
+  const plain = await drafter.draft(request);
+  const withExamples = await drafter.draft({ ...request, examples: [{ text: 'Hallo [name], erledigt. Viele Grüße' }] });
+  assert.deepEqual(withExamples, plain);
+  assert.equal(plain.promptVersion, 'offline-v3');
 });
