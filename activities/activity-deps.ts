@@ -11,6 +11,8 @@ import type { CaseClock } from '../src/cases/case-clock.port';
 import type { Drafter } from '../src/drafting/drafter.port';
 import type { GuidanceSource } from '../src/guidance/guidance.port';
 import type { DraftClaimStore } from '../src/drafting/draft-claims.port';
+import type { ApprovedExamples } from '../src/drafting/approved-examples.port';
+import type { DraftExampleSettings } from '../src/drafting/drafting.config';
 import type { Embedder } from '../src/retrieval/embedder.port';
 import type { EscalationNotifiers } from '../src/cases/escalation-notifier.port';
 import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
@@ -57,6 +59,8 @@ export interface MailSettings {
   summaryTimeoutMs?: number;
   /** The installation's categories (CATEGORIES_FILE); without it the shipped list. */
   categories?: Category[];
+  /** DRAFT_EXAMPLES, DRAFT_EXAMPLE_CHARS: approved replies as examples in a model's prompt; absent: none. */
+  draftExamples?: DraftExampleSettings;
 }
 
 /** What the case deadline activities need besides the audit log and the mailboxes (src/cases/case-deadline.activities.ts). */
@@ -88,6 +92,8 @@ export interface ActivityDeps {
   drafter: Drafter;
   /** The team's guidance for drafts (src/guidance/); absent: drafts are written without any. */
   guidance?: GuidanceSource;
+  /** Approved replies of a mailbox and category, masked, as examples for drafts; absent: drafts get none. */
+  approvedExamples?: ApprovedExamples;
   starter: WorkflowStarter;
   inspector: WorkflowInspector;
   signals: WorkflowSignals;

@@ -76,7 +76,8 @@ export const BUSINESS_METRICS = {
  * bound (`email-rag quality` and the operations page group by them).
  */
 const DRAFTERS = new Set(['openai', 'offline', 'human']);
-const PROMPT_VERSION_LABEL = /^[\w.-]{1,40}$/;
+// `+` joins a prompt version and what it carried (`draft-v4+examples`).
+const PROMPT_VERSION_LABEL = /^[\w.+-]{1,40}$/;
 
 /** Histogram buckets in seconds (the SDK's default buckets are milliseconds). */
 export const BUSINESS_HISTOGRAM_BUCKETS: Record<string, number[]> = {

@@ -22,6 +22,7 @@ import { createMariaDbWatermarkStore } from '../src/mailboxes/watermark-store.ma
 import { createOfflineDrafter } from '../src/drafting/drafter.offline';
 import { createOpenAiDrafter } from '../src/drafting/drafter.openai';
 import { createMariaDbGuidanceStore } from '../src/guidance/guidance-store.mariadb';
+import { createMariaDbApprovedExamples } from '../src/drafting/approved-examples.mariadb';
 import { createTemporalInspector } from '../src/operations/workflow-inspector.temporal';
 import { createImapFolderWatch } from '../src/mailboxes/folder-watch.imap';
 import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mariadb';
@@ -109,6 +110,7 @@ export function buildDependencies(
     embedder,
     drafter,
     guidance,
+    approvedExamples: createMariaDbApprovedExamples(pool),
     starter: createTemporalStarter(client, config.temporal.taskQueue, { ...starterLimits(config), eager: options.eagerStarts ?? false }),
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
@@ -148,6 +150,7 @@ export function buildDependencies(
       knowledgeFiles: () => (config.context.knowledgeDir ? readKnowledgeFolder(config.context.knowledgeDir).files : []),
       ranking: { method: config.retrieval.method, minCosine: config.retrieval.minCosine, contextChars: config.llm.contextChars },
       categories: config.categories,
+      examples: config.draftExamples,
     },
     attachments: createMariaDbAttachmentStore(pool),
     attachmentText,
@@ -164,6 +167,7 @@ export function buildDependencies(
       contextChars: config.llm.contextChars,
       summaryTimeoutMs: config.llm.summaryTimeoutMs,
       categories: config.categories,
+      draftExamples: config.draftExamples,
     },
   };
   return {

@@ -9,6 +9,7 @@
  *
  *   node --import tsx scripts/bench/replay-archive.ts <archive> --team ADDRESS [--team …] [--limit N]
  *        [--knowledge DIR] [--model] [--context-chars N]   (LLM_CONTEXT_CHARS of the drafts; a small model on a few cores needs less)
+ *        [--examples N]   (DRAFT_EXAMPLES of the drafts, default 0: run it with 0 and with 2 to measure whether examples help)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DraftRequest, Drafter } from '../../src/drafting/drafter.port';
 import { createOpenAiDrafter } from '../../src/drafting/drafter.openai';
+import { DEFAULT_EXAMPLE_CHARS } from '../../src/drafting/drafting.config';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { formatReplayReport } from '../../src/replay/replay-format';
 import { buildReplayReport } from '../../src/replay/replay-report';
@@ -42,6 +44,7 @@ const { values, positionals } = parseArgs({
     knowledge: { type: 'string' },
     model: { type: 'boolean', default: false },
     'context-chars': { type: 'string' },
+    examples: { type: 'string', default: '0' },
   },
 });
 const archive = positionals[0];
@@ -104,6 +107,8 @@ async function main(): Promise<void> {
       ranking: { ...base.ranking, ...(contextChars ? { contextChars } : {}) },
       mailboxLanguage: () => undefined,
       knowledgeFiles: () => (knowledgeDir ? readKnowledgeFolder(knowledgeDir).files : []),
+      // The run's earlier replies as examples (src/replay/replay-examples.ts); the offline drafter ignores them.
+      examples: { count: Number(values.examples), maxChars: DEFAULT_EXAMPLE_CHARS },
     };
     const activities = replayActivities(deps);
     const bundle = await workflowBundle();

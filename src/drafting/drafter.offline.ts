@@ -28,7 +28,8 @@ export const OFFLINE_PROMPT_VERSION = 'offline-v3';
  * Used when no LLM endpoint is configured: a reply composed from the retrieved knowledge passages
  * (cited) in the sender's language, or a plain statement that nothing relevant was found. Flagged
  * `offline_drafter` so no reviewer mistakes it for a model's answer, `cross_language_source` when
- * it quotes a passage in the other language.
+ * it quotes a passage in the other language. It ignores examples (`req.examples`): it quotes
+ * passages in its own fixed wording and has nothing an example's tone could shape.
  */
 export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
   return {

@@ -1,6 +1,6 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
-import { PROMPT_VERSION, buildDraftMessages, draftJsonSchema, parseDraftJson, type DraftJson } from './draft-prompt';
+import { buildDraftMessages, promptVersionOf, draftJsonSchema, parseDraftJson, type DraftJson } from './draft-prompt';
 import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';
 import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
 import { DependencyError, TransientError } from '../platform/errors';
@@ -84,7 +84,7 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         return {
           ...defaultDraft(request),
           model: answer.model,
-          promptVersion: PROMPT_VERSION,
+          promptVersion: promptVersionOf(request),
           flags,
         };
       }
@@ -100,7 +100,7 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         answersEmailIds: json.answered_case_mails,
         claims: json.claims.map((c) => ({ sentence: c.sentence, sourceIds: c.source_ids })),
         model: answer.model,
-        promptVersion: PROMPT_VERSION,
+        promptVersion: promptVersionOf(request),
         flags,
       };
     },

@@ -17,6 +17,17 @@ export interface DraftRequest {
   categoryHint?: string;
   /** The team's own instructions for this draft (src/guidance/): trusted text, written by its administrators. */
   guidance?: DraftGuidance;
+  /**
+   * Earlier replies of the mailbox in the mail's category that a person approved unchanged or
+   * lightly edited, masked (src/drafting/example-masking.ts), newest first: examples of tone and
+   * form, never a source of facts. Only a drafter with a model uses them.
+   */
+  examples?: DraftExample[];
+}
+
+/** One approved reply as it enters a prompt: masked and bounded; it has no id, as nothing may cite it. */
+export interface DraftExample {
+  text: string;
 }
 
 /**

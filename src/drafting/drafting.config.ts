@@ -41,12 +41,29 @@ export interface DraftingConfig {
   embedder: EmbedderSettings;
   /** The prompt-injection guard's intent detector (docs/pipeline.md#guard-rails); it needs an embedder. */
   guard: GuardSettings;
+  /** Approved replies of the mail's category as examples in a model's prompt (docs/guidance.md#examples). */
+  draftExamples: DraftExampleSettings;
 }
+
+export interface DraftExampleSettings {
+  /** DRAFT_EXAMPLES: approved replies per prompt, newest first; 0 turns examples off. */
+  count: number;
+  /** DRAFT_EXAMPLE_CHARS: the length of each after masking, in characters. */
+  maxChars: number;
+}
+
+/**
+ * Two examples show a team's manner without crowding out the context; each about 300 tokens at most.
+ * Measure a change with a replay (docs/replay.md#examples) before taking it.
+ */
+export const DEFAULT_DRAFT_EXAMPLES = 2;
+/** DRAFT_EXAMPLE_CHARS' default: a usual reply whole; of a long one its opening and form. */
+export const DEFAULT_EXAMPLE_CHARS = 1_200;
 
 /** About 2,000 tokens of context (4 characters a token): enough for a thread, fits a 4k-token window with the mail. */
 export const DEFAULT_CONTEXT_CHARS = 8_000;
 
-/** LLM_*, EMBEDDER, EMBEDDING_*, INJECTION_INTENT* and OFFLINE_DRAFT_MIN_COSINE. */
+/** LLM_*, EMBEDDER, EMBEDDING_*, INJECTION_INTENT*, OFFLINE_DRAFT_MIN_COSINE and DRAFT_EXAMPLE*. */
 export function readDraftingConfig(env: Env, problems: string[]): DraftingConfig {
   const v = envValues(env, problems);
   const baseUrl = v.url('LLM_BASE_URL', ['http:', 'https:']);
@@ -67,6 +84,10 @@ export function readDraftingConfig(env: Env, problems: string[]): DraftingConfig
     embeddingBaseUrl: embedding.baseUrl,
     embedder: embedding.settings,
     guard: readGuard(env, problems),
+    draftExamples: {
+      count: v.intInRange('DRAFT_EXAMPLES', DEFAULT_DRAFT_EXAMPLES, 0, 10),
+      maxChars: v.intInRange('DRAFT_EXAMPLE_CHARS', DEFAULT_EXAMPLE_CHARS, 200, 10_000),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import type { ActivityDeps } from '../../activities/activity-deps';
 import { correlationId } from '../platform/activity-context';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import { draftGuidance } from './draft-guidance';
+import { draftExamples, examplesWanted } from './draft-examples';
 import { draftHold, type DraftHold } from './draft-hold';
 import { mailboxOf } from '../mailboxes/mailbox-of';
 import { draftContext } from './draft-context';
@@ -53,9 +54,20 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
 
 type DraftDeps = Pick<
   ActivityDeps,
-  'messages' | 'audit' | 'index' | 'drafter' | 'drafts' | 'mailboxes' | 'embedder' | 'case' | 'attachments' | 'guidance' | 'draftClaims'
+  | 'messages'
+  | 'audit'
+  | 'index'
+  | 'drafter'
+  | 'drafts'
+  | 'mailboxes'
+  | 'embedder'
+  | 'case'
+  | 'attachments'
+  | 'guidance'
+  | 'draftClaims'
+  | 'approvedExamples'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars'>;
+  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars' | 'draftExamples'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {
@@ -149,7 +161,9 @@ export function createDraftActivities(deps: DraftDeps) {
       const findings = await injectionCheck(deps, email, context, guardSettings(), at);
       const { language } = mailboxOf(deps, email.mailboxId).entry;
       const categories = deps.settings?.categories ?? (shippedCategories ??= readCategoryList());
-      const { categoryHint, guidance } = await draftGuidance(deps, email, categories);
+      const { categoryHint, guidance, category } = await draftGuidance(deps, email, categories, { needCategory: examplesWanted(deps) });
+      // Examples of form only: they never enter the context, so the grounding check below never counts them as support.
+      const examples = await draftExamples(deps, email, category);
       const drafted = await deps.drafter.draft({
         emailId: email.id,
         from: to,
@@ -160,6 +174,7 @@ export function createDraftActivities(deps: DraftDeps) {
         categories,
         ...(categoryHint ? { categoryHint } : {}),
         ...(guidance ? { guidance } : {}),
+        ...(examples.length > 0 ? { examples } : {}),
       });
       // Whatever a drafter said, only a name of the list (or unclassified) reaches rules and autonomy.
       drafted.category = knownCategory(categories, drafted.category);

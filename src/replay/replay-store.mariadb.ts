@@ -171,6 +171,28 @@ export function createMariaDbReplayStore(pool: Pool): ReplayStore {
       };
     },
 
+    async earlierReplies(runId, before, limit) {
+      if (limit <= 0) return [];
+      const rows = await query<
+        Array<{ subject: string; customer_body: string; from_name: string; from_address: string; reply_body: string; reply_at: Date }>
+      >(
+        pool,
+        'reading a replay run’s earlier replies',
+        `SELECT c.subject, c.body AS customer_body, c.from_name, c.from_address, t.body AS reply_body, t.sent_at AS reply_at
+           FROM replay_pairs p
+           JOIN replay_messages t ON t.run_id = p.run_id AND t.message_key = p.reply_key
+           JOIN replay_messages c ON c.run_id = p.run_id AND c.message_key = p.pair_id
+          WHERE p.run_id = ? AND t.sent_at < ?
+          ORDER BY t.sent_at DESC, p.pair_id DESC
+          LIMIT ?`,
+        [runId, before, limit],
+      );
+      return rows.map((r) => ({
+        customer: { subject: r.subject, body: r.customer_body, fromName: r.from_name, fromAddress: r.from_address },
+        reply: { body: r.reply_body, sentAt: r.reply_at },
+      }));
+    },
+
     async hasResult(runId, pairId) {
       const rows = await query<unknown[]>(
         pool,

@@ -89,12 +89,24 @@ export interface ReplayReportRow extends Pick<
   at: Date;
 }
 
+/** An earlier pair of a run as an example's candidate: the team's reply and the mail it answered. */
+export interface EarlierReply {
+  customer: { subject: string; body: string; fromName: string; fromAddress: string };
+  /** The reply as sent, quotes and all. */
+  reply: { body: string; sentAt: Date };
+}
+
 /** The replay's own tables (migration 033): nothing here touches the live pipeline's. */
 export interface ReplayStore {
   createRun(run: NewReplayRun, messages: ReplayMessageRow[], pairs: ReplayPairRow[]): Promise<void>;
   /** Pairs without a result yet, oldest customer mail first. */
   pendingPairs(runId: string, limit: number): Promise<string[]>;
   loadPair(runId: string, pairId: string): Promise<ReplayPairInput | null>;
+  /**
+   * The run's pairs whose team reply was sent strictly before `before` (no look-ahead: what the
+   * team had written by the replayed mail's day), newest reply first, at most `limit`.
+   */
+  earlierReplies(runId: string, before: Date, limit: number): Promise<EarlierReply[]>;
   hasResult(runId: string, pairId: string): Promise<boolean>;
   /** Upserted by (run, pair): a pair measured twice keeps one row. */
   saveResult(result: ReplayResultRow): Promise<void>;

@@ -15,6 +15,8 @@ import type { KnowledgeFile } from '../retrieval/knowledge.port';
 import { dateKnowledge, knowledgeAsOf } from './dated-knowledge';
 import { asOfContext, type RankingSettings, type VectorCache } from './replay-context';
 import { measurePair } from './replay-measures';
+import { replayExamples, replayExamplesWanted } from './replay-examples';
+import type { DraftExampleSettings } from '../drafting/drafting.config';
 import { REPLAY_RESULT_STATE, type ReplayOutcome } from './replay.contract';
 import type { ReplayRunView, ReplayStore } from './replay-store.port';
 
@@ -29,6 +31,8 @@ export interface ReplayDeps {
   knowledgeFiles(): KnowledgeFile[];
   ranking: RankingSettings;
   categories?: Category[] | undefined;
+  /** DRAFT_EXAMPLES, DRAFT_EXAMPLE_CHARS: the run's earlier replies as examples (replay-examples.ts); absent: none. */
+  examples?: DraftExampleSettings | undefined;
   /** Called every few seconds while a pair is drafted (a Temporal heartbeat in the worker). */
   heartbeat?: () => void;
 }
@@ -123,7 +127,8 @@ async function draftAndMeasure(
   const context = await asOfContext({ mail, history: pair.history, knowledge }, d.ranking, d.embedder, vectors);
   const categories = d.categories ?? shipped;
   const email = { mailboxId: pair.mailboxId, subject: mail.subject, text: mail.text };
-  const { categoryHint, guidance } = await draftGuidance(d, email, categories);
+  const { categoryHint, guidance, category } = await draftGuidance(d, email, categories, { needCategory: replayExamplesWanted(d) });
+  const examples = await replayExamples(d, { runId: input.runId, receivedAt: at }, category, categories);
   const language = d.mailboxLanguage(pair.mailboxId);
   const drafted = await d.drafter.draft({
     emailId: `replay:${input.runId}:${input.pairId}`,
@@ -135,6 +140,7 @@ async function draftAndMeasure(
     categories,
     ...(categoryHint ? { categoryHint } : {}),
     ...(guidance ? { guidance } : {}),
+    ...(examples.length > 0 ? { examples } : {}),
   });
   const noContext = drafted.flags.includes(DRAFT_FLAGS.noRelevantContext);
   const answerable = !noContext && drafted.body.trim() !== '';
