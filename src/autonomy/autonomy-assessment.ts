@@ -4,7 +4,15 @@
  */
 import { DRAFT_FLAGS } from '../platform/contract';
 import { DRAFT_STATUS, STATUS } from '../platform/domain';
-import { judgeRecord, policyLabel, type AutonomyPolicy, type MailboxAutonomy } from './autonomy-policy';
+import {
+  judgeRecord,
+  policyLabel,
+  type AutonomyPolicy,
+  type CategoryRecord,
+  type MailboxAutonomy,
+  type RecordJudgement,
+} from './autonomy-policy';
+import { countedRuns, replayAllowance, type ReplayEvidence } from './replay-evidence';
 import { NO_TEXT_BY_NATURE } from '../attachments/attachment-limits';
 import { DEFAULT_MAILBOX_ID } from '../mailboxes/mailbox-registry';
 import { findNeverAutomatic } from './never-automatic';
@@ -40,6 +48,46 @@ export interface Assessment {
   qualifies?: boolean;
 }
 
+export interface CategoryJudgement {
+  record: CategoryRecord;
+  /** The named replay's part, read only when the policy lets a replay count. */
+  replay: ReplayEvidence | null;
+  judged: RecordJudgement;
+}
+
+/**
+ * A category's record read and judged: the live decisions, and the named replay's pairs up to
+ * the cap the live record allows (so a replay is read only after the live record's size is known).
+ */
+export async function judgeCategory(
+  store: Pick<AutonomyStore, 'record' | 'replayRecord'>,
+  mailboxId: string,
+  category: string,
+  bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare' | 'recordSize' | 'countReplay'>,
+): Promise<CategoryJudgement> {
+  const record = await store.record(mailboxId, category, bars.recordSize);
+  const counting = bars.countReplay;
+  const replay = counting ? await store.replayRecord(mailboxId, category, counting.runs, replayAllowance(record.reviewed, counting)) : null;
+  return { record, replay, judged: judgeRecord(record, bars, replay) };
+}
+
+/** The figures kept with a verdict: live counts, the judged share and bound, the replay part when one counts. */
+export function figuresOf(
+  category: string,
+  j: CategoryJudgement,
+  bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare'>,
+): AutonomyFigures {
+  return {
+    category,
+    ...j.record,
+    share: j.judged.share,
+    lower: j.judged.lower,
+    minReviewed: bars.minReviewed,
+    minShare: bars.minUnchangedShare,
+    ...(j.replay ? { replay: { runs: countedRuns(j.replay), reviewed: j.replay.reviewed, unchanged: j.replay.unchanged } } : {}),
+  };
+}
+
 /** Offline drafts are templates of retrieved passages, never judged good enough to go alone. */
 const OFFLINE_DRAFTER = 'offline';
 
@@ -61,18 +109,10 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   if (!(await deps.autonomy.switchState()).on) reasons.push('autonomy is switched off');
   if (!listed) reasons.push(`category "${category}" is not listed for automatic sending in mailbox ${mailboxId}`);
   else {
-    const record = await deps.autonomy.record(mailboxId, category, entry.recordSize);
-    const judged = judgeRecord(record, entry);
-    figures = {
-      category,
-      ...record,
-      share: judged.share,
-      lower: judged.lower,
-      minReviewed: entry.minReviewed,
-      minShare: entry.minUnchangedShare,
-    };
-    qualifies = judged.qualifies;
-    if (!judged.qualifies) reasons.push(`category "${category}" is below its bar: ${judged.reason}`);
+    const j = await judgeCategory(deps.autonomy, mailboxId, category, entry);
+    figures = figuresOf(category, j, entry);
+    qualifies = j.judged.qualifies;
+    if (!j.judged.qualifies) reasons.push(`category "${category}" is below its bar: ${j.judged.reason}`);
   }
   if (email.status !== STATUS.awaitingApproval) reasons.push(`the email is ${email.status}, not awaiting approval`);
   if (draft.status !== DRAFT_STATUS.awaitingApproval) reasons.push(`the draft is ${draft.status}, not awaiting approval`);

@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { anyValue, fields, mapOf, unknownFieldProblems, whenObject } from '../platform/config-schema';
 import { wilsonInterval } from '../platform/wilson-interval';
+import { describeReplay, parseReplayCounting, type ReplayCounting, type ReplayEvidence } from './replay-evidence';
 
 export const AUTONOMY_DEFAULTS = {
   /** The record needs at least this many reviewed drafts of the mailbox and category. */
@@ -36,6 +37,8 @@ export interface MailboxAutonomy {
   minConfidence: number;
   /** Phrases that keep a draft for a person in this mailbox, beside the built-in topics. */
   neverAutomatic: string[];
+  /** Named replay runs whose results count beside live decisions (`countReplay`); absent: none do (the default). */
+  countReplay?: ReplayCounting;
 }
 
 export interface AutonomyPolicy {
@@ -57,12 +60,17 @@ export interface CategoryRecord {
 
 export interface RecordJudgement {
   qualifies: boolean;
+  /** The unchanged share of what was counted: the live record, plus a named replay's pairs when the policy lets them count. */
   share: number;
   /** The 95 % Wilson interval of the unchanged share; the lower bound is what the bar is compared with. */
   lower: number;
   upper: number;
   /** Why it does not qualify, when it does not. */
   reason: string | null;
+  /** Live decisions and counted replay pairs together: what share and interval are of. */
+  counted: CategoryRecord;
+  /** The evidence split in words when the policy names a replay ("live … ; replay … ; together …"), else null. */
+  evidence: string | null;
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
@@ -71,18 +79,41 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
  * Whether a record clears the mailbox's bars: enough reviewed drafts, and the lower bound of the
  * 95 % interval of the unchanged share at or above the bar. 50 of 50 unchanged gives 0.93, so a
  * bar of 0.9 takes at least 35 in a row; 19 of 20 (0.76) never clears it.
+ *
+ * `replay`: the pairs of named replay runs the policy lets count (already capped). They join the
+ * share and its interval, never the minimum: that many drafts must have been reviewed by people in
+ * operation whatever a replay shows.
  */
-export function judgeRecord(record: CategoryRecord, bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare'>): RecordJudgement {
-  const share = record.reviewed === 0 ? 0 : record.unchanged / record.reviewed;
-  const { lower, upper } = wilsonInterval(record.unchanged, record.reviewed);
-  const figures = { share, lower, upper };
+export function judgeRecord(
+  record: CategoryRecord,
+  bars: Pick<MailboxAutonomy, 'minReviewed' | 'minUnchangedShare'>,
+  replay?: ReplayEvidence | null,
+): RecordJudgement {
+  const counted = replay
+    ? { reviewed: record.reviewed + replay.reviewed, unchanged: record.unchanged + replay.unchanged }
+    : { reviewed: record.reviewed, unchanged: record.unchanged };
+  const share = counted.reviewed === 0 ? 0 : counted.unchanged / counted.reviewed;
+  const { lower, upper } = wilsonInterval(counted.unchanged, counted.reviewed);
+  const interval = `${pct(share)}; 95 % interval ${pct(lower)}–${pct(upper)}`;
+  const evidence = replay
+    ? [
+        `live ${record.unchanged} of ${record.reviewed} approved unchanged`,
+        describeReplay(replay) || 'replay: nothing counted',
+        `together ${counted.unchanged} of ${counted.reviewed} (${interval})`,
+      ].join('; ')
+    : null;
+  const figures = { share, lower, upper, counted, evidence };
   if (record.reviewed < bars.minReviewed)
-    return { qualifies: false, ...figures, reason: `only ${record.reviewed} reviewed drafts, ${bars.minReviewed} needed` };
+    return {
+      qualifies: false,
+      ...figures,
+      reason: `only ${record.reviewed} reviewed drafts, ${bars.minReviewed} needed${replay ? ' (replay pairs do not count toward it)' : ''}`,
+    };
   if (lower < bars.minUnchangedShare)
     return {
       qualifies: false,
       ...figures,
-      reason: `${record.unchanged} of ${record.reviewed} approved unchanged (${pct(share)}; 95 % interval ${pct(lower)}–${pct(upper)}): the lower bound is below ${pct(bars.minUnchangedShare)}`,
+      reason: `${evidence ?? `${record.unchanged} of ${record.reviewed} approved unchanged (${interval})`}: the lower bound is below ${pct(bars.minUnchangedShare)}`,
     };
   return { qualifies: true, ...figures, reason: null };
 }
@@ -97,7 +128,9 @@ const AUTONOMY_SCHEMA = fields({
   policy: anyValue,
   version: anyValue,
   defaults: whenObject(fields(thresholdFields)),
-  mailboxes: mapOf(fields({ categories: anyValue, neverAutomatic: anyValue, ...thresholdFields })),
+  mailboxes: mapOf(
+    fields({ categories: anyValue, neverAutomatic: anyValue, countReplay: anyValue, replayCap: anyValue, ...thresholdFields }),
+  ),
 });
 type Thresholds = Pick<MailboxAutonomy, (typeof THRESHOLD_KEYS)[number]>;
 
@@ -159,11 +192,13 @@ function mailboxEntry(
   }
   const categories = stringList(raw.categories, `${where}.categories`, 100, problems);
   if (raw.categories === undefined) problems.push(`${where}.categories is required (the categories that may be sent without a person)`);
+  const countReplay = parseReplayCounting(raw, where, problems);
   return {
     mailboxId: id,
     categories: [...new Set(categories)],
     ...thresholds(raw, where, base, problems),
     neverAutomatic: stringList(raw.neverAutomatic, `${where}.neverAutomatic`, 100, problems),
+    ...(countReplay ? { countReplay } : {}),
   };
 }
 
@@ -210,9 +245,10 @@ export function categoryState(
   category: string,
   record: CategoryRecord,
   switchOn: boolean,
+  replay?: ReplayEvidence | null,
 ): CategoryState {
   const entry = policy?.mailboxes[mailboxId];
   if (!entry?.categories.includes(category)) return 'not_listed';
   if (!switchOn) return 'switched_off';
-  return judgeRecord(record, entry).qualifies ? 'qualifies' : 'below_bar';
+  return judgeRecord(record, entry, replay).qualifies ? 'qualifies' : 'below_bar';
 }

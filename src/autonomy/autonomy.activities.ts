@@ -73,6 +73,15 @@ export async function stopAutomaticSend(
   return { stopped };
 }
 
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+
+/** The replay pairs that counted beside the live record, when the policy lets one count; else nothing. */
+function replayWords(f: AutonomyFigures): string {
+  if (!f.replay) return '';
+  const runs = f.replay.runs.length > 0 ? f.replay.runs.join(', ') : '(no usable run)';
+  return ` with replay ${runs} counted: ${f.replay.unchanged} of ${f.replay.reviewed} unchanged`;
+}
+
 export function createAutonomyActivities(deps: AutonomyDeps) {
   const now = deps.now ?? (() => new Date());
 
@@ -95,7 +104,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
       correlationId: cid,
       eventType: AUTONOMY_EVENTS.sent,
       actor: by,
-      message: `draft ${p.draftId} approved automatically under policy ${p.policy}: ${figures.unchanged} of the last ${figures.reviewed} "${figures.category}" drafts approved unchanged (${(figures.share * 100).toFixed(1)} %, lower bound ${(figures.lower * 100).toFixed(1)} %, bar ${(figures.minShare * 100).toFixed(1)} % from ${figures.minReviewed} reviewed)`,
+      message: `draft ${p.draftId} approved automatically under policy ${p.policy}: ${figures.unchanged} of the last ${figures.reviewed} "${figures.category}" drafts approved unchanged${replayWords(figures)} (${pct(figures.share)}, lower bound ${pct(figures.lower)}, bar ${pct(figures.minShare)} from ${figures.minReviewed} reviewed)`,
       details: { draftId: p.draftId, policy: p.policy, figures },
       eventKey: `${cid}:${AUTONOMY_EVENTS.sent}:${p.draftId}`,
     });
@@ -120,7 +129,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
       lower: f.lower,
     });
     if (!change) return;
-    const record = `${f.unchanged} of the last ${f.reviewed} approved unchanged, lower bound ${(f.lower * 100).toFixed(1)} % (bar ${(f.minShare * 100).toFixed(1)} %)`;
+    const record = `${f.unchanged} of the last ${f.reviewed} approved unchanged${replayWords(f)}, lower bound ${pct(f.lower)} (bar ${pct(f.minShare)})`;
     await deps.audit.record({
       emailId,
       correlationId: cid,

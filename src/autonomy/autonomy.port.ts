@@ -5,6 +5,7 @@
  */
 import type { AUTO_SEND_STATES, AutoSendState } from '../platform/contract';
 import type { CategoryRecord } from './autonomy-policy';
+import type { ReplayEvidence } from './replay-evidence';
 
 export interface AutonomySwitch {
   on: boolean;
@@ -12,7 +13,11 @@ export interface AutonomySwitch {
   at: Date | null;
 }
 
-/** The record an automatic send was allowed on, kept with it and in its audit rows. */
+/**
+ * The record an automatic send was allowed on, kept with it and in its audit rows. `reviewed` and
+ * `unchanged` are people's live decisions; `share` and `lower` are of what was counted, which
+ * includes `replay` when the policy lets a named replay count.
+ */
 export interface AutonomyFigures {
   category: string;
   reviewed: number;
@@ -22,9 +27,14 @@ export interface AutonomyFigures {
   lower: number;
   minReviewed: number;
   minShare: number;
+  /** The replay pairs counted beside the live record, and from which runs; absent when none may count. */
+  replay?: { runs: string[]; reviewed: number; unchanged: number };
 }
 
-/** A listed category's standing at its last verdict (autonomy_standing). */
+/**
+ * A listed category's standing at its last verdict (autonomy_standing): `reviewed` and `unchanged`
+ * are the live decisions, `lower` the bound judged (with counted replay pairs when the policy names a run).
+ */
 export interface CategoryStandingRow {
   mailboxId: string;
   category: string;
@@ -64,6 +74,13 @@ export interface AutonomyStore {
    * automatic send approved (no person judged them), and how many were approved unchanged.
    */
   record(mailboxId: string, category: string, lastN: number): Promise<CategoryRecord>;
+  /**
+   * The replay part of a record: the measured pairs of the named runs (of this mailbox, finished)
+   * whose category is `category`, one result per customer mail (the run named first wins), the
+   * newest `limit` of them counted. A run that is missing (never made, or deleted), of another
+   * mailbox or unfinished counts nothing and says so.
+   */
+  replayRecord(mailboxId: string, category: string, runIds: readonly string[], limit: number): Promise<ReplayEvidence>;
   /**
    * Records a listed category's judgement; returns the change of `qualified` this call made (one
    * caller of many at once sees it). The first judgement of a category is no change.
