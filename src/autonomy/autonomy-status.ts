@@ -5,19 +5,38 @@
  */
 import { DECISION_LIMITS } from '../platform/contract';
 import { AUTONOMY_EVENTS } from './autonomy.contract';
-import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, policyLabel, type AutonomyPolicy, type CategoryState } from './autonomy-policy';
+import { AUTONOMY_DEFAULTS, categoryState, policyLabel, type AutonomyPolicy, type CategoryState } from './autonomy-policy';
+import { judgeCategory } from './category-judgement';
+import { countedRuns, describeReplay } from './replay-evidence';
 import type { AutonomyStore, AutonomySwitch } from './autonomy.port';
 import type { AuditLog } from '../platform/store.port';
+
+/** What a named replay added to a category's record (the policy's `countReplay`). */
+export interface ReplayStanding {
+  /** The runs whose pairs counted. */
+  runs: string[];
+  reviewed: number;
+  unchanged: number;
+  /** Live and replay together: what `lower` and `upper` are the interval of. */
+  countedReviewed: number;
+  countedUnchanged: number;
+  countedShare: number;
+  /** The split in words, with any named run that counted nothing and why. */
+  evidence: string;
+}
 
 export interface CategoryStanding {
   mailboxId: string;
   category: string;
+  /** People's live decisions and their unchanged share. */
   reviewed: number;
   unchanged: number;
   share: number;
-  /** The unchanged share's 95 % Wilson interval; the lower bound is compared with minShare. */
+  /** The 95 % Wilson interval judged (with the replay pairs when they count); the lower bound is compared with minShare. */
   lower: number;
   upper: number;
+  /** Null unless the mailbox's policy lets a replay count. */
+  replay: ReplayStanding | null;
   minReviewed: number;
   recordSize: number;
   minShare: number;
@@ -49,19 +68,29 @@ export async function readAutonomyStatus(store: AutonomyStore, policy: AutonomyP
       recordSize: AUTONOMY_DEFAULTS.recordSize,
       minUnchangedShare: AUTONOMY_DEFAULTS.minUnchangedShare,
     };
-    const record = await store.record(mailboxId, category, bars.recordSize);
-    const judged = judgeRecord(record, bars);
+    const { record, replay, judged } = await judgeCategory(store, mailboxId, category, bars);
     categories.push({
       mailboxId,
       category,
       ...record,
-      share: judged.share,
+      share: record.reviewed === 0 ? 0 : record.unchanged / record.reviewed,
       lower: judged.lower,
       upper: judged.upper,
+      replay: replay
+        ? {
+            runs: countedRuns(replay),
+            reviewed: replay.reviewed,
+            unchanged: replay.unchanged,
+            countedReviewed: judged.counted.reviewed,
+            countedUnchanged: judged.counted.unchanged,
+            countedShare: judged.share,
+            evidence: judged.evidence ?? describeReplay(replay),
+          }
+        : null,
       minReviewed: bars.minReviewed,
       recordSize: bars.recordSize,
       minShare: bars.minUnchangedShare,
-      state: categoryState(policy, mailboxId, category, record, sw.on),
+      state: categoryState(policy, mailboxId, category, record, sw.on, replay),
       lastDemotedAt: standings.get(`${mailboxId}\u0000${category}`)?.lastDemotedAt ?? null,
     });
   }

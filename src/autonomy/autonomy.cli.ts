@@ -67,7 +67,8 @@ export function formatAutonomyStatus(s: AutonomyStatus): string {
       c.category,
       String(c.reviewed),
       `${c.unchanged} ${pct(c.share)}`,
-      `${pct(c.lower)}–${pct(c.upper)}`,
+      // With a replay counted the interval is of live and replay together: said in the cell, split below the table.
+      `${pct(c.lower)}–${pct(c.upper)}${c.replay ? ' (with replay)' : ''}`,
       `${c.minReviewed} / ${pct(c.minShare)}`,
       STATE_WORDS[c.state],
       c.lastDemotedAt ? c.lastDemotedAt.toISOString() : '–',
@@ -81,6 +82,9 @@ export function formatAutonomyStatus(s: AutonomyStatus): string {
           .join('  ')
           .trimEnd(),
       );
+    const withReplay = s.categories.filter((c) => c.replay);
+    if (withReplay.length > 0) lines.push('replay counted by the policy (countReplay):');
+    for (const c of withReplay) lines.push(`  ${c.mailboxId}/${c.category}: ${c.replay!.evidence}`);
   }
   if (s.pending.length === 0) lines.push('pending automatic sends: none');
   else {

@@ -30,6 +30,14 @@ export async function autonomySection(deps: Pick<InboxDeps, 'pool' | 'config'>, 
       ...c,
       sharePct: pct(c.share),
       boundPct: `${pct(c.lower)} – ${pct(c.upper)}`,
+      // The interval is then of live and replay together: the split beside it.
+      replayNote: c.replay
+        ? t.autonomyWithReplay
+            .replace('{runs}', c.replay.runs.join(', ') || '–')
+            .replace('{unchanged}', String(c.replay.unchanged))
+            .replace('{reviewed}', String(c.replay.reviewed))
+            .replace('{share}', pct(c.replay.countedShare))
+        : null,
       bar: `${c.minReviewed} · ${pct(c.minShare)}`,
       demotedAt: c.lastDemotedAt ? formatTime(c.lastDemotedAt) : null,
       stateLabel: t[`autonomyState_${c.state}`],
