@@ -129,7 +129,7 @@ const AUTONOMY_SCHEMA = fields({
   version: anyValue,
   defaults: whenObject(fields(thresholdFields)),
   mailboxes: mapOf(
-    fields({ categories: anyValue, neverAutomatic: anyValue, countReplay: anyValue, replayCap: anyValue, ...thresholdFields }),
+    fields({ categories: anyValue, neverAutomatic: anyValue, ...thresholdFields, countReplay: anyValue, replayCap: anyValue }),
   ),
 });
 type Thresholds = Pick<MailboxAutonomy, (typeof THRESHOLD_KEYS)[number]>;
