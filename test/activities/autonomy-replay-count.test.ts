@@ -10,13 +10,17 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createAutonomyActivities } from '../../src/autonomy/autonomy.activities';
+import { createAutonomyActivities, type AutonomyVerdict } from '../../src/autonomy/autonomy.activities';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
 import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
 import { createMariaDbReplayStore } from '../../src/replay/replay-store.mariadb';
 import { readAutonomyStatus } from '../../src/autonomy/autonomy-status';
+import { formatAutonomyStatus } from '../../src/autonomy/autonomy.cli';
+import { autonomySection } from '../../src/review-inbox/autonomy.routes';
+import { TEXTS } from '../../src/review-inbox/i18n';
+import type { Config } from '../../src/config';
 import { parseAutonomyPolicy, type AutonomyPolicy } from '../../src/autonomy/autonomy-policy';
 import type { AutoApprover } from '../../src/autonomy/autonomy.port';
 import { createTestDatabase } from '../support/database';
@@ -86,7 +90,7 @@ function harness(policy: AutonomyPolicy) {
   const messages = createMariaDbMessageStore(db.pool);
   const audit = createMariaDbAuditLog(db.pool);
   const acts = createAutonomyActivities({ autonomy: store, approver, messages, drafts, audit, policy });
-  const verdict = (m: { emailId: string; draftId: string }) =>
+  const verdict = (m: { emailId: string; draftId: string }): Promise<AutonomyVerdict> =>
     new MockActivityEnvironment({ workflowExecution: { workflowId: m.emailId, runId: randomUUID() }, activityId: '1', attempt: 1 }).run(
       acts.autonomyVerdict,
       m,
@@ -213,7 +217,8 @@ test('the verdict counts the named replay up to the live record and says so; wit
   const f = await fifth.verdict(await mail(fifth));
   assert.deepEqual(f.figures?.replay, { runs: [RUN], reviewed: 10, unchanged: 10 });
 
-  const status = await readAutonomyStatus(h.store, policyWith(`    countReplay: [${RUN}, ${DELETED}]\n`));
+  const counting = policyWith(`    countReplay: [${RUN}, ${DELETED}]\n`);
+  const status = await readAutonomyStatus(h.store, counting);
   const shipping = status.categories.find((c) => c.category === 'shipping');
   assert.equal(shipping?.state, 'qualifies');
   assert.deepEqual(
@@ -223,6 +228,15 @@ test('the verdict counts the named replay up to the live record and says so; wit
   assert.equal(
     shipping?.replay?.evidence,
     `live 49 of 50 approved unchanged; replay ${RUN}: 50 of 50 unchanged (50 of 60 pairs, cap 50); replay run ${DELETED} not found (never made, or deleted): counts nothing; together 99 of 100 (99.0 %; 95 % interval 94.6 %–99.8 %)`,
+  );
+  // `email-rag autonomy status` marks the interval and prints the split; the operations page says it beside the interval.
+  const text = formatAutonomyStatus(status);
+  assert.match(text, /^support\s+shipping\s+50\s+49 98\.0 %\s+94\.6 %–99\.8 % \(with replay\)\s+50 \/ 90\.0 %\s+qualifies/m);
+  assert.match(text, new RegExp(`^  support/shipping: live 49 of 50 approved unchanged; replay ${RUN}: 50 of 50 unchanged`, 'm'));
+  const page = await autonomySection({ pool: db.pool, config: { autonomy: counting } as Config }, TEXTS.en);
+  assert.equal(
+    page.rows.find((r) => r.category === 'shipping')?.replayNote,
+    `with replay ${RUN}: 50 of 50 unchanged; together 99.0\u00a0%`,
   );
 });
 
