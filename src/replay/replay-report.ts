@@ -4,7 +4,8 @@
  * with its Wilson interval, the share of the sent replies' facts the drafts had, the knowledge
  * gaps grouped by topic, and which categories would qualify for automatic sending under the
  * current policy if these were live figures. Replay figures are never live figures: they are
- * shown apart and count toward no category's record.
+ * shown apart and count toward a category's record only when the policy names the run
+ * (`countReplay`, src/autonomy/replay-evidence.ts).
  */
 import { AUTONOMY_DEFAULTS, judgeRecord, type AutonomyPolicy } from '../autonomy/autonomy-policy';
 import { DRAFT_FLAGS } from '../platform/contract';
@@ -58,7 +59,7 @@ export interface ReplayReport extends ReplaySummary {
   run: ReplayRunView;
   gaps: { grouped: boolean; problem?: string; topics: GapCluster[] };
   policy: string | null;
-  /** Always false: replay figures do not count toward earned autonomy (docs/replay.md). */
+  /** False: the report's own figures count toward nothing; only a policy that names the run lets it count (docs/replay.md). */
   countsTowardAutonomy: false;
 }
 
