@@ -22,7 +22,8 @@ export async function checkLlm(config: Config): Promise<LlmCheck> {
   const jsonSchema = await probeLlm(endpoint, 'json_schema');
   const jsonObject = await probeLlm(endpoint, 'json_object');
   const context = await askContextSize(endpoint);
-  return llmCheck({ ...endpoint, contextChars: llm.contextChars }, { jsonSchema, jsonObject, context });
+  const { count, maxChars } = config.draftExamples;
+  return llmCheck({ ...endpoint, contextChars: llm.contextChars, exampleChars: count * maxChars }, { jsonSchema, jsonObject, context });
 }
 
 export const llmCommands: CliCommand[] = [

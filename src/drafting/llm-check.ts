@@ -120,9 +120,12 @@ export const PROMPT_CHARS = 4_000;
 /** Tokens kept for the answer (subject, body, fields). */
 export const ANSWER_TOKENS = 1_000;
 
-/** Tokens a draft takes with `contextChars` of retrieved context and a typical mail. */
-export function tokensForDraft(contextChars: number): number {
-  return Math.ceil((contextChars + PROMPT_CHARS) / CHARS_PER_TOKEN) + ANSWER_TOKENS;
+/**
+ * Tokens a draft takes with `contextChars` of retrieved context, `exampleChars` of approved replies
+ * as examples (DRAFT_EXAMPLES × DRAFT_EXAMPLE_CHARS at most) and a typical mail.
+ */
+export function tokensForDraft(contextChars: number, exampleChars = 0): number {
+  return Math.ceil((contextChars + exampleChars + PROMPT_CHARS) / CHARS_PER_TOKEN) + ANSWER_TOKENS;
 }
 
 /** The largest LLM_CONTEXT_CHARS that fits `tokens` with a typical mail (0 when not even the mail does). */
@@ -130,21 +133,25 @@ export function contextCharsFor(tokens: number): number {
   return Math.max(0, Math.floor(((tokens - ANSWER_TOKENS) * CHARS_PER_TOKEN - PROMPT_CHARS) / 1_000) * 1_000);
 }
 
-/** Does LLM_CONTEXT_CHARS fit the window the server reported? */
-export function contextFinding(contextChars: number, reported: ContextReport | { unknown: string }): LlmFinding {
-  const needs = `LLM_CONTEXT_CHARS ${contextChars} needs about ${tokensForDraft(contextChars)} tokens with a typical mail`;
+/** Does LLM_CONTEXT_CHARS (with the examples beside it) fit the window the server reported? */
+export function contextFinding(contextChars: number, reported: ContextReport | { unknown: string }, exampleChars = 0): LlmFinding {
+  const beside = exampleChars > 0 ? ` and ${exampleChars} characters of examples (DRAFT_EXAMPLES × DRAFT_EXAMPLE_CHARS)` : '';
+  const needs = `LLM_CONTEXT_CHARS ${contextChars}${beside} needs about ${tokensForDraft(contextChars, exampleChars)} tokens with a typical mail`;
   if ('unknown' in reported) return ok(`not reported by the server (${reported.unknown}); ${needs}`);
   const seen = `${reported.tokens} tokens (${reported.source})`;
-  const fits = contextCharsFor(reported.tokens);
+  // The examples come first off the window: what is left is the context's.
+  const fits = Math.max(0, Math.floor((contextCharsFor(reported.tokens) - exampleChars) / 1_000) * 1_000);
   if (reported.kind === 'trained')
     return ok(
       `the model was trained for ${seen}; the window the server runs with is not reported (Ollama: OLLAMA_CONTEXT_LENGTH); ${needs}`,
     );
-  if (tokensForDraft(contextChars) > reported.tokens) {
+  if (tokensForDraft(contextChars, exampleChars) > reported.tokens) {
     const larger = 'start the server with a larger context (llama.cpp --ctx-size, vLLM --max-model-len)';
     return warn(
       `${seen}: ${needs}, more than the server takes: long mails are refused or cut`,
-      fits > 0 ? `set LLM_CONTEXT_CHARS=${fits}, or ${larger}` : `${larger}: a typical mail alone leaves no room for context`,
+      fits > 0
+        ? `set LLM_CONTEXT_CHARS=${fits}${exampleChars > 0 ? ' (or fewer DRAFT_EXAMPLES)' : ''}, or ${larger}`
+        : `${larger}: a typical mail alone leaves no room for context`,
     );
   }
   return ok(`${seen}; ${needs}${fits > contextChars * 2 ? ` (up to LLM_CONTEXT_CHARS=${fits} would fit)` : ''}`);
@@ -160,6 +167,8 @@ export interface LlmCheck {
   servedModel?: string;
   timeoutMs: number;
   contextChars: number;
+  /** The most characters of approved replies a prompt carries as examples (0: none). */
+  exampleChars: number;
   jsonSchema: LlmProbe;
   jsonObject: LlmProbe;
   context: ContextReport | { unknown: string };
@@ -167,19 +176,20 @@ export interface LlmCheck {
 }
 
 export function llmCheck(
-  llm: { baseUrl: string; model: string; timeoutMs: number; contextChars: number },
+  llm: { baseUrl: string; model: string; timeoutMs: number; contextChars: number; exampleChars?: number },
   answers: { jsonSchema: LlmProbe; jsonObject: LlmProbe; context: ContextReport | { unknown: string } },
 ): LlmCheck {
   const findings: LlmCheck['findings'] = [
     { part: 'json_schema', ...llmFinding(llm, answers.jsonSchema) },
     { part: 'json_object', ...jsonModeFinding(answers.jsonObject, answers.jsonSchema) },
-    { part: 'context', ...contextFinding(llm.contextChars, answers.context) },
+    { part: 'context', ...contextFinding(llm.contextChars, answers.context, llm.exampleChars ?? 0) },
   ];
   const served =
     'model' in answers.jsonSchema ? answers.jsonSchema.model : 'model' in answers.jsonObject ? answers.jsonObject.model : undefined;
   return {
     ok: findings.every((f) => f.verdict !== DOCTOR_VERDICTS.fail),
     ...llm,
+    exampleChars: llm.exampleChars ?? 0,
     ...(served ? { servedModel: served } : {}),
     ...answers,
     findings,

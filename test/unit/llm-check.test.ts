@@ -89,6 +89,15 @@ test('the context window: LLM_CONTEXT_CHARS against what the server runs with; a
   assert.match(trained.detail, /OLLAMA_CONTEXT_LENGTH/);
 });
 
+test('approved replies as examples come on top of the context: the check counts them and the fix leaves them room', () => {
+  assert.equal(tokensForDraft(8_000, 2_400), 4_600);
+  const withExamples = contextFinding(8_000, { tokens: 4096, source: 'x', kind: 'runtime' }, 2_400);
+  assert.equal(withExamples.verdict, 'warn');
+  assert.match(withExamples.detail, /and 2400 characters of examples/);
+  assert.match(withExamples.fix ?? '', /^set LLM_CONTEXT_CHARS=5000 \(or fewer DRAFT_EXAMPLES\), or start/);
+  assert.equal(contextFinding(8_000, { tokens: 4096, source: 'x', kind: 'runtime' }).verdict, 'ok', 'without examples 8,000 fits 4k');
+});
+
 test('LLM_CONTEXT_CHARS cuts the retrieved context; LLM_SUMMARY_TIMEOUT_MS defaults to LLM_TIMEOUT_MS', () => {
   const env = { IMAP_USER: 'u@example.test', IMAP_PASSWORD: 'x', LLM_BASE_URL: 'http://127.0.0.1:1/v1' };
   const defaults = loadConfig(env).llm;
