@@ -6,6 +6,7 @@
  *
  *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
  *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
+ *        [--beside-replay ARCHIVE --team ADDRESS …]                 … and with IDLE again while a replay of ARCHIVE drafts
  *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
  *   npm run bench -- --attachments                               attachment text extraction, ms per MB of PDF and DOCX
  *   npm run bench -- --features [--emails N]                     the cost of each default feature: one run with all on, one with each off
@@ -64,6 +65,8 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     // Push intake: arrival → awaiting approval with the IDLE watcher, then with the schedule alone.
     latency: { type: 'boolean', default: false },
+    'beside-replay': { type: 'string' },
+    team: { type: 'string', multiple: true },
     'poll-interval': { type: 'string', default: '60' },
     // The review queue: page requests against the real inbox app with a large backlog (no pipeline).
     queue: { type: 'boolean', default: false },
@@ -141,12 +144,14 @@ async function main(): Promise<void> {
   if (opts.latency) {
     const every = Number(opts['poll-interval']);
     log(`bench: latency of ${N} mails appended one at a time, with IMAP IDLE and with a ${every} s poll interval`);
-    const figures = await runLatencyBench(N, every, log);
+    const archive = opts['beside-replay'];
+    if (archive && !opts.team?.length) throw new Error('--beside-replay needs the team: --team ADDRESS (one per address)');
+    const figures = await runLatencyBench(N, every, log, archive ? { archive, team: opts.team ?? [] } : undefined);
     if (opts.json) process.stdout.write(`${JSON.stringify({ pollIntervalSeconds: every, figures }, null, 2)}\n`);
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     for (const f of figures)
       log(
-        `${f.mode === 'idle' ? 'IMAP IDLE ' : `poll ${every} s`}: arrival → awaiting approval p50 ${s(f.p50Ms)}, p95 ${s(f.p95Ms)}, max ${s(f.maxMs)} (${f.emails} mails)`,
+        `${f.mode === 'idle' ? 'IMAP IDLE ' : f.mode === 'idle-during-replay' ? 'IMAP IDLE during the replay' : `poll ${every} s`}: arrival → awaiting approval p50 ${s(f.p50Ms)}, p95 ${s(f.p95Ms)}, max ${s(f.maxMs)} (${f.emails} mails)`,
       );
     return;
   }

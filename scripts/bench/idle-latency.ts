@@ -1,6 +1,8 @@
 /**
  * Arrival → awaiting approval with push intake (IMAP IDLE) and with the poll schedule alone, on
- * the real stack with an in-process worker. Open loop: mails are appended over IMAP one at a
+ * the real stack with an in-process worker. With `besideReplay`, IDLE is timed a second time while
+ * a replay of an archive drafts on the same worker (its own queue and slots, docs/replay.md): what
+ * live mail meets while a team replays its history. Open loop: mails are appended over IMAP one at a
  * time with random gaps (2–6 s), whatever the pipeline is doing, as customers write; each is timed
  * from its APPEND to its status `awaiting_approval` (probed every 100 ms).
  */
@@ -14,10 +16,20 @@ import { createEmailWorker } from '../../workers/email-worker';
 import { withImap } from '../../test/support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../../test/support/stack';
 import { waitFor } from '../../test/support/wait';
+import { replayRun } from '../../src/replay/replay.cli';
+import { createTemporalReplayStarter } from '../../src/replay/replay-starter.temporal';
+import { CliError } from '../../src/platform/cli-context';
+import type { CliContext } from '../../src/platform/cli-command';
+
+/** An archive to replay while live mail is timed: its path and the team's addresses. */
+export interface ReplayBeside {
+  archive: string;
+  team: string[];
+}
 import { workflowBundle } from '../../test/support/workflow-bundle';
 
 export interface LatencyFigures {
-  mode: 'idle' | 'poll';
+  mode: 'idle' | 'poll' | 'idle-during-replay';
   emails: number;
   p50Ms: number;
   p95Ms: number;
@@ -82,8 +94,46 @@ async function measure(stack: TestStack, mode: LatencyFigures['mode'], n: number
   return { mode, emails: n, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted[sorted.length - 1]! };
 }
 
-/** Both runs on one stack: first with the watchers, then with them stopped (schedule only). */
-export async function runLatencyBench(n: number, pollIntervalSeconds: number, log: (l: string) => void): Promise<LatencyFigures[]> {
+/** Starts the replay as `email-rag replay run` does, times `n` live mails during it, and says how far it got meanwhile. */
+async function measureBesideReplay(
+  stack: TestStack,
+  client: Client,
+  beside: ReplayBeside,
+  n: number,
+  log: (l: string) => void,
+): Promise<LatencyFigures> {
+  const ctx: CliContext = {
+    config: () => stack.config,
+    temporal: () => Promise.resolve(client),
+    usageError: (message) => new CliError(message, 2),
+    one: (positionals) => positionals[0] ?? '',
+  };
+  const run = await replayRun(ctx, beside.archive, { team: beside.team, wait: false, by: 'bench' });
+  log(`bench: replay ${run.runId} started: ${run.pairs} pairs`);
+  const starter = createTemporalReplayStarter(client, stack.config.temporal.taskQueue);
+  const before = await starter.progress(run.runId);
+  const t0 = Date.now();
+  const figures = await measure(stack, 'idle-during-replay', n, log);
+  const after = await starter.progress(run.runId);
+  const done = (after?.done ?? 0) - (before?.done ?? 0);
+  log(
+    `bench: the replay drafted ${done} pairs while the ${n} live mails were timed (${(done / ((Date.now() - t0) / 1000)).toFixed(2)} pairs/s), ${after?.done ?? 0} of ${run.pairs} in all`,
+  );
+  if (done === 0) throw new Error('the replay drafted nothing while live mail was timed: the figures would not say anything');
+  await starter.stop(run.runId, 'latency bench done');
+  return figures;
+}
+
+/**
+ * Both runs on one stack: first with the watchers, then (with `besideReplay`) with the watchers
+ * during a replay, then with them stopped (schedule only).
+ */
+export async function runLatencyBench(
+  n: number,
+  pollIntervalSeconds: number,
+  log: (l: string) => void,
+  besideReplay?: ReplayBeside,
+): Promise<LatencyFigures[]> {
   const stack = await startStack({ env: { IMAP_POLL_INTERVAL_SECONDS: String(pollIntervalSeconds) }, keepTraffic: false });
   const worker = await createEmailWorker(stack.config, { workflowBundle: await workflowBundle() });
   const running = worker.run();
@@ -102,6 +152,7 @@ export async function runLatencyBench(n: number, pollIntervalSeconds: number, lo
         ((await stack.db.pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ?', [WATCHER_STATES.idle])) as unknown[]).length > 0,
     );
     const idle = await measure(stack, 'idle', n, log);
+    const duringReplay = besideReplay ? [await measureBesideReplay(stack, client, besideReplay, n, log)] : [];
     await installWatchers(client, loadConfig({ ...stack.env, IMAP_IDLE: 'off' }));
     await waitFor(
       'watcher stopped',
@@ -109,7 +160,7 @@ export async function runLatencyBench(n: number, pollIntervalSeconds: number, lo
         ((await stack.db.pool.query('SELECT 1 FROM mailbox_watchers WHERE state = ?', [WATCHER_STATES.stopped])) as unknown[]).length > 0,
     );
     const poll = await measure(stack, 'poll', n, log);
-    return [idle, poll];
+    return [idle, ...duringReplay, poll];
   } finally {
     await worker.shutdown();
     await running.catch(() => undefined);
