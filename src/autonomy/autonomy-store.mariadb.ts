@@ -2,7 +2,7 @@
  * Earned autonomy in MariaDB (migration 023): the switch, the stops, the pending automatic sends,
  * a category's record read from `draft_outcomes` (migration 016) and its standing (migration 032).
  */
-import { AUTO_SEND_STATES, AUTONOMY_ACTOR_PREFIX, type AutoSendState } from '../platform/contract';
+import { AUTO_SEND_STATES, AUTONOMY_ACTOR_LIKE, type AutoSendState } from '../platform/contract';
 import { DRAFT_OUTCOME, DRAFT_STATUS } from '../platform/domain';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
@@ -48,7 +48,7 @@ const toPending = (r: PendingRow): PendingAutoSend => ({
  * quality figures show what was sent) but never earn a category its own autonomy. LIKE's escape
  * keeps the prefix literal.
  */
-const BY_A_PERSON = `(o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_PREFIX.replace(/[_%]/g, '\\$&')}%')`;
+const BY_A_PERSON = `(o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_LIKE}')`;
 
 /** Each named run as found in replay_runs (migration 033): only a finished run of this mailbox counts. */
 async function checkRuns(pool: Pool, mailboxId: string, runIds: readonly string[]): Promise<ReplayRunCheck[]> {

@@ -3,7 +3,7 @@
  * index on mailbox, category and decision time) with the draft as it was sent and the answered
  * mail, whose sender's names, addresses and numbers mask the reply beyond what the patterns find.
  */
-import { AUTONOMY_ACTOR_PREFIX } from '../platform/contract';
+import { AUTONOMY_ACTOR_LIKE } from '../platform/contract';
 import { DRAFT_OUTCOME } from '../platform/domain';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 import { knownFromMails } from '../retrieval/known-personal-data';
@@ -40,7 +40,7 @@ export function createMariaDbApprovedExamples(pool: Pool): ApprovedExamples {
            JOIN drafts d ON d.id = o.draft_id
            LEFT JOIN emails e ON e.id = o.email_id
           WHERE o.mailbox_id = ? AND o.category = ? AND o.outcome IN (${ACCEPTED}) AND o.email_id <> ?
-            AND (o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_PREFIX.replace(/[_%]/g, '\\$&')}%')
+            AND (o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_LIKE}')
             AND TRIM(COALESCE(d.approved_body, d.body)) <> ''
           ORDER BY o.decided_at DESC, o.draft_id DESC
           LIMIT ?`,

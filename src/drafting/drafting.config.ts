@@ -45,6 +45,11 @@ export interface DraftingConfig {
   draftExamples: DraftExampleSettings;
 }
 
+/** Whether drafts take examples: some are wanted, and the drafter is a model (the offline drafter quotes passages and follows no example). */
+export function takesExamples(settings: DraftExampleSettings | undefined, drafterName: string): boolean {
+  return (settings?.count ?? 0) > 0 && drafterName !== 'offline';
+}
+
 export interface DraftExampleSettings {
   /** DRAFT_EXAMPLES: approved replies per prompt, newest first; 0 turns examples off. */
   count: number;

@@ -124,12 +124,12 @@ function prepare(item: SupportItem): PreparedItem {
 /** A quote shorter than this (normalised) could be a common phrase, so the embedder decides. */
 const MIN_QUOTE_CHARS = 20;
 
-/** True when the claim stands word for word in the item and the item has every key fact of it. */
-function quotes(claim: string, item: PreparedItem): boolean {
+/** The items the claim stands in word for word, each with every key fact of it. */
+function quotedBy(claim: string, items: readonly PreparedItem[]): PreparedItem[] {
   const c = norm(claim);
-  if (c.length < MIN_QUOTE_CHARS || !item.plain.includes(` ${c} `)) return false;
-  for (const f of keyFacts(claim)) if (!item.facts.has(f)) return false;
-  return true;
+  if (c.length < MIN_QUOTE_CHARS) return [];
+  const facts = [...keyFacts(claim)];
+  return items.filter((item) => item.plain.includes(` ${c} `) && facts.every((f) => item.facts.has(f)));
 }
 
 /** Per claim and item, the best cosine of the claim against the item's sentences; null when the embedder is off or failed. */
@@ -169,7 +169,7 @@ export async function checkGrounding(
   const claimIndexes = texts.flatMap((_, i) => (isClaim[i] ? [i] : []));
   // A quote of an item it may rest on settles a claim without the embedder: drafts quote their
   // passages often, and embedding every passage sentence for every draft was most of the check's cost.
-  const quoted = new Map(claimIndexes.map((i) => [i, prepared.filter((item) => quotes(claimText(texts[i]!), item))]));
+  const quoted = new Map(claimIndexes.map((i) => [i, quotedBy(claimText(texts[i]!), prepared)]));
   const settled = (i: number): boolean => {
     const ids = cited.get(i) ?? [];
     return quoted.get(i)!.some((item) => ids.length === 0 || ids.includes(item.sourceId));

@@ -7,6 +7,7 @@
  */
 import type { ActivityDeps } from '../../activities/activity-deps';
 import type { DraftExample } from '../drafting/drafter.port';
+import { takesExamples } from '../drafting/drafting.config';
 import { errorMessage } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 
@@ -18,7 +19,7 @@ export type DraftExamplesDeps = Pick<ActivityDeps, 'approvedExamples' | 'drafter
 
 /** True when this worker's drafts take examples at all: the category must then be known before drafting. */
 export function examplesWanted(deps: DraftExamplesDeps): boolean {
-  return (deps.settings?.draftExamples?.count ?? 0) > 0 && deps.approvedExamples !== undefined && deps.drafter.name !== 'offline';
+  return deps.approvedExamples !== undefined && takesExamples(deps.settings?.draftExamples, deps.drafter.name);
 }
 
 export async function draftExamples(

@@ -338,6 +338,8 @@ export const AUTONOMY_ACTOR_PREFIX = 'autonomy:';
 export function autonomyActor(policy: string): string {
   return `${AUTONOMY_ACTOR_PREFIX}${policy}`;
 }
+/** A LIKE pattern that matches every automatic approver's name (the prefix's `_` escaped): SQL's isAutomaticActor. */
+export const AUTONOMY_ACTOR_LIKE = `${AUTONOMY_ACTOR_PREFIX.replace(/[_%]/g, '\\$&')}%`;
 /** Whether a decision was made by the autonomy policy rather than by a person. */
 export function isAutomaticActor(by: string | null | undefined): boolean {
   return typeof by === 'string' && by.startsWith(AUTONOMY_ACTOR_PREFIX);

@@ -10,7 +10,7 @@
 import type { Category } from '../drafting/categories';
 import { nearestCategory } from '../drafting/category-match';
 import type { DraftExample, Drafter } from '../drafting/drafter.port';
-import type { DraftExampleSettings } from '../drafting/drafting.config';
+import { takesExamples, type DraftExampleSettings } from '../drafting/drafting.config';
 import { maskedExample } from '../drafting/example-masking';
 import { questionOf } from '../drafting/reply-composer';
 import { knownFromMails } from '../retrieval/known-personal-data';
@@ -31,7 +31,7 @@ export interface ReplayExampleDeps {
 
 /** True when the replay's drafts take examples: the category must then be known before drafting. */
 export function replayExamplesWanted(d: ReplayExampleDeps): boolean {
-  return (d.examples?.count ?? 0) > 0 && d.drafter.name !== 'offline';
+  return takesExamples(d.examples, d.drafter.name);
 }
 
 export async function replayExamples(
