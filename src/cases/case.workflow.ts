@@ -89,9 +89,13 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     ready.push(r);
     news = true;
   });
+  // A stop that arrives while a turn judges drafts (its local activity outlived a workflow task)
+  // would find nothing pending yet: it is applied again once the turn's verdicts are in.
+  const turn = { running: false, stops: [] as StopInput[] };
   // A person stopped it: the draft waits for a decision like any other.
   setHandler(stopAutoSendSignal, (s) => {
-    view.pending = view.pending.filter((p) => p.emailId !== s.emailId || (s.draftId !== undefined && p.draftId !== s.draftId));
+    dropStopped(view, s);
+    if (turn.running) turn.stops.push(s);
     news = true;
   });
   setHandler(caseQuery, () => view);
@@ -101,10 +105,12 @@ export async function CaseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
   /** The ready drafts taken (routed and judged again: an earlier judgement may have been for an older draft) and the case's state. */
   const takeTurn = async (): Promise<CaseState> => {
     const taken = ready.splice(0);
-    const turn = await caseTurn({ caseId, ready: taken });
-    taken.forEach((r, i) => applyVerdict(view, r, turn.verdicts[i] ?? null));
-    if (turn.summaryDue) await summaryActs(turn.summaryStepMs).summariseCase({ caseId });
-    return turn.state;
+    turn.running = true;
+    const judged = await caseTurn({ caseId, ready: taken }).finally(() => void (turn.running = false));
+    taken.forEach((r, i) => applyVerdict(view, r, judged.verdicts[i] ?? null));
+    turn.stops.splice(0).forEach((s) => dropStopped(view, s));
+    if (judged.summaryDue) await summaryActs(judged.summaryStepMs).summariseCase({ caseId });
+    return judged.state;
   };
   for (;;) {
     news = false;
@@ -171,6 +177,13 @@ async function sendWhatIsDue(acts: CaseActivities, view: CaseView): Promise<'act
     return 'acted';
   }
   return view.pending.length > 0 ? Math.min(...view.pending.map((p) => p.sendAtMs)) : null;
+}
+
+type StopInput = { emailId: string; draftId?: string };
+
+/** A person's stop: the email's automatic send (of that draft, when named) is dropped. */
+function dropStopped(view: CaseView, s: StopInput): void {
+  view.pending = view.pending.filter((p) => p.emailId !== s.emailId || (s.draftId !== undefined && p.draftId !== s.draftId));
 }
 
 /** A ready draft's verdict: a newer draft of the same email replaces an automatic send of the older one. */

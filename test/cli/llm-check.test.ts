@@ -103,10 +103,25 @@ test(
       assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}\n${server.managed.logTail(20)}`);
       assert.match(r.stdout, /^json_schema {2}ok {4}smollm2-135m-instruct at .*: structured output \(json_schema\) ok/m);
       assert.match(r.stdout, /^json_object {2}ok /m);
-      assert.match(r.stdout, /^context {6}ok {4}4096 tokens \(llama\.cpp \/props n_ctx\); LLM_CONTEXT_CHARS 8000 needs about 4000 tokens/m);
+      // The defaults carry two approved replies as examples beside 8,000 characters of context: more
+      // than a 4,096-token window takes, said with the setting that fits; a warning does not fail the check.
+      assert.match(
+        r.stdout,
+        /^context {6}warn {2}4096 tokens \(llama\.cpp \/props n_ctx\): LLM_CONTEXT_CHARS 8000 and 2400 characters of examples/m,
+      );
+      assert.match(r.stdout, /fix: set LLM_CONTEXT_CHARS=5000 \(or fewer DRAFT_EXAMPLES\)/);
 
-      // More context than the window takes: said, with the setting that fits; a warning does not fail the check.
-      const tight = await cli(['llm', 'check', '--json'], { ...env, LLM_CONTEXT_CHARS: '20000' });
+      // Without examples the default context fits the window.
+      const bare = { ...env, DRAFT_EXAMPLES: '0' };
+      const fits = await cli(['llm', 'check'], bare);
+      assert.equal(fits.code, 0, fits.stderr);
+      assert.match(
+        fits.stdout,
+        /^context {6}ok {4}4096 tokens \(llama\.cpp \/props n_ctx\); LLM_CONTEXT_CHARS 8000 needs about 4000 tokens/m,
+      );
+
+      // More context than the window takes: said, with the setting that fits.
+      const tight = await cli(['llm', 'check', '--json'], { ...bare, LLM_CONTEXT_CHARS: '20000' });
       const c = JSON.parse(tight.stdout) as LlmCheck;
       assert.equal(tight.code, 0, tight.stderr);
       assert.deepEqual(c.context, { tokens: 4096, source: 'llama.cpp /props n_ctx', kind: 'runtime' });

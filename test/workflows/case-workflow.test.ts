@@ -248,3 +248,44 @@ test('a case workflow runs only for its automatic sends: a qualifying draft is s
     );
   });
 });
+
+test('a stop that arrives while the case turn still judges the draft is not lost: nothing is sent, and the run ends', async () => {
+  const fake = fakeCase();
+  // The verdict is held until the test lets it go: the turn's local activity outlives the
+  // workflow task (2 s here), so the stop signal is delivered while the turn still runs.
+  let judging: () => void = () => undefined;
+  const judged = new Promise<void>((resolve) => (judging = resolve));
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const turn = createCaseTurnActivities({
+    ...fake.activities,
+    autonomyVerdict: async () => {
+      judging();
+      await held;
+      return { send: true, graceMs: 600_000, policy: 'p', reasons: [] };
+    },
+    summaryDue: async () => false,
+  });
+  await withWorker({ ...fake.activities, ...turn }, async (taskQueue) => {
+    const caseId = `case-${randomUUID()}`;
+    const handle = await env.client.workflow.signalWithStart(CaseWorkflow, {
+      taskQueue,
+      workflowId: caseId,
+      workflowTaskTimeout: '2 seconds',
+      args: [{ caseId }],
+      signal: draftReadySignal,
+      signalArgs: [{ emailId: 'e1', draftId: 'e1:draft:1' }],
+    });
+    await judged;
+    await handle.signal(stopAutoSendSignal, { emailId: 'e1', draftId: 'e1:draft:1', by: 'anna' });
+    // Past the point where the worker hands the workflow task back and takes the signal in.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    release();
+    assert.deepEqual(await handle.result(), { caseId, status: 'open' });
+    assert.deepEqual(
+      fake.calls.filter((c) => c.name === 'autoSend'),
+      [],
+      'the stopped draft is not sent',
+    );
+  });
+});
