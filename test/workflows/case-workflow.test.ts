@@ -4,9 +4,11 @@
  * in for MariaDB, so their durable timers can be watched across a weekend and a holiday without
  * waiting.
  */
-// suite: alone — twice in a full suite (files running beside it in other lanes) its second test took
-// 230 s instead of 0.5 s and its third never saw the time-skipping server skip its 10-minute timer;
-// alone, also with the CPU busy, it passes in seconds. Not explained yet.
+// suite: alone — twice in a full suite (files running beside it in other lanes) one test took 230 s
+// and another never saw the time-skipping server skip its 10-minute timer. Part of it: the clock
+// test let the clock run every 30 minutes for up to eleven skipped days (528 rounds of a workflow
+// task and an activity each); it now starts on the Friday (192 rounds). Kept alone until a full
+// suite has shown the rest does not come back.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, test } from 'node:test';
@@ -170,6 +172,9 @@ const berlinWeek = (holiday: DateTime) =>
 test('the case clock: a Friday-evening mail is reminded and escalated in business hours, after the weekend and the Monday holiday', async () => {
   const { friday, monday } = fridayAfter(await env.currentTimeMs());
   const fake = fakeClock(berlinWeek(monday), friday.toJSDate());
+  // The clock wakes at least every 30 minutes: started on the Friday, not up to a week before it,
+  // it runs 192 rounds instead of up to 528 (the file's slowest part under a full suite's load).
+  await env.sleep(friday.toMillis() - (await env.currentTimeMs()));
   await withWorker(fake.activities, async (taskQueue) => {
     await startClock(taskQueue);
     // Normal priority: 8 business hours. Friday 16–17 is one, Saturday, Sunday and the holiday
