@@ -10,6 +10,7 @@
  *   node --import tsx scripts/bench/replay-archive.ts <archive> --team ADDRESS [--team …] [--limit N]
  *        [--knowledge DIR] [--model] [--context-chars N]   (LLM_CONTEXT_CHARS of the drafts; a small model on a few cores needs less)
  *        [--examples N]   (DRAFT_EXAMPLES of the drafts, default 0: run it with 0 and with 2 to measure whether examples help)
+ *        [--llm-url URL --llm-model NAME]   (instead of --model: a model server already running, OpenAI-compatible)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,8 @@ const { values, positionals } = parseArgs({
     model: { type: 'boolean', default: false },
     'context-chars': { type: 'string' },
     examples: { type: 'string', default: '0' },
+    'llm-url': { type: 'string' },
+    'llm-model': { type: 'string' },
   },
 });
 const archive = positionals[0];
@@ -97,7 +100,9 @@ async function main(): Promise<void> {
       { archive: archive!, mailboxId: 'default', team: values.team!, maxBytes: 25 * 1024 * 1024, by: 'bench', ...(limit ? { limit } : {}) },
     );
     console.log(`pairing: ${JSON.stringify(prepared)} in ${Date.now() - t0} ms`);
-    const model = llm ? modelDrafter(llm.baseUrl, llm.model) : undefined;
+    const external = values['llm-url'] ? { baseUrl: values['llm-url'], model: values['llm-model'] ?? 'default' } : undefined;
+    const served = llm ?? external;
+    const model = served ? modelDrafter(served.baseUrl, served.model) : undefined;
     const drafter = model?.drafter ?? countingDrafter();
     const knowledgeDir = values.knowledge;
     const base = replayDeps(db.pool, embedder, drafter);

@@ -63,14 +63,44 @@ export const DRAFT_JSON_SCHEMA = {
   },
 } as const;
 
-/** The schema with the installation's categories as an enum (plus `unclassified`), or as it is without a list. */
-export function draftJsonSchema(categories: ReadonlyArray<{ name: string }> | undefined) {
-  if (!categories || categories.length === 0) return DRAFT_JSON_SCHEMA;
+/**
+ * The schema of one request: the installation's categories as an enum (plus `unclassified`), and
+ * every list of ids bounded by and limited to the ids the request holds (its context items; for
+ * `answered_case_mails` the case's open mails). A small local model otherwise counts up invented
+ * ids until its token limit (seen: `knowledge:billing.md#0#0`, `#0#1`, … in `answered_case_mails`
+ * with no open mail in the case, an answer cut at 1,024 tokens after 100 s); a large one can no
+ * longer cite an id it made up. `enum` and `maxItems` are accepted by OpenAI's strict mode and
+ * llama.cpp's grammars alike.
+ */
+export function draftJsonSchema(req: Pick<DraftRequest, 'categories' | 'context'>) {
+  const p = DRAFT_JSON_SCHEMA.properties;
+  const contextIds = [...new Set(req.context.map((c) => c.sourceId))];
+  const openIds = [...new Set(req.context.filter((c) => c.openInCase).map((c) => c.sourceId))];
+  const ids = (allowed: string[]) => (allowed.length > 0 ? { type: 'string', enum: allowed } : { type: 'string' });
+  const claimItem = p.claims.items;
   return {
     ...DRAFT_JSON_SCHEMA,
     properties: {
-      ...DRAFT_JSON_SCHEMA.properties,
-      category: { type: 'string', enum: [...categories.map((c) => c.name), UNCLASSIFIED] },
+      ...p,
+      ...(req.categories && req.categories.length > 0
+        ? { category: { type: 'string', enum: [...req.categories.map((c) => c.name), UNCLASSIFIED] } }
+        : {}),
+      used_source_ids: { type: 'array', maxItems: contextIds.length, items: ids(contextIds) },
+      answered_case_mails: { type: 'array', maxItems: openIds.length, items: ids(openIds) },
+      claims: {
+        ...p.claims,
+        items: {
+          ...claimItem,
+          properties: {
+            ...claimItem.properties,
+            source_ids: {
+              ...claimItem.properties.source_ids,
+              maxItems: Math.min(CLAIM_LIMITS.sourceIds, contextIds.length),
+              items: ids(contextIds),
+            },
+          },
+        },
+      },
     },
   };
 }

@@ -36,7 +36,7 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
         messages: buildDraftMessages(request, repair),
         response_format: {
           type: 'json_schema',
-          json_schema: { name: 'email_draft', schema: draftJsonSchema(request.categories), strict: true },
+          json_schema: { name: 'email_draft', schema: draftJsonSchema(request), strict: true },
         },
         temperature: 0.2,
       });
