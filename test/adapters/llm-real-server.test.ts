@@ -55,8 +55,8 @@ describe('a real OpenAI-compatible server (llama.cpp, SmolLM2-135M)', { skip: re
 
   test('response_format json_schema: the answer is JSON of the schema, and the drafter makes a draft of it', async () => {
     // The raw answer first: what llama.cpp's grammar guarantees. The drafts' schema with bounds on
-    // its strings and list, because a model this small repeats itself until its token limit
-    // inside an unbounded string or list (the drafts' schema has none: see docs/models.md).
+    // its strings too, because a model this small repeats itself until its token limit inside an
+    // unbounded string (the drafts' schema bounds its lists, not its strings: see docs/models.md).
     const p = DRAFT_JSON_SCHEMA.properties;
     const schema = {
       ...DRAFT_JSON_SCHEMA,
