@@ -1,5 +1,6 @@
 import type { DraftRequest } from './drafter.port';
 import { UNCLASSIFIED } from './categories';
+import { EMAIL_TEXT_CHARS } from './prompt-window';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
 export const PROMPT_VERSION = 'draft-v4';
@@ -183,7 +184,7 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
     // The mailbox's language, for a mail whose own cannot be told (outside the data tags: ours).
     ...(req.language ? [`If the language of the email cannot be told, reply in ${req.language === 'de' ? 'German' : 'English'}.`] : []),
     `<email from="${fence(req.from.name)} <${req.from.address}>" subject="${fence(req.subject).replace(/"/g, "'")}">`,
-    fence(req.text.slice(0, 20_000)),
+    fence(req.text.slice(0, EMAIL_TEXT_CHARS)),
     '</email>',
     `<context>\n${context}\n</context>`,
     ...(examples ? [examplesBlock(examples)] : []),

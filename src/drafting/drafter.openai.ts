@@ -1,4 +1,4 @@
-import { FAILURE_TYPES } from '../platform/contract';
+import { DRAFT_FLAGS, FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { buildDraftMessages, promptVersionOf, draftJsonSchema, parseDraftJson, type DraftJson } from './draft-prompt';
 import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';
@@ -6,6 +6,10 @@ import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
 import { DependencyError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
 import type { CaseSummaryResult, DraftRequest, DraftResult, Drafter } from './drafter.port';
+import { shortenedRequest, windowOverflow } from './prompt-window';
+
+/** A prompt over the model's window is asked again shorter at most this often (src/drafting/prompt-window.ts). */
+const MAX_SHORTENINGS = 2;
 
 export interface OpenAiSettings {
   baseUrl: string;
@@ -29,20 +33,37 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
   // Temporal owns every retry, so the client's own retry loop is off.
   const client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
 
+  async function complete(request: DraftRequest, repair: boolean): Promise<{ raw: string; model: string }> {
+    const res = await client.chat.completions.create({
+      model: settings.model,
+      messages: buildDraftMessages(request, repair),
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'email_draft', schema: draftJsonSchema(request), strict: true },
+      },
+      temperature: 0.2,
+    });
+    return { raw: res.choices[0]?.message?.content ?? '', model: res.model || settings.model };
+  }
+
   async function ask(request: DraftRequest, repair: boolean): Promise<{ raw: string; model: string }> {
     try {
-      const res = await client.chat.completions.create({
-        model: settings.model,
-        messages: buildDraftMessages(request, repair),
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: 'email_draft', schema: draftJsonSchema(request), strict: true },
-        },
-        temperature: 0.2,
-      });
-      return { raw: res.choices[0]?.message?.content ?? '', model: res.model || settings.model };
+      return await complete(request, repair);
     } catch (err) {
       throw classifyOpenAiError(err);
+    }
+  }
+
+  /** The first answer, and the request it answers: a prompt over the model's window is asked again shorter, twice at most. */
+  async function firstAnswer(request: DraftRequest): Promise<{ answer: { raw: string; model: string }; asked: DraftRequest }> {
+    for (let tries = 0; ; tries++) {
+      try {
+        return { answer: await complete(request, false), asked: request };
+      } catch (err) {
+        const ratio = err instanceof APIError ? windowOverflow(err.status, err.message, err.code) : null;
+        if (ratio === null || tries >= MAX_SHORTENINGS) throw classifyOpenAiError(err);
+        request = shortenedRequest(request, ratio);
+      }
     }
   }
 
@@ -68,16 +89,18 @@ export function createOpenAiDrafter(settings: OpenAiSettings): Drafter {
       if (text === null) throw new DependencyError('LLM answered without a usable summary (not the JSON object asked for)');
       return { text, model: res.model || settings.model, promptVersion: SUMMARY_PROMPT_VERSION };
     },
-    async draft(request: DraftRequest): Promise<DraftResult> {
+    async draft(original: DraftRequest): Promise<DraftResult> {
       // Invalid JSON gets one retry with an adjusted prompt, then default values (an empty body: a
       // person writes the reply, manual_review).
-      let answer = await ask(request, false);
+      const first = await firstAnswer(original);
+      const request = first.asked;
+      let answer = first.answer;
       let json: DraftJson | null = parseDraftJson(answer.raw);
-      let flags: string[] = [];
+      const flags: string[] = request === original ? [] : [DRAFT_FLAGS.promptShortened];
       if (!json) {
         answer = await ask(request, true);
         json = parseDraftJson(answer.raw);
-        flags = json ? ['json_repaired'] : ['json_invalid_defaults'];
+        flags.push(json ? DRAFT_FLAGS.jsonRepaired : DRAFT_FLAGS.jsonInvalidDefaults);
       }
       const known = new Set(request.context.map((c) => c.sourceId));
       if (!json) {

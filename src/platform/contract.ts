@@ -289,6 +289,12 @@ export const DRAFT_FLAGS = {
    * supported by the context, or is tied to a passage that does not support it (src/drafting/grounding-check.ts).
    */
   unsupportedClaims: 'unsupported_claims',
+  /** The model's answer was not JSON of the schema; asked again, the second answer was. */
+  jsonRepaired: 'json_repaired',
+  /** Twice no JSON of the schema: the draft is empty and a person writes the reply. */
+  jsonInvalidDefaults: 'json_invalid_defaults',
+  /** The prompt exceeded the model's window: the model saw the mail and the context cut short, without examples (src/drafting/prompt-window.ts). */
+  promptShortened: 'prompt_shortened',
 } as const;
 export type DraftFlag = (typeof DRAFT_FLAGS)[keyof typeof DRAFT_FLAGS];
 

@@ -115,6 +115,9 @@ const en = {
   flag_manual_review: 'manual review',
   flag_stale: 'replaced after follow-up',
   flag_unsupported_claims: 'unsupported claims',
+  flag_json_repaired: 'answer repaired',
+  flag_json_invalid_defaults: 'no usable answer',
+  flag_prompt_shortened: 'mail cut for the model',
   quality: 'Draft quality',
   qualityIntro:
     'What became of the drafts decided in the window. Accepted: approved unchanged or lightly edited (under 40 % of words changed).',
@@ -338,6 +341,9 @@ const de: Texts = {
   flag_manual_review: 'manuelle Prüfung',
   flag_stale: 'nach Nachtrag ersetzt',
   flag_unsupported_claims: 'nicht belegte Aussagen',
+  flag_json_repaired: 'Antwort repariert',
+  flag_json_invalid_defaults: 'keine brauchbare Antwort',
+  flag_prompt_shortened: 'Mail für das Modell gekürzt',
   quality: 'Entwurfsqualität',
   qualityIntro:
     'Was aus den im Zeitraum entschiedenen Entwürfen wurde. Angenommen: unverändert oder leicht bearbeitet freigegeben (unter 40 % der Wörter geändert).',

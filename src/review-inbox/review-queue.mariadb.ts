@@ -79,6 +79,7 @@ export const QUEUE_FLAGS = Object.freeze([
   DRAFT_FLAGS.offlineDrafter,
   DRAFT_FLAGS.crossLanguageSource,
   DRAFT_FLAGS.unsupportedClaims,
+  DRAFT_FLAGS.promptShortened,
   STATUS.manualReview,
   DRAFT_STATUS.stale,
 ] as const);
@@ -329,7 +330,8 @@ function toItem(r: Row): QueueItem {
       f === 'possible_prompt_injection' ||
       f === 'reply_to_differs' ||
       f === DRAFT_FLAGS.crossLanguageSource ||
-      f === DRAFT_FLAGS.unsupportedClaims,
+      f === DRAFT_FLAGS.unsupportedClaims ||
+      f === DRAFT_FLAGS.promptShortened,
   );
   if (r.drafter === 'offline') flags.push(DRAFT_FLAGS.offlineDrafter);
   if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 export type Behaviour =
   | { kind: 'reply' }
   | { kind: 'content'; content: string }
-  | { kind: 'status'; status: number; retryAfter?: string }
+  /** An HTTP error; `message` and `code` as OpenAI words its errors (default: `scripted <status>`). */
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string; code?: string }
   | { kind: 'delay'; ms: number; then?: Behaviour }
   /** Answers once `until` settles: a request the test holds for as long as its scenario needs. */
   | { kind: 'hold'; until: Promise<void>; then?: Behaviour };
@@ -132,7 +133,7 @@ export async function startOpenAiDouble(opts: { keepRequests?: boolean } = {}): 
       send(
         res,
         b.status,
-        { error: { message: `scripted ${b.status}`, type: 'scripted' } },
+        { error: { message: b.message ?? `scripted ${b.status}`, type: 'scripted', ...(b.code ? { code: b.code } : {}) } },
         b.retryAfter ? { 'retry-after': b.retryAfter } : {},
       );
       return;
