@@ -1,6 +1,7 @@
 import type { DraftRequest } from './drafter.port';
 import { UNCLASSIFIED } from './categories';
 import { EMAIL_TEXT_CHARS } from './prompt-window';
+import { languageCode } from './language-code';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
 export const PROMPT_VERSION = 'draft-v4';
@@ -231,7 +232,7 @@ export function parseDraftJson(raw: string): DraftJson | null {
   if (typeof v.subject !== 'string' || typeof v.body !== 'string' || v.body.trim() === '') return null;
   const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0;
   return {
-    language: typeof v.language === 'string' && v.language ? v.language.slice(0, 16) : 'und',
+    language: languageCode(v.language),
     category: typeof v.category === 'string' ? v.category.slice(0, 64) : 'general',
     priority_suggestion: (['critical', 'high', 'normal', 'low'] as const).find((p) => p === v.priority_suggestion) ?? 'normal',
     subject: v.subject.slice(0, 998),
