@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DRAFT_FLAGS } from '../platform/contract';
+import { PermanentError } from '../platform/errors';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import type { Drafter } from '../drafting/drafter.port';
 import { draftGuidance } from '../email/draft-guidance';
@@ -67,6 +68,11 @@ export function createReplayActivities(deps: ReplayDeps | undefined) {
       beat.unref();
       try {
         return { skipped: false, outcome: await draftAndMeasure(d, input, vectors, (shippedCategories ??= readCategoryList())) };
+      } catch (err) {
+        // A failure that no retry changes (a model refusing the request): recorded as failed at once,
+        // not asked twice more (a replay's activity has no queue interceptor to say so).
+        if (err instanceof PermanentError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+        throw err;
       } finally {
         clearInterval(beat);
       }

@@ -6,6 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Drafter } from '../../src/drafting/drafter.port';
+import { httpFailureType } from '../../src/platform/contract';
+import { PermanentError } from '../../src/platform/errors';
 import { createMariaDbPrivacyStore } from '../../src/privacy/privacy-store.mariadb';
 import { readSubjectExport } from '../../src/privacy/privacy-export.mariadb';
 import { createMariaDbRetentionStore } from '../../src/privacy/retention-store.mariadb';
@@ -142,4 +146,24 @@ test('retention purges replay rows with the bodies of emails; replay delete remo
   }
   assert.equal(await store.run(kept.runId), null);
   assert.equal(await store.deleteRun(kept.runId), null);
+});
+
+test('a pair the model refuses for good (a permanent LLM failure) fails at once: not retried, the error named', async () => {
+  const prepared = await prepareFixtureRun(db.pool);
+  const refusing: Drafter = {
+    name: 'openai',
+    draft: async () => {
+      throw new PermanentError('llm answered HTTP 400: the request exceeds the available context size', httpFailureType('llm', 400));
+    },
+  };
+  const acts = replayActivities(replayDeps(db.pool, embedder, refusing));
+  const { pairIds } = await acts.replayPending({ runId: prepared.runId, limit: 1 });
+  const err = await acts.replayPair({ runId: prepared.runId, pairId: pairIds[0]! }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof ApplicationFailure, String(err));
+  assert.equal(err.nonRetryable, true);
+  assert.equal(err.type, 'LLM_HTTP_400');
+  assert.match(err.message, /exceeds the available context size/);
 });
