@@ -7,6 +7,7 @@ import { DependencyError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
 import type { CaseSummaryResult, DraftRequest, DraftResult, Drafter } from './drafter.port';
 import { shortenedRequest, windowOverflow } from './prompt-window';
+import { UNDETERMINED_LANGUAGE } from './language-code';
 
 /** A prompt over the model's window is asked again shorter at most this often (src/drafting/prompt-window.ts). */
 const MAX_SHORTENINGS = 2;
@@ -134,7 +135,7 @@ function defaultDraft(request: DraftRequest): Omit<DraftResult, 'model' | 'promp
   return {
     subject: request.subject.toLowerCase().startsWith('re:') ? request.subject : `Re: ${request.subject}`,
     body: '',
-    language: 'und',
+    language: UNDETERMINED_LANGUAGE,
     category: 'unknown',
     prioritySuggestion: 'normal',
     confidence: 0,

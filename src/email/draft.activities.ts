@@ -15,6 +15,7 @@ import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding';
+import { UNDETERMINED_LANGUAGE } from '../drafting/language-code';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {
@@ -90,7 +91,7 @@ export function createDraftActivities(deps: DraftDeps) {
       version,
       subject: /^(re|aw):/i.test(email.subject) ? email.subject : `Re: ${email.subject}`,
       body: '',
-      language: 'und',
+      language: UNDETERMINED_LANGUAGE,
       confidence: 0,
       drafter: deps.drafter.name,
       model: 'none',
@@ -124,7 +125,7 @@ export function createDraftActivities(deps: DraftDeps) {
         version: input.version,
         subject: /^(re|aw):/i.test(email.subject) ? email.subject : `Re: ${email.subject}`,
         body: input.body,
-        language: 'und',
+        language: UNDETERMINED_LANGUAGE,
         confidence: 1,
         drafter: 'human',
         model: input.by,

@@ -84,6 +84,11 @@ export const QUEUE_FLAGS = Object.freeze([
   DRAFT_STATUS.stale,
 ] as const);
 
+/** The queue flags read from the draft's stored flags; the others are worked out from its row below. */
+const STORED_QUEUE_FLAGS: ReadonlySet<string> = new Set(
+  QUEUE_FLAGS.filter((f) => f !== DRAFT_FLAGS.offlineDrafter && f !== STATUS.manualReview && f !== DRAFT_STATUS.stale),
+);
+
 const LATEST_DRAFT = 'd.email_id = e.id AND d.version = (SELECT MAX(m.version) FROM drafts m WHERE m.email_id = e.id)';
 const IN_DOUBT = `e.id IN (SELECT s.email_id FROM send_attempts s WHERE s.status = '${SEND_STATUS.inDoubt}')`;
 
@@ -325,14 +330,7 @@ async function queueRows(pool: Queryable, ids: string[]): Promise<QueueItem[]> {
 }
 
 function toItem(r: Row): QueueItem {
-  const flags: string[] = parseList(r.flags).filter(
-    (f) =>
-      f === 'possible_prompt_injection' ||
-      f === 'reply_to_differs' ||
-      f === DRAFT_FLAGS.crossLanguageSource ||
-      f === DRAFT_FLAGS.unsupportedClaims ||
-      f === DRAFT_FLAGS.promptShortened,
-  );
+  const flags: string[] = parseList(r.flags).filter((f) => STORED_QUEUE_FLAGS.has(f));
   if (r.drafter === 'offline') flags.push(DRAFT_FLAGS.offlineDrafter);
   if (r.status === STATUS.manualReview) flags.push(STATUS.manualReview);
   if (Number(r.stale) > 0) flags.push(DRAFT_STATUS.stale);

@@ -56,15 +56,12 @@ test('over the window: asked again without examples and with the mail cut to fit
 test('still over the window after two shorter tries: the permanent LLM failure of any refused request, as before', async () => {
   double.requests.length = 0;
   double.script(overflow(16_384), overflow(12_000), overflow(9_000));
-  const err = await drafter()
-    .draft(request)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  assert.ok(err instanceof PermanentError, String(err));
-  assert.equal(err.code, 'LLM_HTTP_400');
-  assert.match(err.message, /maximum context length is 8192 tokens/);
+  await assert.rejects(drafter().draft(request), (err) => {
+    assert.ok(err instanceof PermanentError, String(err));
+    assert.equal(err.code, 'LLM_HTTP_400');
+    assert.match(err.message, /maximum context length is 8192 tokens/);
+    return true;
+  });
   assert.equal(double.requests.length, 3);
 });
 
@@ -75,12 +72,6 @@ test('any other 400 is not asked again: a refused schema stays the permanent fai
     status: 400,
     message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
   });
-  const err = await drafter()
-    .draft(request)
-    .then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-  assert.ok(err instanceof PermanentError, String(err));
+  await assert.rejects(drafter().draft(request), PermanentError);
   assert.equal(double.requests.length, 1);
 });
