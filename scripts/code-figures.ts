@@ -14,6 +14,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { relativeImports } from './imports';
+import { cycles, featureFolders, folderGraph, importEdges, isFace, pastTheFace, productSources, reachingUp } from './feature-graph';
 
 const root = path.resolve(__dirname, '..');
 
@@ -31,11 +32,54 @@ function productFiles(): string[] {
 
 const lineCount = (file: string): number => readFileSync(path.join(root, file), 'utf8').split('\n').length;
 
-/** Relative imports of `file`, resolved to .ts files, split into value and type-only imports. */
+/**
+ * Relative imports of `file`, resolved to .ts files, split into value and type-only imports. An
+ * import through a feature's face (`src/<feature>/index.ts`) counts the files that define the names
+ * it takes, not everything the face offers: a reader follows a name to where it is written.
+ */
 function importsOf(file: string): { values: string[]; types: string[] } {
-  const { values, types } = relativeImports(file, readFileSync(path.join(root, file), 'utf8'));
-  const resolved = (specs: string[]) => specs.map((s) => resolve(file, s)).filter((f): f is string => f !== undefined);
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const { values, types } = relativeImports(file, text);
+  const resolved = (specs: string[]) =>
+    specs.flatMap((s) => {
+      const target = resolve(file, s);
+      if (target === undefined) return [];
+      return isFace(target) ? faceTargets(target, namesImported(file, text, s)) : [target];
+    });
   return { values: resolved(values), types: resolved(types) };
+}
+
+/** The names `file` takes from `specifier` (undefined: all of them, as with `import * as`). */
+function namesImported(file: string, text: string, specifier: string): string[] | undefined {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const names: string[] = [];
+  for (const st of source.statements) {
+    const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier;
+    if (!spec || !ts.isStringLiteral(spec) || spec.text !== specifier) continue;
+    if (ts.isImportDeclaration(st)) {
+      const bindings = st.importClause?.namedBindings;
+      if (!bindings || !ts.isNamedImports(bindings)) return undefined;
+      names.push(...bindings.elements.map((e) => (e.propertyName ?? e.name).text));
+    } else {
+      if (!st.exportClause || !ts.isNamedExports(st.exportClause)) return undefined;
+      names.push(...st.exportClause.elements.map((e) => (e.propertyName ?? e.name).text));
+    }
+  }
+  return names;
+}
+
+/** The files a face's names come from (all its files when `names` is undefined), the face included. */
+function faceTargets(face: string, names: string[] | undefined): string[] {
+  const source = ts.createSourceFile(face, readFileSync(path.join(root, face), 'utf8'), ts.ScriptTarget.Latest, true);
+  const out = new Set<string>([face]);
+  for (const st of source.statements) {
+    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const target = resolve(face, st.moduleSpecifier.text);
+    if (!target) continue;
+    const exported = st.exportClause && ts.isNamedExports(st.exportClause) ? st.exportClause.elements.map((e) => e.name.text) : undefined;
+    if (names === undefined || exported === undefined || exported.some((n) => names.includes(n))) out.add(target);
+  }
+  return [...out];
 }
 
 function resolve(from: string, spec: string): string | undefined {
@@ -116,13 +160,34 @@ function figures() {
     .flatMap(functionsOf)
     .sort((a, b) => b.lines - a.lines)
     .slice(0, 10);
+  const structure = structureFigures();
   const cliEntry = files.find((f) => /\bprocess\.argv\b/.test(readFileSync(path.join(root, f), 'utf8')) && /(^|\/)(main|cli)\.ts$/.test(f));
   return {
     product: { files: files.length, lines: files.reduce((n, f) => n + lineCount(f), 0) },
     folders: Object.fromEntries([...byFolder.entries()].sort(([a], [b]) => a.localeCompare(b))),
     emailPath: { workflowFile, workflowCode: summarise(path1), everythingImported: summarise(path2), workflowFiles: path1 },
     longestFunctions: longest,
+    structure,
     cliEntry: cliEntry ? { file: cliEntry, lines: lineCount(cliEntry) } : undefined,
+  };
+}
+
+/** The house rules' figures: cycles between folders, imports past a face, features reaching up. */
+function structureFigures() {
+  const edges = importEdges(productSources());
+  const inCycles = (runtimeOnly: boolean) => cycles(folderGraph(edges, { runtimeOnly })).map((c) => c.sort());
+  const features = featureFolders();
+  const past = pastTheFace(edges);
+  const up = reachingUp(edges);
+  return {
+    srcFolders: new Set(edges.filter((e) => e.from.startsWith('src/')).map((e) => e.from.split('/')[1])).size,
+    cyclesEveryEdge: inCycles(false),
+    cyclesRuntime: inCycles(true),
+    featuresWithFace: features.filter((f) => existsSync(path.join(root, 'src', f, 'index.ts'))).length,
+    features: features.length,
+    importsPastTheFace: past.length,
+    filesPastTheFace: new Set(past.map((e) => e.from)).size,
+    filesReachingUp: [...new Set(up.map((e) => e.from))].sort(),
   };
 }
 
@@ -144,6 +209,14 @@ function main(): void {
   console.log(
     `  everything imported (types included): ${p.everythingImported.files} files, ${p.everythingImported.lines} lines in ${p.everythingImported.folders} folders`,
   );
+  const st = f.structure;
+  const folderCount = (list: string[][]) => list.reduce((n, c) => n + c.length, 0);
+  console.log('\nthe house rules (scripts/feature-graph.ts):');
+  console.log(`  folders in import cycles, every kind of edge: ${folderCount(st.cyclesEveryEdge)}${st.cyclesEveryEdge.map((c) => ` [${c.join(' ')}]`).join('')}`);
+  console.log(`  folders in import cycles, imports that run:   ${folderCount(st.cyclesRuntime)}${st.cyclesRuntime.map((c) => ` [${c.join(' ')}]`).join('')}`);
+  console.log(`  features with a face (index.ts): ${st.featuresWithFace} of ${st.features}`);
+  console.log(`  imports into another feature's insides (past its face): ${st.importsPastTheFace} in ${st.filesPastTheFace} files`);
+  console.log(`  files under src/ importing activities/, workers/ or workflows/: ${st.filesReachingUp.length}`);
   console.log('\nlongest product functions:');
   for (const fn of f.longestFunctions) console.log(`  ${String(fn.lines).padStart(4)} lines  ${fn.name} (${fn.file})`);
   if (f.cliEntry) console.log(`\nCLI entry: ${f.cliEntry.file}, ${f.cliEntry.lines} lines`);
