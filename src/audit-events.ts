@@ -1,13 +1,12 @@
 /**
- * Every audit event type (`audit_log.event_type`), the union of what each feature declares in its
- * contract module (`src/<feature>/<feature>.contract.ts`) and what platform/ declares for the
- * shared parts. Operators filter on these words; migrations and tests name them: they never change.
+ * Every audit event type (`audit_log.event_type`) at run time: the union of what each feature
+ * declares in its contract module (`src/<feature>/<feature>.contract.ts`) and what platform/
+ * declares for the shared parts. Operators filter on these words; migrations and tests name them:
+ * they never change. The type of one is `AuditEventType` (src/platform/audit-event-types.ts), to
+ * which each contract adds its group; the check below keeps the two the same.
  *
- * Why here: the union must import every feature, and platform/ imports none. This module sits
- * beside src/config.ts, outside the features, like the configuration that reads every feature's
- * section. The audit log's port (src/platform/store.port.ts) names `AuditEventType` as a type
- * only, as platform/ names the `Config` type: the import vanishes in the build, so nothing of a
- * feature runs in platform/, and a misspelt event type is a type error wherever an audit row is written.
+ * Why here: the union must import every feature, and no feature imports this file: like
+ * src/config.ts, it sits outside the features and only the processes and tests read it.
  */
 import { ATTACHMENT_EVENTS } from './attachments/attachments.contract';
 import { AUTONOMY_EVENTS } from './autonomy/autonomy.contract';
@@ -23,6 +22,9 @@ import { REPLAY_AUDIT_EVENTS } from './replay/replay.contract';
 import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox/review-inbox.contract';
 import { RETRIEVAL_AUDIT_EVENTS } from './retrieval/retrieval.contract';
 import { TRIAGE_AUDIT_EVENTS } from './triage/triage.contract';
+import type { AuditEventType } from './platform/audit-event-types';
+
+export type { AuditEventType };
 
 /** Each group of audit events, by who declares it. */
 export const AUDIT_EVENT_GROUPS = Object.freeze({
@@ -44,7 +46,11 @@ export const AUDIT_EVENT_GROUPS = Object.freeze({
 type Groups = typeof AUDIT_EVENT_GROUPS;
 type ValuesOf<T> = T[keyof T];
 
-export type AuditEventType = { [G in keyof Groups]: ValuesOf<Groups[G]> }[keyof Groups];
+type EveryGroup = { [G in keyof Groups]: ValuesOf<Groups[G]> }[keyof Groups];
+/** The groups listed here and those the contracts add to the type are the same (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const groupsMatch: Same<EveryGroup, AuditEventType> = true;
+void groupsMatch;
 
 /** Every audit event type, once. */
 export const AUDIT_EVENT_TYPES: ReadonlySet<AuditEventType> = Object.freeze(

@@ -5,38 +5,24 @@
  */
 import { ConfigError } from './platform/errors';
 import type { Env } from './platform/env-values';
-import { readPlatformConfig, type PlatformConfig } from './platform/platform.config';
-import { readMailboxesConfig, type MailboxesConfig } from './mailboxes/mailboxes.config';
-import { readPriorityRules, readSpamdSettings, readTriageSettings, type TriageConfig } from './triage/triage.config';
-import { readEmailConfig, type EmailConfig } from './email/email.config';
-import { readCasesConfig, type CasesConfig } from './cases/cases.config';
-import { readDraftingConfig, type DraftingConfig } from './drafting/drafting.config';
-import { readRetrievalConfig, type RetrievalConfig } from './retrieval/retrieval.config';
-import { readReviewInboxConfig, type ReviewInboxConfig } from './review-inbox/review-inbox.config';
-import { readPrivacyConfig, type PrivacyConfig } from './privacy/privacy.config';
-import { readAttachmentsConfig, type AttachmentsConfig } from './attachments/attachments.config';
-import { readAutonomyConfig, type AutonomyConfig } from './autonomy/autonomy.config';
-import { readOperationsConfig, type OperationsConfig } from './operations/operations.config';
-import { readReplayConfig, type ReplayConfig } from './replay/replay.config';
-import { categoryReferenceProblems, readCategoriesConfig, type CategoriesConfig } from './drafting/categories.config';
+import type { Config } from './platform/config';
+import { readPlatformConfig } from './platform/platform.config';
+import { readMailboxesConfig } from './mailboxes/mailboxes.config';
+import { readPriorityRules, readSpamdSettings, readTriageSettings } from './triage/triage.config';
+import { readEmailConfig } from './email/email.config';
+import { readCasesConfig } from './cases/cases.config';
+import { readDraftingConfig } from './drafting/drafting.config';
+import { readRetrievalConfig } from './retrieval/retrieval.config';
+import { readReviewInboxConfig } from './review-inbox/review-inbox.config';
+import { readPrivacyConfig } from './privacy/privacy.config';
+import { readAttachmentsConfig } from './attachments/attachments.config';
+import { readAutonomyConfig } from './autonomy/autonomy.config';
+import { readOperationsConfig } from './operations/operations.config';
+import { readReplayConfig } from './replay/replay.config';
+import { categoryReferenceProblems, readCategoriesConfig } from './drafting/categories.config';
 
-/** One validated configuration: the composition of every feature's section. */
-export interface Config
-  extends
-    PlatformConfig,
-    MailboxesConfig,
-    TriageConfig,
-    EmailConfig,
-    CasesConfig,
-    DraftingConfig,
-    CategoriesConfig,
-    RetrievalConfig,
-    ReviewInboxConfig,
-    PrivacyConfig,
-    AttachmentsConfig,
-    AutonomyConfig,
-    OperationsConfig,
-    ReplayConfig {}
+/** One validated configuration: platform's section with every feature's (src/platform/config.ts). */
+export type { Config };
 
 export { registryDefaults } from './mailboxes/mailboxes.config';
 export {
@@ -45,7 +31,7 @@ export {
   type EmbedderMode,
   type EmbeddingInputType,
   type EmbedderSettings,
-} from './drafting/drafting.config';
+} from './retrieval/embedder-settings';
 
 /**
  * Reads and validates the environment; throws one ConfigError listing every problem.

@@ -8,3 +8,10 @@ export const IMPORT_AUDIT_EVENTS = {
   failed: 'import_failed',
 } as const;
 export type ImportAuditEvent = (typeof IMPORT_AUDIT_EVENTS)[keyof typeof IMPORT_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    archiveImport: (typeof IMPORT_AUDIT_EVENTS)[keyof typeof IMPORT_AUDIT_EVENTS];
+  }
+}

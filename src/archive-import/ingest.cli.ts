@@ -1,7 +1,7 @@
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import { createTemporalStarter, starterLimits } from '../email/workflow-starter.temporal';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { chooseMailbox } from '../mailboxes/mailbox-choice';
 import { planArchive, readArchive } from './archive-sources';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';

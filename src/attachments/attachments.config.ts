@@ -21,3 +21,9 @@ export function readAttachmentsConfig(env: Env, problems: string[]): Attachments
     },
   };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends AttachmentsConfig {}
+}

@@ -8,3 +8,10 @@ export const ATTACHMENT_EVENTS = {
   notStored: 'attachment_not_stored',
 } as const;
 export type AttachmentEvent = (typeof ATTACHMENT_EVENTS)[keyof typeof ATTACHMENT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    attachments: (typeof ATTACHMENT_EVENTS)[keyof typeof ATTACHMENT_EVENTS];
+  }
+}

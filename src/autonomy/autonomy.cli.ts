@@ -7,7 +7,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from './autonomy-store.mariadb';
 import { stopAutomaticSend } from './autonomy.activities';
 import { readAutonomyStatus, switchAutonomy, type AutonomyStatus } from './autonomy-status';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 

@@ -33,3 +33,9 @@ export function readAutonomyPolicy(file: string | undefined, knownMailboxes: rea
   }
   return parseAutonomyPolicy(text, `AUTONOMY_FILE ${file}`, knownMailboxes);
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends AutonomyConfig {}
+}

@@ -35,3 +35,10 @@ export const NEVER_AUTOMATIC_REASONS = {
   unsupportedClaims: 'unsupported_claims',
 } as const;
 export type NeverAutomaticReason = (typeof NEVER_AUTOMATIC_REASONS)[keyof typeof NEVER_AUTOMATIC_REASONS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    autonomy: (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];
+  }
+}

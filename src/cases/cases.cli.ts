@@ -5,7 +5,7 @@ import { createMariaDbCaseStore } from './case-store.mariadb';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { createTemporalCaseSignals } from './case-signals.temporal';
 import { createTemporalDecisions } from '../email/decisions.temporal';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CASE_STATUSES, NEEDS_PERSON_STATUSES, type CaseStatus } from '../platform/domain';
 import type { CaseReplyResult } from './case-replies.port';
 import type { CaseRow } from './cases.port';

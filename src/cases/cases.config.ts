@@ -28,3 +28,9 @@ export function readCasesConfig(env: Env, problems: string[], mailboxIds: readon
   }
   return config;
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends CasesConfig {}
+}

@@ -52,3 +52,10 @@ export const CASE_AUDIT_EVENTS = {
   ...CASE_DEADLINE_EVENTS,
 } as const;
 export type CaseAuditEvent = (typeof CASE_AUDIT_EVENTS)[keyof typeof CASE_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    cases: (typeof CASE_AUDIT_EVENTS)[keyof typeof CASE_AUDIT_EVENTS];
+  }
+}

@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { text, type CliCommand } from '../platform/cli-command';
 import { pullBack, PullBackRefused } from '../email/pull-back';

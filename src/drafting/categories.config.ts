@@ -33,3 +33,9 @@ export function categoryReferenceProblems(
     ...(refs.autonomy ?? []).map((m) => ({ where: `AUTONOMY_FILE mailbox "${m.mailboxId}"`, names: m.categories })),
   ]);
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends CategoriesConfig {}
+}

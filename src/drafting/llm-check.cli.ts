@@ -3,7 +3,7 @@
  * asks (structured output with `json_schema`), JSON mode as a hint, and the context window where the
  * server reports one; one verdict per question with its fix; exit 1 when drafts cannot use it.
  */
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CliError } from '../platform/cli-context';
 import { JSON_OPTION, onlySubcommand, type CliCommand } from '../platform/cli-command';
 import { llmCheck, renderLlmCheck, type LlmCheck } from './llm-check';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { createTemporalDecisions } from './decisions.temporal';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { DECISIONS, WAITING_KINDS, type DecisionName } from '../platform/contract';
 import { errorMessage } from '../platform/errors';
 import type { DecisionInput, DecisionResult, EmailWorkflowState } from './email.workflow';

@@ -3,7 +3,7 @@ import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
 import type { EmailRecord } from '../platform/store.port';
 import type { ActivityDeps } from '../../activities/activity-deps';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
-import type { AuditEventType } from '../audit-events';
+import type { AuditEventType } from '../platform/audit-event-types';
 
 const HOUR_SECONDS = 3600;
 

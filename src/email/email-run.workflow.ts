@@ -36,7 +36,7 @@ import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.work
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { createVisibility } from './visibility.workflow';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
-import type { AuditEventType } from '../audit-events';
+import type { AuditEventType } from '../platform/audit-event-types';
 
 type Acts = ReturnType<typeof proxyActivities<Activities>>;
 

@@ -19,3 +19,9 @@ export function readEmailConfig(env: Env, problems: string[]): EmailConfig {
     replyLimitPerHour: v.intInRange('REPLY_LIMIT_PER_HOUR', DEFAULT_REPLY_LIMIT_PER_HOUR, 0, 10_000),
   };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends EmailConfig {}
+}

@@ -53,3 +53,10 @@ export const EMAIL_AUDIT_EVENTS = {
   reindexFailed: 'reindex_failed',
 } as const;
 export type EmailAuditEvent = (typeof EMAIL_AUDIT_EVENTS)[keyof typeof EMAIL_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    email: (typeof EMAIL_AUDIT_EVENTS)[keyof typeof EMAIL_AUDIT_EVENTS];
+  }
+}

@@ -8,7 +8,7 @@ import { caseAfterStatus } from '../cases/case.activities';
 import { correlationId } from '../platform/activity-context';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import { PLATFORM_AUDIT_EVENTS } from '../platform/contract';
-import type { AuditEventType } from '../audit-events';
+import type { AuditEventType } from '../platform/audit-event-types';
 
 /** What MariaDB knows after the workflow recorded a status. */
 export interface StatusRecord {

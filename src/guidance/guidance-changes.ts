@@ -2,7 +2,7 @@
  * Saving a new version of a scope's guidance, as the CLI and the review inbox do it: checked,
  * stored (never over an older version) and audited with who wrote it and the version.
  */
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { AuditLog } from '../platform/store.port';
 import { GUIDANCE_AUDIT_EVENTS, GUIDANCE_MAX_CHARS } from './guidance.contract';
 import type { GuidanceStore, GuidanceVersion } from './guidance.port';

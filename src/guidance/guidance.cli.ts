@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 import type { Pool } from '../platform/pool.mariadb';

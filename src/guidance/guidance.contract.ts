@@ -20,3 +20,10 @@ export const GUIDANCE_MAX_CHARS = 2_000;
 
 /** What a draft written under no guidance shows in the quality figures' guidance column. */
 export const NO_GUIDANCE = 'none';
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    guidance: (typeof GUIDANCE_AUDIT_EVENTS)[keyof typeof GUIDANCE_AUDIT_EVENTS];
+  }
+}

@@ -1,6 +1,6 @@
 import { authorizeDevice, type DevicePrompt } from './oauth-device-flow';
 import { writeSecretFileAtomically } from '../platform/secret-file';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { EmailRagError } from '../platform/errors';
 import { resolveSecret } from './mailbox-registry';
 import { CliError } from '../platform/cli-context';

@@ -177,3 +177,9 @@ export function registryDefaults(config: Pick<MailboxesConfig, 'imap' | 'smtp'>)
     language: 'de',
   };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends MailboxesConfig {}
+}

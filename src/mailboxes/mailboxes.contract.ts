@@ -10,3 +10,10 @@ export const MAILBOX_AUDIT_EVENTS = {
   watcherReconnected: 'watcher_reconnected',
 } as const;
 export type MailboxAuditEvent = (typeof MAILBOX_AUDIT_EVENTS)[keyof typeof MAILBOX_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    mailboxes: (typeof MAILBOX_AUDIT_EVENTS)[keyof typeof MAILBOX_AUDIT_EVENTS];
+  }
+}

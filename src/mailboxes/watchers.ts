@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { WORKFLOW_TYPES } from '../platform/contract';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { watchWorkflowId } from './schedule-ids';
 
 export type WatcherAction = 'started' | 'running' | 'stopped';

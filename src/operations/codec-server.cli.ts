@@ -1,6 +1,6 @@
 import { createCodecServer } from './codec-server.http';
 import { createEncryptionCodec } from '../platform/encryption-codec';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { CliError } from '../platform/cli-context';
 import type { CliCommand } from '../platform/cli-command';

@@ -5,7 +5,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from './dead-letters.mariadb';
 import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
 import { inDoubtAdvice } from '../email/send-claim';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../platform/domain';
 import { redraft, resend } from '../email/approval.cli';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';

@@ -6,7 +6,7 @@
  * tested without servers.
  */
 import type { Payload } from '@temporalio/common';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { SEARCH_ATTRIBUTES } from '../platform/contract';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import { errorMessage } from '../platform/errors';

@@ -2,7 +2,7 @@
  * `email-rag doctor`'s parts for the services mail flows through: each enabled mailbox, the
  * embedder, the LLM, the knowledge folder and the review inbox's sign-in.
  */
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { EmbedderCheck } from '../retrieval/embedder.cli';
 import type { ProbeStep } from '../mailboxes/mailbox-probe.imap';
 import { errorMessage } from '../platform/errors';

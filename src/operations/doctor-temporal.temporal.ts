@@ -1,7 +1,7 @@
 /** `email-rag doctor`'s questions to Temporal: the namespace, its search attributes, the schedules. */
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { connectTemporal } from '../platform/cli-context';
 import { scheduleMatches, wantedSchedules } from './schedules';
 import type { DoctorScheduleState, DoctorTemporal } from './doctor.port';

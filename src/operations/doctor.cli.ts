@@ -3,7 +3,7 @@
  * prints one verdict per part, with the fix of each part that is not ok. Wires the checks
  * (doctor-checks.ts) to the adapters; the connections it opens are closed when it ends.
  */
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 import { mailboxesCheck } from '../mailboxes/mailboxes.cli';

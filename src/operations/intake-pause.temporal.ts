@@ -5,7 +5,7 @@
  * enters the pipeline, while emails already in it (drafts, decisions, sends) go on.
  */
 import { ScheduleNotFoundError, type Client, type ScheduleDescription } from '@temporalio/client';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { WORKFLOW_TYPES } from '../platform/contract';
 import { installWatchers } from '../mailboxes/watchers';
 import { wantedSchedules } from './schedules';

@@ -1,5 +1,5 @@
 import { readMetrics, type Metrics } from './operations.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 

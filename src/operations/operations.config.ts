@@ -113,3 +113,9 @@ function workerDeployment(v: EnvValues): WorkerSettings['deployment'] {
     if (value.length > 255 || /\s/.test(value)) problems.push(`${variable} must be at most 255 characters without spaces, got "${value}"`);
   return problems.length === before ? { name, buildId } : undefined;
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends OperationsConfig {}
+}

@@ -37,3 +37,10 @@ export const DOCTOR_CHECKS = {
   inboxSignIn: 'inbox sign-in',
 } as const;
 export type DoctorCheckName = (typeof DOCTOR_CHECKS)[keyof typeof DOCTOR_CHECKS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    operations: (typeof OPERATIONS_AUDIT_EVENTS)[keyof typeof OPERATIONS_AUDIT_EVENTS];
+  }
+}

@@ -6,7 +6,7 @@ import {
   type Client,
   type ScheduleDescription,
 } from '@temporalio/client';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { isDeepStrictEqual } from 'node:util';
 import type { MailboxEntry } from '../mailboxes/mailbox-registry';
 import { CliError } from '../platform/cli-context';

@@ -4,7 +4,7 @@ import { countEmailsByMailbox } from '../mailboxes/mailbox-counts.mariadb';
 import { createMariaDbMailboxHealth } from '../mailboxes/mailbox-health.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SEND_STATUS, SEND_STATUSES } from '../platform/domain';
 import type { PollHealth } from '../mailboxes/mailbox-health.port';
 import { connectDatabase } from '../platform/cli-context';

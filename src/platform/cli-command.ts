@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { errorMessage } from './errors';
 import { CliError, connectTemporal } from './cli-context';
 

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { connectTemporalClient } from './temporal-connection';
 import { checkDatabaseLimits } from './limits.mariadb';
 import { createPool, type Pool } from './pool.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { errorMessage } from './errors';
 
 /** A failure the CLI reports as one line with a hint, never as a stack trace. */

@@ -1,4 +1,4 @@
-import type { AuditEventType } from '../audit-events';
+import type { AuditEventType } from './audit-event-types';
 import type {
   DraftOutcome,
   DraftStatus,
@@ -139,7 +139,7 @@ export interface MessageStore {
 export interface AuditEntry {
   emailId: string | null;
   correlationId: string;
-  /** One of the declared audit event types (src/audit-events.ts): a misspelt one does not compile. */
+  /** One of the declared audit event types (src/platform/audit-event-types.ts): a misspelt one does not compile. */
   eventType: AuditEventType;
   errorClass?: ErrorClass | null;
   message: string;

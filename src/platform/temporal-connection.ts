@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { createEncryptionCodec } from './encryption-codec';
 
 /**

@@ -1,5 +1,5 @@
 import { createMariaDbAccessLog } from './access-log.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { parseWindow } from '../operations/draft-quality';
 import type { AccessRow } from './access-log.port';
 import { CliError, connectDatabase } from '../platform/cli-context';

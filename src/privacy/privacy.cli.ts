@@ -14,7 +14,7 @@ import { createQdrantIndex } from '../retrieval/vector-index.qdrant';
 import { createTemporalEraser } from './workflow-eraser.temporal';
 import { createZipArchive } from './zip-archive';
 import { createRetentionActivities, type PurgeResult } from './retention.activities';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { ACCESS_ACTIONS } from '../platform/contract';
 import { PRIVACY_EVENTS } from './privacy.contract';
 import { createCompositeIndex } from '../retrieval/composite-index';

@@ -53,3 +53,9 @@ export function readRetention(env: Env, problems: string[]): RetentionSettings {
   }
   return out;
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends PrivacyConfig {}
+}

@@ -6,3 +6,10 @@ export const PRIVACY_EVENTS = {
   purged: 'retention_purged',
 } as const;
 export type PrivacyEvent = (typeof PRIVACY_EVENTS)[keyof typeof PRIVACY_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    privacy: (typeof PRIVACY_EVENTS)[keyof typeof PRIVACY_EVENTS];
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { policyLabel } from '../autonomy/autonomy-policy';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { chooseMailbox } from '../mailboxes/mailbox-choice';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliArgs, type CliCommand, type CliContext } from '../platform/cli-command';

@@ -30,3 +30,9 @@ export function readReplayConfig(env: Env, problems: string[]): ReplayConfig {
     },
   };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends ReplayConfig {}
+}

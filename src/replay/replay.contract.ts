@@ -57,3 +57,10 @@ export const REPLAY_AUDIT_EVENTS = {
   started: 'replay_started',
   deleted: 'replay_deleted',
 } as const;
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    replay: (typeof REPLAY_AUDIT_EVENTS)[keyof typeof REPLAY_AUDIT_EVENTS];
+  }
+}

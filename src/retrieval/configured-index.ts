@@ -3,7 +3,7 @@
  * index or search outside it.
  */
 import { correlationId } from '../platform/activity-context';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { errorMessage } from '../platform/errors';
 import type { Pool } from '../platform/pool.mariadb';
 import type { AuditLog, MessageStore } from '../platform/store.port';

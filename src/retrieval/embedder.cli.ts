@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { errorMessage } from '../platform/errors';
 import { buildEmbedder } from './embedder';
 import { CliError } from '../platform/cli-context';

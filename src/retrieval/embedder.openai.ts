@@ -2,7 +2,7 @@ import { FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
-import type { EmbeddingInputType } from '../config';
+import type { EmbeddingInputType } from './embedder-settings';
 import type { Embedder, EmbeddingKind } from './embedder.port';
 
 export interface OpenAiEmbedderSettings {

@@ -1,6 +1,6 @@
 import { commandWords, defaultEmbedderCommand, startLocalEmbedder, type LocalEmbedderService } from './embedder.local';
 import { createOpenAiEmbedder } from './embedder.openai';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import type { Embedder } from './embedder.port';
 

@@ -1,6 +1,6 @@
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { errorMessage } from '../platform/errors';
 import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from './configured-index';
 import { buildEmbedder } from './embedder';

@@ -69,3 +69,9 @@ export function readRetrievalConfig(env: Env, problems: string[], vectors: boole
   }
   return config;
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends RetrievalConfig {}
+}

@@ -4,3 +4,10 @@ export const RETRIEVAL_AUDIT_EVENTS = {
   degraded: 'retrieval_degraded',
 } as const;
 export type RetrievalAuditEvent = (typeof RETRIEVAL_AUDIT_EVENTS)[keyof typeof RETRIEVAL_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    retrieval: (typeof RETRIEVAL_AUDIT_EVENTS)[keyof typeof RETRIEVAL_AUDIT_EVENTS];
+  }
+}

@@ -25,7 +25,7 @@ import { createOidcSignIn, type OidcSignIn } from './oidc-sign-in';
 import { registerOidcRoutes } from './oidc.routes';
 import type { Pool } from '../platform/pool.mariadb';
 import type { TemporalDecisions } from '../email/decisions.temporal';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { CaseReplies } from '../cases/case-replies.port';
 import type { Embedder } from '../retrieval/embedder.port';
 import type { CaseClaims } from '../cases/case-claims.port';

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { createMariaDbInboxUsers, INBOX_ROLES, type InboxRole } from './inbox-users.mariadb';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { hashPassword } from './password.bcrypt';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbLoginThrottle } from './login-throttle.mariadb';

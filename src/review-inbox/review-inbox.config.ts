@@ -150,3 +150,9 @@ export function readInboxOidcConfig(env: Env, problems: string[]): InboxOidcConf
     roleMap,
   };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends ReviewInboxConfig {}
+}

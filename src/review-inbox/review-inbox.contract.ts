@@ -5,3 +5,10 @@ export const REVIEW_INBOX_AUDIT_EVENTS = {
   /** The open inbox sessions of a person were ended (disabled, new password or role, sign-out everywhere). */
   sessionsEnded: 'inbox_sessions_ended',
 } as const;
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    reviewInbox: (typeof REVIEW_INBOX_AUDIT_EVENTS)[keyof typeof REVIEW_INBOX_AUDIT_EVENTS];
+  }
+}

@@ -11,7 +11,7 @@ import { createMariaDbAttachmentStore } from '../attachments/attachment-store.ma
 import { createTemporalDecisions } from '../email/decisions.temporal';
 import { dlqRequeue } from '../operations/dead-letters.cli';
 import { connectDatabase, connectTemporal } from '../platform/cli-context';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import { buildEmbedder } from '../retrieval/embedder';
 import { buildInboxApp } from './app';
 import { pullBack } from '../email/pull-back';

@@ -67,3 +67,9 @@ export function readTriageSettings(env: Env, problems: string[], from: string, m
   };
   return { ownAddresses: [...new Set(ours)], allow: allow.rules, spamFilter };
 }
+
+// This feature's section of the whole configuration (src/platform/config.ts).
+declare module '../platform/config' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the whole configuration
+  interface Config extends TriageConfig {}
+}

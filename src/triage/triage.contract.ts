@@ -16,3 +16,10 @@ export const TRIAGE_AUDIT_EVENTS = {
   spamFilterUnavailable: 'spam_filter_unavailable',
 } as const;
 export type TriageAuditEvent = (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];
+
+// This feature's audit event types join the one type every audit row is checked against.
+declare module '../platform/audit-event-types' {
+  interface AuditEventGroups {
+    triage: (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];
+  }
+}

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { LOCAL_EMBEDDING_MODEL } from '../../src/drafting/drafting.config';
+import { LOCAL_EMBEDDING_MODEL } from '../../src/retrieval/embedder-settings';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
