@@ -1,5 +1,6 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
 import { createMariaDbOperatingFigures } from '../src/operations/operating-figures.mariadb';
+import { createMariaDbSignInRefusals } from '../src/review-inbox/login-refusals.mariadb';
 import { createPool } from '../src/platform/pool.mariadb';
 import { createMariaDbCaseFigures } from '../src/cases/case-figures.mariadb';
 import type { CaseFigures } from '../src/cases/case-figures.port';
@@ -302,7 +303,7 @@ export function startBusinessMetricsSampler(
 export function startBusinessMetrics(config: Config, meter: MetricMeter): { stop(): Promise<void> } {
   const pool = createPool(config.databaseUrl, 1);
   const sampler = startBusinessMetricsSampler(
-    createMariaDbOperatingFigures(pool),
+    createMariaDbOperatingFigures(pool, createMariaDbSignInRefusals(pool)),
     meter,
     (config.metrics?.sampleIntervalSeconds ?? 15) * 1000,
     {

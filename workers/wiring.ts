@@ -6,6 +6,7 @@ import { createOAuthTokenProvider } from '../src/mailboxes/oauth-token-provider'
 import { createMariaDbMailboxHealth } from '../src/mailboxes/mailbox-health.mariadb';
 import { createMariaDbAuditLog } from '../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../src/autonomy/autonomy-store.mariadb';
+import { createMariaDbReplayEvidence } from '../src/replay/replay-evidence.mariadb';
 import { createTemporalAutoApprover } from '../src/autonomy/auto-approver.temporal';
 import { createMariaDbBounceLedger } from '../src/email/bounce-ledger.mariadb';
 import { createMariaDbDraftStore } from '../src/email/draft-store.mariadb';
@@ -127,7 +128,7 @@ export function buildDependencies(
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
     caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes),
     autonomy: {
-      store: createMariaDbAutonomyStore(pool),
+      store: createMariaDbAutonomyStore(pool, createMariaDbReplayEvidence(pool)),
       approver: createTemporalAutoApprover(createTemporalDecisions(client)),
       policy: config.autonomy,
     },

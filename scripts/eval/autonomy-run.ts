@@ -18,6 +18,7 @@ import { parse as parseYaml } from 'yaml';
 import { createActivities } from '../../activities';
 import { createAutonomyActivities, type AutonomyVerdict } from '../../src/autonomy/autonomy.activities';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
+import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.mariadb';
 import { AUTONOMY_DEFAULTS, parseAutonomyPolicy } from '../../src/autonomy/autonomy-policy';
 import { loadConfig } from '../../src/config';
 import { STATUS } from '../../src/platform/domain';
@@ -126,7 +127,7 @@ export async function runAutonomySet(set: AutonomySet = loadAutonomySet()): Prom
   try {
     await seedRecords(db.pool, set);
     await deps.activities.knowledge?.sync();
-    const store = createMariaDbAutonomyStore(db.pool);
+    const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
     await store.setSwitch(true, 'autonomy-run');
     // Every category of the set is listed; the bars are the defaults.
     const policy = parseAutonomyPolicy(

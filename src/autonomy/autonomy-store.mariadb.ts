@@ -7,8 +7,7 @@ import { DRAFT_OUTCOME, DRAFT_STATUS } from '../platform/domain';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { wilsonInterval } from '../platform/wilson-interval';
-import { REPLAY_OUTCOME, REPLAY_RESULT_STATE, REPLAY_RUN_STATUS } from '../replay/replay.contract';
-import type { ReplayEvidence, ReplayRunCheck } from './replay-evidence';
+import type { ReplayEvidence, ReplayEvidenceReader } from './replay-evidence';
 
 interface PendingRow {
   draft_id: string;
@@ -50,62 +49,11 @@ const toPending = (r: PendingRow): PendingAutoSend => ({
  */
 const BY_A_PERSON = `(o.decided_by IS NULL OR o.decided_by NOT LIKE '${AUTONOMY_ACTOR_LIKE}')`;
 
-/** Each named run as found in replay_runs (migration 033): only a finished run of this mailbox counts. */
-async function checkRuns(pool: Pool, mailboxId: string, runIds: readonly string[]): Promise<ReplayRunCheck[]> {
-  if (runIds.length === 0) return [];
-  const rows = await query<Array<{ id: string; mailbox_id: string; status: string }>>(
-    pool,
-    'reading the replay runs a policy names',
-    `SELECT id, mailbox_id, status FROM replay_runs WHERE id IN (${runIds.map(() => '?').join(', ')})`,
-    [...runIds],
-  );
-  const found = new Map(rows.map((r) => [r.id, r]));
-  return runIds.map((runId) => {
-    const r = found.get(runId);
-    const problem = !r
-      ? 'not_found'
-      : r.mailbox_id !== mailboxId
-        ? 'other_mailbox'
-        : r.status !== REPLAY_RUN_STATUS.finished
-          ? 'unfinished'
-          : null;
-    return { runId, problem };
-  });
-}
-
 /**
- * The measured pairs of the usable runs in one category: a customer mail replayed in two named
- * runs counts once (the run named first), and the newest `limit` pairs (by the customer mail's
- * date) are counted. Failed pairs have no would-be outcome and count nothing.
+ * `replayEvidence` reads what named replay runs add to a record (the replay feature's
+ * `createMariaDbReplayEvidence`); without it a policy that names runs cannot be judged and says so.
  */
-async function replayCounts(
-  pool: Pool,
-  runIds: readonly string[],
-  category: string,
-  limit: number,
-): Promise<{ available: number; reviewed: number; unchanged: number }> {
-  if (runIds.length === 0) return { available: 0, reviewed: 0, unchanged: 0 };
-  const marks = runIds.map(() => '?').join(', ');
-  const rows = await query<Array<{ available: number | bigint; reviewed: number | null; unchanged: number | null }>>(
-    pool,
-    'reading a category record from replay results',
-    `SELECT COUNT(*) AS available, SUM(t.n <= ?) AS reviewed, SUM(t.n <= ? AND t.outcome = '${REPLAY_OUTCOME.unchanged}') AS unchanged FROM (
-       SELECT d.outcome, ROW_NUMBER() OVER (ORDER BY d.customer_at DESC, d.pair_id DESC) AS n FROM (
-         SELECT r.pair_id, r.outcome, p.customer_at,
-                ROW_NUMBER() OVER (PARTITION BY r.pair_id ORDER BY FIELD(r.run_id, ${marks})) AS k
-           FROM replay_results r JOIN replay_pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
-          WHERE r.run_id IN (${marks}) AND r.state = '${REPLAY_RESULT_STATE.measured}' AND r.category = ?) d
-        WHERE d.k = 1) t`,
-    [limit, limit, ...runIds, ...runIds, category],
-  );
-  return {
-    available: Number(rows[0]?.available ?? 0),
-    reviewed: Number(rows[0]?.reviewed ?? 0),
-    unchanged: Number(rows[0]?.unchanged ?? 0),
-  };
-}
-
-export function createMariaDbAutonomyStore(pool: Pool): AutonomyStore {
+export function createMariaDbAutonomyStore(pool: Pool, replayEvidence?: ReplayEvidenceReader): AutonomyStore {
   const switchState = async (): Promise<AutonomySwitch> => {
     const rows = await query<Array<{ state: string; changed_by: string | null; changed_at: Date | null }>>(
       pool,
@@ -147,10 +95,8 @@ export function createMariaDbAutonomyStore(pool: Pool): AutonomyStore {
       return { reviewed: Number(rows[0]?.reviewed ?? 0), unchanged: Number(rows[0]?.unchanged ?? 0) };
     },
     async replayRecord(mailboxId, category, runIds, limit): Promise<ReplayEvidence> {
-      const runs = await checkRuns(pool, mailboxId, runIds);
-      const usable = runs.filter((r) => r.problem === null).map((r) => r.runId);
-      const allowed = Math.max(0, Math.floor(limit));
-      return { runs, ...(await replayCounts(pool, usable, category, allowed)), allowed };
+      if (!replayEvidence) throw new Error('this autonomy store was made without the replay evidence reader: named replay runs cannot be read');
+      return replayEvidence.replayRecord(mailboxId, category, runIds, limit);
     },
     async noteStanding(st) {
       const figures = [st.qualified ? 1 : 0, st.reviewed, st.unchanged, st.lower];

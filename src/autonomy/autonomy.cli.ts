@@ -5,16 +5,21 @@
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from './autonomy-store.mariadb';
+import type { ReplayEvidenceReader } from './replay-evidence';
+import type { Pool } from '../platform/pool.mariadb';
 import { stopAutomaticSend } from './autonomy.activities';
 import { readAutonomyStatus, switchAutonomy, type AutonomyStatus } from './autonomy-status';
 import type { Config } from '../platform/config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
-export async function autonomyStatus(config: Config): Promise<AutonomyStatus> {
+/** Reads what named replay runs add to a record; the command line passes the replay's adapter. */
+export type ReplayEvidenceOf = (pool: Pool) => ReplayEvidenceReader;
+
+export async function autonomyStatus(config: Config, replayEvidence: ReplayEvidenceOf): Promise<AutonomyStatus> {
   const pool = await connectDatabase(config);
   try {
-    return await readAutonomyStatus(createMariaDbAutonomyStore(pool), config.autonomy);
+    return await readAutonomyStatus(createMariaDbAutonomyStore(pool, replayEvidence(pool)), config.autonomy);
   } finally {
     await pool.end();
   }
@@ -105,7 +110,8 @@ const autonomySwitchCommand = (on: boolean): CliCommand<string> => ({
   run: (ctx, { values }) => autonomySwitch(ctx.config(), on, text(values, 'by')),
 });
 
-export const autonomyCommands: CliCommand[] = [
+/** The `autonomy` commands; `replayEvidence` comes from the replay feature (src/cli/main.ts passes it). */
+export const autonomyCommands = (replayEvidence: ReplayEvidenceOf): CliCommand[] => [
   {
     name: 'autonomy status',
     usage: `autonomy status [--json]                earned autonomy: the switch, each mailbox category's record (reviewed,
@@ -113,7 +119,7 @@ export const autonomyCommands: CliCommand[] = [
                                         automatic sends`,
     options: JSON_OPTION,
     accepts: (rest) => rest.length === 0,
-    run: (ctx) => autonomyStatus(ctx.config()),
+    run: (ctx) => autonomyStatus(ctx.config(), replayEvidence),
     format: formatAutonomyStatus,
   } satisfies CliCommand<AutonomyStatus>,
   autonomySwitchCommand(false),

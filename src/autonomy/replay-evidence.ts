@@ -38,6 +38,12 @@ export interface ReplayEvidence {
   allowed: number;
 }
 
+/** Reads the replay part of a category's record (the replay feature's adapter implements it). */
+export interface ReplayEvidenceReader {
+  /** The named runs checked, and the measured pairs of the mailbox and category in the usable ones, the newest `limit`. */
+  replayRecord(mailboxId: string, category: string, runIds: readonly string[], limit: number): Promise<ReplayEvidence>;
+}
+
 /** How many replay pairs may count beside a live record of `liveReviewed` decisions. */
 export function replayAllowance(liveReviewed: number, counting: ReplayCounting): number {
   return Math.max(0, Math.floor(liveReviewed * counting.cap + 1e-9));

@@ -2,7 +2,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { ALWAYS_OPEN, type BusinessCalendar } from './business-hours';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { HOLIDAYS_MAX_BYTES, parseHolidays } from './holidays';
-import type { MailboxEntry } from '../mailboxes/mailbox-registry';
+import type { DeadlineSettings } from './case-deadline';
+
+/** What a calendar is read from: a mailbox's id and its deadline settings (a registry entry fits). */
+export interface CalendarSource {
+  id: string;
+  deadlines?: DeadlineSettings;
+}
 import type { BusinessCalendars } from './business-calendars.port';
 
 /** Reads one holidays file (src/business-time/holidays.ts); every problem as one ConfigError naming the file. */
@@ -26,7 +32,7 @@ export function readHolidaysFile(file: string): string[] {
  * never starts counting deadlines with a mistyped holiday. A changed file takes effect at the
  * next start.
  */
-export function loadBusinessCalendars(entries: MailboxEntry[], read: (file: string) => string[] = readHolidaysFile): BusinessCalendars {
+export function loadBusinessCalendars(entries: readonly CalendarSource[], read: (file: string) => string[] = readHolidaysFile): BusinessCalendars {
   const problems: string[] = [];
   const byId = new Map<string, BusinessCalendar>();
   const files = new Map<string, string[]>();

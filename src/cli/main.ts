@@ -4,7 +4,8 @@ import { runWorker } from '../../workers/main';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { CliError } from '../platform/cli-context';
 import { runCli, type CliCommand, type CliProgram } from '../platform/cli-command';
-import { answerCommand } from '../drafting/answer.cli';
+import { answerCommand } from '../email/answer.cli';
+import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import { casesCommands } from '../cases/cases.cli';
 import { autonomyCommands } from '../autonomy/autonomy.cli';
 import { guidanceCommands } from '../guidance/guidance.cli';
@@ -26,6 +27,7 @@ import { privacyCommands } from '../privacy/privacy.cli';
 import { cleanupCommand, pollCommand, scheduleCommands } from '../operations/schedules.cli';
 import { intakeCommands } from '../operations/intake.cli';
 import { replayCommands } from '../replay/replay.cli';
+import { createMariaDbReplayEvidence } from '../replay/replay-evidence.mariadb';
 
 const worker: CliCommand<void> = {
   name: 'worker',
@@ -57,7 +59,7 @@ commands:`,
     cleanupCommand,
     ...intakeCommands,
     ingestCommand,
-    ...knowledgeCommands,
+    ...knowledgeCommands(createMariaDbMessageStore),
     embedderCommand,
     ...llmCommands,
     doctorCommand,
@@ -70,7 +72,7 @@ commands:`,
     ...approvalCommands,
     answerCommand,
     ...casesCommands,
-    ...autonomyCommands,
+    ...autonomyCommands(createMariaDbReplayEvidence),
     ...guidanceCommands,
     ...inboxCommands,
     ...auditCommands,

@@ -3,7 +3,7 @@
  * one verdict per question (structured output, JSON mode, context window) with the fix of each
  * that is not ok. Pure: the probes (llm-probe.openai.ts, llm-server.http.ts) ask, this judges.
  */
-import { DOCTOR_VERDICTS, type DoctorVerdict } from '../operations/operations.contract';
+import { DOCTOR_VERDICTS, type DoctorVerdict } from '../platform/contract';
 
 /** `json_schema`: what every draft asks for. `json_object`: the older JSON mode, asked as a hint. */
 export type ProbeFormat = 'json_schema' | 'json_object';

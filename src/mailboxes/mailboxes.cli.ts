@@ -19,7 +19,7 @@ import { watcherLine, watcherStatus, type WatcherStatus } from './watcher-view';
 import type { WatcherRow } from './watcher-health.port';
 import type { PollHealth } from './mailbox-health.port';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
-import { pollScheduleId } from '../operations/schedules';
+import { pollScheduleId } from './schedule-ids';
 import { groupUsage, JSON_OPTION, type CliCommand } from '../platform/cli-command';
 import { mailboxesAuthorize } from './mailbox-authorize.cli';
 

@@ -1,6 +1,6 @@
 /** `email-rag doctor`'s table: one line per part, the fix beneath a part that is not ok, a closing count. */
 import { partName, type DoctorReport } from './doctor-report';
-import { DOCTOR_VERDICTS } from './operations.contract';
+import { DOCTOR_VERDICTS } from '../platform/contract';
 
 export function renderDoctorReport(report: DoctorReport): string {
   const names = report.parts.map(partName);

@@ -2,7 +2,8 @@
  * `email-rag doctor`'s verdicts: what one check finds, one part of the report, and how the parts
  * add up to the exit code. Pure: the runner and the renderer build on it.
  */
-import { DOCTOR_CHECKS, DOCTOR_VERDICTS, type DoctorCheckName, type DoctorVerdict } from './operations.contract';
+import { DOCTOR_CHECKS, type DoctorCheckName } from './operations.contract';
+import { DOCTOR_VERDICTS, type DoctorVerdict } from '../platform/contract';
 
 /** What one check found: a verdict, one line of what it saw and, when not ok, one line of what to do. */
 export interface DoctorFinding {

@@ -1,19 +1,16 @@
 import { FAILURE_TYPES, PLATFORM_AUDIT_EVENTS } from '../platform/contract';
-import { REVIEW_INBOX_AUDIT_EVENTS } from '../review-inbox/review-inbox.contract';
 import {
   EMAIL_STATUSES,
-  LOGIN_REFUSAL_REASONS,
   NEEDS_PERSON_STATUSES,
   PRIORITIES,
   QUEUE_STATUS,
   UNFINISHED_STATUSES,
-  type LoginRefusalReason,
   type Priority,
   type SendStatus,
 } from '../platform/domain';
 import { TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage/triage.contract';
 import { AUTONOMY_EVENTS } from '../autonomy/autonomy.contract';
-import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState } from './operating-figures.port';
+import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState, type SignInRefusals } from './operating-figures.port';
 import { outcomesBetween } from './draft-quality.mariadb';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
 
@@ -34,7 +31,11 @@ const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
  * Every query here is a range on an index (status, event type, creation time), so the worker can
  * run the set every few seconds on a large database.
  */
-export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures {
+/**
+ * `signIns` reads the review inbox's refused sign-ins (that feature's adapter); without it the
+ * events carry none.
+ */
+export function createMariaDbOperatingFigures(pool: Queryable, signIns?: SignInRefusals): OperatingFigures {
   return {
     async now(lagSeconds = 0): Promise<Date> {
       const [row] = await query<Array<{ t: Date }>>(
@@ -159,7 +160,7 @@ export function createMariaDbOperatingFigures(pool: Queryable): OperatingFigures
         stepRuntimes: runtimes.map((r) => ({ step: r.step, seconds: num(r.runtime_ms) / 1000 })),
         draftOutcomes: await outcomesBetween(pool, from, to),
         triageAlerts: await triageAlertsBetween(pool, from, to),
-        loginRefusals: await loginRefusalsBetween(pool, from, to),
+        ...(signIns ? { loginRefusals: await signIns.refusalsBetween(from, to) } : {}),
         autonomyDemotions: await autonomyDemotionsBetween(pool, from, to),
       };
     },
@@ -191,17 +192,3 @@ async function autonomyDemotionsBetween(pool: Queryable, from: Date, to: Date) {
   return rows.filter((r) => r.mailbox).map((r) => ({ mailbox: r.mailbox!, count: Number(r.n) }));
 }
 
-/** Refused review-inbox sign-ins (their audit rows) in the window, per reason. */
-async function loginRefusalsBetween(pool: Queryable, from: Date, to: Date) {
-  const rows = await query<Array<{ reason: string | null; n: number }>>(
-    pool,
-    'reading the refused sign-ins',
-    // A row over the burst limit stands for details.count refusals (one row per address and 10 s).
-    `SELECT JSON_VALUE(details, '$.reason') AS reason, SUM(COALESCE(JSON_VALUE(details, '$.count'), 1)) AS n FROM audit_log
-      WHERE event_type = ? AND created_at > ? AND created_at <= ? GROUP BY reason`,
-    [REVIEW_INBOX_AUDIT_EVENTS.loginRefused, from, to],
-  );
-  const known = new Set<string>(LOGIN_REFUSAL_REASONS);
-  // A reason the code does not know (an odd row) is not a label value of its own.
-  return rows.filter((r) => r.reason && known.has(r.reason)).map((r) => ({ reason: r.reason as LoginRefusalReason, count: Number(r.n) }));
-}

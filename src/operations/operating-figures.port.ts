@@ -81,3 +81,8 @@ export interface OperatingFigures {
   state(): Promise<OperatingState>;
   eventsBetween(from: Date, to: Date): Promise<OperatingEvents>;
 }
+
+/** Refused sign-ins of the review inbox per reason in a window (the review inbox's adapter). */
+export interface SignInRefusals {
+  refusalsBetween(from: Date, to: Date): Promise<Array<{ reason: LoginRefusalReason; count: number }>>;
+}

@@ -8,17 +8,6 @@ export const OPERATIONS_AUDIT_EVENTS = {
 export type OperationsAuditEvent = (typeof OPERATIONS_AUDIT_EVENTS)[keyof typeof OPERATIONS_AUDIT_EVENTS];
 
 /**
- * `email-rag doctor`: the verdict of each part (the JSON's `verdict`, and the exit code's source:
- * a `fail` exits 1, a `warn` only with `--strict`). Scripts and monitors match on these words.
- */
-export const DOCTOR_VERDICTS = {
-  ok: 'ok',
-  warn: 'warn',
-  fail: 'fail',
-} as const;
-export type DoctorVerdict = (typeof DOCTOR_VERDICTS)[keyof typeof DOCTOR_VERDICTS];
-
-/**
  * The parts `email-rag doctor` checks (the JSON's `check`); a mailbox part also names its mailbox
  * (`target`). In the order the table prints them.
  */

@@ -381,3 +381,15 @@ export const PLATFORM_AUDIT_EVENTS = {
   attemptLost: 'attempt_lost',
 } as const;
 export type PlatformAuditEvent = (typeof PLATFORM_AUDIT_EVENTS)[keyof typeof PLATFORM_AUDIT_EVENTS];
+
+/**
+ * Shared by every part a check looks at (the LLM check of drafting, the doctor of operations).
+ * `email-rag doctor`: the verdict of each part (the JSON's `verdict`, and the exit code's source:
+ * a `fail` exits 1, a `warn` only with `--strict`). Scripts and monitors match on these words.
+ */
+export const DOCTOR_VERDICTS = {
+  ok: 'ok',
+  warn: 'warn',
+  fail: 'fail',
+} as const;
+export type DoctorVerdict = (typeof DOCTOR_VERDICTS)[keyof typeof DOCTOR_VERDICTS];

@@ -1,6 +1,6 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import type { DraftContextItem } from './vector-index.port';
-import type { EmailRecord, MessageStore } from '../platform/store.port';
+import type { StoredEmail, StoredEmails } from './stored-emails.port';
 import type { IsolationKey } from '../mailboxes/mailbox-scope';
 import type { ThreadGraph } from './thread-graph.port';
 import type { Embedder } from './embedder.port';
@@ -29,14 +29,14 @@ export interface CompositeIndexParts {
   /** ArangoDB, when configured: optional, likewise. */
   graph?: ThreadGraph;
   /** Reads the text of graph-related emails for the context, and whom our sent replies went to. */
-  messages: Pick<MessageStore, 'getEmail'>;
+  messages: StoredEmails;
   /** The account of entries that name none (the default mailbox's): part of the isolation key. */
   account?: string;
   /**
    * The isolation key of a stored email (its mailbox's team, or account and folder), to check what
    * the graph names; null when its mailbox is unknown (never shown). Without it: the email's folder.
    */
-  keyOf?(email: EmailRecord): IsolationKey | null;
+  keyOf?(email: StoredEmail): IsolationKey | null;
   /** CONTEXT_INCLUDE_ORGANISATION and CONTEXT_REUSE_REPLIES. */
   policy?: ContextPolicy;
   /**

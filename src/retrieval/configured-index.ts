@@ -6,7 +6,8 @@ import { correlationId } from '../platform/activity-context';
 import type { Config } from '../platform/config';
 import { errorMessage } from '../platform/errors';
 import type { Pool } from '../platform/pool.mariadb';
-import type { AuditLog, MessageStore } from '../platform/store.port';
+import type { AuditLog } from '../platform/store.port';
+import type { StoredEmails } from './stored-emails.port';
 import { isolationKey } from '../mailboxes/mailbox-scope';
 import { createMariaDbPersonalData } from './personal-data.mariadb';
 import { createCompositeIndex } from './composite-index';
@@ -49,7 +50,7 @@ export function sharedEmbedder(config: Config, embedder: Embedder): Embedder {
  * EMBEDDER_CONCURRENCY calls at a time, embeds every email once for all parts: `shared` is the
  * embedder as sharedEmbedder() wraps it.
  */
-export function buildIndex(config: Config, pool: Pool, messages: MessageStore, audit: AuditLog, shared?: Embedder): VectorIndex {
+export function buildIndex(config: Config, pool: Pool, messages: StoredEmails, audit: AuditLog, shared?: Embedder): VectorIndex {
   const { method, minCosine } = config.retrieval;
   return createCompositeIndex({
     primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),

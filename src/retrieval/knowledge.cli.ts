@@ -1,14 +1,18 @@
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import type { Config } from '../platform/config';
 import { errorMessage } from '../platform/errors';
 import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from './configured-index';
 import { buildEmbedder } from './embedder';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { onlySubcommand, type CliCommand } from '../platform/cli-command';
+import type { Pool } from '../platform/pool.mariadb';
+import type { StoredEmails } from './stored-emails.port';
+
+/** The stored emails the index reads (the email feature's message store; src/cli/main.ts passes it). */
+export type StoredEmailsOf = (pool: Pool) => StoredEmails;
 
 /** `email-rag knowledge sync`: indexes new and changed files of KNOWLEDGE_DIR, removes deleted ones. */
-export async function knowledgeSync(config: Config): Promise<string[]> {
+export async function knowledgeSync(config: Config, storedEmails: StoredEmailsOf): Promise<string[]> {
   if (!config.context.knowledgeDir) throw new CliError('KNOWLEDGE_DIR is not set: there is no knowledge folder to index', 2);
   const pool = await connectDatabase(config);
   // The passages get their vectors as in the worker (a local embedder runs for this command only).
@@ -17,7 +21,7 @@ export async function knowledgeSync(config: Config): Promise<string[]> {
     throw err;
   });
   try {
-    const messages = createMariaDbMessageStore(pool);
+    const messages = storedEmails(pool);
     const index = buildIndex(
       config,
       pool,
@@ -42,12 +46,13 @@ export async function knowledgeSync(config: Config): Promise<string[]> {
   }
 }
 
-export const knowledgeCommands: CliCommand[] = [
+/** The `knowledge` commands; `storedEmails` comes from the email feature (src/cli/main.ts passes it). */
+export const knowledgeCommands = (storedEmails: StoredEmailsOf): CliCommand[] => [
   {
     name: 'knowledge sync',
     usage: 'knowledge sync                          index new and changed files of KNOWLEDGE_DIR, remove deleted ones',
     accepts: (rest) => rest.length === 0,
-    run: (ctx) => knowledgeSync(ctx.config()),
+    run: (ctx) => knowledgeSync(ctx.config(), storedEmails),
   } satisfies CliCommand<string[]>,
   onlySubcommand('knowledge', 'sync'),
 ];

@@ -6,6 +6,7 @@
 import { stopAutomaticSend } from '../autonomy/autonomy.activities';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../autonomy/autonomy-store.mariadb';
+import { createMariaDbReplayEvidence } from '../replay/replay-evidence.mariadb';
 import { AUTO_SEND_STATES, CASE_SIGNALS } from '../platform/contract';
 import { readAutonomyStatus, switchAutonomy } from '../autonomy/autonomy-status';
 import { errorMessage } from '../platform/errors';
@@ -20,7 +21,7 @@ const emailPath = (id: string) => `/email/${encodeURIComponent(id)}`;
 
 /** The operations page's autonomy table: record, bar and state per mailbox category, and the pending sends. */
 export async function autonomySection(deps: Pick<InboxDeps, 'pool' | 'config'>, t: Texts) {
-  const s = await readAutonomyStatus(createMariaDbAutonomyStore(deps.pool), deps.config.autonomy);
+  const s = await readAutonomyStatus(createMariaDbAutonomyStore(deps.pool, createMariaDbReplayEvidence(deps.pool)), deps.config.autonomy);
   return {
     on: s.switch.on,
     switchedBy: s.switch.by,

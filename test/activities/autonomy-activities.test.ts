@@ -14,6 +14,7 @@ import { createSendActivities } from '../../src/email/send.activities';
 import { createMariaDbAttachmentStore } from '../../src/attachments/attachment-store.mariadb';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
+import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.mariadb';
 import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
 import { parseAutonomyPolicy, type AutonomyPolicy } from '../../src/autonomy/autonomy-policy';
@@ -56,7 +57,7 @@ mailboxes:
 const policy: AutonomyPolicy = parseAutonomyPolicy(POLICY, 'test', ['default', 'support']);
 
 function harness(p: AutonomyPolicy | null = policy, withAttachments = true) {
-  const store = createMariaDbAutonomyStore(db.pool);
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
   const drafts = createMariaDbDraftStore(db.pool);
   const messages = createMariaDbMessageStore(db.pool);
   const audit = createMariaDbAuditLog(db.pool);
@@ -143,13 +144,13 @@ after(async () => {
   await db?.drop();
 });
 beforeEach(async () => {
-  await createMariaDbAutonomyStore(db.pool).setSwitch(true, 'tester');
+  await createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool)).setSwitch(true, 'tester');
 });
 
 test('the switch is off after migration, and a qualifying draft then waits for a person', async () => {
   const fresh = await createTestDatabase('autonomyoff');
   try {
-    const s = await createMariaDbAutonomyStore(fresh.pool).switchState();
+    const s = await createMariaDbAutonomyStore(fresh.pool, createMariaDbReplayEvidence(fresh.pool)).switchState();
     assert.deepEqual(s, { on: false, by: null, at: null });
   } finally {
     await fresh.drop();

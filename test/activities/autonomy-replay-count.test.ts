@@ -13,6 +13,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAutonomyActivities, type AutonomyVerdict } from '../../src/autonomy/autonomy.activities';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
+import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.mariadb';
 import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
 import { createMariaDbReplayStore } from '../../src/replay/replay-store.mariadb';
@@ -85,7 +86,7 @@ const policyWith = (replay: string): AutonomyPolicy =>
   ]);
 
 function harness(policy: AutonomyPolicy) {
-  const store = createMariaDbAutonomyStore(db.pool);
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
   const drafts = createMariaDbDraftStore(db.pool);
   const messages = createMariaDbMessageStore(db.pool);
   const audit = createMariaDbAuditLog(db.pool);
@@ -145,14 +146,14 @@ before(async () => {
   await createMariaDbReplayStore(db.pool).deleteRun(DELETED);
   // 49 of 50 by people: the lower bound 89.5 % alone is below the bar of 90 %.
   await seedRecord('support', 'shipping', 50, 49);
-  await createMariaDbAutonomyStore(db.pool).setSwitch(true, 'tester');
+  await createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool)).setSwitch(true, 'tester');
 });
 after(async () => {
   await db?.drop();
 });
 
 test('the named run counts its measured pairs of the category; other mailboxes, unfinished and deleted runs count nothing', async () => {
-  const store = createMariaDbAutonomyStore(db.pool);
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
   const all = await store.replayRecord('support', 'shipping', [RUN], 1000);
   assert.deepEqual(all, { runs: [{ runId: RUN, problem: null }], available: 60, reviewed: 60, unchanged: 58, allowed: 1000 });
   const named = await store.replayRecord('support', 'shipping', [RUN, OTHER_MAILBOX, DELETED, RUNNING, 'never-made'], 1000);
@@ -171,7 +172,7 @@ test('the named run counts its measured pairs of the category; other mailboxes, 
 });
 
 test('the cap holds: the newest pairs up to the limit; a customer mail in two named runs counts once, the first named', async () => {
-  const store = createMariaDbAutonomyStore(db.pool);
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
   const capped = await store.replayRecord('support', 'shipping', [RUN], 40);
   assert.deepEqual([capped.available, capped.reviewed, capped.unchanged, capped.allowed], [60, 40, 40, 40]);
   assert.equal((await store.replayRecord('support', 'shipping', [RUN], 0)).reviewed, 0);

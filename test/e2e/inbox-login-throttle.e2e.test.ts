@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
+import { createMariaDbSignInRefusals } from '../../src/review-inbox/login-refusals.mariadb';
 import { inboxUsersAdd, inboxUsersUnlock } from '../../src/review-inbox/inbox-users.cli';
 import { loadConfig, type Config } from '../../src/config';
 import { addressKey } from '../../src/review-inbox/login-throttle-policy';
@@ -137,7 +138,7 @@ test('an address gets 20 failures in 10 minutes, then every name from it waits 1
 });
 
 test('every refusal is counted per reason for email_rag_inbox_login_refusals_total', async () => {
-  const figures = createMariaDbOperatingFigures(db.pool);
+  const figures = createMariaDbOperatingFigures(db.pool, createMariaDbSignInRefusals(db.pool));
   const events = await figures.eventsBetween(new Date(Date.now() - 3600_000), await figures.now(0));
   const byReason = Object.fromEntries((events.loginRefusals ?? []).map((r) => [r.reason, r.count]));
   const audit = (await db.pool.query(

@@ -1,7 +1,8 @@
 /** `email-rag doctor` without servers: how findings become verdicts, the exit code, the table, the runner's limits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DOCTOR_CHECKS, DOCTOR_VERDICTS } from '../../src/operations/operations.contract';
+import { DOCTOR_CHECKS } from '../../src/operations/operations.contract';
+import { DOCTOR_VERDICTS } from '../../src/platform/contract';
 import { doctorReport, fail, ok, warn, worst, type DoctorPart } from '../../src/operations/doctor-report';
 import { renderDoctorReport } from '../../src/operations/doctor-render';
 import { runChecks } from '../../src/operations/doctor-runner';

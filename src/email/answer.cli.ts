@@ -1,8 +1,8 @@
 import type { Config } from '../platform/config';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { text, type CliCommand } from '../platform/cli-command';
-import { pullBack, PullBackRefused } from '../email/pull-back';
-import { temporalPullBackStart } from '../email/pull-back.temporal';
+import { pullBack, PullBackRefused } from './pull-back';
+import { temporalPullBackStart } from './pull-back.temporal';
 
 /**
  * A person pulls an email that triage set aside (`ignored`: a bounce, an auto-reply, spam, …) back

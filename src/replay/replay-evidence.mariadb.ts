@@ -1,0 +1,74 @@
+/**
+ * What named replay runs add to a category's earned-autonomy record, read from the replay's tables
+ * (migration 033): the autonomy feature asks through its port (`ReplayEvidenceReader`), so the
+ * replay's stored words stay here and autonomy never reads replay tables itself.
+ */
+import type { ReplayEvidence, ReplayEvidenceReader, ReplayRunCheck } from '../autonomy/replay-evidence';
+import { query, type Pool } from '../platform/pool.mariadb';
+import { REPLAY_OUTCOME, REPLAY_RESULT_STATE, REPLAY_RUN_STATUS } from './replay.contract';
+
+/** Each named run as found in replay_runs (migration 033): only a finished run of this mailbox counts. */
+async function checkRuns(pool: Pool, mailboxId: string, runIds: readonly string[]): Promise<ReplayRunCheck[]> {
+  if (runIds.length === 0) return [];
+  const rows = await query<Array<{ id: string; mailbox_id: string; status: string }>>(
+    pool,
+    'reading the replay runs a policy names',
+    `SELECT id, mailbox_id, status FROM replay_runs WHERE id IN (${runIds.map(() => '?').join(', ')})`,
+    [...runIds],
+  );
+  const found = new Map(rows.map((r) => [r.id, r]));
+  return runIds.map((runId) => {
+    const r = found.get(runId);
+    const problem = !r
+      ? 'not_found'
+      : r.mailbox_id !== mailboxId
+        ? 'other_mailbox'
+        : r.status !== REPLAY_RUN_STATUS.finished
+          ? 'unfinished'
+          : null;
+    return { runId, problem };
+  });
+}
+
+/**
+ * The measured pairs of the usable runs in one category: a customer mail replayed in two named
+ * runs counts once (the run named first), and the newest `limit` pairs (by the customer mail's
+ * date) are counted. Failed pairs have no would-be outcome and count nothing.
+ */
+async function replayCounts(
+  pool: Pool,
+  runIds: readonly string[],
+  category: string,
+  limit: number,
+): Promise<{ available: number; reviewed: number; unchanged: number }> {
+  if (runIds.length === 0) return { available: 0, reviewed: 0, unchanged: 0 };
+  const marks = runIds.map(() => '?').join(', ');
+  const rows = await query<Array<{ available: number | bigint; reviewed: number | null; unchanged: number | null }>>(
+    pool,
+    'reading a category record from replay results',
+    `SELECT COUNT(*) AS available, SUM(t.n <= ?) AS reviewed, SUM(t.n <= ? AND t.outcome = '${REPLAY_OUTCOME.unchanged}') AS unchanged FROM (
+       SELECT d.outcome, ROW_NUMBER() OVER (ORDER BY d.customer_at DESC, d.pair_id DESC) AS n FROM (
+         SELECT r.pair_id, r.outcome, p.customer_at,
+                ROW_NUMBER() OVER (PARTITION BY r.pair_id ORDER BY FIELD(r.run_id, ${marks})) AS k
+           FROM replay_results r JOIN replay_pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
+          WHERE r.run_id IN (${marks}) AND r.state = '${REPLAY_RESULT_STATE.measured}' AND r.category = ?) d
+        WHERE d.k = 1) t`,
+    [limit, limit, ...runIds, ...runIds, category],
+  );
+  return {
+    available: Number(rows[0]?.available ?? 0),
+    reviewed: Number(rows[0]?.reviewed ?? 0),
+    unchanged: Number(rows[0]?.unchanged ?? 0),
+  };
+}
+
+export function createMariaDbReplayEvidence(pool: Pool): ReplayEvidenceReader {
+  return {
+    async replayRecord(mailboxId, category, runIds, limit): Promise<ReplayEvidence> {
+      const runs = await checkRuns(pool, mailboxId, runIds);
+      const usable = runs.filter((r) => r.problem === null).map((r) => r.runId);
+      const allowed = Math.max(0, Math.floor(limit));
+      return { runs, ...(await replayCounts(pool, usable, category, allowed)), allowed };
+    },
+  };
+}
