@@ -74,7 +74,7 @@ const ADAPTER_SUFFIXES = [
   'bcrypt',
 ].map((kind) => `**/*.${kind}`);
 
-/** The features under src/ (src/cli/ is the command line's shell, which starts the processes). */
+/** The features under src/ (the command line's shell, cli/, starts the processes beside workers/). */
 const FEATURES = [
   'business-time',
   'archive-import',
@@ -169,12 +169,12 @@ export default tseslint.config(
               target: './src/platform',
               // The activity registry's type is named by the workflow side's activity profiles, as a type only
               // (the workflow rules above refuse more).
-              from: [...FEATURES.map((feature) => `./src/${feature}`), './src/cli', './workers', './workflows'],
+              from: [...FEATURES.map((feature) => `./src/${feature}`), './cli', './workers', './workflows'],
               message: 'platform/ is shared by every feature and imports none of them',
             },
             ...FEATURES.map((feature) => ({
               target: `./src/${feature}`,
-              from: ['./workers', './workflows', './scripts', './test'],
+              from: ['./activities', './workers', './workflows', './cli', './scripts', './test'],
               message: 'a feature does not depend on the worker process, the workflow bundle entry, scripts or tests',
             })),
           ],

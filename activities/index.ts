@@ -6,19 +6,13 @@ import { createCaseRoutingActivities } from '../src/cases/case-routing.activitie
 import { createCaseTurnActivities } from '../src/cases/case-turn.activities';
 import { createCaseClockActivities } from '../src/cases/case-clock.activities';
 import { createCaseDesk } from '../src/cases/case-desk';
+import { createEmailCase } from '../src/cases/email-case';
 import { CASE_AUDIT_EVENTS } from '../src/cases/cases.contract';
 import { errorMessage } from '../src/platform/errors';
 import { createCleanupActivities } from '../src/operations/cleanup.activities';
 import { createRetentionActivities } from '../src/privacy/retention.activities';
 import type { ActivityDeps } from './activity-deps';
-import { createDraftActivities } from '../src/email/draft.activities';
-import { createFetchActivities, createFetchStep } from '../src/email/fetch.activities';
-import { createIndexActivities, createIndexStep } from '../src/email/indexing.activities';
-import { createIngestActivities } from '../src/email/ingest.activities';
-import { createParseActivities, createParseStep } from '../src/email/parse.activities';
-import { createPollActivities } from '../src/mailboxes/poll.activities';
-import { createSendActivities } from '../src/email/send.activities';
-import { createStatusActivities, withRecordedStatus } from '../src/email/status.activities';
+import { createEmailActivities } from '../src/email/email.activities';
 import { createWatchActivities } from '../src/mailboxes/watch.activities';
 import { createReplayActivities } from '../src/replay/replay.activities';
 
@@ -51,34 +45,12 @@ export function createActivities(given: ActivityDeps) {
   // The desk joins the very object the steps read (not a copy): ports swapped on it later, as tests
   // do with their recording doubles, reach every step.
   const deps: ActivityDeps = given;
-  if (given.case) deps.caseDesk = caseDeskOf(given, cases);
-  const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
-  const status = createStatusActivities(deps);
-  const ingest = createIngestActivities(
-    {
-      fetchEmail: steps.fetch.fetchMessage,
-      parseEmail: steps.parse.parseMessage,
-      indexEmail: steps.index.indexMessage,
-    },
-    deps.settings.intakeSlots,
-  );
-  const draft = createDraftActivities(deps);
-  const send = createSendActivities(deps);
+  if (given.case) {
+    deps.caseDesk = caseDeskOf(given, cases);
+    deps.emailCase = createEmailCase(deps);
+  }
   return {
-    ...createPollActivities(deps),
-    // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
-    ...createFetchActivities(deps, steps.fetch),
-    ...createParseActivities(deps, steps.parse),
-    ...createIndexActivities(deps, steps.index),
-    ...draft,
-    ...send,
-    // Intake, draft, decision and send record the status they reach, under the number the workflow reserved.
-    ...withRecordedStatus(status.recordStatus, {
-      ingestEmail: ingest.ingestEmail,
-      draftReply: draft.draftReply,
-      recordDecision: send.recordDecision,
-      sendReply: send.sendReply,
-    }),
+    ...createEmailActivities(deps),
     ...createCleanupActivities(deps),
     // The retention purge (RETENTION_*): purgeExpired, batched and resumable.
     ...createRetentionActivities(deps.retention),
@@ -88,7 +60,6 @@ export function createActivities(given: ActivityDeps) {
     ...cases,
     // A case workflow's wake-up in one local activity: the parts above, one after the other.
     ...createCaseTurnActivities({ ...cases, summaryTimeoutMs: deps.settings.summaryTimeoutMs }),
-    ...status,
   };
 }
 

@@ -7,7 +7,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 /** Folders compiled into dist/ (or copied, like the migrations); kept in step with scripts/build.ts. */
-const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers', 'migrations'];
+const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers', 'cli', 'migrations'];
 const STAMP = path.join(dist, '.build-stamp');
 
 function newestMtime(dir) {
@@ -57,7 +57,7 @@ function compiledState() {
     return { use: false, reason: 'not built (npm run build)' };
   }
   // Kept in step with WORKFLOW_BUNDLE_FILES in workers/prebuilt-bundle.ts.
-  const needed = ['src/cli/main.js', 'workflow-bundle.js', 'workflow-bundle-encrypted-failures.js'];
+  const needed = ['cli/main.js', 'workflow-bundle.js', 'workflow-bundle-encrypted-failures.js'];
   if (!needed.every((file) => fs.existsSync(path.join(dist, file)))) {
     return { use: false, reason: 'dist/ is incomplete (npm run build)' };
   }

@@ -9,7 +9,7 @@ restartWorkerTuned();
 
 const state = compiledState();
 if (state.use) {
-  require('../dist/src/cli/main.js');
+  require('../dist/cli/main.js');
 } else {
   // Read by the worker, which says in its log how it runs and why.
   process.env.EMAIL_RAG_RUNS_FROM = `sources: ${state.reason}`;
@@ -23,5 +23,5 @@ if (state.use) {
     process.exit(1);
   }
   require(tsx).register();
-  require('../src/cli/main.ts');
+  require('../cli/main.ts');
 }

@@ -26,7 +26,7 @@ import { errorMessage, type ErrorClass } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';
 import { PROMPT_VERSION } from '../src/drafting/draft-prompt';
 import { URGENT_PRIORITIES, type OperatingFigures } from '../src/operations/operating-figures.port';
-import { ACTIVITY_PLAN } from '../src/platform/activity-profiles.workflow';
+import { ACTIVITY_PLAN } from '../activities/activity-plan';
 
 const logger = createLogger('metrics');
 

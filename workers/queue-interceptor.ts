@@ -10,9 +10,8 @@ import {
   HEARTBEAT_EVERY_MS,
   HEARTBEAT_TIMEOUT,
   PROFILES,
-  planOf,
-  type ActivityPlanEntry,
 } from '../src/platform/activity-profiles.workflow';
+import { planOf, type ActivityPlanEntry } from '../activities/activity-plan';
 import { countedAttempt, newlyLostAttempts, type PriorAttempt } from '../src/platform/lost-attempts';
 import { PLATFORM_AUDIT_EVENTS } from '../src/platform/contract';
 

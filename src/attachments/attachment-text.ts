@@ -1,11 +1,16 @@
 import { ATTACHMENT_EVENTS, type AttachmentEvent } from './attachments.contract';
 import { NO_TEXT_BY_NATURE, attachmentSourceId } from './attachment-limits';
-import type { StoredAttachment } from './attachments.port';
 import type { DraftContextItem } from '../retrieval/vector-index.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { AttachmentStore, AttachmentTextReader, StoredAttachment } from './attachments.port';
+import type { AuditLog } from '../platform/store.port';
 import { correlationId } from '../platform/activity-context';
 
-type AttachmentDeps = Pick<ActivityDeps, 'attachments' | 'attachmentText' | 'audit'>;
+/** The stored attachments, their reader (absent: nothing is read) and the audit log. */
+interface AttachmentDeps {
+  attachments?: AttachmentStore;
+  attachmentText?: AttachmentTextReader;
+  audit: AuditLog;
+}
 
 /** Attachment text indexed per email: about 250 passages, bounded embedder and statement size. */
 export const MAX_INDEXED_ATTACHMENT_CHARS = 200_000;
@@ -110,7 +115,7 @@ const DRAFT_ATTACHMENT_PAGE_CHARS = 2_000;
  * The answered email's attachment pages as context items, first pages first: an invoice states its
  * amount at the top. Cited `attachment:<file>#p<page>`. A store that fails leaves the draft without them.
  */
-export async function attachmentContext(deps: Pick<ActivityDeps, 'attachments'>, emailId: string): Promise<DraftContextItem[]> {
+export async function attachmentContext(deps: Pick<AttachmentDeps, 'attachments'>, emailId: string): Promise<DraftContextItem[]> {
   if (!deps.attachments) return [];
   const pages = await deps.attachments.texts(emailId);
   const items: DraftContextItem[] = [];

@@ -110,7 +110,7 @@ const autonomySwitchCommand = (on: boolean): CliCommand<string> => ({
   run: (ctx, { values }) => autonomySwitch(ctx.config(), on, text(values, 'by')),
 });
 
-/** The `autonomy` commands; `replayEvidence` comes from the replay feature (src/cli/main.ts passes it). */
+/** The `autonomy` commands; `replayEvidence` comes from the replay feature (cli/main.ts passes it). */
 export const autonomyCommands = (replayEvidence: ReplayEvidenceOf): CliCommand[] => [
   {
     name: 'autonomy status',

@@ -5,11 +5,11 @@
  */
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { CasesDeps } from './cases-deps';
 import type { CaseClockDueItem } from './case-clock-definitions.workflow';
 import { DEFAULT_CASE_WINDOW_DAYS } from './case.activities';
 
-export type CaseClockDeps = Pick<ActivityDeps, 'caseDeadlines'> & { case?: { windowDays: number } };
+export type CaseClockDeps = Pick<CasesDeps, 'caseDeadlines'> & { case?: { windowDays: number } };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

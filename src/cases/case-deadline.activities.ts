@@ -16,9 +16,9 @@ import type { EscalationChannel, EscalationNotice } from './escalation-notifier.
 import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
 import { notifyOnce } from './case-escalation';
 import { correlationId } from '../platform/activity-context';
-import type { ActivityDeps, CaseDeadlinePorts } from '../../activities/activity-deps';
+import type { CaseDeadlinePorts, CasesDeps } from './cases-deps';
 
-export type CaseDeadlineDeps = Pick<ActivityDeps, 'audit' | 'caseDeadlines'> & { mailboxes: Pick<MailboxDirectory, 'list'> };
+export type CaseDeadlineDeps = Pick<CasesDeps, 'audit' | 'caseDeadlines'> & { mailboxes: Pick<MailboxDirectory, 'list'> };
 
 export interface CaseDeadlineState {
   state: CaseClockState;

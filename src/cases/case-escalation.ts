@@ -4,7 +4,7 @@ import { EmailRagError, errorMessage } from '../platform/errors';
 import type { CaseClockRow } from './case-clock.port';
 import type { EscalationChannel, EscalationNotice } from './escalation-notifier.port';
 import type { AuditLog } from '../platform/store.port';
-import type { CaseDeadlinePorts } from '../../activities/activity-deps';
+import type { CaseDeadlinePorts } from './cases-deps';
 
 /**
  * Tells one escalation target about a breach, once per case, channel and due time: a notice

@@ -13,9 +13,10 @@ import type { CaseSignalName, CaseSignals } from './case-signals.port';
 import type { CaseJoin, CaseStore } from './cases.port';
 import type { DraftContextItem } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { CaseDeps, CasesDeps } from './cases-deps';
 import { correlationId } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';
+import { EMAIL_AUDIT_EVENTS } from '../email/email.contract';
 import { CASE_AUDIT_EVENTS } from './cases.contract';
 
 /** How long an open case takes a correspondent's new mail after its last activity, unless CASE_WINDOW_DAYS says otherwise. */
@@ -24,14 +25,9 @@ export const DEFAULT_CASE_WINDOW_DAYS = 14;
 const CASE_CONTEXT_MAILS = 5;
 const CASE_CONTEXT_CHARS = 1_500;
 
-export interface CaseDeps {
-  cases: CaseStore;
-  caseSignals: CaseSignals;
-  /** CASE_WINDOW_DAYS. */
-  windowDays: number;
-}
+type Deps = Pick<CasesDeps, 'messages' | 'audit' | 'signals' | 'mailboxes' | 'caseDesk'> & { case?: CaseDeps };
 
-type Deps = Pick<ActivityDeps, 'messages' | 'audit' | 'signals' | 'mailboxes' | 'caseDesk'> & { case?: CaseDeps };
+export type { CaseDeps };
 
 /** Tells the case workflow; a Temporal that is away costs the case a timely reminder, never the email its step. */
 async function tell(
@@ -95,9 +91,9 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
     await deps.audit.record({
       emailId: waiting,
       correlationId: waiting,
-      eventType: CASE_AUDIT_EVENTS.draftStale,
+      eventType: EMAIL_AUDIT_EVENTS.draftStale,
       message: `a newer mail of the same case arrived (${email.id}); a new draft that answers both was requested`,
-      eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
+      eventKey: `${waiting}:${EMAIL_AUDIT_EVENTS.draftStale}:${email.id}`,
     });
   }
   // The deadline counts from the mail's arrival: planned now, for the case clock to keep.
@@ -127,7 +123,7 @@ export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRec
  * the case settles them.
  */
 export async function caseAfterStatus(
-  deps: Pick<ActivityDeps, 'audit' | 'case' | 'caseReplies' | 'caseDesk'>,
+  deps: Pick<CasesDeps, 'audit' | 'case' | 'caseReplies' | 'caseDesk'>,
   emailId: string,
   status: EmailStatus,
 ): Promise<void> {

@@ -43,8 +43,6 @@ export const CASE_ROUTING_EVENTS = { assigned: 'case_assigned', claimTakenOver: 
 export const CASE_AUDIT_EVENTS = {
   /** A case workflow could not be told of a new mail; it plans again on its next event or timer. */
   signalFailed: 'case_signal_failed',
-  /** A newer mail of the same case or thread arrived: a new draft that answers both was requested. */
-  draftStale: 'draft_stale',
   /** A reviewer answered several mails of a case in one reply. */
   replyApproved: 'case_reply_approved',
   /** The LLM could not write a case summary: the summary is made from the mails' sentences. */

@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, log, setHandler, type proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { EmailActivities } from './email.activities';
 import { DECISIONS, FAILURE_TYPES, type DecisionName } from '../platform/contract';
 import { coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules.workflow';
 import {
@@ -42,7 +42,7 @@ export function createDecisionQueue(deps: {
   emailId: string;
   state: EmailWorkflowState;
   maxDrafts: number;
-  book: ReturnType<typeof proxyLocalActivities<Activities>>;
+  book: ReturnType<typeof proxyLocalActivities<EmailActivities>>;
   isSending(): boolean;
 }) {
   const { emailId, state } = deps;

@@ -6,8 +6,7 @@
 import { errorMessage } from '../platform/errors';
 import type { DraftContextItem } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
-import { caseContext } from '../cases/case.activities';
+import type { EmailDeps } from './email-deps';
 import { knowledgeForCaseMails } from './case-mail-knowledge';
 import { attachmentContext } from '../attachments/attachment-text';
 import { emailKey } from '../mailboxes/mailbox-of';
@@ -31,8 +30,8 @@ export function withinBudget(items: DraftContextItem[], budget = DEFAULT_CONTEXT
   return kept;
 }
 
-export type DraftContextDeps = Pick<ActivityDeps, 'audit' | 'index' | 'mailboxes' | 'case' | 'attachments'> & {
-  settings?: Pick<ActivityDeps['settings'], 'contextChars'>;
+export type DraftContextDeps = Pick<EmailDeps, 'audit' | 'index' | 'mailboxes' | 'emailCase' | 'attachments'> & {
+  settings?: Pick<EmailDeps['settings'], 'contextChars'>;
 };
 
 export async function draftContext(
@@ -60,7 +59,7 @@ export async function draftContext(
     context = await deps.index.retrieve(answered, CONTEXT_LIMIT).then((items) => withinBudget(items, budget));
     // The case's other open mails come first: one reply can answer what the customer asked in
     // each, with what our knowledge says to each of them.
-    const fromCase = await caseContext(deps, email);
+    const fromCase = deps.emailCase ? await deps.emailCase.context(email) : [];
     if (fromCase.length > 0) {
       const ids = new Set(fromCase.map((c) => c.sourceId));
       const forThem = await knowledgeForCaseMails(deps.index, answered, fromCase);

@@ -5,7 +5,7 @@
  * follows no example), or no category known before drafting. Examples are a help, not a need: a
  * failed read means a draft without them.
  */
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import type { DraftExample } from '../drafting/drafter.port';
 import { takesExamples } from '../drafting/drafting.config';
 import { errorMessage } from '../platform/errors';
@@ -13,8 +13,8 @@ import { createLogger } from '../platform/logger';
 
 const logger = createLogger('draft-examples');
 
-export type DraftExamplesDeps = Pick<ActivityDeps, 'approvedExamples' | 'drafter'> & {
-  settings?: Pick<ActivityDeps['settings'], 'draftExamples'>;
+export type DraftExamplesDeps = Pick<EmailDeps, 'approvedExamples' | 'drafter'> & {
+  settings?: Pick<EmailDeps['settings'], 'draftExamples'>;
 };
 
 /** True when this worker's drafts take examples at all: the category must then be known before drafting. */

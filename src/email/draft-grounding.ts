@@ -4,14 +4,14 @@
  * what the customer wrote is grounded). A sentence nothing supports, or one tied to a passage that
  * does not support it, flags the draft `unsupported_claims`: it waits for a person.
  */
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { checkGrounding, type GroundingResult } from '../drafting/grounding-check';
 import type { DraftContextItem, DraftResult } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
 import { DRAFT_FLAGS } from '../platform/contract';
 
 export async function draftGrounding(
-  deps: Pick<ActivityDeps, 'embedder'>,
+  deps: Pick<EmailDeps, 'embedder'>,
   email: Pick<EmailRecord, 'id' | 'subject' | 'text'>,
   context: readonly DraftContextItem[],
   drafted: Pick<DraftResult, 'body' | 'claims'>,
@@ -30,7 +30,7 @@ export function groundingFlags(grounding: GroundingResult): string[] {
 
 /** Kept beside the draft when the worker has a claims store; the check's verdict is on the draft's flags either way. */
 export async function saveGrounding(
-  deps: Pick<ActivityDeps, 'draftClaims'>,
+  deps: Pick<EmailDeps, 'draftClaims'>,
   draft: { id: string; emailId: string },
   grounding: GroundingResult,
 ): Promise<void> {

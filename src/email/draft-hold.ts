@@ -1,7 +1,7 @@
 import { TRIAGE_HELD_FOR_PERSON } from '../platform/domain';
 import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
 import type { EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import type { AuditEventType } from '../platform/audit-event-types';
 
@@ -20,7 +20,7 @@ export interface DraftHold {
  * Only the first draft of an email is held; a redraft a person asked for is written.
  */
 export async function draftHold(
-  deps: Pick<ActivityDeps, 'drafts'> & { settings?: Pick<ActivityDeps['settings'], 'replyLimitPerHour'> },
+  deps: Pick<EmailDeps, 'drafts'> & { settings?: Pick<EmailDeps['settings'], 'replyLimitPerHour'> },
   email: Pick<EmailRecord, 'id' | 'triageClass'>,
   to: { address: string },
   input: { version: number; requestedBy?: string },

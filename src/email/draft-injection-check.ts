@@ -6,7 +6,7 @@
  */
 import type { DraftContextItem } from '../drafting/drafter.port';
 import type { EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import type { InjectionFinding } from '../drafting/injection-detector';
 import type { IntentDetectorSettings } from '../drafting/intent-detector';
 import { describeFindings, guardMail } from '../drafting/injection-guard';
@@ -14,7 +14,7 @@ import { hiddenHtmlText } from './mail-parser';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 export async function injectionCheck(
-  deps: Pick<ActivityDeps, 'audit' | 'messages' | 'embedder'>,
+  deps: Pick<EmailDeps, 'audit' | 'messages' | 'embedder'>,
   email: EmailRecord,
   context: DraftContextItem[],
   settings: IntentDetectorSettings,

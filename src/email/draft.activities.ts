@@ -4,7 +4,7 @@ import { readIntentSet } from '../drafting/injection-intents';
 import { DEFAULT_INTENT_THRESHOLD, type IntentDetectorSettings } from '../drafting/intent-detector';
 import { replyToDiffers } from './recipients';
 import type { DraftRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import { draftGuidance } from './draft-guidance';
@@ -54,7 +54,7 @@ function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
 }
 
 type DraftDeps = Pick<
-  ActivityDeps,
+  EmailDeps,
   | 'messages'
   | 'audit'
   | 'index'
@@ -62,13 +62,13 @@ type DraftDeps = Pick<
   | 'drafts'
   | 'mailboxes'
   | 'embedder'
-  | 'case'
+  | 'emailCase'
   | 'attachments'
   | 'guidance'
   | 'draftClaims'
   | 'approvedExamples'
 > & {
-  settings?: Pick<ActivityDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars' | 'draftExamples'>;
+  settings?: Pick<EmailDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars' | 'draftExamples'>;
 };
 
 export function createDraftActivities(deps: DraftDeps) {

@@ -7,7 +7,7 @@
  * was handed over already.
  */
 import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { EmailActivities } from './email.activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from './status.activities';
 import { DEFAULT_MAX_DRAFTS } from '../platform/contract';
 import {
@@ -38,7 +38,7 @@ import { createVisibility } from './visibility.workflow';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import type { AuditEventType } from '../platform/audit-event-types';
 
-type Acts = ReturnType<typeof proxyActivities<Activities>>;
+type Acts = ReturnType<typeof proxyActivities<EmailActivities>>;
 
 export type EmailRun = ReturnType<typeof createEmailRun>;
 
@@ -56,7 +56,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
     lastError: null,
     refusals: [],
   };
-  const book = proxyLocalActivities<Activities>(LOCAL_PROFILES.status);
+  const book = proxyLocalActivities<EmailActivities>(LOCAL_PROFILES.status);
   // Waiting for a person does not age an email; waiting for the pipeline does.
   let readySince = workflowInfo().startTime.getTime();
   let sending = false;
@@ -66,7 +66,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
 
   /** Activities of one profile, on its cost class's queue, the priority raised by the time the email has waited for the pipeline. */
   const act = (profile: ProfileName): Acts =>
-    proxyActivities<Activities>({
+    proxyActivities<EmailActivities>({
       ...PROFILES[profile].options,
       ...(profile === 'llm' ? { startToCloseTimeout: llmStepTimeout(input.llmTimeoutMs) } : {}),
       taskQueue: taskQueueFor(workflowInfo().taskQueue, profile),
@@ -81,7 +81,7 @@ export function createEmailRun(input: EmailWorkflowInput) {
     decisions,
     act,
     /** The intake runs in this very workflow task, unless a fleet-wide mail-io rate keeps it on that queue. */
-    intake: (): Acts => (input.intake === 'queue' ? act('mailIo') : proxyLocalActivities<Activities>(LOCAL_PROFILES.intake)),
+    intake: (): Acts => (input.intake === 'queue' ? act('mailIo') : proxyLocalActivities<EmailActivities>(LOCAL_PROFILES.intake)),
     /** Bookkeeping in the workflow task that decided it. */
     book,
     /** The email waits for the pipeline again (after a person's decision): aging starts anew. */
@@ -130,7 +130,7 @@ export class AlreadyHandedOver extends Error {
 function createStatusRecorder(deps: {
   emailId: string;
   state: EmailWorkflowState;
-  book: ReturnType<typeof proxyLocalActivities<Activities>>;
+  book: ReturnType<typeof proxyLocalActivities<EmailActivities>>;
   /** From the send phase on, a send found in the ledger is the run's own. */
   isSending(): boolean;
 }) {

@@ -19,6 +19,8 @@ export const EMAIL_AUDIT_EVENTS = {
   threadJoinRefused: 'thread_join_refused',
   /** Drafting. */
   redraftRequested: 'redraft_requested',
+  /** A newer mail of the same case or thread arrived: a new draft that answers both was requested. */
+  draftStale: 'draft_stale',
   draftFailed: 'draft_failed',
   draftLimitReached: 'draft_limit_reached',
   draftHeld: 'draft_held',

@@ -1,7 +1,7 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import type { EmailWorkflowInput } from '../platform/domain';
 import { PermanentError, TooLargeError } from '../platform/errors';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { mailboxOf } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
@@ -17,7 +17,7 @@ export interface FetchedMessage {
   mailbox?: string | null;
 }
 
-type FetchDeps = Pick<ActivityDeps, 'mailboxes' | 'messages' | 'audit' | 'settings'>;
+type FetchDeps = Pick<EmailDeps, 'mailboxes' | 'messages' | 'audit' | 'settings'>;
 
 /** The fetch step: as the `fetchEmail` activity, or the first step of `ingestEmail`. */
 export function createFetchStep(deps: FetchDeps) {

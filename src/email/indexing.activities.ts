@@ -1,18 +1,16 @@
 import { STATUS } from '../platform/domain';
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError, errorMessage } from '../platform/errors';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { correlationId, transition } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';
 import type { IndexSource } from './parse.activities';
-import { joinCase } from '../cases/case.activities';
 import { readAttachmentTexts } from '../attachments/attachment-text';
-import { CASE_AUDIT_EVENTS } from '../cases/cases.contract';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 type IndexDeps = Pick<
-  ActivityDeps,
-  'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'case' | 'attachments' | 'attachmentText'
+  EmailDeps,
+  'messages' | 'audit' | 'index' | 'signals' | 'mailboxes' | 'knowledge' | 'emailCase' | 'attachments' | 'attachmentText'
 >;
 
 /**
@@ -63,7 +61,7 @@ export function createIndexStep(deps: IndexDeps) {
       const waitingInThread = await deps.messages.waitingInThread(email.threadId, email.id);
       // The case first: it lives in MariaDB, so a vector or graph store that is down (a degraded
       // index step) does not keep the mail out of its case.
-      if (deps.case) await joinCase(deps, stored ?? (await storedEmail(deps, email.id)), waitingInThread);
+      if (deps.emailCase) await deps.emailCase.join(stored ?? (await storedEmail(deps, email.id)), waitingInThread);
       await writeIndex(deps, email);
       // A draft waiting in the same thread was written without this message: it is stale now,
       // and a new one is drafted with the newer context (after this one is indexed, so it is found).
@@ -74,9 +72,9 @@ export function createIndexStep(deps: IndexDeps) {
         await deps.audit.record({
           emailId: waiting,
           correlationId: waiting,
-          eventType: CASE_AUDIT_EVENTS.draftStale,
+          eventType: EMAIL_AUDIT_EVENTS.draftStale,
           message: `a newer message of the thread arrived (${email.id}); a new draft was requested`,
-          eventKey: `${waiting}:${CASE_AUDIT_EVENTS.draftStale}:${email.id}`,
+          eventKey: `${waiting}:${EMAIL_AUDIT_EVENTS.draftStale}:${email.id}`,
         });
       }
       return { index: deps.index.name };

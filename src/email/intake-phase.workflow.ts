@@ -2,7 +2,7 @@
  * Intake: fetch, parse and index as one activity (each step keeps its queue row, attempts and
  * retry plan), run in the workflow task that started the run.
  */
-import type { Activities } from '../../activities';
+import type { EmailActivities } from './email.activities';
 import type { ParseSummary } from './parse.activities';
 import { STATUS, type EmailWorkflowInput } from '../platform/domain';
 import { indexedTransition, type StatusStep } from './status-transitions';
@@ -25,7 +25,7 @@ export async function runIntake(run: EmailRun): Promise<EmailWorkflowResult | nu
   const { input } = run;
   const fetched: StatusStep = { status: STATUS.fetched, reason: fetchedReason(input) };
   const via = [fetched, { status: STATUS.parsed, reason: parsedReason(input) }];
-  let ingested: Awaited<ReturnType<Activities['ingestEmail']>>;
+  let ingested: Awaited<ReturnType<EmailActivities['ingestEmail']>>;
   try {
     ingested = await run.intake().ingestEmail({ ...input, priority: run.priority, record: { ...run.reserve(), via } });
   } catch (err) {

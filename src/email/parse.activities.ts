@@ -12,7 +12,7 @@ import { bouncedMessageIds, triage, triageMessage, type AskedSpamScore, type Tri
 import { errorMessage } from '../platform/errors';
 import { MAX_STORED_TEXT_CHARS } from '../platform/limits.mariadb';
 import type { EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import type { FetchedMessage } from './fetch.activities';
 import { emailKey } from '../mailboxes/mailbox-of';
@@ -42,7 +42,7 @@ export interface ParseSummary {
 /** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
 export const HELD_INDEX = 'no index: held for a person';
 
-type ParseDeps = Pick<ActivityDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer'>;
+type ParseDeps = Pick<EmailDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer'>;
 type ParseInput = { emailId: string; priority?: Priority };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */

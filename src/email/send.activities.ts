@@ -7,7 +7,7 @@ import { envelopeMismatch, recipientProblem } from './recipients';
 import { HandOverInDoubtError, smtpPhaseOf } from '../mailboxes/mail-sender.port';
 import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
 import type { SendAttemptRecord, SendPhase } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { layoutReply } from './reply-layout';
 import type { OutgoingMail } from '../mailboxes/mail-sender.port';
 import { correlationId } from '../platform/activity-context';
@@ -84,7 +84,7 @@ function replyParts(
 }
 
 export function createSendActivities(
-  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
+  deps: Pick<EmailDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
 ) {
   return {
     async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {

@@ -1,6 +1,6 @@
 import { errorMessage } from '../platform/errors';
 import type { DraftRecord, EmailRecord } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { emailKey } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
@@ -9,7 +9,7 @@ import { EMAIL_AUDIT_EVENTS } from './email.contract';
  * future drafts. A failure is audited and never fails the send step: the reply is out.
  */
 export async function indexSentReply(
-  deps: Pick<ActivityDeps, 'audit' | 'index' | 'mailboxes'>,
+  deps: Pick<EmailDeps, 'audit' | 'index' | 'mailboxes'>,
   cid: string,
   email: EmailRecord,
   draft: DraftRecord,

@@ -3,8 +3,7 @@ import { STATUS, type Decision, type EmailStatus, type SendOutcome } from '../pl
 import { errorMessage } from '../platform/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from './status-transitions';
 import type { AuditEntry, SendSnapshot } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
-import { caseAfterStatus } from '../cases/case.activities';
+import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import { PLATFORM_AUDIT_EVENTS } from '../platform/contract';
@@ -109,7 +108,7 @@ function runKey(): string {
  * The email workflow's own bookkeeping (run as local activities): it decides every status
  * transition and these record it, with an audit row each.
  */
-export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'audit' | 'case' | 'caseReplies'>) {
+export function createStatusActivities(deps: Pick<EmailDeps, 'messages' | 'audit' | 'emailCase'>) {
   return {
     async recordStatus(input: {
       emailId: string;
@@ -165,7 +164,7 @@ export function createStatusActivities(deps: Pick<ActivityDeps, 'messages' | 'au
       });
       await deps.audit.recordAll(rows);
       // The email's case moves with it (its clock, its workflow, the mails a case reply answered).
-      if (stored === input.status) await caseAfterStatus(deps, input.emailId, input.status);
+      if (stored === input.status) await deps.emailCase?.afterStatus(input.emailId, input.status);
       return { stored, send, maxDraftVersion };
     },
 

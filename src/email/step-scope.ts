@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
  * attempt count and retry plan although Temporal sees a single activity.
  */
 export interface StepTracker {
-  /** `activity` names the step's own entry in ACTIVITY_PLAN (e.g. `parseEmail`). */
+  /** `activity` names the step's own entry in the activity plan (activities/activity-plan.ts) (e.g. `parseEmail`). */
   run<T>(activity: string, fn: () => Promise<T>): Promise<T>;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normaliseAddress } from '../retrieval/context-scope';
 import { organisationDomain } from '../retrieval/organisation';
 import type { ParsedEmail } from '../platform/store.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { ourAddresses } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
@@ -21,7 +21,7 @@ export function ownThreadId(emailId: string): string {
  * organisation of someone who did. Otherwise it starts its own thread, and the audit log says why.
  */
 export async function joinThread(
-  deps: Pick<ActivityDeps, 'messages' | 'audit' | 'settings' | 'mailboxes'>,
+  deps: Pick<EmailDeps, 'messages' | 'audit' | 'settings' | 'mailboxes'>,
   emailId: string,
   parsed: Pick<ParsedEmail, 'references' | 'inReplyTo' | 'from' | 'replyTo' | 'threadId'>,
   /** The isolation account of the email's mailbox (src/mailboxes/mailbox-scope.ts): threads stay within it. */

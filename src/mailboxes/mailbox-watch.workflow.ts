@@ -1,5 +1,5 @@
 import { CancellationScope, continueAsNew, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { WatchActivities } from './watch.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 
 /** One session of a folder's watch; the run then continues as new (fresh history, registry read again). */
@@ -28,11 +28,11 @@ export interface WatchRunResult {
  * stays the safety net: the watcher only makes its next run come sooner.
  */
 export async function MailboxWatchWorkflow(input: WatchRunInput): Promise<WatchRunResult> {
-  const { planWatch } = proxyActivities<Activities>({
+  const { planWatch } = proxyActivities<WatchActivities>({
     ...PROFILES.bookkeeping.options,
     taskQueue: taskQueueFor(workflowInfo().taskQueue, 'bookkeeping'),
   });
-  const { watchFolder } = proxyActivities<Activities>({
+  const { watchFolder } = proxyActivities<WatchActivities>({
     ...PROFILES.watch.options,
     taskQueue: taskQueueFor(workflowInfo().taskQueue, 'watch'),
   });

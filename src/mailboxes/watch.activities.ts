@@ -6,7 +6,8 @@ import type { MailboxEntry } from './mailbox-registry';
 import type { FolderWatch } from './folder-watch.port';
 import type { PollTrigger } from './poll-trigger.port';
 import type { WatcherHealth } from './watcher-health.port';
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { AuditLog } from '../platform/store.port';
+import type { MailboxDirectory } from './mailbox-directory.port';
 import { mailboxOf } from './mailbox-of';
 import { watchWorkflowId as watcherId } from './schedule-ids';
 import { MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
@@ -48,7 +49,18 @@ export interface WatchFolderInput {
  * outage) and thrown: Temporal's retry (1 s, 4 s, 16 s, then every 30 s, unlimited) reconnects,
  * on this or another worker, and the schedule keeps intake going meanwhile.
  */
-export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'audit' | 'idle'>) {
+/** What the watchers need: the mailboxes, the audit log and the IDLE switch with its ports. */
+export interface WatchDeps {
+  mailboxes: MailboxDirectory;
+  audit: AuditLog;
+  /** Push intake (IMAP IDLE watchers); absent: a worker that watches nothing. */
+  idle?: IdleDeps;
+}
+
+/** The watchers' activities as the watch workflow proxies them. */
+export type WatchActivities = ReturnType<typeof createWatchActivities>;
+
+export function createWatchActivities(deps: WatchDeps) {
   const stateOf = (mailboxId: string): WatchPlan => {
     const entry = deps.mailboxes.list().find((m) => m.id === mailboxId);
     if (!entry) return { watch: false, folders: [], reason: 'removed' };
@@ -153,7 +165,7 @@ export function createWatchActivities(deps: Pick<ActivityDeps, 'mailboxes' | 'au
 }
 
 async function reconnected(
-  deps: Pick<ActivityDeps, 'audit'>,
+  deps: Pick<WatchDeps, 'audit'>,
   where: { mailboxId: string; folder: string },
   workflowId: string,
   attempt: number,

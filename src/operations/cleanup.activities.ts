@@ -1,4 +1,6 @@
-import type { ActivityDeps } from '../../activities/activity-deps';
+import type { AuditLog, JobLedger, SendLedger } from '../platform/store.port';
+import type { WorkflowSignals } from '../email/workflow-starter.port';
+import type { WorkflowInspector } from './workflow-inspector.port';
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 
 export interface CleanupResult {
@@ -12,7 +14,18 @@ export interface CleanupResult {
  * `failed` and rejoin the retry cycle, but only after asking Temporal: an attempt that still runs
  * (a long, heartbeating activity) is left alone.
  */
-export function createCleanupActivities(deps: Pick<ActivityDeps, 'jobs' | 'inspector' | 'audit' | 'sends' | 'signals'>) {
+/** What the cleanup needs: the queue rows and sends, Temporal's view of running attempts, the email workflows' signals. */
+export interface CleanupDeps {
+  jobs: JobLedger;
+  inspector: WorkflowInspector;
+  audit: AuditLog;
+  sends: SendLedger;
+  signals: WorkflowSignals;
+}
+
+export type CleanupActivities = ReturnType<typeof createCleanupActivities>;
+
+export function createCleanupActivities(deps: CleanupDeps) {
   return {
     /**
      * The resend schedule (design: approved drafts whose send ran out of attempts): nudges each

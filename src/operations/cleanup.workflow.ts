@@ -1,5 +1,10 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { EmailActivities } from '../email/email.activities';
+import type { RetentionActivities } from '../privacy/retention.activities';
+import type { CleanupActivities } from './cleanup.activities';
+
+/** What the maintenance workflows run: the cleanup's own, the email's re-index, the retention purge. */
+type Activities = CleanupActivities & Pick<EmailActivities, 'reindexPartial'> & RetentionActivities;
 import type { CleanupResult } from './cleanup.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 

@@ -48,6 +48,8 @@ const KINDS: Array<{ kind: RetentionKind; days: keyof RetentionSettings }> = [
   { kind: 'access_log', days: 'accessLogDays' },
 ];
 
+export type RetentionActivities = ReturnType<typeof createRetentionActivities>;
+
 export function createRetentionActivities(deps: RetentionDeps | undefined) {
   return {
     async purgeExpired(input: PurgeInput): Promise<PurgeResult> {

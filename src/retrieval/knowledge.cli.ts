@@ -8,7 +8,7 @@ import { onlySubcommand, type CliCommand } from '../platform/cli-command';
 import type { Pool } from '../platform/pool.mariadb';
 import type { StoredEmails } from './stored-emails.port';
 
-/** The stored emails the index reads (the email feature's message store; src/cli/main.ts passes it). */
+/** The stored emails the index reads (the email feature's message store; cli/main.ts passes it). */
 export type StoredEmailsOf = (pool: Pool) => StoredEmails;
 
 /** `email-rag knowledge sync`: indexes new and changed files of KNOWLEDGE_DIR, removes deleted ones. */
@@ -46,7 +46,7 @@ export async function knowledgeSync(config: Config, storedEmails: StoredEmailsOf
   }
 }
 
-/** The `knowledge` commands; `storedEmails` comes from the email feature (src/cli/main.ts passes it). */
+/** The `knowledge` commands; `storedEmails` comes from the email feature (cli/main.ts passes it). */
 export const knowledgeCommands = (storedEmails: StoredEmailsOf): CliCommand[] => [
   {
     name: 'knowledge sync',

@@ -7,9 +7,9 @@ import { effectivePriority } from '../triage/priority';
 import { classifyError } from '../platform/retry-decision';
 import { emailDisplay } from '../platform/workflow-summary';
 import { correlationId } from '../platform/activity-context';
-import type { ActivityDeps } from '../../activities/activity-deps';
-import { mailboxOf } from './mailbox-of';
-import { MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
+import type { EmailDeps } from './email-deps';
+import { mailboxOf } from '../mailboxes/mailbox-of';
+import { MAILBOX_AUDIT_EVENTS } from '../mailboxes/mailboxes.contract';
 
 /** Workflow starts in flight at once during a poll pass. */
 const START_CONCURRENCY = 8;
@@ -63,7 +63,7 @@ export interface PollInput {
  * recorded and rethrown, so the IMAP retry rule and the schedule's next run still apply.
  */
 export function createPollActivities(
-  deps: Pick<ActivityDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings'>,
+  deps: Pick<EmailDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings'>,
 ) {
   return {
     async pollMailbox(input: PollInput): Promise<PollResult> {

@@ -1,5 +1,5 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { EmailActivities } from './email.activities';
 import type { PollInput, PollResult } from './poll.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 import { priorityKey } from '../platform/domain';
@@ -44,7 +44,7 @@ export interface PollRunInput {
  * of the default mailbox.
  */
 export async function ImapPollWorkflow(input: PollRunInput = {}): Promise<PollRunResult> {
-  const { pollMailbox } = proxyActivities<Activities>({
+  const { pollMailbox } = proxyActivities<EmailActivities>({
     ...PROFILES.poll.options,
     taskQueue: taskQueueFor(workflowInfo().taskQueue, 'poll'),
     // Ahead of every email step on the mail I/O queue: new mail is never listed after a batch of

@@ -1,0 +1,49 @@
+/**
+ * Every activity of the email's path, built from its dependencies: the poll that starts the
+ * workflows, the intake steps (fetch, parse, index, and the three in one), the draft, the decision,
+ * the send, and the status bookkeeping. The registry (activities/index.ts) adds the other features'.
+ */
+import { createDraftActivities } from './draft.activities';
+import { createFetchActivities, createFetchStep } from './fetch.activities';
+import { createIndexActivities, createIndexStep } from './indexing.activities';
+import { createIngestActivities } from './ingest.activities';
+import { createParseActivities, createParseStep } from './parse.activities';
+import { createPollActivities } from './poll.activities';
+import { createSendActivities } from './send.activities';
+import { createStatusActivities, withRecordedStatus } from './status.activities';
+import type { EmailDeps } from './email-deps';
+
+export function createEmailActivities(deps: EmailDeps) {
+  const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
+  const status = createStatusActivities(deps);
+  const ingest = createIngestActivities(
+    {
+      fetchEmail: steps.fetch.fetchMessage,
+      parseEmail: steps.parse.parseMessage,
+      indexEmail: steps.index.indexMessage,
+    },
+    deps.settings.intakeSlots,
+  );
+  const draft = createDraftActivities(deps);
+  const send = createSendActivities(deps);
+  return {
+    ...createPollActivities(deps),
+    // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
+    ...createFetchActivities(deps, steps.fetch),
+    ...createParseActivities(deps, steps.parse),
+    ...createIndexActivities(deps, steps.index),
+    ...draft,
+    ...send,
+    // Intake, draft, decision and send record the status they reach, under the number the workflow reserved.
+    ...withRecordedStatus(status.recordStatus, {
+      ingestEmail: ingest.ingestEmail,
+      draftReply: draft.draftReply,
+      recordDecision: send.recordDecision,
+      sendReply: send.sendReply,
+    }),
+    ...status,
+  };
+}
+
+/** The email's activities as its workflows proxy them (a type only: nothing of them enters the bundle). */
+export type EmailActivities = ReturnType<typeof createEmailActivities>;
