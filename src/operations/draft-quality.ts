@@ -60,14 +60,6 @@ export function summariseOutcomes(rows: OutcomeCount[], since: Date, by: Quality
   return { since: since.toISOString(), by, total: toGroup('all', all), groups };
 }
 
-/** `30d`, `12h`, `90m` or a plain number of days: the start of the window before `now`. */
-export function parseWindow(text: string, now: Date): Date {
-  const m = /^(\d+)\s*([dhm]?)$/.exec(text.trim());
-  if (!m || Number(m[1]) <= 0) throw new Error(`--since "${text}": give a duration like 30d, 12h or 90m`);
-  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000, '': 86_400_000 }[m[2] as 'd' | 'h' | 'm' | ''];
-  return new Date(now.getTime() - Number(m[1]) * unit);
-}
-
 /** An email whose draft found no source, or was heavily edited or rejected. */
 export interface GapCandidate {
   emailId: string;

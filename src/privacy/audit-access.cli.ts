@@ -1,6 +1,6 @@
 import { createMariaDbAccessLog } from './access-log.mariadb';
 import type { Config } from '../platform/config';
-import { parseWindow } from '../operations/draft-quality';
+import { parseWindow } from '../platform/time-window';
 import type { AccessRow } from './access-log.port';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';

@@ -2,7 +2,8 @@
 import { dailyOutcomes } from '../operations/draft-quality.mariadb';
 import { readGaps, readQuality } from '../operations/quality.cli';
 import { DRAFT_OUTCOMES, type DraftOutcome } from '../platform/domain';
-import { QUALITY_GROUPINGS, parseWindow, type QualityGrouping } from '../operations/draft-quality';
+import { QUALITY_GROUPINGS, type QualityGrouping } from '../operations/draft-quality';
+import { parseWindow } from '../platform/time-window';
 import type { InboxDeps } from './app';
 import type { Texts } from './i18n';
 import { dailySeries, outcomeChartSvg } from './quality-chart';

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { DRAFT_OUTCOMES } from '../../src/platform/domain';
 import { changedShare, classifyApproval, wordCount } from '../../src/drafting/draft-outcome';
-import { openingLines, parseWindow, summariseOutcomes } from '../../src/operations/draft-quality';
+import { openingLines, summariseOutcomes } from '../../src/operations/draft-quality';
+import { parseWindow } from '../../src/platform/time-window';
 
 const draft = (body: string, drafter = 'openai') => ({ body, drafter });
 const ten = 'eins zwei drei vier fünf sechs sieben acht neun zehn';
