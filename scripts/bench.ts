@@ -13,14 +13,15 @@
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
-import { STEPS, CASE_CLOCK } from '../src/platform/contract';
+import { STEPS } from '../src/platform/contract';
+import { CASE_CLOCK } from '../src/cases/cases.contract';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../src/platform/temporal-connection';
 import type { Client } from '@temporalio/client';
 import { installSchedules, triggerPoll } from '../src/operations/schedules';
 import { installWatchers } from '../src/mailboxes/watchers';
-import { WATCHER_STATES } from '../src/platform/contract';
+import { WATCHER_STATES } from '../src/mailboxes/mailboxes.contract';
 import { startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';
 import { attributeFleetCpu } from './bench/cpu-attribution';

@@ -21,7 +21,7 @@ import { Client, Connection, WorkflowUpdateStage } from '@temporalio/client';
 import { loadConfig } from '../src/config';
 import { writeFileSync } from 'node:fs';
 import type { ImapFlow } from 'imapflow';
-import { SYSTEM_ACTORS } from '../src/platform/contract';
+import { SYSTEM_ACTORS } from '../src/email/email.contract';
 import { openImap } from '../test/support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../test/support/stack';
 import { waitFor } from '../test/support/wait';

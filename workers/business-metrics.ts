@@ -11,16 +11,10 @@ import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mari
 import type { WatcherRow } from '../src/mailboxes/watcher-health.port';
 import { OFFLINE_PROMPT_VERSION } from '../src/drafting/drafter.offline';
 import type { Config } from '../src/config';
-import {
-  DRAFT_OUTCOMES,
-  EMAIL_STATUSES,
-  LOGIN_REFUSAL_REASONS,
-  NEEDS_PERSON_STATUSES,
-  needsPerson,
-  PRIORITIES,
-  SEND_STATUSES,
-  UNFINISHED_STATUSES,
-} from '../src/platform/domain';
+import { DRAFT_OUTCOMES } from '../src/drafting/drafting.contract';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, needsPerson, SEND_STATUSES, UNFINISHED_STATUSES } from '../src/email/email-status';
+import { LOGIN_REFUSAL_REASONS } from '../src/review-inbox/review-inbox.contract';
+import { PRIORITIES } from '../src/triage/priorities';
 import { TRIAGE_ALERT_EVENTS } from '../src/triage/triage.contract';
 import { errorMessage, type ErrorClass } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';

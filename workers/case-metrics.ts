@@ -1,5 +1,5 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { PRIORITIES } from '../src/platform/domain';
+import { PRIORITIES } from '../src/triage/priorities';
 import type { CaseFigures } from '../src/cases/case-figures.port';
 import { labelledGauge } from './labelled-gauge';
 

@@ -1,5 +1,5 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { WATCHER_VIEWS } from '../src/platform/contract';
+import { WATCHER_VIEWS } from '../src/mailboxes/mailboxes.contract';
 import { watcherStatus } from '../src/mailboxes/watcher-view';
 import type { WatcherRow } from '../src/mailboxes/watcher-health.port';
 import { labelledGauge } from './labelled-gauge';

@@ -2,15 +2,13 @@ import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import { stepScope, type StepTracker } from '../src/email/step-scope';
-import { QUEUE_STATUS, type Priority } from '../src/platform/domain';
+import { QUEUE_STATUS } from '../src/platform/job-queue';
+import { type Priority } from '../src/triage/priorities';
 import { errorMessage } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
-import type { AuditLog, JobAttempt, JobLedger } from '../src/platform/store.port';
-import {
-  HEARTBEAT_EVERY_MS,
-  HEARTBEAT_TIMEOUT,
-  PROFILES,
-} from '../src/platform/activity-profiles.workflow';
+import type { AuditLog } from '../src/platform/store.port';
+import type { JobAttempt, JobLedger } from '../src/platform/job-queue';
+import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT, PROFILES } from '../src/platform/activity-profiles.workflow';
 import { planOf, type ActivityPlanEntry } from '../activities/activity-plan';
 import { countedAttempt, newlyLostAttempts, type PriorAttempt } from '../src/platform/lost-attempts';
 import { PLATFORM_AUDIT_EVENTS } from '../src/platform/contract';

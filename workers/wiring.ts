@@ -11,7 +11,7 @@ import { createTemporalAutoApprover } from '../src/autonomy/auto-approver.tempor
 import { createMariaDbBounceLedger } from '../src/email/bounce-ledger.mariadb';
 import { createMariaDbDraftStore } from '../src/email/draft-store.mariadb';
 import { createMariaDbRetentionStore } from '../src/privacy/retention-store.mariadb';
-import { createMariaDbJobLedger } from '../src/email/job-ledger.mariadb';
+import { createMariaDbJobLedger } from '../src/platform/job-ledger.mariadb';
 import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
 import { createMariaDbAttachmentStore } from '../src/attachments/attachment-store.mariadb';
 import { createMariaDbDraftClaimStore } from '../src/drafting/draft-claims.mariadb';
@@ -45,7 +45,7 @@ import type { SecretRef } from '../src/platform/secret-ref';
 import { describeOAuth } from '../src/mailboxes/mailbox-oauth';
 import type { AccessTokenProvider } from '../src/mailboxes/access-tokens.port';
 import type { Embedder } from '../src/retrieval/embedder.port';
-import type { JobLedger } from '../src/platform/store.port';
+import type { JobLedger } from '../src/platform/job-queue';
 import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from '../src/retrieval/configured-index';
 import { buildCaseDeadlinePorts } from './case-deadline-ports';
 import { remoteEmbedder } from '../src/retrieval/embedder';

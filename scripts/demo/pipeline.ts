@@ -1,4 +1,4 @@
-import { DECISIONS } from '../../src/platform/contract';
+import { DECISIONS } from '../../src/email/email.contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';

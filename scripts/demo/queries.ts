@@ -1,5 +1,5 @@
 import type { Pool } from '../../src/platform/pool.mariadb';
-import { WATCHER_STATES } from '../../src/platform/contract';
+import { WATCHER_STATES } from '../../src/mailboxes/mailboxes.contract';
 
 export interface Watermark {
   uidValidity: number;

@@ -1,4 +1,4 @@
-import { DECISIONS } from '../../src/platform/contract';
+import { DECISIONS } from '../../src/email/email.contract';
 import { OPERATOR_VIEWS, workflowListUrl } from '../../src/operations/operator-views';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';

@@ -21,7 +21,7 @@ import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.ma
 import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.mariadb';
 import { AUTONOMY_DEFAULTS, parseAutonomyPolicy } from '../../src/autonomy/autonomy-policy';
 import { loadConfig } from '../../src/config';
-import { STATUS } from '../../src/platform/domain';
+import { STATUS } from '../../src/email/email-status';
 import { findNeverAutomatic } from '../../src/autonomy/never-automatic';
 import { GROUNDING_VERDICTS } from '../../src/drafting/drafting.contract';
 import type { AutoApprover } from '../../src/autonomy/autonomy.port';

@@ -4,7 +4,7 @@
  * what came back. Shared by `npm run eval` and the retrieval floor test.
  */
 import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
-import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 import { createMariaDbKnowledgeLedger } from '../../src/retrieval/knowledge-ledger.mariadb';
 import { syncKnowledge } from '../../src/retrieval/knowledge-sync';
 import type { IndexableEmail } from '../../src/retrieval/vector-index.port';

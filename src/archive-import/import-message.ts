@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { parseRawEmail } from '../email/mail-parser';
-import { STATUS } from '../platform/domain';
+import { STATUS } from '../email/email-status';
 import { errorMessage } from '../platform/errors';
 import type { MailboxEntry } from '../mailboxes/mailbox-registry';
 import { effectivePriority } from '../triage/priority';
-import { emailDisplay } from '../platform/workflow-summary';
-import type { AuditLog, MessageStore } from '../platform/store.port';
+import { emailDisplay } from '../email/email-display';
+import type { AuditLog } from '../platform/store.port';
+import type { MessageStore } from '../email/email-stores.port';
 import type { WorkflowStarter } from '../email/workflow-starter.port';
 import type { ArchiveItem } from './archive-sources';
 import { EMAIL_AUDIT_EVENTS } from '../email/email.contract';

@@ -2,8 +2,9 @@
  * Earned autonomy in MariaDB (migration 023): the switch, the stops, the pending automatic sends,
  * a category's record read from `draft_outcomes` (migration 016) and its standing (migration 032).
  */
-import { AUTO_SEND_STATES, AUTONOMY_ACTOR_LIKE, type AutoSendState } from '../platform/contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS } from '../platform/domain';
+import { AUTO_SEND_STATES, type AutoSendState } from './autonomy.contract';
+import { AUTONOMY_ACTOR_LIKE } from '../drafting/drafting.contract';
+import { DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting/drafting.contract';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { wilsonInterval } from '../platform/wilson-interval';
@@ -95,7 +96,8 @@ export function createMariaDbAutonomyStore(pool: Pool, replayEvidence?: ReplayEv
       return { reviewed: Number(rows[0]?.reviewed ?? 0), unchanged: Number(rows[0]?.unchanged ?? 0) };
     },
     async replayRecord(mailboxId, category, runIds, limit): Promise<ReplayEvidence> {
-      if (!replayEvidence) throw new Error('this autonomy store was made without the replay evidence reader: named replay runs cannot be read');
+      if (!replayEvidence)
+        throw new Error('this autonomy store was made without the replay evidence reader: named replay runs cannot be read');
       return replayEvidence.replayRecord(mailboxId, category, runIds, limit);
     },
     async noteStanding(st) {

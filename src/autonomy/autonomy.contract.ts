@@ -42,3 +42,8 @@ declare module '../platform/audit-event-types' {
     autonomy: (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENTS];
   }
 }
+
+/** What became of an automatic send (`autonomy_pending.state`). */
+export const AUTO_SEND_STATES = { pending: 'pending', sent: 'sent', stopped: 'stopped', skipped: 'skipped' } as const;
+
+export type AutoSendState = (typeof AUTO_SEND_STATES)[keyof typeof AUTO_SEND_STATES];

@@ -3,7 +3,7 @@
  * category's record (MariaDB, src/autonomy/autonomy-store.mariadb.ts), and the approval an automatic
  * send makes through the email workflow's own `approve` Update (src/autonomy/auto-approver.temporal.ts).
  */
-import type { AUTO_SEND_STATES, AutoSendState } from '../platform/contract';
+import type { AUTO_SEND_STATES, AutoSendState } from './autonomy.contract';
 import type { CategoryRecord } from './autonomy-policy';
 import type { ReplayEvidence } from './replay-evidence';
 

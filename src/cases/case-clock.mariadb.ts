@@ -1,4 +1,5 @@
-import { CASE_SETTLED_STATUSES, type Priority } from '../platform/domain';
+import { CASE_SETTLED_STATUSES } from './case-status';
+import { type Priority } from '../triage/priorities';
 import type { CaseClock, CaseClockDue, CaseClockRow, CaseEventRecord } from './case-clock.port';
 import { CASE_CLOCK_DUE } from './cases.contract';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';

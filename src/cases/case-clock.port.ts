@@ -1,4 +1,5 @@
-import type { CaseStatus, Priority } from '../platform/domain';
+import type { CaseStatus } from './case-status';
+import type { Priority } from '../triage/priorities';
 import type { CaseClockDueKind } from './cases.contract';
 
 /** What the deadline activities read of a case (a `cases` row). */

@@ -7,9 +7,10 @@ import {
   raisedPriority,
   type DeadlineSettings,
 } from '../business-time/case-deadline';
-import { CASE_CLOCK_STATES, FAILURE_TYPES, type CaseClockState } from '../platform/contract';
+import { CASE_CLOCK_STATES, type CaseClockState } from './cases.contract';
+import { FAILURE_TYPES } from '../platform/contract';
 import { CASE_DEADLINE_EVENTS } from './cases.contract';
-import { CASE_STATUS } from '../platform/domain';
+import { CASE_STATUS } from './case-status';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { CaseClockRow } from './case-clock.port';
 import type { EscalationChannel, EscalationNotice } from './escalation-notifier.port';

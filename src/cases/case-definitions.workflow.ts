@@ -1,6 +1,6 @@
 /** The case workflow's signals and query, defined once for the workflow and its callers. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import { CASE_QUERIES, CASE_SIGNALS } from '../platform/contract';
+import { CASE_QUERIES, CASE_SIGNALS } from './cases.contract';
 
 export interface CaseWorkflowInput {
   caseId: string;

@@ -5,7 +5,7 @@
  * when the case is now due before the clock's next wake. Only a case with work over time of its
  * own — an automatic send in its grace period, a summary to write — starts its case workflow.
  */
-import { CASE_CLOCK_STATES } from '../platform/contract';
+import { CASE_CLOCK_STATES } from './cases.contract';
 import type { CaseActivities, ReadyDraft } from './case-definitions.workflow';
 import type { CaseTurnParts } from './case-turn.activities';
 

@@ -1,4 +1,4 @@
-import type { Priority } from '../platform/domain';
+import type { Priority } from '../triage/priorities';
 
 /** What the metrics read about case deadlines. */
 export interface CaseFigures {

@@ -5,7 +5,7 @@
  * covered email, which ends as sent. Every step is refused by the workflows' own rules when a
  * draft changed meanwhile, and a refused email simply stays open for a person.
  */
-import { SEND_STATUS } from '../platform/domain';
+import { SEND_STATUS } from '../email/email-status';
 import type { CaseReplies, CaseReplyRequest, CaseReplyResult, CaseReplySettler } from './case-replies.port';
 import type { CaseSignals } from './case-signals.port';
 import type { AuditLog } from '../platform/store.port';

@@ -1,4 +1,4 @@
-import type { CASE_SIGNALS } from '../platform/contract';
+import type { CASE_SIGNALS } from './cases.contract';
 
 export type CaseSignalName = (typeof CASE_SIGNALS)[keyof typeof CASE_SIGNALS];
 

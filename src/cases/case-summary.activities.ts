@@ -1,5 +1,5 @@
 import { extractiveSummary, type CaseSummaryMail, type SummaryLanguage } from '../drafting/case-summary';
-import { CASE_SUMMARY_KINDS, type CaseSummaryKind } from '../platform/domain';
+import { CASE_SUMMARY_KINDS, type CaseSummaryKind } from '../drafting/drafting.contract';
 import { CASE_SUMMARY_EVENTS } from './cases.contract';
 import { EmailRagError, errorMessage } from '../platform/errors';
 import { detectLanguage } from '../platform/language';

@@ -1,5 +1,7 @@
 /** What the review inbox reads about a case: the case row, its mails with their current drafts, its history. */
-import { CASE_SETTLED_STATUSES, DRAFT_STATUS, STATUS } from '../platform/domain';
+import { CASE_SETTLED_STATUSES } from './case-status';
+import { DRAFT_STATUS } from '../drafting/drafting.contract';
+import { STATUS } from '../email/email-status';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 
 export interface CaseRecord {

@@ -5,14 +5,15 @@
  * moves the case's clock (src/cases/case-desk.ts). The case clock keeps every case's deadline on one
  * timer; a case workflow (`case-…`) runs only while its case has work over time of its own.
  */
-import { CASE_SIGNALS } from '../platform/contract';
+import { CASE_SIGNALS } from './cases.contract';
 import { normaliseAddress } from '../retrieval/context-scope';
-import { CASE_STATUS, hasEnded, needsPerson, STATUS, type EmailStatus } from '../platform/domain';
+import { CASE_STATUS } from './case-status';
+import { hasEnded, needsPerson, STATUS, type EmailStatus } from '../email/email-status';
 import { errorMessage } from '../platform/errors';
-import type { CaseSignalName, CaseSignals } from './case-signals.port';
-import type { CaseJoin, CaseStore } from './cases.port';
+import type { CaseSignalName } from './case-signals.port';
+import type { CaseJoin } from './cases.port';
 import type { DraftContextItem } from '../drafting/drafter.port';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from '../email/email-stores.port';
 import type { CaseDeps, CasesDeps } from './cases-deps';
 import { correlationId } from '../platform/activity-context';
 import { emailKey } from '../mailboxes/mailbox-of';

@@ -22,9 +22,9 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { CASE_STATUS } from '../platform/domain';
+import { CASE_STATUS } from './case-status';
 import { LOCAL_PROFILES, PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
-import { WORKFLOW_PATCHES } from '../platform/contract';
+import { WORKFLOW_PATCHES } from './cases.contract';
 import {
   caseChangedSignal,
   caseQuery,

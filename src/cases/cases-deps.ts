@@ -3,7 +3,8 @@
  * mailboxes, and their own ports. The activity registry (activities/index.ts) composes this with
  * the other features' dependencies.
  */
-import type { AuditLog, MessageStore } from '../platform/store.port';
+import type { AuditLog } from '../platform/store.port';
+import type { MessageStore } from '../email/email-stores.port';
 import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
 import type { WorkflowSignals } from '../email/workflow-starter.port';
 import type { BusinessCalendars } from '../business-time/business-calendars.port';

@@ -57,3 +57,38 @@ declare module '../platform/audit-event-types' {
     cases: (typeof CASE_AUDIT_EVENTS)[keyof typeof CASE_AUDIT_EVENTS];
   }
 }
+
+/** The case clock: its workflow id, and the signal that wakes it when a case is due before its next wake. */
+export const CASE_CLOCK = { workflowId: 'case-clock', wake: 'caseClockWake' } as const;
+
+/** What the system tells a case workflow (each by signal-with-start: the first one starts it). */
+export const CASE_SIGNALS = {
+  /** A mail joined the case (1.3 runs; 1.4 tells the case clock instead). */
+  emailJoined: 'emailJoined',
+  /** A mail of the case waits for a person (a draft to approve, or a reply to write). */
+  draftReady: 'draftReady',
+  /** Something that moves the case's clock happened (a reply sent, a mail settled; 1.3 runs). */
+  caseChanged: 'caseChanged',
+  /** A reviewer stopped a pending automatic send. */
+  stopAutoSend: 'stopAutoSend',
+} as const;
+
+export const CASE_QUERIES = { case: 'case' } as const;
+
+/**
+ * Patch ids: one per release whose workflow changes break the last release's
+ * histories, removed on the schedule in docs/changing-workflows.md.
+ */
+export const WORKFLOW_PATCHES = {
+  /** 1.4: a case workflow's wake-up is one local activity (caseTurn). Deprecate in 1.5, remove in 1.6. */
+  release14: 'release-1.4',
+} as const;
+
+/**
+ * Where a case's response clock stands (the answer of the `planCaseDeadline` activity): running
+ * (open, a customer's mail unanswered), paused (waiting for the customer, or nothing unanswered),
+ * closed.
+ */
+export const CASE_CLOCK_STATES = { running: 'running', paused: 'paused', closed: 'closed' } as const;
+
+export type CaseClockState = (typeof CASE_CLOCK_STATES)[keyof typeof CASE_CLOCK_STATES];

@@ -1,4 +1,5 @@
-import type { CaseStatus, EmailStatus } from '../platform/domain';
+import type { CaseStatus } from './case-status';
+import type { EmailStatus } from '../email/email-status';
 
 /** What a mail brings to its case when it joins. */
 export interface CaseJoinInput {

@@ -21,7 +21,7 @@ export interface CaseSummaryMail {
   text: string;
 }
 
-export { CASE_SUMMARY_KINDS as SUMMARY_KINDS, type CaseSummaryKind as SummaryKind } from '../platform/domain';
+export { CASE_SUMMARY_KINDS as SUMMARY_KINDS, type CaseSummaryKind as SummaryKind } from './drafting.contract';
 
 /** What a reviewer reads at a glance; a model's summary is cut to the same length. */
 export const MAX_SUMMARY_CHARS = 3_000;

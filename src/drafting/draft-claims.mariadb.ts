@@ -1,4 +1,4 @@
-import { DRAFT_STATUS } from '../platform/domain';
+import { DRAFT_STATUS } from './drafting.contract';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { inTransaction } from '../platform/transaction.mariadb';
 import type { GroundingVerdict } from './drafting.contract';

@@ -1,4 +1,4 @@
-import { DRAFT_OUTCOME, type DraftOutcome } from '../platform/domain';
+import { DRAFT_OUTCOME, type DraftOutcome } from './drafting.contract';
 import { wordEditDistance } from './edit-distance';
 
 /** Under this share of changed words an approved edit is light, at or above it heavy (the field's ~40 %). */

@@ -1,4 +1,4 @@
-import { DRAFT_FLAGS } from '../platform/contract';
+import { DRAFT_FLAGS } from './drafting.contract';
 import { UNCLASSIFIED } from './categories';
 import { composeReply, type ComposeSettings } from './reply-composer';
 import type { DraftGuidance, DraftRequest, DraftResult, Drafter } from './drafter.port';

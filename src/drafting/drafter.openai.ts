@@ -1,4 +1,5 @@
-import { DRAFT_FLAGS, FAILURE_TYPES } from '../platform/contract';
+import { DRAFT_FLAGS } from './drafting.contract';
+import { FAILURE_TYPES } from '../platform/contract';
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { buildDraftMessages, promptVersionOf, draftJsonSchema, parseDraftJson, type DraftJson } from './draft-prompt';
 import { SUMMARY_JSON_SCHEMA, SUMMARY_PROMPT_VERSION, buildSummaryMessages, parseSummaryJson } from './case-summary-prompt';

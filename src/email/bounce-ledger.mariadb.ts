@@ -1,5 +1,5 @@
 import type { BouncedSend, BounceLedger } from './bounce-ledger.port';
-import { SEND_STATUS } from '../platform/domain';
+import { SEND_STATUS } from './email-status';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 
 /** A bounce quotes a handful of IDs; more is noise (or a crafted message) and is cut. */

@@ -3,7 +3,8 @@
  * deterministic: the Update validators, the same-named signals and the CLI all use them, so a
  * decision is refused with the same message wherever it comes from.
  */
-import { DECISION_LIMITS, WAITING_KINDS, type DecisionName } from '../platform/contract';
+import { DECISION_LIMITS, type DecisionName } from './email.contract';
+import { WAITING_KINDS } from './email-status';
 
 /** What the workflow waits for, if anything; a decision must fit it. */
 export type WaitingFor =

@@ -10,7 +10,7 @@
  * when it then waits for exactly the draft named, asks once more: the validator judges again.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { DRAFT_IN_MAKING_STATUSES } from '../platform/domain';
+import { DRAFT_IN_MAKING_STATUSES } from './email-status';
 import { errorMessage } from '../platform/errors';
 import type { CoverInput, DecisionInput, DecisionResult, EmailWorkflowState } from './email.workflow';
 import {

@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../platform/errors';
 import type { DraftContextItem } from '../drafting/drafter.port';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { knowledgeForCaseMails } from './case-mail-knowledge';
 import { attachmentContext } from '../attachments/attachment-text';

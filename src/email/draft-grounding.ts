@@ -7,8 +7,8 @@
 import type { EmailDeps } from './email-deps';
 import { checkGrounding, type GroundingResult } from '../drafting/grounding-check';
 import type { DraftContextItem, DraftResult } from '../drafting/drafter.port';
-import type { EmailRecord } from '../platform/store.port';
-import { DRAFT_FLAGS } from '../platform/contract';
+import type { EmailRecord } from './email-stores.port';
+import { DRAFT_FLAGS } from '../drafting/drafting.contract';
 
 export async function draftGrounding(
   deps: Pick<EmailDeps, 'embedder'>,

@@ -1,6 +1,6 @@
-import { TRIAGE_HELD_FOR_PERSON } from '../platform/domain';
+import { TRIAGE_HELD_FOR_PERSON } from '../triage/triage-classes';
 import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import type { AuditEventType } from '../platform/audit-event-types';

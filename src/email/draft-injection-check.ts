@@ -5,7 +5,7 @@
  * embedder was down. It only flags; the scoping of the context is the protection.
  */
 import type { DraftContextItem } from '../drafting/drafter.port';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import type { InjectionFinding } from '../drafting/injection-detector';
 import type { IntentDetectorSettings } from '../drafting/intent-detector';

@@ -1,5 +1,6 @@
-import { DRAFT_STATUS } from '../platform/domain';
-import type { DraftRecord, DraftStatus, DraftStore, NewDraft } from '../platform/store.port';
+import { DRAFT_STATUS } from '../drafting/drafting.contract';
+import type { DraftRecord, DraftStore, NewDraft } from './email-stores.port';
+import type { DraftStatus } from '../drafting/drafting.contract';
 import { recordDraftOutcome, recordRedrafted } from '../drafting/draft-outcomes.mariadb';
 import { query, type Pool } from '../platform/pool.mariadb';
 

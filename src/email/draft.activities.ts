@@ -3,7 +3,7 @@ import { PermanentError } from '../platform/errors';
 import { readIntentSet } from '../drafting/injection-intents';
 import { DEFAULT_INTENT_THRESHOLD, type IntentDetectorSettings } from '../drafting/intent-detector';
 import { replyToDiffers } from './recipients';
-import type { DraftRecord } from '../platform/store.port';
+import type { DraftRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';

@@ -3,9 +3,9 @@
  * email feature names no part of cases and cases may build on the email's records and stores.
  * Each method does nothing while cases are off.
  */
-import type { EmailStatus } from '../platform/domain';
+import type { EmailStatus } from './email-status';
 import type { DraftContextItem } from '../drafting/drafter.port';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from './email-stores.port';
 
 export interface EmailCase {
   /**

@@ -1,7 +1,7 @@
 /** The email workflow's Updates, signals and queries, defined once for the workflow and its callers. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DraftView } from './draft.activities';
-import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from '../platform/contract';
+import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from './email.contract';
 import type { CoverInput, DecisionInput, DecisionResult } from './decision-rules.workflow';
 import type { EmailWorkflowState } from './email-state.workflow';
 

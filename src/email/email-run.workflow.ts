@@ -9,20 +9,13 @@
 import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { EmailActivities } from './email.activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from './status.activities';
-import { DEFAULT_MAX_DRAFTS } from '../platform/contract';
-import {
-  needsPerson,
-  priorityKey,
-  SEND_STATUS,
-  START_STATUS,
-  STATUS,
-  type EmailStatus,
-  type EmailWorkflowInput,
-  type Priority,
-} from '../platform/domain';
+import { DEFAULT_MAX_DRAFTS } from './email.contract';
+import { needsPerson, SEND_STATUS, START_STATUS, STATUS, type EmailStatus } from './email-status';
+import { priorityKey, type Priority } from '../triage/priorities';
+import { type EmailWorkflowInput } from './email-input';
 import { agedPriorityKey } from '../triage/priority';
 import type { StatusStep } from './status-transitions';
-import { currentDetailsLine } from '../platform/workflow-summary';
+import { currentDetailsLine } from './email-display';
 import {
   AGING_STEP_MS,
   LOCAL_PROFILES,

@@ -1,7 +1,7 @@
 /** What the email workflow shows through its `state` query and returns at its end. */
 import type { DraftView } from './draft.activities';
-import type { DecisionName } from '../platform/contract';
-import type { EmailStatus, WorkflowStatus } from '../platform/domain';
+import type { DecisionName } from './email.contract';
+import type { EmailStatus, WorkflowStatus } from './email-status';
 import type { WaitingFor } from './decision-rules.workflow';
 
 export interface Refusal {

@@ -1,5 +1,5 @@
 /** The email section of the configuration (src/config.ts assembles the sections): drafts and reply limits. */
-import { DEFAULT_MAX_DRAFTS, DEFAULT_REPLY_LIMIT_PER_HOUR } from '../platform/contract';
+import { DEFAULT_MAX_DRAFTS, DEFAULT_REPLY_LIMIT_PER_HOUR } from './email.contract';
 import { envValues, type Env } from '../platform/env-values';
 
 export interface EmailConfig {

@@ -62,3 +62,57 @@ declare module '../platform/audit-event-types' {
     email: (typeof EMAIL_AUDIT_EVENTS)[keyof typeof EMAIL_AUDIT_EVENTS];
   }
 }
+
+/**
+ * One reply for several mails of a case: the lead email sends it; each covered email is held for
+ * it by this Update (bound to the draft id the reviewer saw) and ends as sent by the signal.
+ */
+export const CASE_REPLY = {
+  cover: 'coverByCaseReply',
+  sent: 'caseReplySent',
+} as const;
+
+/**
+ * A person's decisions on an email. Each is a Temporal Update (validated, answered) and a signal
+ * of the same name for scripts (same rules; a refusal is audited and shown by the `state` query).
+ */
+export const DECISIONS = {
+  approve: 'approve',
+  reject: 'reject',
+  redraft: 'redraft',
+  resend: 'resend',
+  markSent: 'markSent',
+} as const;
+
+export type DecisionName = (typeof DECISIONS)[keyof typeof DECISIONS];
+
+/** Signals sent by the system itself (not decisions). */
+export const SYSTEM_SIGNALS = {
+  /** A genuine follow-up arrived in the thread: the waiting draft is stale, draft again. */
+  threadUpdated: 'threadUpdated',
+} as const;
+
+export const QUERIES = { draft: 'draft', state: 'state' } as const;
+
+/**
+ * Who recorded a decision that no person made, as `resolved_by` of a send and the audit `actor`:
+ * the lookup that found a reply in doubt in the Sent folder its provider fills (docs/operating.md).
+ */
+export const SYSTEM_ACTORS = { mailboxCheck: 'mailbox-check' } as const;
+
+/** Upper bounds for what a person may hand to a decision; larger input is refused, never cut. */
+export const DECISION_LIMITS = {
+  bodyChars: 100_000,
+  byChars: 191,
+  reasonChars: 2_000,
+  noteChars: 2_000,
+} as const;
+
+/** How many drafts one email may get (redrafts by people and by thread follow-ups) before a person must write it. */
+export const DEFAULT_MAX_DRAFTS = 6;
+
+/**
+ * Machine drafts to one correspondent per hour (REPLY_LIMIT_PER_HOUR): two auto-responders
+ * answering each other would otherwise fill the review queue. Five covers a customer's busy hour.
+ */
+export const DEFAULT_REPLY_LIMIT_PER_HOUR = 5;

@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type { SendSnapshot } from '../platform/store.port';
-import { STATUS, sendIsDone, type EmailWorkflowInput } from '../platform/domain';
+import type { SendSnapshot } from './email-stores.port';
+import { STATUS, sendIsDone } from './email-status';
+import { type EmailWorkflowInput } from './email-input';
 import { draftUntilDecided } from './draft-phase.workflow';
 import { createEmailRun, type EmailRun } from './email-run.workflow';
 import { AlreadyHandedOver } from './email-run.workflow';

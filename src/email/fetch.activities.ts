@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import type { EmailWorkflowInput } from '../platform/domain';
+import type { EmailWorkflowInput } from './email-input';
 import { PermanentError, TooLargeError } from '../platform/errors';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';

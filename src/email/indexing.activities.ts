@@ -1,8 +1,9 @@
-import { STATUS } from '../platform/domain';
+import { STATUS } from './email-status';
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError, errorMessage } from '../platform/errors';
 import type { EmailDeps } from './email-deps';
-import { correlationId, transition } from '../platform/activity-context';
+import { correlationId } from '../platform/activity-context';
+import { transition } from './status-transition';
 import { emailKey } from '../mailboxes/mailbox-of';
 import type { IndexSource } from './parse.activities';
 import { readAttachmentTexts } from '../attachments/attachment-text';

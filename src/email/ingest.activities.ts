@@ -1,4 +1,5 @@
-import type { EmailWorkflowInput, Priority } from '../platform/domain';
+import type { EmailWorkflowInput } from './email-input';
+import type { Priority } from '../triage/priorities';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../platform/errors';
 import type { FetchedMessage } from './fetch.activities';

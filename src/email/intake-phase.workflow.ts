@@ -4,7 +4,8 @@
  */
 import type { EmailActivities } from './email.activities';
 import type { ParseSummary } from './parse.activities';
-import { STATUS, type EmailWorkflowInput } from '../platform/domain';
+import { STATUS } from './email-status';
+import { type EmailWorkflowInput } from './email-input';
 import { indexedTransition, type StatusStep } from './status-transitions';
 import type { EmailRun } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';

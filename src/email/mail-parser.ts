@@ -10,7 +10,7 @@ import { priorityFromHeaders } from '../triage/priority';
 import type { TriageMessage } from '../triage/triage';
 import { SPAM_BODY_CHARS } from '../triage/spam-content';
 import type { AttachmentFile } from '../attachments/attachments.port';
-import type { ParsedEmail } from '../platform/store.port';
+import type { ParsedEmail } from './email-stores.port';
 
 type Address = { name: string; address: string };
 

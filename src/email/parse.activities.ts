@@ -1,7 +1,8 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import { detectContentType } from '../attachments/attachment-type';
 import { parseRawEmail, type ParsedMessage } from './mail-parser';
-import { TRIAGE_HELD_FOR_PERSON, type Priority, type TriageClass } from '../platform/domain';
+import { TRIAGE_HELD_FOR_PERSON, type TriageClass } from '../triage/triage-classes';
+import { type Priority } from '../triage/priorities';
 import { TRIAGE_ALERT_EVENTS, TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
 import { ATTACHMENT_EVENTS } from '../attachments/attachments.contract';
 import { PermanentError } from '../platform/errors';
@@ -11,7 +12,7 @@ import { ownMailboxAddresses } from '../mailboxes/mailbox-scope';
 import { bouncedMessageIds, triage, triageMessage, type AskedSpamScore, type TriageSettings } from '../triage/triage';
 import { errorMessage } from '../platform/errors';
 import { MAX_STORED_TEXT_CHARS } from '../platform/limits.mariadb';
-import type { EmailRecord } from '../platform/store.port';
+import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import type { FetchedMessage } from './fetch.activities';

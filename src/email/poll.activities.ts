@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { boundedMap } from '../platform/bounded-map';
-import { imapEmailId } from '../platform/domain';
+import { imapEmailId } from './email-input';
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
 import { effectivePriority } from '../triage/priority';
 import { classifyError } from '../platform/retry-decision';
-import { emailDisplay } from '../platform/workflow-summary';
+import { emailDisplay } from './email-display';
 import { correlationId } from '../platform/activity-context';
 import type { EmailDeps } from './email-deps';
 import { mailboxOf } from '../mailboxes/mailbox-of';

@@ -6,9 +6,10 @@
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbMessageStore } from './message-store.mariadb';
-import { STATUS, type EmailWorkflowInput } from '../platform/domain';
+import { STATUS } from './email-status';
+import { type EmailWorkflowInput } from './email-input';
 import type { Pool } from '../platform/pool.mariadb';
-import { emailDisplay } from '../platform/workflow-summary';
+import { emailDisplay } from './email-display';
 import { TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
 
 /** Why a pull-back was refused; `code` 2 means the request itself was wrong (no such email, not ignored). */

@@ -1,8 +1,9 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import { SEND_STATUS } from '../platform/domain';
+import { SEND_STATUS } from './email-status';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { FoundMessage } from '../mailboxes/mailbox.port';
-import { PHASES_BEFORE_FINAL_DOT, type AuditLog, type SendAttemptRecord, type SendLedger } from '../platform/store.port';
+import { PHASES_BEFORE_FINAL_DOT, type SendAttemptRecord, type SendLedger } from './email-stores.port';
+import { type AuditLog } from '../platform/store.port';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** An operator's one-shot go-ahead for a send in doubt; `key` makes it count once. */

@@ -1,10 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { FAILURE_TYPES, SYSTEM_ACTORS } from '../platform/contract';
-import { SEND_STATUS } from '../platform/domain';
+import { FAILURE_TYPES } from '../platform/contract';
+import { SYSTEM_ACTORS } from './email.contract';
+import { SEND_STATUS } from './email-status';
 import { TransientError, errorMessage } from '../platform/errors';
 import type { SentFolderLookup } from '../mailboxes/mailbox-registry';
 import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
-import type { AuditLog, DraftStore, SendAttemptRecord, SendLedger } from '../platform/store.port';
+import type { AuditLog } from '../platform/store.port';
+import type { DraftStore, SendAttemptRecord, SendLedger } from './email-stores.port';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**

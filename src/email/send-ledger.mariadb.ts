@@ -1,5 +1,5 @@
-import { PHASES_BEFORE_FINAL_DOT, type SendAttemptRecord, type SendLedger } from '../platform/store.port';
-import { SEND_STATUS, STATUS } from '../platform/domain';
+import { PHASES_BEFORE_FINAL_DOT, type SendAttemptRecord, type SendLedger } from './email-stores.port';
+import { SEND_STATUS, STATUS } from './email-status';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 
 interface SendRow {

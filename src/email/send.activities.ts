@@ -1,12 +1,14 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS, SEND_OUTCOME, SEND_STATUS, type Decision, type SendOutcome } from '../platform/domain';
+import { DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting/drafting.contract';
+import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from './email-status';
+import { type Decision } from './email-input';
 import { createHash, randomUUID } from 'node:crypto';
 import { classifyApproval } from '../drafting/draft-outcome';
 import { PermanentError, TransientError, errorMessage } from '../platform/errors';
 import { envelopeMismatch, recipientProblem } from './recipients';
 import { HandOverInDoubtError, smtpPhaseOf } from '../mailboxes/mail-sender.port';
 import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
-import type { SendAttemptRecord, SendPhase } from '../platform/store.port';
+import type { SendAttemptRecord, SendPhase } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { layoutReply } from './reply-layout';
 import type { OutgoingMail } from '../mailboxes/mail-sender.port';

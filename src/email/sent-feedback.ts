@@ -1,5 +1,5 @@
 import { errorMessage } from '../platform/errors';
-import type { DraftRecord, EmailRecord } from '../platform/store.port';
+import type { DraftRecord, EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { emailKey } from '../mailboxes/mailbox-of';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';

@@ -1,4 +1,5 @@
-import { SEND_OUTCOME, STATUS, type Decision, type EmailStatus, type SendOutcome } from '../platform/domain';
+import { SEND_OUTCOME, STATUS, type EmailStatus, type SendOutcome } from './email-status';
+import { type Decision } from './email-input';
 
 /** A status an email passes on the way to the one it ends at, with why. */
 export interface StatusStep {

@@ -1,8 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { STATUS, type Decision, type EmailStatus, type SendOutcome } from '../platform/domain';
+import { STATUS, type EmailStatus, type SendOutcome } from './email-status';
+import { type Decision } from './email-input';
 import { errorMessage } from '../platform/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from './status-transitions';
-import type { AuditEntry, SendSnapshot } from '../platform/store.port';
+import type { AuditEntry } from '../platform/store.port';
+import type { SendSnapshot } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { normaliseAddress } from '../retrieval/context-scope';
 import { organisationDomain } from '../retrieval/organisation';
-import type { ParsedEmail } from '../platform/store.port';
+import type { ParsedEmail } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { ourAddresses } from '../mailboxes/mailbox-of';

@@ -6,7 +6,7 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { STATUS, type EmailStatus } from '../platform/domain';
+import { STATUS, type EmailStatus } from './email-status';
 import {
   CATEGORY,
   DRAFT_VERSION,

@@ -1,4 +1,5 @@
-import type { EmailWorkflowInput, Priority } from '../platform/domain';
+import type { EmailWorkflowInput } from './email-input';
+import type { Priority } from '../triage/priorities';
 import type { WorkflowDisplay } from '../platform/workflow-summary';
 
 /** Starts one EmailWorkflow per email; starting an id that exists already is a no-op. */

@@ -1,7 +1,9 @@
-import { DECISIONS, FAILURE_TYPES, SYSTEM_SIGNALS, WORKFLOW_TYPES } from '../platform/contract';
+import { DECISIONS, SYSTEM_SIGNALS } from './email.contract';
+import { FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
-import { priorityKey, type EmailWorkflowInput, type Priority } from '../platform/domain';
+import { priorityKey, type Priority } from '../triage/priorities';
+import { type EmailWorkflowInput } from './email-input';
 import { TransientError } from '../platform/errors';
 import type { WorkflowDisplay } from '../platform/workflow-summary';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';

@@ -33,7 +33,7 @@ export interface SendResult {
   raw: Buffer;
 }
 
-import { SMTP_PHASES, type SmtpPhase } from '../platform/domain';
+import { SMTP_PHASES, type SmtpPhase } from './mailboxes.contract';
 
 export { SMTP_PHASES, type SmtpPhase };
 

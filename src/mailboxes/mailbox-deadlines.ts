@@ -10,7 +10,7 @@ import {
   type EscalationTargets,
   type ReminderBefore,
 } from '../business-time/case-deadline';
-import { PRIORITIES, type Priority } from '../platform/domain';
+import { PRIORITIES, type Priority } from '../triage/priorities';
 import { parseSecretRef } from '../platform/secret-ref';
 
 /** The registry fields of a mailbox's response deadlines (docs/cases.md#deadlines). */

@@ -1,4 +1,4 @@
-import type { Priority } from '../platform/domain';
+import type { Priority } from '../triage/priorities';
 
 /** A message as the mailbox lists it: enough to decide whether to download it. */
 export interface MailboxMessageRef {

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { WATCHER_STATES } from '../platform/contract';
+import { WATCHER_STATES } from './mailboxes.contract';
 import { classifyError } from '../platform/retry-decision';
 import { TransientError } from '../platform/errors';
 import type { MailboxEntry } from './mailbox-registry';

@@ -1,4 +1,4 @@
-import { WATCHER_STATES, type WatcherState } from '../platform/contract';
+import { WATCHER_STATES, type WatcherState } from './mailboxes.contract';
 import type { WatcherHealth, WatcherRow } from './watcher-health.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 

@@ -1,4 +1,4 @@
-import type { WatcherState } from '../platform/contract';
+import type { WatcherState } from './mailboxes.contract';
 
 /** How one folder's IDLE watcher stands (`mailbox_watchers`), by the database's clock. */
 export interface WatcherRow {

@@ -1,4 +1,4 @@
-import { WATCHER_STATES, WATCHER_VIEW, type WatcherView } from '../platform/contract';
+import { WATCHER_STATES, WATCHER_VIEW, type WatcherView } from './mailboxes.contract';
 import type { WatcherRow } from './watcher-health.port';
 
 /** A watcher silent for longer than this (three missed database heartbeats) has lost its worker. */

@@ -1,4 +1,4 @@
-import type { Watermark, WatermarkStore } from '../platform/store.port';
+import type { Watermark, WatermarkStore } from './watermark-store.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 export function createMariaDbWatermarkStore(pool: Pool): WatermarkStore {

@@ -6,7 +6,9 @@ import { createMariaDbDeadLetters, type DeadLetter, type DeadLetterDetail } from
 import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
 import { inDoubtAdvice } from '../email/send-claim';
 import type { Config } from '../platform/config';
-import { QUEUE_STATUS, SEND_STATUS, type EmailWorkflowInput } from '../platform/domain';
+import { QUEUE_STATUS } from '../platform/job-queue';
+import { SEND_STATUS } from '../email/email-status';
+import { type EmailWorkflowInput } from '../email/email-input';
 import { redraft, resend } from '../email/approval.cli';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';

@@ -1,4 +1,4 @@
-import { QUEUE_STATUS } from '../platform/domain';
+import { QUEUE_STATUS } from '../platform/job-queue';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 

@@ -3,8 +3,8 @@
  * candidates for `email-rag quality` and the review inbox's operations page. Every query is a
  * range on `decided_at` (or the drafts' creation time), bounded by the window.
  */
-import { DRAFT_FLAGS } from '../platform/contract';
-import { DRAFT_OUTCOME, type DraftOutcome } from '../platform/domain';
+import { DRAFT_FLAGS } from '../drafting/drafting.contract';
+import { DRAFT_OUTCOME, type DraftOutcome } from '../drafting/drafting.contract';
 import {
   OPENING_CHARS,
   QUALITY_GROUPINGS,

@@ -1,16 +1,16 @@
 import { FAILURE_TYPES, PLATFORM_AUDIT_EVENTS } from '../platform/contract';
-import {
-  EMAIL_STATUSES,
-  NEEDS_PERSON_STATUSES,
-  PRIORITIES,
-  QUEUE_STATUS,
-  UNFINISHED_STATUSES,
-  type Priority,
-  type SendStatus,
-} from '../platform/domain';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, UNFINISHED_STATUSES, type SendStatus } from '../email/email-status';
+import { QUEUE_STATUS } from '../platform/job-queue';
+import { PRIORITIES, type Priority } from '../triage/priorities';
 import { TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage/triage.contract';
 import { AUTONOMY_EVENTS } from '../autonomy/autonomy.contract';
-import { type EmailGroup, type OperatingEvents, type OperatingFigures, type OperatingState, type SignInRefusals } from './operating-figures.port';
+import {
+  type EmailGroup,
+  type OperatingEvents,
+  type OperatingFigures,
+  type OperatingState,
+  type SignInRefusals,
+} from './operating-figures.port';
 import { outcomesBetween } from './draft-quality.mariadb';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
 
@@ -191,4 +191,3 @@ async function autonomyDemotionsBetween(pool: Queryable, from: Date, to: Date) {
   );
   return rows.filter((r) => r.mailbox).map((r) => ({ mailbox: r.mailbox!, count: Number(r.n) }));
 }
-

@@ -1,6 +1,8 @@
-import type { DraftOutcome, LoginRefusalReason, NeedsPersonStatus, Priority, UnfinishedStatus } from '../platform/domain';
+import type { DraftOutcome } from '../drafting/drafting.contract';
+import type { NeedsPersonStatus, UnfinishedStatus } from '../email/email-status';
+import type { Priority } from '../triage/priorities';
 import type { TriageAlertEvent } from '../triage/triage.contract';
-import type { SendStatus } from '../platform/store.port';
+import type { SendStatus } from '../email/email-status';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
 export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];
@@ -66,7 +68,7 @@ export interface OperatingEvents {
   /** Triage events a person must see (abuse complaints, senders held at the reply limit), per event. */
   triageAlerts: Array<{ event: TriageAlertEvent; count: number }>;
   /** Refused review-inbox sign-ins (`inbox_login_refused` audit rows), per reason. */
-  loginRefusals?: Array<{ reason: LoginRefusalReason; count: number }>;
+  loginRefusals?: Array<{ reason: string; count: number }>;
   /** Categories whose record fell below their autonomy bar (`autonomy_demoted` audit rows), per mailbox. */
   autonomyDemotions?: Array<{ mailbox: string; count: number }>;
 }
@@ -82,7 +84,7 @@ export interface OperatingFigures {
   eventsBetween(from: Date, to: Date): Promise<OperatingEvents>;
 }
 
-/** Refused sign-ins of the review inbox per reason in a window (the review inbox's adapter). */
+/** Refused sign-ins of the review inbox per reason in a window (the review inbox's adapter; its contract names the reasons). */
 export interface SignInRefusals {
-  refusalsBetween(from: Date, to: Date): Promise<Array<{ reason: LoginRefusalReason; count: number }>>;
+  refusalsBetween(from: Date, to: Date): Promise<Array<{ reason: string; count: number }>>;
 }

@@ -2,7 +2,7 @@ import { buildEmbedder } from '../retrieval/embedder';
 import { gapCandidates, outcomeCounts } from './draft-quality.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import type { Config } from '../platform/config';
-import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../platform/domain';
+import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
 import { QUALITY_GROUPINGS, summariseOutcomes, type QualityGrouping, type QualityReport } from './draft-quality';
 import { parseWindow } from '../platform/time-window';
 import { groupGaps, type GroupedGaps } from './gap-clusters';

@@ -1,11 +1,12 @@
 import { createMariaDbDraftStore } from '../email/draft-store.mariadb';
-import { createMariaDbJobLedger } from '../email/job-ledger.mariadb';
+import { createMariaDbJobLedger } from '../platform/job-ledger.mariadb';
 import { countEmailsByMailbox } from '../mailboxes/mailbox-counts.mariadb';
 import { createMariaDbMailboxHealth } from '../mailboxes/mailbox-health.mariadb';
 import { createMariaDbMessageStore } from '../email/message-store.mariadb';
 import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
 import type { Config } from '../platform/config';
-import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, QUEUE_STATUS, QUEUE_STATUSES, SEND_STATUS, SEND_STATUSES } from '../platform/domain';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, SEND_STATUS, SEND_STATUSES } from '../email/email-status';
+import { QUEUE_STATUS, QUEUE_STATUSES } from '../platform/job-queue';
 import type { PollHealth } from '../mailboxes/mailbox-health.port';
 import { connectDatabase } from '../platform/cli-context';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';

@@ -1,4 +1,4 @@
-import { QUEUE_STATUS, type QueueStatus } from './domain';
+import { QUEUE_STATUS, type QueueStatus } from './job-queue';
 
 /** What a step's row says of its attempts before the next one starts. */
 export interface PriorAttempt {

@@ -1,5 +1,5 @@
 import type { AccessLog, AccessRow } from './access-log.port';
-import type { AccessAction } from '../platform/contract';
+import type { AccessAction } from './privacy.contract';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 const DEFAULT_LIMIT = 1000;

@@ -1,4 +1,4 @@
-import type { AccessAction } from '../platform/contract';
+import type { AccessAction } from './privacy.contract';
 
 /** One look at personal data: who, what, when. */
 export interface AccessEntry {

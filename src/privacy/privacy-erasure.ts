@@ -4,7 +4,8 @@
  * by the salted address hash, so a run that stopped half-way is finished by the next one. The
  * audit trail keeps what happened (the hash, counts, who asked), never the address.
  */
-import { ACCESS_ACTIONS, FAILURE_TYPES } from '../platform/contract';
+import { ACCESS_ACTIONS } from './privacy.contract';
+import { FAILURE_TYPES } from '../platform/contract';
 import { PRIVACY_EVENTS } from './privacy.contract';
 import { PermanentError } from '../platform/errors';
 import { addressHash, mergeIds, subjectAddress, type SubjectIds } from './privacy-subject';

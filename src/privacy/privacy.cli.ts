@@ -15,7 +15,7 @@ import { createTemporalEraser } from './workflow-eraser.temporal';
 import { createZipArchive } from './zip-archive';
 import { createRetentionActivities, type PurgeResult } from './retention.activities';
 import type { Config } from '../platform/config';
-import { ACCESS_ACTIONS } from '../platform/contract';
+import { ACCESS_ACTIONS } from './privacy.contract';
 import { PRIVACY_EVENTS } from './privacy.contract';
 import { createCompositeIndex } from '../retrieval/composite-index';
 import { errorMessage } from '../platform/errors';

@@ -13,3 +13,17 @@ declare module '../platform/audit-event-types' {
     privacy: (typeof PRIVACY_EVENTS)[keyof typeof PRIVACY_EVENTS];
   }
 }
+
+/** What the access log records; `email-rag audit access` shows and filters on these. */
+export const ACCESS_ACTIONS = {
+  emailViewed: 'email_viewed',
+  sourceViewed: 'source_viewed',
+  /** The case page: one row per mail it lists (their subjects, summary and history are on it). */
+  caseViewed: 'case_viewed',
+  /** An attachment downloaded from the review page (detail: the part and the file name). */
+  attachmentDownloaded: 'attachment_downloaded',
+  exported: 'privacy_export',
+  erased: 'privacy_erase',
+} as const;
+
+export type AccessAction = (typeof ACCESS_ACTIONS)[keyof typeof ACCESS_ACTIONS];

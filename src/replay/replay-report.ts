@@ -8,7 +8,7 @@
  * (`countReplay`, src/autonomy/replay-evidence.ts).
  */
 import { AUTONOMY_DEFAULTS, judgeRecord, type AutonomyPolicy } from '../autonomy/autonomy-policy';
-import { DRAFT_FLAGS } from '../platform/contract';
+import { DRAFT_FLAGS } from '../drafting/drafting.contract';
 import { openingLines, type GapCandidate } from '../operations/draft-quality';
 import { groupGaps, type GapCluster } from '../operations/gap-clusters';
 import type { Embedder } from '../retrieval/embedder.port';

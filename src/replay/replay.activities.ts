@@ -5,7 +5,7 @@
  * nothing is sent or stored as an email: the draft lives only in replay_results.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { DRAFT_FLAGS } from '../platform/contract';
+import { DRAFT_FLAGS } from '../drafting/drafting.contract';
 import { PermanentError } from '../platform/errors';
 import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import type { Drafter } from '../drafting/drafter.port';

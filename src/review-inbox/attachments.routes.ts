@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
 import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES } from '../attachments/attachment-limits';
-import { ACCESS_ACTIONS } from '../platform/contract';
+import { ACCESS_ACTIONS } from '../privacy/privacy.contract';
 import type { AttachmentStore, StoredAttachment } from '../attachments/attachments.port';
 import type { InboxContext, InboxDeps } from './app';
 

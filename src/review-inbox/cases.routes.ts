@@ -6,8 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
 import { createMariaDbCaseView, type CaseDetails, type CaseEmail } from '../cases/case-view.mariadb';
-import { ACCESS_ACTIONS } from '../platform/contract';
-import { CASE_STATUS } from '../platform/domain';
+import { ACCESS_ACTIONS } from '../privacy/privacy.contract';
+import { CASE_STATUS } from '../cases/case-status';
 import { errorMessage } from '../platform/errors';
 import type { CaseReplyResult } from '../cases/case-replies.port';
 import type { InboxContext } from './app';

@@ -8,7 +8,7 @@ import { verifyPassword } from './password.bcrypt';
 import type { LoginBurstLimiter } from './login-burst-limiter';
 import type { InboxUsers } from './inbox-users.mariadb';
 import type { LoginThrottle } from './login-throttle.mariadb';
-import type { LoginRefusalReason } from '../platform/domain';
+import type { LoginRefusalReason } from './review-inbox.contract';
 import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { addressKey } from './login-throttle-policy';
 import type { AuditLog } from '../platform/store.port';

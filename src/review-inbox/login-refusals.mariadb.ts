@@ -4,7 +4,7 @@
  * (`SignInRefusals`), so the inbox's event words stay in this feature.
  */
 import type { SignInRefusals } from '../operations/operating-figures.port';
-import { LOGIN_REFUSAL_REASONS, type LoginRefusalReason } from '../platform/domain';
+import { LOGIN_REFUSAL_REASONS, type LoginRefusalReason } from './review-inbox.contract';
 import { query, type Queryable } from '../platform/pool.mariadb';
 import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 

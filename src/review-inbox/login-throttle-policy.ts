@@ -9,7 +9,7 @@
  *
  * While a delay or lock holds, the password is not even checked, so a refusal says nothing about it.
  */
-import type { LoginRefusalReason } from '../platform/domain';
+import type { LoginRefusalReason } from './review-inbox.contract';
 
 export const LOGIN_THROTTLE = {
   account: { delaysSeconds: [1, 2, 4, 8], lockAfter: 5, lockMinutes: 15, forgetHours: 24 },

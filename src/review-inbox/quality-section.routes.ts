@@ -1,7 +1,7 @@
 /** The operations page's draft quality and knowledge gaps (docs/review-inbox.md "Operations"). */
 import { dailyOutcomes } from '../operations/draft-quality.mariadb';
 import { readGaps, readQuality } from '../operations/quality.cli';
-import { DRAFT_OUTCOMES, type DraftOutcome } from '../platform/domain';
+import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
 import { QUALITY_GROUPINGS, type QualityGrouping } from '../operations/draft-quality';
 import { parseWindow } from '../platform/time-window';
 import type { InboxDeps } from './app';

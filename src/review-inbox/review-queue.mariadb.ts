@@ -8,8 +8,10 @@
  * the sends in doubt, few by nature, come from send_attempts; a search adds one branch per index it
  * can use). The second reads the rows of those ≤ 51 keys by primary key.
  */
-import { DRAFT_FLAGS } from '../platform/contract';
-import { DRAFT_STATUS, NEEDS_PERSON_STATUSES, PRIORITIES, SEND_STATUS, STATUS, type Priority } from '../platform/domain';
+import { DRAFT_FLAGS } from '../drafting/drafting.contract';
+import { DRAFT_STATUS } from '../drafting/drafting.contract';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../email/email-status';
+import { PRIORITIES, type Priority } from '../triage/priorities';
 import { queueSearchTerms, type QueueSearchTerms } from './queue-search';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
 

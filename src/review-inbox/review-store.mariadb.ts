@@ -1,6 +1,6 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
 import { readDraftSource, type SourceText } from '../drafting/draft-sources.mariadb';
-import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../platform/domain';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../email/email-status';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {
   QUEUE_PAGE_SIZE,

@@ -1,4 +1,4 @@
-import { PRIORITIES, type Priority } from '../platform/domain';
+import { PRIORITIES, type Priority } from './priorities';
 
 export interface PriorityRule {
   priority: Priority;

@@ -1,4 +1,4 @@
-import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from '../platform/domain';
+import { TRIAGE_CLASSES, TRIAGE_NEVER_ALLOWED, type TriageClass, type TriageVerdict } from './triage-classes';
 import {
   autoHeader,
   deliveryReport,

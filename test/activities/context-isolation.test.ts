@@ -15,7 +15,7 @@ import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
 import { createQdrantIndex } from '../../src/retrieval/vector-index.qdrant';
 import { loadConfig } from '../../src/config';
 import { contextScope, type ContextPolicy } from '../../src/retrieval/context-scope';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import type { DraftContextItem } from '../../src/drafting/drafter.port';
 import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-index.port';
 import type { ThreadGraph } from '../../src/retrieval/thread-graph.port';

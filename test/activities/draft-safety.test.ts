@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { loadConfig } from '../../src/config';
 import { MAILBOX_USER, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 import { activityHarness, draftAfterDegradedIndex } from './support';

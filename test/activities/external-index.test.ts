@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { startExternalStoreDoubles, type ExternalStoreDoubles } from '../support/external-store-doubles';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness, draftAfterDegradedIndex } from './support';

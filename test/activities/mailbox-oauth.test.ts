@@ -15,7 +15,7 @@ import { createPool } from '../../src/platform/pool.mariadb';
 import { mailboxesCheck, mailboxesList, pollHealthLine } from '../../src/mailboxes/mailboxes.cli';
 import { loadConfig, type Config } from '../../src/config';
 import { EmailRagError } from '../../src/platform/errors';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { startIdentityProviderDouble, type IdentityProviderDouble } from '../doubles/identity-provider-double';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';

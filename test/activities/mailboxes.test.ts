@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 

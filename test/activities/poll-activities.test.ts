@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
-import type { EmailWorkflowInput } from '../../src/platform/domain';
+import type { EmailWorkflowInput } from '../../src/email/email-input';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
 

@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { Config } from '../../src/config';
 import type { Embedder } from '../../src/retrieval/embedder.port';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { buildDependencies, type Dependencies } from '../../workers/wiring';
 import { after, before } from 'node:test';
 import { MAILBOX_USER, NO_TEMPORAL_ADDRESS, startStack, type TestStack } from '../support/stack';

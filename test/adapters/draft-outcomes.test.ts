@@ -13,8 +13,8 @@ import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { gapCandidates } from '../../src/operations/draft-quality.mariadb';
 import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
 import { formatGaps, formatQuality, readGaps, readQuality } from '../../src/operations/quality.cli';
-import type { Decision } from '../../src/platform/domain';
-import type { NewDraft } from '../../src/platform/store.port';
+import type { Decision } from '../../src/email/email-input';
+import type { NewDraft } from '../../src/email/email-stores.port';
 import { createTestDatabase } from '../support/database';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

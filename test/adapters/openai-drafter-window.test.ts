@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createOpenAiDrafter } from '../../src/drafting/drafter.openai';
 import type { DraftRequest } from '../../src/drafting/drafter.port';
-import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 import { PermanentError } from '../../src/platform/errors';
 import { startOpenAiDouble, type OpenAiDouble } from '../doubles/openai-double';
 

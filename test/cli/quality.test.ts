@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertNoAxeFindings } from '../support/axe-findings';
 import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
 import { loadConfig } from '../../src/config';
-import type { DraftOutcome } from '../../src/platform/domain';
+import type { DraftOutcome } from '../../src/drafting/drafting.contract';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';

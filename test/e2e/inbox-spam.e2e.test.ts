@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config';
 import { pullBack } from '../../src/email/pull-back';
-import type { EmailWorkflowInput } from '../../src/platform/domain';
+import type { EmailWorkflowInput } from '../../src/email/email-input';
 import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Client } from '@temporalio/client';
-import type { EmailWorkflowInput } from '../../src/platform/domain';
+import type { EmailWorkflowInput } from '../../src/email/email-input';
 import { rejectSignal, type EmailWorkflowResult } from '../../src/email/email.workflow';
 import { largeEmail } from '../support/large-mail';
 import { sampleEmail, type TestStack } from '../support/stack';

@@ -17,7 +17,7 @@ import { ImapFlow } from 'imapflow';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../src/operations/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../src/operations/operator-views';
 import { startSwitchableSmtp, type SwitchableSmtp } from '../support/services/switchable-smtp';
 import { chromiumPath, projectRoot, temporalCliPath } from '../support/services/tool-paths';

@@ -10,7 +10,7 @@ import type { Client } from '@temporalio/client';
 import type { ImapFlow } from 'imapflow';
 import { withImap } from '../support/imap-session';
 import { simpleParser } from 'mailparser';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { temporalCliPath } from '../support/services/tool-paths';
 import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';

@@ -22,7 +22,7 @@ import { reject } from '../../src/email/approval.cli';
 import { dlqRequeue } from '../../src/operations/dead-letters.cli';
 import { ingest } from '../../src/archive-import/ingest.cli';
 import { loadConfig, type Config } from '../../src/config';
-import type { EmailWorkflowInput } from '../../src/platform/domain';
+import type { EmailWorkflowInput } from '../../src/email/email-input';
 import { temporalCliPath } from '../support/services/tool-paths';
 import { createEmailWorker, type RunningWorker } from '../../workers/email-worker';
 import { draftQuery } from '../../src/email/email.workflow';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAutonomySet, runAutonomySet } from '../../scripts/eval/autonomy-run';
 import { NEVER_AUTOMATIC_REASONS } from '../../src/autonomy/autonomy.contract';
-import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 
 test('the labelled set: routine mails of qualifying categories go alone, nothing flagged or never-automatic does', async () => {
   const set = loadAutonomySet();

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { before, test } from 'node:test';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { DECISIONS } from '../../src/platform/contract';
+import { DECISIONS } from '../../src/email/email.contract';
 import { historyFromJson } from './capture/history-json';
 import { workflowBundle } from '../support/workflow-bundle';
 

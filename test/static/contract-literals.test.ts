@@ -23,8 +23,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { FAILURE_TYPES, STEPS, WAITING_KINDS } from '../../src/platform/contract';
-import { DRAFT_STATUS, QUEUE_STATUS, SEND_OUTCOME, SEND_STATUS, START_STATUS, STATUS, TRIAGE_CLASSES } from '../../src/platform/domain';
+import { FAILURE_TYPES, STEPS } from '../../src/platform/contract';
+import { WAITING_KINDS } from '../../src/email/email-status';
+import { DRAFT_STATUS } from '../../src/drafting/drafting.contract';
+import { QUEUE_STATUS } from '../../src/platform/job-queue';
+import { SEND_OUTCOME, SEND_STATUS, START_STATUS, STATUS } from '../../src/email/email-status';
+import { TRIAGE_CLASSES } from '../../src/triage/triage-classes';
 import { AUDIT_EVENT_TYPES } from '../../src/audit-events';
 
 const ROOT = join(__dirname, '..', '..');

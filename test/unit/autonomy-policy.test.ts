@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { autonomyActor, isAutomaticActor } from '../../src/platform/contract';
+import { autonomyActor, isAutomaticActor } from '../../src/drafting/drafting.contract';
 import { AUTONOMY_EVENTS } from '../../src/autonomy/autonomy.contract';
 import { AUTONOMY_DEFAULTS, categoryState, judgeRecord, parseAutonomyPolicy, policyLabel } from '../../src/autonomy/autonomy-policy';
 import { loadConfig } from '../../src/config';

@@ -7,11 +7,11 @@ import {
   ENDED_STATUSES,
   NEEDS_PERSON_STATUSES,
   needsPerson,
-  QUEUE_STATUSES,
   sendIsDone,
   SEND_STATUSES,
   UNFINISHED_STATUSES,
-} from '../../src/platform/domain';
+} from '../../src/email/email-status';
+import { QUEUE_STATUSES } from '../../src/platform/job-queue';
 import { classifyHttpStatus } from '../../src/platform/http-errors';
 import { EmailRagError } from '../../src/platform/errors';
 

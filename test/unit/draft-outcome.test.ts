@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
-import { DRAFT_OUTCOMES } from '../../src/platform/domain';
+import { DRAFT_OUTCOMES } from '../../src/drafting/drafting.contract';
 import { changedShare, classifyApproval, wordCount } from '../../src/drafting/draft-outcome';
 import { openingLines, summariseOutcomes } from '../../src/operations/draft-quality';
 import { parseWindow } from '../../src/platform/time-window';

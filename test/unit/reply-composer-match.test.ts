@@ -12,7 +12,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { parseRawEmail } from '../../src/email/mail-parser';
 import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
-import { DRAFT_FLAGS } from '../../src/platform/contract';
+import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 import { splitPassages } from '../../src/retrieval/passages';
 import { sentencesOf } from '../../src/drafting/reply-composer';
 import type { DraftContextItem, DraftRequest } from '../../src/drafting/drafter.port';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseRawEmail } from '../../src/email/mail-parser';
-import { TRIAGE_CLASSES } from '../../src/platform/domain';
+import { TRIAGE_CLASSES } from '../../src/triage/triage-classes';
 import { triage, triageMessage, type TriageSettings } from '../../src/triage/triage';
 
 const ROOT = path.join(__dirname, '../fixtures/triage-corpus');

@@ -1,7 +1,7 @@
 /** What `email-rag status` and the metrics make of a folder's watcher row. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { WATCHER_STATES, WATCHER_VIEW } from '../../src/platform/contract';
+import { WATCHER_STATES, WATCHER_VIEW } from '../../src/mailboxes/mailboxes.contract';
 import { WATCHER_STALE_SECONDS, watcherLine, watcherStatus } from '../../src/mailboxes/watcher-view';
 import type { WatcherRow } from '../../src/mailboxes/watcher-health.port';
 

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  currentDetailsLine,
-  emailDetails,
-  emailSummary,
-  markdownLiteral,
-  oneLine,
-  SUMMARY_MAX_JSON_BYTES,
-} from '../../src/platform/workflow-summary';
+import { currentDetailsLine, emailDetails, emailSummary } from '../../src/email/email-display';
+import { markdownLiteral, oneLine, SUMMARY_MAX_JSON_BYTES } from '../../src/platform/workflow-summary';
 
 /** What CommonMark shows for text made only of escapes: every backslash before punctuation drops. */
 const shown = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');

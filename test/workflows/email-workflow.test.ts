@@ -14,7 +14,7 @@ import type { DraftView } from '../../src/email/draft.activities';
 import { createIngestActivities, type IngestSteps } from '../../src/email/ingest.activities';
 import { withRecordedStatus } from '../../src/email/status.activities';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
-import { createMariaDbJobLedger } from '../../src/email/job-ledger.mariadb';
+import { createMariaDbJobLedger } from '../../src/platform/job-ledger.mariadb';
 import { createTemporalDecisions } from '../../src/email/decisions.temporal';
 import { registerSearchAttributes } from '../../src/operations/search-attributes.temporal';
 import { PermanentError, TransientError } from '../../src/platform/errors';

@@ -14,7 +14,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { createTemporalStarter } from '../../src/email/workflow-starter.temporal';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../src/operations/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
-import { imapEmailId } from '../../src/platform/domain';
+import { imapEmailId } from '../../src/email/email-input';
 import { loadConfig, type Config } from '../../src/config';
 import { buildDependencies } from '../../workers/wiring';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';

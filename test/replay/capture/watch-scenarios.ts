@@ -6,7 +6,7 @@
  */
 import { installSchedules, pollScheduleId } from '../../../src/operations/schedules';
 import { WORKFLOW_TYPES } from '../../../src/platform/contract';
-import { imapEmailId } from '../../../src/platform/domain';
+import { imapEmailId } from '../../../src/email/email-input';
 import { DEFAULT_MAILBOX_ID } from '../../../src/mailboxes/mailbox-registry';
 import { watchWorkflowId } from '../../../src/mailboxes/schedule-ids';
 import type { WatchRunInput, WatchRunResult } from '../../../src/mailboxes/mailbox-watch.workflow';

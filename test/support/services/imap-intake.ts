@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { createTemporalStarter, starterLimits } from '../../../src/email/workflow-starter.temporal';
 import type { Config } from '../../../src/config';
-import { imapEmailId, type Priority } from '../../../src/platform/domain';
+import { imapEmailId } from '../../../src/email/email-input';
+import { type Priority } from '../../../src/triage/priorities';
 
 export interface AppendedMessage {
   uidValidity: number;

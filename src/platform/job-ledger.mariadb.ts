@@ -1,8 +1,8 @@
-import type { StepName } from '../platform/contract';
-import { QUEUE_STATUS, type QueueStatus } from '../platform/domain';
-import type { JobAttempt, JobFailure, JobLedger } from '../platform/store.port';
-import type { PriorAttempt } from '../platform/lost-attempts';
-import { query, type Pool } from '../platform/pool.mariadb';
+import type { StepName } from './contract';
+import { QUEUE_STATUS, type QueueStatus } from './job-queue';
+import type { JobAttempt, JobFailure, JobLedger } from './job-queue';
+import type { PriorAttempt } from './lost-attempts';
+import { query, type Pool } from './pool.mariadb';
 
 const priorOf = (r: { attempt: number; status: QueueStatus; lost_attempts: number }): PriorAttempt => ({
   attempt: Number(r.attempt),
