@@ -51,4 +51,3 @@ export const ACTIVITY_PLAN: Readonly<Record<PlannedActivity, ActivityPlanEntry>>
 export function planOf(activityType: string): ActivityPlanEntry | undefined {
   return Object.hasOwn(ACTIVITY_PLAN, activityType) ? ACTIVITY_PLAN[activityType as PlannedActivity] : undefined;
 }
-

@@ -212,8 +212,12 @@ function main(): void {
   const st = f.structure;
   const folderCount = (list: string[][]) => list.reduce((n, c) => n + c.length, 0);
   console.log('\nthe house rules (scripts/feature-graph.ts):');
-  console.log(`  folders in import cycles, every kind of edge: ${folderCount(st.cyclesEveryEdge)}${st.cyclesEveryEdge.map((c) => ` [${c.join(' ')}]`).join('')}`);
-  console.log(`  folders in import cycles, imports that run:   ${folderCount(st.cyclesRuntime)}${st.cyclesRuntime.map((c) => ` [${c.join(' ')}]`).join('')}`);
+  console.log(
+    `  folders in import cycles, every kind of edge: ${folderCount(st.cyclesEveryEdge)}${st.cyclesEveryEdge.map((c) => ` [${c.join(' ')}]`).join('')}`,
+  );
+  console.log(
+    `  folders in import cycles, imports that run:   ${folderCount(st.cyclesRuntime)}${st.cyclesRuntime.map((c) => ` [${c.join(' ')}]`).join('')}`,
+  );
   console.log(`  features with a face (index.ts): ${st.featuresWithFace} of ${st.features}`);
   console.log(`  imports into another feature's insides (past its face): ${st.importsPastTheFace} in ${st.filesPastTheFace} files`);
   console.log(`  files under src/ importing activities/, workers/ or workflows/: ${st.filesReachingUp.length}`);

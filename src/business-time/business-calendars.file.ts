@@ -32,7 +32,10 @@ export function readHolidaysFile(file: string): string[] {
  * never starts counting deadlines with a mistyped holiday. A changed file takes effect at the
  * next start.
  */
-export function loadBusinessCalendars(entries: readonly CalendarSource[], read: (file: string) => string[] = readHolidaysFile): BusinessCalendars {
+export function loadBusinessCalendars(
+  entries: readonly CalendarSource[],
+  read: (file: string) => string[] = readHolidaysFile,
+): BusinessCalendars {
   const problems: string[] = [];
   const byId = new Map<string, BusinessCalendar>();
   const files = new Map<string, string[]>();

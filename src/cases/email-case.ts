@@ -7,7 +7,9 @@ import type { EmailCase } from '../email/email-case.port';
 import { caseAfterStatus, caseContext, joinCase } from './case.activities';
 import type { CasesDeps } from './cases-deps';
 
-export function createEmailCase(deps: Pick<CasesDeps, 'messages' | 'audit' | 'signals' | 'mailboxes' | 'case' | 'caseReplies' | 'caseDesk'>): EmailCase {
+export function createEmailCase(
+  deps: Pick<CasesDeps, 'messages' | 'audit' | 'signals' | 'mailboxes' | 'case' | 'caseReplies' | 'caseDesk'>,
+): EmailCase {
   return {
     async join(email, alreadyTold) {
       await joinCase(deps, email, alreadyTold);

@@ -9,7 +9,6 @@
  */
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
-
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000] as const;
 
 export const HEARTBEAT_TIMEOUT = '20 seconds';
