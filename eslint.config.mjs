@@ -45,10 +45,16 @@ export const WORKFLOW_FILES = ['workflows/**/*.ts', 'src/**/*.workflow.ts'];
  */
 export const WORKFLOW_LIB_FILES = [
   'src/platform/contract.ts',
-  'src/platform/domain.ts',
-  'src/triage/priority.ts',
-  'src/email/status-transitions.ts',
   'src/platform/workflow-summary.ts',
+  // The email's status words, its Web UI lines, and its status steps.
+  'src/email/email-status.ts',
+  'src/email/email-display.ts',
+  'src/email/status-transitions.ts',
+  // Priorities and their aging.
+  'src/triage/priorities.ts',
+  'src/triage/priority.ts',
+  // A case's status words (the case workflow's view).
+  'src/cases/case-status.ts',
   // The email's audit event types, named by its workflow phases.
   'src/email/email.contract.ts',
   // What the case clock finds due (its workflow acts on each kind).
