@@ -1,14 +1,13 @@
-import type { AutonomyPolicy } from '../src/autonomy/autonomy-policy';
-import type { AutoApprover, AutonomyStore } from '../src/autonomy/autonomy.port';
-import type { EmailDeps } from '../src/email/email-deps';
-import type { CasesDeps } from '../src/cases/cases-deps';
-import type { WorkflowInspector } from '../src/operations/workflow-inspector.port';
-import type { IdleDeps } from '../src/mailboxes/watch.activities';
-import type { RetentionDeps } from '../src/privacy/retention.activities';
-import type { ReplayDeps } from '../src/replay/replay.activities';
+import type { AutonomyPolicy, AutoApprover, AutonomyStore } from '../src/autonomy';
+import type { EmailDeps } from '../src/email';
+import type { CasesDeps } from '../src/cases';
+import type { WorkflowInspector } from '../src/operations';
+import type { IdleDeps } from '../src/mailboxes';
+import type { RetentionDeps } from '../src/privacy';
+import type { ReplayDeps } from '../src/replay';
 
-export type { MailSettings } from '../src/email/email-deps';
-export type { CaseDeadlinePorts } from '../src/cases/cases-deps';
+export type { MailSettings } from '../src/email';
+export type { CaseDeadlinePorts } from '../src/cases';
 
 /**
  * Every activity's dependencies: each feature declares what its activities need (`EmailDeps`,

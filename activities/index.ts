@@ -1,20 +1,22 @@
-import { autonomyOff, createAutonomyActivities } from '../src/autonomy/autonomy.activities';
-import { createCaseActivities } from '../src/cases/case.activities';
-import { createCaseDeadlineActivities } from '../src/cases/case-deadline.activities';
-import { createCaseSummaryActivities } from '../src/cases/case-summary.activities';
-import { createCaseRoutingActivities } from '../src/cases/case-routing.activities';
-import { createCaseTurnActivities } from '../src/cases/case-turn.activities';
-import { createCaseClockActivities } from '../src/cases/case-clock.activities';
-import { createCaseDesk } from '../src/cases/case-desk';
-import { createEmailCase } from '../src/cases/email-case';
-import { CASE_AUDIT_EVENTS } from '../src/cases/cases.contract';
+import { autonomyOff, createAutonomyActivities } from '../src/autonomy';
+import {
+  createCaseActivities,
+  createCaseDeadlineActivities,
+  createCaseSummaryActivities,
+  createCaseRoutingActivities,
+  createCaseTurnActivities,
+  createCaseClockActivities,
+  createCaseDesk,
+  createEmailCase,
+  CASE_AUDIT_EVENTS,
+} from '../src/cases';
 import { errorMessage } from '../src/platform/errors';
-import { createCleanupActivities } from '../src/operations/cleanup.activities';
-import { createRetentionActivities } from '../src/privacy/retention.activities';
+import { createCleanupActivities } from '../src/operations';
+import { createRetentionActivities } from '../src/privacy';
 import type { ActivityDeps } from './activity-deps';
-import { createEmailActivities } from '../src/email/email.activities';
-import { createWatchActivities } from '../src/mailboxes/watch.activities';
-import { createReplayActivities } from '../src/replay/replay.activities';
+import { createEmailActivities } from '../src/email';
+import { createWatchActivities } from '../src/mailboxes';
+import { createReplayActivities } from '../src/replay';
 
 /** The case activities: the case workflow's and the clock's, and the parts of the email steps' desk. */
 function createCasesActivities(deps: ActivityDeps) {

@@ -4,30 +4,30 @@ import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../src/platform/errors';
 import { CliError } from '../src/platform/cli-context';
 import { runCli, type CliCommand, type CliProgram } from '../src/platform/cli-command';
-import { answerCommand } from '../src/email/answer.cli';
-import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
-import { casesCommands } from '../src/cases/cases.cli';
-import { autonomyCommands } from '../src/autonomy/autonomy.cli';
-import { guidanceCommands } from '../src/guidance/guidance.cli';
-import { approvalCommands } from '../src/email/approval.cli';
-import { dlqCommands } from '../src/operations/dead-letters.cli';
-import { ingestCommand } from '../src/archive-import/ingest.cli';
-import { knowledgeCommands } from '../src/retrieval/knowledge.cli';
-import { embedderCommand } from '../src/retrieval/embedder.cli';
-import { llmCommands } from '../src/drafting/llm-check.cli';
-import { metricsCommand } from '../src/operations/metrics.cli';
-import { qualityCommand } from '../src/operations/quality.cli';
-import { draftsCommand, statusCommand } from '../src/operations/status.cli';
-import { mailboxesCommands } from '../src/mailboxes/mailboxes.cli';
-import { inboxCommands } from '../src/review-inbox/inbox-users.cli';
-import { codecServerCommand } from '../src/operations/codec-server.cli';
-import { doctorCommand } from '../src/operations/doctor.cli';
-import { auditCommands } from '../src/privacy/audit-access.cli';
-import { privacyCommands } from '../src/privacy/privacy.cli';
-import { cleanupCommand, pollCommand, scheduleCommands } from '../src/operations/schedules.cli';
-import { intakeCommands } from '../src/operations/intake.cli';
-import { replayCommands } from '../src/replay/replay.cli';
-import { createMariaDbReplayEvidence } from '../src/replay/replay-evidence.mariadb';
+import { answerCommand, createMariaDbMessageStore, approvalCommands } from '../src/email';
+import { casesCommands } from '../src/cases';
+import { autonomyCommands } from '../src/autonomy';
+import { guidanceCommands } from '../src/guidance';
+import {
+  dlqCommands,
+  metricsCommand,
+  qualityCommand,
+  draftsCommand,
+  statusCommand,
+  codecServerCommand,
+  doctorCommand,
+  cleanupCommand,
+  pollCommand,
+  scheduleCommands,
+  intakeCommands,
+} from '../src/operations';
+import { ingestCommand } from '../src/archive-import';
+import { knowledgeCommands, embedderCommand } from '../src/retrieval';
+import { llmCommands } from '../src/drafting';
+import { mailboxesCommands } from '../src/mailboxes';
+import { inboxCommands } from '../src/review-inbox';
+import { auditCommands, privacyCommands } from '../src/privacy';
+import { replayCommands, createMariaDbReplayEvidence } from '../src/replay';
 
 const worker: CliCommand<void> = {
   name: 'worker',

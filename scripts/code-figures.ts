@@ -68,10 +68,10 @@ function namesImported(file: string, text: string, specifier: string): string[] 
   return names;
 }
 
-/** The files a face's names come from (all its files when `names` is undefined), the face included. */
+/** The files a face's names come from (all its files when `names` is undefined). */
 function faceTargets(face: string, names: string[] | undefined): string[] {
   const source = ts.createSourceFile(face, readFileSync(path.join(root, face), 'utf8'), ts.ScriptTarget.Latest, true);
-  const out = new Set<string>([face]);
+  const out = new Set<string>();
   for (const st of source.statements) {
     if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const target = resolve(face, st.moduleSpecifier.text);

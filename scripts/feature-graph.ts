@@ -90,7 +90,7 @@ export function featureFolders(): string[] {
     .sort();
 }
 
-export const isFace = (file: string): boolean => /^src\/[^/]+\/index\.ts$/.test(file.split(path.sep).join('/'));
+export const isFace = (file: string): boolean => /^src\/[^/]+\/index(\.workflow)?\.ts$/.test(file.split(path.sep).join('/'));
 
 export type FolderGraph = Map<string, Map<string, string>>;
 

@@ -8,20 +8,20 @@
  * Why here: the union must import every feature, and no feature imports this file: like
  * src/config.ts, it sits outside the features and only the processes and tests read it.
  */
-import { ATTACHMENT_EVENTS } from './attachments/attachments.contract';
-import { AUTONOMY_EVENTS } from './autonomy/autonomy.contract';
-import { CASE_AUDIT_EVENTS } from './cases/cases.contract';
-import { EMAIL_AUDIT_EVENTS } from './email/email.contract';
-import { GUIDANCE_AUDIT_EVENTS } from './guidance/guidance.contract';
-import { IMPORT_AUDIT_EVENTS } from './archive-import/archive-import.contract';
-import { MAILBOX_AUDIT_EVENTS } from './mailboxes/mailboxes.contract';
-import { OPERATIONS_AUDIT_EVENTS } from './operations/operations.contract';
+import { ATTACHMENT_EVENTS } from './attachments';
+import { AUTONOMY_EVENTS } from './autonomy';
+import { CASE_AUDIT_EVENTS } from './cases';
+import { EMAIL_AUDIT_EVENTS } from './email';
+import { GUIDANCE_AUDIT_EVENTS } from './guidance';
+import { IMPORT_AUDIT_EVENTS } from './archive-import';
+import { MAILBOX_AUDIT_EVENTS } from './mailboxes';
+import { OPERATIONS_AUDIT_EVENTS } from './operations';
 import { PLATFORM_AUDIT_EVENTS } from './platform/contract';
-import { PRIVACY_EVENTS } from './privacy/privacy.contract';
-import { REPLAY_AUDIT_EVENTS } from './replay/replay.contract';
-import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox/review-inbox.contract';
-import { RETRIEVAL_AUDIT_EVENTS } from './retrieval/retrieval.contract';
-import { TRIAGE_AUDIT_EVENTS } from './triage/triage.contract';
+import { PRIVACY_EVENTS } from './privacy';
+import { REPLAY_AUDIT_EVENTS } from './replay';
+import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox';
+import { RETRIEVAL_AUDIT_EVENTS } from './retrieval';
+import { TRIAGE_AUDIT_EVENTS } from './triage';
 import type { AuditEventType } from './platform/audit-event-types';
 
 export type { AuditEventType };

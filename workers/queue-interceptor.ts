@@ -1,13 +1,12 @@
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
-import { stepScope, type StepTracker } from '../src/email/step-scope';
-import { QUEUE_STATUS } from '../src/platform/job-queue';
-import { type Priority } from '../src/triage/priorities';
+import { stepScope, type StepTracker } from '../src/email';
+import { QUEUE_STATUS, type JobAttempt, type JobLedger } from '../src/platform/job-queue';
+import { type Priority } from '../src/triage';
 import { errorMessage } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
 import type { AuditLog } from '../src/platform/store.port';
-import type { JobAttempt, JobLedger } from '../src/platform/job-queue';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT, PROFILES } from '../src/platform/activity-profiles.workflow';
 import { planOf, type ActivityPlanEntry } from '../activities/activity-plan';
 import { countedAttempt, newlyLostAttempts, type PriorAttempt } from '../src/platform/lost-attempts';

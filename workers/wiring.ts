@@ -1,56 +1,63 @@
-import { createSpamdScorer } from '../src/triage/spam-scorer.spamd';
+import { createSpamdScorer } from '../src/triage';
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
-import { createMailboxDirectory } from '../src/mailboxes/mailbox-directory';
-import { createOAuthTokenProvider } from '../src/mailboxes/oauth-token-provider';
-import { createMariaDbMailboxHealth } from '../src/mailboxes/mailbox-health.mariadb';
+import {
+  createMailboxDirectory,
+  createOAuthTokenProvider,
+  createMariaDbMailboxHealth,
+  createMariaDbWatermarkStore,
+  createImapFolderWatch,
+  createMariaDbWatcherHealth,
+  createTemporalPollTrigger,
+  type IdleDeps,
+  describeSecret,
+  type MailboxEntry,
+  describeOAuth,
+  type AccessTokenProvider,
+} from '../src/mailboxes';
 import { createMariaDbAuditLog } from '../src/platform/audit-log.mariadb';
-import { createMariaDbAutonomyStore } from '../src/autonomy/autonomy-store.mariadb';
-import { createMariaDbReplayEvidence } from '../src/replay/replay-evidence.mariadb';
-import { createTemporalAutoApprover } from '../src/autonomy/auto-approver.temporal';
-import { createMariaDbBounceLedger } from '../src/email/bounce-ledger.mariadb';
-import { createMariaDbDraftStore } from '../src/email/draft-store.mariadb';
-import { createMariaDbRetentionStore } from '../src/privacy/retention-store.mariadb';
+import { createMariaDbAutonomyStore, createTemporalAutoApprover } from '../src/autonomy';
+import { createMariaDbReplayEvidence, createMariaDbReplayStore } from '../src/replay';
+import {
+  createMariaDbBounceLedger,
+  createMariaDbDraftStore,
+  createMariaDbMessageStore,
+  createMariaDbSendLedger,
+  createTemporalSignals,
+  createTemporalStarter,
+  starterLimits,
+  createTemporalDecisions,
+} from '../src/email';
+import { createMariaDbRetentionStore } from '../src/privacy';
 import { createMariaDbJobLedger } from '../src/platform/job-ledger.mariadb';
-import { createMariaDbMessageStore } from '../src/email/message-store.mariadb';
-import { createMariaDbAttachmentStore } from '../src/attachments/attachment-store.mariadb';
-import { createMariaDbDraftClaimStore } from '../src/drafting/draft-claims.mariadb';
-import { createAttachmentReader } from '../src/attachments/attachment-reader';
+import { createMariaDbAttachmentStore, createAttachmentReader } from '../src/attachments';
+import { createMariaDbDraftClaimStore, createOfflineDrafter, createOpenAiDrafter, createMariaDbApprovedExamples } from '../src/drafting';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
-import type { KnowledgeSyncResult } from '../src/retrieval/knowledge-sync';
-import { createMariaDbSendLedger } from '../src/email/send-ledger.mariadb';
-import { createMariaDbWatermarkStore } from '../src/mailboxes/watermark-store.mariadb';
-import { createOfflineDrafter } from '../src/drafting/drafter.offline';
-import { createOpenAiDrafter } from '../src/drafting/drafter.openai';
-import { createMariaDbGuidanceStore } from '../src/guidance/guidance-store.mariadb';
-import { createMariaDbApprovedExamples } from '../src/drafting/approved-examples.mariadb';
-import { createTemporalInspector } from '../src/operations/workflow-inspector.temporal';
-import { createImapFolderWatch } from '../src/mailboxes/folder-watch.imap';
-import { createMariaDbWatcherHealth } from '../src/mailboxes/watcher-health.mariadb';
-import { createTemporalPollTrigger } from '../src/mailboxes/poll-trigger.temporal';
-import type { IdleDeps } from '../src/mailboxes/watch.activities';
+import {
+  type KnowledgeSyncResult,
+  type Embedder,
+  buildIndex,
+  sharedEmbedder,
+  syncKnowledgeFolder,
+  remoteEmbedder,
+  readKnowledgeFolder,
+} from '../src/retrieval';
+import { createMariaDbGuidanceStore } from '../src/guidance';
+import { createTemporalInspector } from '../src/operations';
 import { FAILURE_TYPES } from '../src/platform/contract';
-import { describeSecret, type MailboxEntry } from '../src/mailboxes/mailbox-registry';
-import { createTemporalSignals, createTemporalStarter, starterLimits } from '../src/email/workflow-starter.temporal';
-import { createCaseReplies } from '../src/cases/case-replies';
-import { createMariaDbCaseStore } from '../src/cases/case-store.mariadb';
-import { createMariaDbCaseSummaryStore } from '../src/cases/case-summary-store.mariadb';
-import { createMariaDbCaseRouting } from '../src/cases/case-routing.mariadb';
-import { createTemporalCaseSignals } from '../src/cases/case-signals.temporal';
-import { createTemporalDecisions } from '../src/email/decisions.temporal';
+import {
+  createCaseReplies,
+  createMariaDbCaseStore,
+  createMariaDbCaseSummaryStore,
+  createMariaDbCaseRouting,
+  createTemporalCaseSignals,
+} from '../src/cases';
 import type { Config } from '../src/config';
 import { ConfigError, PermanentError, errorMessage } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';
 import type { SecretRef } from '../src/platform/secret-ref';
-import { describeOAuth } from '../src/mailboxes/mailbox-oauth';
-import type { AccessTokenProvider } from '../src/mailboxes/access-tokens.port';
-import type { Embedder } from '../src/retrieval/embedder.port';
 import type { JobLedger } from '../src/platform/job-queue';
-import { buildIndex, sharedEmbedder, syncKnowledgeFolder } from '../src/retrieval/configured-index';
 import { buildCaseDeadlinePorts } from './case-deadline-ports';
-import { remoteEmbedder } from '../src/retrieval/embedder';
-import { createMariaDbReplayStore } from '../src/replay/replay-store.mariadb';
-import { readKnowledgeFolder } from '../src/retrieval/knowledge-folder.file';
 
 export interface Dependencies {
   activities: ActivityDeps;

@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { parseRawEmail } from '../email/mail-parser';
-import { STATUS } from '../email/email-status';
+import { parseRawEmail, STATUS, emailDisplay, type MessageStore, type WorkflowStarter, EMAIL_AUDIT_EVENTS } from '../email';
 import { errorMessage } from '../platform/errors';
-import type { MailboxEntry } from '../mailboxes/mailbox-registry';
-import { effectivePriority } from '../triage/priority';
-import { emailDisplay } from '../email/email-display';
+import type { MailboxEntry } from '../mailboxes';
+import { effectivePriority } from '../triage';
 import type { AuditLog } from '../platform/store.port';
-import type { MessageStore } from '../email/email-stores.port';
-import type { WorkflowStarter } from '../email/workflow-starter.port';
 import type { ArchiveItem } from './archive-sources';
-import { EMAIL_AUDIT_EVENTS } from '../email/email.contract';
 import { IMPORT_AUDIT_EVENTS } from './archive-import.contract';
 
 const HEAD_BYTES = 64 * 1024;

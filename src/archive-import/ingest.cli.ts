@@ -1,8 +1,7 @@
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbMessageStore } from '../email/message-store.mariadb';
-import { createTemporalStarter, starterLimits } from '../email/workflow-starter.temporal';
+import { createMariaDbMessageStore, createTemporalStarter, starterLimits } from '../email';
 import type { Config } from '../platform/config';
-import { chooseMailbox } from '../mailboxes/mailbox-choice';
+import { chooseMailbox } from '../mailboxes';
 import { planArchive, readArchive } from './archive-sources';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { importMessage, type ImportContext, type ImportOutcome } from './import-message';

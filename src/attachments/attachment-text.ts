@@ -1,6 +1,6 @@
 import { ATTACHMENT_EVENTS, type AttachmentEvent } from './attachments.contract';
 import { NO_TEXT_BY_NATURE, attachmentSourceId } from './attachment-limits';
-import type { DraftContextItem } from '../retrieval/vector-index.port';
+import type { DraftContextItem } from '../retrieval';
 import type { AttachmentStore, AttachmentTextReader, StoredAttachment } from './attachments.port';
 import type { AuditLog } from '../platform/store.port';
 import { correlationId } from '../platform/activity-context';

@@ -4,7 +4,7 @@
  * a person who decided first, or a newer draft, refuses it.
  */
 import type { ApprovalOutcome, AutoApprover } from './autonomy.port';
-import type { TemporalDecisions } from '../email/decisions.temporal';
+import type { TemporalDecisions } from '../email';
 
 export function createTemporalAutoApprover(decisions: Pick<TemporalDecisions, 'decide' | 'state'>): AutoApprover {
   return {

@@ -2,18 +2,14 @@
  * Whether a draft may be sent without a person now: the one judgement the verdict makes before
  * the grace period and the automatic send makes again at its end. Reads, never writes.
  */
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
-import { STATUS } from '../email/email-status';
+import { DRAFT_FLAGS, DRAFT_STATUS, type DraftClaimStore } from '../drafting';
+import { STATUS, type DraftStore, type MessageStore } from '../email';
 import { policyLabel, type AutonomyPolicy, type MailboxAutonomy } from './autonomy-policy';
 import { figuresOf, judgeCategory } from './category-judgement';
-import { NO_TEXT_BY_NATURE } from '../attachments/attachment-limits';
-import { DEFAULT_MAILBOX_ID } from '../mailboxes/mailbox-registry';
+import { NO_TEXT_BY_NATURE, type AttachmentStore, type StoredAttachment } from '../attachments';
+import { DEFAULT_MAILBOX_ID } from '../mailboxes';
 import { findNeverAutomatic } from './never-automatic';
-import type { AttachmentStore, StoredAttachment } from '../attachments/attachments.port';
 import type { AutonomyFigures, AutonomyStore } from './autonomy.port';
-import type { DraftStore, MessageStore } from '../email/email-stores.port';
-import type { DraftClaimStore } from '../drafting/draft-claims.port';
 import { groundingReason } from './grounding-reason';
 
 export interface AssessmentDeps {

@@ -3,7 +3,7 @@
  * mailbox category's record against its bar, and the automatic sends waiting for their time; and
  * the switch itself, audited. Works through the ports only.
  */
-import { DECISION_LIMITS } from '../email/email.contract';
+import { DECISION_LIMITS } from '../email';
 import { AUTONOMY_EVENTS } from './autonomy.contract';
 import { AUTONOMY_DEFAULTS, categoryState, policyLabel, type AutonomyPolicy, type CategoryState } from './autonomy-policy';
 import { judgeCategory } from './category-judgement';

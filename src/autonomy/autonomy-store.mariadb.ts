@@ -3,8 +3,7 @@
  * a category's record read from `draft_outcomes` (migration 016) and its standing (migration 032).
  */
 import { AUTO_SEND_STATES, type AutoSendState } from './autonomy.contract';
-import { AUTONOMY_ACTOR_LIKE } from '../drafting/drafting.contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting/drafting.contract';
+import { AUTONOMY_ACTOR_LIKE, DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { wilsonInterval } from '../platform/wilson-interval';

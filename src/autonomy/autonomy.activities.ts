@@ -8,11 +8,10 @@
  * plus the workflow's decision make a retried activity approve at most once.
  */
 import { Context } from '@temporalio/activity';
-import { AUTO_SEND_STATES } from './autonomy.contract';
-import { DECISION_LIMITS } from '../email/email.contract';
+import { AUTO_SEND_STATES, AUTONOMY_EVENTS } from './autonomy.contract';
+import { DECISION_LIMITS } from '../email';
 import { FAILURE_TYPES } from '../platform/contract';
-import { autonomyActor } from '../drafting/drafting.contract';
-import { AUTONOMY_EVENTS } from './autonomy.contract';
+import { autonomyActor } from '../drafting';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { AutoApprover, AutonomyFigures, PendingAutoSend } from './autonomy.port';
 import type { AuditLog } from '../platform/store.port';

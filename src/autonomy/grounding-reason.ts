@@ -4,10 +4,8 @@
  * its category's record says. Read from the stored claims (src/drafting/grounding-check.ts); the
  * draft's `unsupported_claims` flag says the same where no claims store is wired.
  */
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { GROUNDING_VERDICTS } from '../drafting/drafting.contract';
-import type { DraftClaimStore } from '../drafting/draft-claims.port';
-import type { DraftRecord } from '../email/email-stores.port';
+import { DRAFT_FLAGS, GROUNDING_VERDICTS, type DraftClaimStore } from '../drafting';
+import type { DraftRecord } from '../email';
 import { NEVER_AUTOMATIC_REASONS } from './autonomy.contract';
 
 const QUOTE_CHARS = 80;

@@ -1,5 +1,5 @@
 import { addBusinessTime, type BusinessCalendar } from './business-hours';
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import type { SecretRef } from '../platform/secret-ref';
 
 /** How much business time before the due time the reminder comes: a share of the target, or a fixed time. */

@@ -1,7 +1,6 @@
 /** What the case clock's workflow and its activities share (types and the wake signal; no I/O). */
 import { defineSignal } from '@temporalio/workflow';
-import { CASE_CLOCK } from './cases.contract';
-import type { CaseClockDueKind } from './cases.contract';
+import { CASE_CLOCK, type CaseClockDueKind } from './cases.contract';
 
 /** One thing due, as the clock's activity returns it. */
 export interface CaseClockDueItem {

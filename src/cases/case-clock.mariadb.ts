@@ -1,5 +1,5 @@
 import { CASE_SETTLED_STATUSES } from './case-status';
-import { type Priority } from '../triage/priorities';
+import { type Priority } from '../triage';
 import type { CaseClock, CaseClockDue, CaseClockRow, CaseEventRecord } from './case-clock.port';
 import { CASE_CLOCK_DUE } from './cases.contract';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';

@@ -1,5 +1,5 @@
 import type { CaseStatus } from './case-status';
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import type { CaseClockDueKind } from './cases.contract';
 
 /** What the deadline activities read of a case (a `cases` row). */

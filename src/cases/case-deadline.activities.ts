@@ -1,20 +1,19 @@
 import { createHash } from 'node:crypto';
-import { businessTimeBetween } from '../business-time/business-hours';
 import {
+  businessTimeBetween,
   DEFAULT_DEADLINE_SETTINGS,
   formatDuration,
   planDeadline,
   raisedPriority,
   type DeadlineSettings,
-} from '../business-time/case-deadline';
-import { CASE_CLOCK_STATES, type CaseClockState } from './cases.contract';
+} from '../business-time';
+import { CASE_CLOCK_STATES, type CaseClockState, CASE_DEADLINE_EVENTS } from './cases.contract';
 import { FAILURE_TYPES } from '../platform/contract';
-import { CASE_DEADLINE_EVENTS } from './cases.contract';
 import { CASE_STATUS } from './case-status';
 import { PermanentError, TransientError } from '../platform/errors';
 import type { CaseClockRow } from './case-clock.port';
 import type { EscalationChannel, EscalationNotice } from './escalation-notifier.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
+import type { MailboxDirectory } from '../mailboxes';
 import { notifyOnce } from './case-escalation';
 import { correlationId } from '../platform/activity-context';
 import type { CaseDeadlinePorts, CasesDeps } from './cases-deps';

@@ -1,4 +1,4 @@
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import { CASE_DEADLINE_EVENTS } from './cases.contract';
 import type { CaseFigures } from './case-figures.port';
 import { query, type Queryable } from '../platform/pool.mariadb';

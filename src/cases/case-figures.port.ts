@@ -1,4 +1,4 @@
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 
 /** What the metrics read about case deadlines. */
 export interface CaseFigures {

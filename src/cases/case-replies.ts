@@ -5,12 +5,11 @@
  * covered email, which ends as sent. Every step is refused by the workflows' own rules when a
  * draft changed meanwhile, and a refused email simply stays open for a person.
  */
-import { SEND_STATUS } from '../email/email-status';
+import { SEND_STATUS, type TemporalDecisions } from '../email';
 import type { CaseReplies, CaseReplyRequest, CaseReplyResult, CaseReplySettler } from './case-replies.port';
 import type { CaseSignals } from './case-signals.port';
 import type { AuditLog } from '../platform/store.port';
 import { query, type Pool } from '../platform/pool.mariadb';
-import type { TemporalDecisions } from '../email/decisions.temporal';
 import { CASE_AUDIT_EVENTS } from './cases.contract';
 
 export function createCaseReplies(deps: {

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { CASE_CLOCK } from './cases.contract';
-import { CASE_REPLY } from '../email/email.contract';
+import { CASE_REPLY } from '../email';
 import { FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
 import { TransientError } from '../platform/errors';
 import type { CaseSignals } from './case-signals.port';

@@ -1,7 +1,7 @@
 /**
  * A case's status words (table `cases`), and the email statuses that settle a mail of a case.
  */
-import { STATUS } from '../email/email-status';
+import { STATUS } from '../email/index.workflow';
 
 /**
  * A case's status (table `cases`): `open` while a mail of the correspondent waits for our answer,

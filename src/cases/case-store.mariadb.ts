@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CASE_SETTLED_STATUSES, CASE_STATUS, type CaseStatus } from './case-status';
-import { NEEDS_PERSON_STATUSES, SEND_STATUS, type EmailStatus } from '../email/email-status';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS, type EmailStatus } from '../email';
 import type { CaseJoin, CaseJoinInput, CaseMail, CaseRow, CaseStore } from './cases.port';
 import { insertCaseEvent } from './case-events.mariadb';
 import { classifyDbError, query, sqlList, type Pool } from '../platform/pool.mariadb';

@@ -1,4 +1,4 @@
-import type { CaseSummaryMail, SummaryKind } from '../drafting/case-summary';
+import type { CaseSummaryMail, SummaryKind } from '../drafting';
 
 /** A case as its handover summary needs it: the mails it holds now and how many the stored summary covers. */
 export interface CaseForSummary {

@@ -1,5 +1,5 @@
 /** A case's handover summary in MariaDB: the mails it is made from, and the summary with its history row. */
-import type { CaseSummaryMail } from '../drafting/case-summary';
+import type { CaseSummaryMail } from '../drafting';
 import { CASE_SUMMARY_EVENTS } from './cases.contract';
 import type { CaseForSummary, CaseSummaryStore, NewCaseSummary } from './case-summaries.port';
 import { query, type Pool } from '../platform/pool.mariadb';

@@ -1,12 +1,17 @@
-import { extractiveSummary, type CaseSummaryMail, type SummaryLanguage } from '../drafting/case-summary';
-import { CASE_SUMMARY_KINDS, type CaseSummaryKind } from '../drafting/drafting.contract';
+import {
+  extractiveSummary,
+  type CaseSummaryMail,
+  type SummaryLanguage,
+  CASE_SUMMARY_KINDS,
+  type CaseSummaryKind,
+  type Drafter,
+} from '../drafting';
 import { CASE_SUMMARY_EVENTS } from './cases.contract';
 import { EmailRagError, errorMessage } from '../platform/errors';
 import { detectLanguage } from '../platform/language';
 import { activityTimeoutMs } from '../platform/activity-context';
 import type { CaseSummaryStore } from './case-summaries.port';
-import type { Drafter } from '../drafting/drafter.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
+import type { MailboxDirectory } from '../mailboxes';
 import type { AuditLog } from '../platform/store.port';
 
 export interface CaseSummaryDeps {

@@ -1,7 +1,7 @@
 /** What the review inbox reads about a case: the case row, its mails with their current drafts, its history. */
 import { CASE_SETTLED_STATUSES } from './case-status';
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
-import { STATUS } from '../email/email-status';
+import { DRAFT_STATUS } from '../drafting';
+import { STATUS } from '../email';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
 
 export interface CaseRecord {

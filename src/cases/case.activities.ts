@@ -5,20 +5,17 @@
  * moves the case's clock (src/cases/case-desk.ts). The case clock keeps every case's deadline on one
  * timer; a case workflow (`case-…`) runs only while its case has work over time of its own.
  */
-import { CASE_SIGNALS } from './cases.contract';
-import { normaliseAddress } from '../retrieval/context-scope';
+import { CASE_SIGNALS, CASE_AUDIT_EVENTS } from './cases.contract';
+import { normaliseAddress } from '../retrieval';
 import { CASE_STATUS } from './case-status';
-import { hasEnded, needsPerson, STATUS, type EmailStatus } from '../email/email-status';
+import { hasEnded, needsPerson, STATUS, type EmailStatus, type EmailRecord, EMAIL_AUDIT_EVENTS } from '../email';
 import { errorMessage } from '../platform/errors';
 import type { CaseSignalName } from './case-signals.port';
 import type { CaseJoin } from './cases.port';
-import type { DraftContextItem } from '../drafting/drafter.port';
-import type { EmailRecord } from '../email/email-stores.port';
+import type { DraftContextItem } from '../drafting';
 import type { CaseDeps, CasesDeps } from './cases-deps';
 import { correlationId } from '../platform/activity-context';
-import { emailKey } from '../mailboxes/mailbox-of';
-import { EMAIL_AUDIT_EVENTS } from '../email/email.contract';
-import { CASE_AUDIT_EVENTS } from './cases.contract';
+import { emailKey } from '../mailboxes';
 
 /** How long an open case takes a correspondent's new mail after its last activity, unless CASE_WINDOW_DAYS says otherwise. */
 export const DEFAULT_CASE_WINDOW_DAYS = 14;

@@ -4,10 +4,9 @@
  * the other features' dependencies.
  */
 import type { AuditLog } from '../platform/store.port';
-import type { MessageStore } from '../email/email-stores.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
-import type { WorkflowSignals } from '../email/workflow-starter.port';
-import type { BusinessCalendars } from '../business-time/business-calendars.port';
+import type { MessageStore, WorkflowSignals } from '../email';
+import type { MailboxDirectory } from '../mailboxes';
+import type { BusinessCalendars } from '../business-time';
 import type { CaseClock } from './case-clock.port';
 import type { EscalationNotifiers } from './escalation-notifier.port';
 import type { CaseReplySettler } from './case-replies.port';

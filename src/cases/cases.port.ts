@@ -1,5 +1,5 @@
 import type { CaseStatus } from './case-status';
-import type { EmailStatus } from '../email/email-status';
+import type { EmailStatus } from '../email';
 
 /** What a mail brings to its case when it joins. */
 export interface CaseJoinInput {

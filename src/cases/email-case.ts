@@ -3,7 +3,7 @@
  * email's index step joins its case, its draft reads the case's other mails, and each status it
  * reaches moves the case. Ports are read on use, not captured: tests swap them after construction.
  */
-import type { EmailCase } from '../email/email-case.port';
+import type { EmailCase } from '../email';
 import { caseAfterStatus, caseContext, joinCase } from './case.activities';
 import type { CasesDeps } from './cases-deps';
 

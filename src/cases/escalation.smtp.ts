@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { EscalationNotice, EscalationNotifier } from './escalation-notifier.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
+import type { MailboxDirectory } from '../mailboxes';
 
 const TEXTS = {
   de: {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PRIORITIES, type Priority } from '../triage/priorities';
+import { PRIORITIES, type Priority } from '../triage';
 import { ConfigError, errorMessage } from '../platform/errors';
 import { anyValue, fields, listOf, unknownFieldProblems, whenObject } from '../platform/config-schema';
 

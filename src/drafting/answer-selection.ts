@@ -6,7 +6,7 @@
  */
 import type { DraftContextItem } from './drafter.port';
 import { detectLanguageOr } from '../platform/language';
-import { matchedTerms, overlapScore, terms } from '../retrieval/term-overlap';
+import { matchedTerms, overlapScore, terms } from '../retrieval';
 
 type Language = 'de' | 'en';
 

@@ -3,10 +3,9 @@
  * index on mailbox, category and decision time) with the draft as it was sent and the answered
  * mail, whose sender's names, addresses and numbers mask the reply beyond what the patterns find.
  */
-import { AUTONOMY_ACTOR_LIKE } from './drafting.contract';
-import { DRAFT_OUTCOME } from './drafting.contract';
+import { AUTONOMY_ACTOR_LIKE, DRAFT_OUTCOME } from './drafting.contract';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';
-import { knownFromMails } from '../retrieval/known-personal-data';
+import { knownFromMails } from '../retrieval';
 import type { ApprovedExamples } from './approved-examples.port';
 import { maskedExample } from './example-masking';
 

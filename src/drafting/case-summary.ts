@@ -1,5 +1,4 @@
-import { sentencesOf } from '../retrieval/passage-sentences';
-import { terms } from '../retrieval/term-overlap';
+import { sentencesOf, terms } from '../retrieval';
 import { oneLine } from '../platform/workflow-summary';
 
 /**

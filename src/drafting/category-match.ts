@@ -3,8 +3,7 @@
  * customer wrote (the embedder's vectors), so rules and autonomy see the same names whether a
  * model wrote the draft or not. Without an embedder, or when it fails: UNCLASSIFIED.
  */
-import type { Embedder } from '../retrieval/embedder.port';
-import { cosine } from '../retrieval/vectors';
+import { type Embedder, cosine } from '../retrieval';
 import { UNCLASSIFIED, type Category } from './categories';
 
 /** The descriptions' vectors once per process (per model and list): they never change while it runs. */

@@ -1,7 +1,6 @@
-import { DRAFT_STATUS } from './drafting.contract';
+import { DRAFT_STATUS, type GroundingVerdict } from './drafting.contract';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { inTransaction } from '../platform/transaction.mariadb';
-import type { GroundingVerdict } from './drafting.contract';
 import type { DraftClaimStore, StoredClaim } from './draft-claims.port';
 
 interface ClaimRow {

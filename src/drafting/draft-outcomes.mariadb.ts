@@ -4,8 +4,7 @@
  * automatic send approved is recorded like any other, its `decided_by` being `autonomy:<policy>`;
  * the autonomy record (src/autonomy/autonomy-store.mariadb.ts) leaves those out: no person judged them.
  */
-import { DRAFT_FLAGS } from './drafting.contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS, type DraftOutcome } from './drafting.contract';
+import { DRAFT_FLAGS, DRAFT_OUTCOME, DRAFT_STATUS, type DraftOutcome } from './drafting.contract';
 import { query, type Queryable } from '../platform/pool.mariadb';
 
 const COLUMNS = `draft_id, email_id, outcome, edit_distance, changed_share, mailbox_id, category, language, drafter, model,

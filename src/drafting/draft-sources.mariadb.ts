@@ -1,6 +1,5 @@
 /** The sources of a draft, shown to the reviewer as the model saw them. */
-import { maskPersonalData } from '../retrieval/mask-personal-data';
-import { createMariaDbPersonalData } from '../retrieval/personal-data.mariadb';
+import { maskPersonalData, createMariaDbPersonalData } from '../retrieval';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 export interface SourceText {

@@ -1,5 +1,5 @@
 import type { CaseSummaryMail, SummaryLanguage } from './case-summary';
-import type { DraftContextItem } from '../retrieval/vector-index.port';
+import type { DraftContextItem } from '../retrieval';
 
 export type { DraftContextItem };
 

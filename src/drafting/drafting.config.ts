@@ -8,7 +8,7 @@ import { readIntentSet, type IntentSet } from './injection-intents';
 import { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
 import { DEFAULT_MIN_ANSWER_COSINE } from './answer-selection';
 import { envValues, type Env, type EnvValues } from '../platform/env-values';
-import { LOCAL_EMBEDDING_MODEL, type EmbedderSettings } from '../retrieval/embedder-settings';
+import { LOCAL_EMBEDDING_MODEL, type EmbedderSettings } from '../retrieval';
 
 export interface DraftingConfig {
   llm: {

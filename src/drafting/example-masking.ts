@@ -4,8 +4,7 @@
  * and the name gazetteer: src/retrieval/mask-personal-data.ts), then cut to a length. Masking
  * comes first: a cut through an IBAN or a name would leave a piece no pattern recognises.
  */
-import type { KnownPersonalData } from '../retrieval/known-personal-data';
-import { maskPersonalData } from '../retrieval/mask-personal-data';
+import { type KnownPersonalData, maskPersonalData } from '../retrieval';
 
 /** The masked reply, at most `maxChars` characters (cut at a word, ending in "…"); '' when nothing is left. */
 export function maskedExample(body: string, known: KnownPersonalData | undefined, maxChars: number): string {

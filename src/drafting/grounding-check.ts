@@ -8,10 +8,7 @@
  * words the item contains. What it cannot see: a paraphrase far from the wording (without an embedder), a
  * negation or a swapped condition that keeps the words ("not free" against "free").
  */
-import type { Embedder } from '../retrieval/embedder.port';
-import { sentencesOf } from '../retrieval/passage-sentences';
-import { matchedTerms, terms } from '../retrieval/term-overlap';
-import { cosine } from '../retrieval/vectors';
+import { type Embedder, sentencesOf, matchedTerms, terms, cosine } from '../retrieval';
 import { claimText, draftSentences, keyFacts, sentenceKind } from './claim-sentences';
 import { GROUNDING_VERDICTS, type GroundingVerdict } from './drafting.contract';
 import type { DraftClaim } from './drafter.port';

@@ -4,7 +4,7 @@
  * either flags the draft. Neither blocks anything: the scoping of the context is the protection,
  * the flag tells the reviewer to read closely.
  */
-import type { Embedder } from '../retrieval/embedder.port';
+import type { Embedder } from '../retrieval';
 import { errorMessage } from '../platform/errors';
 import { detectInjection, type InjectionFinding, type InjectionInput } from './injection-detector';
 import { detectIntents, type IntentDetectorSettings } from './intent-detector';

@@ -4,7 +4,7 @@
  * the operator's INJECTION_INTENTS_FILE). Like the heuristic it only flags; the scoping of the
  * context stays the real protection (docs/pipeline.md#guard-rails).
  */
-import type { Embedder, EmbeddingKind } from '../retrieval/embedder.port';
+import type { Embedder, EmbeddingKind } from '../retrieval';
 import type { InjectionFinding, InjectionInput } from './injection-detector';
 import type { IntentSet } from './injection-intents';
 import { normaliseForGuard, regionsOf } from './mail-regions';

@@ -1,11 +1,10 @@
 import type { DraftClaim, DraftContextItem, DraftRequest } from './drafter.port';
 import { DEFAULT_MIN_ANSWER_COSINE, answeringItems, type Judged } from './answer-selection';
 import { detectLanguage, detectLanguageOr } from '../platform/language';
-import { sentencesOf } from '../retrieval/passage-sentences';
+import { sentencesOf, inverseFrequencies, overlapScore, terms } from '../retrieval';
 import { REPLY_WORDING, type ReplyLanguage } from './reply-wording';
-import { inverseFrequencies, overlapScore, terms } from '../retrieval/term-overlap';
 
-export { sentencesOf } from '../retrieval/passage-sentences';
+export { sentencesOf } from '../retrieval';
 
 /**
  * Composes a reply from retrieved context without a model: the passages retrieval matched best

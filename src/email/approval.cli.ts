@@ -5,8 +5,7 @@ import type { Config } from '../platform/config';
 import { DECISIONS, type DecisionName } from './email.contract';
 import { WAITING_KINDS } from './email-status';
 import { errorMessage } from '../platform/errors';
-import type { DecisionInput, DecisionResult, EmailWorkflowState } from './email.workflow';
-import { stateQuery } from './email.workflow';
+import { type DecisionInput, type DecisionResult, type EmailWorkflowState, stateQuery } from './email.workflow';
 import { CliError, connectTemporal } from '../platform/cli-context';
 import { byOrActor, text, type CliCommand } from '../platform/cli-command';
 

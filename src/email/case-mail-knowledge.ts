@@ -4,7 +4,7 @@
  * (a second mail about a new delivery address finds nothing in passages retrieved for a late
  * parcel). Only knowledge: the customer's own mail is in the context already.
  */
-import type { DraftContextItem, IndexableEmail, VectorIndex } from '../retrieval/vector-index.port';
+import type { DraftContextItem, IndexableEmail, VectorIndex } from '../retrieval';
 
 /** Passages per other open mail: the best two or three answer it, or nothing does. */
 const PER_MAIL = 3;

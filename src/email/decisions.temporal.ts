@@ -12,8 +12,11 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DRAFT_IN_MAKING_STATUSES } from './email-status';
 import { errorMessage } from '../platform/errors';
-import type { CoverInput, DecisionInput, DecisionResult, EmailWorkflowState } from './email.workflow';
 import {
+  type CoverInput,
+  type DecisionInput,
+  type DecisionResult,
+  type EmailWorkflowState,
   approveUpdate,
   coverByCaseReplyUpdate,
   markSentUpdate,

@@ -4,14 +4,13 @@
  * budget (LLM_CONTEXT_CHARS). Retrieval failing means a draft without it, and an audit row.
  */
 import { errorMessage } from '../platform/errors';
-import type { DraftContextItem } from '../drafting/drafter.port';
+import { type DraftContextItem, DEFAULT_CONTEXT_CHARS } from '../drafting';
 import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { knowledgeForCaseMails } from './case-mail-knowledge';
-import { attachmentContext } from '../attachments/attachment-text';
-import { emailKey } from '../mailboxes/mailbox-of';
-import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
-import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval/retrieval.contract';
+import { attachmentContext } from '../attachments';
+import { emailKey } from '../mailboxes';
+import { RETRIEVAL_AUDIT_EVENTS } from '../retrieval';
 
 export const CONTEXT_LIMIT = 8;
 

@@ -6,8 +6,7 @@
  * failed read means a draft without them.
  */
 import type { EmailDeps } from './email-deps';
-import type { DraftExample } from '../drafting/drafter.port';
-import { takesExamples } from '../drafting/drafting.config';
+import { type DraftExample, takesExamples } from '../drafting';
 import { errorMessage } from '../platform/errors';
 import { createLogger } from '../platform/logger';
 

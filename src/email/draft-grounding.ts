@@ -5,10 +5,8 @@
  * does not support it, flags the draft `unsupported_claims`: it waits for a person.
  */
 import type { EmailDeps } from './email-deps';
-import { checkGrounding, type GroundingResult } from '../drafting/grounding-check';
-import type { DraftContextItem, DraftResult } from '../drafting/drafter.port';
+import { checkGrounding, type GroundingResult, type DraftContextItem, type DraftResult, DRAFT_FLAGS } from '../drafting';
 import type { EmailRecord } from './email-stores.port';
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
 
 export async function draftGrounding(
   deps: Pick<EmailDeps, 'embedder'>,

@@ -11,13 +11,9 @@
  * guidance it was really written under. A caller that needs the category anyway (approved replies
  * of the category as examples) says so with `needCategory`.
  */
-import { nearestCategory } from '../drafting/category-match';
-import { UNCLASSIFIED, type Category } from '../drafting/categories';
-import type { DraftGuidance, Drafter } from '../drafting/drafter.port';
-import { questionOf } from '../drafting/reply-composer';
-import { guidanceAmong } from '../guidance/guidance-for-draft';
-import type { GuidanceSource } from '../guidance/guidance.port';
-import type { Embedder } from '../retrieval/embedder.port';
+import { nearestCategory, UNCLASSIFIED, type Category, type DraftGuidance, type Drafter, questionOf } from '../drafting';
+import { guidanceAmong, type GuidanceSource } from '../guidance';
+import type { Embedder } from '../retrieval';
 
 export async function draftGuidance(
   deps: { drafter: Drafter; embedder?: Embedder | undefined; guidance?: GuidanceSource | undefined },

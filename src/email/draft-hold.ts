@@ -1,5 +1,4 @@
-import { TRIAGE_HELD_FOR_PERSON } from '../triage/triage-classes';
-import { TRIAGE_ALERT_EVENTS } from '../triage/triage.contract';
+import { TRIAGE_HELD_FOR_PERSON, TRIAGE_ALERT_EVENTS } from '../triage';
 import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';

@@ -4,12 +4,9 @@
  * a reviewer and an operator need — what was found, and that the meaning went unchecked when the
  * embedder was down. It only flags; the scoping of the context is the protection.
  */
-import type { DraftContextItem } from '../drafting/drafter.port';
+import { type DraftContextItem, type InjectionFinding, type IntentDetectorSettings, describeFindings, guardMail } from '../drafting';
 import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
-import type { InjectionFinding } from '../drafting/injection-detector';
-import type { IntentDetectorSettings } from '../drafting/intent-detector';
-import { describeFindings, guardMail } from '../drafting/injection-guard';
 import { hiddenHtmlText } from './mail-parser';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 

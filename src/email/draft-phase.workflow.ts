@@ -3,16 +3,14 @@
  * a decision on exactly that draft, and a redraft request or a follow-up in the thread starts
  * the next draft. The decision is recorded in the workflow task that accepted it.
  */
-import { STATUS, sendIsDone } from './email-status';
+import { STATUS, sendIsDone, WAITING_KINDS } from './email-status';
 import { type Decision } from './email-input';
 import { decidedTransition, draftedTransition } from './status-transitions';
 import type { PendingDecision } from './decision-queue.workflow';
-import type { EmailRun } from './email-run.workflow';
-import { AlreadyHandedOver } from './email-run.workflow';
+import { type EmailRun, AlreadyHandedOver } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf, lostWithWorker } from '../platform/failures.workflow';
 import { LOST_ATTEMPTS_ALLOWED } from '../platform/activity-profiles.workflow';
-import { WAITING_KINDS } from './email-status';
 import { isLlmFailure } from '../platform/contract';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 

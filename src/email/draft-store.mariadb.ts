@@ -1,7 +1,5 @@
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
+import { DRAFT_STATUS, type DraftStatus, recordDraftOutcome, recordRedrafted } from '../drafting';
 import type { DraftRecord, DraftStore, NewDraft } from './email-stores.port';
-import type { DraftStatus } from '../drafting/drafting.contract';
-import { recordDraftOutcome, recordRedrafted } from '../drafting/draft-outcomes.mariadb';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 interface DraftRow {

@@ -1,21 +1,26 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
-import { readIntentSet } from '../drafting/injection-intents';
-import { DEFAULT_INTENT_THRESHOLD, type IntentDetectorSettings } from '../drafting/intent-detector';
+import {
+  readIntentSet,
+  DEFAULT_INTENT_THRESHOLD,
+  type IntentDetectorSettings,
+  knownCategory,
+  readCategoryList,
+  type Category,
+  UNDETERMINED_LANGUAGE,
+} from '../drafting';
 import { replyToDiffers } from './recipients';
 import type { DraftRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
-import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
 import { draftGuidance } from './draft-guidance';
 import { draftExamples, examplesWanted } from './draft-examples';
 import { draftHold, type DraftHold } from './draft-hold';
-import { mailboxOf } from '../mailboxes/mailbox-of';
+import { mailboxOf } from '../mailboxes';
 import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding';
-import { UNDETERMINED_LANGUAGE } from '../drafting/language-code';
 
 /** What the workflow keeps of a draft: enough for the approval query, nothing large. */
 export interface DraftView {

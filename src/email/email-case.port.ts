@@ -4,7 +4,7 @@
  * Each method does nothing while cases are off.
  */
 import type { EmailStatus } from './email-status';
-import type { DraftContextItem } from '../drafting/drafter.port';
+import type { DraftContextItem } from '../drafting';
 import type { EmailRecord } from './email-stores.port';
 
 export interface EmailCase {

@@ -4,25 +4,16 @@
  * registry (activities/index.ts) composes this with the other features' dependencies; every email
  * activity takes the part it uses (`Pick<EmailDeps, …>`).
  */
-import type { Category } from '../drafting/categories';
-import type { IntentDetectorSettings } from '../drafting/intent-detector';
-import type { TriageSettings } from '../triage/triage';
-import type { SpamScorer } from '../triage/spam-scorer.port';
-import type { AttachmentStore, AttachmentTextReader } from '../attachments/attachments.port';
+import type { Category, IntentDetectorSettings, Drafter, DraftClaimStore, ApprovedExamples, DraftExampleSettings } from '../drafting';
+import type { TriageSettings, SpamScorer } from '../triage';
+import type { AttachmentStore, AttachmentTextReader } from '../attachments';
 import type { BounceLedger } from './bounce-ledger.port';
-import type { Drafter } from '../drafting/drafter.port';
-import type { GuidanceSource } from '../guidance/guidance.port';
-import type { DraftClaimStore } from '../drafting/draft-claims.port';
-import type { ApprovedExamples } from '../drafting/approved-examples.port';
-import type { DraftExampleSettings } from '../drafting/drafting.config';
-import type { Embedder } from '../retrieval/embedder.port';
-import type { MailboxDirectory } from '../mailboxes/mailbox-directory.port';
-import type { MailboxHealth } from '../mailboxes/mailbox-health.port';
+import type { GuidanceSource } from '../guidance';
+import type { Embedder, VectorIndex } from '../retrieval';
+import type { MailboxDirectory, MailboxHealth, WatermarkStore } from '../mailboxes';
 import type { AuditLog } from '../platform/store.port';
 import type { DraftStore, MessageStore, SendLedger } from './email-stores.port';
 import type { JobLedger } from '../platform/job-queue';
-import type { WatermarkStore } from '../mailboxes/watermark-store.port';
-import type { VectorIndex } from '../retrieval/vector-index.port';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
 import type { EmailCase } from './email-case.port';
 

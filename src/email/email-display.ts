@@ -3,7 +3,7 @@
  * details (mailbox, priority, thread) and its current details line, each made safe by the helpers
  * of src/platform/workflow-summary.ts. Free of I/O: the workflow imports it.
  */
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import {
   DETAIL_CHARS,
   SUMMARY_MAX_JSON_BYTES,

@@ -2,7 +2,7 @@
  * What an email's workflow starts with (its input, where its raw message comes from) and what a
  * person's decision on its draft carries. Free of I/O: the workflow imports it.
  */
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 
 /**
  * Where the raw message of an email comes from. `mailboxId` names the registry entry it came in

@@ -9,11 +9,10 @@
 import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { EmailActivities } from './email.activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from './status.activities';
-import { DEFAULT_MAX_DRAFTS } from './email.contract';
+import { DEFAULT_MAX_DRAFTS, EMAIL_AUDIT_EVENTS } from './email.contract';
 import { needsPerson, SEND_STATUS, START_STATUS, STATUS, type EmailStatus } from './email-status';
-import { priorityKey, type Priority } from '../triage/priorities';
+import { priorityKey, type Priority, agedPriorityKey } from '../triage/index.workflow';
 import { type EmailWorkflowInput } from './email-input';
-import { agedPriorityKey } from '../triage/priority';
 import type { StatusStep } from './status-transitions';
 import { currentDetailsLine } from './email-display';
 import {
@@ -28,7 +27,6 @@ import { createDecisionQueue } from './decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { createVisibility } from './visibility.workflow';
-import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import type { AuditEventType } from '../platform/audit-event-types';
 
 type Acts = ReturnType<typeof proxyActivities<EmailActivities>>;

@@ -2,11 +2,10 @@
  * The email's stores: its messages and records (`emails`, `raw_messages`), its drafts (`drafts`)
  * and its sends (`send_attempts`, the exactly-once ledger).
  */
-import type { Priority } from '../triage/priorities';
+import type { Priority, TriageClass, TriageVerdict } from '../triage';
 import type { EmailStatus, SendStatus } from './email-status';
-import type { TriageClass, TriageVerdict } from '../triage/triage-classes';
-import type { DraftOutcome, DraftStatus } from '../drafting/drafting.contract';
-import type { SmtpPhase } from '../mailboxes/mailboxes.contract';
+import type { DraftOutcome, DraftStatus } from '../drafting';
+import type { SmtpPhase } from '../mailboxes';
 
 export interface ParsedEmail {
   messageId: string | null;

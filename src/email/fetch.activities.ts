@@ -3,7 +3,7 @@ import type { EmailWorkflowInput } from './email-input';
 import { PermanentError, TooLargeError } from '../platform/errors';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
-import { mailboxOf } from '../mailboxes/mailbox-of';
+import { mailboxOf } from '../mailboxes';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**

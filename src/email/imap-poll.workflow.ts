@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio
 import type { EmailActivities } from './email.activities';
 import type { PollInput, PollResult } from './poll.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
-import { priorityKey } from '../triage/priorities';
+import { priorityKey } from '../triage/index.workflow';
 
 /**
  * Passes one run may take, over all folders of its mailbox: with the default batch of 100 that is

@@ -4,9 +4,9 @@ import { PermanentError, errorMessage } from '../platform/errors';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { transition } from './status-transition';
-import { emailKey } from '../mailboxes/mailbox-of';
+import { emailKey } from '../mailboxes';
 import type { IndexSource } from './parse.activities';
-import { readAttachmentTexts } from '../attachments/attachment-text';
+import { readAttachmentTexts } from '../attachments';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 type IndexDeps = Pick<

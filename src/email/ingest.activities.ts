@@ -1,5 +1,5 @@
 import type { EmailWorkflowInput } from './email-input';
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../platform/errors';
 import type { FetchedMessage } from './fetch.activities';

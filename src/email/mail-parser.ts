@@ -3,13 +3,10 @@ import { createHash } from 'node:crypto';
 import { convert } from 'html-to-text';
 import { simpleParser, type AddressObject as ParsedAddressObject } from 'mailparser';
 import { PermanentError } from '../platform/errors';
-import { extractHiddenText } from '../drafting/html-hidden-text';
+import { extractHiddenText } from '../drafting';
 import { toCrlf } from './line-endings';
-import { mimeStructure } from '../triage/mime-structure';
-import { priorityFromHeaders } from '../triage/priority';
-import type { TriageMessage } from '../triage/triage';
-import { SPAM_BODY_CHARS } from '../triage/spam-content';
-import type { AttachmentFile } from '../attachments/attachments.port';
+import { mimeStructure, priorityFromHeaders, type TriageMessage, SPAM_BODY_CHARS } from '../triage';
+import type { AttachmentFile } from '../attachments';
 import type { ParsedEmail } from './email-stores.port';
 
 type Address = { name: string; address: string };

@@ -1,12 +1,10 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import { createHash } from 'node:crypto';
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
+import { DRAFT_STATUS } from '../drafting';
 import { NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS, INTAKE_STATUSES, type EmailStatus } from './email-status';
-import { type Priority } from '../triage/priorities';
-import { type TriageClass } from '../triage/triage-classes';
+import type { Priority, TriageClass, TriageVerdict } from '../triage';
 import { PermanentError } from '../platform/errors';
-import { DEFAULT_MAILBOX_ID } from '../mailboxes/mailbox-registry';
-import type { TriageVerdict } from '../triage/triage';
+import { DEFAULT_MAILBOX_ID } from '../mailboxes';
 import type { EmailRecord, MessageStore, NewRawEmail, OversizedEmail, ParsedEmail, SendSnapshot } from './email-stores.port';
 import { MAX_STORED_TEXT_CHARS, RAW_CHUNK_BYTES } from '../platform/limits.mariadb';
 import { classifyDbError, query, sqlList, type Pool } from '../platform/pool.mariadb';

@@ -1,22 +1,27 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import { detectContentType } from '../attachments/attachment-type';
+import { detectContentType, ATTACHMENT_EVENTS } from '../attachments';
 import { parseRawEmail, type ParsedMessage } from './mail-parser';
-import { TRIAGE_HELD_FOR_PERSON, type TriageClass } from '../triage/triage-classes';
-import { type Priority } from '../triage/priorities';
-import { TRIAGE_ALERT_EVENTS, TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
-import { ATTACHMENT_EVENTS } from '../attachments/attachments.contract';
-import { PermanentError } from '../platform/errors';
-import { higher } from '../triage/priority';
+import {
+  TRIAGE_HELD_FOR_PERSON,
+  type TriageClass,
+  type Priority,
+  TRIAGE_ALERT_EVENTS,
+  TRIAGE_AUDIT_EVENTS,
+  higher,
+  bouncedMessageIds,
+  triage,
+  triageMessage,
+  type AskedSpamScore,
+  type TriageSettings,
+} from '../triage';
+import { PermanentError, errorMessage } from '../platform/errors';
 import { toCrlf } from './line-endings';
-import { ownMailboxAddresses } from '../mailboxes/mailbox-scope';
-import { bouncedMessageIds, triage, triageMessage, type AskedSpamScore, type TriageSettings } from '../triage/triage';
-import { errorMessage } from '../platform/errors';
+import { ownMailboxAddresses, emailKey } from '../mailboxes';
 import { MAX_STORED_TEXT_CHARS } from '../platform/limits.mariadb';
 import type { EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import type { FetchedMessage } from './fetch.activities';
-import { emailKey } from '../mailboxes/mailbox-of';
 import { joinThread } from './thread-join';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 

@@ -3,13 +3,12 @@ import { boundedMap } from '../platform/bounded-map';
 import { imapEmailId } from './email-input';
 import { FAILURE_TYPES } from '../platform/contract';
 import { PermanentError } from '../platform/errors';
-import { effectivePriority } from '../triage/priority';
+import { effectivePriority } from '../triage';
 import { classifyError } from '../platform/retry-decision';
 import { emailDisplay } from './email-display';
 import { correlationId } from '../platform/activity-context';
 import type { EmailDeps } from './email-deps';
-import { mailboxOf } from '../mailboxes/mailbox-of';
-import { MAILBOX_AUDIT_EVENTS } from '../mailboxes/mailboxes.contract';
+import { mailboxOf, MAILBOX_AUDIT_EVENTS } from '../mailboxes';
 
 /** Workflow starts in flight at once during a poll pass. */
 const START_CONCURRENCY = 8;

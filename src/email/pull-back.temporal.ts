@@ -2,7 +2,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { WORKFLOW_TYPES } from '../platform/contract';
-import { priorityKey } from '../triage/priorities';
+import { priorityKey } from '../triage';
 import { errorMessage } from '../platform/errors';
 import { PullBackRefused, type PullBackDeps } from './pull-back';
 

@@ -10,7 +10,7 @@ import { STATUS } from './email-status';
 import { type EmailWorkflowInput } from './email-input';
 import type { Pool } from '../platform/pool.mariadb';
 import { emailDisplay } from './email-display';
-import { TRIAGE_AUDIT_EVENTS } from '../triage/triage.contract';
+import { TRIAGE_AUDIT_EVENTS } from '../triage';
 
 /** Why a pull-back was refused; `code` 2 means the request itself was wrong (no such email, not ignored). */
 export class PullBackRefused extends Error {

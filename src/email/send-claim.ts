@@ -1,7 +1,7 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import { SEND_STATUS } from './email-status';
 import { PermanentError, TransientError } from '../platform/errors';
-import type { FoundMessage } from '../mailboxes/mailbox.port';
+import type { FoundMessage } from '../mailboxes';
 import { PHASES_BEFORE_FINAL_DOT, type SendAttemptRecord, type SendLedger } from './email-stores.port';
 import { type AuditLog } from '../platform/store.port';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';

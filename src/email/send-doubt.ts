@@ -1,13 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { FAILURE_TYPES } from '../platform/contract';
-import { SYSTEM_ACTORS } from './email.contract';
+import { SYSTEM_ACTORS, EMAIL_AUDIT_EVENTS } from './email.contract';
 import { SEND_STATUS } from './email-status';
 import { TransientError, errorMessage } from '../platform/errors';
-import type { SentFolderLookup } from '../mailboxes/mailbox-registry';
-import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
+import type { SentFolderLookup, FolderMark, FoundMessage, Mailbox } from '../mailboxes';
 import type { AuditLog } from '../platform/store.port';
 import type { DraftStore, SendAttemptRecord, SendLedger } from './email-stores.port';
-import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**
  * One look may not hang the send step: imapflow's socket timeout (two minutes) is longer than the

@@ -5,11 +5,10 @@
 import { workflowInfo } from '@temporalio/workflow';
 import { sentTransition } from './status-transitions';
 import { FAILURE_TYPES } from '../platform/contract';
-import { WAITING_KINDS } from './email-status';
+import { WAITING_KINDS, STATUS } from './email-status';
 import type { EmailRun } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
-import { STATUS } from './email-status';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** How long an approved reply waits after its send attempts ran out before trying again. */

@@ -1,19 +1,24 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting/drafting.contract';
+import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval } from '../drafting';
 import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from './email-status';
 import { type Decision } from './email-input';
 import { createHash, randomUUID } from 'node:crypto';
-import { classifyApproval } from '../drafting/draft-outcome';
 import { PermanentError, TransientError, errorMessage } from '../platform/errors';
 import { envelopeMismatch, recipientProblem } from './recipients';
-import { HandOverInDoubtError, smtpPhaseOf } from '../mailboxes/mail-sender.port';
-import type { FolderMark, FoundMessage, Mailbox } from '../mailboxes/mailbox.port';
+import {
+  HandOverInDoubtError,
+  smtpPhaseOf,
+  type FolderMark,
+  type FoundMessage,
+  type Mailbox,
+  type OutgoingMail,
+  mailboxOf,
+  ourAddresses,
+} from '../mailboxes';
 import type { SendAttemptRecord, SendPhase } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { layoutReply } from './reply-layout';
-import type { OutgoingMail } from '../mailboxes/mail-sender.port';
 import { correlationId } from '../platform/activity-context';
-import { mailboxOf, ourAddresses } from '../mailboxes/mailbox-of';
 import { resolveDoubtFromSent } from './send-doubt';
 import { indexSentReply } from './sent-feedback';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';

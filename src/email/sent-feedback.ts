@@ -1,7 +1,7 @@
 import { errorMessage } from '../platform/errors';
 import type { DraftRecord, EmailRecord } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
-import { emailKey } from '../mailboxes/mailbox-of';
+import { emailKey } from '../mailboxes';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /**

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { normaliseAddress } from '../retrieval/context-scope';
-import { organisationDomain } from '../retrieval/organisation';
+import { normaliseAddress, organisationDomain } from '../retrieval';
 import type { ParsedEmail } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
-import { ourAddresses } from '../mailboxes/mailbox-of';
+import { ourAddresses } from '../mailboxes';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 /** The thread of an email refused elsewhere: named after its workflow id, which no header can forge. */

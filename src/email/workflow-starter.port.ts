@@ -1,5 +1,5 @@
 import type { EmailWorkflowInput } from './email-input';
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 import type { WorkflowDisplay } from '../platform/workflow-summary';
 
 /** Starts one EmailWorkflow per email; starting an id that exists already is a no-op. */

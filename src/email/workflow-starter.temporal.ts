@@ -2,7 +2,7 @@ import { DECISIONS, SYSTEM_SIGNALS } from './email.contract';
 import { FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
-import { priorityKey, type Priority } from '../triage/priorities';
+import { priorityKey, type Priority } from '../triage';
 import { type EmailWorkflowInput } from './email-input';
 import { TransientError } from '../platform/errors';
 import type { WorkflowDisplay } from '../platform/workflow-summary';

@@ -3,7 +3,7 @@
  * (src/guidance/guidance-scope.ts), most general first, cut to GUIDANCE_MAX_CHARS together, with
  * the identifier of the versions used (`g12+g15`), which the draft stores.
  */
-import type { DraftGuidance } from '../drafting/drafter.port';
+import type { DraftGuidance } from '../drafting';
 import { GUIDANCE_MAX_CHARS } from './guidance.contract';
 import type { GuidanceSource, GuidanceVersion } from './guidance.port';
 import { formatScope, sameScope, scopesFor } from './guidance-scope';

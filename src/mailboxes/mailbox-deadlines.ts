@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { buildBusinessCalendar } from '../business-time/business-hours';
 import {
+  buildBusinessCalendar,
   DEFAULT_DEADLINE_SETTINGS,
   DEFAULT_REMINDER_BEFORE,
   DEFAULT_RESPONSE_TARGETS,
@@ -9,8 +9,8 @@ import {
   type DeadlineSettings,
   type EscalationTargets,
   type ReminderBefore,
-} from '../business-time/case-deadline';
-import { PRIORITIES, type Priority } from '../triage/priorities';
+} from '../business-time';
+import { PRIORITIES, type Priority } from '../triage';
 import { parseSecretRef } from '../platform/secret-ref';
 
 /** The registry fields of a mailbox's response deadlines (docs/cases.md#deadlines). */

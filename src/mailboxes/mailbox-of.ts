@@ -1,7 +1,6 @@
 import { DEFAULT_MAILBOX_ID } from './mailbox-registry';
 import { isolationKey, ownMailboxAddresses, type IsolationKey } from './mailbox-scope';
-import type { ServedMailbox } from './mailbox-directory.port';
-import type { MailboxDirectory } from './mailbox-directory.port';
+import type { ServedMailbox, MailboxDirectory } from './mailbox-directory.port';
 
 /** What these helpers need: the registry's mailboxes. */
 type Deps = { mailboxes: MailboxDirectory };

@@ -1,13 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { DeadlineSettings } from '../business-time/case-deadline';
+import type { DeadlineSettings } from '../business-time';
 import { ConfigError, errorMessage } from '../platform/errors';
 import type { Env } from '../platform/env-values';
 import { parseDeadlineSettings } from './mailbox-deadlines';
 import { MAILBOX_REGISTRY_SCHEMA } from './mailbox-registry-schema';
 import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
-import { parsePriorityRules, type PriorityRule } from '../triage/priority';
+import { parsePriorityRules, type PriorityRule } from '../triage';
 import { parseSecretRef, type SecretRef } from '../platform/secret-ref';
 import { unknownFieldProblems } from '../platform/config-schema';
 

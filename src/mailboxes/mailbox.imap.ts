@@ -1,7 +1,7 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../platform/errors';
-import { priorityFromHeaders } from '../triage/priority';
+import { priorityFromHeaders } from '../triage';
 import type { FolderMark, FoundMessage, Mailbox, MailboxListing } from './mailbox.port';
 import type { AccessTokenSource } from './access-tokens.port';
 import { newImapClient } from './client.imap';

@@ -1,4 +1,4 @@
-import type { Priority } from '../triage/priorities';
+import type { Priority } from '../triage';
 
 /** A message as the mailbox lists it: enough to decide whether to download it. */
 export interface MailboxMessageRef {

@@ -2,7 +2,7 @@
  * The mailboxes section of the configuration (src/config.ts assembles the sections): the
  * single-account variables (IMAP_*, SMTP_*) and the registry (MAILBOXES_FILE, docs/mailboxes.md).
  */
-import type { PriorityRule } from '../triage/priority';
+import type { PriorityRule } from '../triage';
 import { envValues, type Env, type EnvValues } from '../platform/env-values';
 import { errorMessage } from '../platform/errors';
 import {

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { WATCHER_STATES } from './mailboxes.contract';
+import { WATCHER_STATES, MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
 import { classifyError } from '../platform/retry-decision';
 import { TransientError } from '../platform/errors';
 import type { MailboxEntry } from './mailbox-registry';
@@ -10,7 +10,6 @@ import type { AuditLog } from '../platform/store.port';
 import type { MailboxDirectory } from './mailbox-directory.port';
 import { mailboxOf } from './mailbox-of';
 import { watchWorkflowId as watcherId } from './schedule-ids';
-import { MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
 
 /** How often a watch heartbeats to Temporal (its heartbeat timeout is HEARTBEAT_TIMEOUT, 20 s). */
 const BEAT_MS = 5_000;

@@ -1,7 +1,6 @@
 import type { AuditLog } from '../platform/store.port';
 import type { JobLedger } from '../platform/job-queue';
-import type { SendLedger } from '../email/email-stores.port';
-import type { WorkflowSignals } from '../email/workflow-starter.port';
+import type { SendLedger, WorkflowSignals } from '../email';
 import type { WorkflowInspector } from './workflow-inspector.port';
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 

@@ -1,11 +1,10 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { EmailActivities } from '../email/email.activities';
-import type { RetentionActivities } from '../privacy/retention.activities';
-import type { CleanupActivities } from './cleanup.activities';
+import type { EmailActivities } from '../email';
+import type { RetentionActivities } from '../privacy';
+import type { CleanupActivities, CleanupResult } from './cleanup.activities';
 
 /** What the maintenance workflows run: the cleanup's own, the email's re-index, the retention purge. */
 type Activities = CleanupActivities & Pick<EmailActivities, 'reindexPartial'> & RetentionActivities;
-import type { CleanupResult } from './cleanup.activities';
 import { PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
 
 const { resetStuckJobs } = proxyActivities<Activities>(PROFILES.poll.options);

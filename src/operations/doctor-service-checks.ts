@@ -3,13 +3,13 @@
  * embedder, the LLM, the knowledge folder and the review inbox's sign-in.
  */
 import type { Config } from '../platform/config';
-import type { EmbedderCheck } from '../retrieval/embedder.cli';
-import type { ProbeStep } from '../mailboxes/mailbox-probe.imap';
+import type { EmbedderCheck } from '../retrieval';
+import type { ProbeStep } from '../mailboxes';
 import { errorMessage } from '../platform/errors';
 import { fail, ok, warn, type DoctorFinding } from './doctor-report';
 import type { DoctorCheck } from './doctor-runner';
 import type { DoctorDatabase, LlmProbe } from './doctor.port';
-import { llmFinding } from '../drafting/llm-check';
+import { llmFinding } from '../drafting';
 import { DOCTOR_CHECKS } from './operations.contract';
 
 export interface ServiceProbes {

@@ -6,13 +6,12 @@
 import type { Config } from '../platform/config';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
-import { mailboxesCheck } from '../mailboxes/mailboxes.cli';
-import { checkEmbedder } from '../retrieval/embedder.cli';
-import { readKnowledgeFolder } from '../retrieval/knowledge-folder.file';
+import { mailboxesCheck } from '../mailboxes';
+import { checkEmbedder, readKnowledgeFolder } from '../retrieval';
 import { doctorChecks, type DoctorProbes } from './doctor-checks';
 import { openDoctorDatabase } from './doctor-database.mariadb';
 import { oidcDiscovery, probeCodecServer } from './doctor-endpoints.http';
-import { probeLlm } from '../drafting/llm-probe.openai';
+import { probeLlm } from '../drafting';
 import { renderDoctorReport } from './doctor-render';
 import { doctorReport, type DoctorReport } from './doctor-report';
 import { runChecks } from './doctor-runner';

@@ -29,7 +29,7 @@ export interface DoctorTemporal {
 }
 
 /** How the LLM endpoint took one small structured-output request (asked by the drafting feature's probe). */
-export type { LlmProbe } from '../drafting/llm-check';
+export type { LlmProbe } from '../drafting';
 
 /** How the codec server took an encode and a decode. */
 export type CodecServerProbe =

@@ -3,8 +3,7 @@
  * candidates for `email-rag quality` and the review inbox's operations page. Every query is a
  * range on `decided_at` (or the drafts' creation time), bounded by the window.
  */
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { DRAFT_OUTCOME, type DraftOutcome } from '../drafting/drafting.contract';
+import { DRAFT_FLAGS, DRAFT_OUTCOME, type DraftOutcome } from '../drafting';
 import {
   OPENING_CHARS,
   QUALITY_GROUPINGS,
@@ -14,7 +13,7 @@ import {
   type QualityGrouping,
 } from './draft-quality';
 import { query, type Queryable } from '../platform/pool.mariadb';
-import { NO_GUIDANCE } from '../guidance/guidance.contract';
+import { NO_GUIDANCE } from '../guidance';
 
 /** The column of each grouping; only these names ever reach the SQL text. */
 const GROUP_COLUMN: Record<QualityGrouping, string> = {

@@ -2,8 +2,7 @@
  * Draft quality figures (docs/operating.md "Draft quality"): acceptance rates per group from the
  * outcome counts, and the window syntax of `email-rag quality --since`.
  */
-import type { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { type DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
+import { type DRAFT_FLAGS, type DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 
 /**
  * What the figures can be grouped by (`--by`); `prompt` is the drafter's prompt version, `guidance`

@@ -6,9 +6,8 @@
  * older clusters.
  */
 import type { GapCandidate } from './draft-quality';
-import type { Embedder } from '../retrieval/embedder.port';
+import { type Embedder, cosine } from '../retrieval';
 import { errorMessage } from '../platform/errors';
-import { cosine } from '../retrieval/vectors';
 
 /**
  * Cosine similarity, after the language centring below, at which two gap mails count as the same

@@ -1,9 +1,8 @@
 import { FAILURE_TYPES, PLATFORM_AUDIT_EVENTS } from '../platform/contract';
-import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, UNFINISHED_STATUSES, type SendStatus } from '../email/email-status';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, UNFINISHED_STATUSES, type SendStatus } from '../email';
 import { QUEUE_STATUS } from '../platform/job-queue';
-import { PRIORITIES, type Priority } from '../triage/priorities';
-import { TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage/triage.contract';
-import { AUTONOMY_EVENTS } from '../autonomy/autonomy.contract';
+import { PRIORITIES, type Priority, TRIAGE_ALERT_EVENTS, type TriageAlertEvent } from '../triage';
+import { AUTONOMY_EVENTS } from '../autonomy';
 import {
   type EmailGroup,
   type OperatingEvents,

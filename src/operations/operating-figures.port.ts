@@ -1,8 +1,6 @@
-import type { DraftOutcome } from '../drafting/drafting.contract';
-import type { NeedsPersonStatus, UnfinishedStatus } from '../email/email-status';
-import type { Priority } from '../triage/priorities';
-import type { TriageAlertEvent } from '../triage/triage.contract';
-import type { SendStatus } from '../email/email-status';
+import type { DraftOutcome } from '../drafting';
+import type { NeedsPersonStatus, UnfinishedStatus, SendStatus } from '../email';
+import type { Priority, TriageAlertEvent } from '../triage';
 
 /** Priorities whose oldest unfinished email has a deadline (the urgent-mail alert). */
 export const URGENT_PRIORITIES: readonly Priority[] = ['critical', 'high'];

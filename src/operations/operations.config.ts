@@ -3,7 +3,7 @@
  * process (WORKER_*), its Prometheus endpoint (METRICS_*) and the draft quality reports.
  */
 import { GAP_SIMILARITY } from './gap-clusters';
-import { DEFAULT_EMBEDDER_CONCURRENCY } from '../retrieval/limited-embedder';
+import { DEFAULT_EMBEDDER_CONCURRENCY } from '../retrieval';
 import { envValues, type Env, type EnvValues } from '../platform/env-values';
 
 export interface WorkerSettings {

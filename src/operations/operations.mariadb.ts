@@ -1,4 +1,4 @@
-import { NEEDS_PERSON_STATUSES, SEND_PROBLEM_STATUSES, STATUS, UNFINISHED_STATUSES, type SendProblemStatus } from '../email/email-status';
+import { NEEDS_PERSON_STATUSES, SEND_PROBLEM_STATUSES, STATUS, UNFINISHED_STATUSES, type SendProblemStatus } from '../email';
 import { URGENT_PRIORITIES, type MailboxPollState } from './operating-figures.port';
 import { createMariaDbOperatingFigures } from './operating-figures.mariadb';
 import { sqlList, type Pool } from '../platform/pool.mariadb';

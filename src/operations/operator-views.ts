@@ -4,7 +4,7 @@
  * views in the browser (local storage), not on the server, so they are offered as links and
  * queries to save once per browser ("Save as View"); docs/operating.md lists them.
  */
-import { STATUS } from '../email/email-status';
+import { STATUS } from '../email';
 
 export interface OperatorView {
   id: string;

@@ -1,12 +1,11 @@
-import { buildEmbedder } from '../retrieval/embedder';
+import { buildEmbedder, type Embedder } from '../retrieval';
 import { gapCandidates, outcomeCounts } from './draft-quality.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import type { Config } from '../platform/config';
-import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
+import { DRAFT_OUTCOME, DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 import { QUALITY_GROUPINGS, summariseOutcomes, type QualityGrouping, type QualityReport } from './draft-quality';
 import { parseWindow } from '../platform/time-window';
 import { groupGaps, type GroupedGaps } from './gap-clusters';
-import type { Embedder } from '../retrieval/embedder.port';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
 

@@ -8,13 +8,11 @@ import {
 } from '@temporalio/client';
 import type { Config } from '../platform/config';
 import { isDeepStrictEqual } from 'node:util';
-import type { MailboxEntry } from '../mailboxes/mailbox-registry';
+import { type MailboxEntry, triggerSchedule, type TriggeredRun, POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
 import { CliError } from '../platform/cli-context';
-import { triggerSchedule, type TriggeredRun } from '../mailboxes/poll-trigger.temporal';
-import { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes/schedule-ids';
 
-export { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes/schedule-ids';
-export { triggerSchedule, type TriggeredRun } from '../mailboxes/poll-trigger.temporal';
+export { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
+export { triggerSchedule, type TriggeredRun } from '../mailboxes';
 
 /** The id of the poll run the schedule starts (Temporal adds the start time). */
 export function pollWorkflowId(mailboxId: string): string {

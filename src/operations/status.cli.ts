@@ -1,19 +1,28 @@
-import { createMariaDbDraftStore } from '../email/draft-store.mariadb';
+import {
+  createMariaDbDraftStore,
+  createMariaDbMessageStore,
+  createMariaDbSendLedger,
+  EMAIL_STATUSES,
+  NEEDS_PERSON_STATUSES,
+  SEND_STATUS,
+  SEND_STATUSES,
+} from '../email';
 import { createMariaDbJobLedger } from '../platform/job-ledger.mariadb';
-import { countEmailsByMailbox } from '../mailboxes/mailbox-counts.mariadb';
-import { createMariaDbMailboxHealth } from '../mailboxes/mailbox-health.mariadb';
-import { createMariaDbMessageStore } from '../email/message-store.mariadb';
-import { createMariaDbSendLedger } from '../email/send-ledger.mariadb';
+import {
+  countEmailsByMailbox,
+  createMariaDbMailboxHealth,
+  type PollHealth,
+  pollHealthLine,
+  createMariaDbWatcherHealth,
+  type WatcherRow,
+  watcherLine,
+  watcherStatus,
+  type WatcherStatus,
+} from '../mailboxes';
 import type { Config } from '../platform/config';
-import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, SEND_STATUS, SEND_STATUSES } from '../email/email-status';
 import { QUEUE_STATUS, QUEUE_STATUSES } from '../platform/job-queue';
-import type { PollHealth } from '../mailboxes/mailbox-health.port';
 import { connectDatabase } from '../platform/cli-context';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
-import { pollHealthLine } from '../mailboxes/mailboxes.cli';
-import { createMariaDbWatcherHealth } from '../mailboxes/watcher-health.mariadb';
-import type { WatcherRow } from '../mailboxes/watcher-health.port';
-import { watcherLine, watcherStatus, type WatcherStatus } from '../mailboxes/watcher-view';
 
 export interface StatusReport {
   emails: Record<string, number>;

@@ -1,6 +1,5 @@
 import type { StepName } from './contract';
-import { QUEUE_STATUS, type QueueStatus } from './job-queue';
-import type { JobAttempt, JobFailure, JobLedger } from './job-queue';
+import { QUEUE_STATUS, type QueueStatus, type JobAttempt, type JobFailure, type JobLedger } from './job-queue';
 import type { PriorAttempt } from './lost-attempts';
 import { query, type Pool } from './pool.mariadb';
 

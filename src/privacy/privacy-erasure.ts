@@ -4,15 +4,14 @@
  * by the salted address hash, so a run that stopped half-way is finished by the next one. The
  * audit trail keeps what happened (the hash, counts, who asked), never the address.
  */
-import { ACCESS_ACTIONS } from './privacy.contract';
+import { ACCESS_ACTIONS, PRIVACY_EVENTS } from './privacy.contract';
 import { FAILURE_TYPES } from '../platform/contract';
-import { PRIVACY_EVENTS } from './privacy.contract';
 import { PermanentError } from '../platform/errors';
 import { addressHash, mergeIds, subjectAddress, type SubjectIds } from './privacy-subject';
 import type { AccessLog } from './access-log.port';
 import type { PrivacyStore } from './privacy-store.port';
 import type { AuditLog } from '../platform/store.port';
-import type { VectorIndex } from '../retrieval/vector-index.port';
+import type { VectorIndex } from '../retrieval';
 import type { WorkflowEraser } from './workflow-eraser.port';
 
 export interface ErasureDeps {

@@ -3,7 +3,7 @@
  * export, and removing or anonymising them in batches (each batch its own statement, so a
  * re-run continues and a large erasure never holds long locks).
  */
-import { SEND_STATUS } from '../email/email-status';
+import { SEND_STATUS } from '../email';
 import type { SubjectIds } from './privacy-subject';
 import type { ErasureProgress, PrivacyStore } from './privacy-store.port';
 import { query, sqlList, type Pool } from '../platform/pool.mariadb';

@@ -2,7 +2,7 @@
  * Retention in MariaDB: each purge is one bounded batch (LIMIT) in its own transaction, chosen
  * by age, so it can stop and continue at any point and never holds locks for long.
  */
-import { ENDED_STATUSES } from '../email/email-status';
+import { ENDED_STATUSES } from '../email';
 import type { RetentionKind, RetentionStore } from './retention-store.port';
 import { query, sqlList, type Pool, type Queryable } from '../platform/pool.mariadb';
 import { inTransaction } from '../platform/transaction.mariadb';

@@ -8,7 +8,7 @@ import { PRIVACY_EVENTS } from './privacy.contract';
 import type { RetentionSettings } from './privacy.config';
 import type { RetentionKind, RetentionStore } from './retention-store.port';
 import type { AuditLog } from '../platform/store.port';
-import type { VectorIndex } from '../retrieval/vector-index.port';
+import type { VectorIndex } from '../retrieval';
 
 export interface RetentionDeps {
   store: RetentionStore;

@@ -7,7 +7,7 @@
  * it then. Earlier versions of a file are not kept anywhere, so a file that changed is replayed in
  * its current wording from its date on (docs/replay.md, "Limits").
  */
-import type { KnowledgeFile } from '../retrieval/knowledge.port';
+import type { KnowledgeFile } from '../retrieval';
 
 export type KnowledgeDating = 'valid_from' | 'ledger' | 'undated';
 

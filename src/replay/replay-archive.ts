@@ -3,8 +3,8 @@
  * replay pairs. Only what a replay needs is kept; a message without a date cannot be placed
  * before or after anything and is left out, as are the unreadable and the oversized (counted).
  */
-import { parseRawEmail } from '../email/mail-parser';
-import { planArchive, readArchive } from '../archive-import/archive-sources';
+import { parseRawEmail } from '../email';
+import { planArchive, readArchive } from '../archive-import';
 import { normalMessageId, shortHash, type ArchiveMail } from './replay-pairing';
 
 export interface ArchiveRead {

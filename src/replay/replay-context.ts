@@ -6,13 +6,9 @@
  * mail is a candidate, and nothing of the live index is read: a replay neither sees today's mail
  * nor leaves anything in the index.
  */
-import { CONTEXT_LIMIT, withinBudget } from '../email/draft-context';
-import { DEFAULT_CONTEXT_CHARS } from '../drafting/drafting.config';
-import type { DraftContextItem } from '../drafting/drafter.port';
-import { rankHybrid, type RetrievalMethod } from '../retrieval/hybrid-ranking';
-import { retrievalProbe, splitPassages, vectorProbe } from '../retrieval/passages';
-import type { Embedder } from '../retrieval/embedder.port';
-import { knowledgeFileId } from '../retrieval/knowledge-sync';
+import { CONTEXT_LIMIT, withinBudget } from '../email';
+import { DEFAULT_CONTEXT_CHARS, type DraftContextItem } from '../drafting';
+import { rankHybrid, type RetrievalMethod, retrievalProbe, splitPassages, vectorProbe, type Embedder, knowledgeFileId } from '../retrieval';
 import type { DatedKnowledgeFile } from './dated-knowledge';
 import { REPLAY_DIRECTION, type ReplayDirection } from './replay.contract';
 

@@ -3,7 +3,7 @@
  * (migration 033): the autonomy feature asks through its port (`ReplayEvidenceReader`), so the
  * replay's stored words stay here and autonomy never reads replay tables itself.
  */
-import type { ReplayEvidence, ReplayEvidenceReader, ReplayRunCheck } from '../autonomy/replay-evidence';
+import type { ReplayEvidence, ReplayEvidenceReader, ReplayRunCheck } from '../autonomy';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { REPLAY_OUTCOME, REPLAY_RESULT_STATE, REPLAY_RUN_STATUS } from './replay.contract';
 

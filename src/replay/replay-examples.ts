@@ -7,14 +7,17 @@
  * the one nearest in meaning to its mail, as the replayed mail's own is worked out before drafting
  * (src/drafting/category-match.ts): the same rule on both sides, independent of what any draft said.
  */
-import type { Category } from '../drafting/categories';
-import { nearestCategory } from '../drafting/category-match';
-import type { DraftExample, Drafter } from '../drafting/drafter.port';
-import { takesExamples, type DraftExampleSettings } from '../drafting/drafting.config';
-import { maskedExample } from '../drafting/example-masking';
-import { questionOf } from '../drafting/reply-composer';
-import { knownFromMails } from '../retrieval/known-personal-data';
-import type { Embedder } from '../retrieval/embedder.port';
+import {
+  type Category,
+  nearestCategory,
+  type DraftExample,
+  type Drafter,
+  takesExamples,
+  type DraftExampleSettings,
+  maskedExample,
+  questionOf,
+} from '../drafting';
+import { knownFromMails, type Embedder } from '../retrieval';
 import { ownWords } from './replay-measures';
 import type { ReplayStore } from './replay-store.port';
 

@@ -3,10 +3,8 @@
  * reply stands in for the text a reviewer would have approved, so draft-quality's own measure
  * (word edit share, src/drafting/draft-outcome.ts) and thresholds give the would-be outcome.
  */
-import { changedShare, LIGHT_EDIT_LIMIT } from '../drafting/draft-outcome';
-import { wordEditDistance } from '../drafting/edit-distance';
-import { cosine } from '../retrieval/vectors';
-import type { Embedder } from '../retrieval/embedder.port';
+import { changedShare, LIGHT_EDIT_LIMIT, wordEditDistance } from '../drafting';
+import { cosine, type Embedder } from '../retrieval';
 import { REPLAY_OUTCOME, type ReplayOutcome } from './replay.contract';
 
 /** The line that introduces a quote ("On … wrote:", "… writes:", "Am … schrieb …:"); it may end a wrapped line. */

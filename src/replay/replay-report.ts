@@ -7,11 +7,10 @@
  * shown apart and count toward a category's record only when the policy names the run
  * (`countReplay`, src/autonomy/replay-evidence.ts).
  */
-import { AUTONOMY_DEFAULTS, judgeRecord, type AutonomyPolicy } from '../autonomy/autonomy-policy';
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { openingLines, type GapCandidate } from '../operations/draft-quality';
-import { groupGaps, type GapCluster } from '../operations/gap-clusters';
-import type { Embedder } from '../retrieval/embedder.port';
+import { AUTONOMY_DEFAULTS, judgeRecord, type AutonomyPolicy } from '../autonomy';
+import { DRAFT_FLAGS } from '../drafting';
+import { openingLines, type GapCandidate, groupGaps, type GapCluster } from '../operations';
+import type { Embedder } from '../retrieval';
 import { meanInterval, shareInterval, type MeanInterval, type ShareInterval } from './replay-statistics';
 import { REPLAY_OUTCOME, REPLAY_OUTCOMES, REPLAY_RESULT_STATE, type ReplayOutcome } from './replay.contract';
 import type { ReplayReportRow, ReplayRunView } from './replay-store.port';

@@ -5,19 +5,15 @@
  * nothing is sent or stored as an email: the draft lives only in replay_results.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
+import { DRAFT_FLAGS, knownCategory, readCategoryList, type Category, type Drafter, type DraftExampleSettings } from '../drafting';
 import { PermanentError } from '../platform/errors';
-import { knownCategory, readCategoryList, type Category } from '../drafting/categories';
-import type { Drafter } from '../drafting/drafter.port';
-import { draftGuidance } from '../email/draft-guidance';
-import type { GuidanceSource } from '../guidance/guidance.port';
-import type { Embedder } from '../retrieval/embedder.port';
-import type { KnowledgeFile } from '../retrieval/knowledge.port';
+import { draftGuidance } from '../email';
+import type { GuidanceSource } from '../guidance';
+import type { Embedder, KnowledgeFile } from '../retrieval';
 import { dateKnowledge, knowledgeAsOf } from './dated-knowledge';
 import { asOfContext, type RankingSettings, type VectorCache } from './replay-context';
 import { measurePair } from './replay-measures';
 import { replayExamples, replayExamplesWanted } from './replay-examples';
-import type { DraftExampleSettings } from '../drafting/drafting.config';
 import { REPLAY_RESULT_STATE, type ReplayOutcome } from './replay.contract';
 import type { ReplayRunView, ReplayStore } from './replay-store.port';
 

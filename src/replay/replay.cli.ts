@@ -3,12 +3,12 @@
  * the assistant on (docs/replay.md). Nothing of a replay is sent or enters the live queue.
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { policyLabel } from '../autonomy/autonomy-policy';
+import { policyLabel } from '../autonomy';
 import type { Config } from '../platform/config';
-import { chooseMailbox } from '../mailboxes/mailbox-choice';
+import { chooseMailbox } from '../mailboxes';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliArgs, type CliCommand, type CliContext } from '../platform/cli-command';
-import { buildEmbedder } from '../retrieval/embedder';
+import { buildEmbedder } from '../retrieval';
 import { prepareReplay, type PreparedRun } from './replay-run';
 import { buildReplayReport, type ReplayReport } from './replay-report';
 import { formatReplayReport, formatRun } from './replay-format';

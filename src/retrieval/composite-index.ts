@@ -1,10 +1,17 @@
 import { FAILURE_TYPES } from '../platform/contract';
-import type { DraftContextItem } from './vector-index.port';
+import type {
+  DraftContextItem,
+  ContextScope,
+  EmbeddedPassages,
+  IndexableEmail,
+  ProbeVector,
+  VectorBackfill,
+  VectorIndex,
+} from './vector-index.port';
 import type { StoredEmail, StoredEmails } from './stored-emails.port';
-import type { IsolationKey } from '../mailboxes/mailbox-scope';
+import type { IsolationKey } from '../mailboxes';
 import type { ThreadGraph } from './thread-graph.port';
 import type { Embedder } from './embedder.port';
-import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorBackfill, VectorIndex } from './vector-index.port';
 import type { RetrievalMethod } from './hybrid-ranking';
 import { emailPassages, vectorProbe } from './passages';
 import { contextScope, DEFAULT_CONTEXT_POLICY, normaliseAddress, sameCorrespondent, type ContextPolicy } from './context-scope';

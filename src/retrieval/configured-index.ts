@@ -8,7 +8,7 @@ import { errorMessage } from '../platform/errors';
 import type { Pool } from '../platform/pool.mariadb';
 import type { AuditLog } from '../platform/store.port';
 import type { StoredEmails } from './stored-emails.port';
-import { isolationKey } from '../mailboxes/mailbox-scope';
+import { isolationKey } from '../mailboxes';
 import { createMariaDbPersonalData } from './personal-data.mariadb';
 import { createCompositeIndex } from './composite-index';
 import type { Embedder } from './embedder.port';

@@ -1,7 +1,6 @@
-import type { ContextScope, IndexableEmail } from './vector-index.port';
+import type { ContextScope, IndexableEmail, DraftContextItem } from './vector-index.port';
 import { maskPersonalData } from './mask-personal-data';
 import { organisationDomain } from './organisation';
-import type { DraftContextItem } from './vector-index.port';
 
 export interface ContextPolicy {
   /** Colleagues at the same (non-public) mail domain count as the same correspondent. */

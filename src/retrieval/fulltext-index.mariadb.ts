@@ -5,9 +5,16 @@ import { DependencyError, errorMessage } from '../platform/errors';
 import { DEFAULT_MIN_COSINE, rankHybrid, type Match, type RetrievalMethod } from './hybrid-ranking';
 import { emailPassages, retrievalProbe, vectorProbe } from './passages';
 import { decodeVector } from './vectors';
-import type { DraftContextItem } from './vector-index.port';
+import type {
+  DraftContextItem,
+  ContextScope,
+  EmbeddedPassages,
+  IndexableEmail,
+  ProbeVector,
+  VectorBackfill,
+  VectorIndex,
+} from './vector-index.port';
 import type { Embedder } from './embedder.port';
-import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorBackfill, VectorIndex } from './vector-index.port';
 import { backfillVectors, createKnowledgeVectors, KNOWLEDGE_VECTOR_CAP, vectorColumns } from './passage-vectors.mariadb';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {

@@ -6,10 +6,9 @@ import type { QdrantClient, Schemas } from '@qdrant/js-client-rest' with { 'reso
 import { DependencyError, EmailRagError, PermanentError, TransientError } from '../platform/errors';
 import { classifyHttpStatus } from '../platform/http-errors';
 import { emailPassages, vectorProbe } from './passages';
-import type { DraftContextItem } from './vector-index.port';
+import type { DraftContextItem, ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorIndex } from './vector-index.port';
 import { detectLanguage } from '../platform/language';
 import type { Embedder } from './embedder.port';
-import type { ContextScope, EmbeddedPassages, IndexableEmail, ProbeVector, VectorIndex } from './vector-index.port';
 import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } from './context-scope';
 
 export interface QdrantIndexSettings {

@@ -24,13 +24,10 @@ import { createLoginGuard, type LoginGuard } from './login-guard';
 import { createOidcSignIn, type OidcSignIn } from './oidc-sign-in';
 import { registerOidcRoutes } from './oidc.routes';
 import type { Pool } from '../platform/pool.mariadb';
-import type { TemporalDecisions } from '../email/decisions.temporal';
+import type { TemporalDecisions } from '../email';
 import type { Config } from '../platform/config';
-import type { CaseReplies } from '../cases/case-replies.port';
-import type { Embedder } from '../retrieval/embedder.port';
-import type { CaseClaims } from '../cases/case-claims.port';
-import type { CaseRouting } from '../cases/case-routing.port';
-import type { CaseSignals } from '../cases/case-signals.port';
+import type { CaseReplies, CaseClaims, CaseRouting, CaseSignals } from '../cases';
+import type { Embedder } from '../retrieval';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './auth.routes';
@@ -43,7 +40,7 @@ import { registerQueueRoutes } from './queue.routes';
 import { registerReviewRoutes } from './review.routes';
 import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';
-import type { AttachmentStore } from '../attachments/attachments.port';
+import type { AttachmentStore } from '../attachments';
 
 export interface InboxDeps {
   config: Config;

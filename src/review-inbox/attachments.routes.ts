@@ -1,8 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
-import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES } from '../attachments/attachment-limits';
-import { ACCESS_ACTIONS } from '../privacy/privacy.contract';
-import type { AttachmentStore, StoredAttachment } from '../attachments/attachments.port';
+import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
+import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES, type AttachmentStore, type StoredAttachment } from '../attachments';
 import type { InboxContext, InboxDeps } from './app';
 
 /**

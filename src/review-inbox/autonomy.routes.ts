@@ -3,13 +3,10 @@
  * operations page with the one button that switches every automatic send off (operators), and on
  * an email's page the time its draft is sent automatically with a button to stop it.
  */
-import { stopAutomaticSend } from '../autonomy/autonomy.activities';
+import { stopAutomaticSend, createMariaDbAutonomyStore, AUTO_SEND_STATES, readAutonomyStatus, switchAutonomy } from '../autonomy';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbAutonomyStore } from '../autonomy/autonomy-store.mariadb';
-import { createMariaDbReplayEvidence } from '../replay/replay-evidence.mariadb';
-import { AUTO_SEND_STATES } from '../autonomy/autonomy.contract';
-import { CASE_SIGNALS } from '../cases/cases.contract';
-import { readAutonomyStatus, switchAutonomy } from '../autonomy/autonomy-status';
+import { createMariaDbReplayEvidence } from '../replay';
+import { CASE_SIGNALS } from '../cases';
 import { errorMessage } from '../platform/errors';
 import type { InboxContext, InboxDeps } from './app';
 import { formatTime } from './format';

@@ -4,12 +4,9 @@
  * answers several of its mails through the CaseReplies port.
  */
 import type { FastifyRequest } from 'fastify';
-import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
-import { createMariaDbCaseView, type CaseDetails, type CaseEmail } from '../cases/case-view.mariadb';
-import { ACCESS_ACTIONS } from '../privacy/privacy.contract';
-import { CASE_STATUS } from '../cases/case-status';
+import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
+import { createMariaDbCaseView, type CaseDetails, type CaseEmail, CASE_STATUS, type CaseReplyResult } from '../cases';
 import { errorMessage } from '../platform/errors';
-import type { CaseReplyResult } from '../cases/case-replies.port';
 import type { InboxContext } from './app';
 import { CASE_TEXTS } from './case-texts';
 import { formatTime } from './format';

@@ -3,9 +3,7 @@
  * factual one what the grounding check found (src/drafting/grounding-check.ts) with links to the
  * sources it rests on. Pure: the route reads the stored claims and hands them in.
  */
-import { draftSentences } from '../drafting/claim-sentences';
-import { GROUNDING_VERDICTS } from '../drafting/drafting.contract';
-import type { StoredClaim } from '../drafting/draft-claims.port';
+import { draftSentences, GROUNDING_VERDICTS, type StoredClaim } from '../drafting';
 
 export interface GroundingSource {
   id: string;

@@ -5,12 +5,17 @@
  * review page names the versions its draft was written under, linked to this page.
  */
 import type { FastifyRequest } from 'fastify';
-import { knownNames, saveGuidance } from '../guidance/guidance-changes';
-import { DEFAULT_SCOPE, GUIDANCE_MAX_CHARS } from '../guidance/guidance.contract';
-import { guidanceIds } from '../guidance/guidance-for-draft';
-import { formatScope, parseScope } from '../guidance/guidance-scope';
-import { createMariaDbGuidanceStore } from '../guidance/guidance-store.mariadb';
-import type { GuidanceVersion } from '../guidance/guidance.port';
+import {
+  knownNames,
+  saveGuidance,
+  DEFAULT_SCOPE,
+  GUIDANCE_MAX_CHARS,
+  guidanceIds,
+  formatScope,
+  parseScope,
+  createMariaDbGuidanceStore,
+  type GuidanceVersion,
+} from '../guidance';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { errorMessage } from '../platform/errors';
 import type { InboxContext, InboxDeps } from './app';

@@ -1,5 +1,5 @@
 /** The emails triage holds as spam (status `ignored`, class `spam`), newest first, for the inbox's spam list. */
-import { STATUS } from '../email/email-status';
+import { STATUS } from '../email';
 import { query, type Queryable } from '../platform/pool.mariadb';
 
 export const HELD_SPAM_PAGE = 100;

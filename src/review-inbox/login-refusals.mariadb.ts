@@ -3,10 +3,9 @@
  * (`email_rag_inbox_login_refusals_total`): the operating figures ask through their port
  * (`SignInRefusals`), so the inbox's event words stay in this feature.
  */
-import type { SignInRefusals } from '../operations/operating-figures.port';
-import { LOGIN_REFUSAL_REASONS, type LoginRefusalReason } from './review-inbox.contract';
+import type { SignInRefusals } from '../operations';
+import { LOGIN_REFUSAL_REASONS, type LoginRefusalReason, REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { query, type Queryable } from '../platform/pool.mariadb';
-import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 
 export function createMariaDbSignInRefusals(pool: Queryable): SignInRefusals {
   return { refusalsBetween: (from, to) => loginRefusalsBetween(pool, from, to) };

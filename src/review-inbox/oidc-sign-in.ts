@@ -6,7 +6,7 @@
  */
 import type * as OpenIdClient from 'openid-client' with { 'resolution-mode': 'import' };
 import { errorMessage } from '../platform/errors';
-import { openIdClient } from '../mailboxes/oauth-client';
+import { openIdClient } from '../mailboxes';
 
 export interface OidcSignInSettings {
   issuer: string;

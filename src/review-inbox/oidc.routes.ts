@@ -4,8 +4,7 @@
  * maps its claims to a role. A person without a mapped role is refused; every refusal is audited.
  */
 import { OidcSignInError, type OidcSignIn } from './oidc-sign-in';
-import type { LoginRefusalReason } from './review-inbox.contract';
-import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
+import { type LoginRefusalReason, REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import type { InboxOidcConfig } from './review-inbox.config';
 import { roleFromClaims } from './inbox-roles';
 import { clientAddress } from './auth';

@@ -1,5 +1,4 @@
-import { createMariaDbDeadLetters } from '../operations/dead-letters.mariadb';
-import { backlogByStatusAndPriority, oldestWaiting, readMetrics, sendProblems } from '../operations/operations.mariadb';
+import { createMariaDbDeadLetters, backlogByStatusAndPriority, oldestWaiting, readMetrics, sendProblems } from '../operations';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
 import { formatDuration, formatTime } from './format';

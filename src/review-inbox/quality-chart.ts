@@ -4,7 +4,7 @@
  * CSP allows no inline styles). A `<title>`/`<desc>` pair names it for screen readers, each bar
  * segment has its own `<title>`, and the page shows the same numbers as a table beside it.
  */
-import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
+import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 
 export interface DailyOutcomes {
   day: string;

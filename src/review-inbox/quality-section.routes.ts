@@ -1,8 +1,6 @@
 /** The operations page's draft quality and knowledge gaps (docs/review-inbox.md "Operations"). */
-import { dailyOutcomes } from '../operations/draft-quality.mariadb';
-import { readGaps, readQuality } from '../operations/quality.cli';
-import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting/drafting.contract';
-import { QUALITY_GROUPINGS, type QualityGrouping } from '../operations/draft-quality';
+import { dailyOutcomes, readGaps, readQuality, QUALITY_GROUPINGS, type QualityGrouping } from '../operations';
+import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 import { parseWindow } from '../platform/time-window';
 import type { InboxDeps } from './app';
 import type { Texts } from './i18n';

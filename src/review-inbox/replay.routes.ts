@@ -3,11 +3,15 @@
  * (docs/replay.md). Read only: runs are started and deleted with the CLI.
  */
 import type { FastifyRequest } from 'fastify';
-import { policyLabel } from '../autonomy/autonomy-policy';
-import { buildReplayReport, type ReplayGroup } from '../replay/replay-report';
-import type { MeanInterval, ShareInterval } from '../replay/replay-statistics';
-import { createMariaDbReplayStore } from '../replay/replay-store.mariadb';
-import { REPLAY_OUTCOME } from '../replay/replay.contract';
+import { policyLabel } from '../autonomy';
+import {
+  buildReplayReport,
+  type ReplayGroup,
+  type MeanInterval,
+  type ShareInterval,
+  createMariaDbReplayStore,
+  REPLAY_OUTCOME,
+} from '../replay';
 import type { InboxContext } from './app';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';

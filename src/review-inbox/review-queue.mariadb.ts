@@ -8,10 +8,9 @@
  * the sends in doubt, few by nature, come from send_attempts; a search adds one branch per index it
  * can use). The second reads the rows of those ≤ 51 keys by primary key.
  */
-import { DRAFT_FLAGS } from '../drafting/drafting.contract';
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
-import { NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../email/email-status';
-import { PRIORITIES, type Priority } from '../triage/priorities';
+import { DRAFT_FLAGS, DRAFT_STATUS } from '../drafting';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../email';
+import { PRIORITIES, type Priority } from '../triage';
 import { queueSearchTerms, type QueueSearchTerms } from './queue-search';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
 

@@ -1,6 +1,6 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
-import { readDraftSource, type SourceText } from '../drafting/draft-sources.mariadb';
-import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../email/email-status';
+import { readDraftSource, type SourceText } from '../drafting';
+import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../email';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {
   QUEUE_PAGE_SIZE,
@@ -62,7 +62,7 @@ export interface DraftRecord {
   createdAt: Date;
 }
 
-export type { SourceText } from '../drafting/draft-sources.mariadb';
+export type { SourceText } from '../drafting';
 
 /** What the review queue filters on: the email waits for a person, or its send is in doubt. */
 export const REVIEW_STATUSES = Object.freeze([...NEEDS_PERSON_STATUSES, SEND_STATUS.inDoubt] as const);

@@ -1,11 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DecisionInput } from '../email/email.workflow';
-import { createMariaDbCaseView } from '../cases/case-view.mariadb';
-import { createMariaDbAccessLog } from '../privacy/access-log.mariadb';
-import { ACCESS_ACTIONS } from '../privacy/privacy.contract';
-import { WAITING_KINDS } from '../email/email-status';
-import { DRAFT_STATUS } from '../drafting/drafting.contract';
-import { STATUS } from '../email/email-status';
+import { type DecisionInput, WAITING_KINDS, STATUS } from '../email';
+import { createMariaDbCaseView } from '../cases';
+import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
+import { DRAFT_STATUS, createMariaDbDraftClaimStore } from '../drafting';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
 import { CASE_TEXTS } from './case-texts';
@@ -15,7 +12,6 @@ import { pendingAutoSend } from './autonomy.routes';
 import { attachmentRows, attachmentSource } from './attachments.routes';
 import { draftGuidanceLinks } from './guidance.routes';
 import { GUIDANCE_TEXTS } from './guidance-texts';
-import { createMariaDbDraftClaimStore } from '../drafting/draft-claims.mariadb';
 import { groundingView } from './grounding-view';
 
 type Form = Record<string, unknown>;

@@ -1,21 +1,16 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
-import { createCaseReplies } from '../cases/case-replies';
+import { createCaseReplies, createMariaDbCaseClaims, createMariaDbCaseRouting, createTemporalCaseSignals } from '../cases';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbCaseClaims } from '../cases/case-claims.mariadb';
-import { createMariaDbCaseRouting } from '../cases/case-routing.mariadb';
 import { createMariaDbInboxUsers } from './inbox-users.mariadb';
 import { createPool } from '../platform/pool.mariadb';
 import { createMariaDbReviewStore } from './review-store.mariadb';
-import { createTemporalCaseSignals } from '../cases/case-signals.temporal';
-import { createMariaDbAttachmentStore } from '../attachments/attachment-store.mariadb';
-import { createTemporalDecisions } from '../email/decisions.temporal';
-import { dlqRequeue } from '../operations/dead-letters.cli';
+import { createMariaDbAttachmentStore } from '../attachments';
+import { createTemporalDecisions, pullBack, temporalPullBackStart } from '../email';
+import { dlqRequeue } from '../operations';
 import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../platform/config';
-import { buildEmbedder } from '../retrieval/embedder';
+import { buildEmbedder } from '../retrieval';
 import { buildInboxApp } from './app';
-import { pullBack } from '../email/pull-back';
-import { temporalPullBackStart } from '../email/pull-back.temporal';
 
 export interface RunningInbox {
   url: string;

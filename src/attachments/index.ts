@@ -1,0 +1,11 @@
+/**
+ * TODO face header
+ */
+export { INLINE_IMAGE_TYPES, NO_TEXT_BY_NATURE, attachmentSourceId, formatBytes } from './attachment-limits';
+export { createAttachmentReader } from './attachment-reader';
+export { createMariaDbAttachmentStore } from './attachment-store.mariadb';
+export { attachmentContext, readAttachmentTexts } from './attachment-text';
+export { detectContentType } from './attachment-type';
+export { readAttachmentsConfig } from './attachments.config';
+export { ATTACHMENT_EVENTS } from './attachments.contract';
+export type { AttachmentFile, AttachmentStore, AttachmentTextReader, StoredAttachment } from './attachments.port';

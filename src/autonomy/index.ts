@@ -1,0 +1,14 @@
+/**
+ * TODO face header
+ */
+export { createTemporalAutoApprover } from './auto-approver.temporal';
+export { AUTONOMY_DEFAULTS, judgeRecord, policyLabel } from './autonomy-policy';
+export type { AutonomyPolicy } from './autonomy-policy';
+export { readAutonomyStatus, switchAutonomy } from './autonomy-status';
+export { createMariaDbAutonomyStore } from './autonomy-store.mariadb';
+export { autonomyOff, createAutonomyActivities, stopAutomaticSend } from './autonomy.activities';
+export { autonomyCommands } from './autonomy.cli';
+export { readAutonomyConfig } from './autonomy.config';
+export { AUTONOMY_EVENTS, AUTO_SEND_STATES } from './autonomy.contract';
+export type { AutoApprover, AutonomyStore } from './autonomy.port';
+export type { ReplayEvidence, ReplayEvidenceReader, ReplayRunCheck } from './replay-evidence';

@@ -1,0 +1,51 @@
+/**
+ * TODO face header
+ */
+export { createMariaDbApprovedExamples } from './approved-examples.mariadb';
+export type { ApprovedExamples } from './approved-examples.port';
+export { extractiveSummary } from './case-summary';
+export type { CaseSummaryMail, SummaryKind, SummaryLanguage } from './case-summary';
+export { categoryReferenceProblems, readCategoriesConfig } from './categories.config';
+export { UNCLASSIFIED, knownCategory, readCategoryList } from './categories';
+export type { Category } from './categories';
+export { nearestCategory } from './category-match';
+export { draftSentences } from './claim-sentences';
+export { createMariaDbDraftClaimStore } from './draft-claims.mariadb';
+export type { DraftClaimStore, StoredClaim } from './draft-claims.port';
+export { LIGHT_EDIT_LIMIT, changedShare, classifyApproval } from './draft-outcome';
+export { recordDraftOutcome, recordRedrafted } from './draft-outcomes.mariadb';
+export { PROMPT_VERSION } from './draft-prompt';
+export { readDraftSource } from './draft-sources.mariadb';
+export type { SourceText } from './draft-sources.mariadb';
+export { OFFLINE_PROMPT_VERSION, createOfflineDrafter } from './drafter.offline';
+export { createOpenAiDrafter } from './drafter.openai';
+export type { DraftContextItem, DraftExample, DraftGuidance, DraftResult, Drafter } from './drafter.port';
+export { DEFAULT_CONTEXT_CHARS, readDraftingConfig, takesExamples } from './drafting.config';
+export type { DraftExampleSettings } from './drafting.config';
+export {
+  AUTONOMY_ACTOR_LIKE,
+  CASE_SUMMARY_KINDS,
+  DRAFT_FLAGS,
+  DRAFT_OUTCOME,
+  DRAFT_OUTCOMES,
+  DRAFT_STATUS,
+  GROUNDING_VERDICTS,
+  autonomyActor,
+} from './drafting.contract';
+export type { CaseSummaryKind, DraftOutcome, DraftStatus } from './drafting.contract';
+export { wordEditDistance } from './edit-distance';
+export { maskedExample } from './example-masking';
+export { checkGrounding } from './grounding-check';
+export type { GroundingResult } from './grounding-check';
+export { extractHiddenText } from './html-hidden-text';
+export type { InjectionFinding } from './injection-detector';
+export { describeFindings, guardMail } from './injection-guard';
+export { readIntentSet } from './injection-intents';
+export { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
+export type { IntentDetectorSettings } from './intent-detector';
+export { UNDETERMINED_LANGUAGE } from './language-code';
+export { llmCommands } from './llm-check.cli';
+export { llmFinding } from './llm-check';
+export type { LlmProbe } from './llm-check';
+export { probeLlm } from './llm-probe.openai';
+export { questionOf } from './reply-composer';

@@ -1,0 +1,45 @@
+/**
+ * TODO face header
+ */
+export { answerCommand } from './answer.cli';
+export { approvalCommands, redraft, resend } from './approval.cli';
+export { createMariaDbBounceLedger } from './bounce-ledger.mariadb';
+export { createTemporalDecisions } from './decisions.temporal';
+export type { TemporalDecisions } from './decisions.temporal';
+export { CONTEXT_LIMIT, withinBudget } from './draft-context';
+export { draftGuidance } from './draft-guidance';
+export { createMariaDbDraftStore } from './draft-store.mariadb';
+export type { EmailCase } from './email-case.port';
+export type { EmailDeps, MailSettings } from './email-deps';
+export { emailDisplay } from './email-display';
+export type { EmailWorkflowInput } from './email-input';
+export {
+  EMAIL_STATUSES,
+  ENDED_STATUSES,
+  NEEDS_PERSON_STATUSES,
+  SEND_PROBLEM_STATUSES,
+  SEND_STATUS,
+  SEND_STATUSES,
+  STATUS,
+  UNFINISHED_STATUSES,
+  WAITING_KINDS,
+  hasEnded,
+  needsPerson,
+} from './email-status';
+export type { EmailStatus, NeedsPersonStatus, SendProblemStatus, SendStatus, UnfinishedStatus } from './email-status';
+export type { DraftRecord, DraftStore, EmailRecord, MessageStore, SendLedger } from './email-stores.port';
+export { createEmailActivities } from './email.activities';
+export type { EmailActivities } from './email.activities';
+export { readEmailConfig } from './email.config';
+export { CASE_REPLY, DECISION_LIMITS, EMAIL_AUDIT_EVENTS } from './email.contract';
+export type { DecisionInput } from './email.workflow';
+export { parseRawEmail } from './mail-parser';
+export { createMariaDbMessageStore } from './message-store.mariadb';
+export { temporalPullBackStart } from './pull-back.temporal';
+export { pullBack } from './pull-back';
+export { inDoubtAdvice } from './send-claim';
+export { createMariaDbSendLedger } from './send-ledger.mariadb';
+export { stepScope } from './step-scope';
+export type { StepTracker } from './step-scope';
+export type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
+export { createTemporalSignals, createTemporalStarter, starterLimits } from './workflow-starter.temporal';

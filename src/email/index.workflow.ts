@@ -1,0 +1,4 @@
+/**
+ * TODO face header
+ */
+export { STATUS } from './email-status';

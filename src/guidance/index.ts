@@ -1,0 +1,10 @@
+/**
+ * TODO face header
+ */
+export { knownNames, saveGuidance } from './guidance-changes';
+export { guidanceAmong, guidanceIds } from './guidance-for-draft';
+export { formatScope, parseScope } from './guidance-scope';
+export { createMariaDbGuidanceStore } from './guidance-store.mariadb';
+export { guidanceCommands } from './guidance.cli';
+export { DEFAULT_SCOPE, GUIDANCE_AUDIT_EVENTS, GUIDANCE_MAX_CHARS, NO_GUIDANCE } from './guidance.contract';
+export type { GuidanceSource, GuidanceVersion } from './guidance.port';

