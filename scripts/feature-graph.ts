@@ -184,9 +184,9 @@ export function pastTheFace(edges: ImportEdge[]): ImportEdge[] {
   });
 }
 
-/** Files under src/ that import a composition root (activities/, workers/, workflows/). */
+/** Files under src/ that import a composition root (activities/, workers/, workflows/, cli/). */
 export function reachingUp(edges: ImportEdge[]): ImportEdge[] {
-  return edges.filter((e) => e.from.startsWith(`src${path.sep}`) && ['activities', 'workers', 'workflows'].includes(folderOf(e.to)));
+  return edges.filter((e) => e.from.startsWith(`src${path.sep}`) && COMPOSITION_ROOTS.includes(folderOf(e.to)));
 }
 
 /** The product's source files the graph is read from. */

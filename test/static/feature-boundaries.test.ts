@@ -1,90 +1,44 @@
 /**
- * The features under src/ depend on each other one way: the imports that run (type-only imports
- * vanish in the build) between feature folders form no cycle. The CLI commands (`*.cli.ts`) are
- * left out: like the worker, each assembles several features. A feature's contract module
- * (`<feature>.contract.ts`: names it shares, such as its audit event types) is what it exports on
- * purpose to every other feature: it imports nothing at run time, so an import of it cannot close
- * a cycle and draws no arrow. platform/ imports no feature (lint: import-x/no-restricted-paths in
- * eslint.config.mjs).
+ * The house rules, read from every import of the product's code (scripts/feature-graph.ts): run-time
+ * imports, `import type`, re-exports, CLI commands and contract modules alike.
+ * - The folders under src/ depend on each other one way: no cycle between them by any edge.
+ * - A feature is used by the others only through its face: `src/<feature>/index.ts`, or
+ *   `index.workflow.ts` for the deterministic part the workflow bundle takes.
+ * - platform/ is infrastructure every feature uses; it imports no feature.
+ * - No file under src/ reaches up into the composition roots (activities/, workers/, workflows/, cli/).
+ * - A contract module imports nothing at run time, so importing it loads nothing else.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import {
+  cycles,
+  featureFolders,
+  folderGraph,
+  folderOf,
+  importEdges,
+  isFace,
+  oneCycle,
+  pastTheFace,
+  PLATFORM,
+  productSources,
+  reachingUp,
+  root,
+  tsFiles,
+  type FolderGraph,
+  type ImportEdge,
+} from '../../scripts/feature-graph';
 import { relativeImports } from '../../scripts/imports';
 
-const root = path.resolve(__dirname, '../..');
-const src = path.join(root, 'src');
+const edges = importEdges(productSources());
+const show = (list: ImportEdge[]) =>
+  list
+    .slice(0, 20)
+    .map((e) => `${e.from} -> ${e.specifier}`)
+    .join('\n  ');
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-/** The feature folder of a file under src/, or undefined for src/config.ts and files outside src/. */
-function featureOf(file: string): string | undefined {
-  const parts = path.relative(src, file).split(path.sep);
-  return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
-}
-
-/** Relative specifiers of the imports and re-exports of `text` that remain at run time. */
-export function runtimeImports(file: string, text: string): string[] {
-  return relativeImports(file, text).values;
-}
-
-const isContract = (file: string): boolean => /\.contract\.ts$/.test(file);
-
-/** feature -> the features it imports at run time, with one file pair that shows each arrow. */
-function featureGraph(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
-  for (const file of sourceFiles(src)) {
-    const from = featureOf(file);
-    if (!from || file.endsWith('.cli.ts')) continue;
-    for (const specifier of runtimeImports(file, readFileSync(file, 'utf8'))) {
-      const target = path.resolve(path.dirname(file), specifier);
-      const to = featureOf(target);
-      if (!to || to === from || isContract(`${target}.ts`)) continue;
-      const arrows = graph.get(from) ?? new Map<string, string>();
-      if (!arrows.has(to)) arrows.set(to, `${path.relative(root, file)} -> ${specifier}`);
-      graph.set(from, arrows);
-    }
-  }
-  return graph;
-}
-
-/** A cycle of the graph as the arrows that close it, or undefined. */
-export function findCycle(graph: Map<string, Map<string, string>>): string[] | undefined {
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (node: string): string[] | undefined => {
-    state.set(node, 'open');
-    stack.push(node);
-    for (const next of graph.get(node)?.keys() ?? []) {
-      if (state.get(next) === 'open') {
-        const loop = [...stack.slice(stack.indexOf(next)), next];
-        return loop.slice(1).map((to, i) => `${loop[i]} -> ${to}: ${graph.get(loop[i]!)!.get(to)}`);
-      }
-      if (!state.has(next)) {
-        const found = visit(next);
-        if (found) return found;
-      }
-    }
-    stack.pop();
-    state.set(node, 'done');
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    if (state.has(node)) continue;
-    const found = visit(node);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-test('the check sees run-time imports only, and finds a cycle', () => {
+test('the graph is read by every kind of edge, and a cycle is found and named', () => {
   const text = [
     "import { a } from '../email/a';",
     "import type { B } from '../cases/b';",
@@ -93,31 +47,57 @@ test('the check sees run-time imports only, and finds a cycle', () => {
     "export type { E } from '../retrieval/e';",
     "import { f } from 'luxon';",
   ].join('\n');
-  assert.deepEqual(runtimeImports('x.ts', text), ['../email/a', './d']);
-  const graph = new Map([
+  assert.deepEqual(relativeImports('x.ts', text), { values: ['../email/a', './d'], types: ['../cases/b', '../cases/c', '../retrieval/e'] });
+  const graph: FolderGraph = new Map([
     ['a', new Map([['b', 'a.ts -> ../b/x']])],
     ['b', new Map([['a', 'b.ts -> ../a/y']])],
+    ['c', new Map([['a', 'c.ts -> ../a/z']])],
   ]);
-  assert.deepEqual(findCycle(graph), ['a -> b: a.ts -> ../b/x', 'b -> a: b.ts -> ../a/y']);
-  assert.equal(findCycle(new Map([['a', new Map([['b', '']])]])), undefined);
+  assert.deepEqual(oneCycle(graph), ['a -> b: a.ts -> ../b/x', 'b -> a: b.ts -> ../a/y']);
+  assert.deepEqual(cycles(graph), [['a', 'b']]);
+  assert.equal(oneCycle(new Map([['a', new Map([['b', '']])]])), undefined);
+  assert.ok(isFace('src/email/index.ts') && isFace('src/email/index.workflow.ts') && !isFace('src/email/email.workflow.ts'));
+  assert.equal(folderOf('src/email/intake/poll.activities.ts'), 'email');
 });
 
-test('the features import each other one way (no cycle between feature folders)', () => {
-  const graph = featureGraph();
-  assert.ok(graph.get('email')?.has('platform'), 'the graph is read (email uses platform)');
-  assert.equal(
-    graph.get('platform')?.size ?? 0,
-    0,
-    `platform imports features: ${[...(graph.get('platform')?.values() ?? [])].join(', ')}`,
-  );
-  const cycle = findCycle(graph);
-  assert.equal(cycle, undefined, `a cycle between features:\n  ${(cycle ?? []).join('\n  ')}`);
+test('no folder under src/ is in an import cycle, by any kind of edge', () => {
+  const graph = folderGraph(edges);
+  assert.ok(graph.get('email')?.has(PLATFORM), 'the graph is read (email uses platform)');
+  assert.ok(graph.get('cases')?.has('email'), 'type imports are edges too (cases builds on the email)');
+  const cycle = oneCycle(graph);
+  assert.equal(cycle, undefined, `a cycle between folders:\n  ${(cycle ?? []).join('\n  ')}`);
 });
 
-test('a contract module imports nothing at run time (so importing it cannot close a cycle)', () => {
-  const contracts = sourceFiles(src).filter(isContract);
-  assert.ok(contracts.length > 5, 'the contract modules are found');
-  for (const file of contracts) {
-    assert.deepEqual(runtimeImports(file, readFileSync(file, 'utf8')), [], path.relative(root, file));
+test('platform/ imports no feature', () => {
+  const fromPlatform = edges.filter((e) => folderOf(e.from) === PLATFORM && e.to.startsWith('src/') && folderOf(e.to) !== PLATFORM);
+  assert.deepEqual(fromPlatform, [], `platform/ imports:\n  ${show(fromPlatform)}`);
+});
+
+test("every import from another feature goes through that feature's face", () => {
+  const features = featureFolders();
+  assert.ok(features.length >= 15, `the features are found: ${features.join(', ')}`);
+  for (const feature of features) assert.ok(tsFiles(`src/${feature}`).includes(`src/${feature}/index.ts`), `${feature} has a face (index.ts)`);
+  const past = pastTheFace(edges);
+  assert.deepEqual(past, [], `imports into another feature's insides:\n  ${show(past)}`);
+});
+
+test("a face's workflow part (index.workflow.ts) hands on only what is free of I/O", () => {
+  for (const feature of featureFolders()) {
+    const face = `src/${feature}/index.workflow.ts`;
+    if (!tsFiles(`src/${feature}`).includes(face)) continue;
+    const { values } = relativeImports(face, readFileSync(path.join(root, face), 'utf8'));
+    for (const specifier of values)
+      assert.ok(!/\.(activities|port|mariadb|temporal|imap|smtp|openai|qdrant|arango|http|file|local|cli)$/.test(specifier), `${face} hands on ${specifier}`);
   }
+});
+
+test('no file under src/ reaches up into the composition roots', () => {
+  const up = reachingUp(edges);
+  assert.deepEqual(up, [], `files under src/ importing activities/, workers/, workflows/ or cli/:\n  ${show(up)}`);
+});
+
+test('a contract module imports nothing at run time (so importing it loads nothing else)', () => {
+  const contracts = productSources().filter((f) => f.endsWith('.contract.ts'));
+  assert.ok(contracts.length > 5, 'the contract modules are found');
+  for (const file of contracts) assert.deepEqual(relativeImports(file, readFileSync(path.join(root, file), 'utf8')).values, [], file);
 });
