@@ -80,7 +80,10 @@ const ADAPTER_SUFFIXES = [
   'bcrypt',
 ].map((kind) => `**/*.${kind}`);
 
-/** The features under src/ (the command line's shell, cli/, starts the processes beside workers/). */
+/**
+ * The features under src/ (the command line's shell, cli/, starts the processes beside workers/).
+ * test/static/feature-boundaries.test.ts checks that this list names every feature folder.
+ */
 const FEATURES = [
   'business-time',
   'archive-import',
@@ -89,6 +92,7 @@ const FEATURES = [
   'cases',
   'drafting',
   'email',
+  'guidance',
   'mailboxes',
   'operations',
   'privacy',
@@ -97,6 +101,9 @@ const FEATURES = [
   'review-inbox',
   'triage',
 ];
+
+/** A feature's face: what the others may import (the workflow bundle's part in index.workflow.ts). */
+const FACE = ['./index.ts', './index.workflow.ts'];
 
 /** Module-scope state in those files: refused (test/static/workflow-module-state.test.ts). */
 export const MODULE_STATE_RULE = [
@@ -164,8 +171,10 @@ export default tseslint.config(
   {
     // The house's boundaries: platform/ is what every feature shares and depends on no feature; the
     // features never reach up into the registries and processes that assemble them, nor into
-    // scripts or tests.
-    files: ['src/**/*.ts'],
+    // scripts or tests; a feature, and each process that assembles features, uses another feature
+    // through its face only (test/static/feature-boundaries.test.ts reads the same rules from
+    // every import, `import type` included).
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'workers/**/*.ts', 'cli/**/*.ts'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
@@ -183,6 +192,14 @@ export default tseslint.config(
               from: ['./activities', './workers', './workflows', './cli', './scripts', './test'],
               message: 'a feature does not depend on the worker process, the workflow bundle entry, scripts or tests',
             })),
+            ...[...FEATURES.map((feature) => `./src/${feature}`), './activities', './workers', './cli'].flatMap((target) =>
+              FEATURES.filter((feature) => target !== `./src/${feature}`).map((feature) => ({
+                target,
+                from: `./src/${feature}`,
+                except: FACE,
+                message: `use ${feature} through its face (src/${feature}/index.ts; index.workflow.ts in the workflow bundle), not its insides`,
+              })),
+            ),
           ],
         },
       ],

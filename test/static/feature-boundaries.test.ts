@@ -76,7 +76,8 @@ test('platform/ imports no feature', () => {
 test("every import from another feature goes through that feature's face", () => {
   const features = featureFolders();
   assert.ok(features.length >= 15, `the features are found: ${features.join(', ')}`);
-  for (const feature of features) assert.ok(tsFiles(`src/${feature}`).includes(`src/${feature}/index.ts`), `${feature} has a face (index.ts)`);
+  for (const feature of features)
+    assert.ok(tsFiles(`src/${feature}`).includes(`src/${feature}/index.ts`), `${feature} has a face (index.ts)`);
   const past = pastTheFace(edges);
   assert.deepEqual(past, [], `imports into another feature's insides:\n  ${show(past)}`);
 });
@@ -87,7 +88,10 @@ test("a face's workflow part (index.workflow.ts) hands on only what is free of I
     if (!tsFiles(`src/${feature}`).includes(face)) continue;
     const { values } = relativeImports(face, readFileSync(path.join(root, face), 'utf8'));
     for (const specifier of values)
-      assert.ok(!/\.(activities|port|mariadb|temporal|imap|smtp|openai|qdrant|arango|http|file|local|cli)$/.test(specifier), `${face} hands on ${specifier}`);
+      assert.ok(
+        !/\.(activities|port|mariadb|temporal|imap|smtp|openai|qdrant|arango|http|file|local|cli)$/.test(specifier),
+        `${face} hands on ${specifier}`,
+      );
   }
 });
 
@@ -100,4 +104,11 @@ test('a contract module imports nothing at run time (so importing it loads nothi
   const contracts = productSources().filter((f) => f.endsWith('.contract.ts'));
   assert.ok(contracts.length > 5, 'the contract modules are found');
   for (const file of contracts) assert.deepEqual(relativeImports(file, readFileSync(path.join(root, file), 'utf8')).values, [], file);
+});
+
+test("lint's list of features names every feature folder (its zones refuse imports past a face)", () => {
+  const config = readFileSync(path.join(root, 'eslint.config.mjs'), 'utf8');
+  const list = /const FEATURES = \[([\s\S]*?)\];/.exec(config)?.[1] ?? '';
+  const named = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]!).sort();
+  assert.deepEqual(named, featureFolders());
 });
