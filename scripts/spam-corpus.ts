@@ -16,7 +16,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../src/config';
-import { parseRawEmail } from '../src/email/mail-parser';
+import { parseRawEmail } from '../src/email/intake/mail-parser';
 import { errorMessage } from '../src/platform/errors';
 import { triage, triageMessage, type TriageSettings } from '../src/triage/triage';
 import type { SpamScorer } from '../src/triage/spam-scorer.port';

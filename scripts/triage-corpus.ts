@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseRawEmail } from '../src/email/mail-parser';
+import { parseRawEmail } from '../src/email/intake/mail-parser';
 import { TRIAGE_CLASSES } from '../src/triage/triage-classes';
 import { errorMessage } from '../src/platform/errors';
 import { parseOwnAddresses, parseTriageAllow, triage, triageMessage } from '../src/triage/triage';

@@ -11,7 +11,7 @@ import { createMariaDbCaseClaims } from '../../src/cases/case-claims.mariadb';
 import { createMariaDbCaseRouting } from '../../src/cases/case-routing.mariadb';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
 import { createMariaDbReviewStore } from '../../src/review-inbox/review-store.mariadb';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { buildInboxApp } from '../../src/review-inbox/app';
 import { loadConfig } from '../../src/config';
 import { createTestDatabase } from '../../test/support/database';

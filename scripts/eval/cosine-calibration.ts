@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readKnowledgeFolder } from '../../src/retrieval/knowledge-folder.file';
 import { createMariaDbKnowledgeLedger } from '../../src/retrieval/knowledge-ledger.mariadb';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { detectLanguageOr } from '../../src/platform/language';
 import { syncKnowledge } from '../../src/retrieval/knowledge-sync';
 import { cosine } from '../../src/retrieval/vectors';

@@ -1,6 +1,6 @@
 /**
  * Claim-level grounding on the labelled set: each offline draft's factual sentences checked as the
- * draft step checks them (src/email/draft-grounding.ts: the context plus the customer's mail), and
+ * draft step checks them (src/email/draft/draft-grounding.ts: the context plus the customer's mail), and
  * two faults planted to see whether the check catches them: an invented amount added to the draft
  * and tied to the passage it cites, and each quoted sentence tied to another retrieved file's
  * passage. The offline drafter quotes its passages word for word, so its own figures show that the

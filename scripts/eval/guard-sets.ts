@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { hiddenHtmlText, parseRawEmail } from '../../src/email/mail-parser';
+import { hiddenHtmlText, parseRawEmail } from '../../src/email/intake/mail-parser';
 import type { InjectionInput } from '../../src/drafting/injection-detector';
 import { benchMail } from '../bench/pipeline';
 
@@ -39,7 +39,7 @@ export const GUARD_SET_FILE = path.join(ROOT, 'test/eval/guard/mails.yaml');
 const UNSEEN_FILE = path.join(ROOT, 'test/eval/guard/unseen.yaml');
 const BIPIA_DIR = path.join(ROOT, 'test/fixtures/guard-corpus/bipia');
 
-/** The parts the draft step checks (src/email/draft.activities.ts), as far as a set has them. */
+/** The parts the draft step checks (src/email/draft/draft.activities.ts), as far as a set has them. */
 export const partsOf = (m: GuardMail): InjectionInput => ({
   subject: m.subject,
   body: m.body,

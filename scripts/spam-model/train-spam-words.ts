@@ -10,7 +10,7 @@
  * Deterministic: the same corpus gives the same file.
  */
 import { writeFileSync } from 'node:fs';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { MIN_STRENGTH, PRIOR_STRENGTH, SPAM_WORDS_FILE, spamTokens } from '../../src/triage/spam-words';
 import { corpusMessages } from './spam-assassin-corpus';
 

@@ -7,7 +7,7 @@
 import type { Category, IntentDetectorSettings, Drafter, DraftClaimStore, ApprovedExamples, DraftExampleSettings } from '../drafting';
 import type { TriageSettings, SpamScorer } from '../triage';
 import type { AttachmentStore, AttachmentTextReader } from '../attachments';
-import type { BounceLedger } from './bounce-ledger.port';
+import type { BounceLedger } from './intake/bounce-ledger.port';
 import type { GuidanceSource } from '../guidance';
 import type { Embedder, VectorIndex } from '../retrieval';
 import type { MailboxDirectory, MailboxHealth, WatermarkStore } from '../mailboxes';

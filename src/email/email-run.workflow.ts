@@ -23,7 +23,7 @@ import {
   taskQueueFor,
   type ProfileName,
 } from '../platform/activity-profiles.workflow';
-import { createDecisionQueue } from './decision-queue.workflow';
+import { createDecisionQueue } from './decisions/decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
 import { createVisibility } from './visibility.workflow';

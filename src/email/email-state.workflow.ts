@@ -1,8 +1,8 @@
 /** What the email workflow shows through its `state` query and returns at its end. */
-import type { DraftView } from './draft.activities';
+import type { DraftView } from './draft/draft.activities';
 import type { DecisionName } from './email.contract';
 import type { EmailStatus, WorkflowStatus } from './email-status';
-import type { WaitingFor } from './decision-rules.workflow';
+import type { WaitingFor } from './decisions/decision-rules.workflow';
 
 export interface Refusal {
   at: string;

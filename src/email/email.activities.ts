@@ -3,13 +3,13 @@
  * workflows, the intake steps (fetch, parse, index, and the three in one), the draft, the decision,
  * the send, and the status bookkeeping. The registry (activities/index.ts) adds the other features'.
  */
-import { createDraftActivities } from './draft.activities';
-import { createFetchActivities, createFetchStep } from './fetch.activities';
-import { createIndexActivities, createIndexStep } from './indexing.activities';
-import { createIngestActivities } from './ingest.activities';
-import { createParseActivities, createParseStep } from './parse.activities';
-import { createPollActivities } from './poll.activities';
-import { createSendActivities } from './send.activities';
+import { createDraftActivities } from './draft/draft.activities';
+import { createFetchActivities, createFetchStep } from './intake/fetch.activities';
+import { createIndexActivities, createIndexStep } from './intake/indexing.activities';
+import { createIngestActivities } from './intake/ingest.activities';
+import { createParseActivities, createParseStep } from './intake/parse.activities';
+import { createPollActivities } from './intake/poll.activities';
+import { createSendActivities } from './send/send.activities';
 import { createStatusActivities, withRecordedStatus } from './status.activities';
 import type { EmailDeps } from './email-deps';
 

@@ -2,11 +2,11 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { SendSnapshot } from './email-stores.port';
 import { STATUS, sendIsDone } from './email-status';
 import { type EmailWorkflowInput } from './email-input';
-import { draftUntilDecided } from './draft-phase.workflow';
+import { draftUntilDecided } from './draft/draft-phase.workflow';
 import { createEmailRun, type EmailRun, AlreadyHandedOver } from './email-run.workflow';
 import type { EmailWorkflowResult } from './email-state.workflow';
-import { runIntake } from './intake-phase.workflow';
-import { runSendPhase } from './send-phase.workflow';
+import { runIntake } from './intake/intake-phase.workflow';
+import { runSendPhase } from './send/send-phase.workflow';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 
 export type {
@@ -19,7 +19,7 @@ export type {
   RejectInput,
   ResendInput,
   WaitingFor,
-} from './decision-rules.workflow';
+} from './decisions/decision-rules.workflow';
 export type { EmailWorkflowResult, EmailWorkflowState, Refusal } from './email-state.workflow';
 
 export * from './email-definitions.workflow';

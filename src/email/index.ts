@@ -1,14 +1,14 @@
 /**
  * TODO face header
  */
-export { answerCommand } from './answer.cli';
-export { approvalCommands, redraft, resend } from './approval.cli';
-export { createMariaDbBounceLedger } from './bounce-ledger.mariadb';
-export { createTemporalDecisions } from './decisions.temporal';
-export type { TemporalDecisions } from './decisions.temporal';
-export { CONTEXT_LIMIT, withinBudget } from './draft-context';
-export { draftGuidance } from './draft-guidance';
-export { createMariaDbDraftStore } from './draft-store.mariadb';
+export { answerCommand } from './intake/answer.cli';
+export { approvalCommands, redraft, resend } from './decisions/approval.cli';
+export { createMariaDbBounceLedger } from './intake/bounce-ledger.mariadb';
+export { createTemporalDecisions } from './decisions/decisions.temporal';
+export type { TemporalDecisions } from './decisions/decisions.temporal';
+export { CONTEXT_LIMIT, withinBudget } from './draft/draft-context';
+export { draftGuidance } from './draft/draft-guidance';
+export { createMariaDbDraftStore } from './draft/draft-store.mariadb';
 export type { EmailCase } from './email-case.port';
 export type { EmailDeps, MailSettings } from './email-deps';
 export { emailDisplay } from './email-display';
@@ -33,12 +33,12 @@ export type { EmailActivities } from './email.activities';
 export { readEmailConfig } from './email.config';
 export { CASE_REPLY, DECISION_LIMITS, EMAIL_AUDIT_EVENTS } from './email.contract';
 export type { DecisionInput } from './email.workflow';
-export { parseRawEmail } from './mail-parser';
+export { parseRawEmail } from './intake/mail-parser';
 export { createMariaDbMessageStore } from './message-store.mariadb';
-export { temporalPullBackStart } from './pull-back.temporal';
-export { pullBack } from './pull-back';
-export { inDoubtAdvice } from './send-claim';
-export { createMariaDbSendLedger } from './send-ledger.mariadb';
+export { temporalPullBackStart } from './intake/pull-back.temporal';
+export { pullBack } from './intake/pull-back';
+export { inDoubtAdvice } from './send/send-claim';
+export { createMariaDbSendLedger } from './send/send-ledger.mariadb';
 export { stepScope } from './step-scope';
 export type { StepTracker } from './step-scope';
 export type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';

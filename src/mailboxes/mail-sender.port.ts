@@ -13,7 +13,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   /**
-   * The HTML alternative of `text` (generated from it, src/email/reply-layout.ts): with it the message is
+   * The HTML alternative of `text` (generated from it, src/email/send/reply-layout.ts): with it the message is
    * multipart/alternative and `text` is format=flowed.
    */
   html?: string;

@@ -1,5 +1,5 @@
 /**
- * A replayed draft's examples, as the live draft step takes them (src/email/draft-examples.ts) but
+ * A replayed draft's examples, as the live draft step takes them (src/email/draft/draft-examples.ts) but
  * from the run's own history: the team's replies of earlier pairs, sent before the replayed mail
  * came (no look-ahead), whose mail is of the same category, masked by what that mail tells of its
  * sender. A replay has no person's approvals, so the reply the team sent stands in for an approved

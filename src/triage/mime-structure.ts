@@ -40,7 +40,7 @@ function boundaryOf(type: string): string | null {
   return m ? (m[1] ?? m[2] ?? null) : null;
 }
 
-/** `raw` with CRLF line ends (src/email/line-endings.ts). */
+/** `raw` with CRLF line ends (src/email/intake/line-endings.ts). */
 export function mimeStructure(raw: Buffer): MimeStructure {
   const text = raw.subarray(0, SCAN_BYTES).toString('latin1');
   const result: MimeStructure = { nestedReportTypes: [], attachesMessage: false };

@@ -270,7 +270,7 @@ export function parseOwnAddresses(text: string | undefined): { addresses: string
   return { addresses, problems };
 }
 
-/** The triage view of a parsed message (structurally: what src/email/mail-parser returns). */
+/** The triage view of a parsed message (structurally: what src/email/intake/mail-parser returns). */
 export function triageMessage(
   p: {
     from: { name?: string; address: string } | null;

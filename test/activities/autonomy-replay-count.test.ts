@@ -14,7 +14,7 @@ import { createAutonomyActivities, type AutonomyVerdict } from '../../src/autono
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
 import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.mariadb';
-import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
+import { createMariaDbDraftStore } from '../../src/email/draft/draft-store.mariadb';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
 import { createMariaDbReplayStore } from '../../src/replay/replay-store.mariadb';
 import { readAutonomyStatus } from '../../src/autonomy/autonomy-status';

@@ -27,7 +27,7 @@ import {
 } from '../support/external-store-doubles';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { activityHarness } from './support';
-import { ownThreadId } from '../../src/email/thread-join';
+import { ownThreadId } from '../../src/email/intake/thread-join';
 
 type Harness = ReturnType<typeof activityHarness>;
 

@@ -9,7 +9,7 @@ import { simpleParser } from 'mailparser';
 import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
 import { PermanentError } from '../../src/platform/errors';
 import { loadConfig } from '../../src/config';
-import { envelopeMismatch } from '../../src/email/recipients';
+import { envelopeMismatch } from '../../src/email/send/recipients';
 import { startHostileSmtp, type HostileSmtp } from '../support/hostile-smtp';
 import { withImap } from '../support/imap-session';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';

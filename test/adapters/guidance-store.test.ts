@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createMariaDbDraftStore } from '../../src/email/draft-store.mariadb';
+import { createMariaDbDraftStore } from '../../src/email/draft/draft-store.mariadb';
 import { saveGuidance } from '../../src/guidance/guidance-changes';
 import { guidanceForDraft } from '../../src/guidance/guidance-for-draft';
 import { parseScope } from '../../src/guidance/guidance-scope';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { loadConfig } from '../../src/config';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { runCli } from '../support/cli-run';

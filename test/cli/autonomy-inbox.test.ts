@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createMariaDbAutonomyStore } from '../../src/autonomy/autonomy-store.mariadb';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { loadConfig } from '../../src/config';
 import { inboxOnDatabase } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';

@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { assertNoAxeFindings } from '../support/axe-findings';
 import { loadConfig } from '../../src/config';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
 import { createTestDatabase } from '../support/database';
 import { inboxOnDatabase } from '../support/inbox-app';

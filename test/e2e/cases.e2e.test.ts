@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import { createCaseReplies } from '../../src/cases/case-replies';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createTemporalCaseSignals } from '../../src/cases/case-signals.temporal';
-import { createTemporalDecisions } from '../../src/email/decisions.temporal';
+import { createTemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createMariaDbCaseClaims } from '../../src/cases/case-claims.mariadb';
 import { createMariaDbCaseRouting } from '../../src/cases/case-routing.mariadb';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { loadConfig } from '../../src/config';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { createTestDatabase } from '../support/database';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config';
-import { pullBack } from '../../src/email/pull-back';
+import { pullBack } from '../../src/email/intake/pull-back';
 import type { EmailWorkflowInput } from '../../src/email/email-input';
 import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
-import type { PollRunResult } from '../../src/email/imap-poll.workflow';
+import type { PollRunResult } from '../../src/email/intake/imap-poll.workflow';
 import { ingest } from '../../src/archive-import/ingest.cli';
 import { loadConfig, type Config } from '../../src/config';
 import { startSmtpSink, type SmtpSink } from '../support/services/smtp-sink';

@@ -18,7 +18,7 @@ import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { connectTemporalClient, temporalConnectionOptions } from '../../src/platform/temporal-connection';
 import { startCodecServer } from '../../src/operations/codec-server.cli';
-import { reject } from '../../src/email/approval.cli';
+import { reject } from '../../src/email/decisions/approval.cli';
 import { dlqRequeue } from '../../src/operations/dead-letters.cli';
 import { ingest } from '../../src/archive-import/ingest.cli';
 import { loadConfig, type Config } from '../../src/config';

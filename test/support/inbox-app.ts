@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Pool } from '../../src/platform/pool.mariadb';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
 import { createMariaDbReviewStore } from '../../src/review-inbox/review-store.mariadb';
-import type { TemporalDecisions } from '../../src/email/decisions.temporal';
+import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { buildInboxApp, type InboxDeps } from '../../src/review-inbox/app';
 import type { Config } from '../../src/config';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hiddenHtmlText } from '../../src/email/mail-parser';
+import { hiddenHtmlText } from '../../src/email/intake/mail-parser';
 import { extractHiddenText } from '../../src/drafting/html-hidden-text';
 import { detectInjection } from '../../src/drafting/injection-detector';
 

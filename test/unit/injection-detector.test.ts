@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { detectInjection, type InjectionFinding, type InjectionInput } from '../../src/drafting/injection-detector';
 
 test('instructions aimed at the assistant are flagged, in English and German, wherever they hide', () => {

@@ -12,7 +12,7 @@ import {
   type LlmProbe,
 } from '../../src/drafting/llm-check';
 import { summaryModelMs, SUMMARY_STEP_MARGIN_MS } from '../../src/cases/case-summary.activities';
-import { withinBudget } from '../../src/email/draft.activities';
+import { withinBudget } from '../../src/email/draft/draft.activities';
 import { createCaseTurnActivities } from '../../src/cases/case-turn.activities';
 
 const llm = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', timeoutMs: 60_000, contextChars: 8_000 };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
 import { splitPassages } from '../../src/retrieval/passages';
 import type { DraftContextItem, DraftRequest } from '../../src/drafting/drafter.port';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { envelopeMismatch, recipientProblem, replyToDiffers } from '../../src/email/recipients';
+import { envelopeMismatch, recipientProblem, replyToDiffers } from '../../src/email/send/recipients';
 
 test('plain public addresses pass, including plus tags, subdomains and international letters', () => {
   for (const ok of [

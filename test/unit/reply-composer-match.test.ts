@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
 import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 import { splitPassages } from '../../src/retrieval/passages';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributionLine, lastMessage, layoutReply, textToHtml } from '../../src/email/reply-layout';
+import { attributionLine, lastMessage, layoutReply, textToHtml } from '../../src/email/send/reply-layout';
 
 const erika = { fromName: 'Erika Mustermann', fromAddress: 'erika@customer.example', date: new Date('2026-12-02T09:30:00Z') };
 

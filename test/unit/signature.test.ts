@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withSignature } from '../../src/email/send.activities';
+import { withSignature } from '../../src/email/send/send.activities';
 
 test('a mailbox signature goes below the reply once, behind one "-- " separator', () => {
   assert.equal(withSignature('Hallo,\n\nDanke.\n', 'Demo GmbH'), 'Hallo,\n\nDanke.\n\n-- \nDemo GmbH\n');

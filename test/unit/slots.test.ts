@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createIngestActivities, type IngestSteps } from '../../src/email/ingest.activities';
+import { createIngestActivities, type IngestSteps } from '../../src/email/intake/ingest.activities';
 import { createSlots } from '../../src/platform/slots';
 
 /** A promise with its resolve, to hold a holder inside its slot until the test lets it go. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withinBudget } from '../../src/email/draft.activities';
+import { withinBudget } from '../../src/email/draft/draft.activities';
 import { wordEditDistance } from '../../src/drafting/edit-distance';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { parseDraftJson } from '../../src/drafting/draft-prompt';
 import { detectLanguage, detectLanguageOr } from '../../src/platform/language';
 import { splitPassages } from '../../src/retrieval/passages';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { TRIAGE_CLASSES } from '../../src/triage/triage-classes';
 import { triage, triageMessage, type TriageSettings } from '../../src/triage/triage';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
-import { hasBareLineEnds, toCrlf } from '../../src/email/line-endings';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
+import { hasBareLineEnds, toCrlf } from '../../src/email/intake/line-endings';
 import { parseTriageAllow, triage, triageMessage, type TriageMessage, type TriageSettings } from '../../src/triage/triage';
 import { answeringMailbox } from '../../src/triage/triage-duplicate';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseRawEmail } from '../../src/email/mail-parser';
+import { parseRawEmail } from '../../src/email/intake/mail-parser';
 import { loadConfig } from '../../src/config';
 import { bouncedMessageIds, parseTriageAllow, triage, triageMessage, type TriageSettings } from '../../src/triage/triage';
 

@@ -9,7 +9,7 @@ import { createCaseReplies } from '../../../src/cases/case-replies';
 import { createMariaDbAuditLog } from '../../../src/platform/audit-log.mariadb';
 import { createPool } from '../../../src/platform/pool.mariadb';
 import { createTemporalCaseSignals } from '../../../src/cases/case-signals.temporal';
-import { createTemporalDecisions } from '../../../src/email/decisions.temporal';
+import { createTemporalDecisions } from '../../../src/email/decisions/decisions.temporal';
 import { CASE_CLOCK } from '../../../src/cases/cases.contract';
 import { WORKFLOW_TYPES } from '../../../src/platform/contract';
 import { stateQuery } from '../../../src/email/email.workflow';

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_MAILBOX_ID } from '../../../src/mailboxes/mailbox-registry';
 import { WORKFLOW_TYPES } from '../../../src/platform/contract';
-import type { PollRunResult } from '../../../src/email/imap-poll.workflow';
+import type { PollRunResult } from '../../../src/email/intake/imap-poll.workflow';
 import { mailOf, type CaptureContext, type Handle, type Scenario } from './scenario-kit';
 import { appendMessages } from '../../support/services/imap-intake';
 

@@ -1,0 +1,176 @@
+/**
+ * The rules a person's decision must pass before the email workflow applies it. Pure and
+ * deterministic: the Update validators, the same-named signals and the CLI all use them, so a
+ * decision is refused with the same message wherever it comes from.
+ */
+import { DECISION_LIMITS, type DecisionName } from '../email.contract';
+import { WAITING_KINDS } from '../email-status';
+
+/** What the workflow waits for, if anything; a decision must fit it. */
+export type WaitingFor =
+  | { kind: typeof WAITING_KINDS.approval; draftId: string; version: number }
+  | { kind: typeof WAITING_KINDS.manualReview; draftId: string; version: number }
+  | { kind: typeof WAITING_KINDS.sendRound; draftId: string }
+  | { kind: typeof WAITING_KINDS.sendInDoubt; draftId: string; since: string };
+
+export interface ApproveInput {
+  /** The draft the person read; a newer (or older) draft is never approved in its place. */
+  draftId: string;
+  by: string;
+  /** An edited reply; without it the draft is sent as it is. Required in manual_review. */
+  body?: string;
+}
+export interface RejectInput {
+  draftId: string;
+  by: string;
+  reason: string;
+}
+export interface RedraftInput {
+  draftId: string;
+  by: string;
+  reason?: string;
+}
+export interface ResendInput {
+  by: string;
+  /** Only for a send in doubt, after a person checked it was not delivered: one more attempt. */
+  force?: boolean;
+  /** The approved draft; required with `force` (the send in doubt a person checked). */
+  draftId?: string;
+}
+export interface MarkSentInput {
+  by: string;
+  /** What the person checked (e.g. "customer confirmed receipt"). */
+  note?: string;
+  /** The draft whose send in doubt a person checked. */
+  draftId: string;
+}
+
+/** Held for one reply of the case that the lead email sends (the draft id binds it like an approve). */
+export interface CoverInput {
+  draftId: string;
+  by: string;
+  leadEmailId: string;
+}
+
+export type DecisionInput = {
+  approve: ApproveInput;
+  reject: RejectInput;
+  redraft: RedraftInput;
+  resend: ResendInput;
+  markSent: MarkSentInput;
+};
+
+/** The answer to an accepted decision. */
+export interface DecisionResult {
+  draftId: string;
+  status: string;
+  message: string;
+}
+
+export interface DecisionContext {
+  waitingFor: WaitingFor | null;
+  /** A decision already taken on the current draft (first one wins). */
+  decided: string | null;
+  status: string;
+  /** False once the email may get no further draft. */
+  redraftAllowed: boolean;
+}
+
+function text(value: unknown, field: string, max: number, required: boolean): string | null {
+  if (value === undefined || value === null) return required ? `"${field}" is required` : null;
+  if (typeof value !== 'string') return `"${field}" must be a string`;
+  if (value.trim() === '') return `"${field}" must not be empty`;
+  if (value.length > max) return `"${field}" has ${value.length} characters; at most ${max} are accepted (nothing is cut)`;
+  return null;
+}
+
+function shapeRefusal(name: DecisionName, input: Record<string, unknown>): string | null {
+  const by = text(input.by, 'by', DECISION_LIMITS.byChars, true);
+  if (by) return by;
+  switch (name) {
+    case 'approve':
+      return text(input.draftId, 'draftId', 400, true) ?? text(input.body, 'body', DECISION_LIMITS.bodyChars, false);
+    case 'reject':
+      return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, true);
+    case 'redraft':
+      return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, false);
+    case 'resend':
+      if (input.force !== undefined && typeof input.force !== 'boolean') return '"force" must be true or false';
+      // Settling a send in doubt is about one message a person checked: never a blind batch.
+      return text(input.draftId, 'draftId', 400, input.force === true);
+    case 'markSent':
+      return text(input.note, 'note', DECISION_LIMITS.noteChars, false) ?? text(input.draftId, 'draftId', 400, true);
+  }
+}
+
+function waitingText(w: WaitingFor | null, status: string): string {
+  if (!w) return `the email is ${status} and waits for no decision`;
+  switch (w.kind) {
+    case WAITING_KINDS.approval:
+      return `it waits for approval of draft ${w.draftId} (version ${w.version})`;
+    case WAITING_KINDS.manualReview:
+      return `it waits for a person to write the reply (manual_review, draft ${w.draftId})`;
+    case WAITING_KINDS.sendRound:
+      return `the approved draft ${w.draftId} waits for its next send round`;
+    case WAITING_KINDS.sendInDoubt:
+      return `the send of draft ${w.draftId} is in doubt since ${w.since}`;
+  }
+}
+
+/** Why `name` with `raw` cannot be applied now, or null when it can. */
+export function decisionRefusal(name: DecisionName, raw: unknown, ctx: DecisionContext): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${name} needs one JSON object as input`;
+  const input = raw as Record<string, unknown>;
+  const shape = shapeRefusal(name, input);
+  if (shape) return `${name} refused: ${shape}`;
+  const w = ctx.waitingFor;
+  const where = waitingText(w, ctx.status);
+  const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
+  if (name === 'approve' || name === 'reject' || name === 'redraft') {
+    if (ctx.decided) return `${name} refused: ${ctx.decided} came first`;
+    if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) return `${name} refused: ${where}`;
+    if (draftId !== w.draftId) {
+      return `${name} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
+    }
+    if (name === 'approve' && w.kind === WAITING_KINDS.manualReview && input.body === undefined) {
+      return 'approve refused: there is no usable draft (manual_review); approve with "body" holding the reply you wrote';
+    }
+    if (name === 'redraft' && !ctx.redraftAllowed) {
+      return 'redraft refused: this email reached its limit of drafts; approve with a "body" you wrote, or reject';
+    }
+    return null;
+  }
+  if (draftId !== undefined && w && draftId !== w.draftId) return `${name} refused: draft ${draftId} is not the current one; ${where}`;
+  if (name === 'markSent') {
+    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `markSent refused: only a send in doubt can be marked sent; ${where}`;
+    return null;
+  }
+  // resend
+  if (input.force === true) {
+    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `resend with force refused: force applies only to a send in doubt; ${where}`;
+    return null;
+  }
+  if (w?.kind === WAITING_KINDS.sendInDoubt) {
+    return `resend refused: the send of draft ${w.draftId} is in doubt; check the SMTP log for it, then resend with "force": true (not delivered) or markSent (delivered)`;
+  }
+  if (w?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
+  return null;
+}
+
+/** Why this email cannot be held for a case reply now, or null: the rules of an approve, without a body. */
+export function coverRefusal(raw: unknown, ctx: DecisionContext): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'coverByCaseReply needs one JSON object as input';
+  const input = raw as Record<string, unknown>;
+  const shape =
+    text(input.by, 'by', DECISION_LIMITS.byChars, true) ??
+    text(input.draftId, 'draftId', 400, true) ??
+    text(input.leadEmailId, 'leadEmailId', 400, true);
+  if (shape) return `coverByCaseReply refused: ${shape}`;
+  const w = ctx.waitingFor;
+  if (ctx.decided) return `coverByCaseReply refused: ${ctx.decided} came first`;
+  if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview))
+    return `coverByCaseReply refused: ${waitingText(w, ctx.status)}`;
+  if (input.draftId !== w.draftId)
+    return `coverByCaseReply refused: draft ${String(input.draftId)} is not the current one; ${waitingText(w, ctx.status)}`;
+  return null;
+}

@@ -1,0 +1,194 @@
+import { Context } from '@temporalio/activity';
+import { boundedMap } from '../../platform/bounded-map';
+import { imapEmailId } from '../email-input';
+import { FAILURE_TYPES } from '../../platform/contract';
+import { PermanentError } from '../../platform/errors';
+import { effectivePriority } from '../../triage';
+import { classifyError } from '../../platform/retry-decision';
+import { emailDisplay } from '../email-display';
+import { correlationId } from '../../platform/activity-context';
+import type { EmailDeps } from '../email-deps';
+import { mailboxOf, MAILBOX_AUDIT_EVENTS } from '../../mailboxes';
+
+/** Workflow starts in flight at once during a poll pass. */
+const START_CONCURRENCY = 8;
+
+export interface PollResult {
+  /** The registry id of the polled mailbox (absent in results of runs from before the registry). */
+  mailboxId?: string;
+  /** The IMAP folder of this pass. */
+  mailbox: string;
+  uidValidity: number;
+  started: string[];
+  existing: string[];
+  backlog: number;
+  watermark: number;
+  /** The watermark before this pass. */
+  from?: number;
+  /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */
+  more?: boolean;
+  /**
+   * The backlog (BACKLOG_LIMIT) had no room for all the new mail listed: some waits above the
+   * watermark until emails leave the backlog. The poll workflow waits and passes again.
+   */
+  cutByBacklog?: boolean;
+  /** The mailbox's poll interval: how long a run may wait for the backlog before the next run takes over. */
+  pollIntervalSeconds?: number;
+  /**
+   * Every folder the mailbox watches, when the input named none: the poll workflow drains the
+   * others after this one.
+   */
+  folders?: string[];
+}
+
+export interface PollInput {
+  /** Registry id; left out (runs and schedules from before the registry): the default mailbox. */
+  mailboxId?: string;
+  /** The folder to poll; left out: the mailbox's first folder. */
+  folder?: string;
+  /** The folder, as runs and schedules from before the registry name it. */
+  mailbox?: string;
+  /**
+   * Set by the poll workflow on its second and later passes: what it started since `sinceUid`.
+   * Those workflows count towards the backlog until they stored their message.
+   */
+  run?: { uidValidity: number; sinceUid: number; started: number };
+}
+
+/**
+ * Reads new UIDs above the watermark and starts one EmailWorkflow each. Idempotent: the workflow
+ * id is derived from account + folder + UIDVALIDITY + UID, so overlapping polls or a lost
+ * watermark write start nothing twice. Each pass records the mailbox's poll health; a failure is
+ * recorded and rethrown, so the IMAP retry rule and the schedule's next run still apply.
+ */
+export function createPollActivities(
+  deps: Pick<EmailDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings'>,
+) {
+  return {
+    async pollMailbox(input: PollInput): Promise<PollResult> {
+      const served = mailboxOf(deps, input.mailboxId);
+      const { entry } = served;
+      const folder = input.folder ?? input.mailbox ?? entry.imap.folders[0] ?? 'INBOX';
+      // Switched off on purpose: refused, but no failure in its poll health.
+      if (!entry.enabled) {
+        throw new PermanentError(`mailbox "${entry.id}" is disabled in the registry; not polled`, FAILURE_TYPES.mailboxDisabled);
+      }
+      try {
+        const result = await poll(served, folder, input);
+        await deps.health.recordPollSuccess({ mailboxId: entry.id, folder, started: result.started.length }).catch(() => undefined);
+        return input.folder === undefined && input.mailbox === undefined ? { ...result, folders: entry.imap.folders } : result;
+      } catch (err) {
+        const c = classifyError(err);
+        // Bookkeeping must not hide the poll's own failure: a database outage loses the note only.
+        await deps.health
+          .recordPollFailure({ mailboxId: entry.id, folder, error: `${c.code}: ${c.message}`, errorClass: c.errorClass })
+          .catch(() => undefined);
+        throw err;
+      }
+    },
+  };
+
+  async function poll(served: ReturnType<typeof mailboxOf>, mailbox: string, input: PollInput): Promise<PollResult> {
+    const { settings } = deps;
+    const { entry } = served;
+    const account = entry.imap.user;
+    const cid = correlationId();
+    let mark = await deps.watermarks.get(account, mailbox);
+    let listing = await served.mailbox.listSince(mailbox, mark?.lastUid ?? 0, settings.pollBatchSize);
+    if (!mark || mark.uidValidity !== listing.uidValidity) {
+      // First connection, or the mailbox was recreated (old UIDs mean nothing). What is there now
+      // is history: skipped by default, or imported but never answered with IMAP_IMPORT_HISTORY.
+      mark = {
+        uidValidity: listing.uidValidity,
+        lastUid: settings.importHistory ? 0 : listing.highestUid,
+        historyUntilUid: listing.highestUid,
+      };
+      await deps.watermarks.advance(account, mailbox, mark);
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: MAILBOX_AUDIT_EVENTS.connected,
+        message:
+          `${entry.id}: ${mailbox} of ${account} connected (UIDVALIDITY ${listing.uidValidity}) with ${listing.highestUid > 0 ? `mail up to UID ${listing.highestUid}` : 'no mail'}; ` +
+          (settings.importHistory ? 'existing mail is imported as history, not answered' : 'existing mail is left alone'),
+        details: {
+          mailboxId: entry.id,
+          folder: mailbox,
+          uidValidity: listing.uidValidity,
+          highestUid: listing.highestUid,
+          importHistory: settings.importHistory,
+        },
+      });
+      listing = await served.mailbox.listSince(mailbox, mark.lastUid, settings.pollBatchSize);
+    }
+    const started: string[] = [];
+    const existing: string[] = [];
+    const from = mark.lastUid;
+    let last = mark.lastUid;
+    // Backpressure: take in only as many new messages as the backlog of unfinished emails has room
+    // for under BACKLOG_LIMIT (docs/queue-model.md).
+    const backlog = (await deps.messages.countInIntake()) + (await notYetStored(input.run, entry.id, mailbox, listing.uidValidity));
+    const room = Math.max(0, settings.backlogLimit - backlog);
+    const batch = listing.messages.slice(0, room);
+    if (batch.length < listing.messages.length) {
+      await deps.audit.record({
+        emailId: null,
+        correlationId: cid,
+        eventType: MAILBOX_AUDIT_EVENTS.backpressure,
+        message: `backlog of ${backlog} unfinished emails (limit ${settings.backlogLimit}): taking ${batch.length} of ${listing.messages.length} new messages now`,
+        details: { backlog, limit: settings.backlogLimit, taken: batch.length, waiting: listing.messages.length },
+      });
+    }
+    // Started a few at a time: one by one, the starts alone took longer than the emails' pipeline.
+    const outcomes = await boundedMap(batch, START_CONCURRENCY, async (msg) => {
+      const emailId = imapEmailId(account, mailbox, listing.uidValidity, msg.uid);
+      const priority = effectivePriority(msg.headerPriority, msg, entry.priorityRules);
+      const outcome = await deps.starter.startEmail(
+        {
+          emailId,
+          source: { kind: 'imap', mailboxId: entry.id, mailbox, uidValidity: listing.uidValidity, uid: msg.uid },
+          historyOnly: msg.uid <= mark.historyUntilUid,
+          priority,
+        },
+        priority,
+        // From the envelope fetched with the listing: the Web UI shows subject and sender before parsing.
+        emailDisplay({
+          subject: msg.subject,
+          fromName: msg.fromName,
+          fromAddress: msg.from,
+          priority,
+          mailboxId: entry.id,
+          mailbox,
+          uid: msg.uid,
+          messageId: msg.messageId,
+          inReplyTo: msg.inReplyTo,
+        }),
+      );
+      Context.current().heartbeat(msg.uid);
+      return { emailId, outcome };
+    });
+    // The watermark moves only past a batch whose every workflow exists (a failed start throws above).
+    for (const { emailId, outcome } of outcomes) (outcome === 'started' ? started : existing).push(emailId);
+    if (batch.length > 0) last = batch[batch.length - 1]!.uid;
+    if (last > mark.lastUid) await deps.watermarks.advance(account, mailbox, { ...mark, lastUid: last });
+    return {
+      mailboxId: entry.id,
+      mailbox,
+      uidValidity: listing.uidValidity,
+      started,
+      existing,
+      backlog,
+      watermark: last,
+      from,
+      // Only a full, uncut batch says more may wait; a cut one waits for the backlog to shrink.
+      more: batch.length === listing.messages.length && batch.length >= settings.pollBatchSize && last < listing.highestUid,
+      ...(batch.length < listing.messages.length ? { cutByBacklog: true, pollIntervalSeconds: entry.imap.pollIntervalSeconds } : {}),
+    };
+  }
+
+  async function notYetStored(run: PollInput['run'], mailboxId: string, mailbox: string, uidValidity: number): Promise<number> {
+    if (!run || run.started === 0 || run.uidValidity !== uidValidity) return 0;
+    const stored = await deps.messages.countStoredAbove(mailbox, uidValidity, run.sinceUid, mailboxId);
+    return Math.max(0, run.started - stored);
+  }
+}

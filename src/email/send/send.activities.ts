@@ -1,0 +1,335 @@
+import { FAILURE_TYPES } from '../../platform/contract';
+import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval } from '../../drafting';
+import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from '../email-status';
+import { type Decision } from '../email-input';
+import { createHash, randomUUID } from 'node:crypto';
+import { PermanentError, TransientError, errorMessage } from '../../platform/errors';
+import { envelopeMismatch, recipientProblem } from './recipients';
+import {
+  HandOverInDoubtError,
+  smtpPhaseOf,
+  type FolderMark,
+  type FoundMessage,
+  type Mailbox,
+  type OutgoingMail,
+  mailboxOf,
+  ourAddresses,
+} from '../../mailboxes';
+import type { SendAttemptRecord, SendPhase } from '../email-stores.port';
+import type { EmailDeps } from '../email-deps';
+import { layoutReply } from './reply-layout';
+import { correlationId } from '../../platform/activity-context';
+import { resolveDoubtFromSent } from './send-doubt';
+import { indexSentReply } from './sent-feedback';
+import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+
+/** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
+const SENT_MARK_WAIT_MS = 2_000;
+
+/**
+ * The Sent folder's state before the hand-over: a copy of this reply can only be there if it came
+ * later (this step files its copy after the send; a server that files sent mail does so on
+ * receipt). IMAP trouble never stops a send: without a mark the check is slower, not wrong.
+ */
+async function sentFolderMark(mailbox: Mailbox, folder: string): Promise<FolderMark | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, SENT_MARK_WAIT_MS, undefined);
+  });
+  try {
+    return await Promise.race([mailbox.folderMark(folder).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
+export function replyMessageId(workflowId: string, draftId: string, fromAddress: string): string {
+  const domain = fromAddress.split('@')[1] ?? 'localhost';
+  return `<reply-${createHash('sha256').update(`${workflowId}\n${draftId}`).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+/** The approved text as it goes out: the mailbox's signature below it, once. */
+export function withSignature(text: string, signature: string | undefined): string {
+  // A signature written with its own "-- " separator line gets it once, not twice.
+  const sig = signature
+    ?.replace(/\r\n/g, '\n')
+    .replace(/^\s*-- ?\n/, '')
+    .trim();
+  if (!sig) return text;
+  const body = text.replace(/\s+$/, '');
+  if (body.endsWith(sig)) return text;
+  // "-- " on its own line is the signature separator mail programs recognise (RFC 3676).
+  return `${body}\n\n-- \n${sig}\n`;
+}
+
+/** Content-ID of the mailbox's logo in the HTML part (fixed: the bytes sent differ only by the boundaries). */
+export const LOGO_CID = 'logo@signature';
+
+/**
+ * The reply's content as the mailbox wants it: plain text with the signature (`replyFormat: text`),
+ * or plain and HTML from the one approved text, the signature in both, the logo embedded and the
+ * customer's last message quoted beneath (src/email/send/reply-layout.ts).
+ */
+function replyParts(
+  entry: ReturnType<typeof mailboxOf>['entry'],
+  draft: { approvedBody: string | null; body: string; language: string },
+  email: { from: { name: string; address: string } | null; date: Date | null; text: string },
+): Pick<OutgoingMail, 'text' | 'html' | 'inlineImages'> {
+  const { signature, signatureHtml, logo, replyFormat } = entry.smtp;
+  const body = draft.approvedBody ?? draft.body;
+  if (replyFormat === 'text') return { text: withSignature(body, signature) };
+  const language = draft.language === 'de' || draft.language === 'en' ? draft.language : entry.language;
+  const laid = layoutReply({
+    body,
+    language,
+    signature: { text: signature, html: signatureHtml, logoCid: logo ? LOGO_CID : undefined },
+    original: email.from ? { fromName: email.from.name, fromAddress: email.from.address, date: email.date, text: email.text } : null,
+  });
+  return { text: laid.text, html: laid.html, ...(logo ? { inlineImages: [{ cid: LOGO_CID, path: logo }] } : {}) };
+}
+
+export function createSendActivities(
+  deps: Pick<EmailDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
+) {
+  return {
+    async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
+      const cid = correlationId();
+      const d = input.decision;
+      if (d.kind === 'approve') {
+        // The draft is read to measure how much the person changed and what that says about it.
+        const draft = await deps.drafts.get(input.draftId);
+        const measure = draft ? classifyApproval(draft, d.body) : null;
+        const editDistance = measure?.editDistance ?? 0;
+        await deps.drafts.approve(input.draftId, d.by, d.body ?? null, editDistance);
+        if (measure) await deps.drafts.recordOutcome(input.draftId, measure);
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: EMAIL_AUDIT_EVENTS.draftApproved,
+          actor: d.by,
+          message: `draft approved by ${d.by}${d.body !== undefined ? ' with an edited body' : ''}`,
+          details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
+          eventKey: `${cid}:decision:${input.draftId}`,
+        });
+      } else {
+        await deps.drafts.reject(input.draftId, d.by, d.reason);
+        await deps.drafts.recordOutcome(input.draftId, { outcome: DRAFT_OUTCOME.rejected });
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: EMAIL_AUDIT_EVENTS.draftRejected,
+          actor: d.by,
+          message: `draft rejected by ${d.by}: ${d.reason}`,
+          details: { draftId: input.draftId },
+          eventKey: `${cid}:decision:${input.draftId}`,
+        });
+      }
+    },
+
+    /**
+     * Sends an approved draft exactly once where SMTP allows it. Failures before the final dot
+     * of DATA leave the row `failed` (safe to retry); a break after it leaves it `in_doubt` and
+     * throws SEND_IN_DOUBT, as does every later call until an operator decides: `force` (one-shot
+     * per key) sends again, confirmSentByOperator records that it arrived. A mailbox whose provider
+     * files sent mail first looks the reply up in its Sent folder: found, it is `sent` by the
+     * mailbox check. The email's status is the workflow's; this records the ledger row, the draft
+     * and the audit trail.
+     */
+    async sendReply(input: {
+      emailId: string;
+      draftId: string;
+      force?: { by: string; key: string };
+    }): Promise<{ messageId: string; outcome: SendOutcome; foundInSent?: FoundMessage }> {
+      const cid = correlationId();
+      const force = checkForce(input.force);
+      const draft = await deps.drafts.get(input.draftId);
+      if (!draft) throw new PermanentError(`draft ${input.draftId} does not exist`, FAILURE_TYPES.draftGone);
+      if (draft.status !== DRAFT_STATUS.approved && draft.status !== DRAFT_STATUS.sent) {
+        throw new PermanentError(`draft ${input.draftId} is ${draft.status}, not approved`, FAILURE_TYPES.draftNotApproved);
+      }
+      const email = await deps.messages.getEmail(input.emailId);
+      if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, FAILURE_TYPES.messageGone);
+      // The mailbox the mail came to answers it: its identity, its SMTP server, its Sent folder.
+      // From the stored row, never from this worker's environment (UNKNOWN_MAILBOX if it is gone).
+      const served = mailboxOf(deps, email.mailboxId);
+      const { from } = served.entry.smtp;
+      const sentFolder = served.entry.imap.sentFolder;
+      // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
+      const problem = recipientProblem(draft.to.address, [...ourAddresses(deps), ...deps.settings.triage.ownAddresses]);
+      if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, FAILURE_TYPES.badRecipient);
+      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
+      const messageId = row.messageId;
+      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
+      // A provider that files what it accepts (docs/mailboxes.md) can tell whether a send in doubt arrived.
+      const lookup = served.entry.smtp.providerFilesSent;
+      const doubt = lookup && {
+        correlationId: cid,
+        emailId: email.id,
+        draftId: draft.id,
+        messageId,
+        mailboxId: served.entry.id,
+        folder: sentFolder,
+        lookup,
+        mailbox: served.mailbox,
+      };
+      const foundInSent = async (found: FoundMessage) => {
+        await indexSentReply(deps, cid, email, draft, from.address);
+        return { messageId, outcome: SEND_OUTCOME.sent, foundInSent: found };
+      };
+      const claim = await claimSend(deps, {
+        ...ctx,
+        row,
+        ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
+      });
+      if (claim.kind === 'already_sent') {
+        await deps.drafts.markSent(draft.id);
+        return { messageId, outcome: SEND_OUTCOME.alreadySent };
+      }
+      if (claim.kind === 'found_in_sent') return foundInSent(claim.found);
+      const fenced = async (phase: SendPhase) => {
+        if (!(await deps.sends.setPhase(draft.id, ctx.token, phase))) {
+          throw new TransientError(
+            `another attempt took over the send of ${messageId}; this one stopped before the final dot`,
+            FAILURE_TYPES.sendSuperseded,
+          );
+        }
+      };
+      const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
+      const sentMark = await sentFolderMark(served.mailbox, sentFolder);
+      let reached: SendPhase = 'claimed';
+      let result;
+      try {
+        result = await served.sender.send(
+          {
+            from,
+            to: { name: draft.to.name, address: draft.to.address },
+            subject: draft.subject,
+            ...replyParts(served.entry, draft, email),
+            messageId,
+            inReplyTo: email.messageId ?? undefined,
+            references: references.length > 0 ? references.slice(-20) : undefined,
+          },
+          {
+            onPhase: async (phase) => {
+              reached = phase;
+              // Durable checkpoints only where exactly-once needs them: the claim (before connect),
+              // the start of DATA and the final dot. Earlier phases stay in memory and go into the
+              // row with a failure; a write per SMTP command cost a round trip each and fenced nothing.
+              if (phase === 'data') await fenced(phase);
+            },
+            beforeData: async (seen) => {
+              const mismatch = envelopeMismatch({ from: from.address, to: draft.to.address }, seen);
+              if (!mismatch) return;
+              await deps.audit.record({
+                emailId: email.id,
+                correlationId: cid,
+                eventType: EMAIL_AUDIT_EVENTS.envelopeMismatch,
+                errorClass: 'permanent',
+                message: `send of ${messageId} stopped before the message: ${mismatch}`,
+                details: { draftId: draft.id, seen },
+              });
+              throw new PermanentError(
+                `the SMTP envelope differs from the approved recipient: ${mismatch}`,
+                FAILURE_TYPES.envelopeMismatch,
+              );
+            },
+            beforeFinalDot: async () => {
+              await fenced('data_end');
+              reached = 'data_end';
+            },
+          },
+        );
+      } catch (err) {
+        if (err instanceof HandOverInDoubtError) {
+          await deps.sends.markInDoubt(draft.id, ctx.token, errorMessage(err));
+          const now = await deps.sends.get(draft.id);
+          if (now?.status === SEND_STATUS.inDoubt) {
+            const found = doubt ? await resolveDoubtFromSent(deps, { ...doubt, since: sentMark }, now) : null;
+            if (found) return foundInSent(found);
+            // Another attempt's lookup may have settled it while this one looked.
+            const settled = doubt ? await deps.sends.get(draft.id) : null;
+            if (settled?.status === SEND_STATUS.sent) return { messageId, outcome: SEND_OUTCOME.alreadySent };
+            return refuseInDoubt(deps, ctx, now);
+          }
+        } else {
+          await deps.sends.failed(draft.id, ctx.token, smtpPhaseOf(err) ?? reached, errorMessage(err));
+        }
+        throw err;
+      }
+      await deps.sends.succeeded(draft.id, result.envelope, result.response);
+      await deps.drafts.markSent(draft.id);
+      await deps.audit.record({
+        emailId: email.id,
+        correlationId: cid,
+        eventType: EMAIL_AUDIT_EVENTS.replySent,
+        actor: claim.forced ? (force?.by ?? null) : null,
+        message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
+        details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
+        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
+      });
+      await indexSentReply(deps, cid, email, draft, from.address);
+      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
+      if (lookup) return { messageId, outcome: SEND_OUTCOME.sent };
+      try {
+        await served.mailbox.appendOnce(sentFolder, result.raw, messageId, sentMark);
+        await deps.sends.markAppended(draft.id);
+      } catch (err) {
+        // The reply is out; a missing Sent copy must not make the step retry and send again.
+        await deps.audit.record({
+          emailId: email.id,
+          correlationId: cid,
+          eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
+          errorClass: 'dependency',
+          message: `reply sent but not stored in ${sentFolder} of mailbox "${served.entry.id}": ${errorMessage(err)}`,
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${draft.id}`,
+        });
+      }
+      return { messageId, outcome: SEND_OUTCOME.sent };
+    },
+
+    /**
+     * A person checked that the customer got a reply whose send is in doubt: `in_doubt → sent`,
+     * with who said so. Refused (NOT_IN_DOUBT) for a send that is not in doubt.
+     */
+    async confirmSentByOperator(input: { emailId: string; draftId: string; by: string; note?: string }): Promise<{ messageId: string }> {
+      const cid = correlationId();
+      const by = input.by.trim().slice(0, 191);
+      if (!by) throw new PermanentError('confirming a send needs the name of the person who checked it', FAILURE_TYPES.badActor);
+      const row = await deps.sends.get(input.draftId);
+      if (!row || row.emailId !== input.emailId) {
+        throw new PermanentError(
+          `draft ${input.draftId} of ${input.emailId} has no send attempt; nothing is in doubt`,
+          FAILURE_TYPES.notInDoubt,
+        );
+      }
+      // A retry of this same confirmation finds its own result.
+      const already = row.status === SEND_STATUS.sent && row.resolvedBy === by;
+      if (!already && !(await deps.sends.confirmSent(row.draftId, by, input.note?.slice(0, 2000) ?? null))) {
+        const now = await deps.sends.get(row.draftId);
+        throw new PermanentError(
+          `the send of ${row.messageId} is ${now?.status ?? row.status}, not in doubt; nothing to confirm`,
+          FAILURE_TYPES.notInDoubt,
+        );
+      }
+      await deps.drafts.markSent(row.draftId);
+      await deps.audit.record({
+        emailId: input.emailId,
+        correlationId: cid,
+        eventType: EMAIL_AUDIT_EVENTS.sendMarkedSent,
+        actor: by,
+        message: `${by} confirmed that ${row.messageId} reached the customer${input.note ? `: ${input.note.slice(0, 500)}` : ''}`,
+        details: { draftId: row.draftId, messageId: row.messageId },
+        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sendMarkedSent}:${row.draftId}`,
+      });
+      return { messageId: row.messageId };
+    },
+
+    /** The newest send row of the email: lets a reset workflow see that a send already happened. */
+    async sendStateOf(input: { emailId: string }): Promise<{ draftId: string; status: string; messageId: string } | null> {
+      const row = await deps.sends.latestOfEmail(input.emailId);
+      return row ? { draftId: row.draftId, status: row.status, messageId: row.messageId } : null;
+    },
+  };
+}
