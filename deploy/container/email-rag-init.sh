@@ -2,7 +2,8 @@
 # The one-shot init of a deployment, safe to run on every start: database migrations, the search
 # attributes (and retention) on the Temporal namespace, the schedules, and a first review-inbox
 # operator when INBOX_ADMIN_USER and INBOX_ADMIN_PASSWORD_FILE are given and the name is new.
-# `email-rag doctor` (a whole-configuration check) belongs at its end once it exists.
+# `email-rag doctor`, the whole-configuration check (mailbox logins and the model included), is not
+# a step here: it is run by hand once the stack is up (docs/deploying.md, "First run").
 set -eu
 
 step() { printf 'init: %s\n' "$*"; }
