@@ -10,101 +10,13 @@
  * The product files are those tsconfig.build.json compiles; imports are read with TypeScript's own
  * pre-processor, so comments and strings do not count.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { relativeImports } from './imports';
-import { cycles, featureFolders, folderGraph, importEdges, isFace, pastTheFace, productSources, reachingUp } from './feature-graph';
+import { cycles, featureFolders, folderGraph, importEdges, pastTheFace, productSources, reachingUp } from './feature-graph';
+import { emailPath, lineCount, productFiles } from './email-path';
 
 const root = path.resolve(__dirname, '..');
-
-function productFiles(): string[] {
-  const config = ts.readConfigFile(path.join(root, 'tsconfig.build.json'), (f) => ts.sys.readFile(f)).config as { include: string[] };
-  const files: string[] = [];
-  const walk = (p: string): void => {
-    if (!existsSync(p)) return;
-    if (statSync(p).isDirectory()) for (const e of readdirSync(p)) walk(path.join(p, e));
-    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) files.push(path.relative(root, p));
-  };
-  for (const entry of config.include) walk(path.join(root, entry));
-  return [...new Set(files)].sort();
-}
-
-const lineCount = (file: string): number => readFileSync(path.join(root, file), 'utf8').split('\n').length;
-
-/**
- * Relative imports of `file`, resolved to .ts files, split into value and type-only imports. An
- * import through a feature's face (`src/<feature>/index.ts`) counts the files that define the names
- * it takes, not everything the face offers: a reader follows a name to where it is written.
- */
-function importsOf(file: string): { values: string[]; types: string[] } {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const { values, types } = relativeImports(file, text);
-  const resolved = (specs: string[]) =>
-    specs.flatMap((s) => {
-      const target = resolve(file, s);
-      if (target === undefined) return [];
-      return isFace(target) ? faceTargets(target, namesImported(file, text, s)) : [target];
-    });
-  return { values: resolved(values), types: resolved(types) };
-}
-
-/** The names `file` takes from `specifier` (undefined: all of them, as with `import * as`). */
-function namesImported(file: string, text: string, specifier: string): string[] | undefined {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const names: string[] = [];
-  for (const st of source.statements) {
-    const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier;
-    if (!spec || !ts.isStringLiteral(spec) || spec.text !== specifier) continue;
-    if (ts.isImportDeclaration(st)) {
-      const bindings = st.importClause?.namedBindings;
-      if (!bindings || !ts.isNamedImports(bindings)) return undefined;
-      names.push(...bindings.elements.map((e) => (e.propertyName ?? e.name).text));
-    } else {
-      if (!st.exportClause || !ts.isNamedExports(st.exportClause)) return undefined;
-      names.push(...st.exportClause.elements.map((e) => (e.propertyName ?? e.name).text));
-    }
-  }
-  return names;
-}
-
-/** The files a face's names come from (all its files when `names` is undefined). */
-function faceTargets(face: string, names: string[] | undefined): string[] {
-  const source = ts.createSourceFile(face, readFileSync(path.join(root, face), 'utf8'), ts.ScriptTarget.Latest, true);
-  const out = new Set<string>();
-  for (const st of source.statements) {
-    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
-    const target = resolve(face, st.moduleSpecifier.text);
-    if (!target) continue;
-    const exported = st.exportClause && ts.isNamedExports(st.exportClause) ? st.exportClause.elements.map((e) => e.name.text) : undefined;
-    if (names === undefined || exported === undefined || exported.some((n) => names.includes(n))) out.add(target);
-  }
-  return [...out];
-}
-
-function resolve(from: string, spec: string): string | undefined {
-  if (!spec.startsWith('.')) return undefined;
-  const base = path.join(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
-    if (candidate.endsWith('.ts') && existsSync(path.join(root, candidate))) return path.normalize(candidate);
-  }
-  return undefined;
-}
-
-function closure(start: string, withTypes: boolean): string[] {
-  const seen = new Set<string>([start]);
-  const queue = [start];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    const { values, types } = importsOf(file);
-    for (const next of withTypes ? [...values, ...types] : values) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        queue.push(next);
-      }
-    }
-  }
-  return [...seen].sort();
-}
 
 interface FunctionFigure {
   file: string;
@@ -147,15 +59,7 @@ function figures() {
     entry.lines += lineCount(file);
     byFolder.set(folder, entry);
   }
-  const workflowFile = files.find((f) => /export async function EmailWorkflow\b/.test(readFileSync(path.join(root, f), 'utf8')));
-  if (!workflowFile) throw new Error('no product file defines EmailWorkflow');
-  const path1 = closure(workflowFile, false);
-  const path2 = closure(workflowFile, true);
-  const summarise = (list: string[]) => ({
-    files: list.length,
-    lines: list.reduce((n, f) => n + lineCount(f), 0),
-    folders: new Set(list.map((f) => path.dirname(f))).size,
-  });
+  const emailPathFigures = emailPath();
   const longest = files
     .flatMap(functionsOf)
     .sort((a, b) => b.lines - a.lines)
@@ -165,7 +69,7 @@ function figures() {
   return {
     product: { files: files.length, lines: files.reduce((n, f) => n + lineCount(f), 0) },
     folders: Object.fromEntries([...byFolder.entries()].sort(([a], [b]) => a.localeCompare(b))),
-    emailPath: { workflowFile, workflowCode: summarise(path1), everythingImported: summarise(path2), workflowFiles: path1 },
+    emailPath: emailPathFigures,
     longestFunctions: longest,
     structure,
     cliEntry: cliEntry ? { file: cliEntry, lines: lineCount(cliEntry) } : undefined,

@@ -1,6 +1,6 @@
 /** The email workflow's Updates, signals and queries, defined once for the workflow and its callers. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DraftView } from './draft/draft.activities';
+import type { DraftView } from './email-activities';
 import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from './email.contract';
 import type { CoverInput, DecisionInput, DecisionResult } from './decisions/decision-rules.workflow';
 import type { EmailWorkflowState } from './email-state.workflow';

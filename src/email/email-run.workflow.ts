@@ -7,8 +7,8 @@
  * was handed over already.
  */
 import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { EmailActivities } from './email.activities';
-import type { RecordedStatus, StatusRecord, StatusToRecord } from './status.activities';
+import type { EmailActivities } from './email-activities';
+import type { RecordedStatus, StatusRecord, StatusToRecord } from './email-activities';
 import { DEFAULT_MAX_DRAFTS, EMAIL_AUDIT_EVENTS } from './email.contract';
 import { needsPerson, SEND_STATUS, START_STATUS, STATUS, type EmailStatus } from './email-status';
 import { priorityKey, type Priority, agedPriorityKey } from '../triage/index.workflow';

@@ -1,5 +1,5 @@
 /** What the email workflow shows through its `state` query and returns at its end. */
-import type { DraftView } from './draft/draft.activities';
+import type { DraftView } from './email-activities';
 import type { DecisionName } from './email.contract';
 import type { EmailStatus, WorkflowStatus } from './email-status';
 import type { WaitingFor } from './decisions/decision-rules.workflow';

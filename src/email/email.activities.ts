@@ -12,6 +12,7 @@ import { createPollActivities } from './intake/poll.activities';
 import { createSendActivities } from './send/send.activities';
 import { createStatusActivities, withRecordedStatus } from './status.activities';
 import type { EmailDeps } from './email-deps';
+import type { EmailActivities } from './email-activities';
 
 export function createEmailActivities(deps: EmailDeps) {
   const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
@@ -26,7 +27,7 @@ export function createEmailActivities(deps: EmailDeps) {
   );
   const draft = createDraftActivities(deps);
   const send = createSendActivities(deps);
-  return {
+  const activities = {
     ...createPollActivities(deps),
     // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
     ...createFetchActivities(deps, steps.fetch),
@@ -43,7 +44,8 @@ export function createEmailActivities(deps: EmailDeps) {
     }),
     ...status,
   };
+  // What the workflows proxy (email-activities.ts) is what this builds: a change to one without the other does not compile.
+  const proxied: EmailActivities = activities;
+  void proxied;
+  return activities;
 }
-
-/** The email's activities as its workflows proxy them (a type only: nothing of them enters the bundle). */
-export type EmailActivities = ReturnType<typeof createEmailActivities>;

@@ -29,7 +29,7 @@ export {
 export type { EmailStatus, NeedsPersonStatus, SendProblemStatus, SendStatus, UnfinishedStatus } from './email-status';
 export type { DraftRecord, DraftStore, EmailRecord, MessageStore, SendLedger } from './email-stores.port';
 export { createEmailActivities } from './email.activities';
-export type { EmailActivities } from './email.activities';
+export type { EmailActivities } from './email-activities';
 export { readEmailConfig } from './email.config';
 export { CASE_REPLY, DECISION_LIMITS, EMAIL_AUDIT_EVENTS } from './email.contract';
 export type { DecisionInput } from './email.workflow';

@@ -10,27 +10,7 @@ import { correlationId } from '../platform/activity-context';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';
 import { PLATFORM_AUDIT_EVENTS } from '../platform/contract';
 import type { AuditEventType } from '../platform/audit-event-types';
-
-/** What MariaDB knows after the workflow recorded a status. */
-export interface StatusRecord {
-  stored: EmailStatus | null;
-  /** The send that matters most: a reply that left (or may have) outranks a failed try. */
-  send: SendSnapshot | null;
-  /** Drafts of earlier runs keep their versions; a reset run numbers on from here. */
-  maxDraftVersion: number;
-}
-
-/** A transition an activity recorded for the workflow, and what MariaDB knew afterwards. */
-export type RecordedStatus = StatusRecord & StatusStep;
-
-/**
- * What the workflow hands an activity that records its own transition when it succeeds: the
- * transition's number (reserved by the workflow) and, for intake, the statuses passed on the way.
- */
-export interface StatusToRecord {
-  seq: number;
-  via?: StatusStep[];
-}
+import { type RecordedStatus, type StatusRecord, type StatusToRecord } from './email-activities';
 
 type RecordStatus = ReturnType<typeof createStatusActivities>['recordStatus'];
 

@@ -21,7 +21,7 @@ import { imapEmailId } from '../../src/email/email-input';
 import { OPERATOR_VIEWS, SUGGESTED_COLUMNS, workflowListUrl } from '../../src/operations/operator-views';
 import { startSwitchableSmtp, type SwitchableSmtp } from '../support/services/switchable-smtp';
 import { chromiumPath, projectRoot, temporalCliPath } from '../support/services/tool-paths';
-import type { PollResult } from '../../src/email/intake/poll.activities';
+import type { PollResult } from '../../src/email/email-activities';
 import { stateQuery, type EmailWorkflowState } from '../../src/email/email.workflow';
 import { currentDraftId } from '../support/decisions';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';

@@ -15,7 +15,7 @@ import { temporalCliPath } from '../support/services/tool-paths';
 import { CLEANUP_SCHEDULE_ID, installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
 import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
 import { draftQuery, rejectSignal, type EmailWorkflowResult } from '../../src/email/email.workflow';
-import type { PollResult } from '../../src/email/intake/poll.activities';
+import type { PollResult } from '../../src/email/email-activities';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';

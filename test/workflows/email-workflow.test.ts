@@ -10,7 +10,7 @@ import { Context } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities';
-import type { DraftView } from '../../src/email/draft/draft.activities';
+import type { DraftView } from '../../src/email/email-activities';
 import { createIngestActivities, type IngestSteps } from '../../src/email/intake/ingest.activities';
 import { withRecordedStatus } from '../../src/email/status.activities';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';

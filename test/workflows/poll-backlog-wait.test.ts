@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { PollInput, PollResult } from '../../src/email/intake/poll.activities';
+import type { PollInput, PollResult } from '../../src/email/email-activities';
 import { temporalTestServerPath } from '../support/services/tool-paths';
 import { MAX_POLL_PASSES, type PollRunResult } from '../../src/email/intake/imap-poll.workflow';
 import { workflowBundle } from '../support/workflow-bundle';

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import type { PollResult } from '../../src/email/intake/poll.activities';
+import type { PollResult } from '../../src/email/email-activities';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createTemporalStarter } from '../../src/email/workflow-starter.temporal';
 import { installSchedules, pollScheduleId, triggerSchedule } from '../../src/operations/schedules';

@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, log, setHandler, type proxyLocalActivities } from '@temporalio/workflow';
-import type { EmailActivities } from '../email.activities';
+import type { EmailActivities } from '../email-activities';
 import { DECISIONS, type DecisionName } from '../email.contract';
 import { FAILURE_TYPES } from '../../platform/contract';
 import { coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules.workflow';

@@ -21,26 +21,7 @@ import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding';
-
-/** What the workflow keeps of a draft: enough for the approval query, nothing large. */
-export interface DraftView {
-  draftId: string;
-  version: number;
-  subject: string;
-  body: string;
-  to: { name: string; address: string };
-  language: string;
-  confidence: number;
-  drafter: string;
-  model: string;
-  flags: string[];
-  /** True when the drafter gave up (no usable body): a person must write the reply. */
-  needsHuman: boolean;
-  /** The drafter's category for the email (e.g. billing), when it gave one. */
-  category?: string;
-  /** Why no draft was written on purpose (reply limit, abuse complaint): the manual review's reason. */
-  heldReason?: string;
-}
+import { type DraftView } from '../email-activities';
 
 export { withinBudget } from './draft-context';
 

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { EmailActivities } from '../email.activities';
-import type { PollInput, PollResult } from './poll.activities';
+import type { EmailActivities } from '../email-activities';
+import type { PollInput, PollResult } from '../email-activities';
 import { PROFILES, taskQueueFor } from '../../platform/activity-profiles.workflow';
 import { priorityKey } from '../../triage/index.workflow';
 

@@ -3,9 +3,11 @@ import type { Priority } from '../../triage';
 import { ApplicationFailure } from '@temporalio/common';
 import { errorMessage } from '../../platform/errors';
 import type { FetchedMessage } from './fetch.activities';
-import { HELD_INDEX, type IndexSource, type ParseSummary } from './parse.activities';
+import { HELD_INDEX, type IndexSource } from './parse.activities';
+import type { ParseSummary } from '../email-activities';
 import { createSlots } from '../../platform/slots';
 import { runStep, stepWillRetry } from '../step-scope';
+import { type IngestResult } from '../email-activities';
 
 /**
  * The three steps the combined activity runs, each a complete activity of its own. A step may
@@ -20,15 +22,6 @@ export interface IngestSteps {
     fetched?: FetchedMessage;
   }): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
   indexEmail(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }>;
-}
-
-export interface IngestResult {
-  size: number;
-  parsed: ParseSummary;
-  /** Absent for a triaged email (it is not indexed) and when the index step gave up. */
-  index?: string;
-  /** Why the index step gave up after its attempts: the email goes on as partially_indexed. */
-  indexError?: string;
 }
 
 /**

@@ -2,8 +2,8 @@
  * Intake: fetch, parse and index as one activity (each step keeps its queue row, attempts and
  * retry plan), run in the workflow task that started the run.
  */
-import type { EmailActivities } from '../email.activities';
-import type { ParseSummary } from './parse.activities';
+import type { EmailActivities } from '../email-activities';
+import type { ParseSummary } from '../email-activities';
 import { STATUS } from '../email-status';
 import { type EmailWorkflowInput } from '../email-input';
 import { indexedTransition, type StatusStep } from '../status-transitions';

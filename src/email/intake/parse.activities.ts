@@ -18,6 +18,7 @@ import { PermanentError, errorMessage } from '../../platform/errors';
 import { toCrlf } from './line-endings';
 import { ownMailboxAddresses, emailKey } from '../../mailboxes';
 import { MAX_STORED_TEXT_CHARS } from '../../platform/limits.mariadb';
+import type { ParseSummary } from '../email-activities';
 import type { EmailRecord } from '../email-stores.port';
 import type { EmailDeps } from '../email-deps';
 import { correlationId } from '../../platform/activity-context';
@@ -28,22 +29,6 @@ import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 /** What the index step needs of a parsed email: handed on inside `ingestEmail`, else read from MariaDB. */
 export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'> &
   Partial<Pick<EmailRecord, 'attachments'>>;
-
-export interface ParseSummary {
-  priority: Priority;
-  hasReplyAddress: boolean;
-  attachments: number;
-  /**
-   * Intake triage: why this email deserves no reply (bounce, auto-reply, list, …), or null when
-   * it gets a draft. Stored on the email; the workflow decides what status follows from it.
-   */
-  triage: { class: TriageClass; reason: string } | null;
-  /**
-   * A class a person must see (an abuse complaint about our mail): `triage` stays null, so the run
-   * goes on to the draft step, which writes no draft and leaves the email in manual review.
-   */
-  held?: { class: TriageClass; reason: string };
-}
 
 /** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
 export const HELD_INDEX = 'no index: held for a person';

@@ -9,51 +9,10 @@ import { emailDisplay } from '../email-display';
 import { correlationId } from '../../platform/activity-context';
 import type { EmailDeps } from '../email-deps';
 import { mailboxOf, MAILBOX_AUDIT_EVENTS } from '../../mailboxes';
+import { type PollInput, type PollResult } from '../email-activities';
 
 /** Workflow starts in flight at once during a poll pass. */
 const START_CONCURRENCY = 8;
-
-export interface PollResult {
-  /** The registry id of the polled mailbox (absent in results of runs from before the registry). */
-  mailboxId?: string;
-  /** The IMAP folder of this pass. */
-  mailbox: string;
-  uidValidity: number;
-  started: string[];
-  existing: string[];
-  backlog: number;
-  watermark: number;
-  /** The watermark before this pass. */
-  from?: number;
-  /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */
-  more?: boolean;
-  /**
-   * The backlog (BACKLOG_LIMIT) had no room for all the new mail listed: some waits above the
-   * watermark until emails leave the backlog. The poll workflow waits and passes again.
-   */
-  cutByBacklog?: boolean;
-  /** The mailbox's poll interval: how long a run may wait for the backlog before the next run takes over. */
-  pollIntervalSeconds?: number;
-  /**
-   * Every folder the mailbox watches, when the input named none: the poll workflow drains the
-   * others after this one.
-   */
-  folders?: string[];
-}
-
-export interface PollInput {
-  /** Registry id; left out (runs and schedules from before the registry): the default mailbox. */
-  mailboxId?: string;
-  /** The folder to poll; left out: the mailbox's first folder. */
-  folder?: string;
-  /** The folder, as runs and schedules from before the registry name it. */
-  mailbox?: string;
-  /**
-   * Set by the poll workflow on its second and later passes: what it started since `sinceUid`.
-   * Those workflows count towards the backlog until they stored their message.
-   */
-  run?: { uidValidity: number; sinceUid: number; started: number };
-}
 
 /**
  * Reads new UIDs above the watermark and starts one EmailWorkflow each. Idempotent: the workflow
