@@ -7,6 +7,7 @@
  * test/static/architecture-doc.test.ts runs the check, so the picture cannot drift from the code.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import path from 'node:path';
 import { cycles, featureFolders, folderGraph, importEdges, PLATFORM, pastTheFace, productSources, reachingUp, root } from './feature-graph';
 import { emailPath } from './email-path';
@@ -62,6 +63,10 @@ export function generated(): string {
       "one email's path: everything it imports, types included (through a face: the files that define the names taken)",
       `${p.everythingImported.files} files in ${p.everythingImported.folders} folders`,
     ],
+    [
+      "one email's path with the email's activities (`createEmailActivities`) and everything they import, types included",
+      `${p.withActivities.files} files in ${p.withActivities.folders} folders`,
+    ],
   ];
   return [
     BEGIN,
@@ -82,16 +87,18 @@ export function generated(): string {
   ].join('\n');
 }
 
-export function withGenerated(doc: string): string {
+/** The document with its generated part made anew, formatted as Prettier keeps it (npm run check). */
+export async function withGenerated(doc: string): Promise<string> {
   const a = doc.indexOf(BEGIN);
   const b = doc.indexOf(END);
   if (a < 0 || b < a) throw new Error(`docs/architecture.md lacks the markers ${BEGIN} … ${END}`);
-  return doc.slice(0, a) + generated() + doc.slice(b + END.length);
+  const next = doc.slice(0, a) + generated() + doc.slice(b + END.length);
+  return prettier.format(next, { ...(await prettier.resolveConfig(DOC)), filepath: DOC });
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const doc = readFileSync(DOC, 'utf8');
-  const next = withGenerated(doc);
+  const next = await withGenerated(doc);
   if (process.argv.includes('--check')) {
     if (next !== doc) {
       console.error('docs/architecture.md is out of date: run node --import tsx scripts/architecture-doc.ts');
@@ -104,4 +111,4 @@ function main(): void {
   console.log('docs/architecture.md: generated part written');
 }
 
-if (require.main === module) main();
+if (require.main === module) void main();

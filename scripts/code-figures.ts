@@ -113,6 +113,9 @@ function main(): void {
   console.log(
     `  everything imported (types included): ${p.everythingImported.files} files, ${p.everythingImported.lines} lines in ${p.everythingImported.folders} folders`,
   );
+  console.log(
+    `  with the email's activities and all they import: ${p.withActivities.files} files, ${p.withActivities.lines} lines in ${p.withActivities.folders} folders`,
+  );
   const st = f.structure;
   const folderCount = (list: string[][]) => list.reduce((n, c) => n + c.length, 0);
   console.log('\nthe house rules (scripts/feature-graph.ts):');

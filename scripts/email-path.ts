@@ -114,5 +114,14 @@ export function emailPath() {
     lines: list.reduce((n, f) => n + lineCount(f), 0),
     folders: new Set(list.map((f) => path.dirname(f))).size,
   });
-  return { workflowFile, workflowCode: summarise(path1), everythingImported: summarise(path2), workflowFiles: path1 };
+  // The activities the workflow proxies run for every email too: their factory and all it imports.
+  const factory = files.find((f) => /export function createEmailActivities\b/.test(readFileSync(path.join(root, f), 'utf8')));
+  const path3 = [...new Set([...path2, ...(factory ? closure(factory, true) : [])])].sort();
+  return {
+    workflowFile,
+    workflowCode: summarise(path1),
+    everythingImported: summarise(path2),
+    withActivities: summarise(path3),
+    workflowFiles: path1,
+  };
 }
