@@ -41,8 +41,8 @@ export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWor
 
 async function handleEmail(run: EmailRun): Promise<EmailWorkflowResult> {
   try {
-    const ended = await runIntake(run);
-    if (ended) return ended;
+    const result = await runIntake(run);
+    if (result) return result;
     // Imported history is never answered: the run ends here, and operators see how.
     if (run.input.historyOnly) return run.endHere();
     const decided = await draftUntilDecided(run);

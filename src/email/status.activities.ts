@@ -4,7 +4,6 @@ import { type Decision } from './email-input';
 import { errorMessage } from '../platform/errors';
 import { decidedTransition, draftedTransition, indexedTransition, sentTransition, type StatusStep } from './status-transitions';
 import type { AuditEntry } from '../platform/store.port';
-import type { SendSnapshot } from './email-stores.port';
 import type { EmailDeps } from './email-deps';
 import { correlationId } from '../platform/activity-context';
 import { EMAIL_AUDIT_EVENTS } from './email.contract';

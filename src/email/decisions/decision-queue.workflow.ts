@@ -39,19 +39,22 @@ const SIGNALS = { approve: approveSignal, reject: rejectSignal, redraft: redraft
  * arrive. Every decision passes the same rules; accepted ones queue for the main flow, refused
  * signals are kept in the `state` query and audited while the flow waits (`next`).
  */
-export function createDecisionQueue(deps: {
+/** What of the email's run the queue reads and writes. */
+export interface DecisionQueueRun {
   emailId: string;
   state: EmailWorkflowState;
   maxDrafts: number;
   book: ReturnType<typeof proxyLocalActivities<EmailActivities>>;
   isSending(): boolean;
-}) {
-  const { emailId, state } = deps;
+}
+
+export function createDecisionQueue(run: DecisionQueueRun) {
+  const { emailId, state } = run;
   const queue: PendingDecision[] = [];
   const refusedSignals: Refusal[] = [];
   const decisions = {
     queue,
-    maxDrafts: deps.maxDrafts,
+    maxDrafts: run.maxDrafts,
     /** The decision taken on the current draft (first one wins); reset for each new draft. */
     decided: null as string | null,
     /** A genuine follow-up arrived in the thread: the waiting draft is stale. */
@@ -62,7 +65,7 @@ export function createDecisionQueue(deps: {
     async flushRefusals(): Promise<void> {
       while (refusedSignals.length > 0) {
         const r = refusedSignals.shift() as Refusal;
-        await deps.book.recordRefusal({ emailId, decision: r.decision, by: r.by, reason: r.reason, at: r.at });
+        await run.book.recordRefusal({ emailId, decision: r.decision, by: r.by, reason: r.reason, at: r.at });
       }
     },
     /** Waits for `pred` (or the timeout), auditing refused signals while it waits; false on timeout. */
@@ -82,24 +85,24 @@ export function createDecisionQueue(deps: {
     waitingFor: state.waitingFor,
     decided: decisions.decided,
     status: state.status,
-    redraftAllowed: state.drafts < deps.maxDrafts,
+    redraftAllowed: state.drafts < run.maxDrafts,
   });
   /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
-  const claim = (name: DecisionName, i: Record<string, unknown>) => {
-    if (name === 'approve' || name === 'reject' || name === 'redraft') decisions.decided = `${name} by ${String(i.by)}`;
+  const claim = (decision: DecisionName, i: Record<string, unknown>) => {
+    if (decision === 'approve' || decision === 'reject' || decision === 'redraft') decisions.decided = `${decision} by ${String(i.by)}`;
     // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
     else state.waitingFor = null;
   };
-  const refuseSignal = (name: DecisionName, i: unknown, refusal: string): void => {
+  const refuseSignal = (decision: DecisionName, i: unknown, refusal: string): void => {
     const by = typeof (i as { by?: unknown })?.by === 'string' ? (i as { by: string }).by.slice(0, 191) : 'unknown';
-    const r: Refusal = { at: new Date().toISOString(), decision: name, by, reason: refusal };
+    const r: Refusal = { at: new Date().toISOString(), decision, by, reason: refusal };
     state.refusals.push(r);
     refusedSignals.push(r);
-    log.warn('decision signal refused', { emailId, decision: name, reason: refusal });
+    log.warn('decision signal refused', { emailId, decision, reason: refusal });
   };
-  for (const name of Object.values(DECISIONS)) registerDecision(name, { queue, context, claim, refuseSignal });
+  for (const decision of Object.values(DECISIONS)) registerDecision(decision, { queue, context, claim, refuseSignal });
   setHandler(threadUpdatedSignal, () => {
-    if (deps.isSending()) return;
+    if (run.isSending()) return;
     // The waiting draft (or the one being written) is stale from this moment: no decision may
     // land on it, and the loop drafts again with the follow-up in its context.
     decisions.threadUpdated = true;
@@ -131,32 +134,32 @@ export function createDecisionQueue(deps: {
 
 /** The Update and the same-named signal of one decision: the same rules, the same queue. */
 function registerDecision(
-  name: DecisionName,
+  decision: DecisionName,
   h: {
     queue: PendingDecision[];
     context(): DecisionContext;
-    claim(name: DecisionName, i: Record<string, unknown>): void;
-    refuseSignal(name: DecisionName, i: unknown, refusal: string): void;
+    claim(decision: DecisionName, i: Record<string, unknown>): void;
+    refuseSignal(decision: DecisionName, i: unknown, refusal: string): void;
   },
 ): void {
   setHandler(
-    UPDATES[name],
+    UPDATES[decision],
     async (i: unknown) => {
       const raw = i as Record<string, unknown>;
-      h.claim(name, raw);
-      return new Promise<DecisionResult>((resolve) => h.queue.push({ name, input: raw, resolve }));
+      h.claim(decision, raw);
+      return new Promise<DecisionResult>((resolve) => h.queue.push({ name: decision, input: raw, resolve }));
     },
     {
       validator: (i: unknown) => {
-        const refusal = decisionRefusal(name, i, h.context());
+        const refusal = decisionRefusal(decision, i, h.context());
         if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
       },
     },
   );
-  setHandler(SIGNALS[name], (i: unknown) => {
-    const refusal = decisionRefusal(name, i, h.context());
-    if (refusal) return h.refuseSignal(name, i, refusal);
-    h.claim(name, i as Record<string, unknown>);
-    h.queue.push({ name, input: i as Record<string, unknown> });
+  setHandler(SIGNALS[decision], (i: unknown) => {
+    const refusal = decisionRefusal(decision, i, h.context());
+    if (refusal) return h.refuseSignal(decision, i, refusal);
+    h.claim(decision, i as Record<string, unknown>);
+    h.queue.push({ name: decision, input: i as Record<string, unknown> });
   });
 }

@@ -84,10 +84,10 @@ function text(value: unknown, field: string, max: number, required: boolean): st
   return null;
 }
 
-function shapeRefusal(name: DecisionName, input: Record<string, unknown>): string | null {
+function shapeRefusal(decision: DecisionName, input: Record<string, unknown>): string | null {
   const by = text(input.by, 'by', DECISION_LIMITS.byChars, true);
   if (by) return by;
-  switch (name) {
+  switch (decision) {
     case 'approve':
       return text(input.draftId, 'draftId', 400, true) ?? text(input.body, 'body', DECISION_LIMITS.bodyChars, false);
     case 'reject':
@@ -103,62 +103,68 @@ function shapeRefusal(name: DecisionName, input: Record<string, unknown>): strin
   }
 }
 
-function waitingText(w: WaitingFor | null, status: string): string {
-  if (!w) return `the email is ${status} and waits for no decision`;
-  switch (w.kind) {
+function waitingText(context: Pick<DecisionContext, 'waitingFor' | 'status'>): string {
+  if (!context.waitingFor) return `the email is ${context.status} and waits for no decision`;
+  switch (context.waitingFor.kind) {
     case WAITING_KINDS.approval:
-      return `it waits for approval of draft ${w.draftId} (version ${w.version})`;
+      return `it waits for approval of draft ${context.waitingFor.draftId} (version ${context.waitingFor.version})`;
     case WAITING_KINDS.manualReview:
-      return `it waits for a person to write the reply (manual_review, draft ${w.draftId})`;
+      return `it waits for a person to write the reply (manual_review, draft ${context.waitingFor.draftId})`;
     case WAITING_KINDS.sendRound:
-      return `the approved draft ${w.draftId} waits for its next send round`;
+      return `the approved draft ${context.waitingFor.draftId} waits for its next send round`;
     case WAITING_KINDS.sendInDoubt:
-      return `the send of draft ${w.draftId} is in doubt since ${w.since}`;
+      return `the send of draft ${context.waitingFor.draftId} is in doubt since ${context.waitingFor.since}`;
   }
 }
 
-/** Why `name` with `raw` cannot be applied now, or null when it can. */
-export function decisionRefusal(name: DecisionName, raw: unknown, ctx: DecisionContext): string | null {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${name} needs one JSON object as input`;
+/** Why `decision` with `raw` cannot be applied now, or null when it can. */
+export function decisionRefusal(decision: DecisionName, raw: unknown, context: DecisionContext): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${decision} needs one JSON object as input`;
   const input = raw as Record<string, unknown>;
-  const shape = shapeRefusal(name, input);
-  if (shape) return `${name} refused: ${shape}`;
-  const w = ctx.waitingFor;
-  const where = waitingText(w, ctx.status);
+  const shape = shapeRefusal(decision, input);
+  if (shape) return `${decision} refused: ${shape}`;
+  const where = waitingText(context);
   const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
-  if (name === 'approve' || name === 'reject' || name === 'redraft') {
-    if (ctx.decided) return `${name} refused: ${ctx.decided} came first`;
-    if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) return `${name} refused: ${where}`;
-    if (draftId !== w.draftId) {
-      return `${name} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
+  if (decision === 'approve' || decision === 'reject' || decision === 'redraft') {
+    if (context.decided) return `${decision} refused: ${context.decided} came first`;
+    if (
+      !context.waitingFor ||
+      (context.waitingFor.kind !== WAITING_KINDS.approval && context.waitingFor.kind !== WAITING_KINDS.manualReview)
+    )
+      return `${decision} refused: ${where}`;
+    if (draftId !== context.waitingFor.draftId) {
+      return `${decision} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
     }
-    if (name === 'approve' && w.kind === WAITING_KINDS.manualReview && input.body === undefined) {
+    if (decision === 'approve' && context.waitingFor.kind === WAITING_KINDS.manualReview && input.body === undefined) {
       return 'approve refused: there is no usable draft (manual_review); approve with "body" holding the reply you wrote';
     }
-    if (name === 'redraft' && !ctx.redraftAllowed) {
+    if (decision === 'redraft' && !context.redraftAllowed) {
       return 'redraft refused: this email reached its limit of drafts; approve with a "body" you wrote, or reject';
     }
     return null;
   }
-  if (draftId !== undefined && w && draftId !== w.draftId) return `${name} refused: draft ${draftId} is not the current one; ${where}`;
-  if (name === 'markSent') {
-    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `markSent refused: only a send in doubt can be marked sent; ${where}`;
+  if (draftId !== undefined && context.waitingFor && draftId !== context.waitingFor.draftId)
+    return `${decision} refused: draft ${draftId} is not the current one; ${where}`;
+  if (decision === 'markSent') {
+    if (context.waitingFor?.kind !== WAITING_KINDS.sendInDoubt)
+      return `markSent refused: only a send in doubt can be marked sent; ${where}`;
     return null;
   }
   // resend
   if (input.force === true) {
-    if (w?.kind !== WAITING_KINDS.sendInDoubt) return `resend with force refused: force applies only to a send in doubt; ${where}`;
+    if (context.waitingFor?.kind !== WAITING_KINDS.sendInDoubt)
+      return `resend with force refused: force applies only to a send in doubt; ${where}`;
     return null;
   }
-  if (w?.kind === WAITING_KINDS.sendInDoubt) {
-    return `resend refused: the send of draft ${w.draftId} is in doubt; check the SMTP log for it, then resend with "force": true (not delivered) or markSent (delivered)`;
+  if (context.waitingFor?.kind === WAITING_KINDS.sendInDoubt) {
+    return `resend refused: the send of draft ${context.waitingFor.draftId} is in doubt; check the SMTP log for it, then resend with "force": true (not delivered) or markSent (delivered)`;
   }
-  if (w?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
+  if (context.waitingFor?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
   return null;
 }
 
 /** Why this email cannot be held for a case reply now, or null: the rules of an approve, without a body. */
-export function coverRefusal(raw: unknown, ctx: DecisionContext): string | null {
+export function coverRefusal(raw: unknown, context: DecisionContext): string | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'coverByCaseReply needs one JSON object as input';
   const input = raw as Record<string, unknown>;
   const shape =
@@ -166,11 +172,10 @@ export function coverRefusal(raw: unknown, ctx: DecisionContext): string | null 
     text(input.draftId, 'draftId', 400, true) ??
     text(input.leadEmailId, 'leadEmailId', 400, true);
   if (shape) return `coverByCaseReply refused: ${shape}`;
-  const w = ctx.waitingFor;
-  if (ctx.decided) return `coverByCaseReply refused: ${ctx.decided} came first`;
-  if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview))
-    return `coverByCaseReply refused: ${waitingText(w, ctx.status)}`;
-  if (input.draftId !== w.draftId)
-    return `coverByCaseReply refused: draft ${String(input.draftId)} is not the current one; ${waitingText(w, ctx.status)}`;
+  if (context.decided) return `coverByCaseReply refused: ${context.decided} came first`;
+  if (!context.waitingFor || (context.waitingFor.kind !== WAITING_KINDS.approval && context.waitingFor.kind !== WAITING_KINDS.manualReview))
+    return `coverByCaseReply refused: ${waitingText(context)}`;
+  if (input.draftId !== context.waitingFor.draftId)
+    return `coverByCaseReply refused: draft ${String(input.draftId)} is not the current one; ${waitingText(context)}`;
   return null;
 }

@@ -23,11 +23,11 @@ export async function draftUntilDecided(run: EmailRun): Promise<Decided> {
   let requestedBy: string | null = null;
   for (;;) {
     version += 1;
-    const ended = await writeDraft(run, version, requestedBy);
-    if (ended) return { kind: 'end', result: ended };
-    const next = await waitForDecision(run, version);
-    if (next.decision) return recordDecision(run, next.decision, version);
-    requestedBy = next.redraftBy;
+    const result = await writeDraft(run, version, requestedBy);
+    if (result) return { kind: 'end', result };
+    const decided = await waitForDecision(run, version);
+    if (decided.decision) return recordDecision(run, decided.decision, version);
+    requestedBy = decided.redraftBy;
   }
 }
 
@@ -92,38 +92,39 @@ async function waitForDecision(run: EmailRun, version: number): Promise<{ decisi
 }
 
 /** Records the decision (and a person's own reply, when they wrote it) and answers the Update. */
-async function recordDecision(run: EmailRun, pending: PendingDecision, version: number): Promise<Decided> {
-  if (pending.name === 'cover') return answeredByCaseReply(run, pending);
+async function recordDecision(run: EmailRun, decision: PendingDecision, version: number): Promise<Decided> {
+  if (decision.name === 'cover') return answeredByCaseReply(run, decision);
   const { emailId, state } = run;
   run.ready();
-  const d = pending.input;
-  const by = String(d.by);
-  const body = typeof d.body === 'string' ? d.body : undefined;
-  let draftId = String(d.draftId);
+  const { input } = decision;
+  const by = String(input.by);
+  const body = typeof input.body === 'string' ? input.body : undefined;
+  let draftId = String(input.draftId);
   state.waitingFor = null;
-  if (pending.name === 'approve' && (state.status === STATUS.manualReview || !state.draft)) {
+  if (decision.name === 'approve' && (state.status === STATUS.manualReview || !state.draft)) {
     state.draft = await run.act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body: body ?? '', by });
     draftId = state.draft.draftId;
   }
-  const kind = pending.name === 'approve' ? 'approve' : 'reject';
-  const decision: Decision =
-    kind === 'approve' ? { kind, by, ...(body !== undefined ? { body } : {}) } : { kind, by, reason: String(d.reason) };
+  const decided: Decision =
+    decision.name === 'approve'
+      ? { kind: 'approve', by, ...(body !== undefined ? { body } : {}) }
+      : { kind: 'reject', by, reason: String(input.reason) };
   // A local activity: the Update is answered, the search attributes move and the send is
   // scheduled in the workflow task that accepted the decision. A try adds no await: the Update's
   // answer and the send's scheduling keep the order the released histories recorded.
   try {
-    const booked = await run.book.recordDecision({ emailId, draftId, decision, record: run.reserve() });
-    state.decision = { kind, by, draftId };
-    await run.reached(booked.recorded, decidedTransition(decision));
+    const booked = await run.book.recordDecision({ emailId, draftId, decision: decided, record: run.reserve() });
+    state.decision = { kind: decided.kind, by, draftId };
+    await run.reached(booked.recorded, decidedTransition(decided));
   } catch (err) {
-    answerHandedOver(pending, err);
+    answerHandedOver(decision, err);
     throw err;
   }
-  if (kind === 'reject') {
-    pending.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected` });
+  if (decided.kind === 'reject') {
+    decision.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected` });
     return { kind: 'end', result: { status: STATUS.rejected } };
   }
-  pending.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
+  decision.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
   return { kind: 'send', draftId };
 }
 
@@ -131,11 +132,11 @@ async function recordDecision(run: EmailRun, pending: PendingDecision, version: 
  * One reply of the case answers this email: the lead email sends it. This email is approved for
  * that reply (no other decision lands on it now) and ends as sent when the lead's reply left.
  */
-async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Promise<Decided> {
+async function answeredByCaseReply(run: EmailRun, decision: PendingDecision): Promise<Decided> {
   const { state, decisions } = run;
-  const lead = String(pending.input.leadEmailId);
-  const by = String(pending.input.by);
-  const draftId = String(pending.input.draftId);
+  const lead = String(decision.input.leadEmailId);
+  const by = String(decision.input.by);
+  const draftId = String(decision.input.draftId);
   state.waitingFor = null;
   state.decision = { kind: 'approve', by, draftId };
   await run.record(STATUS.approved, `answered in one reply with ${lead}`, {
@@ -143,7 +144,7 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
     errorClass: null,
     message: `${by} answered this email in one reply with ${lead}; it is sent by ${lead}`,
   });
-  pending.resolve?.({ draftId, status: STATUS.approved, message: `held for the case reply of ${lead}` });
+  decision.resolve?.({ draftId, status: STATUS.approved, message: `held for the case reply of ${lead}` });
   await decisions.next(() => decisions.caseReply !== null);
   const sent = decisions.caseReply as NonNullable<typeof decisions.caseReply>;
   await run.record(STATUS.sent, `answered by the case reply ${sent.messageId} of ${sent.leadEmailId}`, {
@@ -159,10 +160,10 @@ async function answeredByCaseReply(run: EmailRun, pending: PendingDecision): Pro
  * Temporal's history, or a reset run — and the run ends: the decision taken off the queue is
  * answered first, since an unanswered Update would keep the run open for ever.
  */
-function answerHandedOver(pending: PendingDecision, err: unknown): void {
+function answerHandedOver(decision: PendingDecision, err: unknown): void {
   const send = err instanceof AlreadyHandedOver ? err.record.send : null;
   if (!send) return;
-  pending.resolve?.(
+  decision.resolve?.(
     sendIsDone(send.status)
       ? { draftId: send.draftId, status: STATUS.sent, message: `already sent as ${send.messageId}; nothing sent again` }
       : {

@@ -23,20 +23,23 @@ const MAX_SEND_ROUNDS = 24;
 export async function runSendPhase(run: EmailRun, draftId: string): Promise<EmailWorkflowResult> {
   const { emailId, state } = run;
   run.startSending();
-  let force: { by: string; key: string } | undefined;
+  // What a person decided after a send in doubt: with force, one more attempt, once.
+  let decided: { force?: { by: string; key: string } } = {};
   for (;;) {
     state.sendRounds += 1;
     try {
-      const sent = await run.act('send').sendReply({ emailId, draftId, record: run.reserve(), ...(force ? { force } : {}) });
+      const sent = await run
+        .act('send')
+        .sendReply({ emailId, draftId, record: run.reserve(), ...(decided.force ? { force: decided.force } : {}) });
       await run.reached(sent.recorded, sentTransition(sent));
       return { status: STATUS.sent, messageId: sent.messageId };
     } catch (err) {
-      force = undefined;
+      decided = {};
       state.lastError = failureText(err);
       if (failureTypeOf(err) === FAILURE_TYPES.sendInDoubt) {
-        const next = await waitInDoubt(run, draftId);
-        if ('status' in next) return next;
-        force = next.force;
+        const result = await waitInDoubt(run, draftId);
+        if ('status' in result) return result;
+        decided = result;
         continue;
       }
       if (errorClassOf(err) === 'permanent') return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.sendFailed, err);
