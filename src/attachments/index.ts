@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of attachments/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Attachments: their store, their reader (text of PDF, Word and plain files in a worker thread
+ * with limits), their text as draft context, and their limits.
  */
 export { INLINE_IMAGE_TYPES, NO_TEXT_BY_NATURE, attachmentSourceId, formatBytes } from './attachment-limits';
 export { createAttachmentReader } from './attachment-reader';

@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of autonomy/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Earned autonomy: which drafts may go out without a person, judged per mailbox and category on a
+ * Wilson bound; its activities, store, policy, status and commands. It reads what named replay
+ * runs add through its `ReplayEvidenceReader` port, which the replay feature implements.
  */
 export { createTemporalAutoApprover } from './auto-approver.temporal';
 export { AUTONOMY_DEFAULTS, judgeRecord, policyLabel } from './autonomy-policy';

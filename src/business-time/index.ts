@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of business-time/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Business time: each mailbox's business calendar (hours, holidays) and a case's response
+ * deadline, reminder and escalation in it.
  */
 export { loadBusinessCalendars } from './business-calendars.file';
 export type { BusinessCalendars } from './business-calendars.port';

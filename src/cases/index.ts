@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of cases/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Cases: a correspondent's open work across mails. The case clock, the case workflow, routing,
+ * deadlines, summaries, escalation and case replies; `createEmailCase` implements the email's
+ * `EmailCase` port.
  */
 export { createMariaDbCaseClaims } from './case-claims.mariadb';
 export type { CaseClaims } from './case-claims.port';

@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of drafting/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Drafting: the drafters (a model over an OpenAI-compatible API, the offline composer), their
+ * prompts and checks (the injection guard, claim grounding, categories, language), approved
+ * replies as examples, case summaries, and a draft's status, flags and outcomes.
  */
 export { createMariaDbApprovedExamples } from './approved-examples.mariadb';
 export type { ApprovedExamples } from './approved-examples.port';

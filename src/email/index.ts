@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of email/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * One email from its poll to the sent reply: the email's workflow and its activities
+ * (`createEmailActivities`, taking `EmailDeps`), its status words, stores and their adapters, the
+ * workflow starter and signals, and the `EmailCase` port through which its steps reach their case.
  */
 export { answerCommand } from './intake/answer.cli';
 export { approvalCommands, redraft, resend } from './decisions/approval.cli';

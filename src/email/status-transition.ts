@@ -1,3 +1,7 @@
+/**
+ * An email status moved by an activity itself (the steps that reach one outside the workflow's
+ * own bookkeeping), with its audit row.
+ */
 import type { MessageStore } from './email-stores.port';
 import type { AuditLog } from '../platform/store.port';
 import type { EmailStatus } from './email-status';

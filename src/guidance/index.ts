@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of guidance/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Guidance: the team's instructions for drafts per installation, mailbox and category, versioned
+ * and audited, and the version a draft was written under.
  */
 export { knownNames, saveGuidance } from './guidance-changes';
 export { guidanceAmong, guidanceIds } from './guidance-for-draft';

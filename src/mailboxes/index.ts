@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of mailboxes/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Mailboxes: the registry of configured accounts, their IMAP and SMTP connections (OAuth2
+ * included), folder watching over IMAP IDLE, watermarks, poll health and the mailbox commands.
  */
 export type { AccessTokenProvider } from './access-tokens.port';
 export { createImapFolderWatch } from './folder-watch.imap';

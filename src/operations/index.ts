@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of operations/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Operating the product: status, dead letters, quality and knowledge gaps, the codec server,
+ * schedules, the doctor, the operating figures for metrics, and the cleanup workflow's activities.
  */
 export { createCleanupActivities } from './cleanup.activities';
 export { codecServerCommand } from './codec-server.cli';

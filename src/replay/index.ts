@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of replay/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Replaying a team's history before switching on: pairs of customer mail and the team's reply,
+ * drafts as of then, measures, the report, and the evidence autonomy may count
+ * (`createMariaDbReplayEvidence`).
  */
 export { createMariaDbReplayEvidence } from './replay-evidence.mariadb';
 export { buildReplayReport } from './replay-report';

@@ -1,5 +1,10 @@
 /**
- * TODO face header
+ * The face of retrieval/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Retrieval: the knowledge folder, passages, embeddings, the full-text and vector indexes and
+ * their ranking, the thread graph, and the masking of personal data in reused replies. It reads
+ * stored emails through its own `StoredEmails` port.
  */
 export { createCompositeIndex } from './composite-index';
 export { buildIndex, configuredGraph, sharedEmbedder, syncKnowledgeFolder } from './configured-index';

@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of review-inbox/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * The review inbox (web): what the command line needs of it (the inbox users command, its
+ * configuration section and contract names) and its refused sign-ins for the worker's metrics.
  */
 export { inboxCommands } from './inbox-users.cli';
 export { createMariaDbSignInRefusals } from './login-refusals.mariadb';

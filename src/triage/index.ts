@@ -1,5 +1,9 @@
 /**
- * TODO face header
+ * The face of triage/: what the other features and the processes may use of it; everything
+ * else in the folder is its own.
+ *
+ * Triage and priority: which mail deserves no reply (bounces, auto-replies, lists, spam) and why,
+ * the spam scorers, and an email's priority and its aging.
  */
 export { mimeStructure } from './mime-structure';
 export { PRIORITIES, priorityKey } from './priorities';
