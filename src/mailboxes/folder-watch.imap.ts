@@ -3,7 +3,7 @@ import { TransientError } from '../platform/errors';
 import { FAILURE_TYPES } from '../platform/contract';
 import type { FolderWatch, FolderWatchEvents } from './folder-watch.port';
 import { newImapClient, type ImapLogin } from './client.imap';
-import { classifyImapError, type ImapSettings } from './mailbox.imap';
+import { classifyImapError, type ImapSettings } from './imap-connection.imap';
 
 /**
  * IDLE is ended and re-entered this often: a server may drop a session idle for 30 minutes

@@ -22,7 +22,7 @@ export { DEFAULT_MAILBOX_ID, describeSecret, resolveSecret } from './mailbox-reg
 export type { MailboxEntry, SentFolderLookup } from './mailbox-registry';
 export { isolationKey, ownMailboxAddresses } from './mailbox-scope';
 export type { IsolationKey } from './mailbox-scope';
-export type { FolderMark, FoundMessage, Mailbox } from './mailbox.port';
+export type { FolderMark, FoundMessage, ImapConnection as Mailbox } from './imap-connection.port';
 export { mailboxesCheck, mailboxesCommands, pollHealthLine } from './mailboxes.cli';
 export { readMailboxesConfig, registryDefaults } from './mailboxes.config';
 export { MAILBOX_AUDIT_EVENTS, WATCHER_VIEWS } from './mailboxes.contract';

@@ -1,12 +1,12 @@
 import type { MailboxEntry } from './mailbox-registry';
 import type { MailSender } from './mail-sender.port';
-import type { Mailbox } from './mailbox.port';
+import type { ImapConnection } from './imap-connection.port';
 
 /** One registered mailbox with the adapters that speak for it. */
 export interface ServedMailbox {
   entry: MailboxEntry;
   /** IMAP access with this mailbox's account; opened on first use. */
-  mailbox: Mailbox;
+  imap: ImapConnection;
   /** SMTP with this mailbox's server and credentials; replies go out with `entry.smtp.from`. */
   sender: MailSender;
 }

@@ -4,9 +4,9 @@ import { describeOAuth, type OAuthSettings } from './mailbox-oauth';
 import { DEFAULT_MAILBOX_ID, describeSecret, type MailboxEntry, type SecretRef } from './mailbox-registry';
 import type { AccessTokenProvider } from './access-tokens.port';
 import type { MailSender } from './mail-sender.port';
-import type { Mailbox } from './mailbox.port';
+import type { ImapConnection } from './imap-connection.port';
 import type { MailboxDirectory, ServedMailbox } from './mailbox-directory.port';
-import { createImapMailbox, type ImapSettings } from './mailbox.imap';
+import { createImapConnection, type ImapSettings } from './imap-connection.imap';
 import { createSmtpSender, type SmtpSettings } from './mail-sender.smtp';
 
 export interface MailboxDirectoryOptions {
@@ -15,7 +15,7 @@ export interface MailboxDirectoryOptions {
   /** Access tokens of the mailboxes that sign in with OAuth2 (cached per login in this process). */
   tokens?: AccessTokenProvider;
   /** Adapter factories; the real IMAP and SMTP adapters unless a test swaps them. */
-  createMailbox?: (settings: ImapSettings) => Mailbox;
+  createImapConnection?: (settings: ImapSettings) => ImapConnection;
   createSender?: (settings: SmtpSettings) => MailSender;
 }
 
@@ -27,7 +27,7 @@ export interface MailboxDirectoryOptions {
 export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDirectoryOptions): MailboxDirectory {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const served = new Map<string, ServedMailbox>();
-  const opened: Array<Mailbox | MailSender> = [];
+  const opened: Array<ImapConnection | MailSender> = [];
 
   const secret = (entry: MailboxEntry, what: string, ref: SecretRef): string => {
     try {
@@ -44,7 +44,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
     return () => {
       if (!made) {
         made = build();
-        opened.push(made as Mailbox | MailSender);
+        opened.push(made as ImapConnection | MailSender);
       }
       return made;
     };
@@ -61,7 +61,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
       return opts.tokens.source({ mailboxId: entry.id, user, oauth });
     };
     const imap = lazy(() =>
-      (opts.createMailbox ?? createImapMailbox)({
+      (opts.createImapConnection ?? createImapConnection)({
         host: entry.imap.host,
         port: entry.imap.port,
         tls: entry.imap.tls,
@@ -91,7 +91,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
       }),
     );
     // Async, so a missing secret is a rejected promise like any other failure of the call.
-    const mailbox: Mailbox = {
+    const mailbox: ImapConnection = {
       listSince: async (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
       fetchRaw: async (ref) => imap().fetchRaw(ref),
       folderMark: async (folder) => imap().folderMark(folder),
@@ -103,7 +103,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
       send: async (mail, hooks) => smtp().send(mail, hooks),
       close: async () => undefined,
     };
-    return { entry, mailbox, sender };
+    return { entry, imap: mailbox, sender };
   }
 
   return {

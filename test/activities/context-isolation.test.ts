@@ -90,7 +90,7 @@ after(async () => {
 /** Delivers, fetches and parses a message (with `via`'s rules); returns its email id. */
 async function arrive(raw: string, via: Harness = h): Promise<string> {
   await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await via.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
+  const listing = await via.deps.activities.mailboxes.get('default').imap.listSince('INBOX', nextUid - 1, 10);
   const uid = listing.messages.at(-1)!.uid;
   nextUid = uid + 1;
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);

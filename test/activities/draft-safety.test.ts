@@ -48,7 +48,7 @@ function htmlMail(id: string, subject: string, text: string, html: string): stri
 
 async function throughDraft(raw: string) {
   await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
+  const listing = await h.deps.activities.mailboxes.get('default').imap.listSince('INBOX', nextUid - 1, 10);
   const uid = listing.messages[listing.messages.length - 1]!.uid;
   nextUid = uid + 1;
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);

@@ -31,7 +31,7 @@ after(async () => {
 
 async function indexed(raw: string): Promise<string> {
   await stack.dovecot.deliver(MAILBOX_USER, raw);
-  const listing = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
+  const listing = await h.deps.activities.mailboxes.get('default').imap.listSince('INBOX', nextUid - 1, 10);
   const uid = listing.messages.at(-1)!.uid;
   nextUid = uid + 1;
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);

@@ -93,7 +93,7 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
   // The password mailbox keeps its mail flowing: a new mail is fetched, parsed and indexed.
   await h.run('poll-support-1', h.activities.pollMailbox, { mailboxId: 'support' });
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'Lieferung', messageId: '<s-1@customer.example>' }));
-  const listing = await h.deps.activities.mailboxes.get('support').mailbox.listSince('INBOX', 0, 100);
+  const listing = await h.deps.activities.mailboxes.get('support').imap.listSince('INBOX', 0, 100);
   const uid = listing.messages.at(-1)!.uid;
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, uid);
   const source = { kind: 'imap' as const, mailboxId: 'support', mailbox: 'INBOX', uidValidity: listing.uidValidity, uid };

@@ -55,7 +55,7 @@ after(async () => {
 async function arrive(mailboxId: string, raw: string): Promise<string> {
   const user = USERS[mailboxId]!;
   await stack.dovecot.deliver(user, raw);
-  const listing = await h.deps.activities.mailboxes.get(mailboxId).mailbox.listSince('INBOX', 0, 100);
+  const listing = await h.deps.activities.mailboxes.get(mailboxId).imap.listSince('INBOX', 0, 100);
   const uid = listing.messages.at(-1)!.uid;
   const emailId = imapEmailId(user, 'INBOX', listing.uidValidity, uid);
   const input = { emailId, source: { kind: 'imap' as const, mailboxId, mailbox: 'INBOX', uidValidity: listing.uidValidity, uid } };

@@ -71,7 +71,7 @@ test('an oversized message is refused by its IMAP size before download, permanen
 });
 
 test('a vanished UID and an unreachable IMAP server are told apart', async () => {
-  const { uidValidity } = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', 0, 1);
+  const { uidValidity } = await h.deps.activities.mailboxes.get('default').imap.listSince('INBOX', 0, 1);
   const gone = { emailId: 'gone', source: { kind: 'imap' as const, mailbox: 'INBOX', uidValidity, uid: 999_999 } };
   await assert.rejects(h.run('gone', h.activities.fetchEmail, gone), { code: 'MESSAGE_GONE' });
   const down = activityHarness(loadConfig({ ...stack.env, IMAP_PORT: '1' }));

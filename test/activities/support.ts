@@ -51,7 +51,7 @@ export function inboxDelivery(
   let nextUid = 1;
   return async (raw: string | Buffer) => {
     await stack.dovecot.deliver(MAILBOX_USER, raw);
-    const listing = await h.deps.activities.mailboxes.get('default').mailbox.listSince('INBOX', nextUid - 1, 10);
+    const listing = await h.deps.activities.mailboxes.get('default').imap.listSince('INBOX', nextUid - 1, 10);
     const msg = listing.messages[listing.messages.length - 1]!;
     nextUid = msg.uid + 1;
     const emailId = imapEmailId(MAILBOX_USER, 'INBOX', listing.uidValidity, msg.uid);

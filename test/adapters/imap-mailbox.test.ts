@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ImapFlow } from 'imapflow';
-import { createImapMailbox } from '../../src/mailboxes/mailbox.imap';
+import { createImapConnection } from '../../src/mailboxes/imap-connection.imap';
 import { PermanentError, TransientError } from '../../src/platform/errors';
 import { startDovecot, type DovecotServer } from '../support/services/dovecot';
 import { withImap } from '../support/imap-session';
@@ -49,7 +49,7 @@ test("a login refused for the account's connection limit is transient (IMAP_BUSY
       assert.ok(held.length <= 50, 'the server should limit sessions per user');
     }
     assert.ok(held.length >= 1);
-    const busy = createImapMailbox(settings);
+    const busy = createImapConnection(settings);
     await assert.rejects(busy.listSince('INBOX', 0, 10), (err: unknown) => {
       assert.ok(err instanceof TransientError, `expected a transient error, got ${String(err)}`);
       assert.equal((err as TransientError).code, 'IMAP_BUSY');
@@ -60,17 +60,17 @@ test("a login refused for the account's connection limit is transient (IMAP_BUSY
     await Promise.allSettled(held.map((c) => c.logout()));
   }
   // Sessions ended: the same mailbox works again, and a wrong password is still a wrong password.
-  const ok = createImapMailbox(settings);
+  const ok = createImapConnection(settings);
   assert.equal((await ok.listSince('INBOX', 0, 10)).messages.length, 0);
   await ok.close();
-  const wrong = createImapMailbox({ ...settings, password: 'not-the-password' });
+  const wrong = createImapConnection({ ...settings, password: 'not-the-password' });
   await assert.rejects(wrong.listSince('INBOX', 0, 10), (err: unknown) => err instanceof PermanentError && err.code === 'IMAP_AUTH');
   await wrong.close();
 });
 
 test('a reused session keeps the folder selected, yet finds mail that arrived after its SELECT; a missing UID is gone', async () => {
   const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
-  const mailbox = createImapMailbox(settings);
+  const mailbox = createImapConnection(settings);
   try {
     await dovecot.deliver(USER.user, 'Message-ID: <first@x>\r\nSubject: first\r\n\r\nfirst body\r\n');
     const listing = await mailbox.listSince('INBOX', 0, 100);
@@ -115,7 +115,7 @@ const sentMail = (id: string) => Buffer.from(`Message-ID: ${id}\r\nSubject: Re: 
 
 test('a Sent copy is filed once: the folder mark bounds the search to what arrived after it, a recreated folder is searched whole', async () => {
   const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
-  const mailbox = createImapMailbox(settings);
+  const mailbox = createImapConnection(settings);
   try {
     // A missing folder has no mark (the send goes on without); the first append creates the folder.
     await assert.rejects(mailbox.folderMark('Gesendet'));
@@ -161,7 +161,7 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
       await c.mailboxCreate('Gesendet');
       await c.append('Gesendet', sentMail('<r3@x>'), ['\\Seen']);
     });
-    const later = createImapMailbox(settings);
+    const later = createImapConnection(settings);
     try {
       const fresh = await later.folderMark('Gesendet');
       assert.notEqual(fresh.uidValidity, stale.uidValidity);
@@ -177,7 +177,7 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
 
 test('a reply is looked up by Message-ID: where it is (folder, UIDVALIDITY, UID), null when absent or the folder is missing', async () => {
   const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
-  const mailbox = createImapMailbox(settings);
+  const mailbox = createImapConnection(settings);
   try {
     assert.equal(await mailbox.findByMessageId('Nirgends', '<n1@x>'), null, 'a missing folder holds nothing');
     await withImap(login(), async (c) => {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createImapMailbox } from '../../src/mailboxes/mailbox.imap';
+import { createImapConnection } from '../../src/mailboxes/imap-connection.imap';
 import { createOAuthTokenProvider } from '../../src/mailboxes/oauth-token-provider';
 import { createSmtpSender } from '../../src/mailboxes/mail-sender.smtp';
 import { EmailRagError } from '../../src/platform/errors';
@@ -77,7 +77,7 @@ test('app-only (client credentials): a mail is fetched over IMAP and a reply sen
   await dovecot.deliver(SHARED.user, mail(1));
   const { tokens } = provider({ APP_SECRET: 'app-secret' });
   const source = tokens.source({ mailboxId: 'support', user: SHARED.user, oauth: appOnly('app-1') });
-  const imap = createImapMailbox({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
+  const imap = createImapConnection({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
   const smtp = createSmtpSender({ host: sink.host, port: sink.port, tls: false, user: SHARED.user, tokens: source, mechanism: 'XOAUTH2' });
   try {
     const listing = await imap.listSince('INBOX', 0, 10);
@@ -110,12 +110,12 @@ test('a token the server refuses before its time is renewed once and the login s
   idp.addClient('app-2', 'app-secret', SHARED.user);
   const { tokens } = provider({ APP_SECRET: 'app-secret' });
   const source = tokens.source({ mailboxId: 'support-2', user: SHARED.user, oauth: appOnly('app-2') });
-  const first = createImapMailbox({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
+  const first = createImapConnection({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
   await first.folderMark('INBOX');
   await first.close();
   const asked = idp.counts.token.client_credentials ?? 0;
   idp.revokeAccessTokens(); // the cache still holds the token: the server's refusal must renew it
-  const second = createImapMailbox({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
+  const second = createImapConnection({ host: dovecot.host, port: dovecot.port, tls: false, user: SHARED.user, tokens: source });
   try {
     await second.folderMark('INBOX');
     assert.equal(idp.counts.token.client_credentials, asked + 1);
@@ -157,7 +157,7 @@ test('a revoked refresh token fails permanently with MAILBOX_AUTH_EXPIRED and th
     refreshToken: { file },
     scope: 'offline_access',
   };
-  const imap = createImapMailbox({
+  const imap = createImapConnection({
     host: dovecot.host,
     port: dovecot.port,
     tls: false,
@@ -194,7 +194,7 @@ test('a rotated refresh token is written back to its file atomically, mode kept;
     };
     const { tokens } = provider({ DESKTOP_SECRET: 'desktop-secret' });
     const source = tokens.source({ mailboxId: 'anna-g', user: PERSONAL.user, oauth });
-    const imap = createImapMailbox({ host: dovecot.host, port: dovecot.port, tls: false, user: PERSONAL.user, tokens: source });
+    const imap = createImapConnection({ host: dovecot.host, port: dovecot.port, tls: false, user: PERSONAL.user, tokens: source });
     await imap.folderMark('INBOX');
     await imap.close();
     const stored = readFileSync(file, 'utf8').trim();
@@ -237,7 +237,7 @@ test('OAUTHBEARER: IMAP against a server offering only OAUTHBEARER; Google servi
   };
   const { tokens } = provider();
   const source = tokens.source({ mailboxId: 'support-g', user: SHARED.user, oauth });
-  const imap = createImapMailbox({ host: bearerOnly.host, port: bearerOnly.port, tls: false, user: SHARED.user, tokens: source });
+  const imap = createImapConnection({ host: bearerOnly.host, port: bearerOnly.port, tls: false, user: SHARED.user, tokens: source });
   try {
     const mark = await imap.folderMark('INBOX');
     assert.ok(mark.uidNext >= 1);
@@ -247,7 +247,7 @@ test('OAUTHBEARER: IMAP against a server offering only OAUTHBEARER; Google servi
   }
   // A token for another user does not open this mailbox (Dovecot compares the introspected user).
   const other = tokens.source({ mailboxId: 'anna-g2', user: PERSONAL.user, oauth });
-  const wrong = createImapMailbox({
+  const wrong = createImapConnection({
     host: bearerOnly.host,
     port: bearerOnly.port,
     tls: false,

@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { createMailboxDirectory } from '../../src/mailboxes/mailbox-directory';
-import type { ImapSettings } from '../../src/mailboxes/mailbox.imap';
+import type { ImapSettings } from '../../src/mailboxes/imap-connection.imap';
 import type { SmtpSettings } from '../../src/mailboxes/mail-sender.smtp';
 import { loadConfig } from '../../src/config';
 import { EmailRagError } from '../../src/platform/errors';
 import { resolveSecret, type MailboxEntry } from '../../src/mailboxes/mailbox-registry';
 import { isolationKey } from '../../src/mailboxes/mailbox-scope';
 import type { MailSender } from '../../src/mailboxes/mail-sender.port';
-import type { Mailbox } from '../../src/mailboxes/mailbox.port';
+import type { ImapConnection } from '../../src/mailboxes/imap-connection.port';
 
 function entry(
   id: string,
@@ -55,7 +55,7 @@ function recorder() {
   const imap: ImapSettings[] = [];
   const smtp: SmtpSettings[] = [];
   let closed = 0;
-  const mailbox = (s: ImapSettings): Mailbox => {
+  const mailbox = (s: ImapSettings): ImapConnection => {
     imap.push(s);
     return {
       listSince: async () => ({ uidValidity: 1, highestUid: 0, messages: [] }),
@@ -87,12 +87,12 @@ test('a missing secret variable fails only its own mailbox, naming the entry and
   const r = recorder();
   const dir = createMailboxDirectory([entry('support'), entry('billing', { smtpPassword: { env: 'BILLING_SMTP_PASSWORD' } })], {
     readSecret: (ref) => resolveSecret(ref, env),
-    createMailbox: r.mailbox,
+    createImapConnection: r.mailbox,
     createSender: r.sender,
   });
   // Looking a mailbox up reads no secret: only its first use does.
   const billing = dir.get('billing');
-  const err = await refusal(billing.mailbox.listSince('INBOX', 0, 10));
+  const err = await refusal(billing.imap.listSince('INBOX', 0, 10));
   assert.equal(err.code, 'MAILBOX_SECRET');
   assert.equal(err.errorClass, 'permanent');
   assert.match(err.message, /mailbox "billing"/);
@@ -101,7 +101,7 @@ test('a missing secret variable fails only its own mailbox, naming the entry and
   assert.equal(r.imap.length, 0, 'no adapter was built without its secret');
 
   // The other mailbox is untouched; billing's SMTP side has its own (present) secret.
-  assert.deepEqual(await dir.get('support').mailbox.listSince('INBOX', 0, 10), { uidValidity: 1, highestUid: 0, messages: [] });
+  assert.deepEqual(await dir.get('support').imap.listSince('INBOX', 0, 10), { uidValidity: 1, highestUid: 0, messages: [] });
   assert.equal(r.imap[0]?.user, 'support@example.test');
   assert.equal(r.imap[0]?.password, 'right-horse-battery');
   await assert.rejects(billing.sender.send({} as never, {} as never), /not in this test/);
@@ -109,7 +109,7 @@ test('a missing secret variable fails only its own mailbox, naming the entry and
 
   // Once the operator sets it, the same directory builds the adapter on the next use.
   Object.assign(env, { BILLING_IMAP_PASSWORD: 'now-set' });
-  await billing.mailbox.listSince('INBOX', 0, 10);
+  await billing.imap.listSince('INBOX', 0, 10);
   assert.equal(r.imap.at(-1)?.password, 'now-set');
   assert.match(r.imap.at(-1)?.hints?.login ?? '', /\$BILLING_IMAP_PASSWORD\) of mailbox "billing"/);
 
@@ -124,14 +124,14 @@ test('a secret file that cannot be read names the file; an unknown mailbox id is
     const r = recorder();
     const dir = createMailboxDirectory([entry('info', { imapPassword: { file } })], {
       readSecret: (ref) => resolveSecret(ref, {}),
-      createMailbox: r.mailbox,
+      createImapConnection: r.mailbox,
       createSender: r.sender,
     });
-    const err = await refusal(dir.get('info').mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: 1, uid: 1, maxBytes: 10 }));
+    const err = await refusal(dir.get('info').imap.fetchRaw({ mailbox: 'INBOX', uidValidity: 1, uid: 1, maxBytes: 10 }));
     assert.equal(err.code, 'MAILBOX_SECRET');
     assert.ok(err.message.includes(file), err.message);
     writeFileSync(file, 'from-file\n');
-    await dir.get('info').mailbox.fetchRaw({ mailbox: 'INBOX', uidValidity: 1, uid: 1, maxBytes: 10 });
+    await dir.get('info').imap.fetchRaw({ mailbox: 'INBOX', uidValidity: 1, uid: 1, maxBytes: 10 });
     assert.equal(r.imap[0]?.password, 'from-file', 'the trailing newline is not part of the secret');
 
     const unknown = await refusal(Promise.resolve().then(() => dir.get('sales')));

@@ -80,7 +80,7 @@ export function createFetchStep(deps: FetchDeps) {
       let raw = await deps.messages.getRaw(emailId);
       if (!raw) {
         try {
-          raw = await served.mailbox.fetchRaw({
+          raw = await served.imap.fetchRaw({
             mailbox: source.mailbox,
             uidValidity: source.uidValidity,
             uid: source.uid,

@@ -53,7 +53,7 @@ export function createPollActivities(
     const account = entry.imap.user;
     const cid = correlationId();
     let mark = await deps.watermarks.get(account, mailbox);
-    let listing = await served.mailbox.listSince(mailbox, mark?.lastUid ?? 0, settings.pollBatchSize);
+    let listing = await served.imap.listSince(mailbox, mark?.lastUid ?? 0, settings.pollBatchSize);
     if (!mark || mark.uidValidity !== listing.uidValidity) {
       // First connection, or the mailbox was recreated (old UIDs mean nothing). What is there now
       // is history: skipped by default, or imported but never answered with IMAP_IMPORT_HISTORY.
@@ -78,7 +78,7 @@ export function createPollActivities(
           importHistory: settings.importHistory,
         },
       });
-      listing = await served.mailbox.listSince(mailbox, mark.lastUid, settings.pollBatchSize);
+      listing = await served.imap.listSince(mailbox, mark.lastUid, settings.pollBatchSize);
     }
     const started: string[] = [];
     const existing: string[] = [];

@@ -172,7 +172,7 @@ export function createSendActivities(
         mailboxId: served.entry.id,
         folder: sentFolder,
         lookup,
-        mailbox: served.mailbox,
+        mailbox: served.imap,
       };
       const foundInSent = async (found: FoundMessage) => {
         await indexSentReply(deps, cid, email, draft, from.address);
@@ -197,7 +197,7 @@ export function createSendActivities(
         }
       };
       const references = [...email.references, ...(email.messageId ? [email.messageId] : [])];
-      const sentMark = await sentFolderMark(served.mailbox, sentFolder);
+      const sentMark = await sentFolderMark(served.imap, sentFolder);
       let reached: SendPhase = 'claimed';
       let result;
       try {
@@ -273,7 +273,7 @@ export function createSendActivities(
       // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
       if (lookup) return { messageId, outcome: SEND_OUTCOME.sent };
       try {
-        await served.mailbox.appendOnce(sentFolder, result.raw, messageId, sentMark);
+        await served.imap.appendOnce(sentFolder, result.raw, messageId, sentMark);
         await deps.sends.markAppended(draft.id);
       } catch (err) {
         // The reply is out; a missing Sent copy must not make the step retry and send again.

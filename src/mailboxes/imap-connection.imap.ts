@@ -2,7 +2,7 @@ import { FAILURE_TYPES } from '../platform/contract';
 import type { ImapFlow } from 'imapflow';
 import { PermanentError, TooLargeError, TransientError } from '../platform/errors';
 import { priorityFromHeaders } from '../triage';
-import type { FolderMark, FoundMessage, Mailbox, MailboxListing } from './mailbox.port';
+import type { FolderMark, FoundMessage, ImapConnection, MailboxListing } from './imap-connection.port';
 import type { AccessTokenSource } from './access-tokens.port';
 import { newImapClient } from './client.imap';
 
@@ -82,7 +82,7 @@ const IDLE_LOGOUT_MS = 30_000;
  * reused session that turns out dead (server restart, idle cut) is replaced by a new connection
  * once, so a restart costs no retry; every operation here is idempotent.
  */
-export function createImapMailbox(settings: ImapSettings): Mailbox {
+export function createImapConnection(settings: ImapSettings): ImapConnection {
   const idle: Array<{ client: ImapFlow; timer: NodeJS.Timeout }> = [];
   let closed = false;
 

@@ -39,7 +39,7 @@ export interface FoundMessage {
  * Read and append access to one IMAP account. Implementations classify failures:
  * network trouble is transient, a vanished message or a changed UIDVALIDITY is permanent.
  */
-export interface Mailbox {
+export interface ImapConnection {
   /** Messages with a UID above `afterUid`, oldest first, at most `limit`. */
   listSince(mailbox: string, afterUid: number, limit: number): Promise<MailboxListing>;
   /**
