@@ -81,7 +81,11 @@ commands:`,
   ],
   tail: `
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`,
-  loadConfig: ({ imap }) => loadConfig(process.env, { imap }),
+  loadConfig: ({ imap }) => {
+    const config = loadConfig(process.env, { imap });
+    for (const warning of config.warnings ?? []) process.stderr.write(`email-rag: warning: ${warning}\n`);
+    return config;
+  },
 };
 
 runCli(program, process.argv.slice(2)).then(

@@ -6,6 +6,7 @@
 import { ConfigError } from './platform/errors';
 import type { Env } from './platform/env-values';
 import type { Config } from './platform/config';
+import { withRenamedSettings } from './platform/renamed-settings';
 import { readPlatformConfig } from './platform/platform.config';
 import { readMailboxesConfig } from './mailboxes';
 import { readPriorityRules, readSpamdSettings, readTriageSettings } from './triage';
@@ -36,8 +37,9 @@ export {
  * Reads and validates the environment; throws one ConfigError listing every problem.
  * Commands that never touch the mailbox pass `{ imap: false }` so they run without its secrets.
  */
-export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {}): Config {
+export function loadConfig(given: Env = process.env, needs: { imap?: boolean } = {}): Config {
   const problems: string[] = [];
+  const { env, warnings } = withRenamedSettings(given, problems);
   const priorityRules = readPriorityRules(env, problems);
   const mail = readMailboxesConfig(env, problems, { imap: needs.imap ?? true, priorityRules });
   const mailboxIds = mail.mailboxes.map((m) => m.id);
@@ -60,6 +62,7 @@ export function loadConfig(env: Env = process.env, needs: { imap?: boolean } = {
     ...readOperationsConfig(env, problems),
     ...readReplayConfig(env, problems),
     ...readCategoriesConfig(env, problems),
+    warnings,
   };
   // Rules and policies match exact category names: one the list lacks would never match.
   problems.push(

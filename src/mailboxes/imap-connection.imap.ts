@@ -18,7 +18,7 @@ export interface ImapSettings {
   hints?: { folder: string; login: string };
 }
 
-const ENV_HINTS = { folder: 'check IMAP_MAILBOX', login: 'check IMAP_USER / IMAP_PASSWORD' };
+const ENV_HINTS = { folder: 'check IMAP_FOLDER', login: 'check IMAP_USER / IMAP_PASSWORD' };
 
 const BUSY_CODES = new Set(['UNAVAILABLE', 'INUSE']);
 const BUSY_TEXT = /maximum number of connections|too many (?:connections|sessions)/i;

@@ -84,7 +84,7 @@ export const SENT_LOOKUP_DEFAULTS: SentFolderLookup = { graceSeconds: 5, attempt
  */
 export const SENT_LOOKUP_MAX_SECONDS = 60;
 
-/** The id of the mailbox the single-account variables (IMAP_USER, IMAP_MAILBOX, SMTP_FROM …) describe. */
+/** The id of the mailbox the single-account variables (IMAP_USER, IMAP_FOLDER, SMTP_FROM …) describe. */
 export const DEFAULT_MAILBOX_ID = 'default';
 export const REGISTRY_VERSION = 1;
 

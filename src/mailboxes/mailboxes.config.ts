@@ -28,8 +28,8 @@ export interface ImapSettings {
   user: string;
   password: string;
   tls: boolean;
-  mailbox: string;
-  sentMailbox: string;
+  folder: string;
+  sentFolder: string;
   pollIntervalSeconds: number;
   importHistory: boolean;
   maxMessageBytes: number;
@@ -104,8 +104,8 @@ function readImap(v: EnvValues, needSecrets: boolean): ImapSettings {
     user: v.text('IMAP_USER', needSecrets ? undefined : ''),
     password: v.text('IMAP_PASSWORD', needSecrets ? undefined : ''),
     tls: v.boolean('IMAP_TLS', false),
-    mailbox: v.text('IMAP_MAILBOX', 'INBOX'),
-    sentMailbox: v.text('IMAP_SENT_MAILBOX', 'Sent'),
+    folder: v.text('IMAP_FOLDER', 'INBOX'),
+    sentFolder: v.text('IMAP_SENT_FOLDER', 'Sent'),
     pollIntervalSeconds: v.intInRange('IMAP_POLL_INTERVAL_SECONDS', 60, 5, 86_400),
     importHistory: v.boolean('IMAP_IMPORT_HISTORY', false),
     maxMessageBytes: v.intInRange('MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024),
@@ -145,8 +145,8 @@ function defaultMailbox(config: Pick<MailboxesConfig, 'imap' | 'smtp'>, priority
       tls: imap.tls,
       user: imap.user,
       password: { env: 'IMAP_PASSWORD' },
-      folders: [imap.mailbox],
-      sentFolder: imap.sentMailbox,
+      folders: [imap.folder],
+      sentFolder: imap.sentFolder,
       pollIntervalSeconds: imap.pollIntervalSeconds,
     },
     smtp: {
@@ -170,7 +170,7 @@ export function registryDefaults(config: Pick<MailboxesConfig, 'imap' | 'smtp'>)
       host: config.imap.host,
       port: config.imap.port,
       tls: config.imap.tls,
-      sentFolder: config.imap.sentMailbox,
+      sentFolder: config.imap.sentFolder,
       pollIntervalSeconds: config.imap.pollIntervalSeconds,
     },
     smtp: { host: config.smtp.host, port: config.smtp.port, tls: config.smtp.tls, timeoutMs: config.smtp.timeoutMs },

@@ -79,9 +79,9 @@ function mailboxFix(id: string, step: string, detail: string): string {
       ? `correct the IMAP user and password (or OAuth2 sign-in) of mailbox ${id}`
       : `correct the IMAP host, port and TLS of mailbox ${id} (IMAP_HOST, IMAP_PORT, IMAP_TLS or the registry)`;
   if (step.startsWith('imap sent folder'))
-    return `create the folder on the server, or set the Sent folder of mailbox ${id} (sentFolder, IMAP_SENT_MAILBOX)`;
+    return `create the folder on the server, or set the Sent folder of mailbox ${id} (sentFolder, IMAP_SENT_FOLDER)`;
   if (step.startsWith('imap folder'))
-    return `create the folder on the server, or correct the folders of mailbox ${id} (folders, IMAP_MAILBOX)`;
+    return `create the folder on the server, or correct the folders of mailbox ${id} (folders, IMAP_FOLDER)`;
   if (step === 'smtp auth') return `correct the SMTP user and password (or OAuth2 sign-in) of mailbox ${id}`;
   if (step === 'smtp connect')
     return `correct the SMTP host, port and TLS of mailbox ${id} (SMTP_HOST, SMTP_PORT, SMTP_TLS or the registry)`;

@@ -10,6 +10,8 @@ export interface PlatformConfig {
   databaseUrl: string;
   /** TLS / API key for Temporal, payload encryption keys, the codec server. */
   security: SecurityConfig;
+  /** What the operator should change though it still works (a renamed setting): told at every start. */
+  warnings?: string[];
 }
 
 /** How to reach Temporal beyond plain text: mTLS and/or an API key (Temporal Cloud). */

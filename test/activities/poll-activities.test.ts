@@ -67,7 +67,7 @@ test('overlapping polls and a lost watermark write never start a message twice',
 });
 
 test('without IMAP_IMPORT_HISTORY a newly connected mailbox starts nothing for its existing mail', async () => {
-  const fresh = activityHarness(loadConfig({ ...stack.env, IMAP_IMPORT_HISTORY: 'false', IMAP_MAILBOX: 'Archive' }));
+  const fresh = activityHarness(loadConfig({ ...stack.env, IMAP_IMPORT_HISTORY: 'false', IMAP_FOLDER: 'Archive' }));
   try {
     await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ subject: 'archived' }), 'Archive');
     const first = await fresh.run('poll-archive-1', fresh.activities.pollMailbox, {});
@@ -85,7 +85,7 @@ test('priority is decided at intake from headers and rules; backpressure takes f
   const limited = activityHarness(
     loadConfig({
       ...stack.env,
-      IMAP_MAILBOX: 'Priority',
+      IMAP_FOLDER: 'Priority',
       BACKLOG_LIMIT: '3',
       PRIORITY_RULES: 'critical:keyword=ausfall;low:keyword=newsletter',
     }),

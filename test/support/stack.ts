@@ -82,7 +82,7 @@ export async function startStack(
       IMAP_USER: MAILBOX_USER,
       IMAP_PASSWORD: MAILBOX_PASSWORD,
       IMAP_TLS: 'false',
-      IMAP_MAILBOX: 'INBOX',
+      IMAP_FOLDER: 'INBOX',
       IMAP_POLL_INTERVAL_SECONDS: '3600',
       SMTP_HOST: smtp.host,
       SMTP_PORT: String(smtp.port),

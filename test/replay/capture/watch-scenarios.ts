@@ -62,7 +62,7 @@ export const WATCH_SCENARIOS: Scenario[] = [
         // Connecting wakes the poll once (for mail that came while no watcher was connected).
         await waitFor('the watcher woke the poll on connecting', async () => (await pollRuns(ctx)) > before, 30_000, 300);
         const [appended] = await appendMessages(ctx.config, [mailOf('watch-wakes-poll', 'Frage zur Lieferung 4410')]);
-        const emailId = imapEmailId(ctx.config.imap.user, ctx.config.imap.mailbox, appended!.uidValidity, appended!.uid);
+        const emailId = imapEmailId(ctx.config.imap.user, ctx.config.imap.folder, appended!.uidValidity, appended!.uid);
         // The notice wakes the poll; the run it starts takes the mail.
         await waitFor(
           `the woken poll started ${emailId}`,

@@ -23,7 +23,7 @@ export async function appendMessages(config: Config, raws: Array<string | Buffer
   try {
     const out: AppendedMessage[] = [];
     for (const raw of raws) {
-      const appended = await c.append(config.imap.mailbox, raw);
+      const appended = await c.append(config.imap.folder, raw);
       if (!appended || !appended.uid) throw new Error('IMAP APPEND returned no UID');
       out.push({ uidValidity: Number(appended.uidValidity), uid: appended.uid });
     }
@@ -38,7 +38,7 @@ export async function appendMessages(config: Config, raws: Array<string | Buffer
  * each new UID; returns the workflow id (the email id).
  */
 export async function startImapEmail(client: Client, config: Config, msg: AppendedMessage, priority: Priority = 'normal'): Promise<string> {
-  const { mailbox } = config.imap;
+  const { folder: mailbox } = config.imap;
   const emailId = imapEmailId(config.imap.user, mailbox, msg.uidValidity, msg.uid);
   const starter = createTemporalStarter(client, config.temporal.taskQueue, starterLimits(config));
   await starter.startEmail({ emailId, source: { kind: 'imap', mailbox, uidValidity: msg.uidValidity, uid: msg.uid }, priority }, priority);
