@@ -36,7 +36,7 @@ import { registerAutonomyRoutes } from './autonomy.routes';
 import { registerGuidanceRoutes } from './guidance.routes';
 import { registerReplayRoutes } from './replay.routes';
 import { registerOperationsRoutes } from './operations.routes';
-import { registerQueueRoutes } from './queue.routes';
+import { registerQueueRoutes } from './review-queue.routes';
 import { registerReviewRoutes } from './review.routes';
 import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';

@@ -11,7 +11,7 @@
 import { DRAFT_FLAGS, DRAFT_STATUS } from '../drafting';
 import { NEEDS_PERSON_STATUSES, SEND_STATUS, STATUS } from '../email';
 import { PRIORITIES, type Priority } from '../triage';
-import { queueSearchTerms, type QueueSearchTerms } from './queue-search';
+import { queueSearchTerms, type QueueSearchTerms } from './review-queue-search';
 import { query, sqlList, type Queryable } from '../platform/pool.mariadb';
 
 export const QUEUE_PAGE_SIZE = 50;

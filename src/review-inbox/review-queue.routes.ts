@@ -8,7 +8,7 @@ import {
   type QueueFilter,
 } from './review-store.mariadb';
 import type { Priority } from './review-inbox.config';
-import { cleanSearch, QUEUE_SEARCH_MAX_CHARS } from './queue-search';
+import { cleanSearch, QUEUE_SEARCH_MAX_CHARS } from './review-queue-search';
 import type { InboxContext } from './app';
 import { formatClock, formatDuration } from './format';
 
