@@ -46,8 +46,9 @@ export const WORKFLOW_FILES = ['workflows/**/*.ts', 'src/**/*.workflow.ts'];
 export const WORKFLOW_LIB_FILES = [
   'src/platform/contract.ts',
   'src/platform/workflow-summary.ts',
-  // The email's status words, its Web UI lines, and its status steps.
+  // The email's status words, its input, its Web UI lines, and its status steps.
   'src/email/email-status.ts',
+  'src/email/email-input.ts',
   'src/email/email-display.ts',
   'src/email/status-transitions.ts',
   // Priorities and their aging.

@@ -7,10 +7,26 @@ import type { Priority } from '../triage';
 /**
  * Where the raw message of an email comes from. `mailboxId` names the registry entry it came in
  * through (docs/mailboxes.md); inputs written before there was a registry lack it and mean
- * the `default` mailbox. `mailbox` is the IMAP folder.
+ * the `default` mailbox.
  */
-export type EmailSource =
-  { kind: 'imap'; mailboxId?: string; mailbox: string; uidValidity: number; uid: number } | { kind: 'stored'; mailboxId?: string };
+export type EmailSource = ImapSource | { kind: 'stored'; mailboxId?: string };
+
+/** A message in an IMAP folder of a mailbox: its UIDVALIDITY and UID. */
+export interface ImapSource {
+  kind: 'imap';
+  mailboxId?: string;
+  /** The IMAP folder (absent in runs started before 1.5: they name it `mailbox`). */
+  folder?: string;
+  /** The IMAP folder under its 1.4 name: still written beside `folder` until 1.6, so a 1.4 worker can run a 1.5 start. */
+  mailbox: string;
+  uidValidity: number;
+  uid: number;
+}
+
+/** The IMAP folder of a message, whichever release started its run. */
+export function folderOf(source: ImapSource): string {
+  return source.folder ?? source.mailbox;
+}
 
 export interface EmailWorkflowInput {
   /** Equals the workflow id: the business identity of the email. */

@@ -12,7 +12,7 @@ import type { RecordedStatus, StatusRecord, StatusToRecord } from './email-activ
 import { DEFAULT_MAX_DRAFTS, EMAIL_AUDIT_EVENTS } from './email.contract';
 import { needsPerson, SEND_STATUS, START_STATUS, STATUS, type EmailStatus } from './email-status';
 import { priorityKey, type Priority, agedPriorityKey } from '../triage/index.workflow';
-import { type EmailWorkflowInput } from './email-input';
+import { folderOf, type EmailWorkflowInput } from './email-input';
 import type { StatusStep } from './status-transitions';
 import { currentDetailsLine } from './email-display';
 import {
@@ -53,7 +53,10 @@ export function createEmailRun(input: EmailWorkflowInput) {
   let sending = false;
   const decisions = createDecisionQueue({ emailId, state, maxDrafts, book, isSending: () => sending });
   const recorder = createStatusRecorder({ emailId, state, book, isSending: () => sending });
-  recorder.visibility.want({ priority, mailbox: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') });
+  recorder.visibility.want({
+    priority,
+    mailbox: input.source.mailboxId ?? (input.source.kind === 'imap' ? folderOf(input.source) : 'file'),
+  });
 
   /** Activities of one profile, on its cost class's queue, the priority raised by the time the email has waited for the pipeline. */
   const act = (profile: ProfileName): Acts =>

@@ -3,7 +3,7 @@ import { FAILURE_TYPES, WORKFLOW_TYPES } from '../platform/contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy } from '@temporalio/common';
 import { priorityKey, type Priority } from '../triage';
-import { type EmailWorkflowInput } from './email-input';
+import { folderOf, type EmailWorkflowInput } from './email-input';
 import { TransientError } from '../platform/errors';
 import type { WorkflowDisplay } from '../platform/workflow-summary';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
@@ -61,7 +61,7 @@ export function createTemporalStarter(
           priority: { priorityKey: priorityKey(priority) },
           typedSearchAttributes: [
             { key: EMAIL_PRIORITY, value: priority },
-            { key: MAILBOX, value: input.source.mailboxId ?? (input.source.kind === 'imap' ? input.source.mailbox : 'file') },
+            { key: MAILBOX, value: input.source.mailboxId ?? (input.source.kind === 'imap' ? folderOf(input.source) : 'file') },
           ],
           ...(display ? { staticSummary: display.summary, staticDetails: display.details } : {}),
         });

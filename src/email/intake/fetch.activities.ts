@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../../platform/contract';
-import type { EmailWorkflowInput } from '../email-input';
+import { folderOf, type EmailWorkflowInput } from '../email-input';
 import { PermanentError, TooLargeError } from '../../platform/errors';
 import type { EmailDeps } from '../email-deps';
 import { correlationId } from '../../platform/activity-context';
@@ -30,7 +30,7 @@ export function createFetchStep(deps: FetchDeps) {
         emailId,
         source: 'imap',
         mailboxId: mailboxOf(deps, source.mailboxId).entry.id,
-        mailbox: source.mailbox,
+        mailbox: folderOf(source),
         uidValidity: source.uidValidity,
         uid: source.uid,
         size: err.size,
@@ -81,7 +81,7 @@ export function createFetchStep(deps: FetchDeps) {
       if (!raw) {
         try {
           raw = await served.imap.fetchRaw({
-            mailbox: source.mailbox,
+            mailbox: folderOf(source),
             uidValidity: source.uidValidity,
             uid: source.uid,
             maxBytes: deps.settings.maxMessageBytes,
@@ -95,13 +95,13 @@ export function createFetchStep(deps: FetchDeps) {
         emailId,
         source: 'imap',
         mailboxId: served.entry.id,
-        mailbox: source.mailbox,
+        mailbox: folderOf(source),
         uidValidity: source.uidValidity,
         uid: source.uid,
         raw,
         historyOnly: input.historyOnly ?? false,
       });
-      return { size: raw.length, message: { raw, mailboxId: served.entry.id, mailbox: source.mailbox } };
+      return { size: raw.length, message: { raw, mailboxId: served.entry.id, mailbox: folderOf(source) } };
     },
   };
 }

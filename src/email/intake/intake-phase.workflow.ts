@@ -5,7 +5,7 @@
 import type { EmailActivities } from '../email-activities';
 import type { ParseSummary } from '../email-activities';
 import { STATUS } from '../email-status';
-import { type EmailWorkflowInput } from '../email-input';
+import { folderOf, type EmailWorkflowInput } from '../email-input';
 import { indexedTransition, type StatusStep } from '../status-transitions';
 import type { EmailRun } from '../email-run.workflow';
 import type { EmailWorkflowResult } from '../email-state.workflow';
@@ -14,7 +14,7 @@ import { STEPS } from '../../platform/contract';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 
 const fetchedReason = (input: EmailWorkflowInput) =>
-  input.source.kind === 'imap' ? `UID ${input.source.uid} from ${input.source.mailbox}` : 'stored message';
+  input.source.kind === 'imap' ? `UID ${input.source.uid} from ${folderOf(input.source)}` : 'stored message';
 const parsedReason = (input: EmailWorkflowInput) =>
   input.answerRequestedBy ? `parsed; answered on request of ${input.answerRequestedBy}` : STATUS.parsed;
 

@@ -105,7 +105,7 @@ export function createPollActivities(
       const outcome = await deps.starter.startEmail(
         {
           emailId,
-          source: { kind: 'imap', mailboxId: entry.id, mailbox, uidValidity: listing.uidValidity, uid: msg.uid },
+          source: { kind: 'imap', mailboxId: entry.id, folder: mailbox, mailbox, uidValidity: listing.uidValidity, uid: msg.uid },
           historyOnly: msg.uid <= mark.historyUntilUid,
           priority,
         },
