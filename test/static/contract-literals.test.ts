@@ -1,6 +1,7 @@
 /**
- * Status words, step names, failure codes and audit event types are named once (src/platform/domain.ts,
- * src/platform/contract.ts, and each feature's audit events in its `src/<feature>/<feature>.contract.ts`)
+ * Status words, step names, failure codes and audit event types are named once (the email's in
+ * src/email/email-status.ts, the job queue's in src/platform/job-queue.ts, the shared names in
+ * src/platform/contract.ts, and each feature's in its `src/<feature>/<feature>.contract.ts`)
  * and used by name everywhere else: a renamed status, code or event is then a type error, not a silent
  * mismatch between the code, the SQL and what operators filter on.
  *
@@ -34,8 +35,8 @@ import { AUDIT_EVENT_TYPES } from '../../src/audit-events';
 const ROOT = join(__dirname, '..', '..');
 const PRODUCT_DIRS = ['src', 'activities', 'workers', 'workflows'];
 
-/** Where the words are defined: platform's two modules, each feature's contract module, and the union of the audit events. */
-const CONTRACT_FILES = ['src/platform/contract.ts', 'src/platform/domain.ts', 'src/audit-events.ts'];
+/** Where the words are defined: the email's status words, the job queue's, platform's contract, each feature's contract module, and the union of the audit events. */
+const CONTRACT_FILES = ['src/email/email-status.ts', 'src/platform/job-queue.ts', 'src/platform/contract.ts', 'src/audit-events.ts'];
 const isContractFile = (file: string): boolean => CONTRACT_FILES.includes(file) || /^src\/([a-z-]+)\/\1\.contract\.ts$/.test(file);
 
 /** The same word in another vocabulary: `file` and the literal, with why it is not a status. */
@@ -186,7 +187,7 @@ test('status words, step names, failure codes and audit event types are used by 
   assert.equal(
     findings.length,
     0,
-    `use the constants of src/platform/domain.ts / src/platform/contract.ts (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...) and the audit events of src/<feature>/<feature>.contract.ts (EMAIL_AUDIT_EVENTS, CASE_AUDIT_EVENTS, ...):\n${listed(findings)}`,
+    `use the constants of src/email/email-status.ts, src/platform/job-queue.ts, src/platform/contract.ts and the contract modules (STATUS, QUEUE_STATUS, SEND_STATUS, DRAFT_STATUS, STEPS, FAILURE_TYPES, ...) and the audit events of src/<feature>/<feature>.contract.ts (EMAIL_AUDIT_EVENTS, CASE_AUDIT_EVENTS, ...):\n${listed(findings)}`,
   );
 });
 
