@@ -103,8 +103,8 @@ const FEATURES = [
   'triage',
 ];
 
-/** A feature's face: what the others may import (the workflow bundle's part in index.workflow.ts). */
-const FACE = ['./index.ts', './index.workflow.ts'];
+/** A feature's face: what the others may import (what loads a driver in index.adapters.ts, the workflow bundle's part in index.workflow.ts). */
+const FACE = ['./index.ts', './index.adapters.ts', './index.workflow.ts'];
 
 /** Module-scope state in those files: refused (test/static/workflow-module-state.test.ts). */
 export const MODULE_STATE_RULE = [
@@ -198,7 +198,7 @@ export default tseslint.config(
                 target,
                 from: `./src/${feature}`,
                 except: FACE,
-                message: `use ${feature} through its face (src/${feature}/index.ts; index.workflow.ts in the workflow bundle), not its insides`,
+                message: `use ${feature} through its face (src/${feature}/index.ts; index.adapters.ts for what loads a driver; index.workflow.ts in the workflow bundle), not its insides`,
               })),
             ),
           ],

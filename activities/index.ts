@@ -1,20 +1,10 @@
 import { autonomyOff, createAutonomyActivities } from '../src/autonomy';
-import {
-  createCaseActivities,
-  createCaseDeadlineActivities,
-  createCaseSummaryActivities,
-  createCaseRoutingActivities,
-  createCaseTurnActivities,
-  createCaseClockActivities,
-  createCaseDesk,
-  createEmailCase,
-  CASE_AUDIT_EVENTS,
-} from '../src/cases';
+import { createCaseActivities, createCaseDeadlineActivities, createCaseSummaryActivities, createCaseRoutingActivities, createCaseTurnActivities, createCaseClockActivities, createCaseDesk, createEmailCase, CASE_AUDIT_EVENTS } from '../src/cases';
 import { errorMessage } from '../src/platform/errors';
 import { createCleanupActivities } from '../src/operations';
 import { createRetentionActivities } from '../src/privacy';
 import type { ActivityDeps } from './activity-deps';
-import { createEmailActivities } from '../src/email';
+import { createEmailActivities } from '../src/email/index.adapters';
 import { createWatchActivities } from '../src/mailboxes';
 import { createReplayActivities } from '../src/replay';
 

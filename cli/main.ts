@@ -4,30 +4,18 @@ import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../src/platform/errors';
 import { CliError } from '../src/platform/cli-context';
 import { runCli, type CliCommand, type CliProgram } from '../src/platform/cli-command';
-import { answerCommand, createMariaDbMessageStore, approvalCommands } from '../src/email';
-import { casesCommands } from '../src/cases';
-import { autonomyCommands } from '../src/autonomy';
-import { guidanceCommands } from '../src/guidance';
-import {
-  dlqCommands,
-  metricsCommand,
-  qualityCommand,
-  draftsCommand,
-  statusCommand,
-  codecServerCommand,
-  doctorCommand,
-  cleanupCommand,
-  pollCommand,
-  scheduleCommands,
-  intakeCommands,
-} from '../src/operations';
-import { ingestCommand } from '../src/archive-import';
-import { knowledgeCommands, embedderCommand } from '../src/retrieval';
-import { llmCommands } from '../src/drafting';
-import { mailboxesCommands } from '../src/mailboxes';
-import { inboxCommands } from '../src/review-inbox';
-import { auditCommands, privacyCommands } from '../src/privacy';
-import { replayCommands, createMariaDbReplayEvidence } from '../src/replay';
+import { answerCommand, createMariaDbMessageStore, approvalCommands } from '../src/email/index.adapters';
+import { casesCommands } from '../src/cases/index.adapters';
+import { autonomyCommands } from '../src/autonomy/index.adapters';
+import { guidanceCommands } from '../src/guidance/index.adapters';
+import { dlqCommands, metricsCommand, qualityCommand, draftsCommand, statusCommand, codecServerCommand, doctorCommand, cleanupCommand, pollCommand, scheduleCommands, intakeCommands } from '../src/operations/index.adapters';
+import { ingestCommand } from '../src/archive-import/index.adapters';
+import { knowledgeCommands, embedderCommand } from '../src/retrieval/index.adapters';
+import { llmCommands } from '../src/drafting/index.adapters';
+import { mailboxesCommands } from '../src/mailboxes/index.adapters';
+import { inboxCommands } from '../src/review-inbox/index.adapters';
+import { auditCommands, privacyCommands } from '../src/privacy/index.adapters';
+import { replayCommands, createMariaDbReplayEvidence } from '../src/replay/index.adapters';
 
 const worker: CliCommand<void> = {
   name: 'worker',

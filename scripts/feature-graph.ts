@@ -12,6 +12,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { relativeImports } from './imports';
 
 export const root = path.resolve(__dirname, '..');
@@ -90,7 +91,61 @@ export function featureFolders(): string[] {
     .sort();
 }
 
-export const isFace = (file: string): boolean => /^src\/[^/]+\/index(\.workflow)?\.ts$/.test(file.split(path.sep).join('/'));
+/**
+ * A feature's face: `index.ts` (what the others use; it loads no driver), `index.adapters.ts` (its
+ * values whose modules load a driver or SDK: adapters, commands, assemblies) and
+ * `index.workflow.ts` (the deterministic part the workflow bundle takes).
+ */
+export const isFace = (file: string): boolean => /^src\/[^/]+\/index(\.workflow|\.adapters)?\.ts$/.test(file.split(path.sep).join('/'));
+
+/** Drivers and SDKs that talk to a server or do heavy work at load: only `index.adapters.ts` may lead to them. */
+export const DRIVER_PACKAGES = [
+  'openai',
+  'mariadb',
+  'imapflow',
+  'nodemailer',
+  '@temporalio/client',
+  '@temporalio/worker',
+  'arangojs',
+  '@qdrant/js-client-rest',
+  'fastify',
+  'openid-client',
+  'unpdf',
+  'mammoth',
+  '@zxcvbn-ts/core',
+  'bcryptjs',
+];
+
+/** The packages a file loads at run time, by their names (`nodemailer/lib/x` is `nodemailer`). */
+export function runtimePackages(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  for (const st of source.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || st.moduleSpecifier.text.startsWith('.')) continue;
+    const c = st.importClause;
+    const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : undefined;
+    if (c && (c.isTypeOnly || (!c.name && named && named.length > 0 && named.every((e) => e.isTypeOnly)))) continue;
+    const parts = st.moduleSpecifier.text.split('/');
+    out.push(parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!);
+  }
+  return out;
+}
+
+/** Every product file a file loads at run time (through a face: every file the face hands on). */
+export function runtimeClosure(start: string, edges: ImportEdge[]): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const e of edges) if (e.runtime) (byFile.get(e.from) ?? byFile.set(e.from, []).get(e.from)!).push(e.to);
+  const seen = new Set([start]);
+  const queue = [start];
+  for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+    for (const next of byFile.get(f) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return [...seen];
+}
 
 export type FolderGraph = Map<string, Map<string, string>>;
 

@@ -1,5 +1,6 @@
 import { loadBusinessCalendars } from '../src/business-time';
-import { createEscalationMailNotifier, createWebhookNotifier, createMariaDbCaseClock } from '../src/cases';
+import { createEscalationMailNotifier, createWebhookNotifier } from '../src/cases';
+import { createMariaDbCaseClock } from '../src/cases/index.adapters';
 import type { Pool } from '../src/platform/pool.mariadb';
 import type { CaseDeadlinePorts } from '../activities/activity-deps';
 import { resolveSecret, type MailboxDirectory } from '../src/mailboxes';

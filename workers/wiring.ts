@@ -1,57 +1,26 @@
 import { createSpamdScorer } from '../src/triage';
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
-import {
-  createMailboxDirectory,
-  createOAuthTokenProvider,
-  createMariaDbMailboxHealth,
-  createMariaDbWatermarkStore,
-  createImapFolderWatch,
-  createMariaDbWatcherHealth,
-  createTemporalPollTrigger,
-  type IdleDeps,
-  describeSecret,
-  type MailboxEntry,
-  describeOAuth,
-  type AccessTokenProvider,
-} from '../src/mailboxes';
+import { createMailboxDirectory, createMariaDbMailboxHealth, createMariaDbWatermarkStore, createImapFolderWatch, createMariaDbWatcherHealth, createTemporalPollTrigger } from '../src/mailboxes/index.adapters';
+import { createOAuthTokenProvider, type IdleDeps, describeSecret, type MailboxEntry, describeOAuth, type AccessTokenProvider } from '../src/mailboxes';
 import { createMariaDbAuditLog } from '../src/platform/audit-log.mariadb';
-import { createMariaDbAutonomyStore, createTemporalAutoApprover } from '../src/autonomy';
-import { createMariaDbReplayEvidence, createMariaDbReplayStore } from '../src/replay';
-import {
-  createMariaDbBounceLedger,
-  createMariaDbDraftStore,
-  createMariaDbMessageStore,
-  createMariaDbSendLedger,
-  createTemporalSignals,
-  createTemporalStarter,
-  starterLimits,
-  createTemporalDecisions,
-} from '../src/email';
-import { createMariaDbRetentionStore } from '../src/privacy';
+import { createMariaDbAutonomyStore } from '../src/autonomy/index.adapters';
+import { createTemporalAutoApprover } from '../src/autonomy';
+import { createMariaDbReplayEvidence, createMariaDbReplayStore } from '../src/replay/index.adapters';
+import { createMariaDbBounceLedger, createMariaDbDraftStore, createMariaDbMessageStore, createMariaDbSendLedger, createTemporalSignals, createTemporalStarter, starterLimits, createTemporalDecisions } from '../src/email/index.adapters';
+import { createMariaDbRetentionStore } from '../src/privacy/index.adapters';
 import { createMariaDbJobLedger } from '../src/platform/job-ledger.mariadb';
-import { createMariaDbAttachmentStore, createAttachmentReader } from '../src/attachments';
-import { createMariaDbDraftClaimStore, createOfflineDrafter, createOpenAiDrafter, createMariaDbApprovedExamples } from '../src/drafting';
+import { createMariaDbAttachmentStore } from '../src/attachments/index.adapters';
+import { createAttachmentReader } from '../src/attachments';
+import { createMariaDbDraftClaimStore, createOpenAiDrafter, createMariaDbApprovedExamples } from '../src/drafting/index.adapters';
+import { createOfflineDrafter } from '../src/drafting';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
-import {
-  type KnowledgeSyncResult,
-  type Embedder,
-  buildIndex,
-  sharedEmbedder,
-  syncKnowledgeFolder,
-  remoteEmbedder,
-  readKnowledgeFolder,
-} from '../src/retrieval';
-import { createMariaDbGuidanceStore } from '../src/guidance';
-import { createTemporalInspector } from '../src/operations';
+import { type KnowledgeSyncResult, type Embedder, readKnowledgeFolder } from '../src/retrieval';
+import { buildIndex, sharedEmbedder, syncKnowledgeFolder, remoteEmbedder } from '../src/retrieval/index.adapters';
+import { createMariaDbGuidanceStore } from '../src/guidance/index.adapters';
+import { createTemporalInspector } from '../src/operations/index.adapters';
 import { FAILURE_TYPES } from '../src/platform/contract';
-import {
-  createCaseReplies,
-  createMariaDbCaseStore,
-  createMariaDbCaseSummaryStore,
-  createMariaDbCaseRouting,
-  createTemporalCaseSignals,
-} from '../src/cases';
+import { createCaseReplies, createMariaDbCaseStore, createMariaDbCaseSummaryStore, createMariaDbCaseRouting, createTemporalCaseSignals } from '../src/cases/index.adapters';
 import type { Config } from '../src/config';
 import { ConfigError, PermanentError, errorMessage } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';

@@ -1,5 +1,5 @@
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbMessageStore, createTemporalStarter, starterLimits } from '../email';
+import { createMariaDbMessageStore, createTemporalStarter, starterLimits } from '../email/index.adapters';
 import type { Config } from '../platform/config';
 import { chooseMailbox } from '../mailboxes';
 import { planArchive, readArchive } from './archive-sources';

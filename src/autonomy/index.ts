@@ -1,6 +1,7 @@
 /**
- * The face of autonomy/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of autonomy/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Earned autonomy: which drafts may go out without a person, judged per mailbox and category on a
  * Wilson bound; its activities, store, policy, status and commands. It reads what named replay
@@ -10,9 +11,7 @@ export { createTemporalAutoApprover } from './auto-approver.temporal';
 export { AUTONOMY_DEFAULTS, judgeRecord, policyLabel } from './autonomy-policy';
 export type { AutonomyPolicy } from './autonomy-policy';
 export { readAutonomyStatus, switchAutonomy } from './autonomy-status';
-export { createMariaDbAutonomyStore } from './autonomy-store.mariadb';
 export { autonomyOff, createAutonomyActivities, stopAutomaticSend } from './autonomy.activities';
-export { autonomyCommands } from './autonomy.cli';
 export { readAutonomyConfig } from './autonomy.config';
 export { AUTONOMY_EVENTS, AUTO_SEND_STATES } from './autonomy.contract';
 export type { AutoApprover, AutonomyStore } from './autonomy.port';

@@ -1,6 +1,7 @@
 /**
- * The face of business-time/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of business-time/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Business time: each mailbox's business calendar (hours, holidays) and a case's response
  * deadline, reminder and escalation in it.

@@ -1,5 +1,6 @@
 /** The sources of a draft, shown to the reviewer as the model saw them. */
-import { maskPersonalData, createMariaDbPersonalData } from '../retrieval';
+import { maskPersonalData } from '../retrieval';
+import { createMariaDbPersonalData } from '../retrieval/index.adapters';
 import { query, type Pool } from '../platform/pool.mariadb';
 
 export interface SourceText {

@@ -1,12 +1,12 @@
 /**
- * The face of drafting/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of drafting/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Drafting: the drafters (a model over an OpenAI-compatible API, the offline composer), their
  * prompts and checks (the injection guard, claim grounding, categories, language), approved
  * replies as examples, case summaries, and a draft's status, flags and outcomes.
  */
-export { createMariaDbApprovedExamples } from './approved-examples.mariadb';
 export type { ApprovedExamples } from './approved-examples.port';
 export { extractiveSummary } from './case-summary';
 export type { CaseSummaryMail, SummaryKind, SummaryLanguage } from './case-summary';
@@ -15,15 +15,11 @@ export { UNCLASSIFIED, knownCategory, readCategoryList } from './categories';
 export type { Category } from './categories';
 export { nearestCategory } from './category-match';
 export { draftSentences } from './claim-sentences';
-export { createMariaDbDraftClaimStore } from './draft-claims.mariadb';
 export type { DraftClaimStore, StoredClaim } from './draft-claims.port';
 export { LIGHT_EDIT_LIMIT, changedShare, classifyApproval } from './draft-outcome';
-export { recordDraftOutcome, recordRedrafted } from './draft-outcomes.mariadb';
 export { PROMPT_VERSION } from './draft-prompt';
-export { readDraftSource } from './draft-sources.mariadb';
 export type { SourceText } from './draft-sources.mariadb';
 export { OFFLINE_PROMPT_VERSION, createOfflineDrafter } from './drafter.offline';
-export { createOpenAiDrafter } from './drafter.openai';
 export type { DraftContextItem, DraftExample, DraftGuidance, DraftResult, Drafter } from './drafter.port';
 export { DEFAULT_CONTEXT_CHARS, readDraftingConfig, takesExamples } from './drafting.config';
 export type { DraftExampleSettings } from './drafting.config';
@@ -49,8 +45,6 @@ export { readIntentSet } from './injection-intents';
 export { DEFAULT_INTENT_THRESHOLD } from './intent-detector';
 export type { IntentDetectorSettings } from './intent-detector';
 export { UNDETERMINED_LANGUAGE } from './language-code';
-export { llmCommands } from './llm-check.cli';
 export { llmFinding } from './llm-check';
 export type { LlmProbe } from './llm-check';
-export { probeLlm } from './llm-probe.openai';
 export { questionOf } from './reply-composer';

@@ -1,19 +1,15 @@
 /**
- * The face of email/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of email/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * One email from its poll to the sent reply: the email's workflow and its activities
  * (`createEmailActivities`, taking `EmailDeps`), its status words, stores and their adapters, the
  * workflow starter and signals, and the `EmailCase` port through which its steps reach their case.
  */
-export { answerCommand } from './intake/answer.cli';
-export { approvalCommands, redraft, resend } from './decisions/approval.cli';
-export { createMariaDbBounceLedger } from './intake/bounce-ledger.mariadb';
-export { createTemporalDecisions } from './decisions/decisions.temporal';
 export type { TemporalDecisions } from './decisions/decisions.temporal';
 export { CONTEXT_LIMIT, withinBudget } from './draft/draft-context';
 export { draftGuidance } from './draft/draft-guidance';
-export { createMariaDbDraftStore } from './draft/draft-store.mariadb';
 export type { EmailCase } from './email-case.port';
 export type { EmailDeps, MailSettings } from './email-deps';
 export { emailDisplay } from './email-display';
@@ -33,18 +29,11 @@ export {
 } from './email-status';
 export type { EmailStatus, NeedsPersonStatus, SendProblemStatus, SendStatus, UnfinishedStatus } from './email-status';
 export type { DraftRecord, DraftStore, EmailRecord, MessageStore, SendLedger } from './email-stores.port';
-export { createEmailActivities } from './email.activities';
-export type { EmailActivities } from './email-activities';
 export { readEmailConfig } from './email.config';
 export { CASE_REPLY, DECISION_LIMITS, EMAIL_AUDIT_EVENTS } from './email.contract';
 export type { DecisionInput } from './email.workflow';
 export { parseRawEmail } from './intake/mail-parser';
-export { createMariaDbMessageStore } from './message-store.mariadb';
-export { temporalPullBackStart } from './intake/pull-back.temporal';
-export { pullBack } from './intake/pull-back';
 export { inDoubtAdvice } from './send/send-claim';
-export { createMariaDbSendLedger } from './send/send-ledger.mariadb';
 export { stepScope } from './step-scope';
 export type { StepTracker } from './step-scope';
 export type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
-export { createTemporalSignals, createTemporalStarter, starterLimits } from './workflow-starter.temporal';

@@ -1,19 +1,17 @@
 /**
- * The face of mailboxes/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of mailboxes/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Mailboxes: the registry of configured accounts, their IMAP and SMTP connections (OAuth2
  * included), folder watching over IMAP IDLE, watermarks, poll health and the mailbox commands.
  */
 export type { AccessTokenProvider } from './access-tokens.port';
-export { createImapFolderWatch } from './folder-watch.imap';
+export type { FolderMark, FoundMessage, ImapConnection } from './imap-connection.port';
 export { HandOverInDoubtError, smtpPhaseOf } from './mail-sender.port';
 export type { OutgoingMail } from './mail-sender.port';
 export { chooseMailbox } from './mailbox-choice';
-export { countEmailsByMailbox } from './mailbox-counts.mariadb';
 export type { MailboxDirectory } from './mailbox-directory.port';
-export { createMailboxDirectory } from './mailbox-directory';
-export { createMariaDbMailboxHealth } from './mailbox-health.mariadb';
 export type { MailboxHealth, PollHealth } from './mailbox-health.port';
 export { describeOAuth } from './mailbox-oauth';
 export { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
@@ -22,22 +20,16 @@ export { DEFAULT_MAILBOX_ID, describeSecret, resolveSecret } from './mailbox-reg
 export type { MailboxEntry, SentFolderLookup } from './mailbox-registry';
 export { isolationKey, ownMailboxAddresses } from './mailbox-scope';
 export type { IsolationKey } from './mailbox-scope';
-export type { FolderMark, FoundMessage, ImapConnection as Mailbox } from './imap-connection.port';
-export { mailboxesCheck, mailboxesCommands, pollHealthLine } from './mailboxes.cli';
 export { readMailboxesConfig, registryDefaults } from './mailboxes.config';
 export { MAILBOX_AUDIT_EVENTS, WATCHER_VIEWS } from './mailboxes.contract';
 export type { SmtpPhase } from './mailboxes.contract';
 export { openIdClient } from './oauth-client';
 export { createOAuthTokenProvider } from './oauth-token-provider';
-export { createTemporalPollTrigger, triggerSchedule } from './poll-trigger.temporal';
 export type { TriggeredRun } from './poll-trigger.temporal';
 export { POLL_SCHEDULE_PREFIX, pollScheduleId } from './schedule-ids';
 export { createWatchActivities } from './watch.activities';
 export type { IdleDeps } from './watch.activities';
-export { createMariaDbWatcherHealth } from './watcher-health.mariadb';
 export type { WatcherRow } from './watcher-health.port';
 export { watcherLine, watcherStatus } from './watcher-view';
 export type { WatcherStatus } from './watcher-view';
-export { installWatchers } from './watchers';
-export { createMariaDbWatermarkStore } from './watermark-store.mariadb';
 export type { WatermarkStore } from './watermark-store.port';

@@ -6,12 +6,13 @@
 import type { Config } from '../platform/config';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import { JSON_OPTION, type CliCommand } from '../platform/cli-command';
-import { mailboxesCheck } from '../mailboxes';
-import { checkEmbedder, readKnowledgeFolder } from '../retrieval';
+import { mailboxesCheck } from '../mailboxes/index.adapters';
+import { checkEmbedder } from '../retrieval/index.adapters';
+import { readKnowledgeFolder } from '../retrieval';
 import { doctorChecks, type DoctorProbes } from './doctor-checks';
 import { openDoctorDatabase } from './doctor-database.mariadb';
 import { oidcDiscovery, probeCodecServer } from './doctor-endpoints.http';
-import { probeLlm } from '../drafting';
+import { probeLlm } from '../drafting/index.adapters';
 import { renderDoctorReport } from './doctor-render';
 import { doctorReport, type DoctorReport } from './doctor-report';
 import { runChecks } from './doctor-runner';

@@ -7,7 +7,7 @@
 import { ScheduleNotFoundError, type Client, type ScheduleDescription } from '@temporalio/client';
 import type { Config } from '../platform/config';
 import { WORKFLOW_TYPES } from '../platform/contract';
-import { installWatchers } from '../mailboxes';
+import { installWatchers } from '../mailboxes/index.adapters';
 import { wantedSchedules } from './schedules';
 
 /** Every note a pause writes starts with this: resume lifts only the pauses it made. */

@@ -1,4 +1,5 @@
-import { buildEmbedder, type Embedder } from '../retrieval';
+import { buildEmbedder } from '../retrieval/index.adapters';
+import { type Embedder } from '../retrieval';
 import { gapCandidates, outcomeCounts } from './draft-quality.mariadb';
 import type { Pool } from '../platform/pool.mariadb';
 import type { Config } from '../platform/config';

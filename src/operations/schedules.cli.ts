@@ -5,7 +5,7 @@
 import { registerSearchAttributes } from './search-attributes.temporal';
 import { setNamespaceRetention } from '../platform/temporal-namespace';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
-import { installWatchers } from '../mailboxes';
+import { installWatchers } from '../mailboxes/index.adapters';
 import { CliError } from '../platform/cli-context';
 import { onlySubcommand, text, type CliCommand } from '../platform/cli-command';
 

@@ -8,11 +8,13 @@ import {
 } from '@temporalio/client';
 import type { Config } from '../platform/config';
 import { isDeepStrictEqual } from 'node:util';
-import { type MailboxEntry, triggerSchedule, type TriggeredRun, POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
+import { type MailboxEntry, type TriggeredRun, POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
+import { triggerSchedule } from '../mailboxes/index.adapters';
 import { CliError } from '../platform/cli-context';
 
 export { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
-export { triggerSchedule, type TriggeredRun } from '../mailboxes';
+export { triggerSchedule } from '../mailboxes/index.adapters';
+export { type TriggeredRun } from '../mailboxes';
 
 /** The id of the poll run the schedule starts (Temporal adds the start time). */
 export function pollWorkflowId(mailboxId: string): string {

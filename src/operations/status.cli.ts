@@ -1,24 +1,8 @@
-import {
-  createMariaDbDraftStore,
-  createMariaDbMessageStore,
-  createMariaDbSendLedger,
-  EMAIL_STATUSES,
-  NEEDS_PERSON_STATUSES,
-  SEND_STATUS,
-  SEND_STATUSES,
-} from '../email';
+import { createMariaDbDraftStore, createMariaDbMessageStore, createMariaDbSendLedger } from '../email/index.adapters';
+import { EMAIL_STATUSES, NEEDS_PERSON_STATUSES, SEND_STATUS, SEND_STATUSES } from '../email';
 import { createMariaDbJobLedger } from '../platform/job-ledger.mariadb';
-import {
-  countEmailsByMailbox,
-  createMariaDbMailboxHealth,
-  type PollHealth,
-  pollHealthLine,
-  createMariaDbWatcherHealth,
-  type WatcherRow,
-  watcherLine,
-  watcherStatus,
-  type WatcherStatus,
-} from '../mailboxes';
+import { countEmailsByMailbox, createMariaDbMailboxHealth, pollHealthLine, createMariaDbWatcherHealth } from '../mailboxes/index.adapters';
+import { type PollHealth, type WatcherRow, watcherLine, watcherStatus, type WatcherStatus } from '../mailboxes';
 import type { Config } from '../platform/config';
 import { QUEUE_STATUS, QUEUE_STATUSES } from '../platform/job-queue';
 import { connectDatabase } from '../platform/cli-context';

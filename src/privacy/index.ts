@@ -1,15 +1,12 @@
 /**
- * The face of privacy/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of privacy/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Privacy: retention and its purge, erasure and export of a person's data, and the audit log's
  * access log.
  */
-export { createMariaDbAccessLog } from './access-log.mariadb';
-export { auditCommands } from './audit-access.cli';
-export { privacyCommands } from './privacy.cli';
 export { readPrivacyConfig } from './privacy.config';
 export { ACCESS_ACTIONS, PRIVACY_EVENTS } from './privacy.contract';
-export { createMariaDbRetentionStore } from './retention-store.mariadb';
 export { createRetentionActivities } from './retention.activities';
-export type { RetentionActivities, RetentionDeps } from './retention.activities';
+export type { RetentionDeps } from './retention.activities';

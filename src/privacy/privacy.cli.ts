@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { configuredGraph, createFullTextIndex, createQdrantIndex, createCompositeIndex, type VectorIndex } from '../retrieval';
+import { configuredGraph, createFullTextIndex } from '../retrieval/index.adapters';
+import { createQdrantIndex, createCompositeIndex, type VectorIndex } from '../retrieval';
 import { createMariaDbAccessLog } from './access-log.mariadb';
-import { createMariaDbAttachmentStore } from '../attachments';
+import { createMariaDbAttachmentStore } from '../attachments/index.adapters';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbMessageStore } from '../email';
+import { createMariaDbMessageStore } from '../email/index.adapters';
 import type { Pool } from '../platform/pool.mariadb';
 import { readSubjectExport } from './privacy-export.mariadb';
 import { createMariaDbPrivacyStore } from './privacy-store.mariadb';

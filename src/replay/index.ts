@@ -1,18 +1,16 @@
 /**
- * The face of replay/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of replay/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Replaying a team's history before switching on: pairs of customer mail and the team's reply,
  * drafts as of then, measures, the report, and the evidence autonomy may count
  * (`createMariaDbReplayEvidence`).
  */
-export { createMariaDbReplayEvidence } from './replay-evidence.mariadb';
 export { buildReplayReport } from './replay-report';
 export type { ReplayGroup } from './replay-report';
 export type { MeanInterval, ShareInterval } from './replay-statistics';
-export { createMariaDbReplayStore } from './replay-store.mariadb';
 export { createReplayActivities } from './replay.activities';
 export type { ReplayDeps } from './replay.activities';
-export { replayCommands } from './replay.cli';
 export { readReplayConfig } from './replay.config';
 export { REPLAY_AUDIT_EVENTS, REPLAY_OUTCOME, REPLAY_QUEUE_SUFFIX } from './replay.contract';

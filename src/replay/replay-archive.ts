@@ -4,7 +4,7 @@
  * before or after anything and is left out, as are the unreadable and the oversized (counted).
  */
 import { parseRawEmail } from '../email';
-import { planArchive, readArchive } from '../archive-import';
+import { planArchive, readArchive } from '../archive-import/index.adapters';
 import { normalMessageId, shortHash, type ArchiveMail } from './replay-pairing';
 
 export interface ArchiveRead {

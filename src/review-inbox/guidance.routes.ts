@@ -13,9 +13,9 @@ import {
   guidanceIds,
   formatScope,
   parseScope,
-  createMariaDbGuidanceStore,
   type GuidanceVersion,
 } from '../guidance';
+import { createMariaDbGuidanceStore } from '../guidance/index.adapters';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { errorMessage } from '../platform/errors';
 import type { InboxContext, InboxDeps } from './app';

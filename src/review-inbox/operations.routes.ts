@@ -1,4 +1,10 @@
-import { createMariaDbDeadLetters, backlogByStatusAndPriority, oldestWaiting, readMetrics, sendProblems } from '../operations';
+import {
+  createMariaDbDeadLetters,
+  backlogByStatusAndPriority,
+  oldestWaiting,
+  readMetrics,
+  sendProblems,
+} from '../operations/index.adapters';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
 import { formatDuration, formatTime } from './format';

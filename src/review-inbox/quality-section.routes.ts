@@ -1,5 +1,6 @@
 /** The operations page's draft quality and knowledge gaps (docs/review-inbox.md "Operations"). */
-import { dailyOutcomes, readGaps, readQuality, QUALITY_GROUPINGS, type QualityGrouping } from '../operations';
+import { dailyOutcomes, readGaps, readQuality } from '../operations/index.adapters';
+import { QUALITY_GROUPINGS, type QualityGrouping } from '../operations';
 import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 import { parseWindow } from '../platform/time-window';
 import type { InboxDeps } from './app';

@@ -4,14 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { policyLabel } from '../autonomy';
-import {
-  buildReplayReport,
-  type ReplayGroup,
-  type MeanInterval,
-  type ShareInterval,
-  createMariaDbReplayStore,
-  REPLAY_OUTCOME,
-} from '../replay';
+import { buildReplayReport, type ReplayGroup, type MeanInterval, type ShareInterval, REPLAY_OUTCOME } from '../replay';
+import { createMariaDbReplayStore } from '../replay/index.adapters';
 import type { InboxContext } from './app';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';

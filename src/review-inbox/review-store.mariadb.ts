@@ -1,5 +1,6 @@
 /** What the review inbox reads from MariaDB: the queue, one email with its thread and drafts, sources. */
-import { readDraftSource, type SourceText } from '../drafting';
+import { readDraftSource } from '../drafting/index.adapters';
+import { type SourceText } from '../drafting';
 import { NEEDS_PERSON_STATUSES, SEND_STATUS } from '../email';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {

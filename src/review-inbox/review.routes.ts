@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type DecisionInput, WAITING_KINDS, STATUS } from '../email';
-import { createMariaDbCaseView } from '../cases';
-import { createMariaDbAccessLog, ACCESS_ACTIONS } from '../privacy';
-import { DRAFT_STATUS, createMariaDbDraftClaimStore } from '../drafting';
+import { createMariaDbCaseView } from '../cases/index.adapters';
+import { createMariaDbAccessLog } from '../privacy/index.adapters';
+import { ACCESS_ACTIONS } from '../privacy';
+import { DRAFT_STATUS } from '../drafting';
+import { createMariaDbDraftClaimStore } from '../drafting/index.adapters';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './app';
 import { CASE_TEXTS } from './case-texts';

@@ -1,15 +1,15 @@
 /** Starts the review inbox: one MariaDB pool, one Temporal client, one HTTP listener. */
-import { createCaseReplies, createMariaDbCaseClaims, createMariaDbCaseRouting, createTemporalCaseSignals } from '../cases';
+import { createCaseReplies, createMariaDbCaseClaims, createMariaDbCaseRouting, createTemporalCaseSignals } from '../cases/index.adapters';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbInboxUsers } from './inbox-users.mariadb';
 import { createPool } from '../platform/pool.mariadb';
 import { createMariaDbReviewStore } from './review-store.mariadb';
-import { createMariaDbAttachmentStore } from '../attachments';
-import { createTemporalDecisions, pullBack, temporalPullBackStart } from '../email';
-import { dlqRequeue } from '../operations';
+import { createMariaDbAttachmentStore } from '../attachments/index.adapters';
+import { createTemporalDecisions, pullBack, temporalPullBackStart } from '../email/index.adapters';
+import { dlqRequeue } from '../operations/index.adapters';
 import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../platform/config';
-import { buildEmbedder } from '../retrieval';
+import { buildEmbedder } from '../retrieval/index.adapters';
 import { buildInboxApp } from './app';
 
 export interface RunningInbox {

@@ -1,6 +1,7 @@
 /**
- * The face of triage/: what the other features and the processes may use of it; everything
- * else in the folder is its own.
+ * The face of triage/: what the other features and the processes may use of it, none of
+ * which loads a driver or SDK (what does is in index.adapters.ts); everything else in the folder is
+ * its own.
  *
  * Triage and priority: which mail deserves no reply (bounces, auto-replies, lists, spam) and why,
  * the spam scorers, and an email's priority and its aging.

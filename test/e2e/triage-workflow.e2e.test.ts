@@ -60,7 +60,12 @@ test('an abuse complaint waits in manual review without a draft; a person closes
   assert.equal(r.status, 'manual_review');
   assert.equal(r.triage_class, 'feedback_report');
   assert.match(r.status_reason ?? '', /^feedback_report: an abuse complaint about our mail/);
-  const state = await client.workflow.getHandle(id!).query(stateQuery);
+  // The status row is written by the draft step before the workflow takes its result and starts
+  // waiting: the query sees the wait one workflow task later.
+  const state = await waitFor('the workflow waits for a person', async () => {
+    const s = await client.workflow.getHandle(id!).query(stateQuery);
+    return s.waitingFor ? s : undefined;
+  });
   assert.equal(state.waitingFor?.kind, 'manual_review');
   const drafts = (await stack.db.pool.query('SELECT body, flags FROM drafts WHERE email_id = ?', [id])) as Array<{
     body: string;

@@ -2,7 +2,8 @@
  * The house rules, read from every import of the product's code (scripts/feature-graph.ts): run-time
  * imports, `import type`, re-exports, CLI commands and contract modules alike.
  * - The folders under src/ depend on each other one way: no cycle between them by any edge.
- * - A feature is used by the others only through its face: `src/<feature>/index.ts`, or
+ * - A feature is used by the others only through its face: `src/<feature>/index.ts`, which loads no
+ *   driver or SDK, `index.adapters.ts` for what does (adapters, commands, assemblies), and
  *   `index.workflow.ts` for the deterministic part the workflow bundle takes.
  * - platform/ is infrastructure every feature uses; it imports no feature.
  * - No file under src/ reaches up into the composition roots (activities/, workers/, workflows/, cli/).
@@ -14,6 +15,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import {
   cycles,
+  DRIVER_PACKAGES,
+  runtimeClosure,
+  runtimePackages,
   featureFolders,
   folderGraph,
   folderOf,
@@ -80,6 +84,16 @@ test("every import from another feature goes through that feature's face", () =>
     assert.ok(tsFiles(`src/${feature}`).includes(`src/${feature}/index.ts`), `${feature} has a face (index.ts)`);
   const past = pastTheFace(edges);
   assert.deepEqual(past, [], `imports into another feature's insides:\n  ${show(past)}`);
+});
+
+test("a face's index.ts loads no driver or SDK (those wait behind index.adapters.ts)", () => {
+  for (const feature of featureFolders()) {
+    const face = `src/${feature}/index.ts`;
+    const loaded = runtimeClosure(face, edges).flatMap((file) => runtimePackages(file).map((p) => `${file} -> ${p}`));
+    const drivers = loaded.filter((l) => DRIVER_PACKAGES.includes(l.split(' -> ')[1]!));
+    assert.deepEqual(drivers, [], `${face} loads:\n  ${drivers.join('\n  ')}`);
+  }
+  assert.ok(runtimePackages('src/mailboxes/connection.smtp.ts').includes('nodemailer'), 'a default import of a package counts');
 });
 
 test("a face's workflow part (index.workflow.ts) hands on only what is free of I/O", () => {

@@ -1,4 +1,5 @@
-import { DRAFT_STATUS, type DraftStatus, recordDraftOutcome, recordRedrafted } from '../../drafting';
+import { DRAFT_STATUS, type DraftStatus } from '../../drafting';
+import { recordDraftOutcome, recordRedrafted } from '../../drafting/index.adapters';
 import type { DraftRecord, DraftStore, NewDraft } from '../email-stores.port';
 import { query, type Pool } from '../../platform/pool.mariadb';
 

@@ -3,7 +3,7 @@ import { FAILURE_TYPES } from '../../platform/contract';
 import { SYSTEM_ACTORS, EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { SEND_STATUS } from '../email-status';
 import { TransientError, errorMessage } from '../../platform/errors';
-import type { SentFolderLookup, FolderMark, FoundMessage, Mailbox } from '../../mailboxes';
+import type { SentFolderLookup, FolderMark, FoundMessage, ImapConnection } from '../../mailboxes';
 import type { AuditLog } from '../../platform/store.port';
 import type { DraftStore, SendAttemptRecord, SendLedger } from '../email-stores.port';
 
@@ -26,7 +26,7 @@ async function heartbeatingWait(ms: number): Promise<void> {
   ctx.heartbeat();
 }
 
-async function lookOnce(mailbox: Mailbox, folder: string, messageId: string, since?: FolderMark): Promise<FoundMessage | null> {
+async function lookOnce(mailbox: ImapConnection, folder: string, messageId: string, since?: FolderMark): Promise<FoundMessage | null> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -47,7 +47,7 @@ async function lookOnce(mailbox: Mailbox, folder: string, messageId: string, sin
  * nothing): whatever goes wrong here, the send stays in doubt and is never made again.
  */
 export async function lookUpInSent(
-  mailbox: Mailbox,
+  mailbox: ImapConnection,
   folder: string,
   messageId: string,
   lookup: SentFolderLookup,
@@ -74,7 +74,7 @@ export interface DoubtContext {
   mailboxId: string;
   folder: string;
   lookup: SentFolderLookup;
-  mailbox: Mailbox;
+  mailbox: ImapConnection;
   /** The Sent folder before this attempt's hand-over, when this attempt took one. */
   since?: FolderMark;
 }

@@ -10,7 +10,7 @@ import {
   smtpPhaseOf,
   type FolderMark,
   type FoundMessage,
-  type Mailbox,
+  type ImapConnection,
   type OutgoingMail,
   mailboxOf,
   ourAddresses,
@@ -32,7 +32,7 @@ const SENT_MARK_WAIT_MS = 2_000;
  * later (this step files its copy after the send; a server that files sent mail does so on
  * receipt). IMAP trouble never stops a send: without a mark the check is slower, not wrong.
  */
-async function sentFolderMark(mailbox: Mailbox, folder: string): Promise<FolderMark | undefined> {
+async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<FolderMark | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(resolve, SENT_MARK_WAIT_MS, undefined);

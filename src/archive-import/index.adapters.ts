@@ -1,0 +1,7 @@
+/**
+ * The part of archive-import/'s face that loads a driver or SDK: its adapters, and the commands and assemblies
+ * that build them. The processes that wire the features import it, and the few features that assemble
+ * another's adapters; everything else takes archive-import/index.ts, which loads none.
+ */
+export { planArchive, readArchive } from './archive-sources';
+export { ingestCommand } from './ingest.cli';

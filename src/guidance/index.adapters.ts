@@ -1,0 +1,7 @@
+/**
+ * The part of guidance/'s face that loads a driver or SDK: its adapters, and the commands and assemblies
+ * that build them. The processes that wire the features import it, and the few features that assemble
+ * another's adapters; everything else takes guidance/index.ts, which loads none.
+ */
+export { createMariaDbGuidanceStore } from './guidance-store.mariadb';
+export { guidanceCommands } from './guidance.cli';
