@@ -1,5 +1,15 @@
 import { autonomyOff, createAutonomyActivities } from '../src/autonomy';
-import { createCaseActivities, createCaseDeadlineActivities, createCaseSummaryActivities, createCaseRoutingActivities, createCaseTurnActivities, createCaseClockActivities, createCaseDesk, createEmailCase, CASE_AUDIT_EVENTS } from '../src/cases';
+import {
+  createCaseActivities,
+  createCaseDeadlineActivities,
+  createCaseSummaryActivities,
+  createCaseRoutingActivities,
+  createCaseTurnActivities,
+  createCaseClockActivities,
+  createCaseDesk,
+  createEmailCase,
+  CASE_AUDIT_EVENTS,
+} from '../src/cases';
 import { errorMessage } from '../src/platform/errors';
 import { createCleanupActivities } from '../src/operations';
 import { createRetentionActivities } from '../src/privacy';

@@ -8,7 +8,19 @@ import { answerCommand, createMariaDbMessageStore, approvalCommands } from '../s
 import { casesCommands } from '../src/cases/index.adapters';
 import { autonomyCommands } from '../src/autonomy/index.adapters';
 import { guidanceCommands } from '../src/guidance/index.adapters';
-import { dlqCommands, metricsCommand, qualityCommand, draftsCommand, statusCommand, codecServerCommand, doctorCommand, cleanupCommand, pollCommand, scheduleCommands, intakeCommands } from '../src/operations/index.adapters';
+import {
+  dlqCommands,
+  metricsCommand,
+  qualityCommand,
+  draftsCommand,
+  statusCommand,
+  codecServerCommand,
+  doctorCommand,
+  cleanupCommand,
+  pollCommand,
+  scheduleCommands,
+  intakeCommands,
+} from '../src/operations/index.adapters';
 import { ingestCommand } from '../src/archive-import/index.adapters';
 import { knowledgeCommands, embedderCommand } from '../src/retrieval/index.adapters';
 import { llmCommands } from '../src/drafting/index.adapters';

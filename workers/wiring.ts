@@ -1,13 +1,36 @@
 import { createSpamdScorer } from '../src/triage';
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
-import { createMailboxDirectory, createMariaDbMailboxHealth, createMariaDbWatermarkStore, createImapFolderWatch, createMariaDbWatcherHealth, createTemporalPollTrigger } from '../src/mailboxes/index.adapters';
-import { createOAuthTokenProvider, type IdleDeps, describeSecret, type MailboxEntry, describeOAuth, type AccessTokenProvider } from '../src/mailboxes';
+import {
+  createMailboxDirectory,
+  createMariaDbMailboxHealth,
+  createMariaDbWatermarkStore,
+  createImapFolderWatch,
+  createMariaDbWatcherHealth,
+  createTemporalPollTrigger,
+} from '../src/mailboxes/index.adapters';
+import {
+  createOAuthTokenProvider,
+  type IdleDeps,
+  describeSecret,
+  type MailboxEntry,
+  describeOAuth,
+  type AccessTokenProvider,
+} from '../src/mailboxes';
 import { createMariaDbAuditLog } from '../src/platform/audit-log.mariadb';
 import { createMariaDbAutonomyStore } from '../src/autonomy/index.adapters';
 import { createTemporalAutoApprover } from '../src/autonomy';
 import { createMariaDbReplayEvidence, createMariaDbReplayStore } from '../src/replay/index.adapters';
-import { createMariaDbBounceLedger, createMariaDbDraftStore, createMariaDbMessageStore, createMariaDbSendLedger, createTemporalSignals, createTemporalStarter, starterLimits, createTemporalDecisions } from '../src/email/index.adapters';
+import {
+  createMariaDbBounceLedger,
+  createMariaDbDraftStore,
+  createMariaDbMessageStore,
+  createMariaDbSendLedger,
+  createTemporalSignals,
+  createTemporalStarter,
+  starterLimits,
+  createTemporalDecisions,
+} from '../src/email/index.adapters';
 import { createMariaDbRetentionStore } from '../src/privacy/index.adapters';
 import { createMariaDbJobLedger } from '../src/platform/job-ledger.mariadb';
 import { createMariaDbAttachmentStore } from '../src/attachments/index.adapters';
@@ -20,7 +43,13 @@ import { buildIndex, sharedEmbedder, syncKnowledgeFolder, remoteEmbedder } from 
 import { createMariaDbGuidanceStore } from '../src/guidance/index.adapters';
 import { createTemporalInspector } from '../src/operations/index.adapters';
 import { FAILURE_TYPES } from '../src/platform/contract';
-import { createCaseReplies, createMariaDbCaseStore, createMariaDbCaseSummaryStore, createMariaDbCaseRouting, createTemporalCaseSignals } from '../src/cases/index.adapters';
+import {
+  createCaseReplies,
+  createMariaDbCaseStore,
+  createMariaDbCaseSummaryStore,
+  createMariaDbCaseRouting,
+  createTemporalCaseSignals,
+} from '../src/cases/index.adapters';
 import type { Config } from '../src/config';
 import { ConfigError, PermanentError, errorMessage } from '../src/platform/errors';
 import { createLogger } from '../src/platform/logger';
