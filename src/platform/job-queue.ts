@@ -5,7 +5,6 @@
  */
 import type { StepName } from './contract';
 import type { ErrorClass } from './errors';
-import type { PriorAttempt } from './lost-attempts';
 /** Technical status of one (email, step) job (table `queue_jobs`). */
 export const QUEUE_STATUS = {
   pending: 'pending',
@@ -68,4 +67,12 @@ export interface JobLedger {
   ): Promise<Array<{ id: number; workflowId: string; emailId: string | null; step: string; activityId: string; startedAt: Date }>>;
   /** Puts a stuck row back into the retry cycle as `failed` (unless it moved on meanwhile). */
   resetStuck(id: number, reason: string, nextAttemptAt: Date | null): Promise<boolean>;
+}
+
+/** What a step's row says of its attempts before the next one starts. */
+export interface PriorAttempt {
+  attempt: number;
+  status: QueueStatus;
+  /** Attempts already known to have ended with their worker. */
+  lost: number;
 }

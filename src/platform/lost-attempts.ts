@@ -1,12 +1,6 @@
-import { QUEUE_STATUS, type QueueStatus } from './job-queue';
+import { QUEUE_STATUS, type PriorAttempt } from './job-queue';
 
-/** What a step's row says of its attempts before the next one starts. */
-export interface PriorAttempt {
-  attempt: number;
-  status: QueueStatus;
-  /** Attempts already known to have ended with their worker. */
-  lost: number;
-}
+export type { PriorAttempt };
 
 /**
  * How many attempts before `attempt` ended with their worker and were not known yet. A worker

@@ -12,22 +12,15 @@ import fastifySession from '@fastify/session';
 import fastifyView from '@fastify/view';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import nunjucks from 'nunjucks';
-import type { InboxUsers } from './inbox-users.mariadb';
-import type { ReviewStore } from './review-store.mariadb';
-import { createMariaDbSessionStore, type InboxSessions } from './session-store.mariadb';
+import { createMariaDbSessionStore } from './session-store.mariadb';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbLoginThrottle } from './login-throttle.mariadb';
 import { createLoginBurstLimiter } from './login-burst-limiter';
 import { LOGIN_THROTTLE } from './login-throttle-policy';
-import type { AuditLog } from '../platform/store.port';
-import { createLoginGuard, type LoginGuard } from './login-guard';
-import { createOidcSignIn, type OidcSignIn } from './oidc-sign-in';
+import type { InboxDeps } from './inbox-context';
+import { createLoginGuard } from './login-guard';
+import { createOidcSignIn } from './oidc-sign-in';
 import { registerOidcRoutes } from './oidc.routes';
-import type { Pool } from '../platform/pool.mariadb';
-import type { TemporalDecisions } from '../email';
-import type { Config } from '../platform/config';
-import type { CaseReplies, CaseClaims, CaseRouting, CaseSignals } from '../cases';
-import type { Embedder } from '../retrieval';
 import { refuseAnonymous, resolveActor } from './auth';
 import { LANGS, pickLanguage, TEXTS, type Lang } from './i18n';
 import { registerAuthRoutes } from './auth.routes';
@@ -40,33 +33,6 @@ import { registerQueueRoutes } from './review-queue.routes';
 import { registerReviewRoutes } from './review.routes';
 import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';
-import type { AttachmentStore } from '../attachments';
-
-export interface InboxDeps {
-  config: Config;
-  pool: Pool;
-  store: ReviewStore;
-  users: InboxUsers;
-  decisions: TemporalDecisions;
-  /** Re-runs a dead letter (the `email-rag dlq requeue` logic); returns what was done. */
-  requeue(id: number, by: string): Promise<string>;
-  /** Releases an email held as spam for a reply (the `email-rag answer` logic); without it the spam list only shows. */
-  release?(emailId: string, by: string): Promise<string>;
-  /** Attachments of the mail: listed, downloadable, inline images shown; absent: names only. */
-  attachments?: AttachmentStore;
-  /** Groups the knowledge gaps by topic on the operations page; without one they are listed ungrouped. */
-  embedder?: Embedder | null;
-  /** One reply for several mails of a case; without it the case page offers no such form. */
-  caseReplies?: CaseReplies;
-  /** Claims of cases by the reviewer who opened them; without it nobody claims. */
-  claims?: CaseClaims;
-  /** Hand assignment of cases; without it the review page offers none. */
-  caseRouting?: CaseRouting;
-  /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
-  caseSignals?: CaseSignals;
-  /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
-  sessions?: InboxSessions;
-}
 
 /** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
 const csp = (provider?: string) =>
@@ -199,20 +165,4 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerGuidanceRoutes(ctx);
   registerReplayRoutes(ctx);
   return app;
-}
-
-export type InboxContext = {
-  app: FastifyInstance;
-  deps: InboxDeps;
-  page(req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>): Promise<FastifyReply>;
-  sessions: InboxSessions;
-  guard: LoginGuard;
-  audit: AuditLog;
-  /** Single sign-on, when INBOX_OIDC_ISSUER is set. */
-  sso?: OidcSignIn;
-};
-
-/** Link to an email's workflow page in the Temporal Web UI. */
-export function temporalUiLink(config: Config, workflowId: string): string {
-  return `${config.inbox.temporalUiUrl}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { createMariaDbAccessLog } from '../privacy/index.adapters';
 import { ACCESS_ACTIONS } from '../privacy';
 import { attachmentSourceId, formatBytes, INLINE_IMAGE_TYPES, type AttachmentStore, type StoredAttachment } from '../attachments';
-import type { InboxContext, InboxDeps } from './app';
+import type { InboxContext, InboxDeps } from './inbox-context';
 
 /**
  * Types a download may be labelled with: formats a browser hands to a viewer or saves, never

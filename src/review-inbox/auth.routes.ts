@@ -1,6 +1,6 @@
 import { REVIEW_INBOX_AUDIT_EVENTS } from './review-inbox.contract';
 import { clientAddress } from './auth';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 import { formatDuration } from './format';
 
 /** Only local paths: a crafted ?next= must not send the browser elsewhere after login. */

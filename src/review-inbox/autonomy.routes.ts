@@ -9,7 +9,7 @@ import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { createMariaDbReplayEvidence } from '../replay/index.adapters';
 import { CASE_SIGNALS } from '../cases';
 import { errorMessage } from '../platform/errors';
-import type { InboxContext, InboxDeps } from './app';
+import type { InboxContext, InboxDeps } from './inbox-context';
 import { formatTime } from './format';
 import { TEXTS, pickLanguage, type Texts } from './i18n';
 

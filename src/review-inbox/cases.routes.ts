@@ -9,7 +9,7 @@ import { ACCESS_ACTIONS } from '../privacy';
 import { createMariaDbCaseView } from '../cases/index.adapters';
 import { type CaseDetails, type CaseEmail, CASE_STATUS, type CaseReplyResult } from '../cases';
 import { errorMessage } from '../platform/errors';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 import { CASE_TEXTS } from './case-texts';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';

@@ -18,7 +18,7 @@ import {
 import { createMariaDbGuidanceStore } from '../guidance/index.adapters';
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { errorMessage } from '../platform/errors';
-import type { InboxContext, InboxDeps } from './app';
+import type { InboxContext, InboxDeps } from './inbox-context';
 import { formatTime } from './format';
 import { GUIDANCE_TEXTS } from './guidance-texts';
 import { pickLanguage } from './i18n';

@@ -8,7 +8,7 @@ import { type LoginRefusalReason, REVIEW_INBOX_AUDIT_EVENTS } from './review-inb
 import type { InboxOidcConfig } from './review-inbox.config';
 import { roleFromClaims } from './inbox-roles';
 import { clientAddress } from './auth';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 
 function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';

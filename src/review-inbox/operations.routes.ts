@@ -6,7 +6,7 @@ import {
   sendProblems,
 } from '../operations/index.adapters';
 import { errorMessage } from '../platform/errors';
-import { temporalUiLink, type InboxContext } from './app';
+import { temporalUiLink, type InboxContext } from './inbox-context';
 import { formatDuration, formatTime } from './format';
 import { TEXTS, pickLanguage } from './i18n';
 import { autonomySection } from './autonomy.routes';

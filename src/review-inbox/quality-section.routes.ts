@@ -3,7 +3,7 @@ import { dailyOutcomes, readGaps, readQuality } from '../operations/index.adapte
 import { QUALITY_GROUPINGS, type QualityGrouping } from '../operations';
 import { DRAFT_OUTCOMES, type DraftOutcome } from '../drafting';
 import { parseWindow } from '../platform/time-window';
-import type { InboxDeps } from './app';
+import type { InboxDeps } from './inbox-context';
 import type { Texts } from './i18n';
 import { dailySeries, outcomeChartSvg } from './quality-chart';
 

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { policyLabel } from '../autonomy';
 import { buildReplayReport, type ReplayGroup, type MeanInterval, type ShareInterval, REPLAY_OUTCOME } from '../replay';
 import { createMariaDbReplayStore } from '../replay/index.adapters';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';
 import { REPLAY_TEXTS } from './replay-texts';

@@ -9,7 +9,7 @@ import {
 } from './review-store.mariadb';
 import type { Priority } from './review-inbox.config';
 import { cleanSearch, QUEUE_SEARCH_MAX_CHARS } from './review-queue-search';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 import { formatClock, formatDuration } from './format';
 
 const PRIORITIES: Priority[] = ['critical', 'high', 'normal', 'low'];

@@ -6,7 +6,7 @@ import { ACCESS_ACTIONS } from '../privacy';
 import { DRAFT_STATUS } from '../drafting';
 import { createMariaDbDraftClaimStore } from '../drafting/index.adapters';
 import { errorMessage } from '../platform/errors';
-import { temporalUiLink, type InboxContext } from './app';
+import { temporalUiLink, type InboxContext } from './inbox-context';
 import { CASE_TEXTS } from './case-texts';
 import { pickLanguage } from './i18n';
 import { formatClock, formatTime } from './format';

@@ -5,7 +5,7 @@
  * reviewers' work, and the release is recorded with their name.
  */
 import { errorMessage } from '../platform/errors';
-import type { InboxContext } from './app';
+import type { InboxContext } from './inbox-context';
 import { formatTime } from './format';
 import { heldSpam } from './held-spam.mariadb';
 

@@ -72,6 +72,17 @@ test('no folder under src/ is in an import cycle, by any kind of edge', () => {
   assert.equal(cycle, undefined, `a cycle between folders:\n  ${(cycle ?? []).join('\n  ')}`);
 });
 
+test('no file of the product is in an import cycle with another, by any kind of edge', () => {
+  const graph: FolderGraph = new Map();
+  for (const e of edges) {
+    const arrows = graph.get(e.from) ?? new Map<string, string>();
+    if (!arrows.has(e.to)) arrows.set(e.to, `${e.from} -> ${e.specifier}`);
+    graph.set(e.from, arrows);
+  }
+  const cycle = oneCycle(graph);
+  assert.equal(cycle, undefined, `a cycle between files:\n  ${(cycle ?? []).join('\n  ')}`);
+});
+
 test('platform/ imports no feature', () => {
   const fromPlatform = edges.filter((e) => folderOf(e.from) === PLATFORM && e.to.startsWith('src/') && folderOf(e.to) !== PLATFORM);
   assert.deepEqual(fromPlatform, [], `platform/ imports:\n  ${show(fromPlatform)}`);

@@ -8,7 +8,8 @@ import type { Pool } from '../../src/platform/pool.mariadb';
 import { createMariaDbInboxUsers } from '../../src/review-inbox/inbox-users.mariadb';
 import { createMariaDbReviewStore } from '../../src/review-inbox/review-store.mariadb';
 import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
-import { buildInboxApp, type InboxDeps } from '../../src/review-inbox/app';
+import { buildInboxApp } from '../../src/review-inbox/app';
+import type { InboxDeps } from '../../src/review-inbox/inbox-context';
 import type { Config } from '../../src/config';
 
 export function inboxOnDatabase(config: Config, pool: Pool, over: Partial<InboxDeps> = {}): Promise<FastifyInstance> {
