@@ -6,6 +6,8 @@ import { AUTO_SEND_STATES, type AutoSendState } from './autonomy.contract';
 import { AUTONOMY_ACTOR_LIKE, DRAFT_OUTCOME, DRAFT_STATUS } from '../drafting';
 import type { AutonomyFigures, AutonomyStore, AutonomySwitch, NewPendingAutoSend, PendingAutoSend } from './autonomy.port';
 import { query, type Pool } from '../platform/pool.mariadb';
+import { inTransaction } from '../platform/transaction.mariadb';
+import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
 import { wilsonInterval } from '../platform/wilson-interval';
 import type { ReplayEvidence, ReplayEvidenceReader } from './replay-evidence';
 
@@ -99,18 +101,25 @@ export function createMariaDbAutonomyStore(pool: Pool, replayEvidence?: ReplayEv
         throw new Error('this autonomy store was made without the replay evidence reader: named replay runs cannot be read');
       return replayEvidence.replayRecord(mailboxId, category, runIds, limit);
     },
-    async noteStanding(st) {
+    async noteStanding(st, audit) {
       const figures = [st.qualified ? 1 : 0, st.reviewed, st.unchanged, st.lower];
-      // The change first, conditional on the old value: of two verdicts at once only one moves it.
-      const changed = await query<{ affectedRows: number }>(
-        pool,
-        'changing a category standing',
-        `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
+      // The change first, conditional on the old value: of two verdicts at once only one moves it;
+      // its audit row in the same transaction, so neither is written without the other.
+      const change = await inTransaction(pool, 'changing a category standing', async (conn) => {
+        const moved = await query<{ affectedRows: number }>(
+          conn,
+          'changing a category standing',
+          `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
            last_demoted_at = IF(? = 0, CURRENT_TIMESTAMP(3), last_demoted_at), last_promoted_at = IF(? = 1, CURRENT_TIMESTAMP(3), last_promoted_at)
          WHERE mailbox_id = ? AND category = ? AND qualified <> ?`,
-        [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
-      );
-      if (changed.affectedRows > 0) return st.qualified ? 'promoted' : 'demoted';
+          [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
+        );
+        if (moved.affectedRows === 0) return null;
+        const made = st.qualified ? 'promoted' : 'demoted';
+        await createMariaDbAuditLog(conn).record(audit(made));
+        return made;
+      });
+      if (change) return change;
       await query(
         pool,
         'recording a category standing',

@@ -117,32 +117,38 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
    * A listed category's judgement, kept as its standing: a record that cleared its bar at the last
    * verdict and does not now is demoted (audited, counted for the alert), and promoted back when
    * it clears it again. Every verdict judges the live record, so the demotion takes effect at once;
-   * the row says when, and the autonomy page shows it.
+   * the row says when, and the autonomy page shows it. The change and its audit row are written in
+   * one transaction (the store's), keyed by the verdict's draft: neither without the other.
    */
-  async function noteStanding(a: Assessment, cid: string, emailId: string): Promise<void> {
+  async function noteStanding(a: Assessment, cid: string, emailId: string, draftId: string): Promise<void> {
     if (!a.listed || !a.figures || !a.entry || a.qualifies === undefined) return;
     const f = a.figures;
-    const change = await deps.autonomy.noteStanding({
-      mailboxId: a.mailboxId,
-      category: f.category,
-      qualified: a.qualifies,
-      reviewed: f.reviewed,
-      unchanged: f.unchanged,
-      lower: f.lower,
-    });
-    if (!change) return;
     const record = `${f.unchanged} of the last ${f.reviewed} approved unchanged${replayWords(f)}, lower bound ${pct(f.lower)} (bar ${pct(f.minShare)})`;
-    await deps.audit.record({
-      emailId,
-      correlationId: cid,
-      eventType: change === 'demoted' ? AUTONOMY_EVENTS.demoted : AUTONOMY_EVENTS.promoted,
-      actor: a.policy ? autonomyActor(a.policy) : null,
-      message:
-        change === 'demoted'
-          ? `category "${f.category}" of mailbox ${a.mailboxId} no longer qualifies for automatic sending: ${record}; its drafts wait for a person`
-          : `category "${f.category}" of mailbox ${a.mailboxId} qualifies for automatic sending again: ${record}`,
-      details: { mailboxId: a.mailboxId, category: f.category, policy: a.policy, figures: f },
-    });
+    await deps.autonomy.noteStanding(
+      {
+        mailboxId: a.mailboxId,
+        category: f.category,
+        qualified: a.qualifies,
+        reviewed: f.reviewed,
+        unchanged: f.unchanged,
+        lower: f.lower,
+      },
+      (change) => {
+        const eventType = change === 'demoted' ? AUTONOMY_EVENTS.demoted : AUTONOMY_EVENTS.promoted;
+        return {
+          emailId,
+          correlationId: cid,
+          eventType,
+          actor: a.policy ? autonomyActor(a.policy) : null,
+          message:
+            change === 'demoted'
+              ? `category "${f.category}" of mailbox ${a.mailboxId} no longer qualifies for automatic sending: ${record}; its drafts wait for a person`
+              : `category "${f.category}" of mailbox ${a.mailboxId} qualifies for automatic sending again: ${record}`,
+          details: { mailboxId: a.mailboxId, category: f.category, policy: a.policy, figures: f },
+          eventKey: `${cid}:${eventType}:${a.mailboxId}:${f.category}:${draftId}`,
+        };
+      },
+    );
   }
 
   /** The row is claimed (`sent`): approve unless the workflow already holds our approval. */
@@ -171,7 +177,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
     if (p.state === AUTO_SEND_STATES.stopped || p.state === AUTO_SEND_STATES.skipped) return { sent: false, reason: p.reason ?? p.state };
     if (p.state === AUTO_SEND_STATES.sent) return approveClaimed(p, p.figures, cid);
     const a = await assessDraft(deps, input.emailId, input.draftId);
-    await noteStanding(a, cid, input.emailId);
+    await noteStanding(a, cid, input.emailId, input.draftId);
     if (!a.send || !a.figures) {
       const reason = a.reasons.join('; ');
       // A stop that landed meanwhile settled the row already: its reason stands.
@@ -189,7 +195,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
     async autonomyVerdict(input: { emailId: string; draftId: string }): Promise<AutonomyVerdict> {
       const cid = correlationOf(input.emailId);
       const a = await assessDraft(deps, input.emailId, input.draftId);
-      await noteStanding(a, cid, input.emailId);
+      await noteStanding(a, cid, input.emailId, input.draftId);
       if (!a.send || !a.entry || !a.figures || !a.policy) {
         if (a.listed) {
           await deps.audit.record({

@@ -3,6 +3,7 @@
  * category's record (MariaDB, src/autonomy/autonomy-store.mariadb.ts), and the approval an automatic
  * send makes through the email workflow's own `approve` Update (src/autonomy/auto-approver.temporal.ts).
  */
+import type { AuditEntry } from '../platform/store.port';
 import type { AUTO_SEND_STATES, AutoSendState } from './autonomy.contract';
 import type { CategoryRecord } from './autonomy-policy';
 import type { ReplayEvidence } from './replay-evidence';
@@ -83,9 +84,15 @@ export interface AutonomyStore {
   replayRecord(mailboxId: string, category: string, runIds: readonly string[], limit: number): Promise<ReplayEvidence>;
   /**
    * Records a listed category's judgement; returns the change of `qualified` this call made (one
-   * caller of many at once sees it). The first judgement of a category is no change.
+   * caller of many at once sees it). The first judgement of a category is no change. A change is
+   * written in one transaction with its audit row (`audit(change)`, with an event key): a failed
+   * audit write leaves the standing as it was, so the retry changes it and writes the row, and the
+   * demotion's counter and alert cannot miss it.
    */
-  noteStanding(s: Omit<CategoryStandingRow, 'judgedAt' | 'lastDemotedAt' | 'lastPromotedAt'>): Promise<StandingChange>;
+  noteStanding(
+    s: Omit<CategoryStandingRow, 'judgedAt' | 'lastDemotedAt' | 'lastPromotedAt'>,
+    audit: (change: 'promoted' | 'demoted') => AuditEntry,
+  ): Promise<StandingChange>;
   /** Every category's standing, for the status pages. */
   standings(): Promise<CategoryStandingRow[]>;
   /** Every (mailbox, category) that has decided drafts, for status pages. */

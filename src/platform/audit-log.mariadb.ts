@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditLog } from './store.port';
-import { query, type Pool } from './pool.mariadb';
+import { query, type Queryable } from './pool.mariadb';
 
 const row = (e: AuditEntry) => [
   e.emailId,
@@ -12,7 +12,8 @@ const row = (e: AuditEntry) => [
   e.eventKey ?? null,
 ];
 
-export function createMariaDbAuditLog(pool: Pool): AuditLog {
+/** `pool` may be a transaction's connection: the rows are then written with the rest of it, or not at all. */
+export function createMariaDbAuditLog(pool: Queryable): AuditLog {
   const insert = async (entries: AuditEntry[]): Promise<void> => {
     if (entries.length === 0) return;
     // INSERT IGNORE on event_key: a retried activity or a replayed write lands once.

@@ -501,3 +501,32 @@ test('switch off or a stop during the grace period: nothing is approved', async 
   await assert.rejects(h.acts.stopAutoSend({ ...c, by: '' }), /by must be text of 1 to 191 characters/);
   await assert.rejects(h.acts.stopAutoSend({ ...c, by: 'x'.repeat(500) }), /by must be text/);
 });
+
+test('a demotion and its audit row are one transaction: a failed audit write leaves the standing, the retry writes both once', async () => {
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
+  const category = `atomic-${randomUUID().slice(0, 8)}`;
+  const standing = (qualified: boolean) => ({ mailboxId: 'default', category, qualified, reviewed: 40, unchanged: 30, lower: 0.6 });
+  const entry = (change: 'promoted' | 'demoted') => ({
+    emailId: null,
+    correlationId: 'atomic-test',
+    eventType: change === 'demoted' ? ('autonomy_demoted' as const) : ('autonomy_promoted' as const),
+    message: `${category} ${change}`,
+    details: { category },
+    eventKey: `atomic-test:${change}:${category}`,
+  });
+  assert.equal(await store.noteStanding(standing(true), entry), null, 'the first judgement is no change');
+  await assert.rejects(
+    store.noteStanding(standing(false), () => {
+      throw new Error('the audit log is down');
+    }),
+    /audit log is down/,
+  );
+  const qualified = async () =>
+    ((await db.pool.query('SELECT qualified FROM autonomy_standing WHERE category = ?', [category])) as Array<{ qualified: number }>)[0]!
+      .qualified;
+  assert.equal(Number(await qualified()), 1, 'the standing did not move without its audit row');
+  assert.equal(await store.noteStanding(standing(false), entry), 'demoted', 'the retry demotes');
+  assert.equal(await store.noteStanding(standing(false), entry), null, 'a second retry changes nothing');
+  assert.equal(Number(await qualified()), 0);
+  assert.equal((await auditRows('autonomy_demoted', category)).length, 1, 'the demotion is audited once');
+});
