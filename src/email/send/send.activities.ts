@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../../platform/contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval } from '../../drafting';
+import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval, withoutSourceNotes } from '../../drafting';
 import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from '../email-status';
 import { type Decision } from '../email-input';
 import { createHash, randomUUID } from 'node:crypto';
@@ -72,13 +72,14 @@ export const LOGO_CID = 'logo@signature';
  * or plain and HTML from the one approved text, the signature in both, the logo embedded and the
  * customer's last message quoted beneath (src/email/send/reply-layout.ts).
  */
-function replyParts(
+export function replyParts(
   entry: ReturnType<typeof mailboxOf>['entry'],
   draft: { approvedBody: string | null; body: string; language: string },
   email: { from: { name: string; address: string } | null; date: Date | null; text: string },
 ): Pick<OutgoingMail, 'text' | 'html' | 'inlineImages'> {
   const { signature, signatureHtml, logo, replyFormat } = entry.smtp;
-  const body = draft.approvedBody ?? draft.body;
+  // The customer reads no internal source ids: the draft's citation notes stay on the reviewer's page.
+  const body = withoutSourceNotes(draft.approvedBody ?? draft.body);
   if (replyFormat === 'text') return { text: withSignature(body, signature) };
   const language = draft.language === 'de' || draft.language === 'en' ? draft.language : entry.language;
   const laid = layoutReply({
