@@ -56,6 +56,8 @@ export const WORKFLOW_LIB_FILES = [
   'src/triage/priority.ts',
   // A case's status words (the case workflow's view).
   'src/cases/case-status.ts',
+  // A draft's status words, which the email's status shares.
+  'src/drafting/drafting.contract.ts',
   // The email's audit event types, named by its workflow phases.
   'src/email/email.contract.ts',
   // What the case clock finds due (its workflow acts on each kind).

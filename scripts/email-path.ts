@@ -5,26 +5,14 @@
  * takes, not everything the face offers. Read by scripts/code-figures.ts and
  * scripts/architecture-doc.ts.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { relativeImports } from './imports';
-import { isFace } from './feature-graph';
-
-const root = path.resolve(__dirname, '..');
+import { isFace, productSources, resolveImport, root } from './feature-graph';
 
 /** The files tsconfig.build.json compiles. */
-export function productFiles(): string[] {
-  const config = ts.readConfigFile(path.join(root, 'tsconfig.build.json'), (f) => ts.sys.readFile(f)).config as { include: string[] };
-  const files: string[] = [];
-  const walk = (p: string): void => {
-    if (!existsSync(p)) return;
-    if (statSync(p).isDirectory()) for (const e of readdirSync(p)) walk(path.join(p, e));
-    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) files.push(path.relative(root, p));
-  };
-  for (const entry of config.include) walk(path.join(root, entry));
-  return [...new Set(files)].sort();
-}
+export const productFiles = productSources;
 
 export const lineCount = (file: string): number => readFileSync(path.join(root, file), 'utf8').split('\n').length;
 
@@ -38,7 +26,7 @@ export function importsOf(file: string): { values: string[]; types: string[] } {
   const { values, types } = relativeImports(file, text);
   const resolved = (specs: string[]) =>
     specs.flatMap((s) => {
-      const target = resolve(file, s);
+      const target = resolveImport(file, s);
       if (target === undefined) return [];
       return isFace(target) ? faceTargets(target, namesImported(file, text, s)) : [target];
     });
@@ -70,21 +58,12 @@ function faceTargets(face: string, names: string[] | undefined): string[] {
   const out = new Set<string>();
   for (const st of source.statements) {
     if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
-    const target = resolve(face, st.moduleSpecifier.text);
+    const target = resolveImport(face, st.moduleSpecifier.text);
     if (!target) continue;
     const exported = st.exportClause && ts.isNamedExports(st.exportClause) ? st.exportClause.elements.map((e) => e.name.text) : undefined;
     if (names === undefined || exported === undefined || exported.some((n) => names.includes(n))) out.add(target);
   }
   return [...out];
-}
-
-function resolve(from: string, spec: string): string | undefined {
-  if (!spec.startsWith('.')) return undefined;
-  const base = path.join(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
-    if (candidate.endsWith('.ts') && existsSync(path.join(root, candidate))) return path.normalize(candidate);
-  }
-  return undefined;
 }
 
 export function closure(start: string, withTypes: boolean): string[] {

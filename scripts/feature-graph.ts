@@ -244,7 +244,8 @@ export function reachingUp(edges: ImportEdge[]): ImportEdge[] {
   return edges.filter((e) => e.from.startsWith(`src${path.sep}`) && COMPOSITION_ROOTS.includes(folderOf(e.to)));
 }
 
-/** The product's source files the graph is read from. */
+/** The product's source files the graph is read from: what tsconfig.build.json compiles. */
 export function productSources(): string[] {
-  return ['src', 'activities', 'workers', 'workflows', 'cli'].flatMap(tsFiles);
+  const config = ts.readConfigFile(path.join(root, 'tsconfig.build.json'), (f) => ts.sys.readFile(f)).config as { include: string[] };
+  return [...new Set(config.include.flatMap(tsFiles))].sort();
 }

@@ -103,22 +103,32 @@ export function createMariaDbAutonomyStore(pool: Pool, replayEvidence?: ReplayEv
     },
     async noteStanding(st, audit) {
       const figures = [st.qualified ? 1 : 0, st.reviewed, st.unchanged, st.lower];
-      // The change first, conditional on the old value: of two verdicts at once only one moves it;
-      // its audit row in the same transaction, so neither is written without the other.
-      const change = await inTransaction(pool, 'changing a category standing', async (conn) => {
-        const moved = await query<{ affectedRows: number }>(
-          conn,
-          'changing a category standing',
-          `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
+      // Most verdicts change nothing: they keep the figures up to date without a transaction.
+      const known = await query<Array<{ qualified: number }>>(
+        pool,
+        'reading a category standing',
+        'SELECT qualified FROM autonomy_standing WHERE mailbox_id = ? AND category = ?',
+        [st.mailboxId, st.category],
+      );
+      const moves = known.length > 0 && Number(known[0]!.qualified) !== figures[0];
+      // A change conditional on the old value: of two verdicts at once only one moves it; its
+      // audit row in the same transaction, so neither is written without the other.
+      const change = !moves
+        ? null
+        : await inTransaction(pool, 'changing a category standing', async (conn) => {
+            const moved = await query<{ affectedRows: number }>(
+              conn,
+              'changing a category standing',
+              `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
            last_demoted_at = IF(? = 0, CURRENT_TIMESTAMP(3), last_demoted_at), last_promoted_at = IF(? = 1, CURRENT_TIMESTAMP(3), last_promoted_at)
          WHERE mailbox_id = ? AND category = ? AND qualified <> ?`,
-          [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
-        );
-        if (moved.affectedRows === 0) return null;
-        const made = st.qualified ? 'promoted' : 'demoted';
-        await createMariaDbAuditLog(conn).record(audit(made));
-        return made;
-      });
+              [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
+            );
+            if (moved.affectedRows === 0) return null;
+            const made = st.qualified ? 'promoted' : 'demoted';
+            await createMariaDbAuditLog(conn).record(audit(made));
+            return made;
+          });
       if (change) return change;
       await query(
         pool,

@@ -14,9 +14,8 @@ export const GROUNDING_VERDICTS = {
 export type GroundingVerdict = (typeof GROUNDING_VERDICTS)[keyof typeof GROUNDING_VERDICTS];
 
 /**
- * Status of one draft (table `drafts`). The first four are the words the email's own status
- * (`emails.status`, src/email/email-status.ts) has at the same moments; test/unit/draft-status.test.ts
- * keeps them equal.
+ * Status of one draft (table `drafts`). The email's own status (`emails.status`,
+ * src/email/email-status.ts) takes the first four from here: it has them at the same moments.
  */
 export const DRAFT_STATUS = {
   awaitingApproval: 'awaiting_approval',

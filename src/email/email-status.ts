@@ -3,6 +3,7 @@
  * (`send_attempts`), and the sets the workflow and operators' SQL test them by. Free of I/O: the
  * email's workflow imports it.
  */
+import { DRAFT_STATUS } from '../drafting/index.workflow';
 
 /**
  * Business status of one email (table `emails`, column `status`), by name: code names a status
@@ -14,10 +15,11 @@ export const STATUS = {
   indexed: 'indexed',
   partiallyIndexed: 'partially_indexed',
   drafted: 'drafted',
-  awaitingApproval: 'awaiting_approval',
-  approved: 'approved',
-  sent: 'sent',
-  rejected: 'rejected',
+  // The email waits, is approved, sent or rejected when its draft is: one word for both.
+  awaitingApproval: DRAFT_STATUS.awaitingApproval,
+  approved: DRAFT_STATUS.approved,
+  sent: DRAFT_STATUS.sent,
+  rejected: DRAFT_STATUS.rejected,
   manualReview: 'manual_review',
   failed: 'failed',
   // Triage decided no reply is due (bounce, auto-reply, list mail, ...); a person can pull it back.
