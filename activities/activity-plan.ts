@@ -38,6 +38,7 @@ const PLAN = {
   recordDecision: { step: STEPS.decide, profile: 'bookkeeping' },
   sendReply: { step: STEPS.send, profile: 'send' },
   confirmSentByOperator: { step: STEPS.decide, profile: 'bookkeeping' },
+  withdrawForOutsideAnswer: { step: STEPS.decide, profile: 'bookkeeping' },
   resetStuckJobs: { step: STEPS.cleanup, profile: 'poll' },
   reindexPartial: { step: STEPS.reindex, profile: 'index' },
   resendApproved: { step: STEPS.resend, profile: 'poll' },

@@ -4,7 +4,7 @@ import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from
 import { stepScope, type StepTracker } from '../src/email';
 import { QUEUE_STATUS, type JobAttempt, type JobLedger } from '../src/platform/job-queue';
 import { type Priority } from '../src/triage';
-import { errorMessage } from '../src/platform/errors';
+import { errorMessage, StandDownError } from '../src/platform/errors';
 import { decideRetry, type RetryDecision } from '../src/platform/retry-decision';
 import type { AuditLog } from '../src/platform/store.port';
 import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT, PROFILES } from '../src/platform/activity-profiles.workflow';
@@ -138,6 +138,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         return result;
       } catch (err) {
         if (err instanceof Object && booked.has(err)) throw err;
+        if (err instanceof StandDownError) return await stoodDown(job, plan, Date.now() - startedAt, err);
         const d = decideRetry(err, countedAttempt(job.attempt, job.lost ?? 0), PROFILES[plan.profile].plan);
         const runtimeMs = Date.now() - startedAt;
         const nextAttemptAt = d.retry && d.delayMs !== undefined ? new Date(Date.now() + d.delayMs) : null;
@@ -169,6 +170,19 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         booked.add(failure);
         throw failure;
       }
+    }
+
+    /** A step that stood down on purpose: its row is done, and the workflow hears why (never retried). */
+    async function stoodDown(job: JobAttempt, plan: ActivityPlanEntry, runtimeMs: number, err: StandDownError): Promise<never> {
+      await ledger.succeeded(job, runtimeMs).catch((e: unknown) => ctx.log.warn('queue row not updated', { error: errorMessage(e) }));
+      const failure = ApplicationFailure.create({
+        message: err.message,
+        type: err.code,
+        nonRetryable: true,
+        details: [{ errorClass: err.errorClass, step: plan.step, attempt: job.attempt }],
+      });
+      booked.add(failure);
+      throw failure;
     }
 
     /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */

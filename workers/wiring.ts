@@ -23,6 +23,7 @@ import { createTemporalAutoApprover } from '../src/autonomy';
 import { createMariaDbReplayEvidence, createMariaDbReplayStore } from '../src/replay/index.adapters';
 import {
   createMariaDbBounceLedger,
+  createMariaDbOutsideReplies,
   createMariaDbDraftStore,
   createMariaDbMessageStore,
   createMariaDbSendLedger,
@@ -111,6 +112,7 @@ export function buildDependencies(
     draftClaims: createMariaDbDraftClaimStore(pool),
     sends: createMariaDbSendLedger(pool),
     bounces: createMariaDbBounceLedger(pool),
+    outsideReplies: createMariaDbOutsideReplies(pool),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     embedder,

@@ -15,4 +15,4 @@ export type CaseStatus = (typeof CASE_STATUS)[keyof typeof CASE_STATUS];
 export const CASE_STATUSES: readonly CaseStatus[] = Object.freeze(Object.values(CASE_STATUS));
 
 /** An email in these statuses no longer waits for an answer from us: it does not keep its case open. */
-export const CASE_SETTLED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.ignored] as const);
+export const CASE_SETTLED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.ignored, STATUS.answeredElsewhere] as const);

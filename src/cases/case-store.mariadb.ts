@@ -211,7 +211,16 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
           WHERE e.case_id = ? AND s.status = '${SEND_STATUS.sent}'`,
         [caseId],
       );
-      const lastReply = answered[0]?.at ?? null;
+      // A person's answer beside the assistant is a reply of ours too: the customer's turn.
+      const outside = await query<Array<{ at: Date | null }>>(
+        pool,
+        'finding the last outside reply of a case',
+        `SELECT MAX(r.sent_at) AS at FROM outside_answers a JOIN outside_replies r ON r.mailbox_id = a.mailbox_id AND r.message_key = a.message_key
+           JOIN emails e ON e.id = a.email_id WHERE e.case_id = ?`,
+        [caseId],
+      );
+      const replies = [answered[0]?.at, outside[0]?.at].filter((d): d is Date => d instanceof Date);
+      const lastReply = replies.length > 0 ? new Date(Math.max(...replies.map((d) => d.getTime()))) : null;
       // Nothing waits: we answered (the customer's turn), or nothing needed an answer (closed).
       const status: CaseStatus = since
         ? CASE_STATUS.open

@@ -24,6 +24,8 @@ export const DRAFT_STATUS = {
   sent: 'sent',
   /** A newer draft of the same email replaced it before a decision. */
   stale: 'stale',
+  /** A person answered the mail outside the assistant first: this draft is never sent. */
+  withdrawn: 'withdrawn',
 } as const;
 
 export type DraftStatus = (typeof DRAFT_STATUS)[keyof typeof DRAFT_STATUS];

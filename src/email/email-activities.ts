@@ -32,6 +32,17 @@ export interface StatusToRecord {
   via?: StatusStep[];
 }
 
+/** What the workflow records when it stands down for a person's outside answer: who, when, which message. */
+export interface StandDownResult {
+  /** One line for the status reason and the refusal of a later decision. */
+  text: string;
+  messageId: string | null;
+  by: string | null;
+  at: string | null;
+  /** Drafts withdrawn now (a retry withdraws none). */
+  withdrawn: number;
+}
+
 export interface PollResult {
   /** The registry id of the polled mailbox (absent in results of runs from before the registry). */
   mailboxId?: string;
@@ -58,6 +69,8 @@ export interface PollResult {
    * others after this one.
    */
   folders?: string[];
+  /** Waiting emails this run found answered by a person in the mailbox's Sent folder (their workflows were told). */
+  answeredElsewhere?: string[];
 }
 
 export interface PollInput {
@@ -175,6 +188,8 @@ export interface EmailActivities {
   }): Promise<StatusRecord>;
   /** A decision the workflow refused, in the audit log. */
   recordRefusal(input: { emailId: string; decision: string; by: string; reason: string; at: string }): Promise<void>;
+  /** A person answered the mail outside the assistant: its unsent drafts are withdrawn. */
+  withdrawForOutsideAnswer(input: { emailId: string }): Promise<StandDownResult>;
   /** The re-index schedule's pass over emails indexed without one of the indexes (intake/indexing.activities.ts). */
   reindexPartial(input: { limit: number }): Promise<{ checked: number; completed: number; failed: number; vectors?: number }>;
 }

@@ -4,6 +4,7 @@ import type { DraftView } from './email-activities';
 import { CASE_REPLY, DECISIONS, QUERIES, SYSTEM_SIGNALS } from './email.contract';
 import type { CoverInput, DecisionInput, DecisionResult } from './decisions/decision-rules.workflow';
 import type { EmailWorkflowState } from './email-state.workflow';
+import type { AnsweredElsewhereNote } from './workflow-starter.port';
 
 export const approveUpdate = defineUpdate<DecisionResult, [DecisionInput['approve']]>(DECISIONS.approve);
 export const rejectUpdate = defineUpdate<DecisionResult, [DecisionInput['reject']]>(DECISIONS.reject);
@@ -17,6 +18,8 @@ export const redraftSignal = defineSignal<[DecisionInput['redraft']]>(DECISIONS.
 export const resendSignal = defineSignal<[DecisionInput['resend']]>(DECISIONS.resend);
 export const markSentSignal = defineSignal<[DecisionInput['markSent']]>(DECISIONS.markSent);
 export const threadUpdatedSignal = defineSignal<[{ by?: string }]>(SYSTEM_SIGNALS.threadUpdated);
+/** A person answered this mail outside the assistant (its Sent folder, a team address's copy). */
+export const answeredElsewhereSignal = defineSignal<[AnsweredElsewhereNote]>(SYSTEM_SIGNALS.answeredElsewhere);
 export const draftQuery = defineQuery<DraftView | null>(QUERIES.draft);
 export const stateQuery = defineQuery<EmailWorkflowState>(QUERIES.state);
 /** This email is answered by one reply of its case, sent by the lead email (src/cases/case-replies.port.ts). */

@@ -16,6 +16,7 @@ import type { DraftStore, MessageStore, SendLedger } from './email-stores.port';
 import type { JobLedger } from '../platform/job-queue';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
 import type { EmailCase } from './email-case.port';
+import type { OutsideReplyStore } from './answered-elsewhere/outside-replies.port';
 
 /**
  * Settings of the whole installation the activities need; taken from the validated config.
@@ -93,4 +94,6 @@ export interface EmailDeps {
    * the cases feature provides it (activities/index.ts). Absent: every email stands alone.
    */
   emailCase?: EmailCase;
+  /** Replies people sent beside the assistant and the mails they answered; absent: nobody answers but the assistant. */
+  outsideReplies?: OutsideReplyStore;
 }

@@ -3,6 +3,7 @@ import type { DraftView } from './email-activities';
 import type { DecisionName } from './email.contract';
 import type { EmailStatus, WorkflowStatus } from './email-status';
 import type { WaitingFor } from './decisions/decision-rules.workflow';
+import type { AnsweredElsewhereNote } from './workflow-starter.port';
 
 export interface Refusal {
   at: string;
@@ -22,6 +23,8 @@ export interface EmailWorkflowState {
   lastError: string | null;
   /** Signals that were refused (Updates are answered directly). */
   refusals: Refusal[];
+  /** A person answered the mail outside the assistant: who, when, which message (absent until then). */
+  answeredElsewhere?: AnsweredElsewhereNote;
 }
 
 export interface EmailWorkflowResult {

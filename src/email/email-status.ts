@@ -24,6 +24,10 @@ export const STATUS = {
   failed: 'failed',
   // Triage decided no reply is due (bounce, auto-reply, list mail, ...); a person can pull it back.
   ignored: 'ignored',
+  // A person answered the mail outside the assistant (their own mail client, a colleague's
+  // address): the draft is withdrawn and nothing is sent. Who, when and the Message-ID are in
+  // `outside_replies` and the audit row.
+  answeredElsewhere: 'answered_elsewhere',
 } as const;
 
 export type EmailStatus = (typeof STATUS)[keyof typeof STATUS];
@@ -48,7 +52,7 @@ export function needsPerson(status: string): status is NeedsPersonStatus {
 }
 
 /** The email's run ended: nothing further happens unless a person pulls it back. */
-export const ENDED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.failed, STATUS.ignored] as const);
+export const ENDED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.failed, STATUS.ignored, STATUS.answeredElsewhere] as const);
 
 export type EndedStatus = (typeof ENDED_STATUSES)[number];
 

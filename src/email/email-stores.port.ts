@@ -174,6 +174,8 @@ export interface DraftStore {
   markSent(draftId: string): Promise<void>;
   /** Drafts of the email below `version` still waiting for approval become `stale` (outcome `redrafted`). */
   markStale(emailId: string, version: number): Promise<void>;
+  /** The email's drafts not yet sent (awaiting approval, or approved and not handed over) become `withdrawn`; how many. */
+  withdraw(emailId: string): Promise<number>;
   listAwaiting(): Promise<DraftRecord[]>;
   /**
    * The per-correspondent reply limit: takes this email's slot for `address` (kept when it exists:

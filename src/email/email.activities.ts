@@ -11,6 +11,7 @@ import { createParseActivities, createParseStep } from './intake/parse.activitie
 import { createPollActivities } from './intake/poll.activities';
 import { createSendActivities } from './send/send.activities';
 import { createStatusActivities, withRecordedStatus } from './status.activities';
+import { createAnsweredElsewhereActivities } from './answered-elsewhere/answered-elsewhere.activities';
 import type { EmailDeps } from './email-deps';
 import type { EmailActivities } from './email-activities';
 
@@ -43,6 +44,7 @@ export function createEmailActivities(deps: EmailDeps) {
       sendReply: send.sendReply,
     }),
     ...status,
+    ...createAnsweredElsewhereActivities(deps),
   };
   // What the workflows proxy (email-activities.ts) is what this builds: a change to one without the other does not compile.
   return activities satisfies EmailActivities;

@@ -48,6 +48,12 @@ export const EMAIL_AUDIT_EVENTS = {
   sendNotFoundInSent: 'send_not_found_in_sent',
   sendBounced: 'send_bounced',
   replyNotIndexed: 'reply_not_indexed',
+  /** A person answered outside the assistant (Sent folder, a team address's copy): the draft is withdrawn, nothing is sent. */
+  answeredElsewhere: 'answered_elsewhere',
+  /** A message in a Sent folder or from a team address was read as an answer to a waiting mail (one row per mail and answer). */
+  outsideReplySeen: 'outside_reply_seen',
+  /** A mailbox's Sent folder could not be read for answers sent beside the assistant (the inbox poll goes on). */
+  sentScanFailed: 'sent_scan_failed',
   /** The knowledge folder and the reindex run. */
   knowledgeSynced: 'knowledge_synced',
   knowledgeSyncFailed: 'knowledge_sync_failed',
@@ -90,6 +96,8 @@ export type DecisionName = (typeof DECISIONS)[keyof typeof DECISIONS];
 export const SYSTEM_SIGNALS = {
   /** A genuine follow-up arrived in the thread: the waiting draft is stale, draft again. */
   threadUpdated: 'threadUpdated',
+  /** A person answered this mail outside the assistant: withdraw the draft, send nothing. */
+  answeredElsewhere: 'answeredElsewhere',
 } as const;
 
 export const QUERIES = { draft: 'draft', state: 'state' } as const;

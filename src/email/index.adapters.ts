@@ -9,6 +9,7 @@ export { createMariaDbDraftStore } from './draft/draft-store.mariadb';
 export { createEmailActivities } from './email.activities';
 export { answerCommand } from './intake/answer.cli';
 export { createMariaDbBounceLedger } from './intake/bounce-ledger.mariadb';
+export { createMariaDbOutsideReplies } from './answered-elsewhere/outside-replies.mariadb';
 export { temporalPullBackStart } from './intake/pull-back.temporal';
 export { pullBack } from './intake/pull-back';
 export { createMariaDbMessageStore } from './message-store.mariadb';

@@ -16,4 +16,15 @@ export interface WorkflowSignals {
   requestResend(workflowId: string, by: string): Promise<boolean>;
   /** Asks a workflow waiting for approval for a new draft (its current one is stale). */
   requestRedraft(workflowId: string, by: string): Promise<boolean>;
+  /** Tells a waiting email workflow that a person answered its mail outside the assistant. */
+  answeredElsewhere(workflowId: string, answer: AnsweredElsewhereNote): Promise<boolean>;
+}
+
+/** What the `answeredElsewhere` signal carries: enough for the refusal a later approval gets. */
+export interface AnsweredElsewhereNote {
+  messageId: string;
+  /** The address that answered. */
+  by: string;
+  /** When the answer was written (its Date header). */
+  at: string;
 }

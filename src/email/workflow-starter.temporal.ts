@@ -82,9 +82,9 @@ export function createTemporalStarter(
 
 export function createTemporalSignals(client: Client): WorkflowSignals {
   // By name: adapters must not import workflow code.
-  const signal = async (workflowId: string, name: string, by: string): Promise<boolean> => {
+  const signal = async (workflowId: string, name: string, by: string, payload: object = { by }): Promise<boolean> => {
     try {
-      await client.workflow.getHandle(workflowId).signal(name, { by });
+      await client.workflow.getHandle(workflowId).signal(name, payload);
       return true;
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return false;
@@ -101,5 +101,6 @@ export function createTemporalSignals(client: Client): WorkflowSignals {
     requestResend: (workflowId, by) => signal(workflowId, DECISIONS.resend, by),
     // Not a person's decision: the thread got a genuine follow-up, so the waiting draft is stale.
     requestRedraft: (workflowId, by) => signal(workflowId, SYSTEM_SIGNALS.threadUpdated, by),
+    answeredElsewhere: (workflowId, answer) => signal(workflowId, SYSTEM_SIGNALS.answeredElsewhere, answer.by, answer),
   };
 }

@@ -7,11 +7,11 @@
  * included), folder watching over IMAP IDLE, watermarks, poll health and the mailbox commands.
  */
 export type { AccessTokenProvider } from './access-tokens.port';
-export type { FolderMark, FoundMessage, ImapConnection } from './imap-connection.port';
+export type { FolderMark, FoundMessage, ImapConnection, MailboxListing } from './imap-connection.port';
 export { HandOverInDoubtError, smtpPhaseOf } from './mail-sender.port';
 export type { OutgoingMail } from './mail-sender.port';
 export { chooseMailbox } from './mailbox-choice';
-export type { MailboxDirectory } from './mailbox-directory.port';
+export type { MailboxDirectory, ServedMailbox } from './mailbox-directory.port';
 export type { MailboxHealth, PollHealth } from './mailbox-health.port';
 export { describeOAuth } from './mailbox-oauth';
 export { emailKey, mailboxOf, ourAddresses } from './mailbox-of';
@@ -32,4 +32,4 @@ export type { IdleDeps } from './watch.activities';
 export type { WatcherRow } from './watcher-health.port';
 export { watcherLine, watcherStatus } from './watcher-view';
 export type { WatcherStatus } from './watcher-view';
-export type { WatermarkStore } from './watermark-store.port';
+export type { Watermark, WatermarkStore } from './watermark-store.port';

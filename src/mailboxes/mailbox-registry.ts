@@ -63,6 +63,11 @@ export interface MailboxEntry {
     providerFilesSent?: SentFolderLookup;
   };
   priorityRules: PriorityRule[];
+  /**
+   * Colleagues' own addresses (`teamAddresses`): their mail to this mailbox is the team's, not a
+   * customer's (triaged `own_address`), and a copy of their reply to a waiting mail answers it.
+   */
+  teamAddresses?: string[];
   /** Language of greetings and fallbacks when the mail's own cannot be told. */
   language: 'de' | 'en';
   /** Business hours, response targets, reminder and escalation of its cases; absent: the defaults (src/business-time/case-deadline.ts). */
@@ -226,6 +231,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     problem(`.smtp.replyFormat must be html or text, got ${JSON.stringify(smtp.replyFormat)}`);
   const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
   const deadlines = parseDeadlineSettings(o, problem);
+  const teamAddresses = parseTeamAddresses(o.teamAddresses, problem);
   return {
     id,
     enabled: enabled === true,
@@ -258,6 +264,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
       ...(providerFilesSent ? { providerFilesSent } : {}),
     },
     priorityRules: rules.rules,
+    ...(teamAddresses.length > 0 ? { teamAddresses } : {}),
     language: language === 'en' ? 'en' : 'de',
     ...(deadlines ? { deadlines } : {}),
   };
@@ -381,4 +388,22 @@ function isReadableFile(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `teamAddresses`: a list of addresses (or one comma-separated string), lower-cased; a bad one is a problem, never dropped. */
+function parseTeamAddresses(value: unknown, problem: (p: string) => void): string[] {
+  if (value === undefined) return [];
+  const items = typeof value === 'string' ? value.split(/[,;]/) : Array.isArray(value) ? value : null;
+  if (!items) {
+    problem(`.teamAddresses must be a list of email addresses, got ${JSON.stringify(value)}`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of items) {
+    const a = typeof item === 'string' ? item.trim().toLowerCase() : '';
+    if (typeof item === 'string' && item.trim() === '') continue;
+    if (!ADDRESS.test(a)) problem(`.teamAddresses entry ${JSON.stringify(item)} is not an email address`);
+    else out.push(a);
+  }
+  return [...new Set(out)];
 }

@@ -28,10 +28,10 @@ export function isolationKey(entry: Pick<MailboxEntry, 'team' | 'imap'>, folder:
 }
 
 /**
- * Every address that is us: each mailbox's From address and IMAP login (often an address too).
- * Mail from these is a loop; a reply to them is refused.
+ * Every address that is us: each mailbox's From address, IMAP login (often an address too) and
+ * its colleagues' `teamAddresses`. Mail from these is ours, not a customer's; a reply to them is refused.
  */
-export function ownMailboxAddresses(entries: ReadonlyArray<Pick<MailboxEntry, 'imap' | 'smtp'>>): string[] {
-  const all = entries.flatMap((e) => [e.smtp.from.address, e.imap.user]).map((a) => a.trim().toLowerCase());
+export function ownMailboxAddresses(entries: ReadonlyArray<Pick<MailboxEntry, 'imap' | 'smtp' | 'teamAddresses'>>): string[] {
+  const all = entries.flatMap((e) => [e.smtp.from.address, e.imap.user, ...(e.teamAddresses ?? [])]).map((a) => a.trim().toLowerCase());
   return [...new Set(all.filter((a) => a.includes('@')))];
 }

@@ -65,7 +65,10 @@ export function createWatchActivities(deps: WatchDeps) {
     if (!entry) return { watch: false, folders: [], reason: 'removed' };
     if (!entry.enabled) return { watch: false, folders: entry.imap.folders, reason: 'disabled' };
     if (!deps.idle?.enabled) return { watch: false, folders: entry.imap.folders, reason: 'off' };
-    return { watch: true, folders: entry.imap.folders };
+    // The Sent folder too: a reply a person files there from their own client wakes the poll,
+    // which reads it as an answer beside the assistant (src/email/answered-elsewhere/sent-scan.ts).
+    const sent = entry.imap.sentFolder;
+    return { watch: true, folders: sent && !entry.imap.folders.includes(sent) ? [...entry.imap.folders, sent] : entry.imap.folders };
   };
   return {
     async planWatch(input: { mailboxId: string }): Promise<WatchPlan> {

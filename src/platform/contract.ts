@@ -69,6 +69,8 @@ export const FAILURE_TYPES = {
   badRecipient: 'BAD_RECIPIENT',
   draftGone: 'DRAFT_GONE',
   draftNotApproved: 'DRAFT_NOT_APPROVED',
+  /** A person answered the mail outside the assistant: the draft step and the send step stand down. */
+  answeredElsewhere: 'ANSWERED_ELSEWHERE',
   envelopeMismatch: 'ENVELOPE_MISMATCH',
   sendRowMissing: 'SEND_ROW_MISSING',
   sendContended: 'SEND_CONTENDED',

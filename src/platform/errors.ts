@@ -34,6 +34,13 @@ export class PermanentError extends EmailRagError {
   }
 }
 
+/**
+ * Not a failure: the step found that its work must not be done (a person answered the mail
+ * outside the assistant). Never retried; its queue row ends `done`, not `dead`, and the workflow
+ * ends the email as its code says.
+ */
+export class StandDownError extends PermanentError {}
+
 /** A message above MAX_MESSAGE_BYTES: never downloaded or stored, never retried. */
 export class TooLargeError extends PermanentError {
   constructor(

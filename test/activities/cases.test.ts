@@ -20,6 +20,7 @@ useActivityStack((s) => {
   h.deps.activities.signals = {
     requestRedraft: async (to, by) => (told.push({ to, what: `redraft:${by}` }), true),
     requestResend: async () => true,
+    answeredElsewhere: async () => true,
   };
   const c = h.deps.activities.case;
   assert.ok(c, 'cases are on by default');

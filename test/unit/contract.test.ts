@@ -29,6 +29,7 @@ test('the status lists keep their words and order', () => {
     'manual_review',
     'failed',
     'ignored',
+    'answered_elsewhere',
   ]);
   assert.deepEqual(QUEUE_STATUSES, ['pending', 'processing', 'done', 'failed', 'dead']);
   assert.deepEqual(SEND_STATUSES, ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced']);
@@ -36,7 +37,7 @@ test('the status lists keep their words and order', () => {
 
 test('the derived status sets split the email statuses without overlap', () => {
   assert.deepEqual(NEEDS_PERSON_STATUSES, ['awaiting_approval', 'manual_review']);
-  assert.deepEqual(ENDED_STATUSES, ['sent', 'rejected', 'failed', 'ignored']);
+  assert.deepEqual(ENDED_STATUSES, ['sent', 'rejected', 'failed', 'ignored', 'answered_elsewhere']);
   assert.deepEqual(UNFINISHED_STATUSES, ['fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved']);
   const all = [...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES, ...ENDED_STATUSES];
   assert.equal(new Set(all).size, EMAIL_STATUSES.length);

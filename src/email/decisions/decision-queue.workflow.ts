@@ -2,8 +2,9 @@ import { ApplicationFailure, condition, log, setHandler, type proxyLocalActiviti
 import type { EmailActivities } from '../email-activities';
 import { DECISIONS, type DecisionName } from '../email.contract';
 import { FAILURE_TYPES } from '../../platform/contract';
-import { coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules.workflow';
+import { answeredElsewhereText, coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules.workflow';
 import {
+  answeredElsewhereSignal,
   approveSignal,
   approveUpdate,
   caseReplySentSignal,
@@ -61,6 +62,8 @@ export function createDecisionQueue(run: DecisionQueueRun) {
     threadUpdated: false,
     /** The case reply that answers this email was sent (by its lead email). */
     caseReply: null as CaseReplySent | null,
+    /** A person answered the mail outside the assistant: the run stands down where it waits. */
+    answeredElsewhere: false,
     /** Refused signals get an audit row in the background of the main flow. */
     async flushRefusals(): Promise<void> {
       while (refusedSignals.length > 0) {
@@ -86,6 +89,7 @@ export function createDecisionQueue(run: DecisionQueueRun) {
     decided: decisions.decided,
     status: state.status,
     redraftAllowed: state.drafts < run.maxDrafts,
+    answeredElsewhere: state.answeredElsewhere ? answeredElsewhereText(state.answeredElsewhere) : null,
   });
   /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
   const claim = (decision: DecisionName, i: Record<string, unknown>) => {
@@ -124,6 +128,12 @@ export function createDecisionQueue(run: DecisionQueueRun) {
       },
     },
   );
+  setHandler(answeredElsewhereSignal, (note) => {
+    // The first answer counts; a send already handed over is the ledger's (the send step looks again before it sends).
+    if (state.answeredElsewhere || typeof note?.messageId !== 'string') return;
+    state.answeredElsewhere = { messageId: note.messageId, by: String(note.by ?? ''), at: String(note.at ?? '') };
+    decisions.answeredElsewhere = true;
+  });
   setHandler(caseReplySentSignal, (s) => {
     decisions.caseReply = s;
   });

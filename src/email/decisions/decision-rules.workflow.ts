@@ -74,6 +74,8 @@ export interface DecisionContext {
   status: string;
   /** False once the email may get no further draft. */
   redraftAllowed: boolean;
+  /** Set once a person answered the mail outside the assistant: who, when, which message. */
+  answeredElsewhere?: string | null;
 }
 
 function text(value: unknown, field: string, max: number, required: boolean): string | null {
@@ -123,6 +125,8 @@ export function decisionRefusal(decision: DecisionName, raw: unknown, context: D
   const input = raw as Record<string, unknown>;
   const shape = shapeRefusal(decision, input);
   if (shape) return `${decision} refused: ${shape}`;
+  // Nothing of ours may follow a person's own answer: the customer would get a second one.
+  if (context.answeredElsewhere) return `${decision} refused: ${context.answeredElsewhere}; the draft was withdrawn and nothing is sent`;
   const where = waitingText(context);
   const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
   if (decision === 'approve' || decision === 'reject' || decision === 'redraft') {
@@ -172,10 +176,16 @@ export function coverRefusal(raw: unknown, context: DecisionContext): string | n
     text(input.draftId, 'draftId', 400, true) ??
     text(input.leadEmailId, 'leadEmailId', 400, true);
   if (shape) return `coverByCaseReply refused: ${shape}`;
+  if (context.answeredElsewhere) return `coverByCaseReply refused: ${context.answeredElsewhere}`;
   if (context.decided) return `coverByCaseReply refused: ${context.decided} came first`;
   if (!context.waitingFor || (context.waitingFor.kind !== WAITING_KINDS.approval && context.waitingFor.kind !== WAITING_KINDS.manualReview))
     return `coverByCaseReply refused: ${waitingText(context)}`;
   if (input.draftId !== context.waitingFor.draftId)
     return `coverByCaseReply refused: draft ${String(input.draftId)} is not the current one; ${waitingText(context)}`;
   return null;
+}
+
+/** The line a refused decision gives once a person answered outside the assistant. */
+export function answeredElsewhereText(note: { by: string; at: string; messageId: string }): string {
+  return `the mail was answered outside the assistant by ${note.by || 'an unknown sender'} at ${note.at} (${note.messageId})`;
 }

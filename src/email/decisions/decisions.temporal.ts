@@ -25,6 +25,7 @@ import {
   resendUpdate,
   stateQuery,
 } from '../email.workflow';
+import { answeredElsewhereText } from './decision-rules.workflow';
 
 export type DecisionOutcome = { ok: true; result: DecisionResult } | { ok: false; refused: boolean; message: string };
 
@@ -56,9 +57,16 @@ export function createTemporalDecisions(client: Pick<Client, 'workflow'>, option
       return { ok: true, result };
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) return { ok: false, refused: true, message: errorMessage(err.cause ?? err) };
-      if (err instanceof WorkflowNotFoundError) return { ok: false, refused: true, message: `no running workflow ${workflowId}` };
+      if (err instanceof WorkflowNotFoundError) return { ok: false, refused: true, message: await ended(workflowId, name) };
       return { ok: false, refused: false, message: `${name} on ${workflowId} failed: ${errorMessage(err)}` };
     }
+  };
+
+  /** Why a decision found no running workflow: a person's outside answer is named (who, when), else the plain fact. */
+  const ended = async (workflowId: string, name: string): Promise<string> => {
+    const s = await state(workflowId).catch(() => null);
+    if (s?.answeredElsewhere) return `${name} refused: ${answeredElsewhereText(s.answeredElsewhere)}; the draft was withdrawn and nothing is sent`;
+    return `no running workflow ${workflowId}`;
   };
 
   /** True once the workflow waits for a decision on `draftId`; false when it will not (or not in time). */

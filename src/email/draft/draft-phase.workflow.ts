@@ -13,6 +13,8 @@ import { errorClassOf, failureText, failureTypeOf, lostWithWorker } from '../../
 import { LOST_ATTEMPTS_ALLOWED } from '../../platform/activity-profiles.workflow';
 import { isLlmFailure } from '../../platform/contract';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+import { FAILURE_TYPES } from '../../platform/contract';
+import { standDown } from '../answered-elsewhere/stand-down.workflow';
 
 /** What a person decided, as recorded: a reply to send, or the end of the run. */
 export type Decided = { kind: 'send'; draftId: string } | { kind: 'end'; result: EmailWorkflowResult };
@@ -22,6 +24,8 @@ export async function draftUntilDecided(run: EmailRun): Promise<Decided> {
   let version = run.maxDraftVersion();
   let requestedBy: string | null = null;
   for (;;) {
+    // A person answered it beside the assistant (during intake, or while its draft waited).
+    if (run.decisions.answeredElsewhere) return { kind: 'end', result: await standDown(run) };
     version += 1;
     const result = await writeDraft(run, version, requestedBy);
     if (result) return { kind: 'end', result };
@@ -59,6 +63,7 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
     await run.reached(recorded, t, t.via);
   } catch (err) {
     if (err instanceof AlreadyHandedOver) throw err;
+    if (failureTypeOf(err) === FAILURE_TYPES.answeredElsewhere) return standDown(run);
     if (errorClassOf(err) === 'permanent' && !isLlmFailure(failureTypeOf(err)))
       return run.stop(STATUS.failed, EMAIL_AUDIT_EVENTS.draftFailed, err);
     // The LLM gave up after its retry: a person writes the reply (or asks for a redraft). Attempts
@@ -83,9 +88,10 @@ async function waitForDecision(run: EmailRun, version: number): Promise<{ decisi
   const { state, decisions } = run;
   const draftId = state.draft?.draftId ?? `${run.emailId}:draft:${version}`;
   state.waitingFor = { kind: state.status === STATUS.manualReview ? WAITING_KINDS.manualReview : WAITING_KINDS.approval, draftId, version };
-  await decisions.next(() => decisions.queue.length > 0 || decisions.threadUpdated);
+  await decisions.next(() => decisions.queue.length > 0 || decisions.threadUpdated || decisions.answeredElsewhere);
   const head = decisions.queue.shift();
-  if (!head) return { redraftBy: null }; // a follow-up in the thread: the waiting draft is stale
+  // A follow-up in the thread (the waiting draft is stale), or an answer from outside (the loop stands down).
+  if (!head) return { redraftBy: null };
   if (head.name !== 'redraft') return { decision: head, redraftBy: null };
   head.resolve?.({ draftId, status: 'drafting', message: `a new draft (version ${version + 1}) is being written` });
   return { redraftBy: String(head.input.by) };

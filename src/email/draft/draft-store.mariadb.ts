@@ -145,6 +145,16 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
       // A retried step finds its drafts stale already: recording is idempotent either way.
       await recordRedrafted(pool, emailId, version);
     },
+    async withdraw(emailId: string): Promise<number> {
+      const r = await query<{ affectedRows: number }>(
+        pool,
+        'withdrawing the drafts of a mail answered elsewhere',
+        `UPDATE drafts SET status = '${DRAFT_STATUS.withdrawn}'
+          WHERE email_id = ? AND status IN ('${DRAFT_STATUS.awaitingApproval}', '${DRAFT_STATUS.approved}')`,
+        [emailId],
+      );
+      return r.affectedRows;
+    },
     async claimReplySlot(emailId: string, address: string, seconds: number): Promise<number> {
       // Slots older than the window count for nothing: the address's own are pruned as it writes again.
       await query(

@@ -20,6 +20,7 @@ import { mailboxOf } from '../../mailboxes';
 import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+import { refuseIfAnsweredElsewhere } from '../answered-elsewhere/outside-answers';
 import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding';
 import { type DraftView } from '../email-activities';
 
@@ -53,6 +54,7 @@ type DraftDeps = Pick<
   | 'guidance'
   | 'draftClaims'
   | 'approvedExamples'
+  | 'outsideReplies'
 > & {
   settings?: Pick<EmailDeps['settings'], 'injectionGuard' | 'replyLimitPerHour' | 'categories' | 'contextChars' | 'draftExamples'>;
 };
@@ -126,6 +128,8 @@ export function createDraftActivities(deps: DraftDeps) {
     async draftReply(input: { emailId: string; version: number; requestedBy?: string }): Promise<DraftView> {
       const email = await deps.messages.getEmail(input.emailId);
       if (!email) throw new PermanentError(`email ${input.emailId} is not stored`, FAILURE_TYPES.messageGone);
+      // A person answered it beside the assistant (perhaps before it was even parsed): no draft.
+      await refuseIfAnsweredElsewhere(deps, email);
       const to = email.replyTo ?? email.from;
       if (!to) throw new PermanentError('the email names no sender or Reply-To address to answer', FAILURE_TYPES.noReplyAddress);
       const cid = correlationId();

@@ -25,6 +25,7 @@ import { correlationId } from '../../platform/activity-context';
 import type { FetchedMessage } from './fetch.activities';
 import { joinThread } from './thread-join';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+import { considerOutsideReply, teamCopy } from '../answered-elsewhere/outside-answers';
 
 /** What the index step needs of a parsed email: handed on inside `ingestEmail`, else read from MariaDB. */
 export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'> &
@@ -33,7 +34,10 @@ export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'm
 /** What the index step is told of a held email: it is not indexed (its text is no context for replies). */
 export const HELD_INDEX = 'no index: held for a person';
 
-type ParseDeps = Pick<EmailDeps, 'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer'>;
+type ParseDeps = Pick<
+  EmailDeps,
+  'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer' | 'signals' | 'outsideReplies'
+>;
 type ParseInput = { emailId: string; priority?: Priority };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */
@@ -173,6 +177,8 @@ export function createParseStep(deps: ParseDeps) {
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
       const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);
       if (held) await auditHeld(input.emailId, toCrlf(raw), parsed, verdict);
+      // A team address's copy of a reply (Cc/Bcc to this mailbox) may answer a mail that waits here.
+      if (verdict?.class === 'own_address' && where.mailboxId) await considerOutsideReply(deps, teamCopy(where.mailboxId, parsed));
       const summary: ParseSummary = {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),

@@ -10,6 +10,7 @@ import { correlationId } from '../../platform/activity-context';
 import type { EmailDeps } from '../email-deps';
 import { mailboxOf, MAILBOX_AUDIT_EVENTS } from '../../mailboxes';
 import { type PollInput, type PollResult } from '../email-activities';
+import { scanSentFolder } from '../answered-elsewhere/sent-scan';
 
 /** Workflow starts in flight at once during a poll pass. */
 const START_CONCURRENCY = 8;
@@ -21,7 +22,7 @@ const START_CONCURRENCY = 8;
  * recorded and rethrown, so the IMAP retry rule and the schedule's next run still apply.
  */
 export function createPollActivities(
-  deps: Pick<EmailDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings'>,
+  deps: Pick<EmailDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings' | 'signals' | 'outsideReplies'>,
 ) {
   return {
     async pollMailbox(input: PollInput): Promise<PollResult> {
@@ -35,7 +36,12 @@ export function createPollActivities(
       try {
         const result = await poll(served, folder, input);
         await deps.health.recordPollSuccess({ mailboxId: entry.id, folder, started: result.started.length }).catch(() => undefined);
-        return input.folder === undefined && input.mailbox === undefined ? { ...result, folders: entry.imap.folders } : result;
+        // Once a run, after the inbox: answers people sent beside the assistant (its trouble is audited, never the poll's).
+        const sent = input.run === undefined && input.folder === undefined ? await scanSentFolder(deps, served) : null;
+        const answered = sent && sent.answered.length > 0 ? { answeredElsewhere: sent.answered } : {};
+        return input.folder === undefined && input.mailbox === undefined
+          ? { ...result, folders: entry.imap.folders, ...answered }
+          : { ...result, ...answered };
       } catch (err) {
         const c = classifyError(err);
         // Bookkeeping must not hide the poll's own failure: a database outage loses the note only.

@@ -10,6 +10,7 @@ import type { EmailRun } from '../email-run.workflow';
 import type { EmailWorkflowResult } from '../email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../../platform/failures.workflow';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+import { standDown } from '../answered-elsewhere/stand-down.workflow';
 
 /** How long an approved reply waits after its send attempts ran out before trying again. */
 const RESEND_AFTER = '1 hour';
@@ -35,6 +36,8 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
       return { status: STATUS.sent, messageId: sent.messageId };
     } catch (err) {
       decided = {};
+      // The send step's last look found a person's own answer: nothing is sent.
+      if (failureTypeOf(err) === FAILURE_TYPES.answeredElsewhere) return standDown(run);
       state.lastError = failureText(err);
       if (failureTypeOf(err) === FAILURE_TYPES.sendInDoubt) {
         const result = await waitInDoubt(run, draftId);
@@ -84,9 +87,10 @@ async function waitInDoubt(run: EmailRun, draftId: string): Promise<EmailWorkflo
 async function waitForNextRound(run: EmailRun, draftId: string): Promise<void> {
   const { state, decisions } = run;
   state.waitingFor = { kind: WAITING_KINDS.sendRound, draftId };
-  const nudged = await decisions.next(() => decisions.queue.length > 0, RESEND_AFTER);
+  // An answer from outside wakes it too: the next round's last look stands down.
+  const nudged = await decisions.next(() => decisions.queue.length > 0 || decisions.answeredElsewhere, RESEND_AFTER);
   state.waitingFor = null;
-  if (nudged) {
+  if (nudged && decisions.queue.length > 0) {
     const p = decisions.queue.shift()!;
     p.resolve?.({ draftId, status: STATUS.approved, message: `send round ${state.sendRounds + 1} started by ${String(p.input.by)}` });
   }

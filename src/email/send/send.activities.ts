@@ -3,7 +3,7 @@ import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval, withoutSourceNotes } fro
 import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from '../email-status';
 import { type Decision } from '../email-input';
 import { createHash, randomUUID } from 'node:crypto';
-import { PermanentError, TransientError, errorMessage } from '../../platform/errors';
+import { PermanentError, StandDownError, TransientError, errorMessage } from '../../platform/errors';
 import { envelopeMismatch, recipientProblem } from './recipients';
 import {
   HandOverInDoubtError,
@@ -23,6 +23,7 @@ import { resolveDoubtFromSent } from './send-doubt';
 import { indexSentReply } from './sent-feedback';
 import { checkForce, claimSend, refuseInDoubt } from './send-claim';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
+import { answeredText, outsideAnswerOf } from '../answered-elsewhere/outside-answers';
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
@@ -42,6 +43,22 @@ async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A mail a person answered outside the assistant is not sent — unless an attempt of ours may have
+ * handed it over already (sending, in doubt, sent): that stays the send ledger's to settle.
+ */
+async function standDownIfAnswered(
+  deps: Pick<EmailDeps, 'outsideReplies' | 'sends'>,
+  email: { id: string; mailboxId: string; messageId: string | null },
+  draftId: string,
+): Promise<void> {
+  const answer = await outsideAnswerOf(deps, email);
+  if (!answer) return;
+  const row = await deps.sends.get(draftId);
+  if (row && row.status !== SEND_STATUS.pending && row.status !== SEND_STATUS.failed) return;
+  throw new StandDownError(answeredText(answer), FAILURE_TYPES.answeredElsewhere);
 }
 
 /** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
@@ -92,7 +109,7 @@ export function replyParts(
 }
 
 export function createSendActivities(
-  deps: Pick<EmailDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index'>,
+  deps: Pick<EmailDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index' | 'outsideReplies'>,
 ) {
   return {
     async recordDecision(input: { emailId: string; draftId: string; decision: Decision }): Promise<void> {
@@ -160,6 +177,8 @@ export function createSendActivities(
       // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.
       const problem = recipientProblem(draft.to.address, [...ourAddresses(deps), ...deps.settings.triage.ownAddresses]);
       if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, FAILURE_TYPES.badRecipient);
+      // The last look before the hand-over: a person who answered meanwhile outranks the approval.
+      if (draft.status === DRAFT_STATUS.approved) await standDownIfAnswered(deps, email, draft.id);
       const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
