@@ -17,6 +17,7 @@ import { Cleanup, describeFailure, relative, step, waitFor } from './demo/step';
 import { WAITING, approveWithTemporalCli, receivedReply, waitForDrafts } from './demo/pipeline';
 import { acquireDemoLock } from './demo/lock';
 import { CASE_FIRST_FILE, caseSettled, caseStep } from './demo/case-step';
+import { standDownStep } from './demo/answered-elsewhere-step';
 import { addDemoOperator, startDemoInbox } from './demo/inbox';
 import { draftGrounding } from './demo/grounding-step';
 import { attachmentReport, replyFormatReport } from './demo/attachment-step';
@@ -25,7 +26,7 @@ import { freePort } from '../test/support/services/ports';
 import { projectRoot, temporalCliPath } from '../test/support/services/tool-paths';
 
 const DEMO_DIR = path.join(projectRoot, '.local', 'demo');
-const STEPS = 8;
+const STEPS = 9;
 /** The amount printed on the invoice PDF attached to the approved sample mail. */
 const INVOICE_AMOUNT = '149,00 EUR';
 /** Words of the customer's message that the reply quotes beneath the answer. */
@@ -316,7 +317,21 @@ async function runDemo(keep: boolean, mailboxCount: number, cleanup: Cleanup): P
   say(indent(formatReply({ ...caseReply, file: caseReply.file && relative(caseReply.file) })));
   await caseSettled(caseIo, answered);
 
-  heading(8, 'try it yourself');
+  heading(8, 'a colleague answers one mail from their own client: the assistant stands down');
+  const standDown = await standDownStep(
+    {
+      pool,
+      file: (raw, folder) => dovecot.deliver(MAILBOX.user, raw, folder),
+      env: childEnv,
+      say,
+      logs: [workerLog],
+      abortIf: workerDied,
+    },
+    MAILBOX.user,
+  );
+  say(indent(standDown.join('\n')));
+
+  heading(9, 'try it yourself');
   const waiting = (await emailRows(pool)).filter((r) => WAITING.has(r.status));
   const shownEnv = { ...env, DATABASE_URL: redactUrl(databaseUrl) };
   const envNote = shownEnv.DATABASE_URL === databaseUrl ? undefined : 'put the password of your DATABASE_URL in place of ***';

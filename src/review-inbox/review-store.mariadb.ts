@@ -40,6 +40,21 @@ export interface EmailRecord {
   createdAt: Date;
 }
 
+/** A person's reply sent beside the assistant, shown beside the withdrawn draft. */
+export interface OutsideAnswerView {
+  messageId: string;
+  /** `sent_folder` or `team_copy`. */
+  foundVia: string;
+  folder: string | null;
+  from: string;
+  subject: string;
+  text: string;
+  sentAt: Date;
+  /** `in_reply_to`, `references` or `subject`. */
+  matchedBy: string;
+  seenAt: Date;
+}
+
 export interface DraftRecord {
   id: string;
   version: number;
@@ -178,6 +193,31 @@ export function createMariaDbReviewStore(pool: Pool) {
           ours: true,
         })),
       ].sort((a, b) => a.at.getTime() - b.at.getTime());
+    },
+
+    /** The reply a person sent beside the assistant that answered this email, if any (the first). */
+    async outsideAnswer(emailId: string): Promise<OutsideAnswerView | null> {
+      const rows = await query<Array<Record<string, unknown>>>(
+        pool,
+        'reading the outside answer of an email',
+        `SELECT r.message_id, r.found_via, r.folder, r.from_address, r.from_name, r.subject, r.text_body, r.sent_at, a.matched_by, a.created_at
+           FROM outside_answers a JOIN outside_replies r ON r.mailbox_id = a.mailbox_id AND r.message_key = a.message_key
+          WHERE a.email_id = ? ORDER BY r.sent_at LIMIT 1`,
+        [emailId],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        messageId: r.message_id as string,
+        foundVia: r.found_via as string,
+        folder: (r.folder as string | null) ?? null,
+        from: r.from_name ? `${r.from_name as string} <${r.from_address as string}>` : (r.from_address as string),
+        subject: r.subject as string,
+        text: r.text_body as string,
+        sentAt: r.sent_at as Date,
+        matchedBy: r.matched_by as string,
+        seenAt: r.created_at as Date,
+      };
     },
 
     async drafts(emailId: string): Promise<DraftRecord[]> {

@@ -59,6 +59,7 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     return page(req, reply, 'review', {
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },
       thread: (await deps.store.thread(email)).map((m) => ({ ...m, at: formatTime(m.at), href: m.ours ? null : emailPath(m.id) })),
+      outside: await outsideAnswer(deps.store, id),
       shown,
       current,
       olderShown,
@@ -200,4 +201,10 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
       return { draftId: str(form.draftId), by, ...(note ? { note } : {}) };
     }),
   );
+}
+
+/** The reply a person sent beside the assistant, with its times as the page shows them. */
+async function outsideAnswer(store: InboxContext['deps']['store'], id: string) {
+  const a = await store.outsideAnswer(id);
+  return a && { ...a, at: formatTime(a.sentAt), seen: formatTime(a.seenAt) };
 }

@@ -20,6 +20,8 @@ import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
+import { loadConfig } from '../../src/config';
 
 const COLLEAGUE = 'kollegin@example.test';
 let stack: TestStack;
@@ -119,6 +121,23 @@ test('a reply filed in Sent by a person’s own client closes the waiting mail; 
   ])) as Array<{ status: string; due_at: Date | null }>;
   if (row) assert.notEqual(row.status, 'open', 'the case no longer waits for us');
   assert.equal(stack.smtp.messages.length, 0, 'no reply reached the SMTP listener');
+  // The review page shows the person's answer beside the withdrawn draft.
+  const app = await inboxOnDatabase(loadConfig({ ...stack.env, INBOX_AUTH: 'header' }), stack.db.pool, {
+    decisions: createTemporalDecisions(client, { catchUpMs: 0 }),
+  });
+  try {
+    const base = await listenLocally(app);
+    const html = await (
+      await fetch(`${base}/email/${encodeURIComponent(emailId)}`, { headers: { 'x-forwarded-user': 'rita', 'accept-language': 'en' } })
+    ).text();
+    assert.match(html, /id="outside-answer"/);
+    assert.match(html, /Answered outside the assistant/);
+    assert.match(html, /die Gutschrift ist veranlasst/);
+    assert.match(html, /&lt;anna-1@example.test&gt;|<code>&lt;anna-1@example\.test&gt;<\/code>/);
+    assert.match(html, /withdrawn/);
+  } finally {
+    await app.close();
+  }
 });
 
 test('a reply in Sent to mail the assistant never saw, and our own replies, change nothing', async () => {

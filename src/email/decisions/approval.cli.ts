@@ -7,6 +7,7 @@ import { WAITING_KINDS } from '../email-status';
 import { errorMessage } from '../../platform/errors';
 import { type DecisionInput, type DecisionResult, type EmailWorkflowState, stateQuery } from '../email.workflow';
 import { CliError, connectTemporal } from '../../platform/cli-context';
+import { answeredElsewhereText } from './decision-rules.workflow';
 import { byOrActor, text, type CliCommand } from '../../platform/cli-command';
 
 /** Exit code of a decision the workflow refused (stale draft, second decision, …). */
@@ -78,6 +79,11 @@ function readBody(bodyFile: string | undefined): string | undefined {
  */
 function pickDraft(workflowId: string, state: EmailWorkflowState, pinned: string | undefined): string {
   const w = state.waitingFor;
+  if (state.answeredElsewhere)
+    throw new CliError(
+      `${workflowId}: ${answeredElsewhereText(state.answeredElsewhere)}; its draft was withdrawn and nothing is sent`,
+      REFUSED_EXIT,
+    );
   if (pinned) return /^\d+$/.test(pinned) ? `${workflowId}:draft:${pinned}` : pinned;
   if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) {
     throw new CliError(`${workflowId} waits for no decision on a draft (status ${state.status})`);

@@ -65,7 +65,8 @@ export function createTemporalDecisions(client: Pick<Client, 'workflow'>, option
   /** Why a decision found no running workflow: a person's outside answer is named (who, when), else the plain fact. */
   const ended = async (workflowId: string, name: string): Promise<string> => {
     const s = await state(workflowId).catch(() => null);
-    if (s?.answeredElsewhere) return `${name} refused: ${answeredElsewhereText(s.answeredElsewhere)}; the draft was withdrawn and nothing is sent`;
+    if (s?.answeredElsewhere)
+      return `${name} refused: ${answeredElsewhereText(s.answeredElsewhere)}; the draft was withdrawn and nothing is sent`;
     return `no running workflow ${workflowId}`;
   };
 
