@@ -52,7 +52,13 @@ export function needsPerson(status: string): status is NeedsPersonStatus {
 }
 
 /** The email's run ended: nothing further happens unless a person pulls it back. */
-export const ENDED_STATUSES = Object.freeze([STATUS.sent, STATUS.rejected, STATUS.failed, STATUS.ignored, STATUS.answeredElsewhere] as const);
+export const ENDED_STATUSES = Object.freeze([
+  STATUS.sent,
+  STATUS.rejected,
+  STATUS.failed,
+  STATUS.ignored,
+  STATUS.answeredElsewhere,
+] as const);
 
 export type EndedStatus = (typeof ENDED_STATUSES)[number];
 

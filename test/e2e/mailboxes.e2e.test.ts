@@ -297,10 +297,10 @@ test('one run polls every folder of a mailbox, each with its own watermark', asy
   const marks = (await stack.db.pool.query('SELECT mailbox FROM mailbox_watermarks WHERE account = ? ORDER BY mailbox', [
     BILLING_USER,
   ])) as Array<{ mailbox: string }>;
-  // The Sent folder has its own mark too: what a person files there later is read as an answer beside the assistant.
+  // Its Sent folder (Gesendet) has its own mark too: what a person files there later is an answer beside the assistant.
   assert.deepEqual(
     marks.map((m) => m.mailbox),
-    ['INBOX', 'Rechnungen', 'Sent'],
+    ['Gesendet', 'INBOX', 'Rechnungen'],
   );
   await waitFor('the folder’s email stored', async () => (await row(run.started[0]!))?.mailbox_id === 'billing');
 });

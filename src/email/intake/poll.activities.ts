@@ -22,7 +22,10 @@ const START_CONCURRENCY = 8;
  * recorded and rethrown, so the IMAP retry rule and the schedule's next run still apply.
  */
 export function createPollActivities(
-  deps: Pick<EmailDeps, 'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings' | 'signals' | 'outsideReplies'>,
+  deps: Pick<
+    EmailDeps,
+    'mailboxes' | 'health' | 'watermarks' | 'starter' | 'audit' | 'messages' | 'settings' | 'signals' | 'outsideReplies'
+  >,
 ) {
   return {
     async pollMailbox(input: PollInput): Promise<PollResult> {
