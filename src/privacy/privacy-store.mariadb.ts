@@ -26,6 +26,7 @@ const CONTENT_TABLES = new Set([
   'email_attachments',
   'email_attachment_texts',
   'replay_messages',
+  'outside_replies',
   'replay_results',
 ]);
 
@@ -180,6 +181,17 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
       await each('email_attachment_texts', e, (m) => `DELETE FROM email_attachment_texts WHERE email_id IN (${m})`);
       await each('email_attachment_parts', e, (m) => `DELETE FROM email_attachment_parts WHERE email_id IN (${m})`);
       await each('email_attachments', e, (m) => `DELETE FROM email_attachments WHERE email_id IN (${m})`);
+      // Replies people sent them beside the assistant (docs/answered-elsewhere.md): the reply and its ties.
+      await each(
+        'outside_replies',
+        e,
+        (m) =>
+          `DELETE r FROM outside_replies r JOIN outside_answers a ON a.mailbox_id = r.mailbox_id AND a.message_key = r.message_key WHERE a.email_id IN (${m})`,
+      );
+      await each('outside_answers', e, (m) => `DELETE FROM outside_answers WHERE email_id IN (${m})`);
+      counts.outside_replies =
+        (counts.outside_replies ?? 0) +
+        (await run('erasing outside_replies', 'DELETE FROM outside_replies WHERE JSON_CONTAINS(to_addresses, JSON_QUOTE(?))', [address]));
       await each('drafts', e, (m) => `DELETE FROM drafts WHERE email_id IN (${m})`);
       await each('draft_claims', e, (m) => `DELETE FROM draft_claims WHERE email_id IN (${m})`);
       await each(
