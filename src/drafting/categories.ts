@@ -2,12 +2,15 @@
  * The installation's category list: what a draft is filed under. Routing rules and the autonomy
  * policy match exact category names, so the names come from one list — the model must pick one
  * (a JSON-schema enum), the offline drafter takes the nearest by meaning, and a rule or policy
- * naming a category the list lacks is refused when the configuration is read.
+ * naming a category the list lacks is refused when the configuration is read. Every list ends in
+ * `general` (GENERAL_CATEGORY) unless it names it itself: a mail that fits none of the others goes
+ * there rather than to the least bad of them.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { errorMessage } from '../platform/errors';
+import { GENERAL_CATEGORY } from './drafting.contract';
 
 export interface Category {
   /** Lower-case letters, digits and `-`: what drafts.category, rules and policies hold. */
@@ -18,8 +21,27 @@ export interface Category {
   labels: Partial<Record<'de' | 'en', string>>;
 }
 
-/** A draft no category fits, or one written before a list existed: never named in the list itself. */
+/**
+ * A draft whose category could not be worked out (no embedder, no list, a model's answer off the
+ * list), or one written before a list existed: never named in the list itself. A mail compared
+ * with the list that fits none of it is `general` (GENERAL_CATEGORY), not this.
+ */
 export const UNCLASSIFIED = 'unclassified';
+
+/**
+ * `general` as a list gets it when it does not name it: its description is what the model reads
+ * beside the others' (the embedder never matches it: src/drafting/category-match.ts).
+ */
+const GENERAL_ENTRY: Category = {
+  name: GENERAL_CATEGORY,
+  description: 'Fits none of the others.',
+  labels: { de: 'Allgemein', en: 'General' },
+};
+
+/** The list with `general` last, unless it names it already (then its own entry is kept, once). */
+export function withGeneral<T extends Pick<Category, 'name' | 'description'>>(list: readonly T[]): Array<T | Category> {
+  return list.some((c) => c.name === GENERAL_CATEGORY) ? [...list] : [...list, GENERAL_ENTRY];
+}
 
 /** The list shipped with the product (built output: copied beside this file by scripts/build.ts). */
 export const SHIPPED_CATEGORIES_FILE = path.resolve(__dirname, 'data', 'categories.yaml');
@@ -62,7 +84,7 @@ export function parseCategoryList(text: string, source: string): Category[] {
     list.push({ name, description, labels });
   }
   if (problems.length > 0) throw new Error(`${source}: ${problems.join('; ')}`);
-  return list;
+  return withGeneral(list);
 }
 
 /** The operator's list (CATEGORIES_FILE) when given, else the shipped one. */
@@ -77,10 +99,10 @@ export function readCategoryList(file?: string): Category[] {
   return parseCategoryList(text, source);
 }
 
-/** A model's or a person's category as one of the list, or UNCLASSIFIED. */
+/** A model's or a person's category as one of the list (`general` included), or UNCLASSIFIED. */
 export function knownCategory(list: readonly Category[], value: string | null | undefined): string {
   const v = (value ?? '').trim().toLowerCase();
-  return list.some((c) => c.name === v) ? v : UNCLASSIFIED;
+  return withGeneral(list).some((c) => c.name === v) ? v : UNCLASSIFIED;
 }
 
 /**
@@ -88,10 +110,11 @@ export function knownCategory(list: readonly Category[], value: string | null | 
  * adds them to the configuration's problems. Compared without case, as routing compares.
  */
 export function unknownCategories(list: readonly Category[], used: Array<{ where: string; names: readonly string[] }>): string[] {
-  const known = new Set([...list.map((c) => c.name), UNCLASSIFIED]);
+  const names = withGeneral(list).map((c) => c.name);
+  const known = new Set([...names, UNCLASSIFIED]);
   return used.flatMap((u) =>
     u.names
       .filter((n) => !known.has(n.toLowerCase()))
-      .map((n) => `${u.where} names category "${n}", which is not in the category list (${list.map((c) => c.name).join(', ')})`),
+      .map((n) => `${u.where} names category "${n}", which is not in the category list (${names.join(', ')})`),
   );
 }

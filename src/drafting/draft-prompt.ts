@@ -1,5 +1,6 @@
 import type { DraftRequest } from './drafter.port';
-import { UNCLASSIFIED } from './categories';
+import { UNCLASSIFIED, withGeneral } from './categories';
+import { GENERAL_CATEGORY } from './drafting.contract';
 import { EMAIL_TEXT_CHARS } from './prompt-window';
 import { languageCode } from './language-code';
 
@@ -66,7 +67,8 @@ export const DRAFT_JSON_SCHEMA = {
 } as const;
 
 /**
- * The schema of one request: the installation's categories as an enum (plus `unclassified`), and
+ * The schema of one request: the installation's categories as an enum (`general` among them, for
+ * a mail that fits none of the others: no `unclassified` beside it, which would say the same), and
  * every list of ids bounded by and limited to the ids the request holds (its context items; for
  * `answered_case_mails` the case's open mails). A small local model otherwise counts up invented
  * ids until its token limit (seen: `knowledge:billing.md#0#0`, `#0#1`, … in `answered_case_mails`
@@ -85,7 +87,7 @@ export function draftJsonSchema(req: Pick<DraftRequest, 'categories' | 'context'
     properties: {
       ...p,
       ...(req.categories && req.categories.length > 0
-        ? { category: { type: 'string', enum: [...req.categories.map((c) => c.name), UNCLASSIFIED] } }
+        ? { category: { type: 'string', enum: withGeneral(req.categories).map((c) => c.name) } }
         : {}),
       used_source_ids: { type: 'array', maxItems: contextIds.length, items: ids(contextIds) },
       answered_case_mails: { type: 'array', maxItems: openIds.length, items: ids(openIds) },
@@ -192,8 +194,8 @@ export function buildDraftMessages(req: DraftRequest, repair: boolean): Array<{ 
     // Ours, outside the data tags: the list the category must come from.
     ...(req.categories && req.categories.length > 0
       ? [
-          `Categories (answer with the name of the one that fits, or ${UNCLASSIFIED} when none does):`,
-          ...req.categories.map((c) => `- ${c.name}: ${c.description}`),
+          `Categories (answer with the name of the one that fits, or ${GENERAL_CATEGORY} when none of the others does):`,
+          ...withGeneral(req.categories).map((c) => `- ${c.name}: ${c.description}`),
         ]
       : []),
   ].join('\n');
@@ -233,7 +235,8 @@ export function parseDraftJson(raw: string): DraftJson | null {
   const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0;
   return {
     language: languageCode(v.language),
-    category: typeof v.category === 'string' ? v.category.slice(0, 64) : 'general',
+    // No category named: none was worked out (not a verdict that none fits, which is `general`).
+    category: typeof v.category === 'string' ? v.category.slice(0, 64) : UNCLASSIFIED,
     priority_suggestion: (['critical', 'high', 'normal', 'low'] as const).find((p) => p === v.priority_suggestion) ?? 'normal',
     subject: v.subject.slice(0, 998),
     body: v.body.slice(0, 100_000),

@@ -14,6 +14,15 @@ export const GROUNDING_VERDICTS = {
 export type GroundingVerdict = (typeof GROUNDING_VERDICTS)[keyof typeof GROUNDING_VERDICTS];
 
 /**
+ * The category of a mail that fits none of the others of the installation's list. Every list has
+ * it (src/drafting/categories.ts adds it when the operator's list does not name it), so routing
+ * rules, the autonomy policy and guidance can name it like any other. Unlike `unclassified`, where
+ * no category could be worked out (no embedder, no list, a model's answer off the list), it is a
+ * verdict: the mail was compared with the list and nothing fit (src/drafting/category-match.ts).
+ */
+export const GENERAL_CATEGORY = 'general';
+
+/**
  * Status of one draft (table `drafts`). The email's own status (`emails.status`,
  * src/email/email-status.ts) takes the first four from here: it has them at the same moments.
  */

@@ -30,6 +30,7 @@ export {
   DRAFT_OUTCOME,
   DRAFT_OUTCOMES,
   DRAFT_STATUS,
+  GENERAL_CATEGORY,
   GROUNDING_VERDICTS,
   autonomyActor,
 } from './drafting.contract';
@@ -47,4 +48,4 @@ export type { IntentDetectorSettings } from './intent-detector';
 export { UNDETERMINED_LANGUAGE } from './language-code';
 export { llmFinding } from './llm-check';
 export type { LlmProbe } from './llm-check';
-export { questionOf } from './reply-composer';
+export { nonAnswerReply, questionOf } from './reply-composer';

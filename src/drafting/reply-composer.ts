@@ -152,6 +152,16 @@ function writeBody(
   return paragraphs.join('\n\n');
 }
 
+/**
+ * The polite non-answer of a mailbox's language: greeting, thanks, "we found nothing, a person
+ * will get back to you", closing — the reply the offline drafter writes when nothing answers,
+ * without a name or subject. A replay measures it against the team's replies as the floor of
+ * similarity that mere greeting and closing reach (src/replay/replay-measures.ts).
+ */
+export function nonAnswerReply(language: ReplyLanguage): string {
+  return writeBody({ from: { name: '', address: '' }, subject: '' }, language, [], undefined);
+}
+
 export function composeReply(
   req: Pick<DraftRequest, 'emailId' | 'from' | 'subject' | 'text' | 'context' | 'language'>,
   settings: ComposeSettings = {},

@@ -104,6 +104,12 @@ export interface PairMeasures {
   outcome: ReplayOutcome;
   /** Cosine of the draft's and the sent reply's embeddings; null without an embedder. */
   similarity: number | null;
+  /**
+   * Cosine of the mailbox's polite non-answer (src/drafting/reply-composer.ts, nonAnswerReply) and
+   * the sent reply: what greeting and closing alone reach on this pair, the floor to read
+   * `similarity` against. Null whenever `similarity` is, so both cover the same pairs.
+   */
+  nonAnswerSimilarity: number | null;
   editShare: number;
   factsTotal: number;
   factsFound: number;
@@ -111,10 +117,11 @@ export interface PairMeasures {
 
 /**
  * Measures a draft against the reply sent. `answerable` false (the drafter found no relevant
- * context, or gave up): not answerable, whatever the words.
+ * context, or gave up): not answerable, whatever the words. `nonAnswer`: the text whose similarity
+ * to the sent reply is the pair's floor (none: no floor).
  */
 export async function measurePair(
-  input: { draft: string; sent: string; answerable: boolean },
+  input: { draft: string; sent: string; answerable: boolean; nonAnswer?: string },
   embedder: Embedder | undefined,
 ): Promise<PairMeasures> {
   const sent = ownWords(input.sent);
@@ -129,10 +136,21 @@ export async function measurePair(
         ? REPLAY_OUTCOME.light
         : REPLAY_OUTCOME.heavy;
   let similarity: number | null = null;
+  let nonAnswerSimilarity: number | null = null;
   if (embedder && draft && sent) {
-    const [a, b] = await embedder.embed([draft, sent], 'passage');
-    similarity = a && b ? Math.round(cosine(a, b) * 10_000) / 10_000 : null;
+    // One request: the floor costs a third text, not a second call.
+    const [a, b, n] = await embedder.embed([draft, sent, ...(input.nonAnswer ? [input.nonAnswer] : [])], 'passage');
+    const round = (x: number) => Math.round(x * 10_000) / 10_000;
+    similarity = a && b ? round(cosine(a, b)) : null;
+    nonAnswerSimilarity = similarity !== null && n ? round(cosine(n, b!)) : null;
   }
   const facts = factsFound(sent, draft);
-  return { outcome, similarity, editShare: Math.round(editShare * 10_000) / 10_000, factsTotal: facts.total, factsFound: facts.found };
+  return {
+    outcome,
+    similarity,
+    nonAnswerSimilarity,
+    editShare: Math.round(editShare * 10_000) / 10_000,
+    factsTotal: facts.total,
+    factsFound: facts.found,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * The replay report (`email-rag replay report`): per mailbox, category and language the counts,
- * the mean similarity and edit share with their 95 % t-intervals, each would-be outcome's share
+ * the mean similarity and edit share with their 95 % t-intervals, beside the similarity a polite
+ * non-answer reaches on the same pairs (the floor), each would-be outcome's share
  * with its Wilson interval, the share of the sent replies' facts the drafts had, the knowledge
  * gaps grouped by topic, and which categories would qualify for automatic sending under the
  * current policy if these were live figures. Replay figures are never live figures: they are
@@ -24,6 +25,12 @@ export interface ReplayGroup {
   measured: number;
   failed: number;
   similarity: MeanInterval | null;
+  /**
+   * The mean similarity of the mailbox's polite non-answer to the same sent replies: what greeting
+   * and closing alone reach. Drafts at this level carry no more of the team's answers than a
+   * non-answer does; null for a run measured before the floor existed.
+   */
+  nonAnswerFloor: MeanInterval | null;
   editShare: MeanInterval | null;
   outcomes: Record<ReplayOutcome, ShareInterval>;
   /** Facts of the sent replies (amounts, dates, numbers, links, addresses) the drafts had, pooled. */
@@ -76,6 +83,10 @@ function toGroup(group: string, rows: readonly ReplayReportRow[]): ReplayGroup {
     failed: rows.length - measured.length,
     similarity: meanInterval(
       values((r) => r.similarity),
+      [-1, 1],
+    ),
+    nonAnswerFloor: meanInterval(
+      values((r) => r.nonAnswerSimilarity),
       [-1, 1],
     ),
     editShare: meanInterval(

@@ -1,4 +1,4 @@
-/** The replay's tables in MariaDB (migration 033). */
+/** The replay's tables in MariaDB (migrations 033, 034). */
 import { query, type Pool, type Queryable } from '../platform/pool.mariadb';
 import { inTransaction } from '../platform/transaction.mariadb';
 import type { HistoryMail } from './replay-context';
@@ -207,11 +207,11 @@ export function createMariaDbReplayStore(pool: Pool): ReplayStore {
       await query(
         pool,
         'storing a replay result',
-        `INSERT INTO replay_results (run_id, pair_id, correspondent, state, outcome, similarity, edit_share, facts_total, facts_found,
-           category, language, knowledge_gap, draft_body, drafter, model, context_ids, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO replay_results (run_id, pair_id, correspondent, state, outcome, similarity, non_answer_similarity, edit_share,
+           facts_total, facts_found, category, language, knowledge_gap, draft_body, drafter, model, context_ids, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON DUPLICATE KEY UPDATE state = VALUES(state), outcome = VALUES(outcome), similarity = VALUES(similarity),
-           edit_share = VALUES(edit_share), facts_total = VALUES(facts_total), facts_found = VALUES(facts_found),
+           non_answer_similarity = VALUES(non_answer_similarity), edit_share = VALUES(edit_share), facts_total = VALUES(facts_total), facts_found = VALUES(facts_found),
            category = VALUES(category), language = VALUES(language), knowledge_gap = VALUES(knowledge_gap),
            draft_body = VALUES(draft_body), drafter = VALUES(drafter), model = VALUES(model), context_ids = VALUES(context_ids),
            error = VALUES(error)`,
@@ -222,6 +222,7 @@ export function createMariaDbReplayStore(pool: Pool): ReplayStore {
           r.state,
           r.outcome,
           r.similarity,
+          r.nonAnswerSimilarity,
           r.editShare,
           r.factsTotal,
           r.factsFound,
@@ -264,6 +265,7 @@ export function createMariaDbReplayStore(pool: Pool): ReplayStore {
           state: ReplayReportRow['state'];
           outcome: ReplayReportRow['outcome'];
           similarity: number | null;
+          non_answer_similarity: number | null;
           edit_share: number | null;
           facts_total: number;
           facts_found: number;
@@ -289,6 +291,7 @@ export function createMariaDbReplayStore(pool: Pool): ReplayStore {
         state: r.state,
         outcome: r.outcome,
         similarity: r.similarity,
+        nonAnswerSimilarity: r.non_answer_similarity,
         editShare: r.edit_share,
         factsTotal: Number(r.facts_total),
         factsFound: Number(r.facts_found),

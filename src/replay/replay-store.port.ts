@@ -50,6 +50,8 @@ export interface ReplayResultRow {
   state: ReplayResultState;
   outcome: ReplayOutcome | null;
   similarity: number | null;
+  /** The non-answer's similarity to the sent reply on the same pair (migration 034; null in older runs). */
+  nonAnswerSimilarity: number | null;
   editShare: number | null;
   factsTotal: number;
   factsFound: number;
@@ -81,7 +83,17 @@ export interface ReplayRunView {
 /** One pair's result as the report reads it, with the customer mail's subject and opening for the gaps. */
 export interface ReplayReportRow extends Pick<
   ReplayResultRow,
-  'pairId' | 'state' | 'outcome' | 'similarity' | 'editShare' | 'factsTotal' | 'factsFound' | 'category' | 'language' | 'knowledgeGap'
+  | 'pairId'
+  | 'state'
+  | 'outcome'
+  | 'similarity'
+  | 'nonAnswerSimilarity'
+  | 'editShare'
+  | 'factsTotal'
+  | 'factsFound'
+  | 'category'
+  | 'language'
+  | 'knowledgeGap'
 > {
   mailboxId: string;
   subject: string;
@@ -96,7 +108,7 @@ export interface EarlierReply {
   reply: { body: string; sentAt: Date };
 }
 
-/** The replay's own tables (migration 033): nothing here touches the live pipeline's. */
+/** The replay's own tables (migrations 033, 034): nothing here touches the live pipeline's. */
 export interface ReplayStore {
   createRun(run: NewReplayRun, messages: ReplayMessageRow[], pairs: ReplayPairRow[]): Promise<void>;
   /** Pairs without a result yet, oldest customer mail first. */

@@ -5,7 +5,15 @@
  * nothing is sent or stored as an email: the draft lives only in replay_results.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { DRAFT_FLAGS, knownCategory, readCategoryList, type Category, type Drafter, type DraftExampleSettings } from '../drafting';
+import {
+  DRAFT_FLAGS,
+  knownCategory,
+  nonAnswerReply,
+  readCategoryList,
+  type Category,
+  type Drafter,
+  type DraftExampleSettings,
+} from '../drafting';
 import { PermanentError } from '../platform/errors';
 import { draftGuidance } from '../email';
 import type { GuidanceSource } from '../guidance';
@@ -85,6 +93,7 @@ export function createReplayActivities(deps: ReplayDeps | undefined) {
         state: REPLAY_RESULT_STATE.error,
         outcome: null,
         similarity: null,
+        nonAnswerSimilarity: null,
         editShare: null,
         factsTotal: 0,
         factsFound: 0,
@@ -146,7 +155,9 @@ async function draftAndMeasure(
   });
   const noContext = drafted.flags.includes(DRAFT_FLAGS.noRelevantContext);
   const answerable = !noContext && drafted.body.trim() !== '';
-  const measured = { draft: drafted.body, sent: pair.reply.body, answerable };
+  // The floor speaks the mailbox's language, as its team replies do; a mailbox this worker does not know: the draft's.
+  const nonAnswer = nonAnswerReply(language ?? (drafted.language === 'de' ? 'de' : 'en'));
+  const measured = { draft: drafted.body, sent: pair.reply.body, answerable, nonAnswer };
   // The embedder down costs the similarity only (null); the other measures need no service.
   const measures = await measurePair(measured, d.embedder).catch(() => measurePair(measured, undefined));
   await d.store.saveResult({
@@ -156,6 +167,7 @@ async function draftAndMeasure(
     state: REPLAY_RESULT_STATE.measured,
     outcome: measures.outcome,
     similarity: measures.similarity,
+    nonAnswerSimilarity: measures.nonAnswerSimilarity,
     editShare: measures.editShare,
     factsTotal: measures.factsTotal,
     factsFound: measures.factsFound,

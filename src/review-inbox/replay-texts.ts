@@ -20,6 +20,7 @@ const en = {
   group: 'Group',
   pairs: 'Pairs',
   similarity: 'Similarity [95 %]',
+  floor: 'Non-answer floor [95 %]',
   editShare: 'Edit share [95 %]',
   unchanged: 'Unchanged',
   light: 'Light edit',
@@ -28,6 +29,8 @@ const en = {
   facts: 'Facts found',
   gaps: 'Gaps',
   intervals: 'Means with 95 % t-intervals; shares with 95 % Wilson intervals.',
+  floorNote:
+    'Non-answer floor: the similarity a polite non-answer (“we found nothing on your question; a colleague will get back to you”) reaches against the same replies, by greeting and closing alone. Drafts near it carry little of the team’s answers.',
   byMailbox: 'By mailbox',
   byCategory: 'By category',
   byLanguage: 'By language',
@@ -59,6 +62,7 @@ const de: ReplayTexts = {
   group: 'Gruppe',
   pairs: 'Paare',
   similarity: 'Ähnlichkeit [95 %]',
+  floor: 'Boden einer Nicht-Antwort [95 %]',
   editShare: 'Änderungsanteil [95 %]',
   unchanged: 'Unverändert',
   light: 'Leicht bearbeitet',
@@ -67,6 +71,8 @@ const de: ReplayTexts = {
   facts: 'Fakten gefunden',
   gaps: 'Lücken',
   intervals: 'Mittelwerte mit 95-%-t-Intervall; Anteile mit 95-%-Wilson-Intervall.',
+  floorNote:
+    'Boden einer Nicht-Antwort: die Ähnlichkeit, die eine höfliche Nicht-Antwort („Wir haben zu Ihrer Frage nichts Passendes gefunden; jemand meldet sich bei Ihnen“) mit denselben Antworten erreicht, allein durch Anrede und Gruß. Entwürfe in seiner Nähe tragen wenig von den Antworten des Teams.',
   byMailbox: 'Nach Postfach',
   byCategory: 'Nach Kategorie',
   byLanguage: 'Nach Sprache',

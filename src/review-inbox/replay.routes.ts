@@ -23,6 +23,7 @@ function rowOf(g: ReplayGroup) {
     group: g.group,
     pairs: g.failed ? `${g.measured} (+${g.failed})` : String(g.measured),
     similarity: mean(g.similarity),
+    floor: mean(g.nonAnswerFloor),
     editShare: mean(g.editShare),
     unchanged: share(g.outcomes[REPLAY_OUTCOME.unchanged]),
     light: share(g.outcomes[REPLAY_OUTCOME.light]),

@@ -112,15 +112,23 @@ test('replay run --wait, status, report, the inbox page, list and delete', async
   assert.equal(r.countsTowardAutonomy, false);
   assert.deepEqual(r.byLanguage.map((g) => g.group).sort(), ['de', 'en']);
   assert.ok(r.total.similarity && r.total.similarity.lower !== null && r.total.similarity.lower <= r.total.similarity.mean);
+  // The non-answer's floor on the same pairs, in every group: below what the drafts reach.
+  const floor = r.total.nonAnswerFloor;
+  assert.ok(floor && floor.n === r.total.similarity.n && floor.lower !== null, JSON.stringify(floor));
+  assert.ok(floor.mean > 0 && floor.mean < r.total.similarity.mean, `floor ${floor.mean}, drafts ${r.total.similarity.mean}`);
+  for (const g of [...r.byMailbox, ...r.byCategory, ...r.byLanguage]) assert.ok(g.nonAnswerFloor, `${g.group} has a floor`);
   const text = await cli(['replay', 'report', runId]);
   assert.match(text.stdout, /not live figures, and not counted toward autonomy/);
-  assert.match(text.stdout, /^total\s+pairs\s+similarity \[95 %\]/m);
+  assert.match(text.stdout, /^total\s+pairs\s+similarity \[95 %\]\s+non-answer floor \[95 %\]/m);
+  assert.match(text.stdout, new RegExp(`^all\\s+8\\s+\\S+ \\[\\S+\\]\\s+${floor.mean.toFixed(3)} \\[`, 'm'));
 
   const page = await app.inject({ url: `/replay?run=${runId}`, headers: as('otto') });
   assert.equal(page.statusCode, 200, page.body);
   assert.match(page.body, /<a href="\/replay" id="nav-replay">Replay<\/a>/);
   assert.match(page.body, new RegExp(`<tr data-run="${runId}">.*<td>8 / 8</td>`));
   assert.match(page.body, /<table id="replay-total">/);
+  assert.match(page.body, /<th scope="col">Non-answer floor \[95 %\]<\/th>/);
+  assert.match(page.body, new RegExp(`<td class="floor">${floor.mean.toFixed(3)} \\[`));
   const reviewer = await app.inject({ url: '/replay', headers: as('rita') });
   assert.equal(reviewer.statusCode, 403);
 

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GENERAL_CATEGORY } from '../../src/drafting/drafting.contract';
 
 export type Behaviour =
   | { kind: 'reply' }
@@ -68,7 +69,7 @@ function schemaReply(schema: JsonSchemaObject | undefined): string {
 function categoryOf(schema: JsonSchemaObject | undefined): string {
   const names = (schema?.properties?.category as { enum?: string[] } | undefined)?.enum;
   if (!names || names.length === 0) return 'support';
-  return names.includes('general') ? 'general' : names[0]!;
+  return names.includes(GENERAL_CATEGORY) ? GENERAL_CATEGORY : names[0]!;
 }
 
 function replyFor(body: RecordedRequest['body']): string {
@@ -82,7 +83,7 @@ function replyFor(body: RecordedRequest['body']): string {
   const openInCase = [...user.matchAll(/<item id="([^"]+)"[^>]*open_in_case="true"/g)].map((m) => m[1]);
   return JSON.stringify({
     language: german ? 'de' : 'en',
-    // A model keeps to the category list it is given: `general` when the list has it, else its first.
+    // A model keeps to the category list it is given: `general` (every list the product sends has it), else its first.
     category: categoryOf(requested?.schema),
     priority_suggestion: german ? 'high' : 'normal',
     subject: `Re: ${subject}`,

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLAIM_LIMITS, draftJsonSchema } from '../../src/drafting/draft-prompt';
+import { buildDraftMessages, CLAIM_LIMITS, draftJsonSchema } from '../../src/drafting/draft-prompt';
+import { GENERAL_CATEGORY } from '../../src/drafting/drafting.contract';
 import type { DraftRequest } from '../../src/drafting/drafter.port';
 
 const item = (sourceId: string, openInCase = false): DraftRequest['context'][number] => ({
@@ -29,7 +30,7 @@ test('ids: the context ids as an enum, each list at most as long as there are id
   assert.deepEqual(s.properties.category, { type: 'string', description: 'one of the categories listed in the request' });
 });
 
-test('no context and no open mail: every list of ids must stay empty; a category list becomes an enum with unclassified', () => {
+test('no context and no open mail: every list of ids must stay empty; a category list becomes an enum ending in general', () => {
   const s = draftJsonSchema({
     context: [],
     categories: [
@@ -40,8 +41,34 @@ test('no context and no open mail: every list of ids must stay empty; a category
   assert.equal(s.properties.used_source_ids.maxItems, 0);
   assert.equal(s.properties.answered_case_mails.maxItems, 0);
   assert.equal(s.properties.claims.items.properties.source_ids.maxItems, 0);
-  assert.deepEqual(s.properties.category, { type: 'string', enum: ['billing', 'shipping', 'unclassified'] });
+  // `general` for a mail that fits none of the others; no `unclassified` beside it, which would say the same.
+  assert.deepEqual(s.properties.category, { type: 'string', enum: ['billing', 'shipping', GENERAL_CATEGORY] });
   // Still a strict-mode schema: every property required, nothing else allowed.
   assert.equal(s.additionalProperties, false);
   assert.deepEqual([...s.required].sort(), Object.keys(s.properties).sort());
+});
+
+test('general: listed once for the model, with what it means; a list that names it keeps its own', () => {
+  const request = (categories: DraftRequest['categories']): DraftRequest => ({
+    emailId: 'e-1',
+    from: { name: 'Kim', address: 'kim@example.test' },
+    subject: 'Question',
+    text: 'How do I reshape a data frame in R?',
+    context: [],
+    categories,
+  });
+  const user = buildDraftMessages(request([{ name: 'billing', description: 'Invoices.' }]), false)[1]!.content;
+  assert.match(user, new RegExp(`answer with the name of the one that fits, or ${GENERAL_CATEGORY} when none of the others does`));
+  assert.match(user, new RegExp(`\\n- billing: Invoices\\.\\n- ${GENERAL_CATEGORY}: Fits none of the others\\.`));
+  const own = [
+    { name: GENERAL_CATEGORY, description: 'Everything else.' },
+    { name: 'billing', description: 'Invoices.' },
+  ];
+  assert.deepEqual(draftJsonSchema({ context: [], categories: own }).properties.category, {
+    type: 'string',
+    enum: [GENERAL_CATEGORY, 'billing'],
+  });
+  const ownUser = buildDraftMessages(request(own), false)[1]!.content;
+  assert.equal(ownUser.split(`- ${GENERAL_CATEGORY}:`).length, 2, 'general listed once');
+  assert.match(ownUser, new RegExp(`- ${GENERAL_CATEGORY}: Everything else\\.`));
 });

@@ -15,6 +15,7 @@ import { summariseReplay } from '../../src/replay/replay-report';
 import { REPLAY_OUTCOME, REPLAY_RESULT_STATE } from '../../src/replay/replay.contract';
 import type { ReplayReportRow } from '../../src/replay/replay-store.port';
 import { readKnowledgeFolder } from '../../src/retrieval/knowledge-folder.file';
+import { nonAnswerReply } from '../../src/drafting/reply-composer';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'replay');
 const TEAM = ['support@example.test', 'anna@example.test'];
@@ -92,6 +93,32 @@ test('would-be outcome: unchanged, light, heavy by draft-quality thresholds; not
   assert.equal((await measurePair({ draft: sent, sent, answerable: false }, undefined)).outcome, REPLAY_OUTCOME.notAnswerable);
 });
 
+test('the non-answer floor: the same sent reply measured against a fixed polite non-answer, on the pairs with a similarity', async () => {
+  const sent = 'Use the export page.\n\nOn Monday, Kim wrote:\n> how do I export?';
+  const nonAnswer = nonAnswerReply('en');
+  // Greeting, thanks, "nothing found, a person will answer", closing: no name, no subject.
+  assert.match(
+    nonAnswer,
+    /^Hello,\n\nthank you for your message\.\n\nUnfortunately we found nothing relevant[^]*\n\nBest regards\nThe support team$/,
+  );
+  assert.match(nonAnswerReply('de'), /^Guten Tag,\n\nvielen Dank für Ihre Nachricht\.\n\nZu Ihrer Frage haben wir [^]*Ihr Support-Team$/);
+  const seen: string[][] = [];
+  // The sent reply is compared without its quote; the vectors make the cosines 0.6 (draft) and 0.8 (non-answer).
+  const vectors: Record<string, number[]> = { draft: [1, 0], 'Use the export page.': [0.6, 0.8], [nonAnswer]: [0, 1] };
+  const embedder = {
+    model: 'fixed',
+    embed: (texts: string[]) => (seen.push(texts), Promise.resolve(texts.map((t) => vectors[t]!))),
+  };
+  const m = await measurePair({ draft: 'draft', sent, answerable: true, nonAnswer }, embedder);
+  assert.deepEqual([m.similarity, m.nonAnswerSimilarity], [0.6, 0.8]);
+  assert.equal(seen.length, 1, 'one request for the draft, the reply and the non-answer');
+  // No draft to compare: no similarity, and no floor either, so both cover the same pairs.
+  const empty = await measurePair({ draft: '', sent, answerable: false, nonAnswer }, embedder);
+  assert.deepEqual([empty.similarity, empty.nonAnswerSimilarity], [null, null]);
+  // No non-answer given: the similarity alone.
+  assert.deepEqual((await measurePair({ draft: 'draft', sent, answerable: true }, embedder)).nonAnswerSimilarity, null);
+});
+
 test('knowledge is dated by its valid_from line, else the ledger; undated files are used by no mail', () => {
   const { files } = readKnowledgeFolder(path.join(FIXTURE, 'knowledge'));
   assert.equal(validFromLine('---\nvalid_from: 2025-06-01\n---\n# x')?.toISOString(), '2025-06-01T00:00:00.000Z');
@@ -122,6 +149,7 @@ const row = (over: Partial<ReplayReportRow>): ReplayReportRow => ({
   state: REPLAY_RESULT_STATE.measured,
   outcome: REPLAY_OUTCOME.heavy,
   similarity: null,
+  nonAnswerSimilarity: null,
   editShare: null,
   factsTotal: 0,
   factsFound: 0,
@@ -136,14 +164,31 @@ const row = (over: Partial<ReplayReportRow>): ReplayReportRow => ({
 
 test('the report on a fixed set: t-intervals of the means, Wilson intervals of the shares (deterministic)', () => {
   const rows = [
-    row({ pairId: 'a', outcome: REPLAY_OUTCOME.unchanged, similarity: 0.5, editShare: 0, factsTotal: 2, factsFound: 2 }),
-    row({ pairId: 'b', outcome: REPLAY_OUTCOME.light, similarity: 0.6, editShare: 0.2, factsTotal: 2, factsFound: 1 }),
+    row({
+      pairId: 'a',
+      outcome: REPLAY_OUTCOME.unchanged,
+      similarity: 0.5,
+      nonAnswerSimilarity: 0.3,
+      editShare: 0,
+      factsTotal: 2,
+      factsFound: 2,
+    }),
+    row({
+      pairId: 'b',
+      outcome: REPLAY_OUTCOME.light,
+      similarity: 0.6,
+      nonAnswerSimilarity: 0.2,
+      editShare: 0.2,
+      factsTotal: 2,
+      factsFound: 1,
+    }),
     row({
       pairId: 'c',
       category: 'shipping',
       language: 'de',
       outcome: REPLAY_OUTCOME.heavy,
       similarity: 0.7,
+      nonAnswerSimilarity: 0.4,
       editShare: 0.5,
       factsTotal: 1,
       knowledgeGap: true,
@@ -155,6 +200,19 @@ test('the report on a fixed set: t-intervals of the means, Wilson intervals of t
   assert.deepEqual([s.total.pairs, s.total.measured, s.total.failed, s.total.knowledgeGaps], [5, 4, 1, 2]);
   // Similarity 0.5, 0.6, 0.7: mean 0.6 ± t(2) 4.303 × 0.1 / √3.
   assert.ok(near(s.total.similarity?.mean, 0.6) && near(s.total.similarity?.lower, 0.3516) && near(s.total.similarity?.upper, 0.8484));
+  // The non-answer's floor on the same three pairs, 0.3, 0.2, 0.4: the same spread, 0.3 lower.
+  assert.ok(
+    near(s.total.nonAnswerFloor?.mean, 0.3) && near(s.total.nonAnswerFloor?.lower, 0.0516) && near(s.total.nonAnswerFloor?.upper, 0.5484),
+  );
+  assert.deepEqual(
+    s.byCategory.map((g) => [g.group, g.nonAnswerFloor?.mean ?? null]),
+    [
+      ['billing', 0.25],
+      ['shipping', 0.4],
+    ],
+  );
+  // A run measured before the floor existed has none to show.
+  assert.equal(summariseReplay([row({ similarity: 0.5 }), row({ similarity: 0.6 })], null).total.nonAnswerFloor, null);
   // Edit share 0, 0.2, 0.5, 1: mean 0.425; the interval (−0.267…1.117) kept within 0..1.
   assert.deepEqual(s.total.editShare, { n: 4, mean: 0.425, lower: 0, upper: 1 });
   const unchanged = s.total.outcomes[REPLAY_OUTCOME.unchanged];
