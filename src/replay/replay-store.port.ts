@@ -50,7 +50,7 @@ export interface ReplayResultRow {
   state: ReplayResultState;
   outcome: ReplayOutcome | null;
   similarity: number | null;
-  /** The non-answer's similarity to the sent reply on the same pair (migration 034; null in older runs). */
+  /** The non-answer's similarity to the sent reply on the same pair (migration 035; null in older runs). */
   nonAnswerSimilarity: number | null;
   editShare: number | null;
   factsTotal: number;
