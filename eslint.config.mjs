@@ -102,6 +102,7 @@ const FEATURES = [
   'replay',
   'retrieval',
   'review-inbox',
+  'shadow',
   'triage',
 ];
 

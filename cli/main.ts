@@ -28,6 +28,7 @@ import { mailboxesCommands } from '../src/mailboxes/index.adapters';
 import { inboxCommands } from '../src/review-inbox/index.adapters';
 import { auditCommands, privacyCommands } from '../src/privacy/index.adapters';
 import { replayCommands, createMariaDbReplayEvidence } from '../src/replay/index.adapters';
+import { shadowCommands } from '../src/shadow/index.adapters';
 
 const worker: CliCommand<void> = {
   name: 'worker',
@@ -78,6 +79,7 @@ commands:`,
     ...auditCommands,
     ...privacyCommands,
     ...replayCommands,
+    ...shadowCommands,
   ],
   tail: `
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`,

@@ -1,4 +1,6 @@
 import { createSpamdScorer } from '../src/triage';
+import { createDraftMeasure } from '../src/shadow';
+import { createMariaDbShadowEvidence } from '../src/shadow/index.adapters';
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import {
@@ -113,6 +115,7 @@ export function buildDependencies(
     sends: createMariaDbSendLedger(pool),
     bounces: createMariaDbBounceLedger(pool),
     outsideReplies: createMariaDbOutsideReplies(pool),
+    draftMeasure: createDraftMeasure({ store: createMariaDbShadowEvidence(pool), embedder, audit }),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
     embedder,

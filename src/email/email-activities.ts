@@ -130,6 +130,8 @@ export interface DraftView {
   category?: string;
   /** Why no draft was written on purpose (reply limit, abuse complaint): the manual review's reason. */
   heldReason?: string;
+  /** The mailbox runs in shadow mode: nobody is asked, nothing is sent; the draft waits for the team's own reply. */
+  shadow?: true;
 }
 
 /** A status the email passes through on the way to the one recorded. */
@@ -189,7 +191,7 @@ export interface EmailActivities {
   /** A decision the workflow refused, in the audit log. */
   recordRefusal(input: { emailId: string; decision: string; by: string; reason: string; at: string }): Promise<void>;
   /** A person answered the mail outside the assistant: its unsent drafts are withdrawn. */
-  withdrawForOutsideAnswer(input: { emailId: string }): Promise<StandDownResult>;
+  withdrawForOutsideAnswer(input: { emailId: string; draftId?: string }): Promise<StandDownResult>;
   /** The re-index schedule's pass over emails indexed without one of the indexes (intake/indexing.activities.ts). */
   reindexPartial(input: { limit: number }): Promise<{ checked: number; completed: number; failed: number; vectors?: number }>;
 }

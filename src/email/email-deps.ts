@@ -17,6 +17,7 @@ import type { JobLedger } from '../platform/job-queue';
 import type { WorkflowSignals, WorkflowStarter } from './workflow-starter.port';
 import type { EmailCase } from './email-case.port';
 import type { OutsideReplyStore } from './answered-elsewhere/outside-replies.port';
+import type { DraftMeasure } from './answered-elsewhere/draft-measure.port';
 
 /**
  * Settings of the whole installation the activities need; taken from the validated config.
@@ -96,4 +97,6 @@ export interface EmailDeps {
   emailCase?: EmailCase;
   /** Replies people sent beside the assistant and the mails they answered; absent: nobody answers but the assistant. */
   outsideReplies?: OutsideReplyStore;
+  /** Measures a draft a person answered instead of (shadow evidence, src/shadow/); absent: not measured. */
+  draftMeasure?: DraftMeasure;
 }

@@ -28,6 +28,9 @@ export const STATUS = {
   // address): the draft is withdrawn and nothing is sent. Who, when and the Message-ID are in
   // `outside_replies` and the audit row.
   answeredElsewhere: 'answered_elsewhere',
+  // Drafted for a mailbox in shadow mode: nobody is asked and nothing is sent; the email waits for
+  // the team's own reply, which its draft is measured against.
+  shadowed: 'shadowed',
 } as const;
 
 export type EmailStatus = (typeof STATUS)[keyof typeof STATUS];
@@ -67,13 +70,20 @@ export function hasEnded(status: string): status is EndedStatus {
   return (ENDED_STATUSES as readonly string[]).includes(status);
 }
 
-/** Statuses in which an email is still work for the pipeline (its backlog): neither waiting for a person nor ended. */
-export type UnfinishedStatus = Exclude<EmailStatus, NeedsPersonStatus | EndedStatus>;
+/** Shadow mode: the email waits for the team's own reply, not for the pipeline or for a person of ours. */
+export const WAITING_FOR_TEAM_STATUSES = Object.freeze([STATUS.shadowed] as const);
+
+export type WaitingForTeamStatus = (typeof WAITING_FOR_TEAM_STATUSES)[number];
+
+/** Statuses in which an email is still work for the pipeline (its backlog): neither waiting for a person or the team nor ended. */
+export type UnfinishedStatus = Exclude<EmailStatus, NeedsPersonStatus | EndedStatus | WaitingForTeamStatus>;
 
 export const UNFINISHED_STATUSES: readonly UnfinishedStatus[] = Object.freeze(
   EMAIL_STATUSES.filter(
     (s): s is UnfinishedStatus =>
-      !(NEEDS_PERSON_STATUSES as readonly string[]).includes(s) && !(ENDED_STATUSES as readonly string[]).includes(s),
+      !(NEEDS_PERSON_STATUSES as readonly string[]).includes(s) &&
+      !(ENDED_STATUSES as readonly string[]).includes(s) &&
+      !(WAITING_FOR_TEAM_STATUSES as readonly string[]).includes(s),
   ),
 );
 
@@ -138,4 +148,6 @@ export const WAITING_KINDS = {
   sendRound: 'send_round',
   /** The SMTP server may have the reply: a person checks and decides. */
   sendInDoubt: 'send_in_doubt',
+  /** Shadow mode: no decision is taken; the draft waits for the team's own reply. */
+  shadow: 'shadow',
 } as const;

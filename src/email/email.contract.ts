@@ -54,6 +54,10 @@ export const EMAIL_AUDIT_EVENTS = {
   outsideReplySeen: 'outside_reply_seen',
   /** A mailbox's Sent folder could not be read for answers sent beside the assistant (the inbox poll goes on). */
   sentScanFailed: 'sent_scan_failed',
+  /** Shadow mode: the team's own reply was measured against the draft (shadow evidence). */
+  shadowMeasured: 'shadow_measured',
+  /** Shadow mode: no reply of the team within the wait; the run ended without a measure. */
+  shadowUnanswered: 'shadow_unanswered',
   /** The knowledge folder and the reindex run. */
   knowledgeSynced: 'knowledge_synced',
   knowledgeSyncFailed: 'knowledge_sync_failed',

@@ -11,6 +11,8 @@ export type { TemporalDecisions } from './decisions/decisions.temporal';
 export { CONTEXT_LIMIT, withinBudget } from './draft/draft-context';
 export { draftGuidance } from './draft/draft-guidance';
 export type { EmailCase } from './email-case.port';
+export type { DraftMeasure } from './answered-elsewhere/draft-measure.port';
+export type { OutsideReply } from './answered-elsewhere/outside-replies.port';
 export type { EmailDeps, MailSettings } from './email-deps';
 export { emailDisplay } from './email-display';
 export type { EmailWorkflowInput } from './email-input';

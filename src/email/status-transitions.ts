@@ -15,9 +15,13 @@ export interface StatusStep {
 /** The transition after a draft: waiting for approval, or for a person when the drafter gave up. */
 export function draftedTransition(
   version: number,
-  draft: { needsHuman: boolean; drafter: string; model: string; heldReason?: string },
+  draft: { needsHuman: boolean; drafter: string; model: string; heldReason?: string; shadow?: true },
 ): StatusStep & { via: StatusStep } {
   const needsHumanReason = draft.heldReason ?? 'the drafter produced no usable reply; a person must write it';
+  const via = { status: STATUS.drafted, reason: `draft ${version} by ${draft.drafter}/${draft.model}` };
+  // Shadow mode asks nobody, whatever the draft: it waits for the team's own reply to be measured against.
+  if (draft.shadow)
+    return { status: STATUS.shadowed, reason: `shadow mode: draft ${version} waits for the team's own reply; nothing is sent`, via };
   return {
     status: draft.needsHuman ? STATUS.manualReview : STATUS.awaitingApproval,
     reason: draft.needsHuman ? needsHumanReason : `waiting for approval of draft ${version}`,

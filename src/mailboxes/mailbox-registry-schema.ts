@@ -34,7 +34,7 @@ const SMTP_FIELDS = [
   'replyFormat',
   'providerFilesSent',
 ];
-const ENTRY_FIELDS = ['id', 'enabled', 'team', 'teamAddresses', 'imap', 'smtp', 'priorityRules', 'language', ...DEADLINE_FIELDS];
+const ENTRY_FIELDS = ['id', 'enabled', 'mode', 'team', 'teamAddresses', 'imap', 'smtp', 'priorityRules', 'language', ...DEADLINE_FIELDS];
 
 const IMAP_ONLY = IMAP_FIELDS.filter((n) => !SMTP_FIELDS.includes(n));
 const SMTP_ONLY = SMTP_FIELDS.filter((n) => !IMAP_FIELDS.includes(n));

@@ -10,6 +10,7 @@ import { parseOAuthSettings, type OAuthSettings } from './mailbox-oauth';
 import { parsePriorityRules, type PriorityRule } from '../triage';
 import { parseSecretRef, type SecretRef } from '../platform/secret-ref';
 import { unknownFieldProblems } from '../platform/config-schema';
+import { MAILBOX_MODES, type MailboxMode } from './mailboxes.contract';
 
 export type { SecretRef } from '../platform/secret-ref';
 
@@ -68,6 +69,8 @@ export interface MailboxEntry {
    * customer's (triaged `own_address`), and a copy of their reply to a waiting mail answers it.
    */
   teamAddresses?: string[];
+  /** `shadow`: drafts in the background, asks nobody, never sends (absent: live). */
+  mode?: MailboxMode;
   /** Language of greetings and fallbacks when the mail's own cannot be told. */
   language: 'de' | 'en';
   /** Business hours, response targets, reminder and escalation of its cases; absent: the defaults (src/business-time/case-deadline.ts). */
@@ -232,6 +235,9 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
   const providerFilesSent = parseSentLookup(smtp.providerFilesSent, problem);
   const deadlines = parseDeadlineSettings(o, problem);
   const teamAddresses = parseTeamAddresses(o.teamAddresses, problem);
+  const mode = o.mode === undefined ? MAILBOX_MODES.live : o.mode;
+  if (mode !== MAILBOX_MODES.live && mode !== MAILBOX_MODES.shadow)
+    problem(`.mode must be ${MAILBOX_MODES.live} or ${MAILBOX_MODES.shadow}, got ${JSON.stringify(o.mode)}`);
   return {
     id,
     enabled: enabled === true,
@@ -265,6 +271,7 @@ function parseEntry(raw: unknown, d: MailboxDefaults, problem: (p: string) => vo
     },
     priorityRules: rules.rules,
     ...(teamAddresses.length > 0 ? { teamAddresses } : {}),
+    ...(mode === MAILBOX_MODES.shadow ? { mode: MAILBOX_MODES.shadow } : {}),
     language: language === 'en' ? 'en' : 'de',
     ...(deadlines ? { deadlines } : {}),
   };

@@ -21,12 +21,16 @@ import type { PollHealth } from './mailbox-health.port';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
 import { pollScheduleId } from './schedule-ids';
 import { groupUsage, JSON_OPTION, type CliCommand } from '../platform/cli-command';
+import { MAILBOX_MODES, type MailboxMode } from './mailboxes.contract';
 import { mailboxesAuthorize } from './mailbox-authorize.cli';
+import { mailboxModeCommand } from './mailbox-mode.cli';
 
 /** One mailbox as `email-rag mailboxes list` shows it: settings, secret references (never values), health. */
 export interface MailboxListing {
   id: string;
   enabled: boolean;
+  /** `shadow`: drafts in the background, nothing is sent. */
+  mode: MailboxMode;
   team: string;
   imap: {
     user: string;
@@ -103,6 +107,7 @@ export async function mailboxesList(config: Config): Promise<MailboxList> {
     mailboxes: config.mailboxes.map((m) => ({
       id: m.id,
       enabled: m.enabled,
+      mode: m.mode ?? MAILBOX_MODES.live,
       team: m.team,
       imap: {
         user: m.imap.user,
@@ -184,7 +189,9 @@ export function formatMailboxList(list: MailboxList): string {
   const lines = [`mailboxes from ${list.source}:`];
   for (const m of list.mailboxes) {
     lines.push('');
-    lines.push(`${m.id}  ${m.enabled ? 'enabled' : 'DISABLED'}  team ${m.team}`);
+    lines.push(
+      `${m.id}  ${m.enabled ? 'enabled' : 'DISABLED'}  ${m.mode === MAILBOX_MODES.shadow ? 'SHADOW (drafts only, nothing sent)' : 'live'}  team ${m.team}`,
+    );
     lines.push(
       `  imap      ${m.imap.user}@${m.imap.host}:${m.imap.port}${m.imap.tls ? ' (TLS)' : ''}  folders ${m.imap.folders.join(', ')}  Sent folder ${m.imap.sentFolder}  ${signIn(m.imap.password)}`,
     );
@@ -377,5 +384,9 @@ export const mailboxesCommands: CliCommand[] = [
   } satisfies CliCommand<string>,
   setEnabled(false),
   setEnabled(true),
-  groupUsage('mailboxes', 'mailboxes list | mailboxes check [ID] | mailboxes authorize ID | mailboxes disable|enable ID'),
+  mailboxModeCommand,
+  groupUsage(
+    'mailboxes',
+    'mailboxes list | mailboxes check [ID] | mailboxes authorize ID | mailboxes disable|enable ID | mailboxes mode ID live|shadow',
+  ),
 ];

@@ -8,8 +8,18 @@ export const MAILBOX_AUDIT_EVENTS = {
   watcherWakeFailed: 'watcher_wake_failed',
   watcherDisconnected: 'watcher_disconnected',
   watcherReconnected: 'watcher_reconnected',
+  /** A mailbox was switched between shadow and live (`email-rag mailboxes mode`). */
+  modeChanged: 'mailbox_mode_changed',
 } as const;
 export type MailboxAuditEvent = (typeof MAILBOX_AUDIT_EVENTS)[keyof typeof MAILBOX_AUDIT_EVENTS];
+
+/**
+ * How a mailbox runs (`mode` in the registry): `live` drafts for people to approve and sends;
+ * `shadow` drafts in the background, asks nobody and never sends — each draft is measured against
+ * the reply the team sent itself (docs/answered-elsewhere.md#shadow-mode).
+ */
+export const MAILBOX_MODES = { live: 'live', shadow: 'shadow' } as const;
+export type MailboxMode = (typeof MAILBOX_MODES)[keyof typeof MAILBOX_MODES];
 
 // This feature's audit event types join the one type every audit row is checked against.
 declare module '../platform/audit-event-types' {

@@ -71,6 +71,8 @@ export const FAILURE_TYPES = {
   draftNotApproved: 'DRAFT_NOT_APPROVED',
   /** A person answered the mail outside the assistant: the draft step and the send step stand down. */
   answeredElsewhere: 'ANSWERED_ELSEWHERE',
+  /** The mailbox runs in shadow mode: the send step never sends. */
+  shadowMode: 'SHADOW_MODE',
   envelopeMismatch: 'ENVELOPE_MISMATCH',
   sendRowMissing: 'SEND_ROW_MISSING',
   sendContended: 'SEND_CONTENDED',

@@ -189,6 +189,7 @@ export function createMariaDbPrivacyStore(pool: Pool): PrivacyStore & { sweep(te
           `DELETE r FROM outside_replies r JOIN outside_answers a ON a.mailbox_id = r.mailbox_id AND a.message_key = r.message_key WHERE a.email_id IN (${m})`,
       );
       await each('outside_answers', e, (m) => `DELETE FROM outside_answers WHERE email_id IN (${m})`);
+      await each('shadow_evidence', e, (m) => `DELETE FROM shadow_evidence WHERE email_id IN (${m})`);
       counts.outside_replies =
         (counts.outside_replies ?? 0) +
         (await run('erasing outside_replies', 'DELETE FROM outside_replies WHERE JSON_CONTAINS(to_addresses, JSON_QUOTE(?))', [address]));

@@ -7,10 +7,14 @@
  * drafts as of then, measures, the report, and the evidence autonomy may count
  * (`createMariaDbReplayEvidence`).
  */
-export { buildReplayReport } from './replay-report';
-export type { ReplayGroup } from './replay-report';
+export { buildReplayReport, buildEvidenceFigures } from './replay-report';
+export type { EvidenceFigures, ReplayGroup } from './replay-report';
+export { formatEvidenceFigures } from './replay-format';
+export { measurePair, type PairMeasures } from './replay-measures';
+export type { ReplayReportRow } from './replay-store.port';
 export type { MeanInterval, ShareInterval } from './replay-statistics';
 export { createReplayActivities } from './replay.activities';
 export type { ReplayDeps } from './replay.activities';
 export { readReplayConfig } from './replay.config';
-export { REPLAY_AUDIT_EVENTS, REPLAY_OUTCOME, REPLAY_QUEUE_SUFFIX } from './replay.contract';
+export { REPLAY_AUDIT_EVENTS, REPLAY_OUTCOME, REPLAY_QUEUE_SUFFIX, REPLAY_RESULT_STATE } from './replay.contract';
+export type { ReplayOutcome } from './replay.contract';

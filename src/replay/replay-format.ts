@@ -1,5 +1,5 @@
 /** The replay commands' text output. */
-import type { ReplayGroup, ReplayReport } from './replay-report';
+import type { EvidenceFigures, ReplayGroup, ReplayReport } from './replay-report';
 import type { MeanInterval, ShareInterval } from './replay-statistics';
 import type { ReplayRunView } from './replay-store.port';
 import type { ReplayProgress } from './replay.workflow';
@@ -63,9 +63,16 @@ function table(title: string, groups: ReplayGroup[]): string[] {
 }
 
 export function formatReplayReport(r: ReplayReport): string {
-  const lines = [
+  return formatEvidenceFigures(r, [
     `replay ${r.run.id} (mailbox ${r.run.mailboxId}, ${r.run.archiveName}): ${r.run.done} of ${r.run.total} pairs done, ${r.run.failed} failed`,
     'replay figures: drafts measured against the replies the team sent; not live figures, and not counted toward autonomy',
+  ]);
+}
+
+/** The tables, the would-be autonomy and the knowledge gaps of a set of pairs, below `intro`. */
+export function formatEvidenceFigures(r: EvidenceFigures, intro: string[]): string {
+  const lines = [
+    ...intro,
     'means with 95 % t-intervals; shares with 95 % Wilson intervals',
     'non-answer floor: the similarity a polite non-answer ("we found nothing; a colleague will get back to you") reaches against the same replies, by greeting and closing alone',
     '',

@@ -150,11 +150,16 @@ export function summariseReplay(rows: readonly ReplayReportRow[], policy: Autono
   };
 }
 
-export async function buildReplayReport(
-  run: ReplayRunView,
+/** The figures of any set of draft/reply pairs (a replay run's, or the shadow evidence of live mail): groups, would-be autonomy, knowledge gaps. */
+export interface EvidenceFigures extends ReplaySummary {
+  gaps: { grouped: boolean; problem?: string; topics: GapCluster[] };
+  policy: string | null;
+}
+
+export async function buildEvidenceFigures(
   rows: readonly ReplayReportRow[],
   opts: { policy: AutonomyPolicy | null; policyLabel: string | null; embedder: Embedder | null; gapSimilarity?: number },
-): Promise<ReplayReport> {
+): Promise<EvidenceFigures> {
   const gaps: GapCandidate[] = rows
     .filter((r) => r.state === REPLAY_RESULT_STATE.measured && r.knowledgeGap)
     .map((r) => ({
@@ -166,7 +171,6 @@ export async function buildReplayReport(
     }));
   const grouped = await groupGaps(opts.embedder, gaps, opts.gapSimilarity);
   return {
-    run,
     ...summariseReplay(rows, opts.policy),
     gaps: {
       grouped: grouped.grouped,
@@ -174,6 +178,13 @@ export async function buildReplayReport(
       topics: grouped.clusters.slice(0, TOP_GAPS),
     },
     policy: opts.policyLabel,
-    countsTowardAutonomy: false,
   };
+}
+
+export async function buildReplayReport(
+  run: ReplayRunView,
+  rows: readonly ReplayReportRow[],
+  opts: { policy: AutonomyPolicy | null; policyLabel: string | null; embedder: Embedder | null; gapSimilarity?: number },
+): Promise<ReplayReport> {
+  return { run, ...(await buildEvidenceFigures(rows, opts)), countsTowardAutonomy: false };
 }

@@ -28,6 +28,7 @@ import { registerCaseRoutes } from './cases.routes';
 import { registerAutonomyRoutes } from './autonomy.routes';
 import { registerGuidanceRoutes } from './guidance.routes';
 import { registerReplayRoutes } from './replay.routes';
+import { registerShadowRoutes } from './shadow.routes';
 import { registerOperationsRoutes } from './operations.routes';
 import { registerQueueRoutes } from './review-queue.routes';
 import { registerReviewRoutes } from './review.routes';
@@ -164,5 +165,6 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerAutonomyRoutes(ctx);
   registerGuidanceRoutes(ctx);
   registerReplayRoutes(ctx);
+  registerShadowRoutes(ctx);
   return app;
 }

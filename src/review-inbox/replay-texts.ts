@@ -40,6 +40,12 @@ const en = {
   wouldNot: 'would not qualify',
   knowledgeGaps: 'Knowledge gaps (no relevant context)',
   noGaps: 'none',
+  shadowTitle: 'Shadow mode: drafts against the team’s own replies',
+  shadowIntro:
+    'Each draft a person answered instead of — every draft of a mailbox in shadow mode, and live drafts where a person was quicker — measured against the reply they sent. Nothing of a shadow mailbox is sent.',
+  shadowModes: 'Mailboxes and their mode now',
+  shadowEmpty: 'No draft measured yet: put a mailbox in shadow mode (email-rag mailboxes mode ID shadow) and let the team answer as usual.',
+  standDowns: 'Stood down for a person’s own answer: {n}; from the reply’s Date to the withdrawal p50 {p50}, p95 {p95}.',
 };
 export type ReplayTexts = typeof en;
 
@@ -82,6 +88,12 @@ const de: ReplayTexts = {
   wouldNot: 'würde sich nicht qualifizieren',
   knowledgeGaps: 'Wissenslücken (kein passender Kontext)',
   noGaps: 'keine',
+  shadowTitle: 'Schattenbetrieb: Entwürfe gegen die eigenen Antworten des Teams',
+  shadowIntro:
+    'Jeder Entwurf, an dessen Stelle jemand selbst geantwortet hat — alle Entwürfe eines Postfachs im Schattenbetrieb und Live-Entwürfe, bei denen jemand schneller war —, verglichen mit der gesendeten Antwort. Aus einem Postfach im Schattenbetrieb wird nichts gesendet.',
+  shadowModes: 'Postfächer und ihr Betrieb jetzt',
+  shadowEmpty: 'Noch kein Entwurf gemessen: ein Postfach in den Schattenbetrieb schalten (email-rag mailboxes mode ID shadow) und das Team wie gewohnt antworten lassen.',
+  standDowns: 'Zurückgezogen, weil jemand selbst geantwortet hat: {n}; vom Datum der Antwort bis zum Rückzug p50 {p50}, p95 {p95}.',
 };
 
 export const REPLAY_TEXTS: Record<Lang, ReplayTexts> = { de, en };

@@ -11,14 +11,14 @@ import { formatTime } from './format';
 import { pickLanguage } from './i18n';
 import { REPLAY_TEXTS } from './replay-texts';
 
-const textsOf = (req: FastifyRequest) => REPLAY_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])];
+export const textsOf = (req: FastifyRequest) => REPLAY_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])];
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 const num = (v: number) => v.toFixed(3);
 const mean = (m: MeanInterval | null) =>
   !m ? '–' : m.lower === null || m.upper === null ? num(m.mean) : `${num(m.mean)} [${num(m.lower)}–${num(m.upper)}]`;
 const share = (s: ShareInterval) => (s.of === 0 ? '–' : `${pct(s.share)} [${pct(s.lower)}–${pct(s.upper)}]`);
 
-function rowOf(g: ReplayGroup) {
+export function rowOf(g: ReplayGroup) {
   return {
     group: g.group,
     pairs: g.failed ? `${g.measured} (+${g.failed})` : String(g.measured),

@@ -212,8 +212,8 @@ test('list shows settings, secret references, schedule state and poll health per
   assert.equal(r.code, 0, r.stderr);
   assertNoSecrets(r.stdout);
   const out = r.stdout;
-  assert.match(out, /^support {2}enabled {2}team helpdesk$/m);
-  assert.match(out, /^info {2}DISABLED {2}team account:info@example\.test$/m);
+  assert.match(out, /^support {2}enabled {2}live {2}team helpdesk$/m);
+  assert.match(out, /^info {2}DISABLED {2}live {2}team account:info@example\.test$/m);
   assert.match(
     out,
     /imap {6}support@example\.test@127\.0\.0\.1:\d+ {2}folders INBOX, Escalations {2}Sent folder Sent {2}password \$SUPPORT_IMAP_PASSWORD/,

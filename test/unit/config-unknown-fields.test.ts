@@ -93,7 +93,7 @@ test('a key nothing resembles is refused with the names that are known there', (
       'version: 1\nmailboxes:\n  - id: m\n    colour: blue\n    imap: { user: m, password: { env: M } }\n    smtp: { from: m@example.test }\n',
   });
   includesAll(problemsOf({ MAILBOXES_FILE: file! }), [
-    'mailboxes[0].colour is not a known field (known: id, enabled, team, teamAddresses, imap, smtp, priorityRules, language, businessHours, responseTargets, reminderBefore, escalation)',
+    'mailboxes[0].colour is not a known field (known: id, enabled, mode, team, teamAddresses, imap, smtp, priorityRules, language, businessHours, responseTargets, reminderBefore, escalation)',
   ]);
 });
 

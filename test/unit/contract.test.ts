@@ -10,6 +10,7 @@ import {
   sendIsDone,
   SEND_STATUSES,
   UNFINISHED_STATUSES,
+  WAITING_FOR_TEAM_STATUSES,
 } from '../../src/email/email-status';
 import { QUEUE_STATUSES } from '../../src/platform/job-queue';
 import { classifyHttpStatus } from '../../src/platform/http-errors';
@@ -30,6 +31,7 @@ test('the status lists keep their words and order', () => {
     'failed',
     'ignored',
     'answered_elsewhere',
+    'shadowed',
   ]);
   assert.deepEqual(QUEUE_STATUSES, ['pending', 'processing', 'done', 'failed', 'dead']);
   assert.deepEqual(SEND_STATUSES, ['pending', 'sending', 'sent', 'failed', 'in_doubt', 'bounced']);
@@ -39,7 +41,8 @@ test('the derived status sets split the email statuses without overlap', () => {
   assert.deepEqual(NEEDS_PERSON_STATUSES, ['awaiting_approval', 'manual_review']);
   assert.deepEqual(ENDED_STATUSES, ['sent', 'rejected', 'failed', 'ignored', 'answered_elsewhere']);
   assert.deepEqual(UNFINISHED_STATUSES, ['fetched', 'parsed', 'indexed', 'partially_indexed', 'drafted', 'approved']);
-  const all = [...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES, ...ENDED_STATUSES];
+  assert.deepEqual(WAITING_FOR_TEAM_STATUSES, ['shadowed']);
+  const all = [...UNFINISHED_STATUSES, ...NEEDS_PERSON_STATUSES, ...ENDED_STATUSES, ...WAITING_FOR_TEAM_STATUSES];
   assert.equal(new Set(all).size, EMAIL_STATUSES.length);
   assert.deepEqual([...all].sort(), [...EMAIL_STATUSES].sort());
   assert.deepEqual(DRAFT_IN_MAKING_STATUSES, [
@@ -51,6 +54,7 @@ test('the derived status sets split the email statuses without overlap', () => {
     'drafted',
     'awaiting_approval',
     'manual_review',
+    'shadowed',
   ]);
 });
 

@@ -135,7 +135,7 @@ mailboxes:
         'mailboxes[0].imap.folders must be a non-empty list',
         'mailboxes[0].smtp.from is not an email address',
         'mailboxes[0].smtp.password is required when smtp.user is set',
-        'mailboxes[0].colour is not a known field (known: id, enabled, team, teamAddresses, imap, smtp, priorityRules, language, businessHours',
+        'mailboxes[0].colour is not a known field (known: id, enabled, mode, team, teamAddresses, imap, smtp, priorityRules, language, businessHours',
         'mailboxes[2]: id "dup" is used twice',
         'mailboxes "dup" and "dup" both watch INBOX of b',
       ]) {

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { correlationId } from '../../platform/activity-context';
-import { StandDownError } from '../../platform/errors';
+import { log } from '@temporalio/activity';
+import { StandDownError, errorMessage } from '../../platform/errors';
 import { FAILURE_TYPES } from '../../platform/contract';
 import type { AuditLog } from '../../platform/store.port';
 import type { WorkflowSignals } from '../workflow-starter.port';
@@ -58,7 +59,11 @@ export function answeredText(a: Pick<OutsideAnswer, 'reply'>): string {
  * answers are tied to it, audited once each, and their workflows told. Our own replies (their
  * Message-ID is in the send ledger) and replies to mail the assistant never saw change nothing.
  */
-export async function considerOutsideReply(deps: OutsideAnswerDeps, reply: OutsideReply): Promise<string[]> {
+export async function considerOutsideReply(
+  deps: OutsideAnswerDeps,
+  reply: OutsideReply,
+  opts: { signal: 'must' | 'best effort' } = { signal: 'must' },
+): Promise<string[]> {
   const store = deps.outsideReplies;
   if (!store || !reply.messageId) return [];
   if (await store.isOurs(reply.messageId)) return [];
@@ -72,13 +77,18 @@ export async function considerOutsideReply(deps: OutsideAnswerDeps, reply: Outsi
     reply,
     answers.filter((a) => tied.includes(a.emailId)),
   );
-  // Told again on every look, not only the first: a signal lost with a worker is sent by the next look.
   for (const a of answers) {
-    await deps.signals.answeredElsewhere(a.emailId, {
+    const told = deps.signals.answeredElsewhere(a.emailId, {
       messageId: reply.messageId,
       by: reply.from.address,
       at: reply.sentAt.toISOString(),
     });
+    // The Sent folder's scan lets a failed signal fail the look: its watermark stays, and the next
+    // poll considers the message (and signals) again. A team copy is parsed once: there the signal
+    // is best effort, and the draft and send steps' own look at the store stops the reply.
+    if (opts.signal === 'must') await told;
+    else
+      await told.catch((err: unknown) => log.warn('answeredElsewhere signal not taken', { emailId: a.emailId, error: errorMessage(err) }));
   }
   return answers.map((a) => a.emailId);
 }

@@ -13,7 +13,8 @@ export async function standDown(run: EmailRun): Promise<EmailWorkflowResult> {
   const { emailId, state, decisions } = run;
   state.waitingFor = null;
   decisions.decided = 'a person answered the mail outside the assistant';
-  const done = await run.act('bookkeeping').withdrawForOutsideAnswer({ emailId });
+  const draftId = state.draft?.draftId;
+  const done = await run.act('bookkeeping').withdrawForOutsideAnswer({ emailId, ...(draftId ? { draftId } : {}) });
   if (done.messageId) state.answeredElsewhere = { messageId: done.messageId, by: done.by ?? '', at: done.at ?? '' };
   const line = state.answeredElsewhere ? answeredElsewhereText(state.answeredElsewhere) : done.text;
   await run.record(STATUS.answeredElsewhere, line, {

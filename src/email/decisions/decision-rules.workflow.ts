@@ -11,7 +11,8 @@ export type WaitingFor =
   | { kind: typeof WAITING_KINDS.approval; draftId: string; version: number }
   | { kind: typeof WAITING_KINDS.manualReview; draftId: string; version: number }
   | { kind: typeof WAITING_KINDS.sendRound; draftId: string }
-  | { kind: typeof WAITING_KINDS.sendInDoubt; draftId: string; since: string };
+  | { kind: typeof WAITING_KINDS.sendInDoubt; draftId: string; since: string }
+  | { kind: typeof WAITING_KINDS.shadow; draftId: string; version: number };
 
 export interface ApproveInput {
   /** The draft the person read; a newer (or older) draft is never approved in its place. */
@@ -116,6 +117,8 @@ function waitingText(context: Pick<DecisionContext, 'waitingFor' | 'status'>): s
       return `the approved draft ${context.waitingFor.draftId} waits for its next send round`;
     case WAITING_KINDS.sendInDoubt:
       return `the send of draft ${context.waitingFor.draftId} is in doubt since ${context.waitingFor.since}`;
+    case WAITING_KINDS.shadow:
+      return `its mailbox is in shadow mode: draft ${context.waitingFor.draftId} waits for the team's own reply and is never sent`;
   }
 }
 
@@ -128,6 +131,8 @@ export function decisionRefusal(decision: DecisionName, raw: unknown, context: D
   // Nothing of ours may follow a person's own answer: the customer would get a second one.
   if (context.answeredElsewhere) return `${decision} refused: ${context.answeredElsewhere}; the draft was withdrawn and nothing is sent`;
   const where = waitingText(context);
+  // Shadow mode decides nothing: switching the mailbox to live is the one way to let drafts be sent.
+  if (context.waitingFor?.kind === WAITING_KINDS.shadow) return `${decision} refused: ${where}`;
   const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
   if (decision === 'approve' || decision === 'reject' || decision === 'redraft') {
     if (context.decided) return `${decision} refused: ${context.decided} came first`;

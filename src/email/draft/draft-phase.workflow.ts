@@ -16,6 +16,9 @@ import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { FAILURE_TYPES } from '../../platform/contract';
 import { standDown } from '../answered-elsewhere/stand-down.workflow';
 
+/** How long a shadow draft waits for the team's own reply before the run ends without one. */
+export const SHADOW_WAIT = '14 days';
+
 /** What a person decided, as recorded: a reply to send, or the end of the run. */
 export type Decided = { kind: 'send'; draftId: string } | { kind: 'end'; result: EmailWorkflowResult };
 
@@ -31,6 +34,7 @@ export async function draftUntilDecided(run: EmailRun): Promise<Decided> {
     if (result) return { kind: 'end', result };
     const decided = await waitForDecision(run, version);
     if (decided.decision) return recordDecision(run, decided.decision, version);
+    if (decided.shadowEnded) return { kind: 'end', result: await shadowUnanswered(run) };
     requestedBy = decided.redraftBy;
   }
 }
@@ -83,12 +87,25 @@ async function writeDraft(run: EmailRun, version: number, requestedBy: string | 
   return null;
 }
 
-/** Waits for a decision on this version; a redraft request or a follow-up in the thread ends the wait without one. */
-async function waitForDecision(run: EmailRun, version: number): Promise<{ decision?: PendingDecision; redraftBy: string | null }> {
+/**
+ * Waits for a decision on this version; a redraft request or a follow-up in the thread ends the
+ * wait without one. In shadow mode nobody decides: the wait ends with the team's own reply, a
+ * follow-up, or after SHADOW_WAIT (`shadowEnded`).
+ */
+async function waitForDecision(
+  run: EmailRun,
+  version: number,
+): Promise<{ decision?: PendingDecision; redraftBy: string | null; shadowEnded?: true }> {
   const { state, decisions } = run;
   const draftId = state.draft?.draftId ?? `${run.emailId}:draft:${version}`;
+  const woken = () => decisions.queue.length > 0 || decisions.threadUpdated || decisions.answeredElsewhere;
+  if (state.status === STATUS.shadowed) {
+    state.waitingFor = { kind: WAITING_KINDS.shadow, draftId, version };
+    const ended = !(await decisions.next(woken, SHADOW_WAIT));
+    return ended ? { redraftBy: null, shadowEnded: true } : { redraftBy: null };
+  }
   state.waitingFor = { kind: state.status === STATUS.manualReview ? WAITING_KINDS.manualReview : WAITING_KINDS.approval, draftId, version };
-  await decisions.next(() => decisions.queue.length > 0 || decisions.threadUpdated || decisions.answeredElsewhere);
+  await decisions.next(woken);
   const head = decisions.queue.shift();
   // A follow-up in the thread (the waiting draft is stale), or an answer from outside (the loop stands down).
   if (!head) return { redraftBy: null };
@@ -132,6 +149,17 @@ async function recordDecision(run: EmailRun, decision: PendingDecision, version:
   }
   decision.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
   return { kind: 'send', draftId };
+}
+
+/** Shadow mode, and the team sent no reply within SHADOW_WAIT: nothing to measure; the run ends. */
+async function shadowUnanswered(run: EmailRun): Promise<EmailWorkflowResult> {
+  run.state.waitingFor = null;
+  await run.record(STATUS.ignored, `shadow mode: the team sent no reply within ${SHADOW_WAIT}`, {
+    eventType: EMAIL_AUDIT_EVENTS.shadowUnanswered,
+    errorClass: null,
+    message: `shadow mode: no reply of the team to this mail was seen within ${SHADOW_WAIT}; its draft was never sent and is not measured`,
+  });
+  return { status: STATUS.ignored };
 }
 
 /**

@@ -16,7 +16,7 @@ import { correlationId } from '../../platform/activity-context';
 import { draftGuidance } from './draft-guidance';
 import { draftExamples, examplesWanted } from './draft-examples';
 import { draftHold, type DraftHold } from './draft-hold';
-import { mailboxOf } from '../../mailboxes';
+import { MAILBOX_MODES, mailboxOf } from '../../mailboxes';
 import { draftContext } from './draft-context';
 import { injectionCheck } from './draft-injection-check';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
@@ -25,6 +25,11 @@ import { draftGrounding, groundingFlags, saveGrounding } from './draft-grounding
 import { type DraftView } from '../email-activities';
 
 export { withinBudget } from './draft-context';
+
+/** A draft of a mailbox in shadow mode: nobody is asked to approve it, and it is never sent. */
+function shadowOf(deps: Pick<EmailDeps, 'mailboxes'>, email: { mailboxId: string }): { shadow?: true } {
+  return mailboxOf(deps, email.mailboxId).entry.mode === MAILBOX_MODES.shadow ? { shadow: true } : {};
+}
 
 function toView(d: DraftRecord): Omit<DraftView, 'flags' | 'needsHuman'> {
   return {
@@ -146,7 +151,7 @@ export function createDraftActivities(deps: DraftDeps) {
       // Earlier drafts can no longer be approved once a newer one exists (the first has none).
       if (input.version > 1) await deps.drafts.markStale(email.id, input.version);
       const hold = await draftHold(deps, email, to, input);
-      if (hold) return holdDraft(email, to, input.version, hold);
+      if (hold) return { ...(await holdDraft(email, to, input.version, hold)), ...shadowOf(deps, email) };
       const at = { cid, version: input.version };
       const context = await draftContext(deps, email, to, at);
       const findings = await injectionCheck(deps, email, context, guardSettings(), at);
@@ -204,7 +209,13 @@ export function createDraftActivities(deps: DraftDeps) {
           eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.draftFlagged}:${draft.id}`,
         });
       }
-      return { ...toView(draft), flags: result.flags, needsHuman, ...(result.category ? { category: result.category.slice(0, 100) } : {}) };
+      return {
+        ...toView(draft),
+        flags: result.flags,
+        needsHuman,
+        ...(result.category ? { category: result.category.slice(0, 100) } : {}),
+        ...shadowOf(deps, email),
+      };
     },
   };
 }

@@ -178,7 +178,8 @@ export function createParseStep(deps: ParseDeps) {
       const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);
       if (held) await auditHeld(input.emailId, toCrlf(raw), parsed, verdict);
       // A team address's copy of a reply (Cc/Bcc to this mailbox) may answer a mail that waits here.
-      if (verdict?.class === 'own_address' && where.mailboxId) await considerOutsideReply(deps, teamCopy(where.mailboxId, parsed));
+      if (verdict?.class === 'own_address' && where.mailboxId)
+        await considerOutsideReply(deps, teamCopy(where.mailboxId, parsed), { signal: 'best effort' });
       const summary: ParseSummary = {
         priority: parsed.priority,
         hasReplyAddress: Boolean(parsed.replyTo ?? parsed.from),

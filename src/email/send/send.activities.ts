@@ -12,6 +12,7 @@ import {
   type FoundMessage,
   type ImapConnection,
   type OutgoingMail,
+  MAILBOX_MODES,
   mailboxOf,
   ourAddresses,
 } from '../../mailboxes';
@@ -172,6 +173,12 @@ export function createSendActivities(
       // The mailbox the mail came to answers it: its identity, its SMTP server, its Sent folder.
       // From the stored row, never from this worker's environment (UNKNOWN_MAILBOX if it is gone).
       const served = mailboxOf(deps, email.mailboxId);
+      // Shadow mode never sends, whoever asks (a person, a case reply, earned autonomy).
+      if (served.entry.mode === MAILBOX_MODES.shadow)
+        throw new PermanentError(
+          `mailbox "${served.entry.id}" runs in shadow mode: nothing is sent (email-rag mailboxes mode ${served.entry.id} live switches it)`,
+          FAILURE_TYPES.shadowMode,
+        );
       const { from } = served.entry.smtp;
       const sentFolder = served.entry.imap.sentFolder;
       // Only the address the original came from (or its Reply-To), checked: model output never picks a recipient.

@@ -1,0 +1,121 @@
+/**
+ * Shadow mode on real servers (Temporal dev server, MariaDB, Dovecot, SMTP listener; the LLM is a
+ * double): a mailbox in shadow mode drafts, asks nobody and sends nothing; when the team answers
+ * from its own client the draft is measured against that reply (shadow evidence), and
+ * `email-rag shadow report` gives the replay's figures over it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import type { ImapFlow } from 'imapflow';
+import { withImap } from '../support/imap-session';
+import { imapEmailId } from '../../src/email/email-input';
+import { installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { stateQuery, type EmailWorkflowResult } from '../../src/email/email.workflow';
+import type { PollResult } from '../../src/email/email-activities';
+import { createTemporalDecisions } from '../../src/email/decisions/decisions.temporal';
+import { formatShadowReport, shadowReport } from '../../src/shadow/index.adapters';
+import type { Config } from '../../src/config';
+import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { useWorkerStack } from '../support/worker-stack';
+
+let stack: TestStack;
+let client: Client;
+let config: Config;
+
+const imap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
+  withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
+
+async function pollOnce(): Promise<PollResult> {
+  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
+  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
+  await triggerSchedule(client, pollScheduleId(DEFAULT_MAILBOX_ID));
+  const workflowId = await waitFor(
+    'the triggered poll',
+    async () => (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id && !known.has(id)),
+    60_000,
+    250,
+  );
+  return client.workflow.getHandle(workflowId).result() as Promise<PollResult>;
+}
+
+async function emailStatus(id: string): Promise<string | undefined> {
+  const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;
+  return rows[0]?.status;
+}
+
+useWorkerStack((s) => ({ stack, client, config } = s), {
+  configure: (s) => ({ ...s.config, mailboxes: s.config.mailboxes.map((m) => ({ ...m, mode: 'shadow' as const })) }),
+  then: async (s) => {
+    await installSchedules(s.client, s.config);
+    for (const w of wantedSchedules(s.config)) await s.client.schedule.getHandle(w.id).pause('the test triggers each run itself');
+    await pollOnce();
+  },
+});
+
+test('a shadow mailbox drafts, asks nobody, and measures its draft against the team’s own reply', async () => {
+  const r = await imap((c) => c.append('INBOX', sampleEmail({ messageId: '<shadow-e2e@customer.example>' })));
+  assert.ok(r && r.uid);
+  const emailId = imapEmailId(MAILBOX_USER, 'INBOX', Number(r.uidValidity), r.uid);
+  await pollOnce();
+  await waitFor('shadowed', async () => (await emailStatus(emailId)) === 'shadowed', 90_000);
+  const state = await waitFor('the workflow waits in shadow', async () => {
+    const s = await client.workflow.getHandle(emailId).query(stateQuery);
+    return s.waitingFor?.kind === 'shadow' ? s : undefined;
+  });
+  // Nobody is asked: a decision on the shadow draft is refused, saying why.
+  const refused = await createTemporalDecisions(client, { catchUpMs: 0 }).decide(emailId, 'approve', {
+    draftId: state.waitingFor!.draftId,
+    by: 'reviewer',
+  });
+  assert.equal(refused.ok, false);
+  assert.match(refused.ok ? '' : refused.message, /shadow mode.*never sent/);
+  const queued = (await stack.db.pool.query(
+    `SELECT COUNT(*) AS n FROM emails WHERE status IN ('awaiting_approval', 'manual_review')`,
+  )) as Array<{
+    n: bigint;
+  }>;
+  assert.equal(Number(queued[0]!.n), 0, 'nothing waits in the review queue');
+
+  // The team answers from its own client, quoting what it knows: the assistant measures its draft against it.
+  const reply = [
+    `From: Support <${MAILBOX_USER}>`,
+    'To: Erika Mustermann <erika@customer.example>',
+    'Subject: Re: Rechnung 2024-117 doppelt abgebucht',
+    '<team-shadow-1@example.test>'.replace(/^/, 'Message-ID: '),
+    'In-Reply-To: <shadow-e2e@customer.example>',
+    `Date: ${new Date().toUTCString()}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Hallo Frau Mustermann,\r\n\r\ndie doppelte Abbuchung der Rechnung 2024-117 erstatten wir Ihnen bis zum 12.12.2026.\r\n\r\nViele Grüße\r\nIhr Support',
+    '',
+  ].join('\r\n');
+  await imap((c) => c.append('Sent', reply));
+  await pollOnce();
+  const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
+  assert.equal(result.status, 'answered_elsewhere');
+  const [evidence] = (await stack.db.pool.query('SELECT * FROM shadow_evidence WHERE email_id = ?', [emailId])) as Array<{
+    mailbox_mode: string;
+    outcome: string;
+    edit_share: number;
+    facts_total: number;
+    reply_message_id: string;
+  }>;
+  assert.ok(evidence, 'the draft was measured');
+  assert.equal(evidence.mailbox_mode, 'shadow');
+  assert.equal(evidence.reply_message_id, '<team-shadow-1@example.test>');
+  assert.ok(['unchanged', 'light_edit', 'heavy_edit', 'not_answerable'].includes(evidence.outcome), evidence.outcome);
+  assert.ok(evidence.facts_total >= 2, 'the reply’s invoice number and date are facts to find');
+  assert.equal(stack.smtp.messages.length, 0, 'a shadow mailbox sends nothing');
+
+  const report = await shadowReport(config, { mode: 'shadow' });
+  assert.equal(report.total.measured, 1);
+  assert.equal(report.standDowns.withdrawn, 1);
+  assert.ok(report.standDowns.latencyP50 !== null && report.standDowns.latencyP50 >= 0);
+  const text = formatShadowReport(report);
+  assert.match(text, /shadow report \(every mailbox, measured in shadow mode, all time\): 1 drafts measured/);
+  assert.match(text, /modes now: default shadow/);
+  assert.match(text, /stood down for a person's own answer: 1; from the reply's Date to the withdrawal p50 \d+\.\d s/);
+});
