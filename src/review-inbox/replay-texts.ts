@@ -92,7 +92,8 @@ const de: ReplayTexts = {
   shadowIntro:
     'Jeder Entwurf, an dessen Stelle jemand selbst geantwortet hat — alle Entwürfe eines Postfachs im Schattenbetrieb und Live-Entwürfe, bei denen jemand schneller war —, verglichen mit der gesendeten Antwort. Aus einem Postfach im Schattenbetrieb wird nichts gesendet.',
   shadowModes: 'Postfächer und ihr Betrieb jetzt',
-  shadowEmpty: 'Noch kein Entwurf gemessen: ein Postfach in den Schattenbetrieb schalten (email-rag mailboxes mode ID shadow) und das Team wie gewohnt antworten lassen.',
+  shadowEmpty:
+    'Noch kein Entwurf gemessen: ein Postfach in den Schattenbetrieb schalten (email-rag mailboxes mode ID shadow) und das Team wie gewohnt antworten lassen.',
   standDowns: 'Zurückgezogen, weil jemand selbst geantwortet hat: {n}; vom Datum der Antwort bis zum Rückzug p50 {p50}, p95 {p95}.',
 };
 

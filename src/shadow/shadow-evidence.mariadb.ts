@@ -39,9 +39,18 @@ export function createMariaDbShadowEvidence(pool: Pool): ShadowEvidenceStore {
     async rows(filter) {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (filter.mailboxId) (where.push('s.mailbox_id = ?'), params.push(filter.mailboxId));
-      if (filter.mode) (where.push('s.mailbox_mode = ?'), params.push(filter.mode));
-      if (filter.since) (where.push('s.created_at >= ?'), params.push(filter.since));
+      if (filter.mailboxId) {
+        where.push('s.mailbox_id = ?');
+        params.push(filter.mailboxId);
+      }
+      if (filter.mode) {
+        where.push('s.mailbox_mode = ?');
+        params.push(filter.mode);
+      }
+      if (filter.since) {
+        where.push('s.created_at >= ?');
+        params.push(filter.since);
+      }
       const rows = await query<Array<Record<string, unknown>>>(
         pool,
         'reading shadow evidence',
@@ -74,8 +83,14 @@ export function createMariaDbShadowEvidence(pool: Pool): ShadowEvidenceStore {
     async standDownLatencies(filter) {
       const where = [`e.status = '${STATUS.answeredElsewhere}'`];
       const params: unknown[] = [];
-      if (filter.mailboxId) (where.push('e.mailbox_id = ?'), params.push(filter.mailboxId));
-      if (filter.since) (where.push('e.status_changed_at >= ?'), params.push(filter.since));
+      if (filter.mailboxId) {
+        where.push('e.mailbox_id = ?');
+        params.push(filter.mailboxId);
+      }
+      if (filter.since) {
+        where.push('e.status_changed_at >= ?');
+        params.push(filter.since);
+      }
       const rows = await query<Array<{ s: number | string | null }>>(
         pool,
         'reading stand-down latencies',
