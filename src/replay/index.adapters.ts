@@ -6,3 +6,4 @@
 export { createMariaDbReplayEvidence } from './replay-evidence.mariadb';
 export { createMariaDbReplayStore } from './replay-store.mariadb';
 export { replayCommands } from './replay.cli';
+export { createMariaDbPairRatings, type PairRatingStore, type RatingPair } from './pair-ratings.mariadb';

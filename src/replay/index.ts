@@ -17,4 +17,5 @@ export { createReplayActivities } from './replay.activities';
 export type { ReplayDeps } from './replay.activities';
 export { readReplayConfig } from './replay.config';
 export { REPLAY_AUDIT_EVENTS, REPLAY_OUTCOME, REPLAY_QUEUE_SUFFIX, REPLAY_RESULT_STATE } from './replay.contract';
-export type { ReplayOutcome } from './replay.contract';
+export { PAIR_RATINGS, PAIR_SOURCES } from './replay.contract';
+export type { PairRating, PairSource, ReplayOutcome } from './replay.contract';

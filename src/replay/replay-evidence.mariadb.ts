@@ -5,7 +5,7 @@
  */
 import type { ReplayEvidence, ReplayEvidenceReader, ReplayRunCheck } from '../autonomy';
 import { query, type Pool } from '../platform/pool.mariadb';
-import { REPLAY_OUTCOME, REPLAY_RESULT_STATE, REPLAY_RUN_STATUS } from './replay.contract';
+import { PAIR_RATINGS, PAIR_SOURCES, REPLAY_RESULT_STATE, REPLAY_RUN_STATUS } from './replay.contract';
 
 /** Each named run as found in replay_runs (migration 033): only a finished run of this mailbox counts. */
 async function checkRuns(pool: Pool, mailboxId: string, runIds: readonly string[]): Promise<ReplayRunCheck[]> {
@@ -31,9 +31,10 @@ async function checkRuns(pool: Pool, mailboxId: string, runIds: readonly string[
 }
 
 /**
- * The measured pairs of the usable runs in one category: a customer mail replayed in two named
- * runs counts once (the run named first), and the newest `limit` pairs (by the customer mail's
- * date) are counted. Failed pairs have no would-be outcome and count nothing.
+ * The rated pairs of the usable runs in one category: only a pair a person rated counts (a
+ * similarity is not a judgement; `as_is` counts as an unchanged approval, the other ratings as
+ * reviewed), a customer mail replayed in two named runs counts once (the run named first), and the
+ * newest `limit` pairs (by the customer mail's date) are counted. Failed pairs count nothing.
  */
 async function replayCounts(
   pool: Pool,
@@ -46,11 +47,12 @@ async function replayCounts(
   const rows = await query<Array<{ available: number | bigint; reviewed: number | null; unchanged: number | null }>>(
     pool,
     'reading a category record from replay results',
-    `SELECT COUNT(*) AS available, SUM(t.n <= ?) AS reviewed, SUM(t.n <= ? AND t.outcome = '${REPLAY_OUTCOME.unchanged}') AS unchanged FROM (
-       SELECT d.outcome, ROW_NUMBER() OVER (ORDER BY d.customer_at DESC, d.pair_id DESC) AS n FROM (
-         SELECT r.pair_id, r.outcome, p.customer_at,
+    `SELECT COUNT(*) AS available, SUM(t.n <= ?) AS reviewed, SUM(t.n <= ? AND t.rating = '${PAIR_RATINGS.asIs}') AS unchanged FROM (
+       SELECT d.rating, ROW_NUMBER() OVER (ORDER BY d.customer_at DESC, d.pair_id DESC) AS n FROM (
+         SELECT r.pair_id, pr.rating, p.customer_at,
                 ROW_NUMBER() OVER (PARTITION BY r.pair_id ORDER BY FIELD(r.run_id, ${marks})) AS k
            FROM replay_results r JOIN replay_pairs p ON p.run_id = r.run_id AND p.pair_id = r.pair_id
+           JOIN pair_ratings pr ON pr.source = '${PAIR_SOURCES.replay}' AND pr.pair_key = CONCAT(r.run_id, ':', r.pair_id)
           WHERE r.run_id IN (${marks}) AND r.state = '${REPLAY_RESULT_STATE.measured}' AND r.category = ?) d
         WHERE d.k = 1) t`,
     [limit, limit, ...runIds, ...runIds, category],

@@ -56,7 +56,20 @@ export type ReplayDirection = (typeof REPLAY_DIRECTION)[keyof typeof REPLAY_DIRE
 export const REPLAY_AUDIT_EVENTS = {
   started: 'replay_started',
   deleted: 'replay_deleted',
+  /** A person rated a draft against the team's reply (table `pair_ratings`). */
+  pairRated: 'pair_rated',
 } as const;
+
+/**
+ * A person's judgement of a draft beside the reply the team sent (table `pair_ratings`): only
+ * rated pairs count toward a category's earned autonomy, `as_is` as an unchanged approval.
+ */
+export const PAIR_RATINGS = { asIs: 'as_is', lightEdit: 'light_edit', rewritten: 'rewritten' } as const;
+export type PairRating = (typeof PAIR_RATINGS)[keyof typeof PAIR_RATINGS];
+
+/** Where a rated pair comes from: a replay run's result, or shadow evidence of live mail. */
+export const PAIR_SOURCES = { replay: 'replay', shadow: 'shadow' } as const;
+export type PairSource = (typeof PAIR_SOURCES)[keyof typeof PAIR_SOURCES];
 
 // This feature's audit event types join the one type every audit row is checked against.
 declare module '../platform/audit-event-types' {

@@ -29,6 +29,7 @@ import { registerAutonomyRoutes } from './autonomy.routes';
 import { registerGuidanceRoutes } from './guidance.routes';
 import { registerReplayRoutes } from './replay.routes';
 import { registerShadowRoutes } from './shadow.routes';
+import { registerPairRatingRoutes } from './pair-ratings.routes';
 import { registerOperationsRoutes } from './operations.routes';
 import { registerQueueRoutes } from './review-queue.routes';
 import { registerReviewRoutes } from './review.routes';
@@ -166,5 +167,6 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   registerGuidanceRoutes(ctx);
   registerReplayRoutes(ctx);
   registerShadowRoutes(ctx);
+  registerPairRatingRoutes(ctx);
   return app;
 }

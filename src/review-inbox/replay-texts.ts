@@ -46,6 +46,21 @@ const en = {
   shadowModes: 'Mailboxes and their mode now',
   shadowEmpty: 'No draft measured yet: put a mailbox in shadow mode (email-rag mailboxes mode ID shadow) and let the team answer as usual.',
   standDowns: 'Stood down for a person’s own answer: {n}; from the reply’s Date to the withdrawal p50 {p50}, p95 {p95}.',
+  rateTitle: 'Rate drafts against the team’s replies',
+  rateIntro:
+    'One pair at a time, chosen at random among those nobody rated: what the customer wrote, the draft, and the reply the team sent. Would you have sent the draft? Only rated pairs count toward a category’s automatic sending; “as is” counts as an unchanged approval.',
+  rateCounts: '{rated} rated, {unrated} to rate',
+  rateNone: 'Nothing left to rate: every replay and shadow pair has a rating.',
+  customerMail: 'The customer wrote',
+  theDraft: 'The draft',
+  teamReply: 'The team sent',
+  rating_as_is: 'Would have sent it as is',
+  rating_light_edit: 'With a light edit',
+  rating_rewritten: 'Rewritten',
+  rateRefused: 'Rating refused: the form named no known pair or rating.',
+  rateGone: 'Rating refused: that pair no longer exists (its run was deleted or its mail erased).',
+  rated: 'Rated: {rating}. The next pair:',
+  skip: 'Another pair',
 };
 export type ReplayTexts = typeof en;
 
@@ -95,6 +110,21 @@ const de: ReplayTexts = {
   shadowEmpty:
     'Noch kein Entwurf gemessen: ein Postfach in den Schattenbetrieb schalten (email-rag mailboxes mode ID shadow) und das Team wie gewohnt antworten lassen.',
   standDowns: 'Zurückgezogen, weil jemand selbst geantwortet hat: {n}; vom Datum der Antwort bis zum Rückzug p50 {p50}, p95 {p95}.',
+  rateTitle: 'Entwürfe gegen die Antworten des Teams bewerten',
+  rateIntro:
+    'Ein Paar nach dem anderen, zufällig gewählt unter denen, die noch niemand bewertet hat: was der Kunde schrieb, der Entwurf und die Antwort, die das Team gesendet hat. Hätten Sie den Entwurf gesendet? Nur bewertete Paare zählen für das automatische Senden einer Kategorie; „so wie er ist“ zählt als unveränderte Freigabe.',
+  rateCounts: '{rated} bewertet, {unrated} offen',
+  rateNone: 'Nichts mehr zu bewerten: jedes Paar aus Probeläufen und Schattenbetrieb ist bewertet.',
+  customerMail: 'Der Kunde schrieb',
+  theDraft: 'Der Entwurf',
+  teamReply: 'Das Team sendete',
+  rating_as_is: 'Hätte ihn so gesendet',
+  rating_light_edit: 'Mit leichter Änderung',
+  rating_rewritten: 'Neu geschrieben',
+  rateRefused: 'Bewertung abgelehnt: das Formular nannte kein bekanntes Paar oder keine bekannte Bewertung.',
+  rateGone: 'Bewertung abgelehnt: dieses Paar gibt es nicht mehr (sein Lauf wurde gelöscht oder seine Mail gelöscht).',
+  rated: 'Bewertet: {rating}. Das nächste Paar:',
+  skip: 'Anderes Paar',
 };
 
 export const REPLAY_TEXTS: Record<Lang, ReplayTexts> = { de, en };

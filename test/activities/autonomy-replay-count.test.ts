@@ -53,7 +53,13 @@ async function seedRun(id: string, mailbox: string, status = 'finished'): Promis
  * Replay pairs of a run (pair `p<first+i>`, its customer mail `first+i+1` hours ago: the first the
  * newest) with the outcome of each, or a failed row without one (null).
  */
-async function seedPairs(run: string, category: string, outcomes: Array<string | null>, first = 0): Promise<void> {
+async function seedPairs(
+  run: string,
+  category: string,
+  outcomes: Array<string | null>,
+  first = 0,
+  rated: (outcome: string) => string | null = ratingOf,
+): Promise<void> {
   for (const [i, outcome] of outcomes.entries()) {
     const pair = `p${String(first + i).padStart(31, '0')}`;
     await db.pool.query(
@@ -64,7 +70,20 @@ async function seedPairs(run: string, category: string, outcomes: Array<string |
       `INSERT INTO replay_results (run_id, pair_id, correspondent, state, outcome, category) VALUES (?, ?, 'eva@kunde.example', ?, ?, ?)`,
       [run, pair, outcome === null ? 'error' : 'measured', outcome, category],
     );
+    // Only a pair a person rated counts; by default the rating agrees with the measured outcome.
+    const rating = outcome === null ? null : rated(outcome);
+    if (rating)
+      await db.pool.query(`INSERT INTO pair_ratings (source, pair_key, run_id, rating, rated_by) VALUES ('replay', ?, ?, ?, 'rita')`, [
+        `${run}:${pair}`,
+        run,
+        rating,
+      ]);
   }
+}
+
+/** The rating a person gives a pair whose measured outcome is `outcome`, as the seeds assume. */
+function ratingOf(outcome: string): string {
+  return outcome === 'unchanged' ? 'as_is' : outcome === 'light_edit' ? 'light_edit' : 'rewritten';
 }
 
 /** `n` decided drafts of a category by people: `unchanged` of them approved unchanged. */
@@ -265,4 +284,15 @@ test('a named run deleted after it counted: the category is demoted as before, a
     demoted[0]!.message,
     /category "shipping" of mailbox support no longer qualifies .*49 of the last 50 approved unchanged with replay \(no usable run\) counted: 0 of 0 unchanged, lower bound 89\.5 % \(bar 90\.0 %\)/,
   );
+});
+
+test('only rated pairs count, and a person’s “as is” counts as unchanged whatever the edit distance said', async () => {
+  const run = '20250606-aaaa0007';
+  await seedRun(run, 'support', 'finished');
+  // 10 unchanged by edit distance nobody rated, 5 heavily edited by edit distance a person would have sent as they were.
+  await seedPairs(run, 'returns', Array<string>(10).fill('unchanged'), 700, () => null);
+  await seedPairs(run, 'returns', Array<string>(5).fill('heavy_edit'), 720, () => 'as_is');
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
+  const record = await store.replayRecord('support', 'returns', [run], 1000);
+  assert.deepEqual([record.available, record.reviewed, record.unchanged], [5, 5, 5]);
 });

@@ -20,6 +20,10 @@ import type { Config } from '../../src/config';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
+import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
+import { loadConfig } from '../../src/config';
+import { inboxUsersAdd } from '../../src/review-inbox/inbox-users.cli';
+import { createMariaDbPairRatings } from '../../src/replay/index.adapters';
 
 let stack: TestStack;
 let client: Client;
@@ -118,4 +122,26 @@ test('a shadow mailbox drafts, asks nobody, and measures its draft against the t
   assert.match(text, /shadow report \(every mailbox, measured in shadow mode, all time\): 1 drafts measured/);
   assert.match(text, /modes now: default shadow/);
   assert.match(text, /stood down for a person's own answer: 1; from the reply's Date to the withdrawal p50 \d+\.\d s/);
+
+  // An operator rates the pair side by side; only then does it count (docs/answered-elsewhere.md#rating-pairs).
+  await inboxUsersAdd(config, 'olga', 'operator', 'a long and unguessable passphrase');
+  const app = await inboxOnDatabase(loadConfig({ ...stack.env, INBOX_AUTH: 'header' }), stack.db.pool);
+  try {
+    const base = await listenLocally(app);
+    const page = await fetch(`${base}/rate`, { headers: { 'x-forwarded-user': 'olga', 'accept-language': 'en' } });
+    const html = await page.text();
+    assert.equal(page.status, 200);
+    assert.match(html, /0 rated, 1 to rate/);
+    assert.ok(html.includes(`value="${emailId}"`), 'the pair to rate is the shadow mail');
+    assert.match(html, /erstatten wir Ihnen bis zum 12\.12\.2026/, 'the team’s reply beside the draft');
+    const reviewer = await fetch(`${base}/rate`, { headers: { 'x-forwarded-user': 'rita' } });
+    assert.equal(reviewer.status, 403, 'every correspondent’s mail at once: operators only');
+    const ratings = createMariaDbPairRatings(stack.db.pool);
+    assert.equal(await ratings.rate({ source: 'shadow', pairKey: emailId, rating: 'as_is', by: 'olga' }), true);
+    assert.equal(await ratings.rate({ source: 'shadow', pairKey: 'no-such-email', rating: 'as_is', by: 'olga' }), false);
+    assert.deepEqual(await ratings.counts(), { rated: 1, unrated: 0 });
+    assert.equal(await ratings.nextUnrated(), null);
+  } finally {
+    await app.close();
+  }
 });
