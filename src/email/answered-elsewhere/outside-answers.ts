@@ -116,11 +116,12 @@ async function tellAnswered(deps: OutsideAnswerDeps, reply: OutsideReply, answer
 export async function outsideAnswerOf(
   deps: Pick<OutsideAnswerDeps, 'outsideReplies'>,
   email: { id: string; mailboxId: string; messageId: string | null },
+  opts: { late: boolean } = { late: true },
 ): Promise<OutsideAnswer | null> {
   const store = deps.outsideReplies;
   if (!store) return null;
   const answer = await store.answerOf(email.id);
-  if (answer || !email.messageId) return answer;
+  if (answer || !email.messageId || !opts.late) return answer;
   const late = await store.repliesNaming(email.mailboxId, email.messageId);
   let tied = 0;
   for (const reply of late) {

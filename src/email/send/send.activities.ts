@@ -55,7 +55,8 @@ async function standDownIfAnswered(
   email: { id: string; mailboxId: string; messageId: string | null },
   draftId: string,
 ): Promise<void> {
-  const answer = await outsideAnswerOf(deps, email);
+  // The draft step tied any answer seen before the mail was parsed: here the store's ties suffice.
+  const answer = await outsideAnswerOf(deps, email, { late: false });
   if (!answer) return;
   const row = await deps.sends.get(draftId);
   if (row && row.status !== SEND_STATUS.pending && row.status !== SEND_STATUS.failed) return;
