@@ -107,7 +107,7 @@ test('a worker killed while it reads the reply in Sent: the next attempt reads i
     await client.workflow.getHandle(run).result();
   } finally {
     await lock.query('UNLOCK TABLES').catch(() => undefined);
-    lock.release();
+    await lock.release();
   }
   const result = (await client.workflow.getHandle(mail!.id).result()) as { status: string };
   assert.equal(result.status, 'answered_elsewhere');
