@@ -67,6 +67,12 @@ export const REPLAY_AUDIT_EVENTS = {
 export const PAIR_RATINGS = { asIs: 'as_is', lightEdit: 'light_edit', rewritten: 'rewritten' } as const;
 export type PairRating = (typeof PAIR_RATINGS)[keyof typeof PAIR_RATINGS];
 
+/**
+ * The name `countReplay` (AUTONOMY_FILE) gives a mailbox's own shadow evidence: its pairs that a
+ * person rated count like a named replay run's. No replay run id looks like it (they are dated).
+ */
+export const SHADOW_EVIDENCE_RUN = 'shadow';
+
 /** Where a rated pair comes from: a replay run's result, or shadow evidence of live mail. */
 export const PAIR_SOURCES = { replay: 'replay', shadow: 'shadow' } as const;
 export type PairSource = (typeof PAIR_SOURCES)[keyof typeof PAIR_SOURCES];

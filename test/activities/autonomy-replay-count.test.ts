@@ -296,3 +296,27 @@ test('only rated pairs count, and a person’s “as is” counts as unchanged w
   const record = await store.replayRecord('support', 'returns', [run], 1000);
   assert.deepEqual([record.available, record.reviewed, record.unchanged], [5, 5, 5]);
 });
+
+test('a policy naming `shadow` counts the mailbox’s rated shadow evidence beside its replay runs', async () => {
+  for (let i = 0; i < 6; i++) {
+    const email = `shadow-mail-${i}`;
+    await db.pool.query(
+      `INSERT INTO shadow_evidence (email_id, mailbox_id, mailbox_mode, draft_id, reply_message_id, category, language, outcome, edit_share, replied_at)
+       VALUES (?, 'support', 'shadow', ?, ?, 'complaints', 'de', 'heavy_edit', 0.8, NOW(3) - INTERVAL ? HOUR)`,
+      [email, `${email}:draft:1`, `<r${i}@example.test>`, i + 1],
+    );
+    // Four rated as they were, one rewritten, one not rated at all.
+    if (i < 5)
+      await db.pool.query(`INSERT INTO pair_ratings (source, pair_key, rating, rated_by) VALUES ('shadow', ?, ?, 'rita')`, [
+        email,
+        i < 4 ? 'as_is' : 'rewritten',
+      ]);
+  }
+  const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
+  const shadow = await store.replayRecord('support', 'complaints', ['shadow'], 1000);
+  assert.deepEqual(shadow.runs, [{ runId: 'shadow', problem: null }]);
+  assert.deepEqual([shadow.available, shadow.reviewed, shadow.unchanged], [5, 5, 4]);
+  // Another mailbox's shadow evidence is not this one's.
+  assert.equal((await store.replayRecord('sales', 'complaints', ['shadow'], 1000)).available, 0);
+  assert.equal((await store.replayRecord('support', 'complaints', ['shadow'], 3)).reviewed, 3);
+});
