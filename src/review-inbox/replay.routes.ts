@@ -4,12 +4,19 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { policyLabel } from '../autonomy';
-import { buildReplayReport, type ReplayGroup, type MeanInterval, type ShareInterval, REPLAY_OUTCOME } from '../replay';
+import {
+  buildReplayReport,
+  type EvidenceFigures,
+  type ReplayGroup,
+  type MeanInterval,
+  type ShareInterval,
+  REPLAY_OUTCOME,
+} from '../replay';
 import { createMariaDbReplayStore } from '../replay/index.adapters';
 import type { InboxContext } from './inbox-context';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';
-import { REPLAY_TEXTS } from './replay-texts';
+import { REPLAY_TEXTS, type ReplayTexts } from './replay-texts';
 
 export const textsOf = (req: FastifyRequest) => REPLAY_TEXTS[req.session.lang ?? pickLanguage(req.headers['accept-language'])];
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
@@ -31,6 +38,25 @@ export function rowOf(g: ReplayGroup) {
     notAnswerable: share(g.outcomes[REPLAY_OUTCOME.notAnswerable]),
     facts: share(g.facts),
     gaps: g.knowledgeGaps,
+  };
+}
+
+/** The tables, would-be autonomy and gaps of a set of pairs, as the replay and shadow pages show them. */
+export function figuresView(report: EvidenceFigures, rt: ReplayTexts) {
+  return {
+    total: rowOf(report.total),
+    sections: [
+      { title: rt.byMailbox, rows: report.byMailbox.map(rowOf) },
+      { title: rt.byCategory, rows: report.byCategory.map(rowOf) },
+      { title: rt.byLanguage, rows: report.byLanguage.map(rowOf) },
+    ],
+    policy: report.policy,
+    autonomy: report.autonomy.map((a) => ({
+      ...a,
+      lowerText: pct(a.lower),
+      verdict: a.clearsBar ? (a.listed ? rt.wouldQualify : rt.notListed) : `${rt.wouldNot}: ${a.reason ?? ''}`,
+    })),
+    gaps: report.gaps.topics.slice(0, 10).map((t) => ({ count: t.count, examples: t.examples.join(' | ') })),
   };
 }
 
@@ -60,22 +86,7 @@ export function registerReplayRoutes({ app, deps, page }: InboxContext): void {
         href: `/replay?run=${encodeURIComponent(r.id)}`,
         current: r.id === chosen?.id,
       })),
-      report: report && {
-        title: rt.report.replace('{run}', report.run.id),
-        total: rowOf(report.total),
-        sections: [
-          { title: rt.byMailbox, rows: report.byMailbox.map(rowOf) },
-          { title: rt.byCategory, rows: report.byCategory.map(rowOf) },
-          { title: rt.byLanguage, rows: report.byLanguage.map(rowOf) },
-        ],
-        policy: report.policy,
-        autonomy: report.autonomy.map((a) => ({
-          ...a,
-          lowerText: pct(a.lower),
-          verdict: a.clearsBar ? (a.listed ? rt.wouldQualify : rt.notListed) : `${rt.wouldNot}: ${a.reason ?? ''}`,
-        })),
-        gaps: report.gaps.topics.slice(0, 10).map((t) => ({ count: t.count, examples: t.examples.join(' | ') })),
-      },
+      report: report && { title: rt.report.replace('{run}', report.run.id), ...figuresView(report, rt) },
     });
   });
 }

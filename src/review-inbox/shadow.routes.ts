@@ -7,7 +7,7 @@ import { MAILBOX_MODES } from '../mailboxes';
 import { buildShadowReport, standDownFigures } from '../shadow';
 import { createMariaDbShadowEvidence } from '../shadow/index.adapters';
 import type { InboxContext } from './inbox-context';
-import { rowOf, textsOf } from './replay.routes';
+import { figuresView, textsOf } from './replay.routes';
 
 const seconds = (s: number | null) => (s === null ? '–' : `${s.toFixed(1)} s`);
 
@@ -33,24 +33,7 @@ export function registerShadowRoutes({ app, deps, page }: InboxContext): void {
         .replace('{n}', String(stood.withdrawn))
         .replace('{p50}', seconds(stood.latencyP50))
         .replace('{p95}', seconds(stood.latencyP95)),
-      report:
-        report.total.measured === 0
-          ? null
-          : {
-              total: rowOf(report.total),
-              sections: [
-                { title: rt.byMailbox, rows: report.byMailbox.map(rowOf) },
-                { title: rt.byCategory, rows: report.byCategory.map(rowOf) },
-                { title: rt.byLanguage, rows: report.byLanguage.map(rowOf) },
-              ],
-              policy: report.policy,
-              autonomy: report.autonomy.map((a) => ({
-                ...a,
-                lowerText: `${(a.lower * 100).toFixed(1)} %`,
-                verdict: a.clearsBar ? (a.listed ? rt.wouldQualify : rt.notListed) : `${rt.wouldNot}: ${a.reason ?? ''}`,
-              })),
-              gaps: report.gaps.topics.slice(0, 10).map((t) => ({ count: t.count, examples: t.examples.join(' | ') })),
-            },
+      report: report.total.measured === 0 ? null : figuresView(report, rt),
     });
   });
 }

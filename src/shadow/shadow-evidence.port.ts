@@ -1,7 +1,8 @@
 /** Shadow evidence (table `shadow_evidence`): drafts measured against the replies people sent instead. */
-import type { ReplayOutcome } from '../replay';
+import type { PairMeasures } from '../replay';
 
-export interface ShadowEvidenceRow {
+/** The replay's measures of one draft against the reply a person sent, and what they are of. */
+export interface ShadowEvidenceRow extends PairMeasures {
   emailId: string;
   mailboxId: string;
   /** `shadow` or `live` when measured. */
@@ -10,12 +11,6 @@ export interface ShadowEvidenceRow {
   replyMessageId: string;
   category: string;
   language: string;
-  outcome: ReplayOutcome;
-  similarity: number | null;
-  nonAnswerSimilarity: number | null;
-  editShare: number;
-  factsTotal: number;
-  factsFound: number;
   knowledgeGap: boolean;
   repliedAt: Date;
 }

@@ -5,44 +5,27 @@
  * (Temporal dev server, MariaDB, Dovecot, SMTP listener), the real worker process.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { installSchedules, pollScheduleId, triggerPoll } from '../../src/operations/schedules';
-import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { installSchedules } from '../../src/operations/schedules';
+import { triggerPollRun } from '../support/poll-runs';
+import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
 let stack: TestStack;
 let client: Client;
 let connection: Connection;
-const workers: ChildProcess[] = [];
+const workers: WorkerProcess[] = [];
 
-function startWorker(name: string): ChildProcess {
-  const child = spawn(process.execPath, ['bin/email-rag.js', 'worker'], {
-    env: { ...process.env, ...stack.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = createWriteStream(`${stack.dir}/${name}.log`);
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  workers.push(child);
-  return child;
+async function startWorker(name: string): Promise<WorkerProcess> {
+  const w = await startWorkerProcess(stack.env, `${stack.dir}/${name}.log`);
+  workers.push(w);
+  return w;
 }
 
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   return (await stack.db.pool.query(sql, params)) as T[];
-}
-
-/** Triggers the poll schedule and returns the run's workflow id (not waiting for it). */
-async function triggerRun(): Promise<string> {
-  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
-  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-  await triggerPoll(client, stack.config);
-  return waitFor('poll run', async () =>
-    (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((w) => !known.has(w)),
-  );
 }
 
 before(async () => {
@@ -53,16 +36,16 @@ before(async () => {
   await installSchedules(client, stack.config);
 });
 after(async () => {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+  for (const w of workers) await w.kill().catch(() => undefined);
   await connection?.close();
   await stack?.stop();
 });
 
 test('a worker killed while it reads the reply in Sent: the next attempt reads it again, the mail stands down once, nothing is sent', async () => {
-  const first = startWorker('worker-1');
-  await client.workflow.getHandle(await triggerRun()).result(); // connects the inbox and Sent
+  const first = await startWorker('worker-1');
+  await client.workflow.getHandle(await triggerPollRun(client)).result(); // connects the inbox and Sent
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId: '<crash-sent@customer.example>', subject: 'Gutschrift' }));
-  await client.workflow.getHandle(await triggerRun()).result();
+  await client.workflow.getHandle(await triggerPollRun(client)).result();
   const [mail] = await waitFor(
     'awaiting approval',
     async () => {
@@ -89,7 +72,7 @@ test('a worker killed while it reads the reply in Sent: the next attempt reads i
   const lock = await stack.db.pool.getConnection();
   try {
     await lock.query('LOCK TABLES outside_replies WRITE');
-    const run = await triggerRun();
+    const run = await triggerPollRun(client);
     await waitFor(
       'the scan waits on the table',
       async () => {
@@ -100,10 +83,9 @@ test('a worker killed while it reads the reply in Sent: the next attempt reads i
       },
       60_000,
     );
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await first.kill();
     await lock.query('UNLOCK TABLES');
-    startWorker('worker-2');
+    await startWorker('worker-2');
     await client.workflow.getHandle(run).result();
   } finally {
     await lock.query('UNLOCK TABLES').catch(() => undefined);

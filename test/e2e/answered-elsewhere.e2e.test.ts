@@ -11,15 +11,14 @@ import type { Client } from '@temporalio/client';
 import type { ImapFlow } from 'imapflow';
 import { withImap } from '../support/imap-session';
 import { imapEmailId } from '../../src/email/email-input';
-import { installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
-import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { installSchedules, wantedSchedules } from '../../src/operations/schedules';
 import type { EmailWorkflowResult } from '../../src/email/email.workflow';
-import type { PollResult } from '../../src/email/email-activities';
 import { createTemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { currentDraftId } from '../support/decisions';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
+import { emailStatusOf, pollOnce } from '../support/poll-runs';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { loadConfig } from '../../src/config';
 
@@ -30,32 +29,14 @@ let client: Client;
 const imap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
   withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
 
-async function pollOnce(): Promise<PollResult> {
-  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
-  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-  await triggerSchedule(client, pollScheduleId(DEFAULT_MAILBOX_ID));
-  const workflowId = await waitFor(
-    'the triggered poll',
-    async () => (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id && !known.has(id)),
-    60_000,
-    250,
-  );
-  return client.workflow.getHandle(workflowId).result() as Promise<PollResult>;
-}
-
-async function emailStatus(id: string): Promise<string | undefined> {
-  const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;
-  return rows[0]?.status;
-}
-
 /** A customer mail appended to the inbox, polled until its draft waits for approval. */
 async function waitingMail(subject: string, messageId: string): Promise<{ emailId: string; draftId: string }> {
   const r = await imap((c) => c.append('INBOX', sampleEmail({ subject, messageId })));
   assert.ok(r && r.uid);
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', Number(r.uidValidity), r.uid);
-  const polled = await pollOnce();
+  const polled = await pollOnce(client);
   assert.ok(polled.started.includes(emailId), `${emailId} started`);
-  await waitFor(`${emailId} awaiting approval`, async () => (await emailStatus(emailId)) === 'awaiting_approval', 90_000);
+  await waitFor(`${emailId} awaiting approval`, async () => (await emailStatusOf(stack.db.pool, emailId)) === 'awaiting_approval', 90_000);
   return { emailId, draftId: await currentDraftId(client, emailId) };
 }
 
@@ -82,7 +63,7 @@ useWorkerStack((s) => ({ stack, client } = s), {
     await installSchedules(s.client, s.config);
     for (const w of wantedSchedules(s.config)) await s.client.schedule.getHandle(w.id).pause('the test triggers each run itself');
     // Connects the inbox; the Sent folder does not exist yet: what is filed there later is new.
-    await pollOnce();
+    await pollOnce(client);
   },
 });
 
@@ -94,11 +75,11 @@ test('a reply filed in Sent by a person’s own client closes the waiting mail; 
       personalReply({ inReplyTo: '<credit-1@customer.example>', subject: 'Re: Gutschrift bitte', messageId: '<anna-1@example.test>' }),
     ),
   );
-  const polled = await pollOnce();
+  const polled = await pollOnce(client);
   assert.deepEqual(polled.answeredElsewhere, [emailId], 'the poll found the answer in Sent');
   const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
   assert.equal(result.status, 'answered_elsewhere');
-  assert.equal(await emailStatus(emailId), 'answered_elsewhere');
+  assert.equal(await emailStatusOf(stack.db.pool, emailId), 'answered_elsewhere');
   const [draft] = (await stack.db.pool.query('SELECT status FROM drafts WHERE id = ?', [draftId])) as Array<{ status: string }>;
   assert.equal(draft?.status, 'withdrawn');
   const audit = (await stack.db.pool.query('SELECT event_type, message FROM audit_log WHERE email_id = ? ORDER BY id', [
@@ -115,11 +96,17 @@ test('a reply filed in Sent by a person’s own client closes the waiting mail; 
   const decided = await createTemporalDecisions(client, { catchUpMs: 0 }).decide(emailId, 'approve', { draftId, by: 'reviewer' });
   assert.equal(decided.ok, false);
   assert.match(decided.ok ? '' : decided.message, /answered outside the assistant by support@example\.test.*<anna-1@example\.test>/);
-  // The case has no deadline left for it.
-  const [row] = (await stack.db.pool.query(`SELECT c.status, c.due_at FROM emails e JOIN cases c ON c.id = e.case_id WHERE e.id = ?`, [
-    emailId,
-  ])) as Array<{ status: string; due_at: Date | null }>;
-  if (row) assert.notEqual(row.status, 'open', 'the case no longer waits for us');
+  // The case waits for the customer now: no deadline runs for the answered mail, and the person's
+  // answer is the case's last reply.
+  const [row] = (await stack.db.pool.query(
+    `SELECT c.status, c.due_at, c.waiting_since, c.last_reply_at FROM emails e JOIN cases c ON c.id = e.case_id WHERE e.id = ?`,
+    [emailId],
+  )) as Array<{ status: string; due_at: Date | null; waiting_since: Date | null; last_reply_at: Date | null }>;
+  assert.ok(row, 'the mail belongs to a case');
+  assert.equal(row.status, 'waiting_for_customer');
+  assert.equal(row.due_at, null);
+  assert.equal(row.waiting_since, null);
+  assert.ok(row.last_reply_at, 'the outside reply counts as the case’s reply');
   assert.equal(stack.smtp.messages.length, 0, 'no reply reached the SMTP listener');
   // The review page shows the person's answer beside the withdrawn draft.
   const app = await inboxOnDatabase(loadConfig({ ...stack.env, INBOX_AUTH: 'header' }), stack.db.pool, {
@@ -148,7 +135,7 @@ test('a reply in Sent to mail the assistant never saw, and our own replies, chan
       personalReply({ inReplyTo: '<never-seen@customer.example>', subject: 'Re: Etwas anderes', messageId: '<anna-2@example.test>' }),
     ),
   );
-  const polled = await pollOnce();
+  const polled = await pollOnce(client);
   assert.equal(polled.answeredElsewhere, undefined);
   const afterRows = (await stack.db.pool.query('SELECT COUNT(*) AS n FROM outside_replies')) as Array<{ n: bigint }>;
   assert.equal(Number(afterRows[0]!.n), Number(before[0]!.n), 'nothing stored for a reply to unknown mail');
@@ -157,7 +144,7 @@ test('a reply in Sent to mail the assistant never saw, and our own replies, chan
 test('a client that broke the headers: the same customer, a Re: of the subject, after the mail', async () => {
   const { emailId } = await waitingMail('Lieferung fehlt', '<delivery-1@customer.example>');
   await imap((c) => c.append('Sent', personalReply({ subject: 'AW: Lieferung fehlt', messageId: '<anna-3@example.test>' })));
-  const polled = await pollOnce();
+  const polled = await pollOnce(client);
   assert.deepEqual(polled.answeredElsewhere, [emailId]);
   const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
   assert.equal(result.status, 'answered_elsewhere');
@@ -178,14 +165,14 @@ test('a colleague’s copy from a team address answers the mail; the customer wr
   });
   const r = await imap((c) => c.append('INBOX', copy));
   assert.ok(r && r.uid);
-  await pollOnce();
+  await pollOnce(client);
   const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
   assert.equal(result.status, 'answered_elsewhere');
   const copyId = imapEmailId(MAILBOX_USER, 'INBOX', Number(r.uidValidity), r.uid);
-  await waitFor('the copy is triaged', async () => (await emailStatus(copyId)) === 'ignored', 60_000);
+  await waitFor('the copy is triaged', async () => (await emailStatusOf(stack.db.pool, copyId)) === 'ignored', 60_000);
   // The customer writes again after the outside answer: only the new mail gets a draft.
   const again = await waitingMail('Re: Passwort vergessen', '<pw-2@customer.example>');
-  assert.equal(await emailStatus(emailId), 'answered_elsewhere');
+  assert.equal(await emailStatusOf(stack.db.pool, emailId), 'answered_elsewhere');
   const drafts = (await stack.db.pool.query('SELECT email_id, status FROM drafts WHERE email_id IN (?, ?) ORDER BY created_at', [
     emailId,
     again.emailId,

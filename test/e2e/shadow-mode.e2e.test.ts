@@ -10,16 +10,15 @@ import type { Client } from '@temporalio/client';
 import type { ImapFlow } from 'imapflow';
 import { withImap } from '../support/imap-session';
 import { imapEmailId } from '../../src/email/email-input';
-import { installSchedules, pollScheduleId, triggerSchedule, wantedSchedules } from '../../src/operations/schedules';
-import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { installSchedules, wantedSchedules } from '../../src/operations/schedules';
 import { stateQuery, type EmailWorkflowResult } from '../../src/email/email.workflow';
-import type { PollResult } from '../../src/email/email-activities';
 import { createTemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { formatShadowReport, shadowReport } from '../../src/shadow/index.adapters';
 import type { Config } from '../../src/config';
 import { MAILBOX_PASSWORD, MAILBOX_USER, sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
+import { emailStatusOf, pollOnce } from '../support/poll-runs';
 import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { loadConfig } from '../../src/config';
 import { inboxUsersAdd } from '../../src/review-inbox/inbox-users.cli';
@@ -32,30 +31,12 @@ let config: Config;
 const imap = <T>(fn: (c: ImapFlow) => Promise<T>): Promise<T> =>
   withImap({ host: stack.dovecot.host, port: stack.dovecot.port, user: MAILBOX_USER, password: MAILBOX_PASSWORD }, fn);
 
-async function pollOnce(): Promise<PollResult> {
-  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
-  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-  await triggerSchedule(client, pollScheduleId(DEFAULT_MAILBOX_ID));
-  const workflowId = await waitFor(
-    'the triggered poll',
-    async () => (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((id) => id && !known.has(id)),
-    60_000,
-    250,
-  );
-  return client.workflow.getHandle(workflowId).result() as Promise<PollResult>;
-}
-
-async function emailStatus(id: string): Promise<string | undefined> {
-  const rows = (await stack.db.pool.query('SELECT status FROM emails WHERE id = ?', [id])) as Array<{ status: string }>;
-  return rows[0]?.status;
-}
-
 useWorkerStack((s) => ({ stack, client, config } = s), {
   configure: (s) => ({ ...s.config, mailboxes: s.config.mailboxes.map((m) => ({ ...m, mode: 'shadow' as const })) }),
   then: async (s) => {
     await installSchedules(s.client, s.config);
     for (const w of wantedSchedules(s.config)) await s.client.schedule.getHandle(w.id).pause('the test triggers each run itself');
-    await pollOnce();
+    await pollOnce(client);
   },
 });
 
@@ -63,8 +44,8 @@ test('a shadow mailbox drafts, asks nobody, and measures its draft against the t
   const r = await imap((c) => c.append('INBOX', sampleEmail({ messageId: '<shadow-e2e@customer.example>' })));
   assert.ok(r && r.uid);
   const emailId = imapEmailId(MAILBOX_USER, 'INBOX', Number(r.uidValidity), r.uid);
-  await pollOnce();
-  await waitFor('shadowed', async () => (await emailStatus(emailId)) === 'shadowed', 90_000);
+  await pollOnce(client);
+  await waitFor('shadowed', async () => (await emailStatusOf(stack.db.pool, emailId)) === 'shadowed', 90_000);
   const state = await waitFor('the workflow waits in shadow', async () => {
     const s = await client.workflow.getHandle(emailId).query(stateQuery);
     return s.waitingFor?.kind === 'shadow' ? s : undefined;
@@ -97,7 +78,7 @@ test('a shadow mailbox drafts, asks nobody, and measures its draft against the t
     '',
   ].join('\r\n');
   await imap((c) => c.append('Sent', reply));
-  await pollOnce();
+  await pollOnce(client);
   const result = (await client.workflow.getHandle(emailId).result()) as EmailWorkflowResult;
   assert.equal(result.status, 'answered_elsewhere');
   const [evidence] = (await stack.db.pool.query('SELECT * FROM shadow_evidence WHERE email_id = ?', [emailId])) as Array<{

@@ -209,13 +209,21 @@ test('Prometheus scrapes the worker on its METRICS_PORT, loads the alert rules a
   const promMounts = mounts(prom);
   const config = parseYaml(read('deploy/prometheus/prometheus.yml')) as {
     rule_files: string[];
-    scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }>;
+    scrape_configs: Array<{
+      job_name: string;
+      dns_sd_configs?: Array<{ names: string[]; type: string; port: number }>;
+      static_configs?: Array<{ targets: string[] }>;
+    }>;
     alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
   };
   assert.equal(promMounts.get('deploy/prometheus/prometheus.yml'), '/etc/prometheus/prometheus.yml');
   assert.ok((prom.command as string[]).includes('--config.file=/etc/prometheus/prometheus.yml'));
-  const targets = config.scrape_configs.flatMap((c) => c.static_configs.flatMap((s) => s.targets));
-  assert.ok(targets.includes(`worker:${port}`), `scrapes worker:${port}, has ${targets.join(', ')}`);
+  // Every replica of the worker service, found by its name: a second worker is scraped, a dead one seen.
+  const worker = config.scrape_configs.find((c) => c.job_name === 'email-rag-worker');
+  assert.deepEqual(
+    worker?.dns_sd_configs?.map((d) => [d.names, d.type, String(d.port)]),
+    [[['worker'], 'A', port]],
+  );
   assert.deepEqual(config.rule_files, [promMounts.get('deploy/prometheus/alerts.yml')]);
   assert.deepEqual(config.alerting.alertmanagers[0]!.static_configs[0]!.targets, ['alertmanager:9093']);
   assert.equal(mounts(services.alertmanager!).get('deploy/alertmanager/alertmanager.yml'), '/etc/alertmanager/alertmanager.yml');
