@@ -10,6 +10,7 @@ import type { FoundMessage } from '../mailboxes';
 import type { AuditEventType } from '../platform/audit-event-types';
 import type { Decision, EmailWorkflowInput } from './email-input';
 import type { EmailStatus, SendOutcome } from './email-status';
+import type { AnsweredElsewhereNote } from './workflow-starter.port';
 
 /** What MariaDB knows after the workflow recorded a status. */
 export interface StatusRecord {
@@ -32,13 +33,10 @@ export interface StatusToRecord {
   via?: StatusStep[];
 }
 
-/** What the workflow records when it stands down for a person's outside answer: who, when, which message. */
+/** What the workflow records when it stands down for a person's outside answer. */
 export interface StandDownResult {
-  /** One line for the status reason and the refusal of a later decision. */
-  text: string;
-  messageId: string | null;
-  by: string | null;
-  at: string | null;
+  /** Who answered, when, which message; null when the store holds no answer (a signal without one). */
+  note: AnsweredElsewhereNote | null;
   /** Drafts withdrawn now (a retry withdraws none). */
   withdrawn: number;
 }

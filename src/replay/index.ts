@@ -7,8 +7,8 @@
  * drafts as of then, measures, the report, and the evidence autonomy may count
  * (`createMariaDbReplayEvidence`).
  */
-export { buildReplayReport, buildEvidenceFigures } from './replay-report';
-export type { EvidenceFigures, ReplayGroup } from './replay-report';
+export { buildReplayReport, buildEvidenceFigures, evidenceOptions } from './replay-report';
+export type { EvidenceFigures, EvidenceOptions, ReplayGroup } from './replay-report';
 export { formatEvidenceFigures } from './replay-format';
 export { measurePair, type PairMeasures } from './replay-measures';
 export type { ReplayReportRow } from './replay-store.port';

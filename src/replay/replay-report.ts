@@ -8,7 +8,7 @@
  * shown apart and count toward a category's record only when the policy names the run
  * (`countReplay`, src/autonomy/replay-evidence.ts).
  */
-import { AUTONOMY_DEFAULTS, judgeRecord, type AutonomyPolicy } from '../autonomy';
+import { AUTONOMY_DEFAULTS, judgeRecord, policyLabel, type AutonomyPolicy } from '../autonomy';
 import { DRAFT_FLAGS } from '../drafting';
 import { openingLines, type GapCandidate, groupGaps, type GapCluster } from '../operations';
 import type { Embedder } from '../retrieval';
@@ -150,16 +150,34 @@ export function summariseReplay(rows: readonly ReplayReportRow[], policy: Autono
   };
 }
 
+/** What a report of pairs needs besides the pairs: the installation's autonomy policy and, to group the gaps, an embedder. */
+export type EvidenceOptions = {
+  policy: AutonomyPolicy | null;
+  policyLabel: string | null;
+  embedder: Embedder | null;
+  gapSimilarity?: number;
+};
+
+/** The options of a report from the configuration (the policy, its label, the gap threshold). */
+export function evidenceOptions(
+  config: { autonomy: AutonomyPolicy | null; quality: { gapSimilarity?: number } },
+  embedder: Embedder | null,
+): EvidenceOptions {
+  return {
+    policy: config.autonomy,
+    policyLabel: config.autonomy ? policyLabel(config.autonomy) : null,
+    embedder,
+    ...(config.quality.gapSimilarity !== undefined ? { gapSimilarity: config.quality.gapSimilarity } : {}),
+  };
+}
+
 /** The figures of any set of draft/reply pairs (a replay run's, or the shadow evidence of live mail): groups, would-be autonomy, knowledge gaps. */
 export interface EvidenceFigures extends ReplaySummary {
   gaps: { grouped: boolean; problem?: string; topics: GapCluster[] };
   policy: string | null;
 }
 
-export async function buildEvidenceFigures(
-  rows: readonly ReplayReportRow[],
-  opts: { policy: AutonomyPolicy | null; policyLabel: string | null; embedder: Embedder | null; gapSimilarity?: number },
-): Promise<EvidenceFigures> {
+export async function buildEvidenceFigures(rows: readonly ReplayReportRow[], opts: EvidenceOptions): Promise<EvidenceFigures> {
   const gaps: GapCandidate[] = rows
     .filter((r) => r.state === REPLAY_RESULT_STATE.measured && r.knowledgeGap)
     .map((r) => ({
@@ -184,7 +202,7 @@ export async function buildEvidenceFigures(
 export async function buildReplayReport(
   run: ReplayRunView,
   rows: readonly ReplayReportRow[],
-  opts: { policy: AutonomyPolicy | null; policyLabel: string | null; embedder: Embedder | null; gapSimilarity?: number },
+  opts: EvidenceOptions,
 ): Promise<ReplayReport> {
   return { run, ...(await buildEvidenceFigures(rows, opts)), countsTowardAutonomy: false };
 }

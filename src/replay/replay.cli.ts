@@ -3,14 +3,13 @@
  * the assistant on (docs/replay.md). Nothing of a replay is sent or enters the live queue.
  */
 import { createMariaDbAuditLog } from '../platform/audit-log.mariadb';
-import { policyLabel } from '../autonomy';
 import type { Config } from '../platform/config';
 import { chooseMailbox } from '../mailboxes';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { byOrActor, groupUsage, JSON_OPTION, text, type CliArgs, type CliCommand, type CliContext } from '../platform/cli-command';
 import { buildEmbedder } from '../retrieval/index.adapters';
 import { prepareReplay, type PreparedRun } from './replay-run';
-import { buildReplayReport, type ReplayReport } from './replay-report';
+import { buildReplayReport, evidenceOptions, type ReplayReport } from './replay-report';
 import { formatReplayReport, formatRun } from './replay-format';
 import { createMariaDbReplayStore } from './replay-store.mariadb';
 import { createTemporalReplayStarter } from './replay-starter.temporal';
@@ -91,12 +90,7 @@ export async function replayReport(config: Config, runId: string): Promise<Repla
     // Grouping the gaps needs the embedder; without it they come back ungrouped with the reason.
     const embedding = await buildEmbedder(config).catch(() => null);
     try {
-      return await buildReplayReport(run, rows, {
-        policy: config.autonomy,
-        policyLabel: config.autonomy ? policyLabel(config.autonomy) : null,
-        embedder: embedding?.embedder ?? null,
-        gapSimilarity: config.quality.gapSimilarity,
-      });
+      return await buildReplayReport(run, rows, evidenceOptions(config, embedding?.embedder ?? null));
     } finally {
       await embedding?.stop();
     }

@@ -3,9 +3,9 @@
  * (docs/replay.md). Read only: runs are started and deleted with the CLI.
  */
 import type { FastifyRequest } from 'fastify';
-import { policyLabel } from '../autonomy';
 import {
   buildReplayReport,
+  evidenceOptions,
   type EvidenceFigures,
   type ReplayGroup,
   type MeanInterval,
@@ -71,13 +71,7 @@ export function registerReplayRoutes({ app, deps, page }: InboxContext): void {
     const wanted = (req.query as Record<string, unknown>).run;
     const chosen = typeof wanted === 'string' ? runs.find((r) => r.id === wanted) : undefined;
     // The gaps are listed one by one here: the page asks no embedder.
-    const report = chosen
-      ? await buildReplayReport(chosen, await store.reportRows(chosen.id), {
-          policy: deps.config.autonomy,
-          policyLabel: deps.config.autonomy ? policyLabel(deps.config.autonomy) : null,
-          embedder: null,
-        })
-      : null;
+    const report = chosen ? await buildReplayReport(chosen, await store.reportRows(chosen.id), evidenceOptions(deps.config, null)) : null;
     return page(req, reply, 'replay', {
       rt,
       runs: runs.map((r) => ({

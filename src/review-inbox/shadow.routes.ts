@@ -2,7 +2,7 @@
  * The shadow page (operators): drafts people answered instead of, measured against the replies they
  * sent — the figures of `email-rag shadow report` (docs/answered-elsewhere.md#shadow-mode).
  */
-import { policyLabel } from '../autonomy';
+import { evidenceOptions } from '../replay';
 import { MAILBOX_MODES } from '../mailboxes';
 import { buildShadowReport, standDownFigures } from '../shadow';
 import { createMariaDbShadowEvidence } from '../shadow/index.adapters';
@@ -24,7 +24,7 @@ export function registerShadowRoutes({ app, deps, page }: InboxContext): void {
     const report = await buildShadowReport(
       await store.rows({}),
       { filter: { mailboxId: null, mode: null, sinceDays: null }, standDowns: stood, modes },
-      { policy: deps.config.autonomy, policyLabel: deps.config.autonomy ? policyLabel(deps.config.autonomy) : null, embedder: null },
+      evidenceOptions(deps.config, null),
     );
     return page(req, reply, 'shadow', {
       rt,

@@ -3,9 +3,7 @@
  * would-be autonomy and knowledge gaps) over the drafts people answered instead of, plus how many
  * drafts were withdrawn and how quickly the assistant stood down.
  */
-import { buildEvidenceFigures, REPLAY_RESULT_STATE, type EvidenceFigures, type ReplayReportRow } from '../replay';
-import type { AutonomyPolicy } from '../autonomy';
-import type { Embedder } from '../retrieval';
+import { buildEvidenceFigures, REPLAY_RESULT_STATE, type EvidenceFigures, type EvidenceOptions, type ReplayReportRow } from '../replay';
 import type { ShadowReportRow } from './shadow-evidence.port';
 
 /** Stand-downs: how many, and the time from the person's reply (its Date header) to the withdrawal. */
@@ -57,7 +55,7 @@ export function standDownFigures(latenciesSeconds: readonly number[]): StandDown
 export async function buildShadowReport(
   rows: readonly ShadowReportRow[],
   extra: Pick<ShadowReport, 'filter' | 'standDowns' | 'modes'>,
-  opts: { policy: AutonomyPolicy | null; policyLabel: string | null; embedder: Embedder | null; gapSimilarity?: number },
+  opts: EvidenceOptions,
 ): Promise<ShadowReport> {
   return { ...(await buildEvidenceFigures(rows.map(asReplayRow), opts)), ...extra };
 }

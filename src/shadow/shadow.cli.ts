@@ -3,12 +3,11 @@
  * mailboxes in shadow mode (and live ones where a person answered first), with the same figures
  * and intervals as a replay report.
  */
-import { policyLabel } from '../autonomy';
 import type { Config } from '../platform/config';
 import { CliError, connectDatabase } from '../platform/cli-context';
 import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 import { buildEmbedder } from '../retrieval/index.adapters';
-import { formatEvidenceFigures } from '../replay';
+import { evidenceOptions, formatEvidenceFigures } from '../replay';
 import { MAILBOX_MODES } from '../mailboxes';
 import { createMariaDbShadowEvidence } from './shadow-evidence.mariadb';
 import { buildShadowReport, standDownFigures, type ShadowReport } from './shadow-report';
@@ -36,12 +35,7 @@ export async function shadowReport(config: Config, opts: { mailboxId?: string; m
         standDowns: standDownFigures(await store.standDownLatencies(filter)),
         modes: opts.mailboxId ? modes.filter((m) => m.mailboxId === opts.mailboxId) : modes,
       },
-      {
-        policy: config.autonomy,
-        policyLabel: config.autonomy ? policyLabel(config.autonomy) : null,
-        embedder: embedding?.embedder ?? null,
-        gapSimilarity: config.quality.gapSimilarity,
-      },
+      evidenceOptions(config, embedding?.embedder ?? null),
     );
   } finally {
     await embedding?.stop();

@@ -1,5 +1,5 @@
 import type { EmailDeps } from '../email-deps';
-import { answeredText } from './outside-answers';
+import { answeredNote } from './outside-answers';
 import type { OutsideAnswer } from './outside-replies.port';
 import { MAILBOX_MODES } from '../../mailboxes';
 import { errorMessage } from '../../platform/errors';
@@ -17,15 +17,9 @@ export function createAnsweredElsewhereActivities(
     async withdrawForOutsideAnswer(input: { emailId: string; draftId?: string }): Promise<StandDownResult> {
       const withdrawn = await deps.drafts.withdraw(input.emailId);
       const answer = (await deps.outsideReplies?.answerOf(input.emailId)) ?? null;
-      if (!answer) return { text: 'answered outside the assistant', messageId: null, by: null, at: null, withdrawn };
+      if (!answer) return { note: null, withdrawn };
       await measureDraft(deps, input, answer);
-      return {
-        text: answeredText(answer),
-        messageId: answer.reply.messageId,
-        by: answer.reply.from.address || null,
-        at: answer.reply.sentAt.toISOString(),
-        withdrawn,
-      };
+      return { note: answeredNote(answer), withdrawn };
     },
   };
 }

@@ -8,7 +8,8 @@ import { log } from '@temporalio/activity';
 import { StandDownError, errorMessage } from '../../platform/errors';
 import { FAILURE_TYPES } from '../../platform/contract';
 import type { AuditLog } from '../../platform/store.port';
-import type { WorkflowSignals } from '../workflow-starter.port';
+import type { AnsweredElsewhereNote, WorkflowSignals } from '../workflow-starter.port';
+import { answeredElsewhereText } from '../decisions/decision-rules.workflow';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { answeredMails, namedIds } from './outside-reply-match';
 import { FOUND_VIA, MATCHED_BY, type OutsideAnswer, type OutsideReply, type OutsideReplyStore } from './outside-replies.port';
@@ -48,10 +49,14 @@ export interface OutsideAnswerDeps {
   signals: WorkflowSignals;
 }
 
-/** One line a person reads: who answered, when, and the message. */
+/** Who answered, when, and with which message: what the signal carries and the refusals name. */
+export function answeredNote(a: Pick<OutsideAnswer, 'reply'>): AnsweredElsewhereNote {
+  return { messageId: a.reply.messageId, by: a.reply.from.address, at: a.reply.sentAt.toISOString() };
+}
+
+/** One line a person reads: the same wording as a refused decision's. */
 export function answeredText(a: Pick<OutsideAnswer, 'reply'>): string {
-  const r = a.reply;
-  return `answered outside the assistant by ${r.from.address || 'an unknown sender'} at ${r.sentAt.toISOString()} (${r.messageId})`;
+  return answeredElsewhereText(answeredNote(a));
 }
 
 /**
@@ -78,11 +83,7 @@ export async function considerOutsideReply(
     answers.filter((a) => tied.includes(a.emailId)),
   );
   for (const a of answers) {
-    const told = deps.signals.answeredElsewhere(a.emailId, {
-      messageId: reply.messageId,
-      by: reply.from.address,
-      at: reply.sentAt.toISOString(),
-    });
+    const told = deps.signals.answeredElsewhere(a.emailId, answeredNote({ reply }));
     // The Sent folder's scan lets a failed signal fail the look: its watermark stays, and the next
     // poll considers the message (and signals) again. A team copy is parsed once: there the signal
     // is best effort, and the draft and send steps' own look at the store stops the reply.
@@ -110,8 +111,8 @@ async function tellAnswered(deps: OutsideAnswerDeps, reply: OutsideReply, answer
 }
 
 /**
- * The outside answer of a mail, or null. A mail parsed after its answer was seen (the person was
- * quicker than the intake) is tied to it here.
+ * The outside answer of a mail, or null. A stored reply that names this mail and was tied to
+ * another one before this mail was parsed (its References name both) is tied to it here too.
  */
 export async function outsideAnswerOf(
   deps: Pick<OutsideAnswerDeps, 'outsideReplies'>,
@@ -124,8 +125,8 @@ export async function outsideAnswerOf(
   if (answer || !email.messageId || !opts.late) return answer;
   const late = await store.repliesNaming(email.mailboxId, email.messageId);
   let tied = 0;
+  // Every stored reply passed isOurs when it was recorded.
   for (const reply of late) {
-    if (await store.isOurs(reply.messageId)) continue;
     const by = reply.inReplyTo === email.messageId ? MATCHED_BY.inReplyTo : MATCHED_BY.references;
     tied += (await store.record(reply, [{ emailId: email.id, matchedBy: by }])).length;
   }

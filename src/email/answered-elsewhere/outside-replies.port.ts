@@ -64,6 +64,6 @@ export interface OutsideReplyStore {
   record(reply: OutsideReply, answers: Array<{ emailId: string; matchedBy: MatchedBy }>): Promise<string[]>;
   /** The first outside reply that answered this email, or null. */
   answerOf(emailId: string): Promise<OutsideAnswer | null>;
-  /** Outside replies of the mailbox that name this Message-ID (a mail parsed after its answer was seen). */
+  /** Stored outside replies of the mailbox that name this Message-ID (tied to another mail when they were seen). */
   repliesNaming(mailboxId: string, messageId: string): Promise<OutsideReply[]>;
 }

@@ -15,8 +15,8 @@ export async function standDown(run: EmailRun): Promise<EmailWorkflowResult> {
   decisions.decided = 'a person answered the mail outside the assistant';
   const draftId = state.draft?.draftId;
   const done = await run.act('bookkeeping').withdrawForOutsideAnswer({ emailId, ...(draftId ? { draftId } : {}) });
-  if (done.messageId) state.answeredElsewhere = { messageId: done.messageId, by: done.by ?? '', at: done.at ?? '' };
-  const line = state.answeredElsewhere ? answeredElsewhereText(state.answeredElsewhere) : done.text;
+  if (done.note) state.answeredElsewhere = done.note;
+  const line = state.answeredElsewhere ? answeredElsewhereText(state.answeredElsewhere) : 'the mail was answered outside the assistant';
   await run.record(STATUS.answeredElsewhere, line, {
     eventType: EMAIL_AUDIT_EVENTS.answeredElsewhere,
     errorClass: null,
@@ -25,5 +25,5 @@ export async function standDown(run: EmailRun): Promise<EmailWorkflowResult> {
   for (const p of decisions.queue.splice(0)) {
     p.resolve?.({ draftId: String(p.input.draftId ?? ''), status: STATUS.answeredElsewhere, message: `refused: ${line}` });
   }
-  return { status: STATUS.answeredElsewhere, ...(done.messageId ? { messageId: done.messageId } : {}) };
+  return { status: STATUS.answeredElsewhere, ...(state.answeredElsewhere ? { messageId: state.answeredElsewhere.messageId } : {}) };
 }
