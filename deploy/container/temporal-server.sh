@@ -10,6 +10,7 @@ set -- \
   --ip 0.0.0.0 \
   --port 7233 \
   --ui-port 8233 \
+  --metrics-port 9233 \
   --log-format json \
   --log-level "${TEMPORAL_LOG_LEVEL:-warn}" \
   --dynamic-config-value matching.useNewMatcher=true \

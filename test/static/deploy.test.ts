@@ -39,7 +39,15 @@ interface Compose {
   secrets: Record<string, { file: string }>;
   volumes: Record<string, unknown>;
 }
-const compose = parseYaml(read('deploy/compose.yaml'), { merge: true }) as Compose;
+const composeFile = parseYaml(read('deploy/compose.yaml'), { merge: true }) as Compose & { include?: Array<{ path: string }> };
+/** The Temporal part, its own file at the top level (docker-compose.temporal.yml), included by the stack. */
+const temporalFile = parseYaml(read('docker-compose.temporal.yml'), { merge: true }) as Compose;
+/** The stack as Compose sees it: deploy/compose.yaml with what it includes. */
+const compose: Compose = {
+  ...composeFile,
+  services: { ...temporalFile.services, ...composeFile.services },
+  volumes: { ...temporalFile.volumes, ...composeFile.volumes },
+};
 const services = compose.services;
 const APP_SERVICES = ['init', 'worker', 'inbox', 'codec'];
 const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec'];
@@ -48,6 +56,8 @@ const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec'];
 function mounts(service: Service): Map<string, string> {
   return new Map(
     (service.volumes ?? [])
+      // A host path may be movable by a variable: `${VAR:-./default}` mounts the default here.
+      .map((v) => v.replace(/^\$\{\w+:-(\.\/[^}]*)\}/, '$1'))
       .filter((v) => v.startsWith('./'))
       .map((v) => {
         const [host, container] = v.split(':');
@@ -67,8 +77,15 @@ test('deploy/compose.yaml is valid against the Compose specification schema', ()
   const schema = JSON.parse(read('test/fixtures/compose/compose-spec.json')) as object;
   const ajv = new Ajv({ strict: false, allErrors: true });
   const validate = ajv.compile(schema);
-  const ok = validate(compose);
-  assert.ok(ok, `compose file invalid: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  for (const [name, file] of [
+    ['deploy/compose.yaml', composeFile],
+    ['docker-compose.temporal.yml', temporalFile],
+  ] as const) {
+    assert.ok(validate(file), `${name} invalid: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  }
+  // The stack includes the Temporal part rather than repeating it.
+  assert.deepEqual(composeFile.include, [{ path: '../docker-compose.temporal.yml' }]);
+  assert.equal(composeFile.services.temporal, undefined);
   // The schema refuses what a typo would produce: the check is not a formality.
   const broken = structuredClone(compose) as unknown as { services: Record<string, Record<string, unknown>> };
   broken.services.worker!.depends_on = 'temporal';
@@ -81,7 +98,8 @@ test('the images are built here, from the Containerfile, on the Debian base give
   for (const [name, target] of Object.entries(targets)) {
     const b = services[name]!.build;
     assert.ok(b, `${name} is built`);
-    assert.equal(b.context, '..');
+    // The Temporal part's context is its own folder, the repository's root (see its comment).
+    assert.equal(b.context, name === 'temporal' ? '${EMAIL_RAG_TEMPORAL_CONTEXT:-.}' : '..');
     assert.equal(b.dockerfile, 'Containerfile');
     assert.equal(b.target, target, name);
     assert.equal(b.args?.BASE_IMAGE, '${BASE_IMAGE:-debian:bookworm-slim}');
@@ -131,11 +149,12 @@ test('secrets are files: every *_FILE names a secret of its service, the entrypo
   for (const pathSetting of ['MAILBOXES', 'AUTONOMY', 'ROUTING', 'INJECTION_INTENTS']) assert.ok(!secretSettings.includes(pathSetting));
   const images: Record<string, string[]> = {
     mariadb: ['MARIADB_PASSWORD', 'MARIADB_ROOT_PASSWORD'],
+    'mariadb-exporter': ['MARIADB_PASSWORD'],
     init: [...secretSettings, 'INBOX_ADMIN_PASSWORD'],
   };
   for (const [name, s] of Object.entries(services)) {
     for (const [key, value] of Object.entries(s.environment ?? {})) {
-      if (!key.endsWith('_FILE') || key === 'GF_SECURITY_ADMIN_PASSWORD__FILE') continue;
+      if (!key.endsWith('_FILE') || key === 'GF_SECURITY_ADMIN_PASSWORD__FILE' || key === 'MAILBOXES_FILE') continue;
       const secret = /^\/run\/secrets\/([a-z_]+)$/.exec(String(value))?.[1];
       assert.ok(secret, `${name}: ${key} names a file under /run/secrets`);
       assert.ok(s.secrets?.includes(secret), `${name} has the secret ${secret} its ${key} names`);
@@ -152,7 +171,7 @@ test('secrets are files: every *_FILE names a secret of its service, the entrypo
   for (const [name, secret] of Object.entries(compose.secrets)) assert.equal(secret.file, `\${EMAIL_RAG_SECRETS:-./secrets}/${name}`);
   for (const script of [
     'deploy/make-secrets.sh',
-    ...['email-rag', 'email-rag-init', 'temporal-server', 'mariadb-start'].map((f) => `deploy/container/${f}.sh`),
+    ...['email-rag', 'email-rag-init', 'temporal-server', 'mariadb-start', 'mariadb-exporter'].map((f) => `deploy/container/${f}.sh`),
   ]) {
     execFileSync('sh', ['-n', path.join(root, script)]);
   }

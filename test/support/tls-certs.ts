@@ -16,9 +16,9 @@ export interface TestPki {
 /**
  * A throwaway PKI made with the openssl CLI (node:crypto cannot issue X.509 certificates): a CA,
  * a server certificate for `serverName` only (so connecting by IP needs the server name
- * override), a client certificate for mTLS, and a client pair from an unrelated CA. Files only.
+ * override, unless `ip` is named too), a client certificate for mTLS, and a client pair from an unrelated CA. Files only.
  */
-export function makeTestPki(dir: string, serverName: string): TestPki {
+export function makeTestPki(dir: string, serverName: string, opts: { ip?: string } = {}): TestPki {
   const file = (name: string) => path.join(dir, name);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
@@ -64,7 +64,11 @@ export function makeTestPki(dir: string, serverName: string): TestPki {
   ca('ca', 'email-rag test CA');
   ca('stranger-ca', 'someone else');
   const common = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment'];
-  leaf('server', serverName, 'ca', [...common, 'extendedKeyUsage=serverAuth', `subjectAltName=DNS:${serverName}`]);
+  leaf('server', serverName, 'ca', [
+    ...common,
+    'extendedKeyUsage=serverAuth',
+    `subjectAltName=DNS:${serverName}${opts.ip ? `,IP:${opts.ip}` : ''}`,
+  ]);
   leaf('client', 'email-rag-worker', 'ca', [...common, 'extendedKeyUsage=clientAuth']);
   leaf('stranger', 'email-rag-worker', 'stranger-ca', [...common, 'extendedKeyUsage=clientAuth']);
   return {
