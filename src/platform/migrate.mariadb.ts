@@ -17,8 +17,9 @@ export interface MigrationResult {
 /**
  * Creates the database when missing and applies every versioned migration not yet recorded in
  * `schema_migrations`. Safe to run concurrently with itself: a named lock serialises runs.
+ * `directory` is for tools that rebuild an older release's schema from its own migrations.
  */
-export async function migrate(databaseUrl: string): Promise<MigrationResult> {
+export async function migrate(databaseUrl: string, directory = MIGRATIONS_DIR): Promise<MigrationResult> {
   const { database, ...server } = parseDatabaseUrl(databaseUrl);
   const conn = await mariadb.createConnection({ ...server, connectTimeout: 5_000, multipleStatements: false });
   try {
@@ -36,7 +37,7 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
     const rows = (await conn.query('SELECT version, checksum FROM schema_migrations')) as Array<{ version: string; checksum: string }>;
     const done = new Map(rows.map((r) => [r.version, r.checksum]));
     const applied: string[] = [];
-    for (const { file, version, sql, checksum } of migrationFiles()) {
+    for (const { file, version, sql, checksum } of migrationFiles(directory)) {
       const recorded = done.get(version);
       if (recorded !== undefined) {
         if (recorded !== checksum) {
@@ -59,12 +60,12 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
 }
 
 /** The versioned migrations of this build, in the order they apply. */
-function migrationFiles(): Array<{ file: string; version: string; sql: string; checksum: string }> {
-  return readdirSync(MIGRATIONS_DIR)
+export function migrationFiles(directory = MIGRATIONS_DIR): Array<{ file: string; version: string; sql: string; checksum: string }> {
+  return readdirSync(directory)
     .filter((f) => /^\d+_.*\.sql$/.test(f))
     .sort()
     .map((file) => {
-      const sql = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+      const sql = readFileSync(path.join(directory, file), 'utf8');
       return { file, version: file.replace(/\.sql$/, ''), sql, checksum: createHash('sha256').update(sql).digest('hex') };
     });
 }
