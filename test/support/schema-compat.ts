@@ -11,28 +11,35 @@ import type { ColumnShape, TableShape, UniqueKey } from './schema-snapshot';
 export interface Violation {
   table: string;
   column?: string;
+  /** The unique key or CHECK constraint the change is about. */
+  constraint?: string;
   change: string;
 }
 
 /**
- * A new unique key or CHECK constraint (by name) on a table of the previous release, accepted on
- * purpose: the reason says why the previous release's writes cannot break it.
+ * A change accepted on purpose, with the reason: a new unique key or CHECK (by its name) that the
+ * previous release's writes cannot break, or a contraction whose expansion shipped in the previous
+ * release, which no longer reads the old shape (a column by its name; a dropped table without one).
  */
-export interface AllowedConstraint {
+export interface AllowedChange {
   table: string;
-  name: string;
+  name?: string;
   reason: string;
 }
+
+export const excuses = (a: AllowedChange, v: Violation): boolean =>
+  a.table === v.table &&
+  (a.name === undefined ? v.column === undefined && v.constraint === undefined : a.name === (v.column ?? v.constraint));
 
 export function formatViolation(v: Violation): string {
   return `${v.table}${v.column === undefined ? '' : `.${v.column}`}: ${v.change}`;
 }
 
-/** Every way the current schema breaks the previous release's code, by table and column. */
+/** Every way the current schema breaks the previous release's code, by table and column, but those allowed. */
 export function rollbackViolations(
   previous: Record<string, TableShape>,
   current: Record<string, TableShape>,
-  allowed: readonly AllowedConstraint[] = [],
+  allowed: readonly AllowedChange[] = [],
 ): Violation[] {
   const out: Violation[] = [];
   for (const [table, before] of Object.entries(previous)) {
@@ -50,14 +57,13 @@ export function rollbackViolations(
       if (column in before.columns || !demandsValue(is)) continue;
       out.push({ table, column, change: "new column NOT NULL without a default: the previous release's INSERTs leave it out and fail" });
     }
-    const isAllowed = (name: string) => allowed.some((a) => a.table === table && a.name === name);
-    out.push(...uniqueKeyChanges(table, before.uniqueKeys, now.uniqueKeys, isAllowed));
+    out.push(...uniqueKeyChanges(table, before.uniqueKeys, now.uniqueKeys));
     for (const [name, clause] of Object.entries(now.checks)) {
-      if (before.checks[name] === clause || isAllowed(name)) continue;
-      out.push({ table, change: `new CHECK ${name} (${clause}): the previous release's writes may fail on it` });
+      if (before.checks[name] === clause) continue;
+      out.push({ table, constraint: name, change: `new CHECK ${name} (${clause}): the previous release's writes may fail on it` });
     }
   }
-  return out;
+  return out.filter((v) => !allowed.some((a) => excuses(a, v)));
 }
 
 /** Each way `is` refuses or alters a value the previous release writes into `was`. */
@@ -91,18 +97,18 @@ const isGenerated = (c: ColumnShape) => /generated/i.test(c.extra ?? '') && !/de
 const within = (a: UniqueKey, b: UniqueKey) => a.columns.every((c) => b.columns.includes(c));
 const shown = (k: UniqueKey) => `${k.name} (${k.columns.join(', ')})`;
 
-function uniqueKeyChanges(table: string, before: UniqueKey[], now: UniqueKey[], isAllowed: (name: string) => boolean): Violation[] {
+function uniqueKeyChanges(table: string, before: UniqueKey[], now: UniqueKey[]): Violation[] {
   const out: Violation[] = [];
   for (const key of now) {
     // Implied by a key the previous release already kept unique: its writes cannot break it.
     if (before.some((old) => within(old, key))) continue;
-    if (isAllowed(key.name)) continue;
-    out.push({ table, change: `new unique key ${shown(key)}: the previous release's writes may fail on it` });
+    out.push({ table, constraint: key.name, change: `new unique key ${shown(key)}: the previous release's writes may fail on it` });
   }
   for (const key of before) {
     if (now.some((k) => within(k, key))) continue;
     out.push({
       table,
+      constraint: key.name,
       change: `unique key ${shown(key)} dropped: the previous release relies on it for idempotent writes`,
     });
   }

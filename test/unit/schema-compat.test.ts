@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { listedValues } from '../support/column-widening';
-import { formatViolation, rollbackViolations, type AllowedConstraint } from '../support/schema-compat';
+import { formatViolation, rollbackViolations, type AllowedChange } from '../support/schema-compat';
 import type { ColumnShape, TableShape } from '../support/schema-snapshot';
 
 const utf8 = { charset: 'utf8mb4', collation: 'utf8mb4_unicode_ci' };
@@ -174,13 +174,29 @@ test('a new unique key or CHECK on an old table is refused unless allowed with a
     "t: new CHECK ck_mail (`mail` like '%@%'): the previous release's writes may fail on it",
     'u: table dropped',
   ]);
-  const allowed: AllowedConstraint[] = [
+  const allowed: AllowedChange[] = [
     { table: 't', name: 'PRIMARY', reason: 'ids are generated unique by every release' },
     { table: 't', name: 'ck_mail', reason: 'every release writes addresses only' },
   ];
   assert.deepEqual(rollbackViolations(before, now, allowed).map(formatViolation), [
     't: unique key ux_mail (mail) dropped: the previous release relies on it for idempotent writes',
     'u: table dropped',
+  ]);
+});
+
+test('a contraction whose expansion shipped in the previous release passes once allowed by name; a table allowed whole only for its own drop', () => {
+  const before = { t: table({ id: varchar(10), old_name: varchar(10, { nullable: true, default: 'NULL' }) }), gone: table({}) };
+  const now = { t: table({ id: varchar(10), new_name: varchar(10, { nullable: true, default: 'NULL' }) }) };
+  assert.deepEqual(rollbackViolations(before, now).map(formatViolation), ['t.old_name: column dropped', 'gone: table dropped']);
+  const allowed: AllowedChange[] = [
+    { table: 't', name: 'old_name', reason: 'renamed to new_name in 1.4.0, which reads new_name only' },
+    { table: 'gone', reason: 'unused since 1.4.0' },
+  ];
+  assert.deepEqual(rollbackViolations(before, now, allowed), []);
+  // Allowing a table's drop does not excuse a column of it.
+  assert.deepEqual(rollbackViolations(before, now, [{ table: 't', reason: 'not a drop' }]).map(formatViolation), [
+    't.old_name: column dropped',
+    'gone: table dropped',
   ]);
 });
 
