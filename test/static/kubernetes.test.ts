@@ -1,6 +1,6 @@
 /**
  * The Kubernetes manifests (deploy/kubernetes), checked offline: the base, the example overlay and
- * the overlay with the mTLS component are rendered with `kubectl kustomize`, every object is
+ * the overlay with the components for Temporal's TLS files are rendered with `kubectl kustomize`, every object is
  * validated against the Kubernetes API schemas that PyPI's kubernetes-validate ships (strict:
  * an unknown field is an error), and the wiring is checked against the image and the compose
  * stack: probes, the worker's replicas, disruption budget and grace period, the build id from the
@@ -91,7 +91,7 @@ function findKubectl(): string {
 }
 
 // A copy of deploy/kubernetes with the secret files an operator would write, and one more overlay
-// that adds the mTLS component: the repository's own folder stays untouched.
+// that adds the components for Temporal's TLS files: the repository's own folder stays untouched.
 const work = mkdtempSync(path.join(tmpdir(), 'email-rag-kubernetes-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 const tree = path.join(work, 'kubernetes');
@@ -105,7 +105,7 @@ for (const file of secretFiles) writeFileSync(path.join(tree, 'overlays/example'
 mkdirSync(path.join(tree, 'overlays/with-mtls'));
 writeFileSync(
   path.join(tree, 'overlays/with-mtls/kustomization.yaml'),
-  'resources: [../example]\ncomponents: [../../components/temporal-mtls]\n',
+  'resources: [../example]\ncomponents: [../../components/temporal-mtls, ../../components/temporal-ca]\n',
 );
 
 const kubectl = findKubectl();
@@ -164,7 +164,7 @@ function portNumber(c: Container, port: number | string): number {
   return found.containerPort;
 }
 
-test('the base, the example overlay and the mTLS overlay are valid against the Kubernetes API schemas (strict, offline)', () => {
+test('the base, the example overlay and the overlay with the Temporal TLS components are valid against the Kubernetes API schemas (strict, offline)', () => {
   const validator = path.join(VENV_BIN, 'kubernetes-validate');
   assert.ok(existsSync(validator), `${validator} is missing: run scripts/setup.sh`);
   const validate = (name: string, text: string, version: string) => {
@@ -418,17 +418,28 @@ test('the init Job runs email-rag-init once per release, retried a few times, an
   for (const o of example) assert.equal(o.metadata.namespace, 'email-rag', `${o.kind}/${o.metadata.name}`);
 });
 
-test('the mTLS component gives the Temporal clients the certificate files, and only them', () => {
+test('the mTLS and CA components give the Temporal clients the certificate files, and only them', () => {
+  const secretOf: Record<string, string> = {
+    TEMPORAL_TLS_CERT: 'email-rag-temporal-tls',
+    TEMPORAL_TLS_KEY: 'email-rag-temporal-tls',
+    TEMPORAL_TLS_CA: 'email-rag-temporal-ca',
+  };
   for (const name of ['worker', 'inbox', 'init'] as const) {
     const o = workload(mtls, name);
     const env = environment(mtls, o);
     const c = appContainer(o);
-    for (const key of ['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CA']) {
+    for (const [key, secretName] of Object.entries(secretOf)) {
       const file = env.get(key);
       const mount = c.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
       const volume = podSpec(o).volumes?.find((v) => v.name === mount?.name);
-      assert.equal(volume?.secret?.secretName, 'email-rag-temporal-tls', `${name}: ${key}`);
+      assert.equal(volume?.secret?.secretName, secretName, `${name}: ${key}`);
+      assert.ok(
+        volume.secret.items?.some((i) => path.join(mount!.mountPath, i.path) === file),
+        `${name}: ${key} is an item of ${secretName}`,
+      );
     }
+    // The app's own secrets are still there: the patch adds, it does not replace.
+    assert.ok(env.has('DATABASE_PASSWORD_FILE') && c.volumeMounts!.some((m) => m.mountPath === '/run/secrets'), name);
   }
   assert.ok(!environment(mtls, workload(mtls, 'codec')).has('TEMPORAL_TLS_CERT'), 'the codec server talks to no Temporal');
   assert.ok(!environment(example, workload(example, 'worker')).has('TEMPORAL_TLS_CERT'), 'the example overlay has no mTLS');
