@@ -404,6 +404,17 @@ test('the init Job runs email-rag-init once per release, retried a few times, an
   assert.match(command, /exec email-rag-init'?$/);
   const env = environment(example, init);
   assert.ok(env.has('INBOX_ADMIN_USER') && env.has('TEMPORAL_RETENTION_DAYS'));
+  // docs/kubernetes.md applies the init's part first with a label selector: it must bring all the
+  // Job needs (its ConfigMap, its Secret, the state volume) and nothing that runs beside it.
+  const firstPhase = example.filter((o) => ['config', 'state', 'init'].includes(component(o) ?? ''));
+  assert.deepEqual(firstPhase.map((o) => o.kind).sort(), ['ConfigMap', 'Job', 'PersistentVolumeClaim', 'Secret']);
+  const names = new Set(firstPhase.map((o) => o.metadata.name));
+  const spec = podSpec(init);
+  for (const v of spec.volumes ?? []) {
+    const needed = v.secret?.secretName ?? v.persistentVolumeClaim?.claimName;
+    if (needed) assert.ok(names.has(needed), `the first phase brings ${needed}`);
+  }
+  for (const from of appContainer(init).envFrom ?? []) assert.ok(names.has(from.configMapRef!.name));
   // The long-running apps run the image's entrypoint with compose's commands.
   for (const [name, args] of [
     ['worker', ['worker']],
