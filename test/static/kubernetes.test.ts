@@ -49,10 +49,16 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
+  resources?: { requests?: { memory?: string }; limits?: { memory?: string } };
   volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+}
+interface AffinityTerm {
+  podAffinityTerm: { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } };
 }
 interface PodSpec {
   containers: Container[];
+  restartPolicy?: string;
+  affinity?: { podAntiAffinity?: { preferredDuringSchedulingIgnoredDuringExecution?: AffinityTerm[] } };
   terminationGracePeriodSeconds?: number;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; fsGroup?: number };
   volumes?: Array<{
@@ -248,13 +254,21 @@ test('the worker: two or more replicas, spread over nodes, a disruption budget s
     const grace = podSpec(worker).terminationGracePeriodSeconds ?? 30;
     assert.ok(grace >= 45, `terminationGracePeriodSeconds ${grace} >= 45`);
     assert.ok(grace * 1000 >= shutdownGraceMs + 15_000, `grace ${grace} s leaves 15 s beyond the worker's ${shutdownGraceMs} ms`);
-    const spread = JSON.stringify(podSpec(worker) as unknown as { affinity?: unknown });
-    assert.match(spread, /"podAntiAffinity".*"topologyKey":"kubernetes\.io\/hostname"/);
-    const limits = (appContainer(worker) as unknown as { resources: { requests: { memory: string }; limits: { memory: string } } })
-      .resources;
-    const mib = (q: string) => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? /^(\d+)Gi$/.exec(q)?.[1]) * (q.endsWith('Gi') ? 1024 : 1);
-    // About 400 MB with 1,000 emails waiting plus the embedder's process (docs/performance.md).
-    assert.ok(mib(limits.requests.memory) >= 512 && mib(limits.limits.memory) >= 2 * 512, 'memory request and limit with headroom');
+    // Replicas on different nodes: a term that keeps worker pods apart by host name.
+    const apart = podSpec(worker).affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
+    assert.ok(
+      apart.some(
+        (t) =>
+          t.podAffinityTerm.topologyKey === 'kubernetes.io/hostname' && selects(t.podAffinityTerm.labelSelector.matchLabels, podLabels),
+      ),
+      'anti-affinity spreads the worker pods over nodes',
+    );
+    // About 400 MB with 1,000 emails waiting plus the embedder's process, about 160 MB
+    // (docs/performance.md): requested, and a limit with room for a large drain's peak.
+    const mib = (q = '') => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? Number(/^(\d+)Gi$/.exec(q)?.[1]) * 1024);
+    const { requests, limits } = appContainer(worker).resources ?? {};
+    assert.ok(mib(requests?.memory) >= 600, `memory request ${requests?.memory}`);
+    assert.ok(mib(limits?.memory) >= 1.5 * mib(requests?.memory), `memory limit ${limits?.memory} with headroom`);
     // The same young-generation cap as compose.
     assert.equal(env.get('NODE_OPTIONS'), '--max-semi-space-size=8');
   }
@@ -398,7 +412,7 @@ test('the init Job runs email-rag-init once per release, retried a few times, an
   assert.equal(init.kind, 'Job');
   assert.ok((init.spec!.backoffLimit ?? 6) <= 6 && init.spec!.backoffLimit! >= 1);
   assert.ok(init.spec!.ttlSecondsAfterFinished! > 0);
-  assert.equal((podSpec(init) as unknown as { restartPolicy: string }).restartPolicy, 'Never');
+  assert.equal(podSpec(init).restartPolicy, 'Never');
   const command = appContainer(init).command!.join(' ');
   assert.match(command, /^tini -- /, 'tini forwards signals, as the image entrypoint does');
   assert.match(command, /exec email-rag-init'?$/);
