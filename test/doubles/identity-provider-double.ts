@@ -35,6 +35,8 @@ export interface IdentityProviderDouble {
   setDown(status: number | null): void;
   /** Lets the device code with this user code through, for `user`. */
   approveDevice(userCode: string, user: string): void;
+  /** Whether `token` is a refresh token the token endpoint would still take (not revoked or rotated away). */
+  isRefreshTokenActive(token: string): boolean;
   /** Whether `token` is an active access token for `user` (what introspection says). */
   isActive(token: string, user?: string): boolean;
   counts: { token: Record<string, number>; introspection: number; device: number };
@@ -200,6 +202,7 @@ export async function startIdentityProviderDouble(): Promise<IdentityProviderDou
     revokeAccessTokens: () => access.clear(),
     setLifetime: (s) => void (lifetime = s),
     setRotation: (on) => void (rotation = on),
+    isRefreshTokenActive: (token) => refresh.get(token)?.revoked === false,
     setDown: (s) => void (down = s),
     approveDevice(userCode, user) {
       for (const d of devices.values()) if (d.userCode === userCode) d.user = user;
