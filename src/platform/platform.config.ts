@@ -1,8 +1,10 @@
 /**
  * What every feature shares, as the configuration names it: how to reach Temporal (address,
- * namespace, task queue, TLS, API key), MariaDB, and the payload encryption keys and codec server.
+ * namespace, task queue, TLS, API key), MariaDB, the payload encryption keys and codec server, and
+ * the level of the logs.
  */
 import { envValues, type Env } from './env-values';
+import { LOG_LEVELS, type LogLevelSetting } from './logger';
 
 /** Where Temporal and MariaDB are, and how the payloads reach Temporal. */
 export interface PlatformConfig {
@@ -10,6 +12,8 @@ export interface PlatformConfig {
   databaseUrl: string;
   /** TLS / API key for Temporal, payload encryption keys, the codec server. */
   security: SecurityConfig;
+  /** LOG_LEVEL: the least severe log line every process writes (`silent`: none). */
+  logLevel: LogLevelSetting;
   /** What the operator should change though it still works (a renamed setting): told at every start. */
   warnings?: string[];
 }
@@ -53,7 +57,7 @@ export interface SecurityConfig {
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL and the security settings. */
+/** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL, LOG_LEVEL and the security settings. */
 export function readPlatformConfig(env: Env, problems: string[]): PlatformConfig {
   const v = envValues(env, problems);
   return {
@@ -64,6 +68,7 @@ export function readPlatformConfig(env: Env, problems: string[]): PlatformConfig
     },
     databaseUrl: v.url('DATABASE_URL', ['mariadb:', 'mysql:'], 'mariadb://root@127.0.0.1:3306/email_rag') ?? '',
     security: readSecurityConfig(env, problems),
+    logLevel: v.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
   };
 }
 
