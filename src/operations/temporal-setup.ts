@@ -18,11 +18,11 @@ export const NEW_NAMESPACE_RETENTION_DAYS = 30;
 
 export interface TemporalSetupReport {
   /**
-   * `done`: everything is in place. `by-hand`: done where the server allowed it; `warnings` say
+   * `all-set`: everything is in place. `by-hand`: done where the server allowed it; `warnings` say
    * what an administrator must still do. `no-namespace`: the namespace does not exist and may not
    * be created here; nothing else was tried (nothing works without it).
    */
-  outcome: 'done' | 'by-hand' | 'no-namespace';
+  outcome: 'all-set' | 'by-hand' | 'no-namespace';
   lines: string[];
   warnings: string[];
 }
@@ -81,7 +81,7 @@ export async function setUpTemporalNamespace(
         `the server refused to set the retention of ${namespace} (${set.reason}); it stays ${set.beforeDays ?? 'as the server has it'}${set.beforeDays === null ? '' : ' days'}: ${retentionByHand(namespace, days)}`,
       );
   }
-  return { outcome: warnings.length > 0 ? 'by-hand' : 'done', lines, warnings };
+  return { outcome: warnings.length > 0 ? 'by-hand' : 'all-set', lines, warnings };
 }
 
 /** Runs `call` again while the server does not know the namespace yet (NOT_FOUND), for up to `waitMs`. */
