@@ -80,9 +80,16 @@ export function readSecurityConfig(env: Env, problems: string[]): SecurityConfig
   const keyFile = v.optional('TEMPORAL_TLS_KEY');
   if (Boolean(certFile) !== Boolean(keyFile))
     problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (mTLS client pair)');
-  const clientCert = v.fileContents('TEMPORAL_TLS_CERT');
-  const clientKey = v.fileContents('TEMPORAL_TLS_KEY');
-  const serverRootCa = v.fileContents('TEMPORAL_TLS_CA');
+  // A file without PEM (empty, DER, a path mix-up) is told here, not as a handshake failure later.
+  const pem = (name: string, what: string): Buffer | undefined => {
+    const contents = v.fileContents(name);
+    if (contents && !contents.includes('-----BEGIN '))
+      problems.push(`${name} names a file without a PEM ${what} (-----BEGIN …): "${v.optional(name)}"`);
+    return contents;
+  };
+  const clientCert = pem('TEMPORAL_TLS_CERT', 'certificate');
+  const clientKey = pem('TEMPORAL_TLS_KEY', 'private key');
+  const serverRootCa = pem('TEMPORAL_TLS_CA', 'CA certificate');
   const serverName = v.optional('TEMPORAL_TLS_SERVER_NAME');
   const tlsFlag = v.boolean('TEMPORAL_TLS', undefined);
   temporal.apiKey = v.optional('TEMPORAL_API_KEY');
