@@ -184,13 +184,17 @@ test('the years are computed once around the start, and a year outside them once
   assert.deepEqual([requests[1]!.from, requests[1]!.to], [2032, 2038]);
 });
 
-test('a later computation that fails throws from the calendar (the deadline activity is retried); the computed years stay', () => {
+test('a computation that fails stops the start, or later throws from the calendar (the deadline activity is retried); the computed years stay', () => {
   let fail = false;
   // A double of the computation that can be made to fail: a child process that cannot start.
   const failing = (req: PublicHolidaysRequest) => {
     if (fail) throw new Error('public holidays could not be computed in a child process: spawn ENOMEM');
     return computePublicHolidays(req);
   };
+  // At start the failure stops the worker, like a bad holidays file.
+  fail = true;
+  assert.throws(() => calendars([entry('a')], undefined, failing), /could not be computed.*ENOMEM/);
+  fail = false;
   const cal = calendars([entry('a')], undefined, failing).calendarFor('a');
   fail = true;
   assert.throws(() => isOpen(berlin('2040-03-08T10:00'), cal), /could not be computed.*ENOMEM/);
