@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Computes the closed dates with date-holidays. The library keeps every country's rules in memory
- * once loaded (about 25 MB of RSS), so the worker calls this in a short-lived child process
+ * once loaded (31–38 MB of RSS), so the worker calls this in a short-lived child process
  * (public-holidays-process.ts) and keeps only the dates.
  */
 export function computePublicHolidays(req: PublicHolidaysRequest): PublicHolidaysAnswer {

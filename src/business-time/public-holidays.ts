@@ -16,9 +16,10 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * Runs computePublicHolidays (public-holidays.date-holidays.ts) in a child process of the same
- * node and returns its answer. Measured on Node 24: loading the library costs a process about 25 MB
- * of RSS that stays after its objects are dropped, 15 MB in a worker thread, nothing in a child
- * that exits; a child takes about 0.2 s, once at the worker's start and once a year after.
+ * node and returns its answer. Measured on Node 24 (docs/performance.md#memory): the library costs
+ * the process that loads it 31–38 MB of RSS that stays after its objects are dropped, a worker
+ * thread 15 MB that stays after the thread ends, a child that exits nothing; the child takes well
+ * under a second, at the worker's start and once for each later window of years.
  */
 export function computeInChildProcess(req: PublicHolidaysRequest): PublicHolidaysAnswer {
   // Under tsx the child registers tsx's CommonJS hook itself; built, the .js beside this file runs.
