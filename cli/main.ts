@@ -2,6 +2,7 @@ import { migrate } from '../src/platform/migrate.mariadb';
 import { loadConfig } from '../src/config';
 import { runWorker } from '../workers/main';
 import { ConfigError, errorMessage } from '../src/platform/errors';
+import { setLogLevel } from '../src/platform/logger';
 import { CliError } from '../src/platform/cli-context';
 import { runCli, type CliCommand, type CliProgram } from '../src/platform/cli-command';
 import { answerCommand, createMariaDbMessageStore, approvalCommands } from '../src/email/index.adapters';
@@ -85,6 +86,8 @@ commands:`,
 configuration comes from the environment (TEMPORAL_ADDRESS, DATABASE_URL, IMAP_*, SMTP_*, LLM_*; see docs/configuration.md)`,
   loadConfig: ({ imap }) => {
     const config = loadConfig(process.env, { imap });
+    // Every command's log lines (the worker's, the servers', a CLI command's warnings) at LOG_LEVEL.
+    setLogLevel(config.logLevel);
     for (const warning of config.warnings ?? []) process.stderr.write(`email-rag: warning: ${warning}\n`);
     return config;
   },

@@ -29,5 +29,10 @@ write grafana_admin_password "$(random 18)"
 write imap_password ''
 write smtp_password ''
 write llm_api_key ''
+# Temporal beyond the stack's own server (docs/temporal-server.md): PEM files, an API key; empty = not set.
+write temporal_api_key ''
+write temporal_tls_ca ''
+write temporal_tls_cert ''
+write temporal_tls_key ''
 echo "secrets in $dir; write the mailbox password into $dir/imap_password (and smtp_password, llm_api_key when needed)"
 echo "the review inbox's first operator signs in as \${INBOX_ADMIN_USER:-admin} with the password in $dir/inbox_admin_password"

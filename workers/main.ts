@@ -1,8 +1,8 @@
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel as SdkLogLevel } from '@temporalio/worker';
 import { checkDatabaseLimitsAt } from '../src/platform/limits.mariadb';
 import type { Config } from '../src/config';
 import { errorMessage } from '../src/platform/errors';
-import { createLogger, type LogLevel } from '../src/platform/logger';
+import { createLogger, setLogLevel, type LogLevel, type LogLevelSetting } from '../src/platform/logger';
 import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
@@ -10,18 +10,23 @@ import { applyHeapGrowth } from './heap-growth';
 
 const logger = createLogger('worker');
 
+/** The SDK core's own threshold for LOG_LEVEL: it knows no `fatal` or `silent` (our logger drops what is below the level). */
+function sdkLogLevel(level: LogLevelSetting): SdkLogLevel {
+  return level === 'fatal' || level === 'silent' ? 'ERROR' : (level.toUpperCase() as SdkLogLevel);
+}
+
 /**
  * Runs the worker until SIGTERM/SIGINT: stop polling, let in-flight activities finish or hand
  * them back, and exit within the grace time plus a hard limit.
  */
 export async function runWorker(config: Config): Promise<void> {
   applyHeapGrowth(config.worker.heapGrowthPercent);
+  setLogLevel(config.logLevel);
   Runtime.install({
     telemetryOptions: telemetryOptions(config),
-    logger: new DefaultLogger('INFO', (entry: LogEntry) => {
-      const level = entry.level.toLowerCase() as LogLevel;
+    logger: new DefaultLogger(sdkLogLevel(config.logLevel), (entry: LogEntry) => {
       const meta = (entry.meta ?? {}) as Record<string, unknown>;
-      logger.log(level === ('trace' as LogLevel) ? 'debug' : level, entry.message, {
+      logger.log(entry.level.toLowerCase() as LogLevel, entry.message, {
         correlationId: meta.workflowId,
         ...meta,
       });

@@ -136,7 +136,7 @@ export function buildDependencies(
         }
       : {}),
     knowledge: config.context.knowledgeDir ? { sync: () => syncKnowledgeFolder(config, pool, index) } : undefined,
-    caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes),
+    caseDeadlines: buildCaseDeadlinePorts(pool, mailboxes, config.businessHolidays),
     autonomy: {
       store: createMariaDbAutonomyStore(pool, createMariaDbReplayEvidence(pool)),
       approver: createTemporalAutoApprover(createTemporalDecisions(client)),

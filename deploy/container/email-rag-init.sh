@@ -1,6 +1,6 @@
 #!/bin/sh
-# The one-shot init of a deployment, safe to run on every start: database migrations, the search
-# attributes (and retention) on the Temporal namespace, the schedules, and a first review-inbox
+# The one-shot init of a deployment, safe to run on every start: database migrations, the Temporal
+# namespace (created when missing, its search attributes and retention), the schedules, and a first review-inbox
 # operator when INBOX_ADMIN_USER and INBOX_ADMIN_PASSWORD_FILE are given and the name is new.
 # `email-rag doctor`, the whole-configuration check (mailbox logins and the model included), is not
 # a step here: it is run by hand once the stack is up (docs/deploying.md, "First run").
@@ -11,7 +11,15 @@ step() { printf 'init: %s\n' "$*"; }
 step "migrations"
 email-rag migrate
 step "Temporal namespace ${TEMPORAL_NAMESPACE:-default}: search attributes, retention ${TEMPORAL_RETENTION_DAYS:-30} days"
-email-rag temporal setup --retention-days "${TEMPORAL_RETENTION_DAYS:-30}"
+# Exit 4: the server refused part of it (Temporal Cloud, a cluster that keeps these to its
+# administrators); the WARNING lines say what to do by hand and init goes on. Anything else stops it.
+setup=0
+email-rag temporal setup --retention-days "${TEMPORAL_RETENTION_DAYS:-30}" || setup=$?
+case $setup in
+  0) ;;
+  4) step "WARNING: going on without what the server refused (above); \`email-rag doctor\` checks the search attributes" ;;
+  *) exit "$setup" ;;
+esac
 step "schedules"
 email-rag schedules install
 if [ -n "${INBOX_ADMIN_USER:-}" ]; then

@@ -3,7 +3,7 @@
 # Compose and Kubernetes mount secrets as files; the product reads its settings from the
 # environment. For each secret setting NAME below, NAME_FILE names a file whose first line becomes
 # NAME (NAME itself, when set, wins; an empty file leaves NAME unset). DATABASE_PASSWORD(_FILE) is put into DATABASE_URL, so the
-# URL in the compose file carries no password.
+# URL in the compose file carries no password. TEMPORAL_API_KEY_FILE is one of them (Temporal Cloud).
 set -eu
 
 SECRET_SETTINGS='DATABASE_PASSWORD PAYLOAD_KEYS CODEC_TOKEN IMAP_PASSWORD SMTP_PASSWORD LLM_API_KEY
@@ -24,6 +24,15 @@ for name in $SECRET_SETTINGS; do
   unset "${name}_FILE"
   [ -n "$value" ] || continue
   export "$name=$value"
+done
+
+# Temporal's certificate settings are paths the product reads itself (PEM files; compose mounts
+# them as secrets). The stack names them always, and deploy/make-secrets.sh writes them empty: an
+# empty file (or one of blanks) means "not set", so a plain-text Temporal stays plain text.
+for name in TEMPORAL_TLS_CA TEMPORAL_TLS_CERT TEMPORAL_TLS_KEY; do
+  eval "file=\${${name}:-}"
+  [ -n "$file" ] && [ -r "$file" ] || continue
+  grep -q '[^[:space:]]' "$file" || unset "$name"
 done
 
 if [ -n "${DATABASE_PASSWORD:-}" ] && [ -n "${DATABASE_URL:-}" ]; then

@@ -19,12 +19,14 @@ export async function addDemoOperator(config: Config): Promise<DemoLogin> {
 /** The review inbox for `npm run demo -- --keep`, signed in to as the demo operator. */
 export async function startDemoInbox(config: Config, login: DemoLogin, cleanup: Cleanup): Promise<{ url: string } & DemoLogin> {
   let inbox: RunningInbox;
+  // It runs in the demo's own process, whose terminal is the demo's report: no access line per click.
+  const quiet: Config = { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel };
   try {
-    inbox = await startInbox(config);
+    inbox = await startInbox(quiet);
   } catch (err) {
     // INBOX_PORT taken (another inbox?): any free port will do for a demo.
     if ((err as { code?: string }).code !== 'EADDRINUSE') throw err;
-    inbox = await startInbox({ ...config, inbox: { ...config.inbox, port: 0 } });
+    inbox = await startInbox({ ...quiet, inbox: { ...quiet.inbox, port: 0 } });
   }
   cleanup.add('review inbox', () => inbox.close());
   return { url: inbox.url, ...login };

@@ -16,13 +16,18 @@ export interface OpenRange {
   end: number;
 }
 
+/** A calendar's closed dates (`YYYY-MM-DD` in its zone): a set, or the holidays of a region and a file together. */
+export interface ClosedDates {
+  has(date: string): boolean;
+}
+
 export interface BusinessCalendar {
   /** IANA zone name, e.g. `Europe/Berlin`. */
   timeZone: string;
   /** Openings per weekday, sorted and not overlapping; an empty list is a closed day. */
   weekly: Record<Weekday, OpenRange[]>;
   /** Closed dates (`YYYY-MM-DD` in the calendar's zone). */
-  holidays: ReadonlySet<string>;
+  holidays: ClosedDates;
 }
 
 const ALL_DAY: OpenRange[] = [{ start: 0, end: 1440 }];

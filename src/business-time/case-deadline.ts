@@ -23,6 +23,8 @@ export interface DeadlineSettings {
     weekly: BusinessCalendar['weekly'];
     /** Absolute path of the holidays file (src/business-time/holidays.ts), read by the worker at start. */
     holidaysFile?: string;
+    /** Whose public holidays close days (`DE-BE`, or `none`); absent: BUSINESS_HOLIDAYS_REGION's. */
+    holidaysRegion?: string;
   };
   /** Business time (ms) to the first answer, per priority. */
   responseTargets: Record<Priority, number>;

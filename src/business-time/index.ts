@@ -7,6 +7,9 @@
  * deadline, reminder and escalation in it.
  */
 export { loadBusinessCalendars } from './business-calendars.file';
+export type { HolidaySettings } from './business-calendars.file';
+export { readBusinessTimeConfig } from './business-time.config';
+export { parseHolidayRegion } from './holiday-region';
 export type { BusinessCalendars } from './business-calendars.port';
 export { buildBusinessCalendar, businessTimeBetween } from './business-hours';
 export {

@@ -6,6 +6,7 @@ import {
   DEFAULT_RESPONSE_TARGETS,
   formatDuration,
   parseBusinessDuration,
+  parseHolidayRegion,
   type DeadlineSettings,
   type EscalationTargets,
   type ReminderBefore,
@@ -16,7 +17,7 @@ import { parseSecretRef } from '../platform/secret-ref';
 /** The registry fields of a mailbox's response deadlines (docs/cases.md#deadlines). */
 export const DEADLINE_FIELDS = ['businessHours', 'responseTargets', 'reminderBefore', 'escalation'] as const;
 /** The fields of `businessHours` and `escalation`, for the registry's schema (src/mailboxes/mailbox-registry-schema.ts). */
-export const BUSINESS_HOURS_FIELDS = ['timeZone', 'weekly', 'holidaysFile'] as const;
+export const BUSINESS_HOURS_FIELDS = ['timeZone', 'weekly', 'holidaysFile', 'holidaysRegion'] as const;
 export const ESCALATION_FIELDS = ['email', 'webhook', 'webhookSecret'] as const;
 
 const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
@@ -95,7 +96,7 @@ function parseBusinessHours(raw: unknown, problem: (p: string) => void): Deadlin
   if (raw === undefined) return undefined;
   const o = record(raw);
   if (!o) {
-    problem(`.businessHours must be { timeZone, weekly, holidaysFile }, got ${JSON.stringify(raw)}`);
+    problem(`.businessHours must be { timeZone, weekly, holidaysFile, holidaysRegion }, got ${JSON.stringify(raw)}`);
     return undefined;
   }
   const cal = buildBusinessCalendar({ timeZone: o.timeZone, weekly: o.weekly }, (p) => problem(`.businessHours.${p}`));
@@ -104,8 +105,19 @@ function parseBusinessHours(raw: unknown, problem: (p: string) => void): Deadlin
     if (typeof o.holidaysFile === 'string' && o.holidaysFile.trim()) holidaysFile = path.resolve(o.holidaysFile.trim());
     else problem(`.businessHours.holidaysFile must be a file path, got ${JSON.stringify(o.holidaysFile)}`);
   }
+  let holidaysRegion: string | undefined;
+  if (o.holidaysRegion !== undefined) {
+    const r = parseHolidayRegion(o.holidaysRegion);
+    if ('code' in r) holidaysRegion = r.code;
+    else problem(`.businessHours.holidaysRegion ${r.problem}`);
+  }
   if (!cal) return undefined;
-  return { timeZone: cal.timeZone, weekly: cal.weekly, ...(holidaysFile ? { holidaysFile } : {}) };
+  return {
+    timeZone: cal.timeZone,
+    weekly: cal.weekly,
+    ...(holidaysFile ? { holidaysFile } : {}),
+    ...(holidaysRegion ? { holidaysRegion } : {}),
+  };
 }
 
 function parseEscalation(raw: unknown, problem: (p: string) => void): EscalationTargets {

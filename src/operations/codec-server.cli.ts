@@ -1,14 +1,20 @@
 import { createCodecServer } from './codec-server.http';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import type { Config } from '../platform/config';
-import { createLogger } from '../platform/logger';
+import { createLogger, createStructuredLogger, type LogDestination } from '../platform/logger';
 import { CliError } from '../platform/cli-context';
 import type { CliCommand } from '../platform/cli-command';
 
 const logger = createLogger('codec-server');
 
-/** Starts the codec server on CODEC_HOST:CODEC_PORT; resolves with its URL and a way to stop it. */
-export async function startCodecServer(config: Config): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Starts the codec server on CODEC_HOST:CODEC_PORT; resolves with its URL and a way to stop it.
+ * Its log lines go to stderr at LOG_LEVEL, or to `logDestination`.
+ */
+export async function startCodecServer(
+  config: Config,
+  options: { logDestination?: LogDestination } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const { payloadKeys, codecServer } = config.security;
   if (!payloadKeys) throw new CliError('PAYLOAD_KEYS is not set: there is nothing to decode (payloads are stored as plain JSON)', 2);
   if (!codecServer.token)
@@ -17,7 +23,7 @@ export async function startCodecServer(config: Config): Promise<{ url: string; c
     codec: createEncryptionCodec(payloadKeys),
     token: codecServer.token,
     corsOrigins: codecServer.corsOrigins,
-    onRefused: (event) => logger.warn('request refused', event),
+    logger: createStructuredLogger('codec-server', { level: config.logLevel, destination: options.logDestination }),
   });
   try {
     await app.listen({ host: codecServer.host, port: codecServer.port });

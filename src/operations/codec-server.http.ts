@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { createStructuredLogger, type StructuredLogger } from '../platform/logger';
+import { echoRequestId, requestLogOptions } from '../platform/request-log.http';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
@@ -8,8 +10,8 @@ export interface CodecServerOptions {
   token: string;
   /** Browser origins allowed to call (the Temporal Web UI); others get no CORS headers. */
   corsOrigins: string[];
-  /** Called once per request that was refused or failed, for the operator's log. */
-  onRefused?: (event: { path: string; status: number; reason: string; ip: string }) => void;
+  /** Its log (access lines, refusals); without it the process's, as `codec-server`. */
+  logger?: StructuredLogger;
 }
 
 /** The JSON form of temporal.api.common.v1.Payloads, as the Web UI and `temporal` CLI send it. */
@@ -71,7 +73,9 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
  * so they are answered without the token; the actual calls are not.
  */
 export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
-  const app = Fastify({ bodyLimit: 16 * 1024 * 1024, logger: false });
+  const logger = opts.logger ?? createStructuredLogger('codec-server');
+  const app = Fastify({ ...requestLogOptions(logger, { quietRoutes: ['/health'] }), bodyLimit: 16 * 1024 * 1024 });
+  echoRequestId(app);
   const expected = digest(`Bearer ${opts.token}`);
   const origins = new Set(opts.corsOrigins);
 
@@ -87,11 +91,18 @@ export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
     }
   });
 
+  // Every refusal and failure names the request (the access line has its route and status).
   const refuse = (req: FastifyRequest, reply: FastifyReply, status: number, reason: string) => {
-    // The route pattern, not the URL: a token in the path must not reach the log.
-    opts.onRefused?.({ path: req.routeOptions.url ?? '?', status, reason, ip: req.ip });
-    return reply.code(status).send({ error: reason });
+    req.log.warn({ status, reason, ip: req.ip }, 'request refused');
+    return reply.code(status).send({ error: reason, requestId: req.id });
   };
+  // Fastify's own refusals (a body that is not the protocol's JSON, too large) in the same form.
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    return refuse(req, reply, status, status >= 500 ? 'internal error' : err.message);
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not found', requestId: req.id }));
 
   // Compare digests: equal length, constant time, whatever the caller sent.
   const matches = (presented: string | undefined): boolean =>

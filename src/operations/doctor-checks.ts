@@ -7,7 +7,7 @@
  */
 import type { Payload } from '@temporalio/common';
 import type { Config } from '../platform/config';
-import { SEARCH_ATTRIBUTES } from '../platform/contract';
+import { SEARCH_ATTRIBUTES, type SearchAttributeName } from '../platform/contract';
 import { createEncryptionCodec } from '../platform/encryption-codec';
 import { errorMessage } from '../platform/errors';
 import { fail, ok, warn, type DoctorFinding } from './doctor-report';
@@ -15,6 +15,7 @@ import type { DoctorCheck } from './doctor-runner';
 import { serviceChecks, type ServiceProbes } from './doctor-service-checks';
 import type { CodecServerProbe, DoctorDatabase, DoctorTemporal } from './doctor.port';
 import { DOCTOR_CHECKS } from './operations.contract';
+import { searchAttributesByHand } from './temporal-by-hand';
 
 /** Everything the checks ask; each connection is opened once, on first use, by the caller. */
 export interface DoctorProbes extends ServiceProbes {
@@ -88,7 +89,11 @@ function platformChecks(config: Config, probes: DoctorProbes): DoctorCheck[] {
       check: DOCTOR_CHECKS.searchAttributes,
       timeoutMs: 15 * SECONDS,
       fix: temporalFix,
-      run: () => withTemporal(probes, async (t) => searchAttributesFinding(await t.searchAttributes())),
+      run: () =>
+        withTemporal(probes, async (t) => {
+          const { found, operatorApiRefused } = await t.searchAttributes();
+          return searchAttributesFinding(found, operatorApiRefused ? { byHandIn: config.temporal.namespace } : {});
+        }),
     },
     {
       check: DOCTOR_CHECKS.schedules,
@@ -148,18 +153,27 @@ export function migrationsFinding(m: Awaited<ReturnType<DoctorDatabase['migratio
   return ok(`all ${m.known} applied (last ${m.applied.at(-1) ?? 'none'})`);
 }
 
-export function searchAttributesFinding(found: Map<string, string>): DoctorFinding {
-  const wanted = Object.entries(SEARCH_ATTRIBUTES);
+/**
+ * `byHandIn`: the server refuses the operator API (Temporal Cloud), so `email-rag temporal setup`
+ * cannot add them in that namespace: the fix says how to do it by hand.
+ */
+export function searchAttributesFinding(found: Map<string, string>, opts: { byHandIn?: string } = {}): DoctorFinding {
+  const wanted = Object.entries(SEARCH_ATTRIBUTES) as Array<[SearchAttributeName, string]>;
   const missing = wanted.filter(([name]) => !found.has(name)).map(([name]) => name);
-  const wrong = wanted
-    .filter(([name, type]) => found.has(name) && found.get(name) !== type.toUpperCase())
-    .map(([name, type]) => `${name} is ${found.get(name)}, not ${type}`);
+  const wrongNames = wanted.filter(([name, type]) => found.has(name) && found.get(name) !== type.toUpperCase()).map(([name]) => name);
+  const wrong = wrongNames.map((name) => `${name} is ${found.get(name)}, not ${SEARCH_ATTRIBUTES[name]}`);
+  const ns = opts.byHandIn;
   if (missing.length > 0)
-    return fail(`not registered: ${missing.join(', ')} (email workflows cannot set them)`, 'email-rag temporal setup');
+    return fail(
+      `not registered: ${missing.join(', ')} (email workflows cannot set them)`,
+      ns === undefined ? 'email-rag temporal setup' : searchAttributesByHand(ns, missing),
+    );
   if (wrong.length > 0)
     return fail(
       `registered with another type: ${wrong.join('; ')}`,
-      'remove them (temporal operator search-attribute remove) and run email-rag temporal setup',
+      ns === undefined
+        ? 'remove them (temporal operator search-attribute remove) and run email-rag temporal setup'
+        : `remove them, then ${searchAttributesByHand(ns, wrongNames)}`,
     );
   return ok(`all ${wanted.length} registered (${wanted.map(([name]) => name).join(', ')})`);
 }

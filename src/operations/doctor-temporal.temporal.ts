@@ -1,12 +1,10 @@
 /** `email-rag doctor`'s questions to Temporal: the namespace, its search attributes, the schedules. */
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import type { Config } from '../platform/config';
 import { connectTemporal } from '../platform/cli-context';
 import { scheduleMatches, wantedSchedules } from './schedules';
+import { listSearchAttributes } from './search-attributes.temporal';
 import type { DoctorScheduleState, DoctorTemporal } from './doctor.port';
-
-const INDEXED = temporal.api.enums.v1.IndexedValueType;
 
 /** Connects (within seconds) and asks the server who it is; throws the CLI's one-line error when it does not answer. */
 export async function openDoctorTemporal(config: Config): Promise<{ temporal: DoctorTemporal; close(): Promise<void> }> {
@@ -18,13 +16,7 @@ export async function openDoctorTemporal(config: Config): Promise<{ temporal: Do
       const seconds = d.config?.workflowExecutionRetentionTtl?.seconds;
       return { address, namespace, retentionDays: seconds == null ? null : Number(seconds) / 86_400 };
     },
-    async searchAttributes() {
-      const r = await client.connection.operatorService.listSearchAttributes({ namespace });
-      const found = new Map<string, string>();
-      for (const [name, type] of Object.entries(r.customAttributes ?? {}))
-        found.set(name, String(INDEXED[type]).replace(/^INDEXED_VALUE_TYPE_/, ''));
-      return found;
-    },
+    searchAttributes: () => listSearchAttributes(client.connection, namespace),
     async schedules() {
       return Promise.all(
         wantedSchedules(config).map(async (s): Promise<{ id: string; state: DoctorScheduleState }> => {

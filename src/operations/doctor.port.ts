@@ -22,8 +22,12 @@ export type DoctorScheduleState = 'installed' | 'paused' | 'differs' | 'missing'
 export interface DoctorTemporal {
   /** Where it answered and the namespace's retention; throws when the namespace does not exist. */
   namespace(): Promise<{ address: string; namespace: string; retentionDays: number | null }>;
-  /** Registered custom search attributes: name → type word as the SDK's enum spells it (`KEYWORD`, `BOOL`, `INT`). */
-  searchAttributes(): Promise<Map<string, string>>;
+  /**
+   * Registered custom search attributes: name → type word as the SDK's enum spells it (`KEYWORD`,
+   * `BOOL`, `INT`); `operatorApiRefused` when the server refuses its operator API (Temporal Cloud),
+   * so the product's attributes were asked one by one and someone adds missing ones by hand.
+   */
+  searchAttributes(): Promise<{ found: Map<string, string>; operatorApiRefused: boolean }>;
   /** Every schedule the configuration wants, as installed. */
   schedules(): Promise<Array<{ id: string; state: DoctorScheduleState }>>;
 }

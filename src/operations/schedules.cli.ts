@@ -1,12 +1,10 @@
 /**
- * `email-rag schedules install`, `temporal setup`, `poll`, `cleanup`: the schedules and the
- * namespace the worker relies on, and a schedule's run now.
+ * `email-rag schedules install`, `poll`, `cleanup`: the schedules the worker relies on, and a
+ * schedule's run now; `temporal setup` (the namespace, temporal-setup.cli.ts) is listed with them.
  */
-import { registerSearchAttributes } from './search-attributes.temporal';
-import { setNamespaceRetention } from '../platform/temporal-namespace';
+import { temporalSetupCommand } from './temporal-setup.cli';
 import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
 import { installWatchers } from '../mailboxes/index.adapters';
-import { CliError } from '../platform/cli-context';
 import { onlySubcommand, text, type CliCommand } from '../platform/cli-command';
 
 const schedulesInstall: CliCommand<void> = {
@@ -27,39 +25,10 @@ const schedulesInstall: CliCommand<void> = {
   },
 };
 
-const temporalSetup: CliCommand<{ retentionSet: boolean }> = {
-  name: 'temporal setup',
-  usage: `temporal setup [--retention-days N]     register the search attributes (EmailStatus, …) on the namespace;
-                                        with --retention-days also set how long closed histories are kept`,
-  options: { 'retention-days': { type: 'string' } },
-  accepts: (rest) => rest.length === 0,
-  async run(ctx, { values }) {
-    const days = text(values, 'retention-days');
-    const retention = days === undefined ? undefined : Number(days);
-    if (retention !== undefined && (!Number.isInteger(retention) || retention < 1 || retention > 3650))
-      throw new CliError('--retention-days takes a whole number of days between 1 and 3650', 2);
-    const { namespace } = ctx.config().temporal;
-    const { connection } = await ctx.temporal();
-    const r = await registerSearchAttributes(connection, namespace);
-    console.log(
-      `search attributes on ${namespace}: added ${r.added.join(', ') || 'none'}; already there ${r.present.join(', ') || 'none'}`,
-    );
-    if (retention === undefined) return { retentionSet: true };
-    const set = await setNamespaceRetention(connection, namespace, retention);
-    if (set.outcome === 'set') {
-      console.log(`retention on ${namespace}: ${retention} days (was ${set.beforeDays ?? '?'})`);
-      return { retentionSet: true };
-    }
-    console.error(`email-rag: retention not set by the server (${set.reason}); set it where the cluster is administered`);
-    return { retentionSet: false };
-  },
-  exitCode: (r) => (r.retentionSet ? undefined : 1),
-};
-
 export const scheduleCommands: CliCommand[] = [
   schedulesInstall,
   onlySubcommand('schedules', 'install'),
-  temporalSetup,
+  temporalSetupCommand,
   onlySubcommand('temporal', 'setup'),
 ];
 

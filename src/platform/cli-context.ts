@@ -1,5 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { connectTemporalClient } from './temporal-connection';
+import { explainTemporalConnectFailure } from './temporal-connect-error';
+import { tlsHandshakeProblem } from './temporal-tls-probe';
 import { checkDatabaseLimits } from './limits.mariadb';
 import { createPool, type Pool } from './pool.mariadb';
 import type { Config } from '../platform/config';
@@ -21,10 +23,12 @@ export async function connectTemporal(config: Config): Promise<{ client: Client;
     temporal = await connectTemporalClient(config, { connectTimeout: 5_000 });
     await temporal.connection.workflowService.getSystemInfo({});
   } catch (err) {
-    throw new CliError(
-      `cannot reach Temporal at ${config.temporal.address}: ${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS; TEMPORAL_TLS_* / TEMPORAL_API_KEY for a secured cluster)`,
-      3,
-    );
+    const { tls } = config.security.temporal;
+    const handshake = tls ? await tlsHandshakeProblem(config.temporal.address, tls) : undefined;
+    const why =
+      explainTemporalConnectFailure(err, config.security.temporal, handshake) ??
+      `${errorMessage(err)} (start it, or set TEMPORAL_ADDRESS; TEMPORAL_TLS_* / TEMPORAL_API_KEY for a secured cluster)`;
+    throw new CliError(`cannot reach Temporal at ${config.temporal.address}: ${why}`, 3);
   }
   return { client: temporal.client, close: () => temporal.connection.close() };
 }

@@ -1,8 +1,10 @@
 /**
  * What every feature shares, as the configuration names it: how to reach Temporal (address,
- * namespace, task queue, TLS, API key), MariaDB, and the payload encryption keys and codec server.
+ * namespace, task queue, TLS, API key), MariaDB, the payload encryption keys and codec server, and
+ * the level of the logs.
  */
 import { envValues, type Env } from './env-values';
+import { LOG_LEVELS, type LogLevelSetting } from './logger';
 
 /** Where Temporal and MariaDB are, and how the payloads reach Temporal. */
 export interface PlatformConfig {
@@ -10,6 +12,8 @@ export interface PlatformConfig {
   databaseUrl: string;
   /** TLS / API key for Temporal, payload encryption keys, the codec server. */
   security: SecurityConfig;
+  /** LOG_LEVEL: the least severe log line every process writes (`silent`: none). */
+  logLevel: LogLevelSetting;
   /** What the operator should change though it still works (a renamed setting): told at every start. */
   warnings?: string[];
 }
@@ -53,7 +57,7 @@ export interface SecurityConfig {
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL and the security settings. */
+/** TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE, DATABASE_URL, LOG_LEVEL and the security settings. */
 export function readPlatformConfig(env: Env, problems: string[]): PlatformConfig {
   const v = envValues(env, problems);
   return {
@@ -64,6 +68,7 @@ export function readPlatformConfig(env: Env, problems: string[]): PlatformConfig
     },
     databaseUrl: v.url('DATABASE_URL', ['mariadb:', 'mysql:'], 'mariadb://root@127.0.0.1:3306/email_rag') ?? '',
     security: readSecurityConfig(env, problems),
+    logLevel: v.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
   };
 }
 
@@ -75,9 +80,16 @@ export function readSecurityConfig(env: Env, problems: string[]): SecurityConfig
   const keyFile = v.optional('TEMPORAL_TLS_KEY');
   if (Boolean(certFile) !== Boolean(keyFile))
     problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY must be set together (mTLS client pair)');
-  const clientCert = v.fileContents('TEMPORAL_TLS_CERT');
-  const clientKey = v.fileContents('TEMPORAL_TLS_KEY');
-  const serverRootCa = v.fileContents('TEMPORAL_TLS_CA');
+  // A file without PEM (empty, DER, a path mix-up) is told here, not as a handshake failure later.
+  const pem = (name: string, what: string): Buffer | undefined => {
+    const contents = v.fileContents(name);
+    if (contents && !contents.includes('-----BEGIN '))
+      problems.push(`${name} names a file without a PEM ${what} (-----BEGIN …): "${v.optional(name)}"`);
+    return contents;
+  };
+  const clientCert = pem('TEMPORAL_TLS_CERT', 'certificate');
+  const clientKey = pem('TEMPORAL_TLS_KEY', 'private key');
+  const serverRootCa = pem('TEMPORAL_TLS_CA', 'CA certificate');
   const serverName = v.optional('TEMPORAL_TLS_SERVER_NAME');
   const tlsFlag = v.boolean('TEMPORAL_TLS', undefined);
   temporal.apiKey = v.optional('TEMPORAL_API_KEY');

@@ -35,6 +35,8 @@ import { registerQueueRoutes } from './review-queue.routes';
 import { registerReviewRoutes } from './review.routes';
 import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';
+import { createStructuredLogger } from '../platform/logger';
+import { echoRequestId, requestLogOptions } from '../platform/request-log.http';
 
 /** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
 const csp = (provider?: string) =>
@@ -48,10 +50,14 @@ const csp = (provider?: string) =>
   ].join('; ');
 
 const PUBLIC = new Set(['/login', '/inbox.css', '/healthz', '/auth/oidc/login', '/auth/oidc/callback']);
+/** Asked for all the time (by every page, by the health check): their access lines are `debug`. */
+const QUIET = ['/inbox.css', '/healthz'];
 
 export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   const cfg = deps.config.inbox;
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const logger = createStructuredLogger('review-inbox', { level: deps.config.logLevel, destination: deps.logDestination });
+  const app = Fastify({ ...requestLogOptions(logger, { quietRoutes: QUIET, user: (req) => req.actor?.name }), bodyLimit: 1024 * 1024 });
+  echoRequestId(app);
   const sessions =
     deps.sessions ?? createMariaDbSessionStore(deps.pool, { idleMinutes: cfg.sessionIdleMinutes, maxHours: cfg.sessionHours });
   await app.register(fastifyFormbody);
@@ -108,14 +114,16 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     const code = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-    if (code >= 500) console.error(`inbox: ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    if (code >= 500) req.log.error({ err }, 'request failed');
+    // The request id lets the person quote the failure and the operator find its log lines.
     void reply
       .code(code)
       .type('text/plain; charset=utf-8')
       .send(
-        `${code}: ${code === 403 && err.code?.startsWith('FST_CSRF') ? 'invalid or missing CSRF token' : code >= 500 ? 'internal error' : err.message}`,
+        `${code}: ${code === 403 && err.code?.startsWith('FST_CSRF') ? 'invalid or missing CSRF token' : code >= 500 ? 'internal error' : err.message} (request ${req.id})`,
       );
   });
+  app.setNotFoundHandler((req, reply) => reply.code(404).type('text/plain; charset=utf-8').send(`404: not found (request ${req.id})`));
 
   app.get('/inbox.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(css));
   app.get('/healthz', async () => ({ ok: true }));

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoginGuard } from './login-guard';
 import type { AuditLog } from '../platform/store.port';
 import type { OidcSignIn } from './oidc-sign-in';
+import type { LogDestination } from '../platform/logger';
 
 export interface InboxDeps {
   config: Config;
@@ -41,6 +42,8 @@ export interface InboxDeps {
   caseSignals?: CaseSignals;
   /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
   sessions?: InboxSessions;
+  /** Where the log lines go (their level is LOG_LEVEL): stderr when not given. */
+  logDestination?: LogDestination;
 }
 
 export type InboxContext = {

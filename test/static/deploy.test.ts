@@ -128,7 +128,11 @@ test('health checks and restart policies; the one-shot init runs between the ser
   }
   assert.match(services.init!.restart!, /^on-failure/);
   assert.deepEqual(services.init!.entrypoint, ['tini', '--', 'email-rag-init']);
-  assert.deepEqual(services.init!.depends_on, { temporal: { condition: 'service_healthy' }, mariadb: { condition: 'service_healthy' } });
+  // Temporal's is not required: the same file runs against an external Temporal without its own.
+  assert.deepEqual(services.init!.depends_on, {
+    temporal: { condition: 'service_healthy', required: false },
+    mariadb: { condition: 'service_healthy' },
+  });
   for (const name of ['worker', 'inbox']) {
     assert.deepEqual(services[name]!.depends_on, { init: { condition: 'service_completed_successfully' } }, name);
   }
@@ -174,6 +178,37 @@ test('secrets are files: every *_FILE names a secret of its service, the entrypo
     ...['email-rag', 'email-rag-init', 'temporal-server', 'mariadb-start', 'mariadb-exporter'].map((f) => `deploy/container/${f}.sh`),
   ]) {
     execFileSync('sh', ['-n', path.join(root, script)]);
+  }
+});
+
+test('the entrypoint: TEMPORAL_API_KEY_FILE becomes TEMPORAL_API_KEY; a Temporal certificate setting naming an empty file is unset', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'entrypoint-'));
+  try {
+    // A stand-in for node on PATH: prints the environment the entrypoint hands to the product.
+    writeFileSync(path.join(dir, 'node'), '#!/bin/sh\nenv\n', { mode: 0o755 });
+    const file = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const r = spawnSync('sh', [path.join(root, 'deploy/container/email-rag.sh'), 'worker'], {
+      encoding: 'utf8',
+      env: {
+        PATH: `${dir}:/usr/bin:/bin`,
+        TEMPORAL_API_KEY_FILE: file('temporal_api_key', 'tk-from-file\n'),
+        TEMPORAL_TLS_CA: file('temporal_tls_ca', '\n'),
+        TEMPORAL_TLS_CERT: file('temporal_tls_cert', '-----BEGIN CERTIFICATE-----\n'),
+        TEMPORAL_TLS_KEY: file('temporal_tls_key', '-----BEGIN PRIVATE KEY-----\n'),
+      },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const env = new Map(r.stdout.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    assert.equal(env.get('TEMPORAL_API_KEY'), 'tk-from-file');
+    assert.ok(!env.has('TEMPORAL_API_KEY_FILE'));
+    assert.ok(!env.has('TEMPORAL_TLS_CA'), 'an empty CA file: the system roots (plain TLS settings unchanged)');
+    assert.equal(env.get('TEMPORAL_TLS_CERT'), path.join(dir, 'temporal_tls_cert'));
+    assert.equal(env.get('TEMPORAL_TLS_KEY'), path.join(dir, 'temporal_tls_key'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -1,7 +1,8 @@
 /**
  * The review inbox on a test database, as the tests build it: the MariaDB review store and users,
  * no dead letters to requeue and, unless a test passes its own, a decisions port that is never
- * reached (pages that need Temporal say it is unreachable). `over` adds or replaces ports.
+ * reached (pages that need Temporal say it is unreachable). `over` adds or replaces ports. Its log
+ * lines are dropped unless a test passes a `logDestination` (test/e2e/request-logs.e2e.test.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '../../src/platform/pool.mariadb';
@@ -20,6 +21,7 @@ export function inboxOnDatabase(config: Config, pool: Pool, over: Partial<InboxD
     users: createMariaDbInboxUsers(pool),
     decisions: {} as TemporalDecisions,
     requeue: () => Promise.resolve(''),
+    logDestination: { write: () => undefined },
     ...over,
   });
 }

@@ -212,13 +212,16 @@ test('the worker reads each mailbox holidays file once at start; every bad file 
           businessHours: { timeZone: BERLIN, weekly: calendar(OFFICE).weekly, ...(file ? { holidaysFile: path.join(dir, file) } : {}) },
         },
       }) as unknown as MailboxEntry;
-    const good = loadBusinessCalendars([entry('support', 'de.txt'), entry('plain'), { id: 'none' } as MailboxEntry]);
+    // Without a region only the files close days (their own test: test/unit/public-holidays.test.ts).
+    const filesOnly = { holidays: { region: 'none', types: ['public' as const] } };
+    const good = loadBusinessCalendars([entry('support', 'de.txt'), entry('plain'), { id: 'none' } as MailboxEntry], filesOnly);
     assert.equal(isOpen(berlin('2026-12-25T10:00'), good.calendarFor('support')), false);
     assert.equal(isOpen(berlin('2026-12-25T10:00'), good.calendarFor('plain')), true);
     assert.equal(good.calendarFor('none'), ALWAYS_OPEN);
     assert.equal(good.calendarFor('unknown'), ALWAYS_OPEN);
     assert.throws(
-      () => loadBusinessCalendars([entry('a', 'bad.txt'), entry('b', 'missing.txt'), entry('c', 'huge.txt'), entry('d', 'folder')]),
+      () =>
+        loadBusinessCalendars([entry('a', 'bad.txt'), entry('b', 'missing.txt'), entry('c', 'huge.txt'), entry('d', 'folder')], filesOnly),
       (err: unknown) => {
         const m = (err as Error).message;
         return (

@@ -87,6 +87,7 @@ test('registry: business hours, targets, reminder and escalation per mailbox; wi
       timeZone: Europe/Berlin
       weekly: { mon: "08:00-17:00", tue: "08:00-12:00, 13:00-17:00", sat: closed }
       holidaysFile: holidays/de-be.txt
+      holidaysRegion: de-by
     responseTargets: { critical: 30m, high: 2h }
     reminderBefore: 20m
     escalation: { email: teamlead@example.test, webhook: "https://hooks.example.test/case?x=1" }`),
@@ -100,6 +101,7 @@ test('registry: business hours, targets, reminder and escalation per mailbox; wi
   ]);
   assert.deepEqual(d.businessHours?.weekly.sat, []);
   assert.ok(d.businessHours?.holidaysFile?.endsWith('/holidays/de-be.txt') && d.businessHours.holidaysFile.startsWith('/'));
+  assert.equal(d.businessHours?.holidaysRegion, 'DE-BY', "the code in the library's upper case");
   assert.deepEqual(d.responseTargets, { critical: 30 * 60_000, high: 2 * H, normal: 8 * H, low: 24 * H });
   assert.deepEqual(d.reminderBefore, { ms: 20 * 60_000 });
   assert.deepEqual(d.escalation, { email: 'teamlead@example.test', webhook: 'https://hooks.example.test/case?x=1' });
@@ -113,6 +115,7 @@ test('registry: every deadline problem of an entry is listed at once', () => {
       timeZone: Berlin/Europe
       weekly: { mon: "17:00-08:00", funday: "08:00-09:00" }
       holidaysFile: 42
+      holidaysRegion: Berlin
       colour: blue
     responseTargets: { critical: 5h, urgent: 1h, low: 2d, normal: "8 hours" }
     reminderBefore: 100%
@@ -122,7 +125,8 @@ test('registry: every deadline problem of an entry is listed at once', () => {
     (err: unknown) => {
       assert.ok(err instanceof ConfigError);
       for (const want of [
-        'mailboxes[0].businessHours.colour is not a known field (known: timeZone, weekly, holidaysFile)',
+        'mailboxes[0].businessHours.colour is not a known field (known: timeZone, weekly, holidaysFile, holidaysRegion)',
+        'mailboxes[0].businessHours.holidaysRegion must be a country code, optionally with state and region ("DE", "DE-BE", "DE-BY-A", "US-CA"), or "none", got "Berlin"',
         'mailboxes[0].businessHours.timeZone must be an IANA time zone like "Europe/Berlin", got "Berlin/Europe"',
         'mailboxes[0].businessHours.weekly.mon "17:00-08:00" ends before it starts',
         'mailboxes[0].businessHours.weekly: "funday" is not a weekday',
@@ -178,6 +182,6 @@ test('registry: the webhook signing secret is a reference, never the secret, and
   }
   assert.throws(
     () => parseMailboxRegistry(entry('    businessHours: "08:00-17:00"'), defaults),
-    /businessHours must be \{ timeZone, weekly, holidaysFile \}/,
+    /businessHours must be \{ timeZone, weekly, holidaysFile, holidaysRegion \}/,
   );
 });

@@ -79,6 +79,13 @@ export function spamdPath(): string {
   );
 }
 
+/** Path of nginx ($NGINX_BIN, PATH, /usr/sbin; Debian package nginx): the TLS-terminating gRPC proxy of the Temporal TLS tests. */
+export function nginxPath(): string {
+  return (
+    fromEnv('NGINX_BIN') ?? onPath('nginx') ?? executable('/usr/sbin/nginx') ?? missing('nginx (Debian package nginx)', 'set NGINX_BIN or')
+  );
+}
+
 /**
  * Path of Chromium for the browser tests ($CHROMIUM_PATH, else `chromium` on PATH or in /usr/bin):
  * Debian's package, driven by playwright-core; no browser is downloaded.
