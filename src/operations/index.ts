@@ -15,4 +15,20 @@ export { URGENT_PRIORITIES } from './operating-figures.port';
 export type { OperatingFigures, SignInRefusals } from './operating-figures.port';
 export { readOperationsConfig } from './operations.config';
 export { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
+export {
+  HEALTH_DEPENDENCIES,
+  HEALTH_PATHS,
+  HEALTH_STATES,
+  LEGACY_LIVE_PATHS,
+  READINESS_TIMEOUT_MS,
+  READY_STATES,
+  WORKER_HEALTH_PORT,
+} from './health.contract';
+export type { HealthDependency, HealthState } from './health.contract';
+export { checkReadiness } from './readiness';
+export type { HealthCheck, ReadinessProbe, ReadinessReport } from './readiness';
+export { judgePollAge, mailboxPollProbe, pollBoundSeconds } from './mailbox-readiness';
+export type { PollAge, WatchedMailbox } from './mailbox-readiness';
+export { workerLiveness, workerStateProbe } from './worker-liveness';
+export type { SdkWorkerState, WorkerLiveness } from './worker-liveness';
 export type { WorkflowInspector } from './workflow-inspector.port';
