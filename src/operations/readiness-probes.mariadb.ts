@@ -17,12 +17,9 @@ export function databaseWhere(url: string): string {
 export function databaseProbe(pool: Pick<Pool, 'query'>, databaseUrl: string): ReadinessProbe {
   return {
     dependency: HEALTH_DEPENDENCIES.database,
+    where: `MariaDB at ${databaseWhere(databaseUrl)}`,
     async run() {
-      try {
-        await pool.query('SELECT 1');
-      } catch (err) {
-        throw new Error(`MariaDB at ${databaseWhere(databaseUrl)}: ${(err as Error).message}`, { cause: err });
-      }
+      await pool.query('SELECT 1');
     },
   };
 }

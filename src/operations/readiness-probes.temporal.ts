@@ -11,14 +11,11 @@ export type NamespaceConnection = Pick<ConnectionLike, 'workflowService' | 'with
 export function temporalNamespaceProbe(connection: NamespaceConnection, where: { address: string; namespace: string }): ReadinessProbe {
   return {
     dependency: HEALTH_DEPENDENCIES.temporal,
+    where: `namespace "${where.namespace}" at ${where.address}`,
     async run(timeoutMs) {
-      try {
-        await connection.withDeadline(Date.now() + timeoutMs, () =>
-          connection.workflowService.describeNamespace({ namespace: where.namespace }),
-        );
-      } catch (err) {
-        throw new Error(`namespace "${where.namespace}" at ${where.address}: ${(err as Error).message}`, { cause: err });
-      }
+      await connection.withDeadline(Date.now() + timeoutMs, () =>
+        connection.workflowService.describeNamespace({ namespace: where.namespace }),
+      );
     },
   };
 }

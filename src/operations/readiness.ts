@@ -25,6 +25,8 @@ export interface ReadinessReport {
 /** Asks one dependency; throws (or takes too long) when it does not answer. */
 export interface ReadinessProbe {
   dependency: HealthDependency;
+  /** Where it is asked (`MariaDB at db:3306/email_rag`), put before the reason when it fails or times out. */
+  where?: string;
   /** One check, or several (one per mailbox folder); resolving without a state means `ok`. */
   run(timeoutMs: number): Promise<Omit<HealthCheck, 'dependency'>[] | void>;
 }
@@ -51,11 +53,13 @@ export async function checkReadiness(probes: readonly ReadinessProbe[], timeoutM
   const results = await Promise.all(
     probes.map(async (probe): Promise<HealthCheck[]> => {
       try {
-        const found = await within(timeoutMs, probe.run(timeoutMs));
+        // The probe's own deadline comes first, so its error (DEADLINE_EXCEEDED, UNAVAILABLE, …) is the reason given.
+        const found = await within(timeoutMs, probe.run(Math.floor(timeoutMs * 0.75)));
         if (!found || found.length === 0) return [{ dependency: probe.dependency, state: HEALTH_STATES.ok }];
         return found.map((c) => ({ dependency: probe.dependency, ...c }));
       } catch (err) {
-        return [{ dependency: probe.dependency, state: HEALTH_STATES.failing, reason: firstLine(err) }];
+        const reason = probe.where ? `${probe.where}: ${firstLine(err)}` : firstLine(err);
+        return [{ dependency: probe.dependency, state: HEALTH_STATES.failing, reason }];
       }
     }),
   );
