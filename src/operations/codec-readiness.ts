@@ -1,6 +1,6 @@
 /** The codec server's readiness: its keys are loaded and a test payload goes through encode and decode unchanged. */
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { HEALTH_DEPENDENCIES } from './health.contract';
+import { HEALTH_DEPENDENCIES } from './operations.contract';
 import type { ReadinessProbe } from './readiness';
 
 const PROBE_DATA = new TextEncoder().encode('"email-rag readiness"');

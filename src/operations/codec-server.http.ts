@@ -4,7 +4,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { createStructuredLogger, type StructuredLogger } from '../platform/logger';
 import { echoRequestId, requestLogOptions } from '../platform/request-log.http';
 import { codecProbe } from './codec-readiness';
-import { LEGACY_LIVE_PATHS } from './health.contract';
+import { LEGACY_LIVE_PATHS } from './operations.contract';
 import { healthPaths, registerHealthRoutes } from './health-routes.http';
 import { checkReadiness } from './readiness';
 

@@ -4,7 +4,7 @@
  * Prometheus carry no credentials, and nothing here is secret.
  */
 import type { FastifyInstance } from 'fastify';
-import { HEALTH_PATHS } from './health.contract';
+import { HEALTH_PATHS } from './operations.contract';
 import { processMetrics } from './process-metrics.http';
 import type { ReadinessReport } from './readiness';
 

@@ -5,7 +5,7 @@
  * none for them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { HEALTH_PATHS } from './health.contract';
+import { HEALTH_PATHS } from './operations.contract';
 import type { ReadinessReport } from './readiness';
 
 export interface HealthServerOptions {

@@ -4,7 +4,7 @@
  * take, so this is a question about the installation's intake as this worker sees it through the
  * shared `mailbox_polls` table.
  */
-import { HEALTH_DEPENDENCIES, HEALTH_STATES } from './health.contract';
+import { HEALTH_DEPENDENCIES, HEALTH_STATES } from './operations.contract';
 import type { HealthCheck, ReadinessProbe } from './readiness';
 import type { PollScheduleState } from './readiness-probes.temporal';
 

@@ -6,7 +6,7 @@
 import { GAP_SIMILARITY } from './gap-clusters';
 import { DEFAULT_EMBEDDER_CONCURRENCY } from '../retrieval';
 import { envValues, type Env, type EnvValues } from '../platform/env-values';
-import { WORKER_HEALTH_PORT } from './health.contract';
+import { WORKER_HEALTH_PORT } from './operations.contract';
 
 export interface WorkerSettings {
   maxCachedWorkflows: number;

@@ -1,6 +1,6 @@
 /** The database's part of readiness: MariaDB answers a query. */
 import type { Pool } from '../platform/pool.mariadb';
-import { HEALTH_DEPENDENCIES } from './health.contract';
+import { HEALTH_DEPENDENCIES } from './operations.contract';
 import type { ReadinessProbe } from './readiness';
 
 /** `host:port/database` of a DATABASE_URL: where, for the reason, without user or password. */

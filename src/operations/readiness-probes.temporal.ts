@@ -1,7 +1,7 @@
 /** Temporal's part of readiness: the namespace is described, and (for a mailbox) whether its poll schedule is paused. */
 import { ScheduleNotFoundError, type Client, type ConnectionLike } from '@temporalio/client';
 import { pollScheduleId } from '../mailboxes';
-import { HEALTH_DEPENDENCIES } from './health.contract';
+import { HEALTH_DEPENDENCIES } from './operations.contract';
 import type { ReadinessProbe } from './readiness';
 
 /** What the probe needs of a connection: a Client's (`Connection`) or the worker's (`NativeConnection`). */

@@ -4,7 +4,7 @@
  * review inbox, the codec server and the worker's health server.
  */
 import { errorMessage } from '../platform/errors';
-import { HEALTH_STATES, READINESS_TIMEOUT_MS, READY_STATES, type HealthDependency, type HealthState } from './health.contract';
+import { HEALTH_STATES, READINESS_TIMEOUT_MS, READY_STATES, type HealthDependency, type HealthState } from './operations.contract';
 
 /** One line of a readiness body. */
 export interface HealthCheck {

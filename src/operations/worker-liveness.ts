@@ -2,7 +2,7 @@
  * The worker's liveness and its own part of readiness, from the states of its Temporal Workers
  * (the SDK's `Worker.getState()`: the main queue's worker and one per activity pool).
  */
-import { HEALTH_DEPENDENCIES, HEALTH_STATES } from './health.contract';
+import { HEALTH_DEPENDENCIES, HEALTH_STATES } from './operations.contract';
 import type { ReadinessProbe } from './readiness';
 
 /** The SDK's worker states, as its `State` type names them. */
