@@ -107,7 +107,12 @@ test('inbox: /metrics serves the process figures as Prometheus text, without a s
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
   const samples = parsePrometheusText(await res.text());
-  for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'process_start_time_seconds'])
+  for (const name of [
+    'process_cpu_user_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_eventloop_lag_seconds',
+    'process_start_time_seconds',
+  ])
     assert.ok(
       samples.some((s) => s.name === name),
       `${name} in the scrape`,

@@ -76,7 +76,11 @@ test('after its first successful poll the worker is ready', async () => {
   const { status, body } = await readyz();
   assert.equal(status, 200, JSON.stringify(body));
   assert.equal(body.ready, true);
-  assert.deepEqual(check(body, HEALTH_DEPENDENCIES.mailbox), { dependency: HEALTH_DEPENDENCIES.mailbox, target: MAILBOX, state: HEALTH_STATES.ok });
+  assert.deepEqual(check(body, HEALTH_DEPENDENCIES.mailbox), {
+    dependency: HEALTH_DEPENDENCIES.mailbox,
+    target: MAILBOX,
+    state: HEALTH_STATES.ok,
+  });
 });
 
 test('a mailbox that cannot be polled makes the worker not ready, with the poll error; a paused schedule expects nothing', async () => {

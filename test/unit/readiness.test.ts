@@ -119,7 +119,11 @@ test('readiness: every probe at once; one that throws or hangs is failing with i
   const report = await checkReadiness(
     [
       { dependency: HEALTH_DEPENDENCIES.database, where: 'MariaDB at db:3306/x', run: () => new Promise(() => undefined) },
-      { dependency: HEALTH_DEPENDENCIES.temporal, where: 'namespace "default" at t:7233', run: () => Promise.reject(new Error('14 UNAVAILABLE\nmore')) },
+      {
+        dependency: HEALTH_DEPENDENCIES.temporal,
+        where: 'namespace "default" at t:7233',
+        run: () => Promise.reject(new Error('14 UNAVAILABLE\nmore')),
+      },
       { dependency: HEALTH_DEPENDENCIES.codec, run: async () => undefined },
     ],
     50,
