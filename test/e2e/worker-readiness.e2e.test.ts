@@ -121,6 +121,14 @@ test('a mailbox that cannot be polled makes the worker not ready, with the poll 
   assert.equal((await readyz()).status, 200, 'ready again after the next successful poll');
 });
 
+test('a HEALTH_PORT already taken stops the start with its name', async () => {
+  const taken = Number(new URL(health!.url).port);
+  await assert.rejects(
+    startWorkerHealth({ ...s.config, health: { host: '127.0.0.1', port: taken } }, s.worker),
+    new RegExp(`cannot listen on 127\\.0\\.0\\.1:${taken} for the health server: .*EADDRINUSE.*\\(set HEALTH_PORT\\)`),
+  );
+});
+
 test('a stopped worker is neither live nor ready', async () => {
   await s.worker.shutdown();
   const live = await fetch(`${health!.url}${HEALTH_PATHS.live}`);
