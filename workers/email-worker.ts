@@ -1,4 +1,4 @@
-import { NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type State, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { temporalConnectionOptions, temporalDataConverter } from '../src/platform/temporal-connection';
 import { explainTemporalConnectFailure } from '../src/platform/temporal-connect-error';
@@ -27,6 +27,10 @@ function bundleAtStart() {
 
 export interface RunningWorker {
   worker: Worker;
+  /** The activities' client, on the workers' native connection (the health server asks Temporal through it). */
+  client: Client;
+  /** The SDK state of each Temporal Worker of this process (the main queue's and every pool's). */
+  states(): State[];
   /** Indexes the knowledge folder as it is now (null without KNOWLEDGE_DIR). */
   syncKnowledge: Dependencies['syncKnowledge'];
   /** The embedder this worker uses (EMBEDDER), and the local service it runs for it. */
@@ -134,6 +138,8 @@ async function assembleWorker(
   let runPromise: Promise<void> | undefined;
   return {
     worker,
+    client,
+    states: () => all.map((w) => w.getState()),
     embedding,
     syncKnowledge: () => deps.syncKnowledge(),
     run() {

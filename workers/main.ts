@@ -7,6 +7,7 @@ import { createEmailWorker } from './email-worker';
 import { metricsBindAddress, telemetryOptions } from './telemetry';
 import { prebuiltWorkflowBundle, startMode } from './prebuilt-bundle';
 import { applyHeapGrowth } from './heap-growth';
+import { startWorkerHealth } from './worker-health';
 
 const logger = createLogger('worker');
 
@@ -20,6 +21,8 @@ function sdkLogLevel(level: LogLevelSetting): SdkLogLevel {
  * them back, and exit within the grace time plus a hard limit.
  */
 export async function runWorker(config: Config): Promise<void> {
+  // Mailboxes count as `starting` on /readyz from here until their first successful poll.
+  const startedAt = performance.now();
   applyHeapGrowth(config.worker.heapGrowthPercent);
   setLogLevel(config.logLevel);
   Runtime.install({
@@ -46,6 +49,14 @@ export async function runWorker(config: Config): Promise<void> {
   const bundle = prebuiltWorkflowBundle(config);
   logger.info(`worker runs ${startMode(bundle)}`, { workflowBundle: bundle?.codePath });
   const running = await createEmailWorker(config, { workflowBundle: bundle });
+  const runs = running.run();
+  // Handled here too, so a worker failing while the health server starts is not an unhandled rejection.
+  runs.catch(() => undefined);
+  // After run(): /livez answers only once the Temporal Workers are RUNNING (or starting up).
+  const health = await startWorkerHealth(config, running, startedAt).catch(async (err: unknown) => {
+    await running.shutdown();
+    throw err;
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -74,6 +85,7 @@ export async function runWorker(config: Config): Promise<void> {
     // Set by the same restart unless the operator set it (glibc reads it at process start).
     mallocArenas: process.env.MALLOC_ARENA_MAX ?? 'C library default',
     metrics: config.metrics ? `http://${metricsBindAddress(config.metrics)}/metrics` : undefined,
+    health: health?.url,
     // Every mailbox this worker serves (any worker serves all): id, account and folders.
     mailboxes: config.mailboxes.map((m) => `${m.id}=${m.imap.user}@${m.imap.host}:${m.imap.port}/${m.imap.folders.join(',')}`),
   });
@@ -90,7 +102,9 @@ export async function runWorker(config: Config): Promise<void> {
     // Drafting works without it; the next start or `email-rag knowledge sync` tries again.
     (err: unknown) => logger.warn('knowledge folder not indexed', { error: errorMessage(err) }),
   );
-  await running.run();
+  await runs;
   await knowledge;
+  // Open until the end of the drain: /livez says `stopping` meanwhile, so no probe restarts it.
+  await health?.close();
   logger.info('worker stopped');
 }

@@ -3,6 +3,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { createStructuredLogger, type StructuredLogger } from '../platform/logger';
 import { echoRequestId, requestLogOptions } from '../platform/request-log.http';
+import { codecProbe } from './codec-readiness';
+import { LEGACY_LIVE_PATHS } from './operations.contract';
+import { healthPaths, registerHealthRoutes } from './health-routes.http';
+import { checkReadiness } from './readiness';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
@@ -74,7 +78,10 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
  */
 export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
   const logger = opts.logger ?? createStructuredLogger('codec-server');
-  const app = Fastify({ ...requestLogOptions(logger, { quietRoutes: ['/health'] }), bodyLimit: 16 * 1024 * 1024 });
+  const app = Fastify({
+    ...requestLogOptions(logger, { quietRoutes: healthPaths(LEGACY_LIVE_PATHS.codecServer) }),
+    bodyLimit: 16 * 1024 * 1024,
+  });
   echoRequestId(app);
   const expected = digest(`Bearer ${opts.token}`);
   const origins = new Set(opts.corsOrigins);
@@ -149,6 +156,7 @@ export function createCodecServer(opts: CodecServerOptions): FastifyInstance {
     route(`${prefix}/encode`, (p) => opts.codec.encode(p));
     route(`${prefix}/decode`, (p) => opts.codec.decode(p));
   }
-  app.get('/health', async () => ({ ok: true }));
+  // Ready when the keys seal and open a test payload; no token on these paths (probes carry none).
+  registerHealthRoutes(app, { legacyLivePath: LEGACY_LIVE_PATHS.codecServer, readiness: () => checkReadiness([codecProbe(opts.codec)]) });
   return app;
 }

@@ -1,10 +1,12 @@
 /**
  * The operations section of the configuration (src/config.ts assembles the sections): the worker
- * process (WORKER_*), its Prometheus endpoint (METRICS_*) and the draft quality reports.
+ * process (WORKER_*), its Prometheus endpoint (METRICS_*), its health server (HEALTH_*) and the
+ * draft quality reports.
  */
 import { GAP_SIMILARITY } from './gap-clusters';
 import { DEFAULT_EMBEDDER_CONCURRENCY } from '../retrieval';
 import { envValues, type Env, type EnvValues } from '../platform/env-values';
+import { WORKER_HEALTH_PORT } from './operations.contract';
 
 export interface WorkerSettings {
   maxCachedWorkflows: number;
@@ -39,6 +41,11 @@ export interface OperationsConfig {
    * business figures sampled from MariaDB every `sampleIntervalSeconds`, on one `/metrics`.
    */
   metrics?: { host: string; port: number; sampleIntervalSeconds: number };
+  /**
+   * The worker's health server (HEALTH_PORT; off when unset, so workers started by hand or by
+   * tests open no port): `/livez` and `/readyz` (docs/operating.md "Health and readiness").
+   */
+  health?: { host: string; port: number };
   /** Draft quality reports (docs/operating.md "Draft quality and knowledge gaps"). */
   quality: {
     /** GAP_SIMILARITY: cosine similarity at which two knowledge-gap mails count as one topic; depends on the embedding model. */
@@ -62,6 +69,17 @@ export function readOperationsConfig(env: Env, problems: string[]): OperationsCo
     };
     if (!/^[A-Za-z0-9.:-]+$/.test(config.metrics.host))
       problems.push(`METRICS_HOST must be an IP address or host name, got "${config.metrics.host}"`);
+  }
+  if (v.optional('HEALTH_PORT')) {
+    config.health = {
+      port: v.intInRange('HEALTH_PORT', WORKER_HEALTH_PORT, 1, 65535),
+      // Kubernetes probes come from the node, not from inside the pod: every address by default.
+      host: v.text('HEALTH_HOST', '0.0.0.0'),
+    };
+    if (!/^[A-Za-z0-9.:-]+$/.test(config.health.host))
+      problems.push(`HEALTH_HOST must be an IP address or host name, got "${config.health.host}"`);
+    if (config.metrics && config.metrics.port === config.health.port)
+      problems.push(`HEALTH_PORT and METRICS_PORT must differ (both are ${config.health.port})`);
   }
   config.worker.deployment = workerDeployment(v);
   return config;

@@ -37,6 +37,8 @@ import { registerSpamRoutes } from './spam.routes';
 import { registerAttachmentRoutes } from './attachments.routes';
 import { createStructuredLogger } from '../platform/logger';
 import { echoRequestId, requestLogOptions } from '../platform/request-log.http';
+import { LEGACY_LIVE_PATHS, checkReadiness } from '../operations';
+import { databaseProbe, healthPaths, registerHealthRoutes } from '../operations/index.adapters';
 
 /** With single sign-on the logout form may lead on to the provider's logout page (RP-initiated logout). */
 const csp = (provider?: string) =>
@@ -49,9 +51,9 @@ const csp = (provider?: string) =>
     "base-uri 'none'",
   ].join('; ');
 
-const PUBLIC = new Set(['/login', '/inbox.css', '/healthz', '/auth/oidc/login', '/auth/oidc/callback']);
-/** Asked for all the time (by every page, by the health check): their access lines are `debug`. */
-const QUIET = ['/inbox.css', '/healthz'];
+const PUBLIC = new Set(['/login', '/inbox.css', ...healthPaths(LEGACY_LIVE_PATHS.inbox), '/auth/oidc/login', '/auth/oidc/callback']);
+/** Asked for all the time (by every page, by probes and Prometheus): their access lines are `debug`. */
+const QUIET = ['/inbox.css', ...healthPaths(LEGACY_LIVE_PATHS.inbox)];
 
 export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   const cfg = deps.config.inbox;
@@ -126,7 +128,9 @@ export async function buildInboxApp(deps: InboxDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => reply.code(404).type('text/plain; charset=utf-8').send(`404: not found (request ${req.id})`));
 
   app.get('/inbox.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(css));
-  app.get('/healthz', async () => ({ ok: true }));
+  // Without its probes (an app built in a test) readiness asks the database only.
+  const probes = deps.readiness ?? [databaseProbe(deps.pool, deps.config.databaseUrl)];
+  registerHealthRoutes(app, { legacyLivePath: LEGACY_LIVE_PATHS.inbox, readiness: () => checkReadiness(probes) });
 
   const page = async (req: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>) => {
     const lang = req.session.lang ?? pickLanguage(req.headers['accept-language']);

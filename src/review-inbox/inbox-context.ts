@@ -17,6 +17,7 @@ import type { LoginGuard } from './login-guard';
 import type { AuditLog } from '../platform/store.port';
 import type { OidcSignIn } from './oidc-sign-in';
 import type { LogDestination } from '../platform/logger';
+import type { ReadinessProbe } from '../operations';
 
 export interface InboxDeps {
   config: Config;
@@ -40,6 +41,8 @@ export interface InboxDeps {
   caseRouting?: CaseRouting;
   /** Tells a case's workflow that a person assigned it (its owner is a search attribute). */
   caseSignals?: CaseSignals;
+  /** What `/readyz` asks (the database and the Temporal namespace); the database alone when not given. */
+  readiness?: ReadinessProbe[];
   /** The sessions (MariaDB, shared by every inbox process); made from `pool` when not given. */
   sessions?: InboxSessions;
   /** Where the log lines go (their level is LOG_LEVEL): stderr when not given. */

@@ -6,7 +6,7 @@ import { createPool } from '../platform/pool.mariadb';
 import { createMariaDbReviewStore } from './review-store.mariadb';
 import { createMariaDbAttachmentStore } from '../attachments/index.adapters';
 import { createTemporalDecisions, pullBack, temporalPullBackStart } from '../email/index.adapters';
-import { dlqRequeue } from '../operations/index.adapters';
+import { databaseProbe, dlqRequeue, temporalNamespaceProbe } from '../operations/index.adapters';
 import { connectDatabase, connectTemporal } from '../platform/cli-context';
 import type { Config } from '../platform/config';
 import { buildEmbedder } from '../retrieval/index.adapters';
@@ -58,6 +58,7 @@ export async function startInbox(config: Config): Promise<RunningInbox> {
     claims: createMariaDbCaseClaims(pool),
     caseRouting: createMariaDbCaseRouting(pool),
     caseSignals: createTemporalCaseSignals(temporal.client, config.temporal.taskQueue),
+    readiness: [databaseProbe(pool, config.databaseUrl), temporalNamespaceProbe(temporal.client.connection, config.temporal)],
   });
   try {
     await app.listen({ port: config.inbox.port, host: config.inbox.host });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
-import { readOperationsConfig } from '../../src/operations';
+import { HEALTH_PATHS, readOperationsConfig, WORKER_HEALTH_PORT } from '../../src/operations';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -22,9 +22,8 @@ const VENV_BIN = path.join(root, '.tools/venv/bin');
 
 // The health endpoints of the three servers (HEALTH_PORT is the worker's; the inbox and the codec
 // server answer on their own port).
-const LIVENESS = '/livez';
-const READINESS = '/readyz';
-const WORKER_HEALTH_PORT = 9465;
+const LIVENESS = HEALTH_PATHS.live;
+const READINESS = HEALTH_PATHS.ready;
 const PORTS = { worker: WORKER_HEALTH_PORT, inbox: 8025, codec: 8234 } as const;
 // The oldest and the newest API version the manifests are checked against.
 const KUBERNETES_VERSIONS = ['1.29', '1.37'];
