@@ -16,6 +16,7 @@ import { test } from 'node:test';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { LOCAL_EMBEDDING_MODEL } from '../../src/retrieval/embedder-settings';
+import { HEALTH_PATHS } from '../../src/operations';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -137,9 +138,9 @@ test('health checks and restart policies; the one-shot init runs between the ser
     assert.deepEqual(services[name]!.depends_on, { init: { condition: 'service_completed_successfully' } }, name);
   }
   // The checks ask the endpoints the processes serve on the ports they are given.
-  assert.ok(services.worker!.healthcheck!.test.at(-1)!.endsWith(`:${services.worker!.environment!.METRICS_PORT}/metrics`));
-  assert.ok(services.inbox!.healthcheck!.test.at(-1)!.endsWith(`:${services.inbox!.environment!.INBOX_PORT}/healthz`));
-  assert.ok(services.codec!.healthcheck!.test.at(-1)!.endsWith(`:${services.codec!.environment!.CODEC_PORT}/health`));
+  assert.ok(services.worker!.healthcheck!.test.at(-1)!.endsWith(`:${services.worker!.environment!.HEALTH_PORT}${HEALTH_PATHS.live}`));
+  assert.ok(services.inbox!.healthcheck!.test.at(-1)!.endsWith(`:${services.inbox!.environment!.INBOX_PORT}${HEALTH_PATHS.ready}`));
+  assert.ok(services.codec!.healthcheck!.test.at(-1)!.endsWith(`:${services.codec!.environment!.CODEC_PORT}${HEALTH_PATHS.ready}`));
   // The durable state is on named volumes.
   assert.ok((services.temporal!.volumes ?? []).includes('temporal-data:/data'));
   assert.ok((services.mariadb!.volumes ?? []).includes('mariadb-data:/var/lib/mysql'));
