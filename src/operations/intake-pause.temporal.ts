@@ -9,9 +9,8 @@ import type { Config } from '../platform/config';
 import { WORKFLOW_TYPES } from '../platform/contract';
 import { installWatchers } from '../mailboxes/index.adapters';
 import { wantedSchedules } from './schedules';
+import { INTAKE_PAUSE_NOTE } from './operations.contract';
 
-/** Every note a pause writes starts with this: resume lifts only the pauses it made. */
-export const INTAKE_PAUSE_NOTE = 'email-rag intake pause';
 
 export interface IntakePaused {
   /** Schedules this pause paused. */

@@ -8,6 +8,13 @@ export const OPERATIONS_AUDIT_EVENTS = {
 export type OperationsAuditEvent = (typeof OPERATIONS_AUDIT_EVENTS)[keyof typeof OPERATIONS_AUDIT_EVENTS];
 
 /**
+ * Every note an intake pause writes on a schedule starts with this (it is kept in Temporal):
+ * `intake resume` lifts only the pauses it made, and `schedules install` leaves such a pause and
+ * its note as they are (a restored snapshot, or a backup under way, keeps its intake paused).
+ */
+export const INTAKE_PAUSE_NOTE = 'email-rag intake pause';
+
+/**
  * The parts `email-rag doctor` checks (the JSON's `check`); a mailbox part also names its mailbox
  * (`target`). In the order the table prints them.
  */

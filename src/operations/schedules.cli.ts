@@ -3,7 +3,7 @@
  * schedule's run now; `temporal setup` (the namespace, temporal-setup.cli.ts) is listed with them.
  */
 import { temporalSetupCommand } from './temporal-setup.cli';
-import { CLEANUP_SCHEDULE_ID, installSchedules, triggerPoll, triggerSchedule } from './schedules';
+import { CLEANUP_SCHEDULE_ID, installSchedules, mailboxesHeldByIntakePause, triggerPoll, triggerSchedule } from './schedules';
 import { installWatchers } from '../mailboxes/index.adapters';
 import { onlySubcommand, text, type CliCommand } from '../platform/cli-command';
 
@@ -17,10 +17,14 @@ const schedulesInstall: CliCommand<void> = {
     const cfg = ctx.config();
     const client = await ctx.temporal();
     for (const s of await installSchedules(client, cfg)) console.log(`schedule ${s.id} ${s.action}`);
+    // A paused intake (a backup under way, a restored snapshot) keeps its watchers off.
+    const held = await mailboxesHeldByIntakePause(client, cfg);
+    const mailboxes = cfg.mailboxes.map((m) => (held.has(m.id) ? { ...m, enabled: false } : m));
+    const watchers = await installWatchers(client, { ...cfg, mailboxes });
     // The watchers on stderr: stdout stays one line per schedule for scripts.
-    const watchers = await installWatchers(client, cfg);
     console.error(
-      `email-rag schedules: IDLE watchers ${cfg.imap.idle ? 'on' : 'off (IMAP_IDLE=off)'}${watchers.map((w) => `; ${w.id} ${w.action}`).join('')}`,
+      `email-rag schedules: IDLE watchers ${cfg.imap.idle ? 'on' : 'off (IMAP_IDLE=off)'}${watchers.map((w) => `; ${w.id} ${w.action}`).join('')}` +
+        (held.size > 0 ? `; held by an intake pause until email-rag intake resume: ${[...held].join(', ')}` : ''),
     );
   },
 };

@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type MailboxEntry, type TriggeredRun, POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
 import { triggerSchedule } from '../mailboxes/index.adapters';
 import { CliError } from '../platform/cli-context';
+import { INTAKE_PAUSE_NOTE } from './operations.contract';
 
 export { POLL_SCHEDULE_PREFIX, pollScheduleId } from '../mailboxes';
 export { triggerSchedule } from '../mailboxes/index.adapters';
@@ -128,6 +129,22 @@ export async function installSchedules(client: Client, config: Config): Promise<
   return results;
 }
 
+/**
+ * The enabled mailboxes whose poll schedule an intake pause holds. Their IDLE watchers stay off
+ * until `intake resume`: a watcher's wake-up triggers the poll schedule, paused or not.
+ */
+export async function mailboxesHeldByIntakePause(client: Client, config: Config): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const m of config.mailboxes.filter((e) => e.enabled)) {
+    try {
+      if (heldByIntakePause(await client.schedule.getHandle(pollScheduleId(m.id)).describe())) held.add(m.id);
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+  return held;
+}
+
 function options(config: Config, s: WantedSchedule) {
   return {
     scheduleId: s.id,
@@ -146,6 +163,13 @@ function options(config: Config, s: WantedSchedule) {
   };
 }
 
+/**
+ * Paused by `email-rag intake pause` (a backup under way, or a restored snapshot taken during one):
+ * install keeps that note, without which `intake resume` would take the pause for a person's and
+ * leave the intake off.
+ */
+const heldByIntakePause = (d: ScheduleDescription): boolean => d.state.paused && (d.state.note ?? '').startsWith(INTAKE_PAUSE_NOTE);
+
 /** True when the installed schedule already does what `s` describes (a paused one stays paused). */
 export function scheduleMatches(d: ScheduleDescription, config: Config, s: WantedSchedule): boolean {
   const intervals = d.spec.intervals ?? [];
@@ -161,7 +185,7 @@ export function scheduleMatches(d: ScheduleDescription, config: Config, s: Wante
     d.policies.overlap === ScheduleOverlapPolicy.SKIP &&
     d.policies.catchupWindow === CATCHUP_WINDOW_MS &&
     d.policies.pauseOnFailure === false &&
-    (d.state.note ?? '') === s.note
+    ((d.state.note ?? '') === s.note || heldByIntakePause(d))
   );
 }
 
@@ -180,7 +204,7 @@ async function upsertSchedule(client: Client, config: Config, s: WantedSchedule)
     spec: wanted.spec,
     action: wanted.action,
     policies: { ...prev.policies, ...wanted.policies },
-    state: { ...prev.state, note: s.note },
+    state: { ...prev.state, note: heldByIntakePause(prev) ? prev.state.note : s.note },
   }));
   return 'updated';
 }
