@@ -136,7 +136,7 @@ run_backup() {
 run_every() {
   local stop='' sleeper='' started next rc wait_s
   trap 'stop=1; [ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true' TERM INT
-  say "every $every, the newest $keep kept in $BACKUP_DIR; parts: ${parts[*]}; intake paused: $pause"
+  say "every $every, the newest $keep kept in $BACKUP_DIR; parts: ${parts[*]}; the intake paused for the temporal and mariadb parts: $pause"
   while [ -z "$stop" ]; do
     started=$(date +%s)
     set +e

@@ -8,6 +8,7 @@
 #   backup.sh --once [--keep N] [PART...]     one backup into a new folder of BACKUP_DIR named by
 #                                             its UTC time; then the oldest beyond N are deleted
 #   backup.sh --every 6h --keep N [PART...]   the same at start and every 6h (s, m, h, d) until stopped
+#   backup.sh [PART...]                       with BACKUP_INTERVAL set: --every (the backup service)
 #
 # With --once and --every the parts default to all four (keys when the install has payload keys),
 # the intake is paused for the Temporal and MariaDB parts unless --no-pause-intake, and a folder is
@@ -122,7 +123,8 @@ take_parts() {
   write_sums
 }
 
-if [ "${1:-}" != "" ] && [ "${1#--}" = "$1" ]; then
+# DIR mode when the first argument is neither an option nor a part (a folder named like a part: ./files).
+if [ "${1:-}" != "" ] && [ "${1#--}" = "$1" ] && ! [[ " ${ALL_PARTS[*]} " == *" $1 "* ]]; then
   dir=$1
   shift
   parts=("$@")
