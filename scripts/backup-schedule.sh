@@ -8,7 +8,7 @@
 NAME_PATTERN='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{6}Z$'
 
 scheduled_usage() {
-  die "usage: $TOOL DIR [PART...] | $TOOL --once [--keep N] [--no-pause-intake] [PART...] | $TOOL --every INTERVAL --keep N [--no-pause-intake] [PART...]"
+  die "usage: $TOOL DIR [PART...] | $TOOL --once [--keep N] [--no-pause-intake] [PART...] | $TOOL --every INTERVAL --keep N [--no-pause-intake] [PART...] | $TOOL --check [--every INTERVAL]"
 }
 
 # interval_seconds 6h: the interval in seconds (s, m, h, d).
@@ -79,6 +79,21 @@ prune() {
     deleted+=("$(basename "${complete[i]}")")
   done
   say "retention: $((${#complete[@]} - ${#deleted[@]})) complete backup(s) kept (at most $keep), deleted: ${deleted[*]:-none}"
+}
+
+# The service's health: the newest complete backup is younger than two intervals.
+check_recent() {
+  local d newest='' t age
+  for d in "$BACKUP_DIR"/*; do
+    if [[ $(basename "$d") =~ $NAME_PATTERN ]] && [ -f "$d/SHA256SUMS" ]; then newest=$(basename "$d"); fi
+  done
+  [ -n "$newest" ] || die "no complete backup in $BACKUP_DIR yet"
+  [[ $newest =~ ^(.{10})T(..)(..)(..)Z$ ]]
+  t=$(date -u -d "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}:${BASH_REMATCH[3]}:${BASH_REMATCH[4]}" +%s)
+  age=$(($(date +%s) - t))
+  [ "$age" -le $((2 * seconds)) ] ||
+    die "the newest complete backup, $newest, is $((age / 60)) min old, more than twice the interval $every: the service's log says why"
+  say "the newest complete backup, $newest, is $((age / 60)) min old"
 }
 
 on_run_exit() {
@@ -162,11 +177,12 @@ run_every() {
 }
 
 scheduled_main() {
-  local once='' every_flag='' every=${BACKUP_INTERVAL:-} keep=${BACKUP_KEEP:-} pause=${BACKUP_PAUSE_INTAKE:-true} seconds
+  local once='' check='' every_flag='' every=${BACKUP_INTERVAL:-} keep=${BACKUP_KEEP:-} pause=${BACKUP_PAUSE_INTAKE:-true} seconds
   local -a named=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --once) once=1 ;;
+      --check) check=1 ;;
       --every | --keep)
         [ $# -ge 2 ] || die "$1 needs a value"
         if [ "$1" = --every ]; then every=$2 every_flag=1; else keep=$2; fi
@@ -182,8 +198,14 @@ scheduled_main() {
     shift
   done
   [ -z "$once" ] || [ -z "$every_flag" ] || die "--once and --every exclude each other"
-  [ -n "$once" ] || [ -n "$every" ] || scheduled_usage
   [ -n "${BACKUP_DIR:-}" ] || die "BACKUP_DIR is not set: the folder (a volume) the backups go to"
+  if [ -n "$check" ]; then
+    [ -n "$every" ] || die "--check needs the interval: --every INTERVAL (or BACKUP_INTERVAL)"
+    seconds=$(interval_seconds "$every")
+    check_recent
+    return
+  fi
+  [ -n "$once" ] || [ -n "$every" ] || scheduled_usage
   [ -d "$BACKUP_DIR" ] && [ -w "$BACKUP_DIR" ] || die "BACKUP_DIR $BACKUP_DIR is not a folder uid $(id -u) can write"
   [ -z "$keep" ] || [[ $keep =~ ^[1-9][0-9]{0,5}$ ]] || die "--keep (BACKUP_KEEP) takes a whole number of backups, at least 1: '$keep'"
   [[ $pause =~ ^(true|false)$ ]] || die "BACKUP_PAUSE_INTAKE takes true or false: '$pause'"

@@ -9,6 +9,8 @@
 #                                             its UTC time; then the oldest beyond N are deleted
 #   backup.sh --every 6h --keep N [PART...]   the same at start and every 6h (s, m, h, d) until stopped
 #   backup.sh [PART...]                       with BACKUP_INTERVAL set: --every (the backup service)
+#   backup.sh --check                         exit 1 unless the newest complete backup is younger than
+#                                             two intervals (the service's health check)
 #
 # With --once and --every the parts default to all four (keys when the install has payload keys),
 # the intake is paused for the Temporal and MariaDB parts unless --no-pause-intake, and a folder is

@@ -344,6 +344,14 @@ test('--every: a failed run is logged and tried again at the next tick; SIGTERM 
   assert.equal(end.code, 0, end.stderr);
   assert.match(end.stdout, /email-rag-backup: stopped/);
   assert.equal(complete(backups).length, 2, 'a stop lets the run end, retention included');
+
+  // The service's health check: the newest complete backup is younger than two intervals.
+  const healthy = await runTool(bin, 'email-rag-backup', ['--check'], { ...env, BACKUP_DIR: backups, BACKUP_INTERVAL: '1h' });
+  assert.equal(healthy.code, 0, healthy.stderr);
+  assert.match(healthy.stdout, /the newest complete backup, \S+, is \d+ min old/);
+  const none = await runTool(bin, 'email-rag-backup', ['--check'], { ...env, BACKUP_DIR: files, BACKUP_INTERVAL: '1h' });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no complete backup in \S+ yet/);
   assert.deepEqual(
     readdirSync(backups).filter((n) => n.endsWith('.partial')),
     [],

@@ -387,3 +387,44 @@ test('Alertmanager: Prometheus sends to it, it loads the shipped configuration, 
   const out = spawnSync('amtool', ['check-config', 'deploy/alertmanager/alertmanager.yml'], { encoding: 'utf8', cwd: root });
   assert.equal(out.status, 0, `amtool check-config:\n${out.stdout}${out.stderr}`);
 });
+
+test('the app image carries email-rag-backup and email-rag-restore, the files they source and the tools they run', () => {
+  const stages = read('Containerfile').split(/^FROM /m);
+  const app = stages.find((s) => /^\S+ AS app\n/.test(s));
+  assert.ok(app);
+  const apt = /apt-get install -y --no-install-recommends (.*) \\/.exec(app)?.[1]?.split(/\s+/) ?? [];
+  for (const pkg of ['sqlite3', 'mariadb-client']) assert.ok(apt.includes(pkg), `the app stage installs ${pkg}`);
+  const copied = new Map<string, string>();
+  for (const m of app.matchAll(/^COPY ((?:scripts\/\S+ )+)(\S+)$/gm)) {
+    const sources = m[1]!.trim().split(' ');
+    for (const source of sources) copied.set(source, m[2]!.endsWith('/') ? path.posix.join(m[2]!, path.basename(source)) : m[2]!);
+  }
+  assert.equal(copied.get('scripts/backup.sh'), '/usr/local/bin/email-rag-backup');
+  assert.equal(copied.get('scripts/restore.sh'), '/usr/local/bin/email-rag-restore');
+  // Outside the source tree the scripts find their library in the folder the image puts it in.
+  for (const script of ['scripts/backup.sh', 'scripts/restore.sh']) {
+    const fallback = /\[ -f "\$lib" \] \|\| lib=(\S+)/.exec(read(script))?.[1];
+    assert.equal(fallback, copied.get('scripts/backup-lib.sh'), script);
+    execFileSync('bash', ['-n', path.join(root, script)]);
+  }
+  // Every file sourced beside the library is copied beside it.
+  const sourcedFiles: string[] = [];
+  for (const lib of ['scripts/backup-lib.sh', 'scripts/backup.sh']) {
+    for (const m of read(lib).matchAll(/^\s*\. "\$\(dirname "\$(?:\{BASH_SOURCE\[0\]\}|lib)"\)\/(\S+)"$/gm)) {
+      const sourced = `scripts/${m[1]}`;
+      assert.equal(
+        path.dirname(copied.get(sourced) ?? ''),
+        path.dirname(copied.get('scripts/backup-lib.sh')!),
+        `${sourced} is copied beside the library`,
+      );
+      execFileSync('bash', ['-n', path.join(root, sourced)]);
+      sourcedFiles.push(sourced);
+    }
+  }
+  assert.deepEqual(sourcedFiles.sort(), ['scripts/backup-schedule.sh', 'scripts/console.sh']);
+  // Volumes mounted there (the state, the backups) start owned by the app's user.
+  const dirs = /^RUN mkdir -p (.*) \\\n\s+&& chown email-rag:email-rag (.*)$/m.exec(app);
+  for (const folder of ['/app/state', '/backups', '/temporal']) {
+    assert.ok(dirs?.[1]?.split(' ').includes(folder) && dirs[2]?.split(' ').includes(folder), `${folder} is made and given to email-rag`);
+  }
+});
