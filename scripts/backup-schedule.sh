@@ -45,7 +45,11 @@ pause_intake() {
     console.log(`${r.paused.length + r.watchersStopped.length} ${r.paused.length} ${r.alreadyPaused.length} ${r.pollsRunning.join(",")}`);
   ' <<<"$out" 2>/dev/null) || die "email-rag intake pause failed (exit $rc, the reason above)"
   read -r changed paused already running <<<"$counts"
-  [ "$changed" = 0 ] || intake_paused=1
+  if [ "$changed" != 0 ]; then
+    intake_paused=1
+    # Should this run be killed before it resumes, the next one finds this and resumes.
+    printf '%s\n' "$name" >"$BACKUP_DIR/.intake-paused"
+  fi
   say "intake: $paused schedule(s) paused by this backup, $already paused already"
   [ "$rc" = 0 ] || die "the intake is not quiet: poll runs still running after the wait: ${running:-?}"
   if [ "$changed" = 0 ]; then
@@ -62,6 +66,7 @@ resume_intake() {
     return 1
   }
   intake_paused=''
+  rm -f -- "$BACKUP_DIR/.intake-paused"
   say "intake resumed: $(paste -sd';' <<<"$out")"
 }
 
@@ -118,6 +123,10 @@ run_backup() {
     rm -rf -- "$d"
     say "removed $(basename "$d"), left by a run that was cut off"
   done
+  if [ -f "$BACKUP_DIR/.intake-paused" ]; then
+    say "the run $(cat "$BACKUP_DIR/.intake-paused") was cut off with the intake paused: resuming it"
+    resume_intake || die "the intake paused by a run that was cut off could not be resumed"
+  fi
   name=$(date -u +%Y-%m-%dT%H%M%SZ)
   while [ -e "$BACKUP_DIR/$name" ]; do
     sleep 1

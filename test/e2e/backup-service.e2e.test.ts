@@ -303,6 +303,14 @@ test('retention keeps the newest complete backups; a failed run leaves nothing t
   const poll = await client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID)).describe();
   assert.equal(poll.state.paused, false, 'the failed run resumed the intake it had paused');
 
+  // A run killed while it held the intake paused: the next run resumes it first.
+  ok(await runTool(bin, 'email-rag', ['intake', 'pause', '--by', 'backup'], e), 'intake pause');
+  writeFileSync(path.join(backups, '.intake-paused'), '2026-01-01T000000Z\n');
+  const next = ok(await runTool(bin, 'email-rag-backup', ['--once', '--keep', '2', 'files'], e), 'the run after a killed one');
+  assert.match(next.stdout, /the run 2026-01-01T000000Z was cut off with the intake paused: resuming it/);
+  assert.equal((await client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID)).describe()).state.paused, false);
+  assert.equal(existsSync(path.join(backups, '.intake-paused')), false);
+
   // Bad settings are refused with what to fix.
   const bad = await runTool(bin, 'email-rag-backup', ['--every', '6x', '--keep', '2'], e);
   assert.match(bad.stderr, /--every \(BACKUP_INTERVAL\) takes a whole number and a unit s, m, h or d, such as 6h: '6x'/);
