@@ -115,7 +115,15 @@ restore_mariadb() {
   say "mariadb: $dir/mariadb.sql -> $database"
 }
 
-check_files() { :; }
+# A read-only mount (the knowledge folder of the apps) would fail the unpacking half-way.
+check_files() {
+  local root=${RESTORE_ROOT:-/} member target
+  while IFS= read -r member; do
+    target="${root%/}/${member%/}"
+    [ ! -e "$target" ] || [ -w "$target" ] ||
+      die "$target cannot be written by uid $(id -u) (a read-only mount?): mount it read-write for the restore, set RESTORE_ROOT to unpack elsewhere, or leave the part 'files' out"
+  done < <(tar -tf "$dir/files.tar")
+}
 
 restore_files() {
   local root=${RESTORE_ROOT:-/}
