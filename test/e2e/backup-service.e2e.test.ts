@@ -11,6 +11,7 @@
  * tampered file, a target in use, keys missing), retention, failed runs and the --every loop.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -260,6 +261,20 @@ test(
     // With the restored server stopped, --force replaces its file and the database.
     await restoredTemporal.stop();
     restoredTemporal = undefined;
+    const knowledge = path.join(dir, 'app/knowledge');
+    if (isRoot && spawnSync('mount', ['--bind', knowledge, knowledge]).status === 0) {
+      // The knowledge folder mounted read-only, as the apps mount it: refused before anything is written.
+      try {
+        assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', knowledge]).status, 0);
+        const readOnly = await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv);
+        assert.equal(readOnly.code, 1);
+        assert.match(readOnly.stderr, /app\/knowledge cannot be written by uid 0 \(a read-only mount\?\)/);
+        assert.ok((await tables(restoredPool)) > 0, 'the database was left as it was');
+      } finally {
+        spawnSync('umount', [knowledge]);
+      }
+      console.log('a read-only mount of the knowledge folder: refused');
+    } else console.log('the read-only mount case is skipped: it needs root and mount');
     ok(await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv), 'email-rag-restore --force');
   },
 );
