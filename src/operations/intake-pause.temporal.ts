@@ -11,7 +11,6 @@ import { installWatchers } from '../mailboxes/index.adapters';
 import { wantedSchedules } from './schedules';
 import { INTAKE_PAUSE_NOTE } from './operations.contract';
 
-
 export interface IntakePaused {
   /** Schedules this pause paused. */
   paused: string[];
