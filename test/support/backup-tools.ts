@@ -48,7 +48,8 @@ export interface StartedTool {
 }
 
 export function startTool(bin: string, name: string, args: string[], env: Record<string, string>): StartedTool {
-  const child = spawn(path.join(bin, name), args, { env: toolEnv(bin, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  // In the test's folder: a relative path in the arguments lands there, never in the checkout.
+  const child = spawn(path.join(bin, name), args, { env: toolEnv(bin, env), cwd: path.dirname(bin), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let both = '';
