@@ -115,23 +115,44 @@ restore_mariadb() {
   say "mariadb: $dir/mariadb.sql -> $database"
 }
 
-# A read-only mount (the knowledge folder of the apps) would fail the unpacking half-way.
+# The folders the backup took (the members of files.tar whose parent is not one).
+top_members() {
+  local -A seen=()
+  local member
+  while IFS= read -r member; do seen["${member%/}"]=1; done < <(tar -tf "$dir/files.tar")
+  for member in "${!seen[@]}"; do [ -n "${seen[$(dirname "$member")]:-}" ] || echo "$member"; done
+}
+
+# A folder on a read-only mount (the configuration folder of the apps) would fail the unpacking
+# half-way: one that holds what the backup holds already (put in place on the host) is left out,
+# another is refused. Sets `keep_as_is`.
 check_files() {
-  local root=${RESTORE_ROOT:-/} member target
-  while IFS= read -r member; do
-    target="${root%/}/${member%/}"
-    [ ! -e "$target" ] || [ -w "$target" ] ||
-      die "$target cannot be written by uid $(id -u) (a read-only mount?): mount it read-write for the restore, set RESTORE_ROOT to unpack elsewhere, or leave the part 'files' out"
-  done < <(tar -tf "$dir/files.tar")
+  local root=${RESTORE_ROOT:-/} top target scratch
+  keep_as_is=()
+  while IFS= read -r top; do
+    target="${root%/}/$top"
+    [ ! -e "$target" ] || [ -w "$target" ] && continue
+    scratch=$(mktemp -d)
+    CLEANUP+=("$scratch")
+    tar -C "$scratch" -xf "$dir/files.tar" "$top"
+    diff -r -q "$scratch/$top" "$target" >/dev/null ||
+      die "$target cannot be written by uid $(id -u) (a read-only mount?) and differs from the backup: put the backup's copy in place (tar -xf files.tar $top), mount it read-write for the restore, set RESTORE_ROOT to unpack elsewhere, or leave the part 'files' out"
+    keep_as_is+=("$top")
+  done < <(top_members)
 }
 
 restore_files() {
-  local root=${RESTORE_ROOT:-/}
+  local root=${RESTORE_ROOT:-/} top
+  local -a exclude=()
   mkdir -p "$root"
+  for top in "${keep_as_is[@]}"; do
+    exclude+=(--exclude="$top")
+    say "files: $root${top} is read-only and as in the backup: left as it is"
+  done
   # Modes come back as they were (token files 0600), owners too when run as root; existing files
   # of the same name are replaced.
-  tar -C "$root" -xpf "$dir/files.tar" || die "extracting $dir/files.tar into $root failed"
-  say "files: $(tar -tf "$dir/files.tar" | wc -l) entr(y/ies) -> $root"
+  tar -C "$root" -xpf "$dir/files.tar" "${exclude[@]}" || die "extracting $dir/files.tar into $root failed"
+  say "files: $(tar -tf "$dir/files.tar" "${exclude[@]}" | wc -l) entr(y/ies) -> $root"
 }
 
 # The keys are a secret of the new install (a compose secret, a key store): the restore does not

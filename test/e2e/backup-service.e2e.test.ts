@@ -262,18 +262,31 @@ test(
     await restoredTemporal.stop();
     restoredTemporal = undefined;
     const knowledge = path.join(dir, 'app/knowledge');
-    if (isRoot && spawnSync('mount', ['--bind', knowledge, knowledge]).status === 0) {
-      // The knowledge folder mounted read-only, as the apps mount it: refused before anything is written.
+    const readOnly = (): boolean =>
+      spawnSync('mount', ['--bind', knowledge, knowledge]).status === 0 &&
+      spawnSync('mount', ['-o', 'remount,bind,ro', knowledge]).status === 0;
+    writeFileSync(path.join(knowledge, 'local.md'), 'not in the backup\n');
+    if (isRoot && readOnly()) {
+      // A read-only mount (as the apps mount their configuration folder) that differs from the
+      // backup: refused before anything is written.
       try {
-        assert.equal(spawnSync('mount', ['-o', 'remount,bind,ro', knowledge]).status, 0);
-        const readOnly = await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv);
-        assert.equal(readOnly.code, 1);
-        assert.match(readOnly.stderr, /app\/knowledge cannot be written by uid 0 \(a read-only mount\?\)/);
+        const refusedRo = await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv);
+        assert.equal(refusedRo.code, 1);
+        assert.match(refusedRo.stderr, /app\/knowledge cannot be written by uid 0 \(a read-only mount\?\) and differs from the backup/);
         assert.ok((await tables(restoredPool)) > 0, 'the database was left as it was');
       } finally {
         spawnSync('umount', [knowledge]);
       }
-      console.log('a read-only mount of the knowledge folder: refused');
+      // Put in place as the backup has it (on the host), it is left as it is and the rest restored.
+      rmSync(path.join(knowledge, 'local.md'));
+      assert.ok(readOnly());
+      try {
+        const asIs = ok(await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv), 'restore beside a read-only folder');
+        assert.match(asIs.stdout, /app\/knowledge is read-only and as in the backup: left as it is/);
+      } finally {
+        spawnSync('umount', [knowledge]);
+      }
+      console.log('a read-only mount: refused when it differs from the backup, left as it is when it does not');
     } else console.log('the read-only mount case is skipped: it needs root and mount');
     ok(await runTool(bin, 'email-rag-restore', [folder, '--force'], restoreEnv), 'email-rag-restore --force');
   },
