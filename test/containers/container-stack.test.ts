@@ -8,7 +8,10 @@
  * every container restarted in turn with nothing lost and nothing sent twice; the worker stopped
  * and its alert seen at a webhook (Prometheus and Alertmanager of the monitoring profile); images
  * rebuilt and containers recreated with the OAuth2 mailbox still signed in; one rollback to the
- * previous image tag. Prints the image sizes, the time to healthy and the time to alert.
+ * previous image tag; the backup service's backup of the running stack (a mail waiting), the whole
+ * stack deleted with its volumes, the backup restored into a fresh one and the waiting mail
+ * approved: every reply sent once. Prints the image sizes and the times to healthy, to alert and
+ * to restore.
  *
  * Run by `npm run test:containers` (not by `npm test`): test/containers/setup-podman.sh installs
  * podman, podman-compose and a debootstrap base image first. Everything podman-specific is here, the
@@ -26,7 +29,7 @@
  *   address (the identity provider behind TLS with a test CA the containers are given).
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -40,13 +43,22 @@ import { waitFor } from '../support/wait';
 import { startAlertWebhook, webhookAlertmanagerConfig } from './support/alert-webhook';
 import { PROJECT, hostAddress, local, mail, podmanStack, root } from './support/podman-stack';
 import { startTlsFront } from './support/tls-front';
-
-const TAG = 'stack-test';
-const PREVIOUS = 'stack-test-previous';
-const SERVERS = ['temporal', 'mariadb'] as const;
-const APPS = ['worker', 'inbox', 'codec'] as const;
-const MONITORING = ['mariadb-exporter', 'prometheus', 'alertmanager'] as const;
-const ANNA = 'anna@example.test';
+import {
+  ANNA,
+  APPS,
+  MONITORING,
+  SERVERS,
+  TAG,
+  authorizeAnna,
+  backupAndRestore,
+  buildImages,
+  firstPollDone,
+  rollBackOnce,
+  startStackInOrder,
+  upgradeKeepsTheSignIn,
+  workerDeathPagesSomeone,
+  type FirstMonth,
+} from './support/first-month';
 
 let dir: string;
 let dovecot: DovecotServer;
@@ -57,6 +69,7 @@ let stoppers: Array<{ stop(): Promise<void> }> = [];
 let env: NodeJS.ProcessEnv | undefined;
 const stack = podmanStack(() => env ?? process.env);
 const { sh, compose, container, cli, healthy, draftFor, awaitingDrafts } = stack;
+let ctx: FirstMonth;
 
 function registry(host: string, imapPort: number, smtpPort: number, idpPort: number): string {
   const idpUrl = `https://${host}:${idpPort}`;
@@ -122,6 +135,10 @@ before(async () => {
   writeFileSync(path.join(config, 'ca.pem'), readFileSync(pki.caCert), { mode: 0o644 });
   writeFileSync(path.join(dir, 'alertmanager.yml'), webhookAlertmanagerConfig(webhook.url), { mode: 0o644 });
   mkdirSync(path.join(dir, 'alertmanager-secrets'), { recursive: true });
+  // The backups on the host, where they outlive the stack (`down -v`); written by the app's user.
+  const backups = path.join(dir, 'backups');
+  mkdirSync(backups);
+  chownSync(backups, 10001, 10001);
 
   const secrets = path.join(dir, 'secrets');
   env = {
@@ -142,15 +159,18 @@ before(async () => {
     INBOX_HOST_PORT: String(await freePort()),
     TEMPORAL_UI_HOST_PORT: String(await freePort()),
     CODEC_HOST_PORT: String(await freePort()),
+    EMAIL_RAG_BACKUPS: backups,
   };
   await sh('sh', [path.join(root, 'deploy', 'make-secrets.sh')]);
   writeFileSync(path.join(secrets, 'imap_password'), 'container-secret\n');
+  ctx = { stack, env: () => env!, dovecot, idp, webhook, backups };
 });
 
 after(async () => {
   if (env) {
-    for (const s of [...SERVERS, ...APPS, 'init', ...MONITORING]) {
-      await sh('podman', ['logs', '--tail', '200', container(s)])
+    for (const s of [...SERVERS, ...APPS, 'init', 'backup', ...MONITORING]) {
+      // The processes log to stderr, which `podman logs` hands on as its own stderr.
+      await sh('sh', ['-c', `podman logs --tail 300 ${container(s)} 2>&1`])
         .then((out) => writeFileSync(path.join(local, `${s}.log`), out))
         .catch(() => undefined);
     }
@@ -163,82 +183,13 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The images: the compose file's build sections, and Debian's stand-ins for Prometheus and Alertmanager. */
-async function buildImages(): Promise<void> {
-  // podman-compose builds every service at once, and four of them build the same app image
-  // (BuildKit would merge them; test/static/deploy.test.ts holds their build sections equal):
-  // the worker's stands for all four, then the other images, on the app's cached stages.
-  const t0 = Date.now();
-  await stack.composeLogged(['build', 'worker'], path.join(local, 'build-app.log'));
-  await stack.composeLogged(['--profile', 'monitoring', 'build', 'temporal', 'mariadb', 'mariadb-exporter'], path.join(local, 'build.log'));
-  for (const target of ['prometheus', 'alertmanager']) {
-    await stack.logged(
-      'podman',
-      [
-        'build',
-        '--isolation=chroot',
-        '--build-arg',
-        `BASE_IMAGE=${env!.BASE_IMAGE}`,
-        '--target',
-        target,
-        '-t',
-        `localhost/email-rag-test-${target}:${TAG}`,
-        '-f',
-        path.join(root, 'test', 'containers', 'monitoring.Containerfile'),
-        path.join(root, 'test', 'containers'),
-      ],
-      path.join(local, `build-${target}.log`),
-    );
-  }
-  const sizes: string[] = [];
-  for (const image of ['email-rag', 'email-rag-temporal', 'email-rag-mariadb', 'email-rag-mariadb-exporter']) {
-    const bytes = Number((await sh('podman', ['image', 'inspect', '--format', '{{.Size}}', `${image}:${TAG}`])).trim());
-    sizes.push(`${image} ${(bytes / 1e6).toFixed(0)} MB`);
-  }
-  console.log(`images: ${sizes.join(', ')} (build ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-}
-
-/** Starts the stack in the order of depends_on, as docker compose would; returns init's log. */
-async function startStackInOrder(): Promise<string> {
-  await compose(['up', '-d', '--no-build', ...SERVERS]);
-  await Promise.all(SERVERS.map((s) => healthy(s)));
-  await compose(['up', '-d', '--no-build', '--no-deps', 'init']);
-  const initLog = await stack.initDone();
-  assert.match(initLog, /init: done/);
-  await compose(['up', '-d', '--no-build', '--no-deps', ...APPS]);
-  await Promise.all(APPS.map((s) => healthy(s)));
-  return initLog;
-}
-
-async function firstPollDone(mailboxId: string): Promise<void> {
-  await waitFor(
-    `the first successful poll of mailbox ${mailboxId}`,
-    async () => {
-      const s = JSON.parse(await cli(['status', '--json'])) as {
-        mailboxes: Array<{ id: string; folders: Array<{ health: { lastSuccessAt: string | null } | null }> }>;
-      };
-      return s.mailboxes.some((m) => m.id === mailboxId && m.folders.some((f) => f.health?.lastSuccessAt));
-    },
-    180_000,
-    2_000,
-  );
-}
-
-/** `email-rag mailboxes authorize anna` in the worker's container; the person signs in at the provider. */
-async function authorizeAnna(): Promise<void> {
-  const authorizing = cli(['mailboxes', 'authorize', 'anna'], 180_000);
-  const device = await waitFor('the device code of the sign-in', () => Promise.resolve(idp.lastDevice()), 60_000, 500);
-  idp.approveDevice(device.userCode, ANNA);
-  assert.match(await authorizing, /refresh token stored in \/app\/state\/tokens\/anna\.token/);
-}
-
 test(
-  'the stack of the first month: built, healthy, mail to a sent reply from the registry alone, restarts, an alert at the webhook, an upgrade that keeps the OAuth2 sign-in, a rollback',
+  'the stack of the first month: built, healthy, mail to a sent reply from the registry alone, restarts, an alert at the webhook, an upgrade that keeps the OAuth2 sign-in, a rollback, a backup restored into a fresh stack: every reply once',
   { timeout: 60 * 60_000 },
   async () => {
-    await buildImages();
+    await buildImages(ctx);
     const t1 = Date.now();
-    const initLog = await startStackInOrder();
+    const initLog = await startStackInOrder(ctx);
     console.log(`time to healthy: ${((Date.now() - t1) / 1000).toFixed(0)} s from "up" to every service healthy (init included)`);
     await compose(['--profile', 'monitoring', 'up', '-d', '--no-build', '--no-deps', ...MONITORING]);
 
@@ -257,10 +208,10 @@ test(
 
     // The registry alone serves the mailboxes; anna signs in with OAuth2, its refresh token rotating.
     idp.setRotation(true);
-    await authorizeAnna();
+    await authorizeAnna(ctx);
     // The first poll takes each mailbox as it is (mail already there is history): mail comes after it.
-    await firstPollDone('support');
-    await firstPollDone('anna');
+    await firstPollDone(ctx, 'support');
+    await firstPollDone(ctx, 'anna');
 
     // --- a mail through to a sent reply; anna's mail to a draft ---
     await dovecot.deliver('support', mail(1, 'Lieferung Bestellung 1001'));
@@ -332,86 +283,29 @@ test(
     ]);
     assert.match(described, /"status":\s*"(WORKFLOW_EXECUTION_STATUS_)?COMPLETED"/);
 
-    await workerDeathPagesSomeone();
-    await upgradeKeepsTheSignIn();
-    await rollBackOnce();
+    await workerDeathPagesSomeone(ctx);
+    await upgradeKeepsTheSignIn(ctx);
+    await rollBackOnce(ctx);
 
-    // A while for any resend to show; nothing may come.
+    // A mail waits for approval through a backup, the stack's deletion and the restore.
+    await dovecot.deliver('support', mail(5, 'Umtausch Bestellung 1005'));
+    const fifth = await draftFor('Umtausch Bestellung 1005');
+    await backupAndRestore(ctx, fifth);
+    await cli(['approve', fifth.emailId, '--draft', fifth.id, '--by', 'stack-test']);
+    await sink.waitForMessages(3, 180_000);
+
+    // A while for any resend to show; nothing may come: every reply once, across all of it.
     await new Promise((r) => setTimeout(r, 15_000));
-    assert.deepEqual(sink.counts(), { received: 2, duplicates: 0 });
+    assert.deepEqual(sink.counts(), { received: 3, duplicates: 0 });
     const status = JSON.parse(await cli(['status', '--json'])) as {
       emails: Record<string, number>;
       sends: Record<string, number>;
       sendsInDoubt: number;
       deadLetters: number;
     };
-    assert.equal(status.emails.sent, 2, JSON.stringify(status));
-    assert.equal(status.sends.sent, 2, JSON.stringify(status));
+    assert.equal(status.emails.sent, 3, JSON.stringify(status));
+    assert.equal(status.sends.sent, 3, JSON.stringify(status));
     assert.equal(status.sendsInDoubt, 0);
-    assert.equal(status.deadLetters, 0);
+    assert.equal(status.deadLetters, 0, await cli(['dlq', 'list']).catch((e: unknown) => String(e)));
   },
 );
-
-/** The worker stopped: Prometheus sees it gone, Alertmanager pages the webhook. */
-async function workerDeathPagesSomeone(): Promise<void> {
-  await waitFor(
-    'Prometheus scraping the worker',
-    async () => {
-      const out = await sh('podman', [
-        'exec',
-        container('prometheus'),
-        'promtool',
-        'query',
-        'instant',
-        'http://127.0.0.1:9090',
-        'up{job="email-rag-worker"}',
-      ]).catch(() => '');
-      return / => 1 @/.test(out);
-    },
-    180_000,
-    3_000,
-  );
-  const stopped = Date.now();
-  await sh('podman', ['stop', container('worker')], 120_000);
-  const notice = await webhook.firing(['EmailRagWorkerDown', 'EmailRagNoWorker'], stopped, 420_000);
-  console.log(`time to alert: ${((notice.at - stopped) / 1000).toFixed(0)} s from the worker's stop to ${notice.alertname} at the webhook`);
-  await sh('podman', ['start', container('worker')]);
-  await healthy('worker');
-}
-
-/** Images rebuilt, every app container recreated: the OAuth2 mailbox is still signed in. */
-async function upgradeKeepsTheSignIn(): Promise<void> {
-  for (const image of ['email-rag']) await sh('podman', ['tag', `${image}:${TAG}`, `${image}:${PREVIOUS}`]);
-  const t = Date.now();
-  await stack.composeLogged(['build', 'worker'], path.join(local, 'rebuild-app.log'));
-  await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', 'init']);
-  await stack.initDone();
-  await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', ...APPS]);
-  await Promise.all(APPS.map((s) => healthy(s)));
-  console.log(`upgrade: images rebuilt and init + apps recreated, healthy after ${((Date.now() - t) / 1000).toFixed(0)} s`);
-  // The new worker signed in with the token from the volume, and the provider rotated it again on
-  // that refresh (every earlier one is dead): the file holds the one live token of the chain. A
-  // token file lost with the old container would have left the mailbox signed out.
-  const now = (await sh('podman', ['exec', container('worker'), 'cat', '/app/state/tokens/anna.token'])).trim();
-  assert.ok(idp.isRefreshTokenActive(now), 'the token file on the volume holds the live, rotated token');
-  // The access tokens the old containers held are no more: the next poll must refresh again.
-  idp.revokeAccessTokens();
-  await dovecot.kick(ANNA);
-  await dovecot.deliver(ANNA, mail(12, 'Anna Frage 1012', ANNA));
-  await draftFor('Anna Frage 1012');
-}
-
-/** Back to the previous image tag (docs/upgrading.md): init and apps recreated on it; mail still flows. */
-async function rollBackOnce(): Promise<void> {
-  const t = Date.now();
-  const previous = { EMAIL_RAG_VERSION: PREVIOUS };
-  await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', 'init'], undefined, previous);
-  await stack.initDone();
-  await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', ...APPS], undefined, previous);
-  await Promise.all(APPS.map((s) => healthy(s)));
-  const image = (await sh('podman', ['inspect', '--format', '{{.ImageName}}', container('worker')])).trim();
-  assert.match(image, new RegExp(`${PREVIOUS}$`));
-  console.log(`rollback: init + apps on ${PREVIOUS}, healthy after ${((Date.now() - t) / 1000).toFixed(0)} s`);
-  await dovecot.deliver('support', mail(4, 'Storno Bestellung 1004'));
-  await draftFor('Storno Bestellung 1004');
-}

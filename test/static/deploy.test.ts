@@ -50,8 +50,8 @@ const compose: Compose = {
   volumes: { ...temporalFile.volumes, ...composeFile.volumes },
 };
 const services = compose.services;
-const APP_SERVICES = ['init', 'worker', 'inbox', 'codec'];
-const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec'];
+const APP_SERVICES = ['init', 'worker', 'inbox', 'codec', 'backup'];
+const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec', 'backup'];
 
 /** `./host/path:/container/path[:ro]` of a service (relative to deploy/), as repository path → container path. */
 function mounts(service: Service): Map<string, string> {
@@ -95,7 +95,7 @@ test('deploy/compose.yaml is valid against the Compose specification schema', ()
 });
 
 test('the images are built here, from the Containerfile, on the Debian base given as BASE_IMAGE', () => {
-  const targets = { temporal: 'temporal', mariadb: 'mariadb', init: 'app', worker: 'app', inbox: 'app', codec: 'app' };
+  const targets = { temporal: 'temporal', mariadb: 'mariadb', init: 'app', worker: 'app', inbox: 'app', codec: 'app', backup: 'app' };
   for (const [name, target] of Object.entries(targets)) {
     const b = services[name]!.build;
     assert.ok(b, `${name} is built`);
