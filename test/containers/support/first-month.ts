@@ -173,7 +173,8 @@ function completeBackups(folder: string): string[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((n) => /^\d{4}-\d\d-\d\dT\d{6}Z$/.test(n) && existsSync(path.join(folder, n, 'SHA256SUMS')))
-    .filter((n) => /complete\s*$/.test(readFileSync(path.join(folder, n, 'MANIFEST'), 'utf8')))
+    // The MANIFEST's last line says so: `<time>\tcomplete\t<parts>`.
+    .filter((n) => /^\S+\tcomplete\t/m.test(readFileSync(path.join(folder, n, 'MANIFEST'), 'utf8')))
     .sort();
 }
 
