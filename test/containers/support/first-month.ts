@@ -171,11 +171,13 @@ export async function rollBackOnce({ stack, dovecot }: FirstMonth): Promise<void
 /** The complete backups in the host folder, oldest first (named by their UTC time). */
 function completeBackups(folder: string): string[] {
   if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((n) => /^\d{4}-\d\d-\d\dT\d{6}Z$/.test(n) && existsSync(path.join(folder, n, 'SHA256SUMS')))
-    // The MANIFEST's last line says so: `<time>\tcomplete\t<parts>`.
-    .filter((n) => /^\S+\tcomplete\t/m.test(readFileSync(path.join(folder, n, 'MANIFEST'), 'utf8')))
-    .sort();
+  return (
+    readdirSync(folder)
+      .filter((n) => /^\d{4}-\d\d-\d\dT\d{6}Z$/.test(n) && existsSync(path.join(folder, n, 'SHA256SUMS')))
+      // The MANIFEST's last line says so: `<time>\tcomplete\t<parts>`.
+      .filter((n) => /^\S+\tcomplete\t/m.test(readFileSync(path.join(folder, n, 'MANIFEST'), 'utf8')))
+      .sort()
+  );
 }
 
 /**
