@@ -120,13 +120,21 @@ export function createMariaDbAutonomyStore(pool: Pool, replayEvidence?: ReplayEv
               conn,
               'changing a category standing',
               `UPDATE autonomy_standing SET qualified = ?, reviewed = ?, unchanged = ?, lower_bound = ?, judged_at = CURRENT_TIMESTAMP(3),
+           version = version + 1,
            last_demoted_at = IF(? = 0, CURRENT_TIMESTAMP(3), last_demoted_at), last_promoted_at = IF(? = 1, CURRENT_TIMESTAMP(3), last_promoted_at)
          WHERE mailbox_id = ? AND category = ? AND qualified <> ?`,
               [...figures, figures[0], figures[0], st.mailboxId, st.category, figures[0]],
             );
             if (moved.affectedRows === 0) return null;
+            // The row is locked by the UPDATE until the commit: the version read is this change's.
+            const [row] = await query<Array<{ version: number }>>(
+              conn,
+              'reading a category standing version',
+              'SELECT version FROM autonomy_standing WHERE mailbox_id = ? AND category = ?',
+              [st.mailboxId, st.category],
+            );
             const made = st.qualified ? 'promoted' : 'demoted';
-            await createMariaDbAuditLog(conn).record(audit(made));
+            await createMariaDbAuditLog(conn).record(audit({ change: made, version: Number(row!.version) }));
             return made;
           });
       if (change) return change;

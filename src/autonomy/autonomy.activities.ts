@@ -118,7 +118,9 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
    * verdict and does not now is demoted (audited, counted for the alert), and promoted back when
    * it clears it again. Every verdict judges the live record, so the demotion takes effect at once;
    * the row says when, and the autonomy page shows it. The change and its audit row are written in
-   * one transaction (the store's), keyed by the verdict's draft: neither without the other.
+   * one transaction (the store's): neither without the other. The row's key is the change's own
+   * identity (mailbox, category, the standing's version), not the verdict's: a retried verdict
+   * writes one row, and a category demoted again after a promotion gets its own.
    */
   async function noteStanding(a: Assessment, cid: string, emailId: string, draftId: string): Promise<void> {
     if (!a.listed || !a.figures || !a.entry || a.qualifies === undefined) return;
@@ -133,7 +135,7 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
         unchanged: f.unchanged,
         lower: f.lower,
       },
-      (change) => {
+      ({ change, version }) => {
         const eventType = change === 'demoted' ? AUTONOMY_EVENTS.demoted : AUTONOMY_EVENTS.promoted;
         return {
           emailId,
@@ -144,8 +146,8 @@ export function createAutonomyActivities(deps: AutonomyDeps) {
             change === 'demoted'
               ? `category "${f.category}" of mailbox ${a.mailboxId} no longer qualifies for automatic sending: ${record}; its drafts wait for a person`
               : `category "${f.category}" of mailbox ${a.mailboxId} qualifies for automatic sending again: ${record}`,
-          details: { mailboxId: a.mailboxId, category: f.category, policy: a.policy, figures: f },
-          eventKey: `${cid}:${eventType}:${a.mailboxId}:${f.category}:${draftId}`,
+          details: { mailboxId: a.mailboxId, category: f.category, policy: a.policy, figures: f, draftId, version },
+          eventKey: `${eventType}:${a.mailboxId}:${f.category}:v${version}`,
         };
       },
     );

@@ -51,6 +51,16 @@ export interface CategoryStandingRow {
 /** What a verdict's judgement changed: `demoted` (qualified before, not now), `promoted`, or nothing. */
 export type StandingChange = 'demoted' | 'promoted' | null;
 
+/**
+ * One change of a standing: its direction and the standing's version after it (each change counts
+ * one up). Mailbox, category and version name the change itself, whichever verdict (or retry of
+ * one) made it: its audit row's event key is made of them.
+ */
+export interface StandingMove {
+  change: 'demoted' | 'promoted';
+  version: number;
+}
+
 export interface PendingAutoSend {
   draftId: string;
   emailId: string;
@@ -85,13 +95,14 @@ export interface AutonomyStore {
   /**
    * Records a listed category's judgement; returns the change of `qualified` this call made (one
    * caller of many at once sees it). The first judgement of a category is no change. A change is
-   * written in one transaction with its audit row (`audit(change)`, with an event key): a failed
-   * audit write leaves the standing as it was, so the retry changes it and writes the row, and the
-   * demotion's counter and alert cannot miss it.
+   * written in one transaction with its audit row (`audit(move)`, keyed by mailbox, category and
+   * the move's version): a failed audit write leaves the standing as it was, so the retry changes
+   * it and writes the row, and the demotion's counter and alert cannot miss it; a retry after the
+   * commit finds the standing moved and writes nothing.
    */
   noteStanding(
     s: Omit<CategoryStandingRow, 'judgedAt' | 'lastDemotedAt' | 'lastPromotedAt'>,
-    audit: (change: 'promoted' | 'demoted') => AuditEntry,
+    audit: (move: StandingMove) => AuditEntry,
   ): Promise<StandingChange>;
   /** Every category's standing, for the status pages. */
   standings(): Promise<CategoryStandingRow[]>;

@@ -18,7 +18,8 @@ import { createMariaDbReplayEvidence } from '../../src/replay/replay-evidence.ma
 import { createMariaDbDraftStore } from '../../src/email/draft/draft-store.mariadb';
 import { createMariaDbMessageStore } from '../../src/email/message-store.mariadb';
 import { parseAutonomyPolicy, type AutonomyPolicy } from '../../src/autonomy/autonomy-policy';
-import type { ApprovalOutcome, AutoApprover } from '../../src/autonomy/autonomy.port';
+import type { ApprovalOutcome, AutoApprover, StandingMove } from '../../src/autonomy/autonomy.port';
+import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
 import { createTestDatabase } from '../support/database';
 import { wilsonInterval } from '../../src/platform/wilson-interval';
 
@@ -506,13 +507,13 @@ test('a demotion and its audit row are one transaction: a failed audit write lea
   const store = createMariaDbAutonomyStore(db.pool, createMariaDbReplayEvidence(db.pool));
   const category = `atomic-${randomUUID().slice(0, 8)}`;
   const standing = (qualified: boolean) => ({ mailboxId: 'default', category, qualified, reviewed: 40, unchanged: 30, lower: 0.6 });
-  const entry = (change: 'promoted' | 'demoted') => ({
+  const entry = ({ change, version }: StandingMove) => ({
     emailId: null,
     correlationId: 'atomic-test',
     eventType: change === 'demoted' ? ('autonomy_demoted' as const) : ('autonomy_promoted' as const),
     message: `${category} ${change}`,
     details: { category },
-    eventKey: `atomic-test:${change}:${category}`,
+    eventKey: `atomic-test:${change}:${category}:v${version}`,
   });
   assert.equal(await store.noteStanding(standing(true), entry), null, 'the first judgement is no change');
   await assert.rejects(
@@ -530,3 +531,75 @@ test('a demotion and its audit row are one transaction: a failed audit write lea
   assert.equal(Number(await qualified()), 0);
   assert.equal((await auditRows('autonomy_demoted', category)).length, 1, 'the demotion is audited once');
 });
+
+test('the audit log refuses the demotion row once: the retried verdict demotes and writes it once, the counter counts one, a later verdict writes nothing', async () => {
+  const category = `retried-${randomUUID().slice(0, 8)}`;
+  await seedRecord('support', category, 60, 60);
+  const h = harness({ ...policy, mailboxes: { support: { ...policy.mailboxes.support!, categories: [category] } } });
+  const first = await mail(h, { category });
+  assert.equal((await h.run(first.emailId, h.acts.autonomyVerdict, first)).send, true, 'the category qualifies');
+  // A real refusal by the database, not a stand-in: a trigger refuses the next autonomy_demoted row
+  // of this category. Its budget lives in a MyISAM table, which the refused statement's rollback
+  // cannot undo, so exactly one insert is refused.
+  await db.pool.query('CREATE TABLE audit_refusals (n INT NOT NULL) ENGINE = MyISAM');
+  await db.pool.query('INSERT INTO audit_refusals VALUES (1)');
+  await db.pool.query(
+    `CREATE TRIGGER audit_refuses_once BEFORE INSERT ON audit_log FOR EACH ROW
+     IF NEW.event_type = 'autonomy_demoted' AND JSON_VALUE(NEW.details, '$.category') = '${category}'
+        AND (SELECT n FROM audit_refusals) > 0 THEN
+       UPDATE audit_refusals SET n = n - 1;
+       SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected: the audit log refuses this row';
+     END IF`,
+  );
+  try {
+    const figures = createMariaDbOperatingFigures(db.pool);
+    const from = await figures.now();
+    await seedHeavyEdits(category, 20);
+    const m = await mail(h, { category });
+    await assert.rejects(h.run(m.emailId, h.acts.autonomyVerdict, m), /the audit log refuses this row/);
+    const standing = async () => (await h.store.standings()).find((x) => x.category === category);
+    assert.equal((await standing())?.qualified, true, 'the refused row took the demotion with it');
+    assert.equal((await auditRows('autonomy_demoted', category)).length, 0);
+    // Temporal's retry of the step: the same verdict again.
+    assert.equal((await h.run(m.emailId, h.acts.autonomyVerdict, m)).send, false);
+    assert.equal((await standing())?.qualified, false, 'the retry demoted the category');
+    const rows = await auditRows('autonomy_demoted', category);
+    assert.equal(rows.length, 1, 'one demotion row');
+    // A retry after the commit (the result lost on its way back) finds the standing moved: nothing new.
+    assert.equal((await h.run(m.emailId, h.acts.autonomyVerdict, m)).send, false);
+    // The next draft's verdict finds the category demoted already: no second row.
+    const next = await mail(h, { category });
+    assert.equal((await h.run(next.emailId, h.acts.autonomyVerdict, next)).send, false);
+    assert.equal((await auditRows('autonomy_demoted', category)).length, 1, 'still one demotion row');
+    const [key] = (await db.pool.query(
+      "SELECT event_key FROM audit_log WHERE event_type = 'autonomy_demoted' AND JSON_VALUE(details, '$.category') = ?",
+      [category],
+    )) as Array<{ event_key: string }>;
+    assert.equal(key?.event_key, `autonomy_demoted:support:${category}:v1`, 'keyed by the change, not by the verdict');
+    // The counter behind email_rag_autonomy_demotions_total and its alert reads these rows.
+    const counted = await figures.eventsBetween(from, await figures.now());
+    assert.deepEqual(counted.autonomyDemotions, [{ mailbox: 'support', count: 1 }]);
+    // Promoted again and demoted again by the same email's verdicts: another change, another row.
+    await seedRecordNow('support', category, 200);
+    await h.run(m.emailId, h.acts.autonomyVerdict, m);
+    assert.equal((await standing())?.qualified, true, 'promoted');
+    await seedHeavyEdits(category, 30);
+    await h.run(m.emailId, h.acts.autonomyVerdict, m);
+    assert.equal((await standing())?.qualified, false, 'demoted again');
+    assert.equal((await auditRows('autonomy_demoted', category)).length, 2, 'the second demotion has its own row');
+  } finally {
+    await db.pool.query('DROP TRIGGER IF EXISTS audit_refuses_once');
+  }
+});
+
+/** `n` drafts of a support category heavily edited by people just now. */
+async function seedHeavyEdits(category: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    seq += 1;
+    await db.pool.query(
+      `INSERT INTO draft_outcomes (draft_id, email_id, outcome, mailbox_id, category, language, drafter, model, prompt_version, decided_by, decided_at)
+       VALUES (?, ?, 'heavy_edit', 'support', ?, 'de', 'openai', 'm', 'v1', 'anna', NOW(3))`,
+      [`heavy-${seq}:draft:1`, `heavy-${seq}`, category],
+    );
+  }
+}
