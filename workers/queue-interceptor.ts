@@ -11,6 +11,7 @@ import { HEARTBEAT_EVERY_MS, HEARTBEAT_TIMEOUT, PROFILES } from '../src/platform
 import { planOf, type ActivityPlanEntry } from '../activities/activity-plan';
 import { countedAttempt, newlyLostAttempts, type PriorAttempt } from '../src/platform/lost-attempts';
 import { PLATFORM_AUDIT_EVENTS } from '../src/platform/contract';
+import { attemptDeadline, type AttemptDeadline } from '../src/platform/attempt-deadline';
 
 const PRIORITY_BY_KEY: Record<number, Priority> = { 1: 'critical', 2: 'high', 3: 'normal', 4: 'low', 5: 'low' };
 
@@ -186,7 +187,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
     }
 
     /** Steps of a combined activity: attempts counted per step from their rows (a retry re-runs finished steps untracked). */
-    async function stepTracker(input: ActivityExecuteInput, rows: StepRows): Promise<StepTracker> {
+    async function stepTracker(input: ActivityExecuteInput, rows: StepRows, deadline: AttemptDeadline | undefined): Promise<StepTracker> {
       const own = planOf(info.activityType)!;
       const job = jobFor(input, own, info.attempt);
       const steps = (own.steps ?? []).map((a) => plannedStep(a).step);
@@ -201,7 +202,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
           const attempt = row ? row.attempt + 1 : 1;
           const stepJob = await withLost(jobFor(input, plan, attempt), row);
           const key = `${job.workflowId}/${job.runId}:${job.activityId}:${plan.step}:${attempt}:failed`;
-          return track(stepJob, plan, key, fn, { takeOver: false, steps: rows });
+          return track(stepJob, plan, key, () => (deadline ? deadline.race(fn()) : fn()), { takeOver: false, steps: rows });
         },
       };
     }
@@ -211,18 +212,24 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
         async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
           const plan = planOf(info.activityType);
           if (!plan) return next(input);
-          // A local activity cannot heartbeat: the workflow task that runs it is its lease.
-          const beat = info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+          // A local activity cannot heartbeat: the workflow task that runs it is its lease. Beats
+          // come well inside the heartbeat timeout the caller set (four to one).
+          const every = Math.min(HEARTBEAT_EVERY_MS, Math.max(100, (info.heartbeatTimeoutMs ?? HEARTBEAT_EVERY_MS * 4) / 4));
+          const beat = info.isLocal ? undefined : setInterval(() => ctx.heartbeat(), every);
           beat?.unref();
+          // A hung attempt is given up by its live worker before Temporal's start-to-close timeout
+          // would end it: a failure of the step, not an attempt lost with its worker (src/platform/attempt-deadline.ts).
+          const deadline = info.isLocal || !(info.startToCloseTimeoutMs > 0) ? undefined : attemptDeadline(info.startToCloseTimeoutMs);
           try {
             if (!plan.steps) {
               const first = jobFor(input, plan, info.attempt);
               const prior = info.attempt > 1 && !info.isLocal ? await ledger.priorAttempt(first).catch(() => undefined) : undefined;
               const job = await withLost(first, prior);
-              return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, () => next(input));
+              const work = () => (deadline ? deadline.race(next(input)) : next(input));
+              return await track(job, plan, `${job.workflowId}/${job.runId}:${info.activityId}:${info.attempt}:failed`, work);
             }
             const rows = stepRows(ledger);
-            const tracker = await stepTracker(input, rows);
+            const tracker = await stepTracker(input, rows, deadline);
             try {
               const result = await stepScope.run(tracker, () => next(input));
               await rows.flush();
@@ -236,6 +243,7 @@ export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
             }
           } finally {
             clearInterval(beat);
+            deadline?.clear();
           }
         },
       },

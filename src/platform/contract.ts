@@ -48,6 +48,11 @@ export const FAILURE_TYPES = {
   mailboxAuthExpired: 'MAILBOX_AUTH_EXPIRED',
 
   // --- the error classes' defaults, and failures nobody foresaw
+  /**
+   * An attempt still running close to its start-to-close timeout on a live worker (it hung): the
+   * worker gives it up itself, and the attempt counts against the step's budget (src/platform/attempt-deadline.ts).
+   */
+  stepTimedOut: 'STEP_TIMED_OUT',
   transient: 'TRANSIENT',
   permanent: 'PERMANENT',
   dependency: 'DEPENDENCY',

@@ -8,7 +8,10 @@ export type { PriorAttempt };
  * `processing`, and Temporal starts the next attempt after the heartbeat timeout. Every attempt
  * writes its row first thing, so attempts between the row's and this one never started writing:
  * they ended with their worker too. A row that ended (`failed`, or `done` of a requeued step)
- * failed of its own: that attempt counts.
+ * failed of its own: that attempt counts. A live worker never leaves a row `processing`: an
+ * attempt that hangs is given up by its own worker before the start-to-close timeout and ends
+ * `failed` (src/platform/attempt-deadline.ts), so a hung step uses up its attempts and only a
+ * worker that stopped loses one for free.
  */
 export function newlyLostAttempts(prior: PriorAttempt | undefined, attempt: number): number {
   if (!prior || attempt <= prior.attempt) return 0;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countedAttempt, newlyLostAttempts } from '../../src/platform/lost-attempts';
+import { giveUpAfterMs } from '../../src/platform/attempt-deadline';
 import { decideRetry } from '../../src/platform/retry-decision';
 import { LOST_ATTEMPTS_ALLOWED, PROFILES } from '../../src/platform/activity-profiles.workflow';
 import { TransientError } from '../../src/platform/errors';
@@ -36,4 +37,10 @@ test('Temporal allows the lost attempts on top of each limited budget, and retri
     else assert.equal(max, p.plan.maximumAttempts + LOST_ATTEMPTS_ALLOWED, name);
     assert.equal(p.options.retry?.initialInterval, '1 second', name);
   }
+});
+
+test('a live worker gives a hung attempt up before the start-to-close timeout: one heartbeat interval, a fifth of short timeouts', () => {
+  assert.equal(giveUpAfterMs(120_000), 115_000);
+  assert.equal(giveUpAfterMs(30_000), 25_000);
+  assert.equal(giveUpAfterMs(4_000), 3_200);
 });
