@@ -10,6 +10,7 @@ import {
   type AutomaticSigns,
 } from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
+import { autoReplyWording, noReplyNotice } from './machine-wording';
 import { spamContent, type SpamBody } from './spam-content';
 import { DEFAULT_SPAM_FILTER, spamFilterVerdict, type SpamFilterSettings } from './spam-filter-headers';
 
@@ -158,7 +159,7 @@ function autoReply(m: TriageMessage): string | null {
   if (header) return header;
   if (AUTO_REPLY_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
   if (READ_RECEIPT_SUBJECT.test(m.subject) && m.partTypes.includes('message/disposition-notification')) return 'read receipt';
-  return null;
+  return autoReplyWording({ replyAddress: m.replyTo ?? m.from, subject: m.subject, body: m.body });
 }
 
 function list(m: TriageMessage): string | null {
@@ -174,9 +175,8 @@ function noReply(m: TriageMessage): string | null {
   // A web form's notification often comes from noreply@ with the customer in Reply-To: answer that.
   const target = m.replyTo ?? m.from;
   if (target && NO_REPLY_SENDER.test(localPart(target))) return `reply address ${target} takes no replies`;
-  return target && MACHINE_SENDER.test(localPart(target))
-    ? `reply address ${target} is a machine's (notifications, mailer, bounces)`
-    : null;
+  if (target && MACHINE_SENDER.test(localPart(target))) return `reply address ${target} is a machine's (notifications, mailer, bounces)`;
+  return noReplyNotice({ replyAddress: target, subject: m.subject, body: m.body });
 }
 
 const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => string | null]> = [
