@@ -91,7 +91,7 @@ test('an English question answered only by a German passage: quoted as it is, na
   assert.match(d.body, /^Hello Tom Whitfield,/);
   assert.doesNotMatch(d.body, /Telefonischer Support|Erreichbarkeit|(^|\s)#+\s/, 'no heading in the quote');
   assert.deepEqual(d.flags, [DRAFT_FLAGS.offlineDrafter, DRAFT_FLAGS.crossLanguageSource]);
-  assert.equal(d.promptVersion, 'offline-v3');
+  assert.equal(d.promptVersion, 'offline-v4');
   assert.ok(d.confidence >= 0.2 && d.confidence < 0.5, `confidence ${d.confidence}`);
 });
 

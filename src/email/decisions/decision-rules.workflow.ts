@@ -5,6 +5,7 @@
  */
 import { DECISION_LIMITS, type DecisionName } from '../email.contract';
 import { WAITING_KINDS } from '../email-status';
+import { internalSourceIds } from '../../drafting/index.workflow';
 
 /** What the workflow waits for, if anything; a decision must fit it. */
 export type WaitingFor =
@@ -87,12 +88,22 @@ function text(value: unknown, field: string, max: number, required: boolean): st
   return null;
 }
 
+/**
+ * The approved text is sent as it stands, so one that names an internal source id is refused, not
+ * cleaned: the person takes the id out and approves what the customer will read.
+ */
+function sourceIdsIn(body: unknown): string | null {
+  const ids = typeof body === 'string' ? internalSourceIds(body) : [];
+  if (ids.length === 0) return null;
+  return `"body" names internal source ids (${ids.slice(0, 3).join(', ')}); the customer must not read them: take them out (the review page lists each sentence's sources) and approve again`;
+}
+
 function shapeRefusal(decision: DecisionName, input: Record<string, unknown>): string | null {
   const by = text(input.by, 'by', DECISION_LIMITS.byChars, true);
   if (by) return by;
   switch (decision) {
     case 'approve':
-      return text(input.draftId, 'draftId', 400, true) ?? text(input.body, 'body', DECISION_LIMITS.bodyChars, false);
+      return text(input.draftId, 'draftId', 400, true) ?? text(input.body, 'body', DECISION_LIMITS.bodyChars, false) ?? sourceIdsIn(input.body);
     case 'reject':
       return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, true);
     case 'redraft':
