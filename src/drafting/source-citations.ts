@@ -59,9 +59,9 @@ interface Note {
   ownLine: boolean;
 }
 
-/** The text with its notes taken out, and each note with the clean text before it. */
-function takeNotes(text: string, ids: RegExp, numbered: Map<string, string[]>): { clean: string; notes: Array<Note & { before: string }> } {
-  const notes: Array<Note & { before: string }> = [];
+/** The text with its notes taken out, and each note with its place in the text left. */
+function takeNotes(text: string, ids: RegExp, numbered: Map<string, string[]>): { clean: string; notes: Array<Note & { at: number }> } {
+  const notes: Array<Note & { at: number }> = [];
   const note = new RegExp(
     `[ \\t]*\\([^()\\n]*\\)|[ \\t]*\\[[^\\[\\]\\n]*\\]|${MARKERS.source}|[ \\t]*${LABEL}(?:${ids.source})`,
     'giu',
@@ -78,16 +78,27 @@ function takeNotes(text: string, ids: RegExp, numbered: Map<string, string[]>): 
     const lineStart = clean.lastIndexOf('\n') + 1;
     const lineEnd = text.indexOf('\n', at);
     const ownLine = clean.slice(lineStart).trim() === '' && text.slice(at, lineEnd < 0 ? undefined : lineEnd).trim() === '';
-    notes.push({ ids: [...found, ...fromMarkers], ownLine, before: clean });
+    notes.push({ ids: [...found, ...fromMarkers], ownLine, at: clean.length });
   }
   return { clean: clean + text.slice(at), notes };
 }
 
-/** The sentences a note cites: the one it ends, or, alone on its line, those of its paragraph since the last note. */
-function citedSentences(before: string, since: number, ownLine: boolean): string[] {
-  const paragraph = before.slice(Math.max(since, before.lastIndexOf('\n\n') + 1));
-  const sentences = draftSentences(paragraph).filter((s) => /\p{L}{2}/u.test(s) && sentenceKind(s) !== 'formula');
-  return ownLine ? sentences : sentences.slice(-1);
+/** Where draftSentences cuts a line into sentences. */
+const SENTENCE_CUT = /(?<=[.!?:])\s+(?=[\p{Lu}\d„"“(])/u;
+
+/**
+ * The sentences a note cites, in the clean text: the one it stood in (a note within or at the end
+ * of a sentence), or, alone on its line, those of its paragraph since the last note.
+ */
+function citedSentences(clean: string, at: number, since: number, ownLine: boolean): string[] {
+  const before = clean.slice(0, at);
+  const paragraphStart = Math.max(since, before.lastIndexOf('\n\n') + 1);
+  const keep = (s: string) => /\p{L}{2}/u.test(s) && sentenceKind(s) !== 'formula';
+  if (ownLine) return draftSentences(clean.slice(paragraphStart, at)).filter(keep);
+  const head = before.slice(Math.max(paragraphStart, before.lastIndexOf('\n') + 1)).split(SENTENCE_CUT).at(-1) ?? '';
+  const tail = /^[^\n]*?(?:[.!?](?=\s|$)|$)/u.exec(clean.slice(at))?.[0] ?? '';
+  const sentence = `${head}${tail}`.trim();
+  return keep(sentence) ? [sentence] : [];
 }
 
 const key = (sentence: string): string => sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -121,8 +132,8 @@ export function separateCitations(body: string, knownIds: readonly string[], dra
   const claims: DraftClaim[] = drafterClaims.map((c) => ({ sentence: tidy(takeNotes(c.sentence, ids, numbered).clean), sourceIds: c.sourceIds }));
   let since = 0;
   for (const n of notes) {
-    for (const sentence of citedSentences(n.before, since, n.ownLine)) claims.push({ sentence: tidy(sentence), sourceIds: [...new Set(n.ids)] });
-    since = n.before.length;
+    for (const sentence of citedSentences(clean, n.at, since, n.ownLine)) claims.push({ sentence: tidy(sentence), sourceIds: [...new Set(n.ids)] });
+    since = n.at;
   }
   const removedIds = [...new Set([...notes.flatMap((n) => n.ids), ...[...numbered.values()].flat()])];
   // Untouched when nothing was taken out: a body is never reformatted for nothing.
