@@ -9,8 +9,7 @@ import { test } from 'node:test';
 import { separateCitations } from '../../src/drafting/source-citations';
 import { internalSourceIds } from '../../src/drafting/source-ids';
 import { checkGrounding } from '../../src/drafting/grounding-check';
-import { decisionRefusal, type DecisionContext } from '../../src/email/decisions/decision-rules.workflow';
-import { WAITING_KINDS } from '../../src/email/email-status';
+import { approvedTextRefusal } from '../../src/email/decisions/decision-rules.workflow';
 
 const FAQ = 'knowledge:faq/rechnung.md#1';
 const PDF = 'attachment:RE-2024-0117.pdf#p1';
@@ -92,14 +91,9 @@ test('a citation taken out of the text still grounds its sentence', async () => 
 });
 
 test('an approval whose text names an internal id is refused, not cleaned; other text is approved as written', () => {
-  const context: DecisionContext = {
-    waitingFor: { kind: WAITING_KINDS.approval, draftId: 'd1', version: 1 },
-    decided: null,
-    status: 'awaiting_approval',
-    redraftAllowed: true,
-  };
-  const refusal = decisionRefusal('approve', { draftId: 'd1', by: 'anna', body: `Die Frist beträgt 14 Tage (Quelle: ${FAQ}).` }, context);
+  const refusal = approvedTextRefusal('approve', { draftId: 'd1', by: 'anna', body: `Die Frist beträgt 14 Tage (Quelle: ${FAQ}).` });
   assert.match(refusal ?? '', /^approve refused: "body" names internal source ids \(knowledge:faq\/rechnung\.md#1\); the customer must not read them/);
-  assert.equal(decisionRefusal('approve', { draftId: 'd1', by: 'anna', body: 'Die Frist beträgt 14 Tage (Quelle: Preisliste 2025).' }, context), null);
-  assert.equal(decisionRefusal('approve', { draftId: 'd1', by: 'anna' }, context), null);
+  assert.equal(approvedTextRefusal('approve', { draftId: 'd1', by: 'anna', body: 'Die Frist beträgt 14 Tage (Quelle: Preisliste 2025).' }), null);
+  assert.equal(approvedTextRefusal('approve', { draftId: 'd1', by: 'anna' }), null);
+  assert.equal(approvedTextRefusal('reject', { draftId: 'd1', by: 'anna', reason: `wrong: ${FAQ}` }), null);
 });
