@@ -60,7 +60,10 @@ const OTHER_LANGUAGE: Record<string, string> = { de: 'English', en: 'German' };
 export function crossLanguageCitations(rows: readonly EmailRow[]): string[] {
   return rows
     .filter((r) => r.draftFlags.includes(DRAFT_FLAGS.crossLanguageSource) && r.draftCitedIds.length > 0)
-    .map((r) => `"${r.subject ?? ''}" cites ${r.draftCitedIds.join(', ')} (in ${OTHER_LANGUAGE[r.draftLanguage ?? ''] ?? 'the other language'})`);
+    .map(
+      (r) =>
+        `"${r.subject ?? ''}" cites ${r.draftCitedIds.join(', ')} (in ${OTHER_LANGUAGE[r.draftLanguage ?? ''] ?? 'the other language'})`,
+    );
 }
 
 /**

@@ -62,10 +62,7 @@ interface Note {
 /** The text with its notes taken out, and each note with its place in the text left. */
 function takeNotes(text: string, ids: RegExp, numbered: Map<string, string[]>): { clean: string; notes: Array<Note & { at: number }> } {
   const notes: Array<Note & { at: number }> = [];
-  const note = new RegExp(
-    `[ \\t]*\\([^()\\n]*\\)|[ \\t]*\\[[^\\[\\]\\n]*\\]|${MARKERS.source}|[ \\t]*${LABEL}(?:${ids.source})`,
-    'giu',
-  );
+  const note = new RegExp(`[ \\t]*\\([^()\\n]*\\)|[ \\t]*\\[[^\\[\\]\\n]*\\]|${MARKERS.source}|[ \\t]*${LABEL}(?:${ids.source})`, 'giu');
   let clean = '';
   let at = 0;
   for (const m of text.matchAll(note)) {
@@ -95,13 +92,21 @@ function citedSentences(clean: string, at: number, since: number, ownLine: boole
   const paragraphStart = Math.max(since, before.lastIndexOf('\n\n') + 1);
   const keep = (s: string) => /\p{L}{2}/u.test(s) && sentenceKind(s) !== 'formula';
   if (ownLine) return draftSentences(clean.slice(paragraphStart, at)).filter(keep);
-  const head = before.slice(Math.max(paragraphStart, before.lastIndexOf('\n') + 1)).split(SENTENCE_CUT).at(-1) ?? '';
+  const head =
+    before
+      .slice(Math.max(paragraphStart, before.lastIndexOf('\n') + 1))
+      .split(SENTENCE_CUT)
+      .at(-1) ?? '';
   const tail = /^[^\n]*?(?:[.!?](?=\s|$)|$)/u.exec(clean.slice(at))?.[0] ?? '';
   const sentence = `${head}${tail}`.trim();
   return keep(sentence) ? [sentence] : [];
 }
 
-const key = (sentence: string): string => sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const key = (sentence: string): string =>
+  sentence
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** One claim per sentence, with every id any of its notes named. */
 function merged(claims: readonly DraftClaim[]): DraftClaim[] {
@@ -125,14 +130,22 @@ function tidy(text: string): string {
 }
 
 /** Takes the internal ids out of a drafted body (and the drafter's claims) and keeps them as claims. */
-export function separateCitations(body: string, knownIds: readonly string[], drafterClaims: readonly DraftClaim[] = []): SeparatedCitations {
+export function separateCitations(
+  body: string,
+  knownIds: readonly string[],
+  drafterClaims: readonly DraftClaim[] = [],
+): SeparatedCitations {
   const ids = sourceIdPattern(knownIds);
   const { kept, numbered } = splitSourceList(body.split(/\r?\n/), ids);
   const { clean, notes } = takeNotes(kept.join('\n'), ids, numbered);
-  const claims: DraftClaim[] = drafterClaims.map((c) => ({ sentence: tidy(takeNotes(c.sentence, ids, numbered).clean), sourceIds: c.sourceIds }));
+  const claims: DraftClaim[] = drafterClaims.map((c) => ({
+    sentence: tidy(takeNotes(c.sentence, ids, numbered).clean),
+    sourceIds: c.sourceIds,
+  }));
   let since = 0;
   for (const n of notes) {
-    for (const sentence of citedSentences(clean, n.at, since, n.ownLine)) claims.push({ sentence: tidy(sentence), sourceIds: [...new Set(n.ids)] });
+    for (const sentence of citedSentences(clean, n.at, since, n.ownLine))
+      claims.push({ sentence: tidy(sentence), sourceIds: [...new Set(n.ids)] });
     since = n.at;
   }
   const removedIds = [...new Set([...notes.flatMap((n) => n.ids), ...[...numbered.values()].flat()])];

@@ -96,9 +96,10 @@ async function storedDraft(draftId: string) {
 }
 
 async function claims(draftId: string) {
-  const rows = (await stack.db.pool.query('SELECT sentence, cited_ids, verdict FROM draft_claims WHERE draft_id = ? ORDER BY sentence_index', [
-    draftId,
-  ])) as Array<{ sentence: string; cited_ids: string; verdict: string }>;
+  const rows = (await stack.db.pool.query(
+    'SELECT sentence, cited_ids, verdict FROM draft_claims WHERE draft_id = ? ORDER BY sentence_index',
+    [draftId],
+  )) as Array<{ sentence: string; cited_ids: string; verdict: string }>;
   return rows.map((r) => ({ sentence: r.sentence, cited: JSON.parse(r.cited_ids) as string[], verdict: r.verdict }));
 }
 
@@ -114,7 +115,10 @@ test("the offline drafter's reply to the demo mail reaches the customer without 
   assert.doesNotMatch(stored.body, /\((Quelle|Source)/);
   // The sources are the claims': every quoted sentence names its passage, and the check finds it supported.
   const checked = await claims(draft.draftId);
-  assert.ok(checked.some((c) => c.cited.includes(FAQ) && c.verdict === GROUNDING_VERDICTS.supported), JSON.stringify(checked));
+  assert.ok(
+    checked.some((c) => c.cited.includes(FAQ) && c.verdict === GROUNDING_VERDICTS.supported),
+    JSON.stringify(checked),
+  );
   await approve(offline, emailId, draft.draftId);
   const mail = await sent(emailId, draft.draftId);
   const text = mail.text!.replace(/\r\n/g, '\n');
@@ -164,9 +168,16 @@ test("a model's inline citations are taken out of the text and kept for the chec
   assert.equal((await storedDraft(draft.draftId)).body, expected);
   assert.ok(!draft.flags.includes('unsupported_claims'), draft.flags.join(', '));
   const checked = await claims(draft.draftId);
-  for (const sentence of ['Die Rückerstattung dauert in der Regel 3 bis 5 Werktage.', 'Sie erhalten dazu eine Gutschrift mit derselben Rechnungsnummer.']) {
+  for (const sentence of [
+    'Die Rückerstattung dauert in der Regel 3 bis 5 Werktage.',
+    'Sie erhalten dazu eine Gutschrift mit derselben Rechnungsnummer.',
+  ]) {
     const claim = checked.find((c) => c.sentence === sentence);
-    assert.deepEqual(claim && { cited: claim.cited, verdict: claim.verdict }, { cited: [FAQ], verdict: GROUNDING_VERDICTS.supported }, JSON.stringify(checked));
+    assert.deepEqual(
+      claim && { cited: claim.cited, verdict: claim.verdict },
+      { cited: [FAQ], verdict: GROUNDING_VERDICTS.supported },
+      JSON.stringify(checked),
+    );
   }
 
   // The review page: each sentence with its source beside it, the sources listed, a text without ids to approve.
@@ -174,15 +185,20 @@ test("a model's inline citations are taken out of the text and kept for the chec
   const page = await inbox.inject({ url: `/email/${emailId}`, headers: { 'x-forwarded-user': 'bea', 'accept-language': 'de' } });
   assert.equal(page.statusCode, 200);
   const href = `/email/${encodeURIComponent(emailId)}/source?sid=${encodeURIComponent(FAQ)}`;
-  assert.ok(page.body.includes(`<li><a href="${href}">${FAQ}</a></li>`), "the sources are listed");
-  assert.match(page.body, new RegExp(`claim-supported">Die Rückerstattung dauert in der Regel 3 bis 5 Werktage\\.[\\s\\S]*?<a href="${href.replace(/[.?]/g, '\\$&')}">`));
+  assert.ok(page.body.includes(`<li><a href="${href}">${FAQ}</a></li>`), 'the sources are listed');
+  assert.match(
+    page.body,
+    new RegExp(
+      `claim-supported">Die Rückerstattung dauert in der Regel 3 bis 5 Werktage\\.[\\s\\S]*?<a href="${href.replace(/[.?]/g, '\\$&')}">`,
+    ),
+  );
   const textarea = /<textarea id="body"[^>]*>([\s\S]*?)<\/textarea>/.exec(page.body)?.[1] ?? '';
   assert.match(textarea, /3 bis 5 Werktage\./);
   assert.doesNotMatch(textarea, /knowledge:|Quelle/);
   assert.doesNotMatch(page.body, /id="source-ids-taken-out"/);
 });
 
-test("a customer who quoted a source note keeps their words in the quote; the reply above it names none", async () => {
+test('a customer who quoted a source note keeps their words in the quote; the reply above it names none', async () => {
   const note = `(Quelle: ${FAQ})`;
   const emailId = await intake(offline, demoMail('sources-hostile', `\n\nIhre letzte Antwort sagte: "3 bis 5 Werktage" ${note}`));
   const draft = await offline.run(emailId, offline.activities.draftReply, { emailId, version: 1 });

@@ -17,7 +17,14 @@ const MAIL = 'email-support@firma.example-INBOX-1796614699-12';
 
 test('the id shapes: knowledge passages, attachment pages, stored mails and our replies to them, cases; not ordinary words', () => {
   const text = `${FAQ}, ${PDF}. ${MAIL}; ${MAIL}:draft:2:sent email-file-0123456789abcdef0123 case-0123456789abcdef01234567`;
-  assert.deepEqual(internalSourceIds(text), [FAQ, PDF, MAIL, `${MAIL}:draft:2:sent`, 'email-file-0123456789abcdef0123', 'case-0123456789abcdef01234567']);
+  assert.deepEqual(internalSourceIds(text), [
+    FAQ,
+    PDF,
+    MAIL,
+    `${MAIL}:draft:2:sent`,
+    'email-file-0123456789abcdef0123',
+    'case-0123456789abcdef01234567',
+  ]);
   assert.deepEqual(internalSourceIds('Our email-based form, your E-Mail-Adresse, knowledge: none, the case-study (see section 4).'), []);
   // An id of another shape is found when the draft was given it.
   assert.deepEqual(internalSourceIds('siehe reply-42.', ['reply-42']), ['reply-42']);
@@ -66,7 +73,10 @@ test('notes in any form are taken out; each note cites the sentence it stood in,
 test('"[1]" markers and their source list: the list goes, each marked sentence keeps its ids; a body without ids is left as it is', () => {
   const body = `Hello,\n\nWe refund within 5 business days [1]. Our hotline is open Monday to Friday [2]. See our terms [3].\n\nBest regards\n\nSources:\n[1] ${FAQ}\n[2]: knowledge:faq/telefon.md#1 (Telefon)`;
   const r = separateCitations(body, [], [{ sentence: `We refund within 5 business days (Source: ${FAQ}).`, sourceIds: [FAQ] }]);
-  assert.equal(r.body, 'Hello,\n\nWe refund within 5 business days. Our hotline is open Monday to Friday. See our terms [3].\n\nBest regards');
+  assert.equal(
+    r.body,
+    'Hello,\n\nWe refund within 5 business days. Our hotline is open Monday to Friday. See our terms [3].\n\nBest regards',
+  );
   assert.deepEqual(r.claims, [
     { sentence: 'We refund within 5 business days.', sourceIds: [FAQ] },
     { sentence: 'Our hotline is open Monday to Friday.', sourceIds: ['knowledge:faq/telefon.md#1'] },
@@ -85,15 +95,24 @@ test('a citation taken out of the text still grounds its sentence', async () => 
   const claim = checked.sentences.find((s) => s.verdict !== null)!;
   assert.deepEqual([claim.verdict, claim.citedIds, claim.supportedBy], ['supported', [FAQ], [FAQ]]);
   // Tied to the wrong passage in the text, the check says so.
-  const wrong = separateCitations(r.body.replace('days.', 'days (Quelle: knowledge:returns.md#1).'), items.map((i) => i.sourceId));
+  const wrong = separateCitations(
+    r.body.replace('days.', 'days (Quelle: knowledge:returns.md#1).'),
+    items.map((i) => i.sourceId),
+  );
   const misTied = (await checkGrounding(wrong.body, wrong.claims, items)).sentences.find((s) => s.verdict !== null)!;
   assert.equal(misTied.verdict, 'mis_tied');
 });
 
 test('an approval whose text names an internal id is refused, not cleaned; other text is approved as written', () => {
   const refusal = approvedTextRefusal('approve', { draftId: 'd1', by: 'anna', body: `Die Frist beträgt 14 Tage (Quelle: ${FAQ}).` });
-  assert.match(refusal ?? '', /^approve refused: "body" names internal source ids \(knowledge:faq\/rechnung\.md#1\); the customer must not read them/);
-  assert.equal(approvedTextRefusal('approve', { draftId: 'd1', by: 'anna', body: 'Die Frist beträgt 14 Tage (Quelle: Preisliste 2025).' }), null);
+  assert.match(
+    refusal ?? '',
+    /^approve refused: "body" names internal source ids \(knowledge:faq\/rechnung\.md#1\); the customer must not read them/,
+  );
+  assert.equal(
+    approvedTextRefusal('approve', { draftId: 'd1', by: 'anna', body: 'Die Frist beträgt 14 Tage (Quelle: Preisliste 2025).' }),
+    null,
+  );
   assert.equal(approvedTextRefusal('approve', { draftId: 'd1', by: 'anna' }), null);
   assert.equal(approvedTextRefusal('reject', { draftId: 'd1', by: 'anna', reason: `wrong: ${FAQ}` }), null);
 });
