@@ -58,6 +58,8 @@ export const WORKFLOW_LIB_FILES = [
   'src/cases/case-status.ts',
   // A draft's status words, which the email's status shares.
   'src/drafting/drafting.contract.ts',
+  // The shapes of internal source ids, which an approved text must not name.
+  'src/drafting/source-ids.ts',
   // The email's audit event types, named by its workflow phases.
   'src/email/email.contract.ts',
   // What the case clock finds due (its workflow acts on each kind).

@@ -18,6 +18,10 @@ export interface EmailRow {
   draftBody: string | null;
   /** The ids of the context the newest draft was written from. */
   draftContextIds: string[];
+  /** The ids the newest draft's sentences cite (its stored claims, in sentence order): the body names none. */
+  draftCitedIds: string[];
+  /** The newest draft's language (de, en, und). */
+  draftLanguage: string | null;
   /** The flags the reviewer sees on the newest draft (possible_prompt_injection, reply_to_differs, …). */
   draftFlags: string[];
   /** The newest draft's category, one of the installation's list (or unclassified). */
@@ -33,6 +37,16 @@ export async function watermark(pool: Pool, account: string, mailbox: string): P
   return r && { uidValidity: Number(r.uid_validity), lastUid: Number(r.last_uid), historyUntilUid: Number(r.history_until_uid) };
 }
 
+/** One claim's cited ids; a row GROUP_CONCAT cut at its length limit names none. */
+function idList(json: string): string[] {
+  try {
+    const ids: unknown = JSON.parse(json);
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Every email row with its newest draft, in mailbox order. */
 export async function emailRows(pool: Pool): Promise<EmailRow[]> {
   const rows = (await pool.query(
@@ -40,7 +54,10 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
             (SELECT d.body FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_body,
             (SELECT d.context_ids FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_context_ids,
             (SELECT d.flags FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_flags,
-            (SELECT d.category FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_category
+            (SELECT d.category FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_category,
+            (SELECT d.language FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1) AS draft_language,
+            (SELECT GROUP_CONCAT(c.cited_ids ORDER BY c.sentence_index SEPARATOR '\n') FROM draft_claims c
+              WHERE c.draft_id = (SELECT d.id FROM drafts d WHERE d.email_id = e.id ORDER BY d.version DESC LIMIT 1)) AS draft_cited
        FROM emails e ORDER BY e.uid_validity, e.uid, e.created_at`,
   )) as Array<{
     id: string;
@@ -53,6 +70,8 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     draft_context_ids: string | null;
     draft_flags: string | null;
     draft_category: string | null;
+    draft_language: string | null;
+    draft_cited: string | null;
   }>;
   return rows.map((r) => ({
     id: r.id,
@@ -65,6 +84,8 @@ export async function emailRows(pool: Pool): Promise<EmailRow[]> {
     draftContextIds: r.draft_context_ids ? (JSON.parse(r.draft_context_ids) as string[]) : [],
     draftFlags: r.draft_flags ? (JSON.parse(r.draft_flags) as string[]) : [],
     draftCategory: r.draft_category,
+    draftLanguage: r.draft_language,
+    draftCitedIds: [...new Set((r.draft_cited ?? '').split('\n').flatMap(idList))],
   }));
 }
 

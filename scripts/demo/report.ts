@@ -1,4 +1,5 @@
 import { DECISIONS } from '../../src/email/email.contract';
+import { DRAFT_FLAGS } from '../../src/drafting/drafting.contract';
 import { OPERATOR_VIEWS, workflowListUrl } from '../../src/operations/operator-views';
 import type { ReceivedReply } from './pipeline';
 import type { EmailRow } from './queries';
@@ -53,42 +54,36 @@ export function flagCounts(rows: readonly EmailRow[]): string {
     .join('; ')}`;
 }
 
-/**
- * The sources an offline draft cites: "(Quelle: id)" / "(Source: id)"; `language` is the note a
- * source in the other language carries ("(Source: id, in German)").
- */
-export function citedSources(body: string): Array<{ id: string; language?: string }> {
-  return [...body.matchAll(/\((?:Quelle|Source): ([^)\s,]+)(?:, ([^)]+))?\)/g)].map((m) => ({ id: m[1]!, language: m[2] }));
-}
+const OTHER_LANGUAGE: Record<string, string> = { de: 'English', en: 'German' };
 
-/** "subject: id (in German)" for every cited source in the other language than its draft. */
+/** "subject: id (in German)" for every draft that cites a source in the other language than its own. */
 export function crossLanguageCitations(rows: readonly EmailRow[]): string[] {
-  return rows.flatMap((r) =>
-    citedSources(r.draftBody ?? '')
-      .filter((c) => c.language)
-      .map((c) => `"${r.subject ?? ''}" cites ${c.id} (${c.language})`),
-  );
+  return rows
+    .filter((r) => r.draftFlags.includes(DRAFT_FLAGS.crossLanguageSource) && r.draftCitedIds.length > 0)
+    .map(
+      (r) =>
+        `"${r.subject ?? ''}" cites ${r.draftCitedIds.join(', ')} (in ${OTHER_LANGUAGE[r.draftLanguage ?? ''] ?? 'the other language'})`,
+    );
 }
 
 /**
- * Each draft's opening lines after the greeting and the sources it cites (offline drafts name
- * them in the text; a model's draft lists the context it was given), so a viewer sees that every
- * mail got its own answer, and which answer came from a source in the other language.
+ * Each draft's opening lines after the greeting and the sources its sentences cite (kept beside
+ * the text, never in it; without claims, the context it was given), so a viewer sees that every
+ * mail got its own answer.
  */
 export function draftPreviews(rows: readonly EmailRow[]): string {
   return rows
     .map((r) => {
       const body = r.draftBody ?? '';
-      const cited = citedSources(body).map((c) => (c.language ? `${c.id} (${c.language})` : c.id));
       const lines = body
         .split('\n')
         .map((l) => l.trim())
-        .filter((l) => l !== '' && !/^\((Quelle|Source):/.test(l))
+        .filter((l) => l !== '')
         .slice(1, 4)
         .map((l) => ([...l].length > 110 ? `${[...l].slice(0, 109).join('')}…` : l));
       const sources =
-        cited.length > 0
-          ? `cites ${cited.join(', ')}`
+        r.draftCitedIds.length > 0
+          ? `cites ${r.draftCitedIds.join(', ')}`
           : r.draftContextIds.length > 0
             ? `context ${r.draftContextIds.join(', ')}`
             : 'no sources';

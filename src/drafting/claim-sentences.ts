@@ -21,21 +21,6 @@ export function draftSentences(body: string): string[] {
 
 /** "(Source: knowledge:x.md#2)" and "(Quelle: …, auf Deutsch)": a citation note, not part of what is said. */
 const SOURCE_NOTE = /\((?:source|quelle|sources|quellen):[^)]*\)/giu;
-/** The same note with the blanks before it, as it is left out of a reply. */
-const SPACED_SOURCE_NOTE = new RegExp(`[ \\t]*${SOURCE_NOTE.source}`, SOURCE_NOTE.flags);
-
-/**
- * The reply as the customer reads it. A citation note names a source by its internal id (a
- * knowledge file, an attachment, an earlier mail): the reviewer's page shows the sources, the
- * customer gets none of them. The text around a note is kept as it was written.
- */
-export function withoutSourceNotes(text: string): string {
-  return text
-    .replace(SPACED_SOURCE_NOTE, '')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n');
-}
-
 /** The sentence without its citation notes and the quotation marks around a quote. */
 export function claimText(sentence: string): string {
   return sentence

@@ -5,10 +5,10 @@ import { EMAIL_TEXT_CHARS } from './prompt-window';
 import { languageCode } from './language-code';
 
 /** Stored with every draft, so a reader can tell which instructions produced it. */
-export const PROMPT_VERSION = 'draft-v4';
+export const PROMPT_VERSION = 'draft-v5';
 /**
  * Added to the prompt version of a draft whose prompt carried approved replies as examples
- * (`draft-v4+examples`): the instructions of PROMPT_VERSION plus the examples' section, so
+ * (`draft-v5+examples`): the instructions of PROMPT_VERSION plus the examples' section, so
  * `email-rag quality --by prompt` compares drafts with and without them.
  */
 export const EXAMPLES_VERSION_SUFFIX = '+examples';
@@ -135,6 +135,7 @@ const SYSTEM = [
   'and list the id of each one your reply fully answers in answered_case_mails; leave out any you do not answer (it gets its own reply later).',
   'Answer with one JSON object matching the schema: language, category, priority_suggestion, subject, body, confidence (0..1), used_source_ids (ids of context items you used), answered_case_mails.',
   'In claims list each sentence of body that states a fact (an amount, a date, a deadline, a policy, a promise, a step to take) with the ids of the context items it rests on; greetings, thanks and closing are not claims. Every claim is checked against those items.',
+  'The customer reads body: never write a context id, a source note or a [1] marker in it. Sources belong in claims and used_source_ids only.',
 ].join('\n');
 
 function fence(text: string): string {

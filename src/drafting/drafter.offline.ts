@@ -22,11 +22,11 @@ export function guidanceClosing(guidance: DraftGuidance | undefined, language: R
 }
 
 /** The offline drafter's "prompt version": its composer's, so the quality figures tell versions apart. */
-export const OFFLINE_PROMPT_VERSION = 'offline-v3';
+export const OFFLINE_PROMPT_VERSION = 'offline-v4';
 
 /**
  * Used when no LLM endpoint is configured: a reply composed from the retrieved knowledge passages
- * (cited) in the sender's language, or a plain statement that nothing relevant was found. Flagged
+ * (each quoted sentence cited in its claims, not in the text) in the sender's language, or a plain statement that nothing relevant was found. Flagged
  * `offline_drafter` so no reviewer mistakes it for a model's answer, `cross_language_source` when
  * it quotes a passage in the other language. It ignores examples (`req.examples`): it quotes
  * passages in its own fixed wording and has nothing an example's tone could shape.
@@ -51,7 +51,7 @@ export function createOfflineDrafter(settings: ComposeSettings = {}): Drafter {
         confidence: reply.confidence,
         usedSourceIds: reply.usedSourceIds,
         model: 'offline-retrieval',
-        // v3: passages chosen by retrieval's match (vector similarity), headings kept out, other-language sources named.
+        // v4: no source id in the text (v3: "(Quelle: …)" notes); the claims name each quoted sentence's passage.
         promptVersion: OFFLINE_PROMPT_VERSION,
         flags,
         answersEmailIds: reply.answersEmailIds,

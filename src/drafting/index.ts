@@ -14,7 +14,7 @@ export { categoryReferenceProblems, readCategoriesConfig } from './categories.co
 export { UNCLASSIFIED, knownCategory, readCategoryList } from './categories';
 export type { Category } from './categories';
 export { nearestCategory } from './category-match';
-export { draftSentences, withoutSourceNotes } from './claim-sentences';
+export { draftSentences } from './claim-sentences';
 export type { DraftClaimStore, StoredClaim } from './draft-claims.port';
 export { LIGHT_EDIT_LIMIT, changedShare, classifyApproval } from './draft-outcome';
 export { PROMPT_VERSION } from './draft-prompt';
@@ -49,3 +49,6 @@ export { UNDETERMINED_LANGUAGE } from './language-code';
 export { llmFinding } from './llm-check';
 export type { LlmProbe } from './llm-check';
 export { nonAnswerReply, questionOf } from './reply-composer';
+export { separateCitations } from './source-citations';
+export type { SeparatedCitations } from './source-citations';
+export { internalSourceIds } from './source-ids';

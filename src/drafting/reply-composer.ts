@@ -9,7 +9,7 @@ export { sentencesOf } from '../retrieval';
 /**
  * Composes a reply from retrieved context without a model: the passages retrieval matched best
  * (by meaning where it compared vectors, else by the customer's words), cut down to their most
- * relevant sentences, each cited, framed by a greeting and closing in the mail's language. A
+ * relevant sentences, framed by a greeting and closing in the mail's language. A
  * passage in the other language is quoted as it is and named as such. It never quotes other mail:
  * the thread's and the correspondent's history is only referred to, and our earlier replies to
  * others (masked) lend sentences only when those carry nothing that looks like personal data.
@@ -123,11 +123,10 @@ function confidenceOf(best: Judged | undefined, minCosine: number, crossLanguage
   return Math.max(0.2, raw - (crossLanguage ? 0.1 : 0));
 }
 
+/** The passage's sentences; which passage they come from is the claims' to say, never the text's. */
 function passageText(t: (typeof REPLY_WORDING)[ReplyLanguage], c: Chosen): string {
   const text = c.sentences.join(' ');
-  return c.otherLanguage
-    ? `${t.otherLanguageIntro(c.otherLanguage)}\n${t.quote(text)}\n${t.source(c.id, c.otherLanguage)}`
-    : `${text}\n${t.source(c.id)}`;
+  return c.otherLanguage ? `${t.otherLanguageIntro(c.otherLanguage)}\n${t.quote(text)}` : text;
 }
 
 function writeBody(
@@ -146,7 +145,7 @@ function writeBody(
     paragraphs.push(t.nothing);
   }
   for (const a of also) paragraphs.push(`${t.alsoAbout(cleanSubject(a.subject))}\n${passageText(t, a.chosen)}`);
-  if (historyId) paragraphs.push(t.history(historyId));
+  if (historyId) paragraphs.push(t.history);
   if (chosen.length > 0 || also.length > 0) paragraphs.push(t.followUp);
   paragraphs.push(t.closing);
   return paragraphs.join('\n\n');

@@ -78,6 +78,11 @@ export const FAILURE_TYPES = {
   answeredElsewhere: 'ANSWERED_ELSEWHERE',
   /** The mailbox runs in shadow mode: the send step never sends. */
   shadowMode: 'SHADOW_MODE',
+  /**
+   * The text to send names an internal source id (a draft stored before drafts kept their sources
+   * apart, approved unchanged): nothing is sent; a person approves a text without it.
+   */
+  internalSourceIds: 'INTERNAL_SOURCE_IDS',
   envelopeMismatch: 'ENVELOPE_MISMATCH',
   sendRowMissing: 'SEND_ROW_MISSING',
   sendContended: 'SEND_CONTENDED',

@@ -13,6 +13,7 @@ import type { InboxContext } from './inbox-context';
 import { CASE_TEXTS } from './case-texts';
 import { formatTime } from './format';
 import { pickLanguage } from './i18n';
+import { separateCitations } from '../drafting';
 
 declare module 'fastify' {
   interface Session {
@@ -97,7 +98,11 @@ export function registerCaseRoutes({ app, deps, page }: InboxContext): void {
       events: details.events.map((e) => ({ ...e, at: formatTime(e.at), href: e.emailId ? emailPath(e.emailId) : null })),
       moreEvents: details.moreEvents,
       // The form needs the port and two mails to answer; the lead is the oldest waiting mail.
-      answerForm: deps.caseReplies && lead && waiting.length >= 2 ? { lead, others: waiting.slice(1) } : null,
+      answerForm:
+        deps.caseReplies && lead && waiting.length >= 2
+          ? // The text offered names no internal id (a draft of an earlier release had them): what is sent is what is seen.
+            { lead, others: waiting.slice(1), replyText: separateCitations(lead.draft?.body ?? '', [lead.id]).body }
+          : null,
       answerNote: !deps.caseReplies ? null : waiting.length < 2 ? ct.answerNeedsTwo : null,
       coverDraftField,
       answer,

@@ -67,6 +67,8 @@ const en = {
   to: 'To',
   sources: 'Sources',
   noSources: 'The draft used no retrieved sources.',
+  sourceIdsTakenOut:
+    'This draft named internal source ids in its text; they are taken out below. Approving sends the text as it stands here.',
   attachments: 'Attachments',
   declaredAs: 'declared as',
   attachmentEncrypted: 'password-protected: not read',
@@ -302,6 +304,8 @@ const de: Texts = {
   to: 'An',
   sources: 'Quellen',
   noSources: 'Der Entwurf hat keine Quellen verwendet.',
+  sourceIdsTakenOut:
+    'Dieser Entwurf nannte interne Quellen-IDs im Text; sie sind unten herausgenommen. Freigegeben wird der Text, wie er hier steht.',
   attachments: 'Anhänge',
   declaredAs: 'angegeben als',
   attachmentEncrypted: 'passwortgeschützt: nicht gelesen',

@@ -3,7 +3,7 @@ import { type DecisionInput, WAITING_KINDS, STATUS } from '../email';
 import { createMariaDbCaseView } from '../cases/index.adapters';
 import { createMariaDbAccessLog } from '../privacy/index.adapters';
 import { ACCESS_ACTIONS } from '../privacy';
-import { DRAFT_STATUS } from '../drafting';
+import { DRAFT_STATUS, separateCitations } from '../drafting';
 import { createMariaDbDraftClaimStore } from '../drafting/index.adapters';
 import { errorMessage } from '../platform/errors';
 import { temporalUiLink, type InboxContext } from './inbox-context';
@@ -56,7 +56,11 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
     const sourceHref = (sid: string) => `${emailPath(id)}/source?sid=${encodeURIComponent(sid)}`;
     // Drafts by a person or held ones have nothing to check; a model's or the offline drafter's are checked.
     const grounding = shown && shown.body.trim() !== '' ? groundingView(shown, id, await claims.list(shown.id), sourceHref) : null;
+    // The text offered for approval names no internal id: a draft stored before drafts kept their
+    // sources apart is shown without them, so approving it sends (as an edit) exactly what is seen.
+    const replyText = shown ? separateCitations(shown.body, [id, ...shown.contextIds]).body : '';
     return page(req, reply, 'review', {
+      replyText,
       email: { ...email, received: formatTime(email.date ?? email.createdAt) },
       thread: (await deps.store.thread(email)).map((m) => ({ ...m, at: formatTime(m.at), href: m.ours ? null : emailPath(m.id) })),
       outside: await outsideAnswer(deps.store, id),

@@ -2,7 +2,7 @@
  * The draft step with approved replies as examples, against real servers (Dovecot, MariaDB, the
  * embedder, the LLM double over HTTP through the real `openai` client): a reply a person approved
  * for one customer reaches the prompt of another customer's mail of the same category, masked, in
- * its own section; the draft records `draft-v4+examples`; a sentence taken from the example is no
+ * its own section; the draft records `draft-v5+examples`; a sentence taken from the example is no
  * fact of the context, so the grounding check marks it unsupported. With DRAFT_EXAMPLES=0 the prompt
  * is the one without examples.
  */

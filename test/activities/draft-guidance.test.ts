@@ -104,6 +104,6 @@ test('the offline drafter records the versions and closes with the guidance clos
   assert.match(draft.body, /\n\nHerzliche Grüße\nIhr Team Nord$/);
   assert.ok(draft.flags.includes('offline_drafter'));
   const stored = await storedGuidance(draft.draftId);
-  assert.equal(stored!.prompt_version, 'offline-v3');
+  assert.equal(stored!.prompt_version, 'offline-v4');
   assert.match(stored!.guidance_version ?? '', new RegExp(`^g${ids.default}\\+g${ids['mailbox:default']}`));
 });

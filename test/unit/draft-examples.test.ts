@@ -52,7 +52,7 @@ test('examples go in their own section after the context, numbered, without an i
     ['knowledge:billing.md#1'],
   );
   assert.equal(promptVersionOf({ examples }), `${PROMPT_VERSION}${EXAMPLES_VERSION_SUFFIX}`);
-  assert.equal(promptVersionOf({ examples }), 'draft-v4+examples');
+  assert.equal(promptVersionOf({ examples }), 'draft-v5+examples');
 });
 
 test('an example cannot close its section early, nor the mail its section', () => {
@@ -116,5 +116,5 @@ test('the offline drafter ignores examples: the same reply and version with or w
   const plain = await drafter.draft(request);
   const withExamples = await drafter.draft({ ...request, examples: [{ text: 'Hallo [name], erledigt. Viele Grüße' }] });
   assert.deepEqual(withExamples, plain);
-  assert.equal(plain.promptVersion, 'offline-v3');
+  assert.equal(plain.promptVersion, 'offline-v4');
 });

@@ -354,6 +354,12 @@ test('refused decisions: each gets a clear message and nothing is applied', asyn
     await refused(approveUpdate, { draftId, by: 'ops', body: '   ' }, /"body" must not be empty/);
     await refused(approveUpdate, { draftId, by: 'ops', body: 42 }, /"body" must be a string/);
     await refused(approveUpdate, { draftId, by: 'ops', body: 'x'.repeat(100_001) }, /at most 100000 are accepted/);
+    // The approved text is sent as it stands: one naming an internal source id is refused, not cleaned.
+    await refused(
+      approveUpdate,
+      { draftId, by: 'ops', body: 'Die Frist beträgt 14 Tage (Quelle: knowledge:faq/rechnung.md#1).' },
+      /"body" names internal source ids \(knowledge:faq\/rechnung\.md#1\); the customer must not read them/,
+    );
     await refused(approveUpdate, { draftId }, /"by" is required/);
     await refused(rejectUpdate, { draftId, by: 'ops' }, /"reason" is required/);
     await refused(resendUpdate, { draftId, by: 'ops', force: true }, /force applies only to a send in doubt/);

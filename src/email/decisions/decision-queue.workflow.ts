@@ -2,7 +2,14 @@ import { ApplicationFailure, condition, log, setHandler, type proxyLocalActiviti
 import type { EmailActivities } from '../email-activities';
 import { DECISIONS, type DecisionName } from '../email.contract';
 import { FAILURE_TYPES } from '../../platform/contract';
-import { answeredElsewhereText, coverRefusal, decisionRefusal, type DecisionContext, type DecisionResult } from './decision-rules.workflow';
+import {
+  answeredElsewhereText,
+  approvedTextRefusal,
+  coverRefusal,
+  decisionRefusal,
+  type DecisionContext,
+  type DecisionResult,
+} from './decision-rules.workflow';
 import {
   answeredElsewhereSignal,
   approveSignal,
@@ -161,7 +168,7 @@ function registerDecision(
     },
     {
       validator: (i: unknown) => {
-        const refusal = decisionRefusal(decision, i, h.context());
+        const refusal = decisionRefusal(decision, i, h.context()) ?? approvedTextRefusal(decision, i);
         if (refusal) throw ApplicationFailure.nonRetryable(refusal, FAILURE_TYPES.decisionRefused);
       },
     },

@@ -5,6 +5,7 @@
  */
 import { DECISION_LIMITS, type DecisionName } from '../email.contract';
 import { WAITING_KINDS } from '../email-status';
+import { internalSourceIds } from '../../drafting/index.workflow';
 
 /** What the workflow waits for, if anything; a decision must fit it. */
 export type WaitingFor =
@@ -170,6 +171,21 @@ export function decisionRefusal(decision: DecisionName, raw: unknown, context: D
   }
   if (context.waitingFor?.kind !== WAITING_KINDS.sendRound) return `resend refused: ${where}`;
   return null;
+}
+
+/**
+ * Why an approval's text cannot be sent: it names an internal source id. The approved text is sent
+ * as it stands, so it is refused, not cleaned: the person takes the id out and approves what the
+ * customer will read. Only the Update validator asks (a validator is not replayed); the legacy
+ * signal keeps the rules its histories were written under, and the send step refuses such a text
+ * before the hand-over all the same (INTERNAL_SOURCE_IDS).
+ */
+export function approvedTextRefusal(decision: DecisionName, raw: unknown): string | null {
+  if (decision !== 'approve' || typeof raw !== 'object' || raw === null) return null;
+  const body = (raw as Record<string, unknown>).body;
+  const ids = typeof body === 'string' ? internalSourceIds(body) : [];
+  if (ids.length === 0) return null;
+  return `approve refused: "body" names internal source ids (${ids.slice(0, 3).join(', ')}); the customer must not read them: take them out (the review page lists each sentence's sources) and approve again`;
 }
 
 /** Why this email cannot be held for a case reply now, or null: the rules of an approve, without a body. */

@@ -8,6 +8,7 @@ import {
   readCategoryList,
   type Category,
   UNDETERMINED_LANGUAGE,
+  separateCitations,
 } from '../../drafting';
 import { replyToDiffers } from '../send/recipients';
 import type { DraftRecord } from '../email-stores.port';
@@ -176,6 +177,11 @@ export function createDraftActivities(deps: DraftDeps) {
       drafted.category = knownCategory(categories, drafted.category);
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
+      // What the reviewer approves is what the customer reads: a source the drafter wrote into the
+      // text is taken out here, once, and kept as a claim beside its sentence for grounding and review.
+      const cited = separateCitations(result.body, [email.id, ...context.map((c) => c.sourceId)], result.claims);
+      result.body = cited.body;
+      result.claims = cited.claims;
       const grounding = await draftGrounding(deps, email, context, result);
       result.flags = [...result.flags, ...groundingFlags(grounding)];
       const draft = await deps.drafts.save({

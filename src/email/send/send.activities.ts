@@ -1,5 +1,5 @@
 import { FAILURE_TYPES } from '../../platform/contract';
-import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval, withoutSourceNotes } from '../../drafting';
+import { DRAFT_OUTCOME, DRAFT_STATUS, classifyApproval, internalSourceIds } from '../../drafting';
 import { SEND_OUTCOME, SEND_STATUS, type SendOutcome } from '../email-status';
 import { type Decision } from '../email-input';
 import { createHash, randomUUID } from 'node:crypto';
@@ -63,6 +63,20 @@ async function standDownIfAnswered(
   throw new StandDownError(answeredText(answer), FAILURE_TYPES.answeredElsewhere);
 }
 
+/**
+ * The last look at the text before it goes out: a draft stored before drafts kept their sources
+ * apart, approved unchanged, may still name one. It is not cleaned (a person approved exactly this
+ * text): nothing is sent and the email fails with INTERNAL_SOURCE_IDS for a person to answer.
+ */
+export function refuseInternalSourceIds(draft: { id: string; approvedBody: string | null; body: string }): void {
+  const ids = internalSourceIds(draft.approvedBody ?? draft.body);
+  if (ids.length === 0) return;
+  throw new PermanentError(
+    `draft ${draft.id} names internal source ids (${ids.slice(0, 3).join(', ')}) that the customer must not read: nothing was sent`,
+    FAILURE_TYPES.internalSourceIds,
+  );
+}
+
 /** The reply's Message-ID derives from the workflow and draft: the same reply always has the same id. */
 export function replyMessageId(workflowId: string, draftId: string, fromAddress: string): string {
   const domain = fromAddress.split('@')[1] ?? 'localhost';
@@ -97,8 +111,8 @@ export function replyParts(
   email: { from: { name: string; address: string } | null; date: Date | null; text: string },
 ): Pick<OutgoingMail, 'text' | 'html' | 'inlineImages'> {
   const { signature, signatureHtml, logo, replyFormat } = entry.smtp;
-  // The customer reads no internal source ids: the draft's citation notes stay on the reviewer's page.
-  const body = withoutSourceNotes(draft.approvedBody ?? draft.body);
+  // Exactly the text a person approved: sources were taken out when the draft was written (or the approval refused).
+  const body = draft.approvedBody ?? draft.body;
   if (replyFormat === 'text') return { text: withSignature(body, signature) };
   const language = draft.language === 'de' || draft.language === 'en' ? draft.language : entry.language;
   const laid = layoutReply({
@@ -189,6 +203,8 @@ export function createSendActivities(
       if (draft.status === DRAFT_STATUS.approved) await standDownIfAnswered(deps, email, draft.id);
       const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
       const messageId = row.messageId;
+      // Only before any attempt could have handed it over: a reply that went out is settled as it is.
+      if (row.status === SEND_STATUS.pending || row.status === SEND_STATUS.failed) refuseInternalSourceIds(draft);
       const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
       // A provider that files what it accepts (docs/mailboxes.md) can tell whether a send in doubt arrived.
       const lookup = served.entry.smtp.providerFilesSent;
