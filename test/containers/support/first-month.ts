@@ -79,14 +79,16 @@ export async function startStackInOrder({ stack }: FirstMonth): Promise<string> 
   return initLog;
 }
 
-export async function firstPollDone({ stack }: FirstMonth, mailboxId: string): Promise<void> {
+/** Waits for a successful poll of the mailbox (after `since`, a time in ms, when given). */
+export async function firstPollDone({ stack }: FirstMonth, mailboxId: string, since = 0): Promise<void> {
   await waitFor(
-    `the first successful poll of mailbox ${mailboxId}`,
+    `a successful poll of mailbox ${mailboxId}`,
     async () => {
       const s = JSON.parse(await stack.cli(['status', '--json'])) as {
         mailboxes: Array<{ id: string; folders: Array<{ health: { lastSuccessAt: string | null } | null }> }>;
       };
-      return s.mailboxes.some((m) => m.id === mailboxId && m.folders.some((f) => f.health?.lastSuccessAt));
+      const after = (at: string | null | undefined) => !!at && Date.parse(at) > since;
+      return s.mailboxes.some((m) => m.id === mailboxId && m.folders.some((f) => after(f.health?.lastSuccessAt)));
     },
     180_000,
     2_000,
@@ -143,7 +145,7 @@ export async function upgradeKeepsTheSignIn({ stack, idp, dovecot }: FirstMonth)
   // The new worker signed in with the token from the volume, and the provider rotated it again on
   // that refresh (every earlier one is dead): the file holds the one live token of the chain. A
   // token file lost with the old container would have left the mailbox signed out.
-  await firstPollDone({ stack } as FirstMonth, 'anna');
+  await firstPollDone({ stack } as FirstMonth, 'anna', t);
   const now = (await stack.sh('podman', ['exec', stack.container('worker'), 'cat', '/app/state/tokens/anna.token'])).trim();
   assert.ok(idp.isRefreshTokenActive(now), 'the token file on the volume holds the live, rotated token');
   // The access tokens the old containers held are no more: the next poll must refresh again.
