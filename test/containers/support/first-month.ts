@@ -133,7 +133,8 @@ export async function workerDeathPagesSomeone({ stack, webhook }: FirstMonth): P
 }
 
 /** Images rebuilt, every app container recreated: the OAuth2 mailbox is still signed in. */
-export async function upgradeKeepsTheSignIn({ stack, idp, dovecot }: FirstMonth): Promise<void> {
+export async function upgradeKeepsTheSignIn(ctx: FirstMonth): Promise<void> {
+  const { stack, idp, dovecot } = ctx;
   await stack.sh('podman', ['tag', `email-rag:${TAG}`, `email-rag:${PREVIOUS}`]);
   const t = Date.now();
   await stack.composeLogged(['build', 'worker'], path.join(local, 'rebuild-app.log'));
@@ -145,7 +146,7 @@ export async function upgradeKeepsTheSignIn({ stack, idp, dovecot }: FirstMonth)
   // The new worker signed in with the token from the volume, and the provider rotated it again on
   // that refresh (every earlier one is dead): the file holds the one live token of the chain. A
   // token file lost with the old container would have left the mailbox signed out.
-  await firstPollDone({ stack } as FirstMonth, 'anna', t);
+  await firstPollDone(ctx, 'anna', t);
   const now = (await stack.sh('podman', ['exec', stack.container('worker'), 'cat', '/app/state/tokens/anna.token'])).trim();
   assert.ok(idp.isRefreshTokenActive(now), 'the token file on the volume holds the live, rotated token');
   // The access tokens the old containers held are no more: the next poll must refresh again.
