@@ -51,6 +51,8 @@ export interface PollResult {
   existing: string[];
   backlog: number;
   watermark: number;
+  /** An OAuth2 mailbox not signed in yet: nothing was polled (its poll health says so). */
+  notSignedIn?: boolean;
   /** The watermark before this pass. */
   from?: number;
   /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */

@@ -180,6 +180,8 @@ export function pollHealthLine(p: PollHealth | undefined, folder: string): strin
   const success = p.lastSuccessAt ? `last success ${p.lastSuccessAt.toISOString()}` : 'never polled successfully';
   if (!p.lastError) return `${folder}: ${success}`;
   const times = p.failuresInARow === 1 ? 'once' : `${p.failuresInARow} times in a row`;
+  if (p.lastError.startsWith(`${FAILURE_TYPES.mailboxNotSignedIn}:`))
+    return `${folder}: ${success}; WAITING for its first OAuth2 sign-in: \`email-rag mailboxes authorize ${p.mailboxId}\` (polls wait until then, no dead letters)`;
   if (p.lastError.startsWith(`${FAILURE_TYPES.mailboxAuthExpired}:`))
     return `${folder}: ${success}; BLOCKED, OAuth2 sign-in refused (${times}): ${p.lastError} (fix the sign-in, or \`email-rag mailboxes authorize ${p.mailboxId}\`; the next poll tries again)`;
   return `${folder}: ${success}; FAILING ${times} since then: ${p.lastErrorClass ? `[${p.lastErrorClass}] ` : ''}${p.lastError}`;

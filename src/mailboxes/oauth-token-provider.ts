@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { FAILURE_TYPES } from '../platform/contract';
 import { ConfigError, PermanentError, errorMessage } from '../platform/errors';
 import type { Logger } from '../platform/logger';
@@ -75,6 +76,14 @@ export function createOAuthTokenProvider(opts: OAuthTokenProviderOptions): Acces
     };
 
     async function fetchToken(): Promise<string> {
+      const ref = s.refreshToken;
+      // A mailbox added before its first sign-in: nothing to refresh yet, and nothing broken.
+      if (!rotated && ref && 'file' in ref && !existsSync(ref.file)) {
+        throw new PermanentError(
+          `${where}: not signed in yet (${ref.file} does not exist): run \`email-rag mailboxes authorize ${mailboxId}\``,
+          FAILURE_TYPES.mailboxNotSignedIn,
+        );
+      }
       const refreshToken = rotated ?? secret('refresh token', s.refreshToken);
       const secrets: GrantSecrets = {
         clientSecret: secret('client secret', s.clientSecret),

@@ -42,6 +42,11 @@ export const FAILURE_TYPES = {
   /** A poll of a mailbox the registry marks `enabled: false`. */
   mailboxDisabled: 'MAILBOX_DISABLED',
   /**
+   * An OAuth2 mailbox whose refresh-token file does not exist yet: added to the registry, not yet
+   * signed in (`email-rag mailboxes authorize`). Its polls wait without failing: no dead letter.
+   */
+  mailboxNotSignedIn: 'MAILBOX_NOT_SIGNED_IN',
+  /**
    * A mailbox's OAuth2 sign-in cannot get an access token (refresh token revoked or expired,
    * client secret wrong, consent withdrawn): only that mailbox stops until an operator fixes it.
    */

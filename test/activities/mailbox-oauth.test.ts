@@ -6,12 +6,13 @@
  * Real Dovecot (oauth2 passdb) and MariaDB; the identity provider is a double.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createMariaDbOperatingFigures } from '../../src/operations/operating-figures.mariadb';
 import { readMetrics } from '../../src/operations/operations.mariadb';
 import { createPool } from '../../src/platform/pool.mariadb';
+import { QUEUE_STATUS } from '../../src/platform/job-queue';
 import { mailboxesCheck, mailboxesList, pollHealthLine } from '../../src/mailboxes/mailboxes.cli';
 import { loadConfig, type Config } from '../../src/config';
 import { EmailRagError } from '../../src/platform/errors';
@@ -69,6 +70,27 @@ after(async () => {
   await h?.close();
   await stack?.stop();
   await idp?.stop();
+});
+
+test('a mailbox added before its first sign-in waits without failing: no dead letter, its health says what to run', async () => {
+  renameSync(tokenFile, `${tokenFile}.later`);
+  const waiting = await h.run('poll-anna-0', h.activities.pollMailbox, { mailboxId: 'anna' });
+  assert.equal(waiting.notSignedIn, true);
+  assert.deepEqual(waiting.started, []);
+  const line = pollHealthLine(
+    (await mailboxesList(config)).mailboxes.find((m) => m.id === 'anna')!.polls!.find((p) => p.folder === 'INBOX'),
+    'INBOX',
+  );
+  assert.match(line, /WAITING for its first OAuth2 sign-in: `email-rag mailboxes authorize anna`/);
+  const pool = createPool(config.databaseUrl);
+  try {
+    const [row] = await pool.query<{ n: number }[]>(`SELECT COUNT(*) AS n FROM queue_jobs WHERE status = ?`, [QUEUE_STATUS.dead]);
+    assert.equal(Number(row!.n), 0, 'a poll waiting for the sign-in is no dead letter');
+  } finally {
+    await pool.end();
+  }
+  // Signed in (the authorize command writes the file): the next test's first poll takes mail in.
+  renameSync(`${tokenFile}.later`, tokenFile);
 });
 
 test('a revoked refresh token blocks only its mailbox, visibly; the password mailbox goes on; a new token heals it', async () => {

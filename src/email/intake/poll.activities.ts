@@ -51,10 +51,16 @@ export function createPollActivities(
         await deps.health
           .recordPollFailure({ mailboxId: entry.id, folder, error: `${c.code}: ${c.message}`, errorClass: c.errorClass })
           .catch(() => undefined);
+        // Waiting for its first sign-in is no failure of the poll: shown in its health, no dead letter.
+        if (c.code === FAILURE_TYPES.mailboxNotSignedIn) return notSignedIn(entry.id, folder);
         throw err;
       }
     },
   };
+
+  function notSignedIn(mailboxId: string, mailbox: string): PollResult {
+    return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], notSignedIn: true };
+  }
 
   async function poll(served: ReturnType<typeof mailboxOf>, mailbox: string, input: PollInput): Promise<PollResult> {
     const { settings } = deps;
