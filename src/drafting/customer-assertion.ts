@@ -198,6 +198,23 @@ export function isRestatement(sentence: string): boolean {
   return REPORT_FRAME.test(sentence.trim()) && !OUR_VOICE.test(sentence);
 }
 
+/**
+ * A sentence that rests on an earlier promise ("As agreed on the phone, …", "wie von unserem Kollegen
+ * zugesagt, …"): no knowledge page records what someone promised a customer, so no passage can
+ * support it, however many of its words a passage shares.
+ */
+const PRIOR_PROMISE = words([
+  'as (?:agreed|promised|confirmed|discussed|arranged|offered)',
+  'as (?:our|your|my) (?:colleague|agent|hotline|team|sales person|representative) (?:promised|agreed|confirmed|said|offered)',
+  'as (?:promised|agreed|confirmed) by',
+  'wie (?:telefonisch |am telefon |mit ihnen |besprochen und )?(?:vereinbart|besprochen|zugesagt|versprochen|bestätigt|abgesprochen)',
+  'wie von (?:unserem|unserer|ihrem|ihrer) (?:kollegen|kollegin|mitarbeiter|mitarbeiterin|hotline|team) (?:zugesagt|versprochen|bestätigt|vereinbart)',
+]);
+
+export function citesPriorPromise(sentence: string): boolean {
+  return PRIOR_PROMISE.test(sentence) && !isRestatement(sentence);
+}
+
 /** Words that only frame a question ("whether", "about", "ob"): left out when the rest is compared with the mail. */
 const QUESTION_WORDS = words(['whether', 'if', 'about', 'regarding', 'ob', 'wann', 'wie', 'was', 'warum', 'when', 'how', 'what', 'why']);
 

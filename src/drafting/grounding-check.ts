@@ -10,7 +10,7 @@
  */
 import { type Embedder, sentencesOf, matchedTerms, terms, cosine } from '../retrieval';
 import { claimText, draftSentences, isCourtesy, keyFacts, sentenceKind } from './claim-sentences';
-import { customerMayGround, isCommitment, isRestatement, restatedPart } from './customer-assertion';
+import { citesPriorPromise, customerMayGround, isCommitment, isRestatement, restatedPart } from './customer-assertion';
 import { GROUNDING_VERDICTS, type GroundingVerdict } from './drafting.contract';
 import type { DraftClaim } from './drafter.port';
 
@@ -240,7 +240,9 @@ export async function checkGrounding(
     const text = claimText(texts[i]!);
     const backers = prepared.filter((item) => supports(i, item));
     const mayUse = mayUseMail.get(i)!;
-    const backing = backers.filter((item) => mayUse || !item.fromCustomer).map((item) => item.sourceId);
+    // "As agreed on the phone, …": no passage records a promise made to this customer.
+    const promised = citesPriorPromise(text);
+    const backing = backers.filter((item) => (mayUse || !item.fromCustomer) && !promised).map((item) => item.sourceId);
     const fromCited = backing.filter((id) => s.citedIds.includes(id));
     if (s.citedIds.length === 0 || fromCited.length > 0) {
       s.verdict = backing.length > 0 ? GROUNDING_VERDICTS.supported : GROUNDING_VERDICTS.unsupported;
