@@ -37,7 +37,7 @@ export async function groundingReasons(
   const misTied = claims.filter((c) => c.verdict === GROUNDING_VERDICTS.misTied);
   if (unsupported.length + misTied.length > 0)
     reasons.push(
-      `${name}: ${unsupported.length} unsupported and ${misTied.length} mis-tied of ${claims.length} factual sentences ("${quote([...unsupported, ...misTied])}")`,
+      `${name}: ${unsupported.length} unsupported and ${misTied.length} mis-tied of ${claims.length} checked sentences ("${quote([...unsupported, ...misTied])}")`,
     );
   else if (draft.flags.includes(DRAFT_FLAGS.unsupportedClaims))
     reasons.push(`${name}: the grounding check found a factual sentence its context does not support`);
