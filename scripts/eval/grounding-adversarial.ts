@@ -156,19 +156,22 @@ export async function runDrafter(set: AdversarialSet, drafter: Drafter, embedder
 }
 
 /** The double and the offline drafter always; the llama.cpp server when asked for and set up. */
-export async function runAdversarialSet(opts: { llm: boolean; dir?: string }): Promise<DrafterFigures[]> {
+export async function runAdversarialSet(opts: { llm: boolean; dir?: string; embedder?: Embedder }): Promise<DrafterFigures[]> {
   const set = loadAdversarialSet(opts.dir);
-  const out = [await runDrafter(set, scriptedDouble(set.cases)), await runDrafter(set, createOfflineDrafter())];
-  if (opts.llm) out.push(await runLlama(set));
+  const out = [
+    await runDrafter(set, scriptedDouble(set.cases), opts.embedder),
+    await runDrafter(set, createOfflineDrafter(), opts.embedder),
+  ];
+  if (opts.llm) out.push(await runLlama(set, opts.embedder));
   return out;
 }
 
-async function runLlama(set: AdversarialSet): Promise<DrafterFigures> {
+async function runLlama(set: AdversarialSet, embedder: Embedder | undefined): Promise<DrafterFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'grounding-adversarial-llm-'));
   const server = await startLlamaServer({ dir, contextTokens: 4096 });
   try {
     const drafter = createOpenAiDrafter({ baseUrl: server.baseUrl, apiKey: 'not-needed', model: server.model, timeoutMs: 300_000 });
-    return { ...(await runDrafter(set, drafter)), drafter: `llama (${server.model})` };
+    return { ...(await runDrafter(set, drafter, embedder)), drafter: `llama (${server.model})` };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
