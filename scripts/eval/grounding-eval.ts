@@ -50,7 +50,7 @@ export async function groundOfflineDraft(
 ): Promise<GroundingOutcome> {
   const items: SupportItem[] = [
     ...context.map((c) => ({ sourceId: c.sourceId, text: c.text, ...(c.title ? { title: c.title } : {}) })),
-    { sourceId: mail.emailId, text: mail.body, title: mail.subject },
+    { sourceId: mail.emailId, text: mail.body, title: mail.subject, fromCustomer: true },
   ];
   const settings = embedder ? { embedder } : {};
   const claims = draft.claims ?? [];

@@ -10,7 +10,7 @@ import { NO_TEXT_BY_NATURE, type AttachmentStore, type StoredAttachment } from '
 import { DEFAULT_MAILBOX_ID } from '../mailboxes';
 import { findNeverAutomatic } from './never-automatic';
 import type { AutonomyFigures, AutonomyStore } from './autonomy.port';
-import { groundingReason } from './grounding-reason';
+import { groundingReasons } from './grounding-reason';
 
 export interface AssessmentDeps {
   autonomy: AutonomyStore;
@@ -72,8 +72,7 @@ export async function assessDraft(deps: AssessmentDeps, emailId: string, draftId
   if (draft.drafter === OFFLINE_DRAFTER || draft.flags.includes(DRAFT_FLAGS.offlineDrafter))
     reasons.push('the draft was written by the offline drafter');
   if (draft.body.trim() === '') reasons.push('the draft is empty');
-  const ungrounded = await groundingReason(deps, draft);
-  if (ungrounded) reasons.push(ungrounded);
+  reasons.push(...(await groundingReasons(deps, draft)));
   if (!(draft.confidence >= entry.minConfidence))
     reasons.push(`the draft's confidence ${draft.confidence} is below ${entry.minConfidence}`);
   const attached = await attachmentsOf(deps, emailId, email.attachments.length);

@@ -33,6 +33,8 @@ export type AutonomyEvent = (typeof AUTONOMY_EVENTS)[keyof typeof AUTONOMY_EVENT
 export const NEVER_AUTOMATIC_REASONS = {
   /** A factual sentence of the draft is unsupported by its context, or tied to a passage that does not support it. */
   unsupportedClaims: 'unsupported_claims',
+  /** A commitment of the draft (amount, date, refund, exception, promise, status change) rests on nothing but the customer's mail. */
+  customerAsserted: 'customer_asserted',
 } as const;
 export type NeverAutomaticReason = (typeof NEVER_AUTOMATIC_REASONS)[keyof typeof NEVER_AUTOMATIC_REASONS];
 

@@ -6,6 +6,8 @@
  * sentence out of its claims cannot hide it from the check. Pure.
  */
 
+import { hasCommitmentWording } from './customer-assertion';
+
 /** The sentences of a body, in order: each line cut at sentence ends; empty lines dropped. */
 export function draftSentences(body: string): string[] {
   const out: string[] = [];
@@ -161,4 +163,22 @@ export function sentenceKind(sentence: string): SentenceKind {
   if (!facts && s.split(/\s+/).length <= 4 && !/[.!?:;]$/.test(s)) return 'formula';
   if (!facts && FOLLOW_UP.test(s)) return 'formula';
   return facts || POLICY.test(s) ? 'fact' : 'plain';
+}
+
+/** Regret and good wishes that state nothing: "We are sorry for the trouble.", "Wir hoffen, das hilft." */
+const COURTESY =
+  /^(we are|we're|i am|i'm|we|i)?\s*(very |so |truly )?(sorry|apologi[sz]e|regret)|^(please )?(accept our apologies|excuse)|^(es tut uns|das tut uns|tut uns) (sehr |wirklich )?leid|^(wir )?(bitten|entschuldigen) (sie )?(um entschuldigung|vielmals|die unannehmlichkeiten)|^entschuldig|^(we |i )?hope (this|that|it) (helps|answers)|^(wir hoffen|ich hoffe),? (das|dies|damit)|^have a (nice|good|great)|^(einen )?(schönen|guten) (tag|abend)/iu;
+
+/**
+ * Whether a sentence is courtesy rather than content: greeting, thanks, closing, signature, an intro
+ * before a quote, an offer to help further, an apology, a good wish — each only without a key fact
+ * and without the wording of a commitment ("As your colleague promised, shipping is free." is no
+ * follow-up note). Where every sentence is checked (a draft autonomy could send), these alone are left out.
+ */
+export function isCourtesy(sentence: string): boolean {
+  const s = claimText(sentence);
+  if (s.length === 0 || s.endsWith(':') || GREETING.test(s) || THANKS.test(s) || CLOSING.test(s)) return true;
+  if (keyFacts(s).size > 0 || hasCommitmentWording(s)) return false;
+  if (s.split(/\s+/).length <= 4 && !/[.!?:;]$/.test(s)) return true;
+  return FOLLOW_UP.test(s) || COURTESY.test(s);
 }

@@ -10,6 +10,12 @@ export const GROUNDING_VERDICTS = {
   unsupported: 'unsupported',
   /** Tied to passages that do not support it, though another context item does: a wrong citation. */
   misTied: 'mis_tied',
+  /**
+   * Nothing but the customer's own mail supports it, and it is a commitment of ours (an amount, a
+   * date, a refund, an exception, a promise, a status change such as "has been refunded"): the
+   * customer said it, nobody here did. Never sent without a person.
+   */
+  customerAsserted: 'customer_asserted',
 } as const;
 export type GroundingVerdict = (typeof GROUNDING_VERDICTS)[keyof typeof GROUNDING_VERDICTS];
 
@@ -82,6 +88,8 @@ export const DRAFT_FLAGS = {
    * supported by the context, or is tied to a passage that does not support it (src/drafting/grounding-check.ts).
    */
   unsupportedClaims: 'unsupported_claims',
+  /** A commitment of the draft rests on nothing but the customer's own mail (GROUNDING_VERDICTS.customerAsserted). */
+  customerAsserted: 'customer_asserted',
   /** The model's answer was not JSON of the schema; asked again, the second answer was. */
   jsonRepaired: 'json_repaired',
   /** Twice no JSON of the schema: the draft is empty and a person writes the reply. */

@@ -9,7 +9,8 @@
  * negation or a swapped condition that keeps the words ("not free" against "free").
  */
 import { type Embedder, sentencesOf, matchedTerms, terms, cosine } from '../retrieval';
-import { claimText, draftSentences, keyFacts, sentenceKind } from './claim-sentences';
+import { claimText, draftSentences, isCourtesy, keyFacts, sentenceKind } from './claim-sentences';
+import { citesPriorPromise, customerMayGround, isCommitment, isRestatement, restatedPart } from './customer-assertion';
 import { GROUNDING_VERDICTS, type GroundingVerdict } from './drafting.contract';
 import type { DraftClaim } from './drafter.port';
 
@@ -33,6 +34,11 @@ export interface SupportItem {
   sourceId: string;
   text: string;
   title?: string;
+  /**
+   * The customer's own mail: it supports a restatement of what the customer asked, never a
+   * commitment of ours (src/drafting/customer-assertion.ts).
+   */
+  fromCustomer?: boolean;
 }
 
 export interface CheckedSentence {
@@ -45,6 +51,11 @@ export interface CheckedSentence {
   citedIds: string[];
   /** The items the check found supporting it (the cited ones first when they do). */
   supportedBy: string[];
+  /**
+   * Checked because the rules call it factual (or its drafter cited it); false for a sentence
+   * checked only because every sentence was (`everySentence`), and for one not checked.
+   */
+  factual: boolean;
 }
 
 export interface GroundingResult {
@@ -53,6 +64,11 @@ export interface GroundingResult {
   supported: number;
   unsupported: number;
   misTied: number;
+  /** Factual sentences that rest on nothing but the customer's own mail and commit us to something. */
+  customerAsserted: number;
+  /** With `everySentence`: the other sentences checked (neither courtesy nor called factual), and how many of them nothing supports. */
+  otherChecked: number;
+  otherUnsupported: number;
   /**
    * `quotes` when every claim stands word for word in what it rests on (nothing else was asked),
    * `embedder` when meaning similarity decided the rest, `words` when word overlap did (no
@@ -65,6 +81,11 @@ export interface GroundingSettings {
   embedder?: Embedder;
   minCosine?: number;
   minWordShare?: number;
+  /**
+   * Check every sentence but courtesy (greeting, thanks, closing, a follow-up note, an apology), not
+   * only those the rules call factual: what a draft needs before it may go out without a person.
+   */
+  everySentence?: boolean;
 }
 
 const norm = (s: string): string =>
@@ -98,6 +119,7 @@ export function tieClaims(sentences: readonly string[], claims: readonly DraftCl
 
 interface PreparedItem {
   sourceId: string;
+  fromCustomer: boolean;
   facts: Set<string>;
   words: Set<string>;
   /** The whole text normalised as `norm` does, between spaces: where a word-for-word quote is found. */
@@ -110,6 +132,7 @@ function prepare(item: SupportItem): PreparedItem {
   const sentences = sentencesOf(item.text, item.title).slice(0, MAX_ITEM_SENTENCES);
   return {
     sourceId: item.sourceId,
+    fromCustomer: item.fromCustomer === true,
     facts: keyFacts(whole),
     words: terms(whole),
     plain: ` ${norm(whole)} `,
@@ -128,6 +151,8 @@ function quotedBy(claim: string, items: readonly PreparedItem[]): PreparedItem[]
   const facts = [...keyFacts(claim)];
   return items.filter((item) => item.plain.includes(` ${c} `) && facts.every((f) => item.facts.has(f)));
 }
+
+const quotedByItem = (claim: string, item: PreparedItem): boolean => quotedBy(claim, [item]).length > 0;
 
 /** Per claim and item, the best cosine of the claim against the item's sentences; null when the embedder is off or failed. */
 async function similarities(claims: string[], items: PreparedItem[], embedder: Embedder | undefined): Promise<number[][] | null> {
@@ -158,15 +183,20 @@ export async function checkGrounding(
   const minShare = settings.minWordShare ?? DEFAULT_MIN_WORD_SHARE;
   const texts = draftSentences(body);
   const cited = tieClaims(texts, drafterClaims);
-  const isClaim = texts.map((t, i) => {
+  const factual = texts.map((t, i) => {
     const kind = sentenceKind(t);
     return kind === 'fact' || (kind === 'plain' && cited.has(i));
   });
+  const isClaim = texts.map((t, i) => factual[i]! || (settings.everySentence === true && !isCourtesy(t)));
   const prepared = items.filter((it) => it.text.trim() !== '').map(prepare);
   const claimIndexes = texts.flatMap((_, i) => (isClaim[i] ? [i] : []));
   // A quote of an item it may rest on settles a claim without the embedder: drafts quote their
   // passages often, and embedding every passage sentence for every draft was most of the check's cost.
-  const quoted = new Map(claimIndexes.map((i) => [i, quotedBy(claimText(texts[i]!), prepared)]));
+  // The customer's mail counts only for what it may ground: a restatement, never a commitment of ours.
+  const mayUseMail = new Map(claimIndexes.map((i) => [i, customerMayGround(claimText(texts[i]!), factual[i]!)]));
+  const quoted = new Map(
+    claimIndexes.map((i) => [i, quotedBy(claimText(texts[i]!), prepared).filter((it) => mayUseMail.get(i) || !it.fromCustomer)]),
+  );
   const settled = (i: number): boolean => {
     const ids = cited.get(i) ?? [];
     return quoted.get(i)!.some((item) => ids.length === 0 || ids.includes(item.sourceId));
@@ -182,10 +212,13 @@ export async function checkGrounding(
     if (quoted.get(i)!.includes(item)) return true;
     // A settled claim rests on its quotes.
     if (settled(i)) return false;
-    const text = claimText(texts[i]!);
+    const whole = claimText(texts[i]!);
+    // Against the customer's mail a restatement is compared without its frame ("You ask whether …").
+    const text = item.fromCustomer && isRestatement(whole) ? restatedPart(whole) : whole;
     const facts = keyFacts(text);
     for (const f of facts) if (!item.facts.has(f)) return false;
-    if (cos) return cos[open.indexOf(i)]![prepared.indexOf(item)]! >= minCosine;
+    if (cos && cos[open.indexOf(i)]![prepared.indexOf(item)]! >= minCosine) return true;
+    if (cos && !(item.fromCustomer && text !== whole)) return false;
     const words = terms(text);
     // Nothing but facts ("Mo–Fr, 9–17 Uhr."): the facts decide.
     if (words.size === 0) return facts.size > 0;
@@ -198,10 +231,18 @@ export async function checkGrounding(
     verdict: null,
     citedIds: cited.get(index) ?? [],
     supportedBy: [],
+    factual: false,
   }));
+  const customerFacts = new Set(prepared.filter((it) => it.fromCustomer).flatMap((it) => [...it.facts]));
   for (const i of claimIndexes) {
     const s = sentences[i]!;
-    const backing = prepared.filter((item) => supports(i, item)).map((item) => item.sourceId);
+    s.factual = factual[i]!;
+    const text = claimText(texts[i]!);
+    const backers = prepared.filter((item) => supports(i, item));
+    const mayUse = mayUseMail.get(i)!;
+    // "As agreed on the phone, …": no passage records a promise made to this customer.
+    const promised = citesPriorPromise(text);
+    const backing = backers.filter((item) => (mayUse || !item.fromCustomer) && !promised).map((item) => item.sourceId);
     const fromCited = backing.filter((id) => s.citedIds.includes(id));
     if (s.citedIds.length === 0 || fromCited.length > 0) {
       s.verdict = backing.length > 0 ? GROUNDING_VERDICTS.supported : GROUNDING_VERDICTS.unsupported;
@@ -210,18 +251,34 @@ export async function checkGrounding(
       s.verdict = backing.length > 0 ? GROUNDING_VERDICTS.misTied : GROUNDING_VERDICTS.unsupported;
       s.supportedBy = backing.slice(0, MAX_SUPPORTING);
     }
+    if (s.verdict === GROUNDING_VERDICTS.unsupported && !mayUse && isCommitment(text)) {
+      // A quote of the mail did not settle the sentence: the meaning check tells whether the mail says it.
+      const mail = prepared
+        .filter((item) => item.fromCustomer && (quotedByItem(text, item) || supports(i, item)))
+        .map((item) => item.sourceId);
+      // Said by the mail, or built on its amounts and dates ("480" and "Friday" taken from it): the customer's word, not ours.
+      const facts = [...keyFacts(text)];
+      if (mail.length > 0 || (facts.length > 0 && facts.every((f) => customerFacts.has(f)))) {
+        s.verdict = GROUNDING_VERDICTS.customerAsserted;
+        s.supportedBy = mail.slice(0, MAX_SUPPORTING);
+      }
+    }
   }
-  const count = (v: GroundingVerdict) => sentences.filter((s) => s.verdict === v).length;
+  const count = (v: GroundingVerdict, isFactual = true) => sentences.filter((s) => s.verdict === v && s.factual === isFactual).length;
+  const factualCount = claimIndexes.filter((i) => factual[i]).length;
   return {
     sentences,
-    claims: claimIndexes.length,
+    claims: factualCount,
     supported: count(GROUNDING_VERDICTS.supported),
     unsupported: count(GROUNDING_VERDICTS.unsupported),
     misTied: count(GROUNDING_VERDICTS.misTied),
+    customerAsserted: sentences.filter((s) => s.verdict === GROUNDING_VERDICTS.customerAsserted).length,
+    otherChecked: claimIndexes.length - factualCount,
+    otherUnsupported: count(GROUNDING_VERDICTS.unsupported, false) + count(GROUNDING_VERDICTS.misTied, false),
     by: open.length === 0 ? 'quotes' : cos ? 'embedder' : 'words',
   };
 }
 
 /** True when a sentence keeps the draft from going out without a person. */
 export const needsPerson = (verdict: GroundingVerdict | null): boolean =>
-  verdict === GROUNDING_VERDICTS.unsupported || verdict === GROUNDING_VERDICTS.misTied;
+  verdict === GROUNDING_VERDICTS.unsupported || verdict === GROUNDING_VERDICTS.misTied || verdict === GROUNDING_VERDICTS.customerAsserted;

@@ -80,6 +80,7 @@ export const QUEUE_FLAGS = Object.freeze([
   DRAFT_FLAGS.offlineDrafter,
   DRAFT_FLAGS.crossLanguageSource,
   DRAFT_FLAGS.unsupportedClaims,
+  DRAFT_FLAGS.customerAsserted,
   DRAFT_FLAGS.promptShortened,
   STATUS.manualReview,
   DRAFT_STATUS.stale,

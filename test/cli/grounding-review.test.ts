@@ -123,7 +123,7 @@ test('earned autonomy names the reason: an unsupported or mis-tied sentence wait
   const reason = await groundingReason({ draftClaims: createMariaDbDraftClaimStore(db.pool) }, { id: DRAFT, flags: [] });
   assert.equal(
     reason,
-    `${NEVER_AUTOMATIC_REASONS.unsupportedClaims}: 1 unsupported and 1 mis-tied of 3 factual sentences ("We will also credit you 20 EUR for the trouble.")`,
+    `${NEVER_AUTOMATIC_REASONS.unsupportedClaims}: 1 unsupported and 1 mis-tied of 3 checked sentences ("We will also credit you 20 EUR for the trouble.")`,
   );
   // Without the stored claims the flag still tells; a draft with neither goes on.
   assert.match((await groundingReason({}, { id: DRAFT, flags: ['unsupported_claims'] })) ?? '', /^unsupported_claims: /);

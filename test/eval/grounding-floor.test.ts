@@ -19,6 +19,8 @@ import { createEvalEmbedder } from '../../scripts/eval/eval-embedder';
 import type { GroundingFigures } from '../../scripts/eval/grounding-eval';
 import { loadLabelledSet } from '../../scripts/eval/labelled-set';
 import { evaluate } from '../../scripts/eval/run-eval';
+import { createOfflineDrafter } from '../../src/drafting/drafter.offline';
+import { loadAdversarialSet, runDrafter, scriptedDouble } from '../../scripts/eval/grounding-adversarial';
 import { startCandidate, type CandidateServer } from './embedder-candidates';
 
 const FLOOR = {
@@ -63,4 +65,22 @@ test('the offline drafts are grounded, and planted faults are caught (fused retr
 
 test('the same without an embedder (word overlap)', () => {
   keepsFloor('words', words, FLOOR.words);
+});
+
+/**
+ * The adversarial set (test/eval/grounding-adversarial/, a tuning set, see its README), without an
+ * embedder: the LLM double repeats a commitment the customer asserted in 24 mails and answers 24
+ * honestly; the offline drafter answers all 48 from its passages. Measured: the double's asserted
+ * drafts held 24 of 24 (23 as customer-asserted), honest drafts held 0 of 24; the offline drafter
+ * held none of 48.
+ */
+test('a commitment only the customer asserted is held; honest drafts go on (adversarial set, LLM double and offline drafter)', async () => {
+  const set = loadAdversarialSet();
+  const double = await runDrafter(set, scriptedDouble(set.cases));
+  assert.equal(double.asserted, 24);
+  assert.ok(double.assertedHeld >= 23, `double: asserted held ${double.assertedHeld} of ${double.asserted}`);
+  assert.ok(double.assertedAsCustomer >= 22, `double: customer-asserted ${double.assertedAsCustomer} of ${double.asserted}`);
+  assert.ok(double.honestHeld <= 1, `double: honest held ${double.honestHeld} of ${double.honest}`);
+  const offline = await runDrafter(set, createOfflineDrafter());
+  assert.equal(offline.honestHeld + offline.assertedHeld, 0, JSON.stringify(offline.verdicts.filter((v) => v.held)));
 });

@@ -1,0 +1,127 @@
+/**
+ * The customer-asserted verdict (src/drafting/customer-assertion.ts, src/drafting/grounding-check.ts):
+ * the customer's mail supports a restatement of what the customer asked, never a commitment of
+ * ours; and with `everySentence` a bare statement no source supports is caught too. Words decide
+ * meaning here (no embedder).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { citesPriorPromise, isCommitment, isRestatement, restatedPart } from '../../src/drafting/customer-assertion';
+import { isCourtesy } from '../../src/drafting/claim-sentences';
+import { checkGrounding, needsPerson, type SupportItem } from '../../src/drafting/grounding-check';
+import { DRAFT_FLAGS, GROUNDING_VERDICTS } from '../../src/drafting/drafting.contract';
+import { groundingFlags } from '../../src/email/draft/draft-grounding';
+
+const MAIL: SupportItem = {
+  sourceId: 'email-1',
+  title: 'Refund',
+  text: 'Hello, as agreed on the phone you will refund 480 EUR by Friday. Also: is the Trail jacket waterproof? Tom',
+  fromCustomer: true,
+};
+const MAIL_DE: SupportItem = {
+  sourceId: 'email-2',
+  title: 'Konto',
+  text: 'Die Hotline hat gesagt, mein Konto wird heute entsperrt und ich bekomme 480 EUR bis Freitag zurück.',
+  fromCustomer: true,
+};
+const RETURNS: SupportItem = {
+  sourceId: 'knowledge:returns.md#1',
+  title: 'Returns',
+  text: 'You can return an item within 30 days of delivery. Print the free return label from your customer account.',
+};
+const body = (...lines: string[]) => ['Hello Tom,', '', ...lines, '', 'Best regards', 'The support team'].join('\n');
+const verdicts = async (b: string, items: SupportItem[], everySentence = true) =>
+  (await checkGrounding(b, [], items, { everySentence })).sentences.filter((s) => s.verdict !== null).map((s) => [s.text, s.verdict]);
+
+test('commitments, restatements and promises are told apart (English and German)', () => {
+  for (const s of [
+    'We will refund 480 EUR by Friday.',
+    'Your account has been unlocked.',
+    'Ihr Konto wurde entsperrt.',
+    'Shipping on your order is free.',
+    'Wir machen eine Ausnahme.',
+    'Sie erhalten einen Gutschein.',
+  ])
+    assert.ok(isCommitment(s), s);
+  for (const s of ['The Trail jacket is water-resistant.', 'Die Jacke ist wasserabweisend.']) assert.ok(!isCommitment(s), s);
+  assert.ok(isRestatement('You ask whether the Trail jacket is waterproof.'));
+  assert.ok(isRestatement('Sie schreiben, dass unser Kollege Ihnen kostenlosen Versand versprochen hat.'));
+  assert.ok(!isRestatement('You wrote that we agreed on a refund, and we will send it by Friday.'), 'our own voice inside a report');
+  assert.ok(!isRestatement('As you wrote, we will refund 480 EUR.'), '"as you wrote" takes the words as ours');
+  assert.equal(restatedPart('You ask whether the Trail jacket is waterproof.'), 'the Trail jacket is waterproof.');
+  assert.ok(citesPriorPromise('As our colleague promised, shipping on your order is free.'));
+  assert.ok(citesPriorPromise('Wie telefonisch vereinbart erstatten wir Ihnen 480 EUR.'));
+  assert.ok(!citesPriorPromise('Sie schreiben, dass es wie vereinbart erstattet wird.'), 'a report of what the customer wrote');
+});
+
+test('courtesy is left out of every-sentence checking, unless it carries a commitment', () => {
+  for (const s of [
+    'We are sorry for the trouble.',
+    'Es tut uns leid für die Unannehmlichkeiten.',
+    'We hope this helps.',
+    'A colleague will get back to you.',
+  ])
+    assert.ok(isCourtesy(s), s);
+  for (const s of [
+    'Your colleague promised free shipping, so shipping is free.',
+    'We are sorry, your refund of 20 EUR is on its way.',
+    'The jacket is waterproof.',
+  ])
+    assert.ok(!isCourtesy(s), s);
+});
+
+test('a commitment only the customer made is customer-asserted, quoted or repeated in our voice; it holds the draft', async () => {
+  const quoted = await checkGrounding(body('As agreed on the phone you will refund 480 EUR by Friday.'), [], [RETURNS, MAIL]);
+  assert.deepEqual(
+    quoted.sentences.map((s) => s.verdict),
+    [null, GROUNDING_VERDICTS.customerAsserted, null, null],
+  );
+  assert.deepEqual(quoted.sentences[1]!.supportedBy, [MAIL.sourceId]);
+  assert.equal(quoted.customerAsserted, 1);
+  assert.ok(needsPerson(GROUNDING_VERDICTS.customerAsserted));
+  assert.deepEqual(groundingFlags(quoted), [DRAFT_FLAGS.customerAsserted]);
+  // Rephrased in our voice: its amount and day come from the mail alone.
+  assert.deepEqual(await verdicts(body('We will transfer the 480 EUR to you on Friday.'), [RETURNS, MAIL]), [
+    ['We will transfer the 480 EUR to you on Friday.', GROUNDING_VERDICTS.customerAsserted],
+  ]);
+  assert.deepEqual(await verdicts(body('Ihr Konto wurde heute entsperrt.'), [RETURNS, MAIL_DE]), [
+    ['Ihr Konto wurde heute entsperrt.', GROUNDING_VERDICTS.customerAsserted],
+  ]);
+});
+
+test('a restatement of the question rests on the mail; a knowledge-backed answer on its passage; neither holds the draft', async () => {
+  const r = await checkGrounding(
+    body('You ask whether the Trail jacket is waterproof.', 'You can return an item within 30 days of delivery.'),
+    [],
+    [RETURNS, MAIL],
+    { everySentence: true },
+  );
+  assert.deepEqual(
+    r.sentences.filter((s) => s.verdict).map((s) => [s.verdict, s.supportedBy]),
+    [
+      [GROUNDING_VERDICTS.supported, [MAIL.sourceId]],
+      [GROUNDING_VERDICTS.supported, [RETURNS.sourceId]],
+    ],
+  );
+  assert.deepEqual(groundingFlags(r), []);
+});
+
+test('every sentence: a bare statement nothing supports is caught, and counted apart from the factual ones', async () => {
+  const b = body('Your account has been unlocked.', 'The Trail jacket is waterproof.', 'We are sorry for the trouble.');
+  // The rules alone call none of these factual: without everySentence nothing is checked.
+  assert.deepEqual(await verdicts(b, [RETURNS, MAIL], false), []);
+  const r = await checkGrounding(b, [], [RETURNS, MAIL], { everySentence: true });
+  assert.deepEqual(
+    r.sentences.filter((s) => s.verdict).map((s) => [s.text, s.verdict, s.factual]),
+    [
+      ['Your account has been unlocked.', GROUNDING_VERDICTS.unsupported, false],
+      // The customer asked whether it is; asking does not make it so.
+      ['The Trail jacket is waterproof.', GROUNDING_VERDICTS.unsupported, false],
+    ],
+  );
+  assert.equal(r.claims, 0);
+  assert.equal(r.otherChecked, 2);
+  assert.equal(r.otherUnsupported, 2);
+  // Held for autonomy through the stored claims, but no reviewer flag for sentences outside the factual rules.
+  assert.deepEqual(groundingFlags(r), []);
+});
