@@ -7,6 +7,7 @@
  * own words for those parts; the rules combine parts, so a new wording of a known move still has
  * them. German and English in full, French, Spanish and Italian for the common forms.
  */
+import { foldedLookAlikes } from './mail-regions';
 
 interface StructuralPattern {
   kind: 'override' | 'exfiltration' | 'disclosure' | 'tampering';
@@ -250,14 +251,18 @@ export const STRUCTURAL_PATTERNS: StructuralPattern[] = [
 
 /** Characters whose only use in a customer's mail is to hide text: bidi overrides and Unicode tag characters. */
 const HIDING = /[\u202A-\u202E\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
-/** A word of Latin letters with Cyrillic or Greek look-alikes inside it. */
-const MIXED = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}]{3,}/u;
 /** Zero-width characters inside a word (not the joiners emoji and Indic scripts need between their parts). */
 const SPLIT_WORD = /\p{L}[\u200B\u2060\uFEFF]+\p{L}/u;
 
+/** The first word of ASCII letters with a look-alike letter of another script in it. */
+function lookAlikeWord(raw: string): { index: number } | undefined {
+  for (const m of raw.matchAll(/[\p{L}\p{M}]{3,}/gu)) if (foldedLookAlikes(m[0]) !== undefined) return { index: m.index };
+  return undefined;
+}
+
 /** Unicode tricks in the raw text: what they hide is then read by the normalised checks. */
 export function obfuscation(raw: string): string | undefined {
-  const m = HIDING.exec(raw) ?? MIXED.exec(raw) ?? SPLIT_WORD.exec(raw);
+  const m = HIDING.exec(raw) ?? lookAlikeWord(raw) ?? SPLIT_WORD.exec(raw);
   if (!m) return undefined;
   return raw.slice(Math.max(0, m.index - 30), m.index + 50);
 }
