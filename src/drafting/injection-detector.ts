@@ -208,7 +208,11 @@ const PATTERNS: Pattern[] = (
     // Recipient: the reply is to go somewhere else.
     {
       kind: 'recipient',
-      re: new RegExp(`\\b(reply|respond|send (the|your) (reply|answer|response))\\b${S}{0,30}\\bto\\b${S}{0,20}${ADDRESS}`, 'i'),
+      // A copied header line ("Reply-To: x@y") is no request.
+      re: new RegExp(
+        `\\b(reply|respond|send (the|your) (reply|answer|response))\\b(?!-to\\s*:)${S}{0,30}\\bto\\b${S}{0,20}${ADDRESS}`,
+        'i',
+      ),
     },
     {
       kind: 'recipient',

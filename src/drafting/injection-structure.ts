@@ -48,7 +48,8 @@ const MAIL_OBJ = `(?:(?:this|these|dies|ceci|esto|questo)\\b|${MAIL_DET}\\s+(?:[
 /** What a reply is called: the assistant's output, not the customer's own mail. */
 const ANSWER =
   '(?:response|reply|answer|output|summary|responses|replies|answers|draft|antwort|antworten|ausgabe|zusammenfassung|réponse|résumé|respuesta|resumen|risposta|riassunto)';
-const YOUR = '(?:your|the|each|every|all|any|deine[rnm]?|ihre[rnm]?|der|die|jede[rnm]?|votre|ta|la|chaque|tu|su|cada|tua|sua|ogni)';
+/** Possessives and quantifiers only: "the output" is anybody's, "your answer" is the assistant's. */
+const YOUR = '(?:your|each|every|all|any|deine[rnm]?|ihre[rnm]?|jede[rnm]?|votre|ta|chaque|tu|su|cada|tua|sua|ogni)';
 /** The act of putting something into the answer or shaping it. */
 const PUT =
   '(?:include|add|integrate|augment|enhance|modify|alter|amend|mention|promote|highlight|reference|insert|append|prepend|embed|put|place|paste|write|output|print|render|attach|start|begin|end|finish|conclude|close|füge|fügen|ergänze|ergänzen|schreibe|schreiben|setze|setzen|beginne|beginnen|starte|beende|beenden|hänge|hängen|inclu(?:e|ez|re)|ajout(?:e|ez|er)|insér(?:e|ez|er)|commence[rz]?|termine[rz]?|écri(?:s|vez|re)|incluy[ae]|inclu(?:ir)|añad[ae]|agreg[ae]|insert[ae]|comienz[ae]|empiez[ae]|termin[ae]|escrib[ae]|includ[ie]|aggiung[ia]|inserisc[ia]|inizi[a]|comincia|termin[ia]|scriv[ia])';
@@ -173,11 +174,11 @@ export const STRUCTURAL_PATTERNS: StructuralPattern[] = [
   // Data leaving through a link: a markdown image, or a URL with a place for data to fill in.
   {
     kind: 'exfiltration',
-    re: /!\[[^\]\n]{0,80}\]\(\s*<?https?:\/\/[^)\s]*[?&#/=][^)\s]*\)?|<\s*img\b[^>]{0,200}\bsrc\s*=|\bon(?:error|load)\s*=|\bjavascript:|<\s*script\b/iu,
+    re: /!\[[^\]\n]{0,80}\]\(\s*<?https?:\/\/[^)\s]*[?&#/=][^)\s]*\)?|<\s*img\b[^>]{0,200}\bsrc\s*=|\bon(?:error|load)\s*=|(?:href\s*=\s*["']?|\]\(\s*)javascript:|<\s*script\b/iu,
   },
   {
     kind: 'exfiltration',
-    re: /https?:\/\/[^\s)"'>]*(?:[?&=/](?:\[[^\]\s]{1,40}\]|\{[^}\s]{1,40}\}|<[A-Za-z_]{2,40}>|%s|\$\{?\w+\}?|[A-Z][A-Z_]{3,}\b))/u,
+    re: /https?:\/\/[^\s)"'>]*(?:[?&=/](?:\[[^\]\s]{1,40}\]|\{[^}\s]{1,40}\}|<[A-Za-z_]{2,40}>|%s|\$\{?\w+\}?)|=(?:[A-Z_]*(?:DATA|QUERY|SECRET|TOKEN|PASSWORD|CONTENT|NOTES|HISTORY|CONTEXT|SUMMARY|PROMPT|INPUT|EMAIL|INFO))\b)/u,
   },
   {
     kind: 'exfiltration',
