@@ -23,6 +23,7 @@ const INVISIBLE =
 const WORD = /[\p{L}\p{M}]+/gu;
 const ASCII_LETTER = /[A-Za-z]/;
 const WRITTEN_LATIN = /[\u0000-\u024F]/;
+const NOT_WRITTEN_LATIN = /[^\u0000-\u024F]/;
 
 function foldLetter(c: string): string {
   if (WRITTEN_LATIN.test(c)) return c;
@@ -32,7 +33,8 @@ function foldLetter(c: string): string {
 
 /** A word of ASCII letters with a look-alike of another script in it, folded; else undefined. */
 export function foldedLookAlikes(word: string): string | undefined {
-  if (!ASCII_LETTER.test(word)) return undefined;
+  // Most words are plain ASCII: nothing to fold, and no per-letter work on long mail.
+  if (!NOT_WRITTEN_LATIN.test(word) || !ASCII_LETTER.test(word)) return undefined;
   const folded = [...word].map(foldLetter).join('');
   return folded === word ? undefined : folded;
 }
