@@ -1,4 +1,6 @@
-import { createSpamdScorer } from '../src/triage';
+import { createSpamdLearner, createSpamdScorer } from '../src/triage';
+import { createMariaDbKnownSenders } from '../src/triage/index.adapters';
+import { TAKEN_FOR_REAL_STATUSES } from '../src/email';
 import { createDraftMeasure } from '../src/shadow';
 import { createMariaDbShadowEvidence } from '../src/shadow/index.adapters';
 import type { Client } from '@temporalio/client';
@@ -144,6 +146,8 @@ export function buildDependencies(
     },
     retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
     ...(config.spamd ? { spamScorer: createSpamdScorer(config.spamd) } : {}),
+    ...(config.spamd?.learn ? { spamLearner: createSpamdLearner(config.spamd) } : {}),
+    knownSenders: createMariaDbKnownSenders(pool, TAKEN_FOR_REAL_STATUSES),
     replay: {
       store: createMariaDbReplayStore(pool),
       drafter,
