@@ -88,7 +88,8 @@ export function parseTellAnswer(answer: string): 'learned' | 'known' {
   const [head = ''] = answer.split('\r\n\r\n');
   const status = /^SPAMD\/\d+\.\d+\s+(\d+)\s+(\S+)/.exec(head);
   if (!status) throw new Error(`spamd answered "${head.split('\r\n')[0]?.slice(0, 120) ?? ''}"`);
-  if (status[1] !== '0') throw new Error(`spamd answered ${status[1]} ${status[2]}${status[1] === '77' ? ' (started without --allow-tell?)' : ''}`);
+  if (status[1] !== '0')
+    throw new Error(`spamd answered ${status[1]} ${status[2]}${status[1] === '77' ? ' (started without --allow-tell?)' : ''}`);
   return /^DidSet:\s*local/im.test(head) ? 'learned' : 'known';
 }
 
@@ -102,7 +103,8 @@ export function createSpamdLearner(options: SpamdAddress): SpamLearner {
   return {
     describe,
     async learn(raw: Buffer, cls: SpamClass): Promise<'learned' | 'known'> {
-      if (raw.length > MAX_SPAMD_BYTES) throw new Error(`${describe}: message of ${raw.length} bytes is above the ${MAX_SPAMD_BYTES} bytes spamd is sent`);
+      if (raw.length > MAX_SPAMD_BYTES)
+        throw new Error(`${describe}: message of ${raw.length} bytes is above the ${MAX_SPAMD_BYTES} bytes spamd is sent`);
       const answer = await exchange(options, `TELL SPAMC/1.5\r\nMessage-class: ${cls}\r\nSet: local\r\n`, raw);
       try {
         return parseTellAnswer(answer);

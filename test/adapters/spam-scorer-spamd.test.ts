@@ -8,7 +8,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createSpamdLearner, createSpamdScorer, MAX_SPAMD_BYTES, parseSpamdAnswer, parseTellAnswer } from '../../src/triage/spam-scorer.spamd';
+import {
+  createSpamdLearner,
+  createSpamdScorer,
+  MAX_SPAMD_BYTES,
+  parseSpamdAnswer,
+  parseTellAnswer,
+} from '../../src/triage/spam-scorer.spamd';
 import { freePort } from '../support/services/ports';
 import { useSpamd, type Spamd } from '../support/services/spamd';
 
@@ -96,7 +102,10 @@ test('TELL teaches the Bayes database once: the same message again as the same c
   assert.equal(await learner.learn(ham, 'ham'), 'learned');
   assert.equal(await learner.learn(ham, 'ham'), 'known', 'a retry learns nothing twice');
   assert.equal(await learner.learn(readFileSync(SPAM), 'spam'), 'learned');
-  assert.ok(readdirSync(path.join(spamd.dir, 'bayes')).some((f) => f.startsWith('bayes_seen')), 'bayes_seen written');
+  assert.ok(
+    readdirSync(path.join(spamd.dir, 'bayes')).some((f) => f.startsWith('bayes_seen')),
+    'bayes_seen written',
+  );
 });
 
 test('learning refused or unreachable: rejects with the reason', async () => {

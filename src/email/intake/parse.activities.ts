@@ -38,7 +38,17 @@ export const HELD_INDEX = 'no index: held for a person';
 
 type ParseDeps = Pick<
   EmailDeps,
-  'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer' | 'spamLearner' | 'knownSenders' | 'signals' | 'outsideReplies'
+  | 'messages'
+  | 'audit'
+  | 'bounces'
+  | 'settings'
+  | 'mailboxes'
+  | 'attachments'
+  | 'spamScorer'
+  | 'spamLearner'
+  | 'knownSenders'
+  | 'signals'
+  | 'outsideReplies'
 >;
 /** `answerRequestedBy`: a person pulled the email back (a release of held spam teaches the filter ham). */
 type ParseInput = { emailId: string; priority?: Priority; answerRequestedBy?: string };
@@ -201,7 +211,8 @@ export function createParseStep(deps: ParseDeps) {
         ...(filterScore ? { filterScore } : {}),
       });
       await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: stored });
-      if (input.answerRequestedBy && stored?.class === 'spam') await teachSpamFilter(deps, input.emailId, raw, 'ham', input.answerRequestedBy);
+      if (input.answerRequestedBy && stored?.class === 'spam')
+        await teachSpamFilter(deps, input.emailId, raw, 'ham', input.answerRequestedBy);
       await saveAttachments(input.emailId, parsed.files);
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
       const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);
