@@ -8,10 +8,14 @@ import { query, type Queryable } from '../platform/pool.mariadb';
 import type { KnownSenders } from './known-sender.port';
 
 /**
- * `handledStatuses`: the email statuses that say a person took the mail for real (the email
- * feature's words, handed in by the wiring: triage does not import the email feature).
+ * The email feature's words, handed in by the wiring (triage does not import the email feature):
+ * `handledStatuses`, the email statuses that say a person took the mail for real; `sentDraft`, a
+ * draft's status once it was sent.
  */
-export function createMariaDbKnownSenders(pool: Queryable, handledStatuses: readonly string[]): KnownSenders {
+export function createMariaDbKnownSenders(
+  pool: Queryable,
+  { handledStatuses, sentDraft }: { handledStatuses: readonly string[]; sentDraft: string },
+): KnownSenders {
   return {
     async knownSender(address, exceptEmailId) {
       const a = address.trim().toLowerCase();
@@ -19,8 +23,8 @@ export function createMariaDbKnownSenders(pool: Queryable, handledStatuses: read
       const replied = await query<Array<{ n: number | bigint }>>(
         pool,
         'looking up replies sent to a sender',
-        `SELECT COUNT(*) AS n FROM drafts WHERE to_address = ? AND status = 'sent' AND email_id <> ?`,
-        [a, exceptEmailId],
+        `SELECT COUNT(*) AS n FROM drafts WHERE to_address = ? AND status = ? AND email_id <> ?`,
+        [a, sentDraft, exceptEmailId],
       );
       if (Number(replied[0]?.n ?? 0) > 0) return `${a}: the team sent it a reply before`;
       if (handledStatuses.length === 0) return null;
