@@ -33,7 +33,7 @@ interface Labelled extends LabelledMessage {
 function folder(dir: string, role: string): Labelled[] {
   return readFileSync(path.join(dir, 'labels.tsv'), 'utf8')
     .split('\n')
-    .filter((l) => l.trim() && !l.startsWith('#'))
+    .filter((l) => l.trim() && !l.startsWith('#') && !l.startsWith('file\t'))
     .map((l) => {
       const [file = '', label = '', third = ''] = l.split('\t');
       const ownRole = third === 'tuning' || third === 'blind' ? third : role;
