@@ -13,6 +13,9 @@ import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { DRAFT_FLAGS } from '../../src/drafting';
 import { teachSpamFilter } from '../../src/email/intake/spam-learning';
 import { createSpamdLearner } from '../../src/triage/spam-scorer.spamd';
+import { createMariaDbKnownSenders } from '../../src/triage/known-sender.mariadb';
+import { TAKEN_FOR_REAL_STATUSES } from '../../src/email';
+import { DRAFT_STATUS } from '../../src/drafting';
 import { freePort } from '../support/services/ports';
 import { useSpamd, type Spamd } from '../support/services/spamd';
 import type { TestStack } from '../support/stack';
@@ -138,4 +141,20 @@ test('spamd not answering a release: the decision stands and one audit row says 
       `did not learn Rita Reviewer's decision \\(ham\\); the decision stands: spamd 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`,
     ),
   );
+});
+
+test('a sender the team sent a reply to is known; a draft that was never sent makes nobody known', async () => {
+  const known = createMariaDbKnownSenders(stack.db.pool, { handledStatuses: TAKEN_FOR_REAL_STATUSES, sentDraft: DRAFT_STATUS.sent });
+  const draft = (id: string, to: string, status: string) =>
+    stack.db.pool.query(
+      `INSERT INTO drafts (id, email_id, version, status, subject, body, language, drafter, model, prompt_version, context_ids, to_address)
+       VALUES (?, ?, 1, ?, 'Re: x', 'y', 'de', 'test', 'none', 'test', '[]', ?)`,
+      [`${id}:draft:1`, id, status, to],
+    );
+  await draft('known-sender-replied', 'Kunde@Replied.Example', DRAFT_STATUS.sent);
+  await draft('known-sender-waiting', 'waiting@replied.example', DRAFT_STATUS.awaitingApproval);
+  assert.equal(await known.knownSender('kunde@replied.example', 'another-mail'), 'kunde@replied.example: the team sent it a reply before');
+  assert.equal(await known.knownSender('kunde@replied.example', 'known-sender-replied'), null, 'its own reply does not count');
+  assert.equal(await known.knownSender('waiting@replied.example', 'another-mail'), null);
+  assert.equal(await known.knownSender('nobody@replied.example', 'another-mail'), null);
 });
