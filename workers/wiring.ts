@@ -1,4 +1,6 @@
-import { createSpamdScorer } from '../src/triage';
+import { createSpamdLearner, createSpamdScorer } from '../src/triage';
+import { createMariaDbKnownSenders } from '../src/triage/index.adapters';
+import { TAKEN_FOR_REAL_STATUSES } from '../src/email';
 import { createDraftMeasure } from '../src/shadow';
 import { createMariaDbShadowEvidence } from '../src/shadow/index.adapters';
 import type { Client } from '@temporalio/client';
@@ -39,7 +41,7 @@ import { createMariaDbJobLedger } from '../src/platform/job-ledger.mariadb';
 import { createMariaDbAttachmentStore } from '../src/attachments/index.adapters';
 import { createAttachmentReader } from '../src/attachments';
 import { createMariaDbDraftClaimStore, createOpenAiDrafter, createMariaDbApprovedExamples } from '../src/drafting/index.adapters';
-import { createOfflineDrafter } from '../src/drafting';
+import { createOfflineDrafter, DRAFT_STATUS } from '../src/drafting';
 import { createPool, type Pool } from '../src/platform/pool.mariadb';
 import { type KnowledgeSyncResult, type Embedder, readKnowledgeFolder } from '../src/retrieval';
 import { buildIndex, sharedEmbedder, syncKnowledgeFolder, remoteEmbedder } from '../src/retrieval/index.adapters';
@@ -144,6 +146,8 @@ export function buildDependencies(
     },
     retention: { store: createMariaDbRetentionStore(pool), settings: config.retention, index, audit },
     ...(config.spamd ? { spamScorer: createSpamdScorer(config.spamd) } : {}),
+    ...(config.spamd?.learn ? { spamLearner: createSpamdLearner(config.spamd) } : {}),
+    knownSenders: createMariaDbKnownSenders(pool, { handledStatuses: TAKEN_FOR_REAL_STATUSES, sentDraft: DRAFT_STATUS.sent }),
     replay: {
       store: createMariaDbReplayStore(pool),
       drafter,

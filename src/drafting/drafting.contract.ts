@@ -77,6 +77,8 @@ export type CaseSummaryKind = (typeof CASE_SUMMARY_KINDS)[keyof typeof CASE_SUMM
  * Stored with the draft, so a name never changes once released.
  */
 export const DRAFT_FLAGS = {
+  /** A spam score fired on mail of a known sender (triage flagged, did not hold it): a person reviews it. */
+  spamScore: 'spam_score',
   /** Composed from retrieved passages without a model. */
   offlineDrafter: 'offline_drafter',
   /** No retrieved passage answered the question: the draft says so and a person must answer. */

@@ -5,7 +5,7 @@
  * activity takes the part it uses (`Pick<EmailDeps, …>`).
  */
 import type { Category, IntentDetectorSettings, Drafter, DraftClaimStore, ApprovedExamples, DraftExampleSettings } from '../drafting';
-import type { TriageSettings, SpamScorer } from '../triage';
+import type { TriageSettings, SpamScorer, SpamLearner, KnownSenders } from '../triage';
 import type { AttachmentStore, AttachmentTextReader } from '../attachments';
 import type { BounceLedger } from './intake/bounce-ledger.port';
 import type { GuidanceSource } from '../guidance';
@@ -90,6 +90,10 @@ export interface EmailDeps {
   knowledge?: KnowledgeSync;
   /** The spam filter intake asks about every message (TRIAGE_SPAMD); absent: headers and the built-in check only. */
   spamScorer?: SpamScorer;
+  /** The same filter's Bayes learning (TRIAGE_SPAMD_LEARN): a person's release of held spam teaches it ham; absent: nothing learns. */
+  spamLearner?: SpamLearner;
+  /** Who wrote before or was answered: their mail is never held by a spam score alone; absent: nobody is known. */
+  knownSenders?: KnownSenders;
   /**
    * What the email's steps ask of its case (join it, read its other mails, tell it of a status);
    * the cases feature provides it (activities/index.ts). Absent: every email stands alone.

@@ -54,6 +54,12 @@ export function needsPerson(status: string): status is NeedsPersonStatus {
   return (NEEDS_PERSON_STATUSES as readonly string[]).includes(status);
 }
 
+/**
+ * A person took the mail for real: its reply was approved or sent, or they answered it elsewhere.
+ * Its sender is known to triage: their next mail is never held by a spam score alone.
+ */
+export const TAKEN_FOR_REAL_STATUSES = Object.freeze([STATUS.approved, STATUS.sent, STATUS.answeredElsewhere] as const);
+
 /** The email's run ended: nothing further happens unless a person pulls it back. */
 export const ENDED_STATUSES = Object.freeze([
   STATUS.sent,

@@ -77,6 +77,7 @@ export interface QueuePage {
 export const QUEUE_FLAGS = Object.freeze([
   'possible_prompt_injection',
   'reply_to_differs',
+  DRAFT_FLAGS.spamScore,
   DRAFT_FLAGS.offlineDrafter,
   DRAFT_FLAGS.crossLanguageSource,
   DRAFT_FLAGS.unsupportedClaims,

@@ -19,3 +19,16 @@ export interface SpamScorer {
    */
   score(raw: Buffer): Promise<SpamScore | null>;
 }
+
+/** What a person decided a message is: the filter's Bayes database learns it. */
+export type SpamClass = 'spam' | 'ham';
+
+export interface SpamLearner {
+  readonly describe: string;
+  /**
+   * Teaches the filter one message as spam or ham. `learned`: it changed the database; `known`: the
+   * filter had learned this message as this class already (a retry, a second release), nothing changed.
+   * Rejects when the filter cannot be reached, refuses (no learning allowed) or answers wrongly.
+   */
+  learn(raw: Buffer, cls: SpamClass): Promise<'learned' | 'known'>;
+}

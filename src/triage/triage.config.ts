@@ -1,7 +1,7 @@
 /**
  * The triage section of the configuration (src/config.ts assembles the sections): PRIORITY_RULES,
  * OWN_ADDRESSES, TRIAGE_ALLOW, TRIAGE_SPAM_SCORE, TRIAGE_SPAM_FILTER_TRUSTED, TRIAGE_SPAMD,
- * TRIAGE_SPAMD_TIMEOUT_MS.
+ * TRIAGE_SPAMD_TIMEOUT_MS, TRIAGE_SPAMD_LEARN.
  */
 import { parsePriorityRules, type PriorityRule } from './priority';
 import { parseOwnAddresses, parseTriageAllow, type TriageSettings } from './triage';
@@ -21,6 +21,8 @@ export interface SpamdOptions {
   host: string;
   port: number;
   timeoutMs: number;
+  /** TRIAGE_SPAMD_LEARN: a person's release of held spam teaches spamd ham (it must run with --allow-tell). */
+  learn: boolean;
 }
 
 /** spamd's own default port. */
@@ -31,6 +33,7 @@ export const DEFAULT_SPAMD_TIMEOUT_MS = 10_000;
 export function readSpamdSettings(env: Env, problems: string[]): SpamdOptions | null {
   const v = new EnvValues(env, problems);
   const timeoutMs = v.intInRange('TRIAGE_SPAMD_TIMEOUT_MS', DEFAULT_SPAMD_TIMEOUT_MS, 100, 120_000);
+  const learn = v.boolean('TRIAGE_SPAMD_LEARN', true);
   const raw = v.optional('TRIAGE_SPAMD');
   if (!raw) return null;
   const m = /^(\[[0-9a-f:]+\]|[\w.-]+)(?::(\d{1,5}))?$/i.exec(raw.trim());
@@ -39,7 +42,7 @@ export function readSpamdSettings(env: Env, problems: string[]): SpamdOptions | 
     problems.push(`TRIAGE_SPAMD must be host or host:port (spamd's address), got "${raw}"`);
     return null;
   }
-  return { host: m[1]!.replace(/^\[|\]$/g, ''), port, timeoutMs };
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port, timeoutMs, learn };
 }
 
 /** PRIORITY_RULES, read before the mailboxes: the `default` mailbox carries them. */

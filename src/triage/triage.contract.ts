@@ -14,6 +14,12 @@ export const TRIAGE_AUDIT_EVENTS = {
   spamReleased: 'spam_released',
   /** The spam filter intake asks (TRIAGE_SPAMD) did not answer: the message was triaged without it. */
   spamFilterUnavailable: 'spam_filter_unavailable',
+  /** A spam score fired on mail of a known sender: not held, drafted with a flag for a person. */
+  spamScoreFlagged: 'spam_score_flagged',
+  /** A person's spam / not-spam decision taught the spam filter's Bayes database (TRIAGE_SPAMD). */
+  spamLearned: 'spam_learned',
+  /** Teaching the spam filter failed after its attempts: the decision stands, the filter did not learn it. */
+  spamLearnFailed: 'spam_learn_failed',
 } as const;
 export type TriageAuditEvent = (typeof TRIAGE_AUDIT_EVENTS)[keyof typeof TRIAGE_AUDIT_EVENTS];
 

@@ -39,6 +39,8 @@ export interface TriageMessage extends AutomaticSigns {
   body?: SpamBody;
   /** What the spam filter intake asked (TRIAGE_SPAMD) said; absent when none was asked or it did not answer. */
   filterScore?: AskedSpamScore;
+  /** Why the team knows the sender (it wrote before, the team replied to it): a spam score alone then only flags. */
+  knownSender?: string;
 }
 
 /** A spam filter's score for one message, with who gave it (`spamd 127.0.0.1:783`). */
@@ -199,15 +201,29 @@ const CHECKS: Array<[TriageClass, (m: TriageMessage, s: TriageSettings) => strin
  * an abuse complaint goes to a person, a duplicate is answered by the other mailbox.
  */
 export function triage(m: TriageMessage, s: TriageSettings): TriageVerdict | null {
+  return triageDecision(m, s).verdict;
+}
+
+/**
+ * The verdict, and `spamFlag`: the spam reason that did not hold the mail because its sender is
+ * known (`knownSender`): a human correspondent is never held by a score alone, the score makes the
+ * draft one a person must review (src/email/draft/draft.activities.ts).
+ */
+export function triageDecision(m: TriageMessage, s: TriageSettings): { verdict: TriageVerdict | null; spamFlag: string | null } {
+  let spamFlag: string | null = null;
   for (const [cls, check] of CHECKS) {
     const reason = check(m, s);
     if (!reason) continue;
     // RFC 3834 5.2: mail marked Auto-Submitted (other than `no`) is never answered, whatever the rule.
     const binding = TRIAGE_NEVER_ALLOWED.includes(cls) || reason.startsWith('Auto-Submitted:');
     if (!binding && allowed(s.allow, cls, m.from)) continue;
-    return { class: cls, reason };
+    if (cls === 'spam' && m.knownSender) {
+      spamFlag ??= `${reason}; not held: known sender (${m.knownSender})`;
+      continue;
+    }
+    return { verdict: { class: cls, reason }, spamFlag };
   }
-  return null;
+  return { verdict: null, spamFlag };
 }
 
 /**

@@ -97,5 +97,7 @@ test('TRIAGE_SPAMD that is no address is refused at start', () => {
     host: 'spamd.internal',
     port: 783,
     timeoutMs: 10_000,
+    learn: true,
   });
+  assert.equal(loadConfig({ ...stack.env, TRIAGE_SPAMD: 'spamd.internal', TRIAGE_SPAMD_LEARN: 'false' }).spamd?.learn, false);
 });

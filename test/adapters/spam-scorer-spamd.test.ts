@@ -4,11 +4,17 @@
  * listening, a server that never answers, an answer that is not spamd's.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createSpamdScorer, MAX_SPAMD_BYTES, parseSpamdAnswer } from '../../src/triage/spam-scorer.spamd';
+import {
+  createSpamdLearner,
+  createSpamdScorer,
+  MAX_SPAMD_BYTES,
+  parseSpamdAnswer,
+  parseTellAnswer,
+} from '../../src/triage/spam-scorer.spamd';
 import { freePort } from '../support/services/ports';
 import { useSpamd, type Spamd } from '../support/services/spamd';
 
@@ -88,4 +94,23 @@ test("answers that are not spamd's are refused with their first line", () => {
     required: 5,
     rules: ['GTUBE', 'MISSING_DATE'],
   });
+});
+
+test('TELL teaches the Bayes database once: the same message again as the same class changes nothing', async () => {
+  const learner = createSpamdLearner({ host: spamd.host, port: spamd.port, timeoutMs: 30_000 });
+  const ham = mail('Rechnung 2026-114', 'Guten Tag, anbei die Frage zu unserer Rechnung vom Mai. Viele Grüße, Erika');
+  assert.equal(await learner.learn(ham, 'ham'), 'learned');
+  assert.equal(await learner.learn(ham, 'ham'), 'known', 'a retry learns nothing twice');
+  assert.equal(await learner.learn(readFileSync(SPAM), 'spam'), 'learned');
+  assert.ok(
+    readdirSync(path.join(spamd.dir, 'bayes')).some((f) => f.startsWith('bayes_seen')),
+    'bayes_seen written',
+  );
+});
+
+test('learning refused or unreachable: rejects with the reason', async () => {
+  assert.throws(() => parseTellAnswer('SPAMD/1.1 77 EX_NOPERM\r\n\r\n'), /77 EX_NOPERM \(started without --allow-tell\?\)/);
+  assert.equal(parseTellAnswer('SPAMD/1.1 0 EX_OK\r\nDidSet: local\r\n\r\n'), 'learned');
+  const nobody = createSpamdLearner({ host: '127.0.0.1', port: await freePort(), timeoutMs: 30_000 });
+  await assert.rejects(nobody.learn(mail('x', 'y'), 'spam'), /^Error: spamd 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
 });

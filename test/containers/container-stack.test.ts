@@ -223,6 +223,9 @@ test(
     const [reply] = await sink.waitForMessages(1, 180_000);
     assert.match(reply!.raw.toString('utf8'), /^Subject: (Re|AW): Lieferung Bestellung 1001/im);
     assert.deepEqual(reply!.envelope.rcptTo, ['kundin1@example.org']);
+    // The worker asked the stack's spamd (TRIAGE_SPAMD, on by default), which found the mail clean.
+    // spamd logs to stderr, which `podman logs` passes on as its own stderr.
+    assert.match(await sh('sh', ['-c', `podman logs ${container('spamd')} 2>&1`]), /spamd: clean message \([-\d.]+\/[\d.]+\)/);
 
     // --- restarts: a mail waits for approval across all of them, another arrives while the worker is down ---
     await dovecot.deliver('support', mail(2, 'Rechnung Bestellung 1002'));

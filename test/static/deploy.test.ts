@@ -17,6 +17,7 @@ import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { LOCAL_EMBEDDING_MODEL } from '../../src/retrieval/embedder-settings';
 import { HEALTH_PATHS } from '../../src/operations';
+import { readSpamdSettings } from '../../src/triage';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -51,7 +52,7 @@ const compose: Compose = {
 };
 const services = compose.services;
 const APP_SERVICES = ['init', 'worker', 'inbox', 'codec', 'backup'];
-const LONG_RUNNING = ['temporal', 'mariadb', 'worker', 'inbox', 'codec', 'backup'];
+const LONG_RUNNING = ['temporal', 'mariadb', 'spamd', 'worker', 'inbox', 'codec', 'backup'];
 
 /** `./host/path:/container/path[:ro]` of a service (relative to deploy/), as repository path → container path. */
 function mounts(service: Service): Map<string, string> {
@@ -95,7 +96,16 @@ test('deploy/compose.yaml is valid against the Compose specification schema', ()
 });
 
 test('the images are built here, from the Containerfile, on the Debian base given as BASE_IMAGE', () => {
-  const targets = { temporal: 'temporal', mariadb: 'mariadb', init: 'app', worker: 'app', inbox: 'app', codec: 'app', backup: 'app' };
+  const targets = {
+    temporal: 'temporal',
+    mariadb: 'mariadb',
+    spamd: 'spamd',
+    init: 'app',
+    worker: 'app',
+    inbox: 'app',
+    codec: 'app',
+    backup: 'app',
+  };
   for (const [name, target] of Object.entries(targets)) {
     const b = services[name]!.build;
     assert.ok(b, `${name} is built`);
@@ -144,6 +154,26 @@ test('health checks and restart policies; the one-shot init runs between the ser
   // The durable state is on named volumes.
   assert.ok((services.temporal!.volumes ?? []).includes('temporal-data:/data'));
   assert.ok((services.mariadb!.volumes ?? []).includes('mariadb-data:/var/lib/mysql'));
+  assert.ok((services.spamd!.volumes ?? []).includes('spamd-data:/var/lib/spamd'), "spamd's Bayes database is on a volume");
+});
+
+test("spamd is on by default: the worker asks the stack's spamd on the port its image listens on, which allows learning", () => {
+  const start = read('deploy/container/spamd-start.sh');
+  const port = /SPAMD_PORT:=(\d+)/.exec(start)?.[1];
+  assert.equal(services.worker!.environment!.TRIAGE_SPAMD, `\${TRIAGE_SPAMD-spamd:${port}}`, "unset: the stack's spamd; set empty: none");
+  assert.match(start, /--allow-tell/);
+  assert.match(start, /bayes_path \/var\/lib\/spamd\//);
+  assert.match(read('Containerfile'), new RegExp(`EXPOSE ${port}\n`));
+  assert.deepEqual(services.spamd!.healthcheck!.test, ['CMD', 'spamc', '-d', '127.0.0.1', '-p', port, '-K']);
+  // Learning and scoring both go through TRIAGE_SPAMD.
+  const problems: string[] = [];
+  assert.deepEqual(readSpamdSettings({ TRIAGE_SPAMD: `spamd:${port}` }, problems), {
+    host: 'spamd',
+    port: Number(port),
+    timeoutMs: 10_000,
+    learn: true,
+  });
+  assert.deepEqual(problems, []);
 });
 
 test('secrets are files: every *_FILE names a secret of its service, the entrypoint reads each, make-secrets.sh writes each', () => {
@@ -242,7 +272,7 @@ test('the images run what setup installs: the same Node LTS as engines, the same
   const stages = read('Containerfile')
     .split(/^FROM /m)
     .slice(1);
-  for (const target of ['app', 'temporal', 'mariadb']) {
+  for (const target of ['app', 'temporal', 'mariadb', 'spamd']) {
     const stage = stages.find((s) => new RegExp(`^\\S+ AS ${target}\\n`).test(s));
     assert.ok(stage, target);
     const user = [...stage.matchAll(/^USER (\S+)$/gm)].at(-1)?.[1];

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { HEALTH_PATHS, readOperationsConfig, WORKER_HEALTH_PORT } from '../../src/operations';
+import { readSpamdSettings } from '../../src/triage';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -333,15 +334,15 @@ function composeSettings(service: string): Map<string, string | undefined> {
   const out = new Map<string, string | undefined>();
   for (const [key, raw] of Object.entries(compose.services[service]!.environment ?? {})) {
     const value = String(raw);
-    const interpolated = /^\$\{\w+(?::-(.*)|:\?.*)\}$/.exec(value);
+    const interpolated = /^\$\{\w+(?::?-(.*)|:\?.*)\}$/.exec(value);
     if (interpolated && interpolated[1] === '') continue; // optional, empty unless the operator sets it
     out.set(key, interpolated ? interpolated[1] : value);
   }
   return out;
 }
 // Where the cluster differs from compose's stack by design: secret files are mounted elsewhere,
-// Temporal, MariaDB and the Web UI have cluster addresses, the inbox is served behind TLS.
-const CLUSTER_SPECIFIC = /(_FILE|_URL|_HOST|ADDRESS|COOKIE_SECURE|CORS_ORIGINS)$/;
+// Temporal, MariaDB, spamd and the Web UI have cluster addresses, the inbox is served behind TLS.
+const CLUSTER_SPECIFIC = /(_FILE|_URL|_HOST|ADDRESS|COOKIE_SECURE|CORS_ORIGINS|_SPAMD)$/;
 const BY_TLS_COMPONENTS = new Set(['TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']);
 
 test('each app gets the settings compose gives its service; secrets only as files, from a Secret nothing here contains', () => {
@@ -471,4 +472,44 @@ test('the mTLS and CA components give the Temporal clients the certificate files
   }
   assert.ok(!environment(mtls, workload(mtls, 'codec')).has('TEMPORAL_TLS_CERT'), 'the codec server talks to no Temporal');
   assert.ok(!environment(example, workload(example, 'worker')).has('TEMPORAL_TLS_CERT'), 'the example overlay has no mTLS');
+});
+
+test("spamd: one replica with its Bayes database on a claim of its own, reached by the worker's TRIAGE_SPAMD, tagged by the release", () => {
+  const release = (parseYaml(read('deploy/kubernetes/overlays/example/release.yaml')) as { data: { tag: string } }).data.tag;
+  for (const objects of [base, example]) {
+    const [spamd, ...more] = ofKind(objects, 'StatefulSet');
+    assert.ok(spamd && more.length === 0, 'one StatefulSet: spamd');
+    assert.equal(component(spamd), 'spamd');
+    assert.equal(spamd.spec!.replicas, 1, 'one replica: the Bayes database is one set of files');
+    const spec = spamd.spec as unknown as {
+      volumeClaimTemplates: Array<{ metadata: { name: string }; spec: { accessModes: string[] } }>;
+      template: { spec: PodSpec };
+    };
+    const claim = spec.volumeClaimTemplates.find((t) => t.metadata.name === 'spamd-data');
+    assert.ok(claim, 'a claim for the Bayes database');
+    const c = spec.template.spec.containers.find((x) => x.name === 'spamd')!;
+    assert.ok(c.volumeMounts?.some((m) => m.name === 'spamd-data' && m.mountPath === '/var/lib/spamd'));
+    assert.equal(c.securityContext?.readOnlyRootFilesystem, true);
+    assert.equal(spec.template.spec.securityContext?.runAsNonRoot, true);
+    const start = read('deploy/container/spamd-start.sh');
+    const port = Number(/SPAMD_PORT:=(\d+)/.exec(start)?.[1]);
+    assert.equal(c.ports?.find((p) => p.name === 'spamd')?.containerPort, port, 'the port spamd-start listens on');
+    // The worker reaches it through the Service on spamd's own port (TRIAGE_SPAMD names none).
+    const service = ofKind(objects, 'Service').find((s) => s.metadata.name === spamd.metadata.name);
+    assert.ok(service, 'a Service of the same name');
+    const servicePorts = (service.spec as unknown as { ports: Array<{ port: number; targetPort: string }> }).ports;
+    assert.deepEqual(
+      servicePorts.map((p) => [p.port, p.targetPort]),
+      [[783, 'spamd']],
+    );
+    const problems: string[] = [];
+    const asked = readSpamdSettings(Object.fromEntries(environment(objects, workload(objects, 'worker'))), problems);
+    assert.deepEqual(problems, []);
+    assert.equal(asked?.host, service.metadata.name);
+    assert.equal(asked?.port, 783);
+    assert.equal(asked?.learn, true);
+    if (objects === example) {
+      assert.equal(c.image, `registry.example.com/support/email-rag-spamd:${release}`);
+    }
+  }
 });

@@ -9,6 +9,7 @@ import {
   type Category,
   UNDETERMINED_LANGUAGE,
   separateCitations,
+  DRAFT_FLAGS,
 } from '../../drafting';
 import { replyToDiffers } from '../send/recipients';
 import type { DraftRecord } from '../email-stores.port';
@@ -177,6 +178,8 @@ export function createDraftActivities(deps: DraftDeps) {
       drafted.category = knownCategory(categories, drafted.category);
       const result = findings.length > 0 ? { ...drafted, flags: [...drafted.flags, 'possible_prompt_injection'] } : drafted;
       if (replyToDiffers(email.from, email.replyTo)) result.flags = [...result.flags, 'reply_to_differs'];
+      // Triage let it through (a known sender) or a person released it, but a spam score fired: a person looks.
+      if (email.triageClass === 'spam') result.flags = [...result.flags, DRAFT_FLAGS.spamScore];
       // What the reviewer approves is what the customer reads: a source the drafter wrote into the
       // text is taken out here, once, and kept as a claim beside its sentence for grounding and review.
       const cited = separateCitations(result.body, [email.id, ...context.map((c) => c.sourceId)], result.claims);

@@ -20,6 +20,7 @@ export interface IngestSteps {
     emailId: string;
     priority?: Priority;
     fetched?: FetchedMessage;
+    answerRequestedBy?: string;
   }): Promise<ParseSummary | { summary: ParseSummary; email: IndexSource }>;
   indexEmail(input: { emailId: string; email?: IndexSource }): Promise<{ index: string }>;
 }
@@ -52,6 +53,7 @@ async function ingest(steps: IngestSteps, input: EmailWorkflowInput & { priority
     steps.parseEmail({
       emailId,
       ...(input.priority ? { priority: input.priority } : {}),
+      ...(input.answerRequestedBy ? { answerRequestedBy: input.answerRequestedBy } : {}),
       ...(fetched.message ? { fetched: fetched.message } : {}),
     }),
   );

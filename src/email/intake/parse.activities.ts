@@ -9,8 +9,9 @@ import {
   TRIAGE_AUDIT_EVENTS,
   higher,
   bouncedMessageIds,
-  triage,
+  triageDecision,
   triageMessage,
+  type TriageMessage,
   type AskedSpamScore,
   type TriageSettings,
 } from '../../triage';
@@ -26,6 +27,7 @@ import type { FetchedMessage } from './fetch.activities';
 import { joinThread } from './thread-join';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { considerOutsideReply, teamCopy } from '../answered-elsewhere/outside-answers';
+import { teachSpamFilter } from './spam-learning';
 
 /** What the index step needs of a parsed email: handed on inside `ingestEmail`, else read from MariaDB. */
 export type IndexSource = Pick<EmailRecord, 'id' | 'threadId' | 'mailboxId' | 'mailbox' | 'from' | 'to' | 'subject' | 'text' | 'date'> &
@@ -36,9 +38,20 @@ export const HELD_INDEX = 'no index: held for a person';
 
 type ParseDeps = Pick<
   EmailDeps,
-  'messages' | 'audit' | 'bounces' | 'settings' | 'mailboxes' | 'attachments' | 'spamScorer' | 'signals' | 'outsideReplies'
+  | 'messages'
+  | 'audit'
+  | 'bounces'
+  | 'settings'
+  | 'mailboxes'
+  | 'attachments'
+  | 'spamScorer'
+  | 'spamLearner'
+  | 'knownSenders'
+  | 'signals'
+  | 'outsideReplies'
 >;
-type ParseInput = { emailId: string; priority?: Priority };
+/** `answerRequestedBy`: a person pulled the email back (a release of held spam teaches the filter ham). */
+type ParseInput = { emailId: string; priority?: Priority; answerRequestedBy?: string };
 
 /** The parse step: as the `parseEmail` activity, or the second step of `ingestEmail`. */
 export function createParseStep(deps: ParseDeps) {
@@ -150,6 +163,31 @@ export function createParseStep(deps: ParseDeps) {
     }
   }
 
+  /**
+   * Triage, with the sender's standing asked only when a spam check would hold the mail: a known
+   * sender is then drafted with the score as a flag (triage_class `spam` on a drafted email, a
+   * draft flag, one audit row), never held by the score alone.
+   */
+  async function decide(emailId: string, m: TriageMessage) {
+    const first = triageDecision(m, settings());
+    if (first.verdict?.class !== 'spam' || !deps.knownSenders || !m.from) return { verdict: first.verdict, stored: first.verdict };
+    const knownSender = await deps.knownSenders.knownSender(m.from, emailId);
+    if (!knownSender) return { verdict: first.verdict, stored: first.verdict };
+    const { verdict, spamFlag } = triageDecision({ ...m, knownSender }, settings());
+    if (!spamFlag) return { verdict, stored: verdict };
+    await deps.audit.record({
+      emailId,
+      correlationId: correlationId(),
+      eventType: TRIAGE_AUDIT_EVENTS.spamScoreFlagged,
+      errorClass: null,
+      message: `spam score not held, flagged for review: ${spamFlag}`,
+      details: { knownSender, verdict: verdict?.class ?? null },
+      eventKey: `${emailId}:${TRIAGE_AUDIT_EVENTS.spamScoreFlagged}`,
+    });
+    // Stored as class spam on a mail that goes on to a draft: the draft step flags it for a person.
+    return { verdict, stored: verdict ?? { class: 'spam' as const, reason: spamFlag } };
+  }
+
   return {
     /** `fetched`: the fetch step's message in the same activity; without it the stored one is read. */
     async parseMessage(input: ParseInput & { fetched?: FetchedMessage }): Promise<{ summary: ParseSummary; email: IndexSource }> {
@@ -168,11 +206,13 @@ export function createParseStep(deps: ParseDeps) {
       // Intake may already have raised it (sender and keyword rules): keep the more urgent one.
       if (input.priority) parsed.priority = higher(parsed.priority, input.priority);
       const filterScore = await askSpamFilter(input.emailId, raw);
-      const verdict = triage(
-        { ...triageMessage(parsed, where.mailboxId || undefined), ...(filterScore ? { filterScore } : {}) },
-        settings(),
-      );
-      await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: verdict });
+      const { verdict, stored } = await decide(input.emailId, {
+        ...triageMessage(parsed, where.mailboxId || undefined),
+        ...(filterScore ? { filterScore } : {}),
+      });
+      await deps.messages.saveParsed(input.emailId, parsed, { account: key.account, triage: stored });
+      if (input.answerRequestedBy && stored?.class === 'spam')
+        await teachSpamFilter(deps, input.emailId, raw, 'ham', input.answerRequestedBy);
       await saveAttachments(input.emailId, parsed.files);
       if (verdict?.class === 'bounce') await linkBounce(input.emailId, toCrlf(raw), parsed);
       const held = verdict !== null && TRIAGE_HELD_FOR_PERSON.includes(verdict.class);

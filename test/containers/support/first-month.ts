@@ -15,7 +15,7 @@ import { local, mail, type podmanStack, root } from './podman-stack';
 
 export const TAG = 'stack-test';
 export const PREVIOUS = 'stack-test-previous';
-export const SERVERS = ['temporal', 'mariadb'] as const;
+export const SERVERS = ['temporal', 'mariadb', 'spamd'] as const;
 export const APPS = ['worker', 'inbox', 'codec'] as const;
 export const MONITORING = ['mariadb-exporter', 'prometheus', 'alertmanager'] as const;
 export const ANNA = 'anna@example.test';
@@ -39,7 +39,10 @@ export async function buildImages({ stack, env }: FirstMonth): Promise<void> {
   // the worker's stands for all, then the other images, on the app's cached stages.
   const t0 = Date.now();
   await stack.composeLogged(['build', 'worker'], path.join(local, 'build-app.log'));
-  await stack.composeLogged(['--profile', 'monitoring', 'build', 'temporal', 'mariadb', 'mariadb-exporter'], path.join(local, 'build.log'));
+  await stack.composeLogged(
+    ['--profile', 'monitoring', 'build', 'temporal', 'mariadb', 'spamd', 'mariadb-exporter'],
+    path.join(local, 'build.log'),
+  );
   for (const target of ['prometheus', 'alertmanager']) {
     await stack.logged(
       'podman',
@@ -60,7 +63,7 @@ export async function buildImages({ stack, env }: FirstMonth): Promise<void> {
     );
   }
   const sizes: string[] = [];
-  for (const image of ['email-rag', 'email-rag-temporal', 'email-rag-mariadb', 'email-rag-mariadb-exporter']) {
+  for (const image of ['email-rag', 'email-rag-temporal', 'email-rag-mariadb', 'email-rag-spamd', 'email-rag-mariadb-exporter']) {
     const bytes = Number((await stack.sh('podman', ['image', 'inspect', '--format', '{{.Size}}', `${image}:${TAG}`])).trim());
     sizes.push(`${image} ${(bytes / 1e6).toFixed(0)} MB`);
   }

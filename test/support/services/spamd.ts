@@ -2,8 +2,11 @@
  * A real SpamAssassin spamd (Debian's package) on a free loopback port, with the rules the package
  * ships: local tests only (-L: no DNS lists, no Razor/Pyzor, nothing leaves the machine), no user
  * configuration (-x), one child. Its log in `<dir>/spamd.log`. Loading the rules takes a few seconds.
+ * Learning is allowed (--allow-tell, what the product's spamd runs with) into a Bayes database of
+ * its own under `<dir>/bayes/`, never auto-learned; run as root, spamd learns as `nobody`, so the
+ * folder is open to it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
@@ -17,6 +20,8 @@ export interface Spamd {
   port: number;
   /** TRIAGE_SPAMD for the product. */
   address: string;
+  /** Its folder: the log and the Bayes database (`bayes/`). */
+  dir: string;
   managed: ManagedChild;
   stop(): Promise<void>;
 }
@@ -36,11 +41,20 @@ function pong(port: number): Promise<boolean> {
 
 export async function startSpamd(opts: { dir: string; startTimeoutMs?: number }): Promise<Spamd> {
   const port = await freePort();
+  const bayes = path.join(opts.dir, 'bayes');
+  mkdirSync(bayes, { recursive: true });
+  chmodSync(opts.dir, 0o755);
+  chmodSync(bayes, 0o777);
   const managed = spawnManaged(
     spamdPath(),
     [
       '-L',
       '-x',
+      '--allow-tell',
+      `--cf=bayes_path ${path.join(bayes, 'bayes')}`,
+      '--cf=bayes_file_mode 0666',
+      '--cf=use_bayes 1',
+      '--cf=bayes_auto_learn 0',
       `--listen=127.0.0.1:${port}`,
       '--max-children=1',
       '--min-children=1',
@@ -63,6 +77,7 @@ export async function startSpamd(opts: { dir: string; startTimeoutMs?: number })
     host: '127.0.0.1',
     port,
     address: `127.0.0.1:${port}`,
+    dir: opts.dir,
     managed,
     stop: () => managed.terminate('SIGTERM', 5_000),
   };
