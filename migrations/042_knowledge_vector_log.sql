@@ -4,7 +4,7 @@
 -- this log, so each worker catches up by sequence number instead of re-reading the whole folder.
 ALTER TABLE knowledge_passages
   ADD COLUMN IF NOT EXISTS id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
-  ADD UNIQUE KEY IF NOT EXISTS uq_knowledge_passages_id (id);
+  ADD KEY IF NOT EXISTS idx_knowledge_passages_id (id);
 
 CREATE TABLE IF NOT EXISTS knowledge_vector_log (
   seq BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
