@@ -220,8 +220,9 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       const vector = await probeVector(vectorProbe(email), probeGiven);
       const withVectors = vector !== null;
       const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
-      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[]) =>
+      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[], background?: readonly number[]) =>
         rankHybrid({
+          background,
           probe,
           probeVector: vector,
           candidates,
@@ -287,7 +288,11 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
   async function knowledgeRanking(
     probe: string,
     vector: number[] | null,
-    rank: (candidates: readonly VectorRow[], byWords?: readonly VectorRow[]) => Array<{ item: VectorRow; match: Match }>,
+    rank: (
+      candidates: readonly VectorRow[],
+      byWords?: readonly VectorRow[],
+      background?: readonly number[],
+    ) => Array<{ item: VectorRow; match: Match }>,
   ): Promise<Array<{ item: VectorRow; match: Match }>> {
     const withVectors = vector !== null;
     const search = knowledgeSearch(probe, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
@@ -301,12 +306,14 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     const byIds = knowledgeByIds(hits.map((h) => h.id));
     const near = hits.length > 0 ? await query<VectorRow[]>(pool, 'reading the nearest knowledge passages', byIds.sql, byIds.args) : [];
     const candidates = [...byWords, ...near.filter((r) => !wordKeys.has(key(r)))];
-    return rank(candidates, byWords).slice(0, KNOWLEDGE_LIMIT);
+    // The word gate's median is the folder's, as when every passage was a candidate (hybrid-ranking.ts).
+    const background = knowledgeVectors.background(vector, new Set(candidates.map((r) => Number(r.id))));
+    return rank(candidates, byWords, background).slice(0, KNOWLEDGE_LIMIT);
   }
 }
 
-/** A candidate passage with its vector: stored bytes (mail) or already decoded (the knowledge cache). */
-type VectorRow = Row & { vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
+/** A candidate passage with its vector: stored bytes (and, for knowledge, its numeric id). */
+type VectorRow = Row & { id?: unknown; vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
 
 /** Newest first, one email's passages in order: the two branches of a scope query merged. */
 function newestFirst(rows: PassageRow[]): PassageRow[] {

@@ -16,7 +16,7 @@ import { createLogger } from '../platform/logger';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { errorMessage } from '../platform/errors';
 import type { NearestNeighbours, NearestNeighboursLibrary } from './nearest-neighbours.port';
-import { decodeVector } from './vectors';
+import { cosine, decodeVector } from './vectors';
 
 const logger = createLogger('knowledge-index');
 
@@ -26,6 +26,8 @@ const BUILD_PAGE = 2_000;
 const REPLAY = 256;
 /** The file is rewritten at most this often after catch-ups (always after a build). */
 const SAVE_EVERY_MS = 60_000;
+/** Vectors kept as the folder's sample for the word gate's median (all of a folder up to this size). */
+export const GATE_SAMPLE = 512;
 /** Log entries older than this are pruned by the knowledge sync; a file older than the log's reach is rebuilt. */
 export const LOG_KEEP_DAYS = 30;
 
@@ -61,6 +63,8 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
   let dirty = false;
   let warned = false;
   let chain: Promise<void> = Promise.resolve();
+  /** A sample of the folder's vectors by id (the first GATE_SAMPLE, then whatever frees a place), for rankHybrid's gate. */
+  const sample = new Map<number, Float32Array>();
 
   const newestSeq = async (): Promise<number> => {
     const [row] = await query<Array<{ s: unknown }>>(
@@ -76,6 +80,7 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
     const started = Date.now();
     seq = await newestSeq();
     index = null;
+    sample.clear();
     let after = 0;
     for (;;) {
       const rows = await query<Array<{ id: unknown; embedding: Buffer | null }>>(
@@ -102,6 +107,8 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
     const fit = present.filter((r) => r.vector!.length === dims);
     const kept = new Set(fit);
     index.remove(rows.filter((r) => !kept.has(r)).map((r) => r.id));
+    for (const r of rows) sample.delete(r.id);
+    for (const r of fit) if (sample.size < GATE_SAMPLE) sample.set(r.id, r.vector!);
     index.upsert(
       fit.map((r) => r.id),
       fit.map((r) => r.vector!),
@@ -219,6 +226,16 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
       await this.current();
       if (!index || index.dimensions !== vector.length) return [];
       return index.search(Float32Array.from(vector), k).map((h) => ({ id: h.id, cosine: 1 - h.distance }));
+    },
+    /**
+     * The probe's cosine with the folder's sample, leaving out the passages `except` (the
+     * candidates, whose own cosines the ranking has): with them, the gate's median is the folder's
+     * as it was when every passage was a candidate — exactly so up to GATE_SAMPLE passages.
+     */
+    background(vector: readonly number[], except: ReadonlySet<number>): number[] {
+      const out: number[] = [];
+      for (const [id, v] of sample) if (!except.has(id) && v.length === vector.length) out.push(cosine(vector, v));
+      return out;
     },
     size: () => index?.size() ?? 0,
     /** The `seq` the index is current to (for tests and the bench). */

@@ -86,7 +86,7 @@ export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_
 /** Knowledge passages by id (the nearest-neighbour index's hits), with their stored vectors. */
 export function knowledgeByIds(ids: readonly number[]): Statement {
   return {
-    sql: `SELECT source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
+    sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
           WHERE id IN (${ids.map(() => '?').join(', ')})`,
     args: [...ids],
   };
@@ -94,7 +94,7 @@ export function knowledgeByIds(ids: readonly number[]): Statement {
 
 export function knowledgeSearch(probe: string, limit: number): Statement {
   return {
-    sql: `SELECT source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
+    sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
           WHERE MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
           ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
     args: [probe, probe, limit],
