@@ -65,6 +65,8 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
   let chain: Promise<void> = Promise.resolve();
   /** A sample of the folder's vectors by id (the first GATE_SAMPLE, then whatever frees a place), for rankHybrid's gate. */
   const sample = new Map<number, Float32Array>();
+  /** Log entries applied within the replay window: replayed ones are skipped, not removed and added again (that churns the graph). */
+  const applied = new Set<number>();
 
   const newestSeq = async (): Promise<number> => {
     const [row] = await query<Array<{ s: unknown }>>(
@@ -81,6 +83,8 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
     seq = await newestSeq();
     index = null;
     sample.clear();
+    // What the build read includes every entry up to `seq`.
+    applied.clear();
     let after = 0;
     for (;;) {
       const rows = await query<Array<{ id: unknown; embedding: Buffer | null }>>(
@@ -135,7 +139,11 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
         [from, upTo, BUILD_PAGE],
       );
       if (logged.length === 0) break;
-      const ids = [...new Set(logged.map((l) => Number(l.passage_id)))];
+      from = Number(logged[logged.length - 1]!.seq);
+      const fresh = logged.filter((l) => !applied.has(Number(l.seq)));
+      for (const l of fresh) applied.add(Number(l.seq));
+      if (fresh.length === 0) continue;
+      const ids = [...new Set(fresh.map((l) => Number(l.passage_id)))];
       const rows = await query<Array<{ id: unknown; embedding: Buffer | null; embedding_model: string | null }>>(
         pool,
         'reading changed knowledge vectors',
@@ -144,9 +152,9 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
       );
       const byId = new Map(rows.map((r) => [Number(r.id), r.embedding_model === model ? decodeVector(r.embedding) : null]));
       apply(ids.map((id) => ({ id, vector: byId.get(id) ?? null })));
-      from = Number(logged[logged.length - 1]!.seq);
     }
     seq = Math.max(seq, upTo);
+    for (const n of applied) if (n <= seq - REPLAY) applied.delete(n);
     save(false);
   }
 

@@ -198,10 +198,16 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
       dir: path.join(dir, 'reader'),
       warnPassages: 1e6,
     });
-    const [hit] = await restarted.nearest(bagOfWordsVector('Das Schwimmbad wird im Winter ab sieben Uhr beheizt.', DIMS), 1);
+    // Approximate: asked for the 20 candidates retrieval asks for, the new passage is among them.
+    const hits = await restarted.nearest(bagOfWordsVector('Das Schwimmbad wird im Winter ab sieben Uhr beheizt.', DIMS), 20);
     assert.deepEqual([c.counts.created, c.counts.loaded, restarted.size()], [0, 1, PASSAGES]);
-    const [row] = (await db.pool.query('SELECT source_id FROM knowledge_passages WHERE id = ?', [hit!.id])) as Array<{ source_id: string }>;
-    assert.equal(row!.source_id, 'knowledge:schwimmbad.md');
+    const [row] = (await db.pool.query('SELECT id FROM knowledge_passages WHERE source_id = ?', ['knowledge:schwimmbad.md'])) as Array<{
+      id: unknown;
+    }>;
+    assert.ok(
+      hits.some((h) => h.id === Number(row!.id)),
+      `not among the nearest: ${hits.map((h) => h.id).join(', ')}`,
+    );
   });
 
   test('a file older than the log reaches (entries pruned) is rebuilt, not trusted', async () => {
