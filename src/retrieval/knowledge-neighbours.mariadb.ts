@@ -246,6 +246,8 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
       return out;
     },
     size: () => index?.size() ?? 0,
+    /** Whether the passage with this id is in the index (after `current()`). */
+    contains: (id: number) => index?.has(id) ?? false,
     /** The `seq` the index is current to (for tests and the bench). */
     seq: () => seq,
     /** Saves now when anything changed since the last save. */
