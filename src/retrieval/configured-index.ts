@@ -13,6 +13,7 @@ import { createMariaDbPersonalData } from './personal-data.mariadb';
 import { createCompositeIndex } from './composite-index';
 import type { Embedder } from './embedder.port';
 import { createFullTextIndex } from './fulltext-index.mariadb';
+import { pruneKnowledgeLog } from './knowledge-neighbours.mariadb';
 import { readKnowledgeFolder } from './knowledge-folder.file';
 import { createMariaDbKnowledgeLedger } from './knowledge-ledger.mariadb';
 import { syncKnowledge, type KnowledgeSyncResult } from './knowledge-sync';
@@ -51,9 +52,23 @@ export function sharedEmbedder(config: Config, embedder: Embedder): Embedder {
  * embedder as sharedEmbedder() wraps it.
  */
 export function buildIndex(config: Config, pool: Pool, messages: StoredEmails, audit: AuditLog, shared?: Embedder): VectorIndex {
-  const { method, minCosine } = config.retrieval;
+  const { method, minCosine, indexDir, knowledgeWarnPassages } = config.retrieval;
+  const knowledgeIndex = {
+    dir: indexDir,
+    warnPassages: knowledgeWarnPassages,
+    async onLarge(passages: number) {
+      await audit
+        .record({
+          emailId: 'knowledge',
+          correlationId: 'knowledge',
+          eventType: RETRIEVAL_AUDIT_EVENTS.knowledgeLarge,
+          message: `the knowledge index holds ${passages} passages, past RETRIEVAL_KNOWLEDGE_WARN_PASSAGES=${knowledgeWarnPassages}; all are searched, memory grows with them`,
+        })
+        .catch(() => undefined);
+    },
+  };
   return createCompositeIndex({
-    primary: createFullTextIndex(pool, { embedder: shared, method, minCosine }),
+    primary: createFullTextIndex(pool, { embedder: shared, method, minCosine, knowledgeIndex }),
     embedder: shared,
     method,
     // Qdrant needs vectors: the config refuses QDRANT_URL with EMBEDDER=off.
@@ -89,5 +104,6 @@ export async function syncKnowledgeFolder(
 ): Promise<(KnowledgeSyncResult & { skipped: string[] }) | null> {
   if (!config.context.knowledgeDir) return null;
   const { files, skipped } = readKnowledgeFolder(config.context.knowledgeDir);
+  await pruneKnowledgeLog(pool);
   return { ...(await syncKnowledge({ files, ledger: createMariaDbKnowledgeLedger(pool), index })), skipped };
 }

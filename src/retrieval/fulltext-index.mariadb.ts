@@ -15,9 +15,14 @@ import type {
   VectorIndex,
 } from './vector-index.port';
 import type { Embedder } from './embedder.port';
-import { backfillVectors, createKnowledgeVectors, KNOWLEDGE_VECTOR_CAP, vectorColumns } from './passage-vectors.mariadb';
+import { backfillVectors, vectorColumns } from './passage-vectors.mariadb';
+import { createKnowledgeNeighbours, knowledgePassageIds, logKnowledgeChanges } from './knowledge-neighbours.mariadb';
+import type { NearestNeighboursLibrary } from './nearest-neighbours.port';
+import { usearchLibrary } from './nearest-neighbours.usearch';
+import { KNOWLEDGE_WARN_PASSAGES } from './retrieval.config';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {
+  knowledgeByIds,
   knowledgeSearch,
   ownRecentReplies,
   theirRecentPassages,
@@ -31,6 +36,8 @@ type Row = Pick<PassageRow, 'email_id' | 'idx' | 'text' | 'title'>;
 const KNOWLEDGE_LIMIT = 3;
 /** MATCH results the knowledge fusion sees: a few more than are shown, so vectors can lift one. */
 const KNOWLEDGE_WORD_CANDIDATES = 20;
+/** Nearest neighbours the knowledge fusion sees, beside MATCH's candidates. */
+const KNOWLEDGE_VECTOR_CANDIDATES = 20;
 const OWN_REPLY_LIMIT = 2;
 /** Email ids per DELETE when forgetting: bounded statements, bounded lock time. */
 const FORGET_BATCH = 200;
@@ -85,8 +92,15 @@ export interface FullTextIndexOptions {
   method?: RetrievalMethod;
   /** RETRIEVAL_MIN_COSINE: below it a passage is not found by vectors (src/retrieval/hybrid-ranking.ts). */
   minCosine?: number;
-  /** Knowledge passages whose vectors are kept in process (the rest is found by words only). */
-  knowledgeVectorCap?: number;
+  /** The knowledge folder's nearest-neighbour index (src/retrieval/knowledge-neighbours.mariadb.ts). */
+  knowledgeIndex?: {
+    /** RETRIEVAL_INDEX_DIR: where the index file is kept; without it, in memory only. */
+    dir?: string;
+    /** RETRIEVAL_KNOWLEDGE_WARN_PASSAGES: past it a loud warning and `onLarge`; every passage is still searched. */
+    warnPassages?: number;
+    onLarge?: (passages: number) => void;
+    library?: NearestNeighboursLibrary;
+  };
 }
 
 /**
@@ -102,8 +116,15 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
   const { embedder } = options;
   const method = options.method ?? 'hybrid';
   const minCosine = options.minCosine ?? DEFAULT_MIN_COSINE;
+  const ki = options.knowledgeIndex ?? {};
   const knowledgeVectors = embedder
-    ? createKnowledgeVectors(pool, embedder.model, options.knowledgeVectorCap ?? KNOWLEDGE_VECTOR_CAP)
+    ? createKnowledgeNeighbours(pool, {
+        model: embedder.model,
+        library: ki.library ?? usearchLibrary,
+        dir: ki.dir,
+        warnPassages: ki.warnPassages ?? KNOWLEDGE_WARN_PASSAGES,
+        onLarge: ki.onLarge,
+      })
     : null;
 
   /** The vectors to store with the passages: given, embedded here, or none (and why). */
@@ -154,7 +175,6 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, rows.length]);
       if (email.direction === 'knowledge') {
         await indexKnowledge(pool, email.emailId, email.subject.slice(0, 512), emailPassages(email), vectors, model);
-        knowledgeVectors?.invalidate();
       }
       if (failure) {
         throw new DependencyError(`passages stored without vectors: ${errorMessage(failure)}`, FAILURE_TYPES.indexDegraded, {
@@ -184,15 +204,14 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
 
     async remove(sourceId: string): Promise<void> {
       await query(pool, 'removing passages', 'DELETE FROM passages WHERE email_id = ?', [sourceId]);
+      const ids = await knowledgePassageIds(pool, sourceId);
       await query(pool, 'removing knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ?', [sourceId]);
-      knowledgeVectors?.invalidate();
+      await logKnowledgeChanges(pool, { ids });
     },
 
     async backfillVectors(limit: number): Promise<VectorBackfill> {
       if (!embedder || limit <= 0) return { sources: [], passages: 0, more: false };
-      const done = await backfillVectors(pool, embedder, limit);
-      if (done.sources.some((s) => s.startsWith('knowledge:'))) knowledgeVectors?.invalidate();
-      return done;
+      return backfillVectors(pool, embedder, limit);
     },
 
     async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {
@@ -201,8 +220,9 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       const vector = await probeVector(vectorProbe(email), probeGiven);
       const withVectors = vector !== null;
       const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
-      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[]) =>
+      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[], background?: readonly number[]) =>
         rankHybrid({
+          background,
           probe,
           probeVector: vector,
           candidates,
@@ -230,7 +250,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
         .filter((r) => r.idx === 0 && r.direction === 'in')
         .sort((a, b) => Number(b.correspondent === s.correspondent) - Number(a.correspondent === s.correspondent))
         .slice(0, SENDER_LIMIT);
-      const knowledge = await knowledgeRanking(probe, withVectors, rank);
+      const knowledge = await knowledgeRanking(probe, vector, rank);
       // Our replies to anyone else: reusable wording, never their personal data (masked below).
       const ownReplies =
         s.reuseReplies === 'masked'
@@ -267,26 +287,33 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
    */
   async function knowledgeRanking(
     probe: string,
-    withVectors: boolean,
-    rank: (candidates: readonly VectorRow[], byWords?: readonly VectorRow[]) => Array<{ item: VectorRow; match: Match }>,
+    vector: number[] | null,
+    rank: (
+      candidates: readonly VectorRow[],
+      byWords?: readonly VectorRow[],
+      background?: readonly number[],
+    ) => Array<{ item: VectorRow; match: Match }>,
   ): Promise<Array<{ item: VectorRow; match: Match }>> {
+    const withVectors = vector !== null;
     const search = knowledgeSearch(probe, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
     const byWords =
-      method === 'vectors' && withVectors ? [] : await query<Row[]>(pool, 'searching the knowledge folder', search.sql, search.args);
-    if (!withVectors || !knowledgeVectors || !embedder) return rank(byWords, byWords).slice(0, KNOWLEDGE_LIMIT);
-    const stored = await knowledgeVectors.rows();
+      method === 'vectors' && withVectors ? [] : await query<VectorRow[]>(pool, 'searching the knowledge folder', search.sql, search.args);
+    if (!withVectors || !knowledgeVectors || !embedder || !vector) return rank(byWords, byWords).slice(0, KNOWLEDGE_LIMIT);
+    // MATCH's rows come with their stored vectors; the nearest neighbours add what words missed.
     const key = (r: Row) => `${r.email_id}#${r.idx}`;
-    const known = new Map(stored.map((r) => [key(r), r]));
-    // MATCH's rows with their cached vectors; the rest of the folder only for the vector ranking.
-    const words: VectorRow[] = byWords.map((r) => known.get(key(r)) ?? { ...r, vector: null });
-    const wordKeys = new Set(words.map(key));
-    const candidates = [...words, ...stored.filter((r) => !wordKeys.has(key(r)))];
-    return rank(candidates, words).slice(0, KNOWLEDGE_LIMIT);
+    const wordKeys = new Set(byWords.map(key));
+    const hits = await knowledgeVectors.nearest(vector, KNOWLEDGE_VECTOR_CANDIDATES);
+    const byIds = knowledgeByIds(hits.map((h) => h.id));
+    const near = hits.length > 0 ? await query<VectorRow[]>(pool, 'reading the nearest knowledge passages', byIds.sql, byIds.args) : [];
+    const candidates = [...byWords, ...near.filter((r) => !wordKeys.has(key(r)))];
+    // The word gate's median is the folder's, as when every passage was a candidate (hybrid-ranking.ts).
+    const background = knowledgeVectors.background(vector, new Set(candidates.map((r) => Number(r.id))));
+    return rank(candidates, byWords, background).slice(0, KNOWLEDGE_LIMIT);
   }
 }
 
-/** A candidate passage with its vector: stored bytes (mail) or already decoded (the knowledge cache). */
-type VectorRow = Row & { vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
+/** A candidate passage with its vector: stored bytes (and, for knowledge, its numeric id). */
+type VectorRow = Row & { id?: unknown; vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
 
 /** Newest first, one email's passages in order: the two branches of a scope query merged. */
 function newestFirst(rows: PassageRow[]): PassageRow[] {
@@ -314,8 +341,12 @@ async function indexKnowledge(
       [sourceId, idx, title, text, ...vectorColumns(vectors?.[idx], model)],
     );
   }
+  // Every process's nearest-neighbour index re-reads what changed: the written passages, and the pruned ones by the ids they had.
+  await logKnowledgeChanges(pool, { sourceId });
+  const pruned = await knowledgePassageIds(pool, sourceId, passages.length);
   await query(pool, 'pruning old knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ? AND idx >= ?', [
     sourceId,
     passages.length,
   ]);
+  await logKnowledgeChanges(pool, { ids: pruned });
 }

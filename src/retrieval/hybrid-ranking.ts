@@ -55,6 +55,12 @@ export interface HybridInput<T> {
   minCosine: number;
   /** The word ranking when the caller has one (best first, a subset of candidates); else BM25 in process. */
   byWords?: readonly T[];
+  /**
+   * Similarities of the rest of the collection (a sample when it is large), for the word gate's
+   * median: when the candidates are only the nearest passages (the knowledge folder's index), their
+   * own median is no measure of an unrelated passage.
+   */
+  background?: readonly number[];
 }
 
 /**
@@ -82,7 +88,7 @@ export function rankHybrid<T>(input: HybridInput<T>): Array<{ item: T; match: Ma
         .map((c) => c.item)
     : [];
 
-  const gated = useVectors ? gateWords(words, cosines, input.key) : words;
+  const gated = useVectors ? gateWords(words, cosines, input.key, input.background ?? []) : words;
   return fuseRankings([gated, vectors], input.key).map(({ item, fused, ranks }) => {
     const cos = cosines.get(input.key(item));
     return {
@@ -101,9 +107,14 @@ export function rankHybrid<T>(input: HybridInput<T>): Array<{ item: T; match: Ma
  * The word matches whose meaning is near enough to the best vector match (WORD_GATE); a match
  * without a vector (not embedded yet) keeps its place.
  */
-function gateWords<T>(words: readonly T[], cosines: ReadonlyMap<string, number>, key: (item: T) => string): readonly T[] {
-  if (cosines.size < GATE_MIN_CANDIDATES) return words;
-  const sorted = [...cosines.values()].sort((a, b) => a - b);
+function gateWords<T>(
+  words: readonly T[],
+  cosines: ReadonlyMap<string, number>,
+  key: (item: T) => string,
+  background: readonly number[],
+): readonly T[] {
+  if (cosines.size + background.length < GATE_MIN_CANDIDATES) return words;
+  const sorted = [...cosines.values(), ...background].sort((a, b) => a - b);
   const best = sorted[sorted.length - 1]!;
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const floor = best - WORD_GATE * (best - median);

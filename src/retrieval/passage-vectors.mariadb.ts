@@ -1,75 +1,17 @@
 /**
- * The embedded vector store's MariaDB side: the knowledge folder's vectors, read once and kept
- * in process while the folder is unchanged, and the backfill of passages stored without a vector
- * of the current model. Mail vectors are read with their scope's candidates
- * (scoped-passage-queries.ts), never all at once.
+ * The embedded vector store's MariaDB side: the backfill of passages stored without a vector of
+ * the current model. Mail vectors are read with their scope's candidates
+ * (scoped-passage-queries.ts), never all at once; the knowledge folder's through its
+ * nearest-neighbour index (knowledge-neighbours.mariadb.ts).
  */
 import type { Embedder } from './embedder.port';
 import type { VectorBackfill } from './vector-index.port';
-import { decodeVector, encodeVector } from './vectors';
+import { logKnowledgeChanges } from './knowledge-neighbours.mariadb';
+import { encodeVector } from './vectors';
 import { query, type Pool } from '../platform/pool.mariadb';
 
-export interface KnowledgeVectorRow {
-  email_id: string;
-  idx: number;
-  title: string;
-  text: string;
-  vector: Float32Array | null;
-}
-
-/** The knowledge folder is small; past this many passages the rest is found by words only. */
-export const KNOWLEDGE_VECTOR_CAP = 5_000;
 /** Passages per embedder call when backfilling: the OpenAI adapter's request size. */
 const BACKFILL_BATCH = 64;
-
-/**
- * The knowledge passages with vectors of `model`, cached until the folder changes: a cheap
- * fingerprint (passage and vector counts, the ledger's last sync) is read on every retrieval, so
- * a sync by another process (`email-rag knowledge sync`, another worker) is seen at once.
- */
-export function createKnowledgeVectors(pool: Pool, model: string, cap = KNOWLEDGE_VECTOR_CAP) {
-  let cached: { fingerprint: string; rows: KnowledgeVectorRow[] } | null = null;
-
-  async function fingerprint(): Promise<string> {
-    const [row] = await query<Array<{ n: unknown; v: unknown; at: unknown }>>(
-      pool,
-      'checking the knowledge folder for changes',
-      `SELECT (SELECT COUNT(*) FROM knowledge_passages) AS n,
-              (SELECT COUNT(*) FROM knowledge_passages WHERE embedding_model = ?) AS v,
-              (SELECT MAX(indexed_at) FROM knowledge_files) AS at`,
-      [model],
-    );
-    const at = row?.at instanceof Date ? row.at.getTime() : String(row?.at ?? '');
-    return `${String(row?.n)}:${String(row?.v)}:${at}`;
-  }
-
-  return {
-    /** Called after this process wrote or removed knowledge passages. */
-    invalidate(): void {
-      cached = null;
-    },
-    async rows(): Promise<KnowledgeVectorRow[]> {
-      const current = await fingerprint();
-      if (cached?.fingerprint === current) return cached.rows;
-      const found = await query<Array<{ email_id: string; idx: number; title: string; text: string; embedding: Buffer | null }>>(
-        pool,
-        'reading the knowledge folder’s vectors',
-        `SELECT source_id AS email_id, idx, title, text, embedding FROM knowledge_passages
-         WHERE embedding_model = ? ORDER BY source_id, idx LIMIT ?`,
-        [model, cap],
-      );
-      const rows = found.map((r) => ({
-        email_id: r.email_id,
-        idx: r.idx,
-        title: r.title,
-        text: r.text,
-        vector: decodeVector(r.embedding),
-      }));
-      cached = { fingerprint: current, rows };
-      return rows;
-    },
-  };
-}
 
 /** The SQL value pair of one passage's vector: both NULL when it has none. */
 export function vectorColumns(vector: readonly number[] | null | undefined, model: string | null): [Buffer | null, string | null] {
@@ -115,6 +57,9 @@ export async function backfillVectors(pool: Pool, embedder: Embedder, limit: num
         );
         sources.add(r.id);
       }
+      // The knowledge folder's nearest-neighbour indexes take the new vectors from the log.
+      if (table === 'knowledge_passages')
+        for (const id of new Set(rows.map((r) => r.id))) await logKnowledgeChanges(pool, { sourceId: id });
       passages += rows.length;
       if (rows.length < want) break;
     }

@@ -23,8 +23,11 @@ export function splitPassages(text: string, maxChars = 800): string[] {
   const out: string[] = [];
   let current = '';
   for (const p of paragraphs) {
-    for (let i = 0; i < p.length; i += maxChars) {
-      const piece = p.slice(i, i + maxChars).trim();
+    for (let i = 0, end = 0; i < p.length; i = end) {
+      end = Math.min(p.length, i + maxChars);
+      // Never between the two halves of a surrogate pair (an emoji): a lone half is no UTF-8, and embedders refuse it.
+      if (end < p.length && end - 1 > i && /[\uD800-\uDBFF]/.test(p[end - 1]!)) end -= 1;
+      const piece = p.slice(i, end).trim();
       if (!piece) continue;
       if (current && current.length + piece.length + 2 > maxChars) {
         out.push(current);

@@ -2,8 +2,22 @@
  * The retrieval section of the configuration (src/config.ts assembles the sections): whose data a
  * draft may see, how retrieval ranks it, and the optional vector index and thread graph.
  */
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { DEFAULT_MIN_COSINE, RETRIEVAL_METHODS, type RetrievalMethod } from './hybrid-ranking';
 import { envValues, type Env } from '../platform/env-values';
+
+/** The default of RETRIEVAL_KNOWLEDGE_WARN_PASSAGES: far above a help centre with all its versions. */
+export const KNOWLEDGE_WARN_PASSAGES = 500_000;
+/** The default of RETRIEVAL_INDEX_DIR: the user's state directory (XDG), created on first save. */
+const DEFAULT_INDEX_DIR = path.join(process.env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state'), 'email-rag');
+
+/** RETRIEVAL_INDEX_DIR: an absolute path (created when missing), or `off`. */
+function indexDir(raw: string, problems: string[]): string | undefined {
+  if (raw === 'off') return undefined;
+  if (!path.isAbsolute(raw)) problems.push(`RETRIEVAL_INDEX_DIR must be an absolute path or "off": "${raw}"`);
+  return raw;
+}
 
 export interface RetrievalConfig {
   /** Whose data a draft may see (docs/pipeline.md): the correspondent's, the knowledge folder's, masked replies. */
@@ -23,6 +37,13 @@ export interface RetrievalConfig {
     method: RetrievalMethod;
     /** RETRIEVAL_MIN_COSINE: the similarity below which vectors alone do not bring a passage. */
     minCosine: number;
+    /**
+     * RETRIEVAL_INDEX_DIR: where the knowledge folder's nearest-neighbour index is saved (one file
+     * per embedding model); `off`: kept in memory only, rebuilt from MariaDB at every start.
+     */
+    indexDir?: string;
+    /** RETRIEVAL_KNOWLEDGE_WARN_PASSAGES: past this many knowledge passages, a loud warning and an audit row. */
+    knowledgeWarnPassages: number;
   };
   qdrant?: { url: string; apiKey?: string; collection: string };
   arango?: { url: string; database: string; username: string; password: string };
@@ -45,6 +66,8 @@ export function readRetrievalConfig(env: Env, problems: string[], vectors: boole
       method: v.oneOf('RETRIEVAL_METHOD', RETRIEVAL_METHODS, 'hybrid'),
       // A cosine similarity: -1 – 1.
       minCosine: v.numberInRange('RETRIEVAL_MIN_COSINE', DEFAULT_MIN_COSINE, -1, 1),
+      indexDir: indexDir(v.text('RETRIEVAL_INDEX_DIR', DEFAULT_INDEX_DIR), problems),
+      knowledgeWarnPassages: v.intInRange('RETRIEVAL_KNOWLEDGE_WARN_PASSAGES', KNOWLEDGE_WARN_PASSAGES, 1_000),
     },
     qdrant: undefined,
     arango: undefined,

@@ -2,6 +2,8 @@
 export const RETRIEVAL_AUDIT_EVENTS = {
   /** Retrieval went on without one of its indexes. */
   degraded: 'retrieval_degraded',
+  /** The knowledge folder's index passed RETRIEVAL_KNOWLEDGE_WARN_PASSAGES (it still searches every passage). */
+  knowledgeLarge: 'retrieval_knowledge_large',
 } as const;
 export type RetrievalAuditEvent = (typeof RETRIEVAL_AUDIT_EVENTS)[keyof typeof RETRIEVAL_AUDIT_EVENTS];
 

@@ -83,9 +83,18 @@ export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_
 }
 
 /** The knowledge folder's best passages: full text over the folder's own table only. */
+/** Knowledge passages by id (the nearest-neighbour index's hits), with their stored vectors. */
+export function knowledgeByIds(ids: readonly number[]): Statement {
+  return {
+    sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
+          WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    args: [...ids],
+  };
+}
+
 export function knowledgeSearch(probe: string, limit: number): Statement {
   return {
-    sql: `SELECT source_id AS email_id, idx, text, title FROM knowledge_passages
+    sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
           WHERE MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
           ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
     args: [probe, probe, limit],

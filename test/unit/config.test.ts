@@ -78,6 +78,23 @@ test('context rules: defaults, and every bad value reported together with the ot
   );
 });
 
+test('the knowledge index: a state directory by default, `off` for memory only, a relative path and a tiny warning size refused', () => {
+  const c = loadConfig(base);
+  assert.ok(c.retrieval.indexDir?.endsWith('/email-rag') && c.retrieval.indexDir.startsWith('/'), String(c.retrieval.indexDir));
+  assert.equal(c.retrieval.knowledgeWarnPassages, 500_000);
+  assert.equal(loadConfig({ ...base, RETRIEVAL_INDEX_DIR: 'off' }).retrieval.indexDir, undefined);
+  assert.equal(loadConfig({ ...base, RETRIEVAL_INDEX_DIR: '/var/lib/email-rag' }).retrieval.indexDir, '/var/lib/email-rag');
+  assert.throws(
+    () => loadConfig({ ...base, RETRIEVAL_INDEX_DIR: 'state/index', RETRIEVAL_KNOWLEDGE_WARN_PASSAGES: '10' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /RETRIEVAL_INDEX_DIR must be an absolute path or "off"/);
+      assert.match(err.message, /RETRIEVAL_KNOWLEDGE_WARN_PASSAGES/);
+      return true;
+    },
+  );
+});
+
 test('metrics: off without METRICS_PORT; the exporter address from METRICS_HOST; bad values reported with the others', () => {
   assert.equal(loadConfig(base).metrics, undefined);
   assert.equal(telemetryOptions(loadConfig(base)), undefined, 'no Prometheus exporter without METRICS_PORT');

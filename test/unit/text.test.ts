@@ -15,6 +15,18 @@ test('passages drop quoted history and respect the size limit', () => {
   assert.ok(!p.join(' ').includes('zitierte'));
 });
 
+test('a passage is never cut between the halves of an emoji (a lone surrogate is no UTF-8; embedders refuse it)', () => {
+  const p = splitPassages(`${'a'.repeat(799)}🤖${'b'.repeat(900)}`, 800);
+  assert.ok(p.every((s) => s.length <= 800));
+  assert.ok(
+    p.every((s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)),
+    'no lone surrogate',
+  );
+  assert.equal(p.join('').replace(/\s/g, ''), `${'a'.repeat(799)}🤖${'b'.repeat(900)}`);
+  // A limit smaller than a pair still ends (the pair is cut then, as before: nothing else fits).
+  assert.ok(splitPassages('🤖🤖', 1).length > 0);
+});
+
 test('language and priority detection', () => {
   assert.equal(detectLanguage('Hallo, können Sie mir bitte helfen? Vielen Dank'), 'de');
   assert.equal(detectLanguage('Hello, could you please help me with my invoice? Thanks'), 'en');
