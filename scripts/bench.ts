@@ -188,6 +188,10 @@ async function main(): Promise<void> {
   }
   const seeded = livedIn ? await seedLivedIn(loadConfig(stack.env), stack.db.pool, log) : undefined;
   let fleet: WorkerFleet | undefined;
+  // The arrivals timed during the drain: stopped and awaited before the stack stops, also when the
+  // drain failed (else their queries meet a closed pool and hide the drain's own error).
+  let draining = false;
+  let probes: Promise<number[]> = Promise.resolve([]);
   try {
     // The dev server's own CPU: the other half of orchestration.
     const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
@@ -272,9 +276,9 @@ async function main(): Promise<void> {
     // Approvals arrive 32 at a time, as reviewers working through a queue send them; meanwhile single
     // mails arrive over IDLE and are timed to a person (the drain must not starve new mail). The
     // watcher starts only now: the intake above is timed from one poll over a full mailbox.
-    let draining = !opts['no-approve'] && stack.config.imap.idle;
+    draining = !opts['no-approve'] && stack.config.imap.idle;
     if (draining) await watching(client, stack);
-    const probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
+    probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
     const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 32);
     const sent = progress('send steps finished');
     await waitFor(
@@ -374,6 +378,8 @@ async function main(): Promise<void> {
     };
     printReport(report, opts.json ? 'json' : 'text');
   } finally {
+    draining = false;
+    await probes.catch(() => []);
     await fleet?.stop();
     await connection.close();
     await stack.stop();
