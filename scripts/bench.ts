@@ -4,21 +4,25 @@
  * runs as its own process (`email-rag worker`: compiled dist/ when built, else tsx) and is
  * sampled from /proc for memory and CPU; `--workers N` runs N of them on the same task queues.
  *
- *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve]
+ *   npm run bench -- [--emails N] [--workers N] [--source imap|ingest] [--twin] [--json] [--from-source] [--no-approve] [--empty]
+ *        a lived-in installation by default (scripts/bench/lived-in.ts: guidance, approved replies,
+ *        open cases, 10,000 past emails, a knowledge folder; payload encryption on); --empty: none of it
  *   npm run bench -- --latency [--emails N] [--poll-interval S]   arrival → awaiting approval, IMAP IDLE vs. polling
  *        [--beside-replay ARCHIVE --team ADDRESS …]                 … and with IDLE again while a replay of ARCHIVE drafts
  *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
  *   npm run bench -- --attachments                               attachment text extraction, ms per MB of PDF and DOCX
- *   npm run bench -- --features [--emails N]                     the cost of each default feature: one run with all on, one with each off
+ *   npm run bench -- --features [--emails N] [--empty]           the cost of each default feature: one run with all on, one with each off
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
  */
 import { STEPS } from '../src/platform/contract';
 import { CASE_CLOCK } from '../src/cases/cases.contract';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectTemporalClient } from '../src/platform/temporal-connection';
 import type { Client } from '@temporalio/client';
+import { loadConfig } from '../src/config';
 import { installSchedules, triggerPoll } from '../src/operations/schedules';
 import { installWatchers } from '../src/mailboxes/watchers';
 import { WATCHER_STATES } from '../src/mailboxes/mailboxes.contract';
@@ -48,6 +52,7 @@ import { runLatencyBench } from './bench/idle-latency';
 import { printQueueFigures, runQueueBench } from './bench/queue';
 import { runAttachmentBench } from './bench/attachments';
 import { runFeatureTable } from './bench/feature-table';
+import { livedInEnv, seedLivedIn } from './bench/lived-in';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
 
@@ -76,6 +81,9 @@ const { values: opts } = parseArgs({
     attachments: { type: 'boolean', default: false },
     // One run with the demo's configuration and one with each default feature off, each with its twin.
     features: { type: 'boolean', default: false },
+    // The pipeline against an empty installation (the figures before 1.4); the default is lived-in.
+    empty: { type: 'boolean', default: false },
+    'lived-in': { type: 'boolean', default: false },
   },
 });
 const N = Number(opts.emails ?? process.env.BENCH_EMAILS ?? 100);
@@ -84,6 +92,8 @@ const W = Number(opts.workers);
 if (!Number.isInteger(W) || W < 1) throw new Error(`--workers must be a positive integer, not ${opts.workers}`);
 if (!Number.isInteger(N) || N < 1) throw new Error(`--emails must be a positive integer, not ${String(opts.emails)}`);
 if (source !== 'imap' && source !== 'ingest') throw new Error(`--source is imap or ingest, not ${source}`);
+if (opts.empty && opts['lived-in']) throw new Error('--empty and --lived-in exclude each other');
+const livedIn = !opts.empty;
 const log = (line: string) => (opts.json ? process.stderr : process.stdout).write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -134,7 +144,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.features) {
-    await runFeatureTable(N, log);
+    await runFeatureTable(N, log, livedIn ? [] : ['--empty']);
     return;
   }
   if (opts.attachments) {
@@ -157,8 +167,8 @@ async function main(): Promise<void> {
     return;
   }
   log(
-    `bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}, ${W} worker process${W > 1 ? 'es' : ''}; ` +
-      'starting the real stack (LLM = local double)',
+    `bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}, ${W} worker process${W > 1 ? 'es' : ''}, ` +
+      `${livedIn ? 'lived-in' : 'empty'} installation; starting the real stack (LLM = local double)`,
   );
   // The worker's limits can be set as for production (WORKER_*, IMAP_POLL_BATCH_SIZE, BACKLOG_LIMIT);
   // the twin reads the same config.
@@ -166,9 +176,22 @@ async function main(): Promise<void> {
     /^(WORKER_|IMAP_POLL_BATCH_SIZE$|BACKLOG_LIMIT$|CASES$|IMAP_IDLE$|EMBEDDER$|PAYLOAD_KEYS$|PAYLOAD_KEY_ID$)/.test(k),
   );
   // The SMTP listener and the LLM double only count (no raw message or prompt kept per email).
-  const stack = await startStack({ env: Object.fromEntries(passed) as Record<string, string>, keepTraffic: false });
+  const stack = await startStack({
+    env: { ...(Object.fromEntries(passed) as Record<string, string>), ...(livedIn ? livedInEnv(process.env) : {}) },
+    keepTraffic: false,
+  });
   const { client, connection } = await connectTemporalClient(stack.config);
+  // The knowledge folder lives with the stack (removed with it); the workers read it as KNOWLEDGE_DIR.
+  if (livedIn) {
+    stack.env.KNOWLEDGE_DIR = path.join(stack.dir, 'knowledge');
+    fs.mkdirSync(stack.env.KNOWLEDGE_DIR, { recursive: true });
+  }
+  const seeded = livedIn ? await seedLivedIn(loadConfig(stack.env), stack.db.pool, log) : undefined;
   let fleet: WorkerFleet | undefined;
+  // The arrivals timed during the drain: stopped and awaited before the stack stops, also when the
+  // drain failed (else their queries meet a closed pool and hide the drain's own error).
+  let draining = false;
+  let probes: Promise<number[]> = Promise.resolve([]);
   try {
     // The dev server's own CPU: the other half of orchestration.
     const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
@@ -253,9 +276,9 @@ async function main(): Promise<void> {
     // Approvals arrive 32 at a time, as reviewers working through a queue send them; meanwhile single
     // mails arrive over IDLE and are timed to a person (the drain must not starve new mail). The
     // watcher starts only now: the intake above is timed from one poll over a full mailbox.
-    let draining = !opts['no-approve'] && stack.config.imap.idle;
+    draining = !opts['no-approve'] && stack.config.imap.idle;
     if (draining) await watching(client, stack);
-    const probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
+    probes = draining ? probeArrivals(stack, 'drain', () => draining) : Promise.resolve([] as number[]);
     const approvals = opts['no-approve'] ? 0 : await approveAll(stack, client, 32);
     const sent = progress('send steps finished');
     await waitFor(
@@ -315,6 +338,7 @@ async function main(): Promise<void> {
     const report: BenchReport = {
       emails: N,
       source,
+      installation: seeded ? { kind: 'lived-in', ...seeded } : { kind: 'empty' },
       worker: {
         mode,
         startMs: fleet.startMs,
@@ -354,6 +378,8 @@ async function main(): Promise<void> {
     };
     printReport(report, opts.json ? 'json' : 'text');
   } finally {
+    draining = false;
+    await probes.catch(() => []);
     await fleet?.stop();
     await connection.close();
     await stack.stop();

@@ -24,7 +24,7 @@ function variants(): Variant[] {
     { name: 'cases off (CASES=off)', env: { ...keys, CASES: 'off' } },
     { name: 'embedder and intent guard off (EMBEDDER=off)', env: { ...keys, EMBEDDER: 'off' } },
     { name: 'IMAP IDLE off (IMAP_IDLE=off)', env: { ...keys, IMAP_IDLE: 'off' } },
-    { name: 'payload encryption off (no PAYLOAD_KEYS)', env: {} },
+    { name: 'payload encryption off (no PAYLOAD_KEYS)', env: { PAYLOAD_KEYS: '' } },
   ];
 }
 
@@ -45,9 +45,9 @@ type Summary = {
   };
 };
 
-function runOne(v: Variant, emails: number): Promise<Summary> {
+function runOne(v: Variant, emails: number, extra: string[]): Promise<Summary> {
   const script = path.join(__dirname, '..', 'bench.ts');
-  const args = ['--import', 'tsx', script, '--emails', String(emails), '--twin', '--json'];
+  const args = ['--import', 'tsx', script, '--emails', String(emails), '--twin', '--json', ...extra];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...v.env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -66,11 +66,12 @@ function runOne(v: Variant, emails: number): Promise<Summary> {
 const f1 = (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '-' : n.toFixed(1));
 const f2 = (n: number | null | undefined) => (n === null || n === undefined ? '-' : n.toFixed(2));
 
-export async function runFeatureTable(emails: number, log: (line: string) => void): Promise<void> {
+/** `extra`: arguments every run gets (`--empty` for the empty installation). */
+export async function runFeatureTable(emails: number, log: (line: string) => void, extra: string[] = []): Promise<void> {
   const rows: Array<{ v: Variant; s: Summary }> = [];
   for (const v of variants()) {
     log(`bench --features: ${v.name}, ${emails} emails`);
-    rows.push({ v, s: await runOne(v, emails) });
+    rows.push({ v, s: await runOne(v, emails, extra) });
   }
   const head =
     '| configuration | intake emails/s | twin wf/s | ratio | worker CPU ms/email (intake + send) | server CPU ms/email (intake + send) | embedder / MariaDB ms/email (intake) | history events (email + case) | case activity tasks | drain sends/s | RSS waiting MB | duplicates |';
@@ -86,6 +87,8 @@ export async function runFeatureTable(emails: number, log: (line: string) => voi
         `${events} + ${h.caseRun?.events ?? 0} | ${h.caseRun?.activities ?? 0} | ${f1(s.sendsPerSecond)} | ${s.rssMB.waiting ?? '-'} | ${s.duplicates} |`,
     );
   }
-  console.log(`\nper-feature cost, ${emails} emails each (npm run bench -- --features --emails ${emails}):\n`);
+  console.log(
+    `\nper-feature cost, ${emails} emails each, ${extra.includes('--empty') ? 'empty' : 'lived-in'} installation (npm run bench -- --features --emails ${emails}${extra.length ? ` ${extra.join(' ')}` : ''}):\n`,
+  );
   console.log(lines.join('\n'));
 }

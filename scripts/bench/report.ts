@@ -7,6 +7,8 @@ import { workerLines, workersJson, type WorkerFigures } from './report-workers';
 export interface BenchReport {
   emails: number;
   source: string;
+  /** What the database held before the load: nothing, or the lived-in seed's counts (scripts/bench/lived-in.ts). */
+  installation: { kind: 'empty' | 'lived-in' } & Record<string, number | string>;
   /** processes: how many `email-rag worker` processes ran (startMs: until all had started). */
   worker: { mode: string; startMs: number; maxCachedWorkflows: number; heapGrowthPercent: number; processes: number };
   limits: Record<string, number>;
@@ -92,6 +94,7 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
   const summary = {
     emails: r.emails,
     source: r.source,
+    installation: r.installation,
     worker: r.worker,
     limits: r.limits,
     singleEmailMs: r.singleMs,
@@ -156,6 +159,9 @@ export function printReport(r: BenchReport, format: 'text' | 'json'): void {
   const lines = [
     '',
     `figure                                         value`,
+    `installation                                   ${Object.entries(r.installation)
+      .map(([k, v]) => (k === 'kind' ? v : `${k} ${v}`))
+      .join(', ')}`,
     `worker${r.worker.processes > 1 ? `s (${r.worker.processes} processes)`.padEnd(41) : ' '.repeat(41)}` +
       `${r.worker.mode}, start ${sec(r.worker.startMs)}, WORKER_MAX_CACHED_WORKFLOWS=${r.worker.maxCachedWorkflows}, WORKER_HEAP_GROWTH_PERCENT=${r.worker.heapGrowthPercent}`,
     `limits                                         ${Object.entries(r.limits)

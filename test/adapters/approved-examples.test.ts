@@ -135,3 +135,21 @@ test('each example masked by what is known of its recipient and cut to its lengt
   assert.ok(one.text.length <= 400, `${one.text.length} characters`);
   assert.match(one.text, / …$/);
 });
+
+test('a remembered example is the same text; an edited or erased reply is masked afresh, as is another length', async () => {
+  await seed({ id: 'remembered', category: 'returns', outcome: 'approved_unchanged', at: 70, body: reply('first wording') });
+  const examples = createMariaDbApprovedExamples(db.pool, { remember: 2 });
+  const ask = (maxChars = 2_000) => examples.recent({ mailboxId: 'support', category: 'returns', limit: 2, maxChars });
+  const [first] = await ask();
+  assert.match(first!.text, /Antwort first wording/);
+  assert.deepEqual(await ask(), [first]);
+  // The reply as stored changes (an edit after the fact, a retention purge of the customer's mail):
+  // what the memory holds for the old content is not served for the new.
+  await db.pool.query(`UPDATE drafts SET approved_body = ? WHERE email_id = 'remembered'`, [reply('second wording')]);
+  const [second] = await ask();
+  assert.match(second!.text, /Antwort second wording/);
+  assert.ok((await ask(40))[0]!.text.length <= 40);
+  await db.pool.query(`UPDATE emails SET text_body = NULL, from_name = NULL WHERE id = 'remembered'`);
+  await db.pool.query(`UPDATE drafts SET approved_body = '' , body = '' WHERE email_id = 'remembered'`);
+  assert.deepEqual(await ask(), []);
+});
