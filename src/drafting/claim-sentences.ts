@@ -6,7 +6,7 @@
  * sentence out of its claims cannot hide it from the check. Pure.
  */
 
-import { hasCommitmentWording } from './customer-assertion';
+import { hasCommitmentWording, WEEKDAY_NAMES } from './customer-assertion';
 
 /** The sentences of a body, in order: each line cut at sentence ends; empty lines dropped. */
 export function draftSentences(body: string): string[] {
@@ -48,23 +48,7 @@ const FOLLOW_UP =
 const POLICY =
   /(?<![\p{L}])(within|until|deadline|days?|weeks?|months?|hours?|business day|working day|free of charge|free|costs?|fees?|price|refund|reimburs|return|exchange|cancel|warranty|guarantee|you can|you may|you need to|you must|you have to|you will|you receive|you get|please (go|click|send|log|use|open|select|enter|fill|print|attach|include|contact)|we will|we'll|we refund|we send|we ship|we charge|we answer|(is|are) (not )?(possible|available|included|closed|open)|automatically|at the latest|in your (customer )?account|settings|tracking|link|innerhalb|bis zum|spätestens|frist|tage[n]?|woche[n]?|monate?|stunden?|werktag|kostenlos|gebühr|kosten|preis|erstatt|rücksend|zurücksend|umtausch|kündig|garantie|gewährleistung|können sie|müssen sie|sie können|sie müssen|sie erhalten|erhalten sie|bitte (senden|schicken|klicken|nutzen|öffnen|wählen|geben|füllen|drucken|legen|melden)|wir werden|wir erstatten|wir senden|wir schicken|wir buchen|(nicht )?möglich|geschlossen|geöffnet|automatisch|kundenkonto|einstellungen|sendungsverfolgung)/iu;
 
-const WEEKDAYS = [
-  'montag',
-  'dienstag',
-  'mittwoch',
-  'donnerstag',
-  'freitag',
-  'samstag',
-  'sonnabend',
-  'sonntag',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-];
+const WEEKDAYS = WEEKDAY_NAMES;
 /** "may" is left out: "you may" is no date. */
 const MONTHS = [
   'januar',

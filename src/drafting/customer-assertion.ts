@@ -101,8 +101,8 @@ const AMOUNT = new RegExp(
   `\\d[\\d.,]{0,12}\\s{0,2}(?:[€$£]|${START}(?:eur|euro|euros|usd|gbp|chf|dollars?|cents?)${END})|(?:[€$£]|${START}(?:eur|usd|gbp|chf)${END})\\s{0,2}\\d`,
   'iu',
 );
-/** A date or a deadline: a weekday, a month, "12.03.", "by tomorrow", "bis morgen". */
-const DATE = words([
+/** The days of the week, English and German (claim-sentences.ts reads them as key facts too). */
+export const WEEKDAY_NAMES: readonly string[] = [
   'monday',
   'tuesday',
   'wednesday',
@@ -116,7 +116,12 @@ const DATE = words([
   'donnerstag',
   'freitag',
   'samstag',
+  'sonnabend',
   'sonntag',
+];
+/** A date or a deadline: a weekday, a month, "12.03.", "by tomorrow", "bis morgen". */
+const DATE = words([
+  ...WEEKDAY_NAMES,
   'tomorrow',
   'today',
   'tonight',
