@@ -75,16 +75,25 @@ export function createOAuthTokenProvider(opts: OAuthTokenProviderOptions): Acces
       }
     };
 
-    async function fetchToken(): Promise<string> {
-      const ref = s.refreshToken;
-      // A mailbox added before its first sign-in: nothing to refresh yet, and nothing broken.
-      if (!rotated && ref && 'file' in ref && !existsSync(ref.file)) {
-        throw new PermanentError(
-          `${where}: not signed in yet (${ref.file} does not exist): run \`email-rag mailboxes authorize ${mailboxId}\``,
-          FAILURE_TYPES.mailboxNotSignedIn,
-        );
+    /** The stored refresh token; a token file that was never written means: not signed in yet. */
+    function refreshSecret(): string | undefined {
+      try {
+        return secret('refresh token', s.refreshToken);
+      } catch (err) {
+        const ref = s.refreshToken;
+        // A mailbox added before its first sign-in: nothing to refresh yet, and nothing broken.
+        if (ref && 'file' in ref && !existsSync(ref.file)) {
+          throw new PermanentError(
+            `${where}: not signed in yet (${ref.file} does not exist): run \`email-rag mailboxes authorize ${mailboxId}\``,
+            FAILURE_TYPES.mailboxNotSignedIn,
+          );
+        }
+        throw err;
       }
-      const refreshToken = rotated ?? secret('refresh token', s.refreshToken);
+    }
+
+    async function fetchToken(): Promise<string> {
+      const refreshToken = rotated ?? refreshSecret();
       const secrets: GrantSecrets = {
         clientSecret: secret('client secret', s.clientSecret),
         refreshToken,

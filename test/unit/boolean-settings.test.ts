@@ -22,6 +22,8 @@ const BOOLEAN_SETTINGS: Record<string, { read: (c: Config) => boolean; env?: Rec
   THREAD_JOIN_ORGANISATION: { read: (c) => c.context.threadJoinOrganisation },
   INBOX_COOKIE_SECURE: { read: (c) => c.inbox.cookieSecure },
   TRIAGE_SPAM_FILTER_TRUSTED: { read: (c) => c.triage.spamFilter?.trusted === true },
+  // Read only where spamd is asked at all.
+  TRIAGE_SPAMD_LEARN: { read: (c) => c.spamd?.learn === true, env: { TRIAGE_SPAMD: 'spamd.example.test:783' } },
   INBOX_LOCAL_USERS: {
     read: (c) => c.inbox.localUsers,
     // Off needs single sign-on, or nobody could sign in.
