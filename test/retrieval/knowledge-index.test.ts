@@ -20,6 +20,7 @@ import type { NearestNeighboursLibrary } from '../../src/retrieval/nearest-neigh
 import { usearchLibrary } from '../../src/retrieval/nearest-neighbours.usearch';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
+import { knowledgeEntry as knowledge } from '../support/knowledge-entry';
 import { encodeVector } from '../../src/retrieval/vectors';
 import { bagOfWordsVector } from '../doubles/embeddings-double';
 import { createTestDatabase } from '../support/database';
@@ -50,17 +51,6 @@ const filler = (n: number) => `Artikel ${n}: Hinweis wort${n} begriff${n * 7} th
 const TARGET = 5_900;
 const targetText = 'Die Kaffeemaschine entkalken Sie mit Zitronensäure alle vier Wochen, danach zweimal mit klarem Wasser spülen.';
 
-const knowledge = (file: string, text: string): IndexableEmail => ({
-  emailId: `knowledge:${file}`,
-  threadId: `knowledge:${file}`,
-  account: '',
-  mailbox: '',
-  direction: 'knowledge',
-  fromAddress: '',
-  subject: file,
-  text,
-  date: null,
-});
 const ask = (question: string, n: number): IndexableEmail => ({
   emailId: `q-${n}`,
   threadId: `t-q-${n}`,

@@ -17,6 +17,7 @@ import type { RetrievalMethod } from '../../src/retrieval/hybrid-ranking';
 import type { DraftContextItem } from '../../src/drafting/drafter.port';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-index.port';
+import { knowledgeEntry } from '../support/knowledge-entry';
 import { createTestDatabase } from '../support/database';
 import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
 
@@ -40,18 +41,6 @@ const KNOWLEDGE: Record<string, string> = {
   'warranty.md': 'Warranty\n\nAll devices come with a two-year warranty. Defective devices are repaired or replaced free of charge.',
   'opening-hours.md': 'Support hours\n\nOur support team answers phone calls Monday to Friday from 9 am to 5 pm.',
 };
-
-const knowledgeEntry = (file: string, text: string): IndexableEmail => ({
-  emailId: `knowledge:${file}`,
-  threadId: `knowledge:${file}`,
-  account: '',
-  mailbox: '',
-  direction: 'knowledge',
-  fromAddress: '',
-  subject: file,
-  text,
-  date: null,
-});
 
 const inbound = (
   emailId: string,
