@@ -59,7 +59,8 @@ export function buildIndex(config: Config, pool: Pool, messages: StoredEmails, a
     async onLarge(passages: number) {
       await audit
         .record({
-          emailId: 'knowledge',
+          // About the installation, not one email (as the poll's mailbox rows).
+          emailId: null,
           correlationId: 'knowledge',
           eventType: RETRIEVAL_AUDIT_EVENTS.knowledgeLarge,
           message: `the knowledge index holds ${passages} passages, past RETRIEVAL_KNOWLEDGE_WARN_PASSAGES=${knowledgeWarnPassages}; all are searched, memory grows with them`,
