@@ -11,6 +11,7 @@ import {
 } from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
 import { autoReplyWording, noReplyNotice } from './machine-wording';
+import { bounceWording } from './bounce-wording';
 import { spamContent, type SpamBody } from './spam-content';
 import { DEFAULT_SPAM_FILTER, spamFilterVerdict, type SpamFilterSettings } from './spam-filter-headers';
 
@@ -144,7 +145,7 @@ function bounce(m: TriageMessage): string | null {
   if (m.headers['x-failed-recipients']) return `X-Failed-Recipients: ${first(m.headers, 'x-failed-recipients')?.slice(0, 80)}`;
   if (BOUNCE_SENDER.test(localPart(m.from))) return `sender ${m.from}`;
   if (BOUNCE_SUBJECT.test(m.subject)) return `subject "${m.subject.slice(0, 80)}"`;
-  return null;
+  return bounceWording({ replyAddress: m.replyTo ?? m.from, subject: m.subject, body: m.body });
 }
 
 function autoReply(m: TriageMessage): string | null {
