@@ -22,7 +22,8 @@
 #   DATABASE_URL        the product's database (mariadb://user[:password]@host:port/name), its
 #                       password also from DATABASE_PASSWORD or DATABASE_PASSWORD_FILE; part `mariadb`
 #   BACKUP_FILES        files and folders to keep, separated by ':' (the mailbox registry, OAuth2
-#                       token files, the knowledge folder, routing/autonomy/calendar files); part `files`
+#                       token files, the knowledge folder, routing/autonomy/calendar files); part `files`;
+#                       one written `?PATH` is left out (and said so) while it does not exist
 #   PAYLOAD_KEYS_FILE   or PAYLOAD_KEYS: the payload keys; part `keys`
 #   BACKUP_DIR          where --once and --every write (a volume); BACKUP_INTERVAL and BACKUP_KEEP
 #                       stand for --every and --keep, BACKUP_PAUSE_INTAKE=false for --no-pause-intake
@@ -86,6 +87,11 @@ backup_files() {
   IFS=: read -r -a listed <<<"$BACKUP_FILES"
   for p in "${listed[@]}"; do
     [ -n "$p" ] || continue
+    # `?PATH`: a part of the stack that may not run (spamd scaled to 0 has no Bayes database yet).
+    if [ "${p#\?}" != "$p" ]; then
+      p=${p#\?}
+      [ -e "$p" ] || { say "files: $p does not exist (optional): left out"; continue; }
+    fi
     [ -e "$p" ] || die "BACKUP_FILES names $p, which does not exist"
     p=$(realpath "$p")
     paths+=("${p#/}")

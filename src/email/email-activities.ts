@@ -168,6 +168,8 @@ export interface EmailActivities {
     decision: Decision;
     record?: StatusToRecord;
   }): Promise<{ recorded?: RecordedStatus }>;
+  /** The spam filter learns a mail a person marked as spam; audited, never undoes the decision (intake/spam-learning.ts). */
+  learnMarkedSpam(input: { emailId: string; by: string }): Promise<void>;
   /** The exactly-once send. */
   sendReply(input: {
     emailId: string;

@@ -53,7 +53,10 @@ export interface EmailWorkflowInput {
 }
 
 /** A person's decision on a draft, as the workflow passes it on. */
-export type Decision = { kind: 'approve'; by: string; body?: string } | { kind: 'reject'; by: string; reason: string };
+export type Decision =
+  | { kind: 'approve'; by: string; body?: string }
+  /** `spam`: the person marked the mail as spam; it is rejected and the spam filter learns it. */
+  | { kind: 'reject'; by: string; reason: string; spam?: true };
 
 /** Workflow id of a message in an IMAP mailbox: stable across polls and restarts. */
 export function imapEmailId(account: string, mailbox: string, uidValidity: number, uid: number): string {

@@ -19,6 +19,7 @@ import {
   AGING_STEP_MS,
   LOCAL_PROFILES,
   PROFILES,
+  SPAM_LEARN_OPTIONS,
   llmStepTimeout,
   taskQueueFor,
   type ProfileName,
@@ -78,6 +79,9 @@ export function createEmailRun(input: EmailWorkflowInput) {
     intake: (): Acts => (input.intake === 'queue' ? act('mailIo') : proxyLocalActivities<EmailActivities>(LOCAL_PROFILES.intake)),
     /** Bookkeeping in the workflow task that decided it. */
     book,
+    /** The spam filter learns a person's spam mark, on the parse pool, where spamd is asked. */
+    spamFilter: (): Acts =>
+      proxyActivities<EmailActivities>({ ...SPAM_LEARN_OPTIONS, taskQueue: taskQueueFor(workflowInfo().taskQueue, 'parse') }),
     /** The email waits for the pipeline again (after a person's decision): aging starts anew. */
     ready(): void {
       readySince = Date.now();

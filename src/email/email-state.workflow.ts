@@ -17,7 +17,8 @@ export interface EmailWorkflowState {
   draft: DraftView | null;
   /** What a decision must name now; null while the pipeline works. */
   waitingFor: WaitingFor | null;
-  decision: { kind: 'approve' | 'reject'; by: string; draftId: string } | null;
+  /** `spam`: the reject marked the mail as spam. */
+  decision: { kind: 'approve' | 'reject'; by: string; draftId: string; spam?: true } | null;
   drafts: number;
   sendRounds: number;
   lastError: string | null;

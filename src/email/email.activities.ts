@@ -10,6 +10,7 @@ import { createIngestActivities } from './intake/ingest.activities';
 import { createParseActivities, createParseStep } from './intake/parse.activities';
 import { createPollActivities } from './intake/poll.activities';
 import { createSendActivities } from './send/send.activities';
+import { createSpamMarkActivities } from './intake/spam-learning';
 import { createStatusActivities, withRecordedStatus } from './status.activities';
 import { createAnsweredElsewhereActivities } from './answered-elsewhere/answered-elsewhere.activities';
 import type { EmailDeps } from './email-deps';
@@ -45,6 +46,7 @@ export function createEmailActivities(deps: EmailDeps) {
     }),
     ...status,
     ...createAnsweredElsewhereActivities(deps),
+    ...createSpamMarkActivities(deps),
   };
   // What the workflows proxy (email-activities.ts) is what this builds: a change to one without the other does not compile.
   return activities satisfies EmailActivities;

@@ -33,6 +33,8 @@ export const EMAIL_AUDIT_EVENTS = {
   /** Decisions. */
   draftApproved: 'draft_approved',
   draftRejected: 'draft_rejected',
+  /** A person marked a waiting mail as spam: rejected, nothing sent; the spam filter learns it (spam_learned). */
+  spamMarked: 'spam_marked',
   decisionRefused: 'decision_refused',
   /** Sending. */
   replySent: 'reply_sent',

@@ -38,7 +38,9 @@ export function indexedTransition(index: string | undefined): StatusStep {
 export function decidedTransition(decision: Decision): StatusStep {
   return decision.kind === 'approve'
     ? { status: STATUS.approved, reason: `approved by ${decision.by}${decision.body !== undefined ? ' with an edited body' : ''}` }
-    : { status: STATUS.rejected, reason: `rejected by ${decision.by}: ${decision.reason}` };
+    : decision.spam
+      ? { status: STATUS.rejected, reason: `marked as spam by ${decision.by}` }
+      : { status: STATUS.rejected, reason: `rejected by ${decision.by}: ${decision.reason}` };
 }
 
 /** The transition after the send step: the reply left now, or had left in an earlier attempt. */

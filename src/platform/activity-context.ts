@@ -18,3 +18,12 @@ export function activityTimeoutMs(): number | undefined {
     return undefined;
   }
 }
+
+/** The running activity's attempt (1 for the first); 1 outside an activity (a test that calls the function itself). */
+export function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}

@@ -86,6 +86,17 @@ export const PROFILES = {
 
 export type ProfileName = keyof typeof PROFILES;
 
+/**
+ * Teaching the spam filter a person's spam mark, on the parse pool (where spamd is asked): not a
+ * queue step, nothing waits on it. An attempt that cannot reach the filter is tried again; the
+ * last one audits the failure and returns (src/email/intake/spam-learning.ts): the decision stands.
+ */
+export const SPAM_LEARN_ATTEMPTS = 3;
+export const SPAM_LEARN_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: SPAM_LEARN_ATTEMPTS, initialInterval: '30 seconds', backoffCoefficient: 4 },
+};
+
 /** The draft step's time beside its model calls: the mail, retrieval (one query embedding), the guard, the database. */
 export const LLM_STEP_MARGIN_MS = 60_000;
 

@@ -186,6 +186,8 @@ export function registerReviewRoutes({ app, deps, page }: InboxContext): void {
   app.post('/email/:id/reject', (req, reply) =>
     decide(req, reply, 'reject', (form, by) => ({ draftId: str(form.draftId), by, reason: str(form.reason).trim() })),
   );
+  // Spam: rejected, nothing sent, and the spam filter learns it (no reason to type: the button says it).
+  app.post('/email/:id/spam', (req, reply) => decide(req, reply, 'reject', (form, by) => ({ draftId: str(form.draftId), by, spam: true })));
   app.post('/email/:id/redraft', (req, reply) =>
     decide(req, reply, 'redraft', (form, by) => {
       const reason = str(form.reason).trim();

@@ -4,18 +4,14 @@
  * not; and a filter that does not answer costs the message nothing but an audit row.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { freePort } from '../support/services/ports';
 import { useSpamd, type Spamd } from '../support/services/spamd';
 import type { TestStack } from '../support/stack';
+import { auditRows, customerMail, harnessWithSpamd, parseDelivered, spamCopy as copyOf } from '../support/spam-mail';
 import { activityHarness, useActivityStack, type inboxDelivery } from './support';
-
-// Real spam (SpamAssassin's test set) whose wording the built-in check does not know: no points there.
-const SPAM = readFileSync(path.join(__dirname, '../fixtures/spam-corpus/spamassassin/spam/015'), 'latin1');
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
@@ -25,20 +21,15 @@ let spamd: Spamd;
 useActivityStack((s) => ({ stack, h, deliver } = s));
 useSpamd((s) => (spamd = s));
 
-/** The spam with its own Message-ID, so that each copy is a message of its own. */
-const spamCopy = (n: number) => SPAM.replace(/^Message-ID: <[^>]+>/im, `Message-ID: <spam-copy-${n}@dunlopdriver.com>`);
-
-async function parseWith(harness: ReturnType<typeof activityHarness>, raw: string) {
-  const input = await deliver(raw);
-  await harness.run(input.emailId, harness.activities.fetchEmail, input);
-  return { emailId: input.emailId, summary: await harness.run(input.emailId, harness.activities.parseEmail, { emailId: input.emailId }) };
-}
+/** Real spam (SpamAssassin's test set) whose wording the built-in check does not know, with its own Message-ID. */
+const spamCopy = (n: number) => copyOf(`spam-copy-${n}@dunlopdriver.com`);
+const parseWith = (harness: ReturnType<typeof activityHarness>, raw: string) => parseDelivered(harness, deliver, raw);
 
 test('without a filter the built-in check drafts this spam; with spamd it is held as spam, with its score and rules', async () => {
   const plain = await parseWith(h, spamCopy(1));
   assert.equal(plain.summary.triage, null, 'the built-in check alone lets it through');
 
-  const withSpamd = activityHarness(loadConfig({ ...stack.env, TRIAGE_SPAMD: spamd.address }));
+  const withSpamd = harnessWithSpamd(stack.env, spamd);
   try {
     const { emailId, summary } = await parseWith(withSpamd, spamCopy(2));
     assert.equal(summary.triage?.class, 'spam');
@@ -49,19 +40,7 @@ test('without a filter the built-in check drafts this spam; with spamd it is hel
     const [row] = (await stack.db.pool.query('SELECT triage_class FROM emails WHERE id = ?', [emailId])) as Array<{ triage_class: string }>;
     assert.equal(row?.triage_class, 'spam');
 
-    const ham = await parseWith(
-      withSpamd,
-      [
-        'From: Erika Mustermann <erika@customer.example>',
-        'To: support@example.test',
-        'Subject: Rechnung doppelt abgebucht',
-        `Date: ${new Date().toUTCString()}`,
-        'Message-ID: <rechnung-doppelt@customer.example>',
-        '',
-        'Guten Tag, mein Abo wurde diesen Monat zweimal abgebucht. Bitte erstatten Sie einen Betrag. Viele Grüße, Erika Mustermann',
-        '',
-      ].join('\r\n'),
-    );
+    const ham = await parseWith(withSpamd, customerMail('erika@customer.example', 'rechnung-doppelt@customer.example'));
     assert.equal(ham.summary.triage, null);
   } finally {
     await withSpamd.close();
@@ -76,10 +55,7 @@ test('spamd not answering: the message is triaged without it and one audit row s
     assert.equal(summary.triage, null, 'the built-in check decided alone');
     // A retry of the step writes no second row.
     await down.run(emailId, down.activities.parseEmail, { emailId });
-    const rows = (await stack.db.pool.query('SELECT error_class, message FROM audit_log WHERE email_id = ? AND event_type = ?', [
-      emailId,
-      TRIAGE_AUDIT_EVENTS.spamFilterUnavailable,
-    ])) as Array<{ error_class: string; message: string }>;
+    const rows = await auditRows(stack.db.pool, emailId, TRIAGE_AUDIT_EVENTS.spamFilterUnavailable);
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.error_class, 'dependency');
     assert.match(

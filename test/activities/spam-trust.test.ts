@@ -5,10 +5,7 @@
  * spamd's Bayes database ham once, with an audit row, however often the step runs.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config';
 import { TRIAGE_AUDIT_EVENTS } from '../../src/triage/triage.contract';
 import { DRAFT_FLAGS } from '../../src/drafting';
 import { teachSpamFilter } from '../../src/email/intake/spam-learning';
@@ -19,10 +16,8 @@ import { DRAFT_STATUS } from '../../src/drafting';
 import { freePort } from '../support/services/ports';
 import { useSpamd, type Spamd } from '../support/services/spamd';
 import type { TestStack } from '../support/stack';
-import { activityHarness, approveDelivered, useActivityStack, type inboxDelivery } from './support';
-
-// Real spam (SpamAssassin's test set) that spamd scores above 5; the built-in check lets it through.
-const SPAM = readFileSync(path.join(__dirname, '../fixtures/spam-corpus/spamassassin/spam/015'), 'latin1');
+import { auditRows as rowsOf, customerMail as mailOf, harnessWithSpamd, parseDelivered, spamCopy } from '../support/spam-mail';
+import { type activityHarness, approveDelivered, useActivityStack, type inboxDelivery } from './support';
 
 let stack: TestStack;
 let h: ReturnType<typeof activityHarness>;
@@ -32,39 +27,14 @@ let spamd: Spamd;
 useActivityStack((s) => ({ stack, h, deliver } = s));
 useSpamd((s) => (spamd = s));
 
-/** The spam from `from`, with a Message-ID of its own. */
-const spamFrom = (from: string, n: number) =>
-  SPAM.replace(/^Message-ID: <[^>]+>/im, `Message-ID: <trust-${n}@spam.example>`)
-    .replace(/^From: .*$/im, `From: <${from}>`)
-    .replace(/^Reply-To: .*$/im, `Reply-To: <${from}>`);
-
-const customerMail = (from: string, n: number) =>
-  [
-    `From: Erika Mustermann <${from}>`,
-    'To: support@example.test',
-    'Subject: Rechnung doppelt abgebucht',
-    `Date: ${new Date().toUTCString()}`,
-    `Message-ID: <trust-customer-${n}@customer.example>`,
-    '',
-    'Guten Tag, mein Abo wurde diesen Monat zweimal abgebucht. Bitte erstatten Sie einen Betrag. Viele Grüße, Erika Mustermann',
-    '',
-  ].join('\r\n');
-
-async function parseWith(harness: ReturnType<typeof activityHarness>, raw: string) {
-  const input = await deliver(raw);
-  await harness.run(input.emailId, harness.activities.fetchEmail, input);
-  const summary = await harness.run(input.emailId, harness.activities.parseEmail, { emailId: input.emailId });
-  return { emailId: input.emailId, summary };
-}
-
-const auditRows = async (emailId: string, eventType: string) =>
-  (await stack.db.pool.query('SELECT actor, error_class, message, details FROM audit_log WHERE email_id = ? AND event_type = ?', [
-    emailId,
-    eventType,
-  ])) as Array<{ actor: string | null; error_class: string | null; message: string; details: string }>;
+/** Real spam (SpamAssassin's test set) from `from`, with a Message-ID of its own: spamd scores it above 5, the built-in check lets it through. */
+const spamFrom = (from: string, n: number) => spamCopy(`trust-${n}@spam.example`, from);
+const customerMail = (from: string, n: number) => mailOf(from, `trust-customer-${n}@customer.example`);
+const parseWith = (harness: ReturnType<typeof activityHarness>, raw: string) => parseDelivered(harness, deliver, raw);
+const auditRows = (emailId: string, eventType: string) => rowsOf(stack.db.pool, emailId, eventType);
 
 test('a sender whose earlier mail a person approved is not held by a spam score: drafted, flagged, audited', async () => {
-  const withSpamd = activityHarness(loadConfig({ ...stack.env, TRIAGE_SPAMD: spamd.address }));
+  const withSpamd = harnessWithSpamd(stack.env, spamd);
   try {
     const sender = 'erika.known@customer.example';
     // Before any mail of theirs was taken for real, the score holds it.
@@ -103,7 +73,7 @@ test('a sender whose earlier mail a person approved is not held by a spam score:
 });
 
 test('a release of held spam teaches spamd ham once: one audit row, spamd learns nothing the second time', async () => {
-  const withSpamd = activityHarness(loadConfig({ ...stack.env, TRIAGE_SPAMD: spamd.address }));
+  const withSpamd = harnessWithSpamd(stack.env, spamd);
   try {
     const held = await parseWith(withSpamd, spamFrom('stranger@elsewhere.example', 10));
     assert.equal(held.summary.triage?.class, 'spam');

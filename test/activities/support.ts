@@ -21,18 +21,17 @@ export function activityHarness(config: Config, options: { embedder?: Embedder }
   const connection = Connection.lazy({ address: config.temporal.address, ...(noTemporal ? { interceptors: [] } : {}) });
   const deps: Dependencies = buildDependencies(config, new Client({ connection, namespace: config.temporal.namespace }), options);
   const activities = createActivities(deps.activities);
+  const runAttempt = <A extends unknown[], R>(workflowId: string, attempt: number, fn: (...a: A) => Promise<R>, ...args: A): Promise<R> =>
+    new MockActivityEnvironment({ workflowExecution: { workflowId, runId: randomUUID() }, activityId: '1', attempt }).run(fn, ...args);
   return {
     deps,
     activities,
-    /** Runs `fn` as attempt `attempt` of an activity in workflow `workflowId`. */
+    /** Runs `fn` as the first attempt of an activity in workflow `workflowId`. */
     run<A extends unknown[], R>(workflowId: string, fn: (...a: A) => Promise<R>, ...args: A): Promise<R> {
-      const env = new MockActivityEnvironment({
-        workflowExecution: { workflowId, runId: randomUUID() },
-        activityId: '1',
-        attempt: 1,
-      });
-      return env.run(fn, ...args);
+      return runAttempt(workflowId, 1, fn, ...args);
     },
+    /** Runs `fn` as attempt `attempt` of an activity in workflow `workflowId`. */
+    runAttempt,
     async close() {
       await deps.close();
       await connection.close().catch(() => undefined);

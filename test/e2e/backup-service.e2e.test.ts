@@ -4,8 +4,8 @@
  * persisting to its SQLite file in WAL mode (as deploy/container/temporal-server.sh) and the host's
  * MariaDB, through a user with a password given as a file (as the compose stack's email_rag user).
  * `email-rag-backup --once` pauses the intake, snapshots Temporal while the server runs and
- * workflows are being started, dumps MariaDB, takes the state and knowledge folders and the payload
- * keys, and resumes; `email-rag-restore` puts it into a new database and a new SQLite file, and a
+ * workflows are being started, dumps MariaDB, takes the state and knowledge folders, spamd's Bayes
+ * database and the payload keys, and resumes; `email-rag-restore` puts it into a new database and a new SQLite file, and a
  * dev server started on that file has the workflows and the paused intake, which `schedules
  * install` (the stack's init) leaves paused and `intake resume` lifts. Then the refusals (a
  * tampered file, a target in use, keys missing), retention, failed runs and the --every loop.
@@ -55,6 +55,15 @@ const ok = (r: ToolRun, what: string): ToolRun => {
 
 let keys: string;
 
+/** The Bayes database's path prefix (bayes_path), and how many spam messages it learnt (`sa-learn --dump magic`). */
+const BAYES = () => path.join(dir, 'spamd-data/bayes/bayes');
+function learntSpam(): number {
+  const dump = spawnSync('sa-learn', ['--dbpath', BAYES(), '--dump', 'magic'], { encoding: 'utf8' });
+  assert.equal(dump.status, 0, `sa-learn --dump magic: ${dump.stderr}`);
+  const line = dump.stdout.split('\n').find((l) => /non-token data: nspam$/.test(l));
+  return Number(line?.trim().split(/\s+/)[2]);
+}
+
 async function connect(address: string, dbUrl: string): Promise<Client> {
   const config = loadConfig({ ...env, TEMPORAL_ADDRESS: address, DATABASE_URL: dbUrl, PAYLOAD_KEYS: keys, IMAP_PASSWORD: 'secret' });
   const { client, connection } = await connectTemporalClient(config);
@@ -90,6 +99,16 @@ before(async () => {
   writeFileSync(path.join(dir, 'app/state/tokens/support.json'), '{"refresh_token":"r1"}\n', { mode: 0o600 });
   writeFileSync(path.join(dir, 'app/knowledge/faq.md'), '# FAQ\n');
   if (isRoot) chownSync(path.join(dir, 'app/state/tokens/support.json'), IMAGE_UID, IMAGE_UID);
+  // spamd's Bayes database (compose's volume spamd-data, /var/lib/spamd/bayes): one spam message learnt.
+  mkdirSync(path.join(dir, 'spamd-data/bayes'), { recursive: true });
+  const learnt = spawnSync('sa-learn', [
+    '--dbpath',
+    BAYES(),
+    '--spam',
+    path.join(__dirname, '../fixtures/spam-corpus/spamassassin/spam/015'),
+  ]);
+  assert.equal(learnt.status, 0, `sa-learn --spam: ${String(learnt.stderr)}`);
+  assert.equal(learntSpam(), 1);
   mkdirSync(path.join(dir, 'backups'));
   const user = new URL(db.url);
   user.username = dbUser;
@@ -109,7 +128,7 @@ before(async () => {
     IMAP_POLL_INTERVAL_SECONDS: '3600',
     TEMPORAL_DB: path.join(dir, 'temporal-data', 'temporal.db'),
     BACKUP_DIR: path.join(dir, 'backups'),
-    BACKUP_FILES: `${path.join(dir, 'app/state')}:${path.join(dir, 'app/knowledge')}`,
+    BACKUP_FILES: `${path.join(dir, 'app/state')}:${path.join(dir, 'app/knowledge')}:${path.join(dir, 'spamd-data/bayes')}`,
   };
 });
 
@@ -174,6 +193,7 @@ test(
 
     // A fresh stack: a new SQLite file, a new database, the state and knowledge folders gone.
     rmSync(path.join(dir, 'app'), { recursive: true });
+    rmSync(path.join(dir, 'spamd-data'), { recursive: true });
     const restoredDb = path.join(dir, 'temporal-restored', 'temporal.db');
     const restoreEnv = { ...env, TEMPORAL_DB: restoredDb, DATABASE_URL: env.DATABASE_URL!.replace(/\/([^/?]+)$/, '/$1_restored') };
     const restoreStart = Date.now();
@@ -183,6 +203,7 @@ test(
     assert.equal(token.mode & 0o777, 0o600, 'a token file comes back readable by its owner only');
     if (isRoot) assert.equal(token.uid, IMAGE_UID, 'and with its owner');
     assert.equal(readFileSync(path.join(dir, 'app/knowledge/faq.md'), 'utf8'), '# FAQ\n');
+    assert.equal(learntSpam(), 1, "spamd's Bayes database comes back with what the team's decisions taught it");
     assert.deepEqual((await migrate(restoredUrl)).applied, [], 'the dump holds every migration');
     restoredPool = createPool(restoredUrl, 2);
     const tables = async (p: Pool) =>
@@ -298,7 +319,8 @@ test('retention keeps the newest complete backups; a failed run leaves nothing t
   const files = path.join(dir, 'retention-files');
   mkdirSync(files);
   writeFileSync(path.join(files, 'a'), 'a');
-  const e = { ...env, BACKUP_DIR: backups, BACKUP_FILES: files };
+  // A `?` path that is not there (spamd scaled to 0 has no Bayes folder) is left out, not an error.
+  const e = { ...env, BACKUP_DIR: backups, BACKUP_FILES: `${files}:?${path.join(dir, 'no-spamd-data')}` };
   // A run killed before its end left this; a folder copied in by hand is none of the tool's business.
   mkdirSync(path.join(backups, '2020-01-01T000000Z.partial'));
   mkdirSync(path.join(backups, 'copied-by-hand'));
@@ -307,6 +329,7 @@ test('retention keeps the newest complete backups; a failed run leaves nothing t
     const r = ok(await runTool(bin, 'email-rag-backup', ['--once', '--keep', '2', 'files'], e), 'email-rag-backup --once files');
     names.push(/backup (\S+) complete/.exec(r.stdout)![1]!);
     if (i === 0) assert.match(r.stdout, /removed 2020-01-01T000000Z\.partial, left by a run that was cut off/);
+    if (i === 0) assert.match(r.stdout, /files: \S+no-spamd-data does not exist \(optional\): left out/);
   }
   assert.deepEqual(complete(backups), names.slice(-2), 'the newest two are kept');
   assert.deepEqual(

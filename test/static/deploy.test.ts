@@ -459,3 +459,21 @@ test('the app image carries email-rag-backup and email-rag-restore, the files th
     assert.ok(made && dirs?.[2]?.split(' ').includes(folder), `${folder} is made and given to email-rag`);
   }
 });
+
+test("spamd's Bayes database is in the backup service's files, readable by it and restored to spamd's user", () => {
+  const compose = parseYaml(read('deploy/compose.yaml')) as {
+    services: Record<string, { environment?: Record<string, string>; volumes?: string[]; group_add?: string[] }>;
+  };
+  const backup = compose.services.backup!;
+  const spamd = compose.services.spamd!;
+  const bayes = '/var/lib/spamd/bayes';
+  assert.ok(backup.environment?.BACKUP_FILES?.split(':').includes(`?${bayes}`), 'optional: spamd may be scaled to 0');
+  const volume = spamd.volumes?.find((v) => v.endsWith(':/var/lib/spamd'));
+  assert.ok(volume && backup.volumes?.includes(volume), 'the backup service mounts spamd-data where spamd does');
+  const containerfile = read('Containerfile');
+  const uid = /useradd --system --uid (\d+) --gid spamd/.exec(containerfile)?.[1];
+  assert.ok(uid);
+  assert.deepEqual(backup.group_add, [uid], "spamd's group reads its group-readable Bayes files");
+  assert.match(containerfile, new RegExp(`RUN mkdir -p ${bayes} && chown -R ${uid}:${uid} /var/lib/spamd`));
+  assert.match(read('deploy/container/spamd-start.sh'), /bayes_file_mode 0640/);
+});

@@ -64,7 +64,7 @@ function fakeActivities(
     send: null,
     maxDraftVersion: 0,
   },
-  hold: { draft?: Promise<void> } = {},
+  hold: { draft?: Promise<void>; learn?: Promise<void>; send?: Promise<void> } = {},
 ) {
   const statuses: string[] = [];
   const refusals: string[] = [];
@@ -117,8 +117,13 @@ function fakeActivities(
       await step('recordDecision', i);
       decisions.push(i.decision);
     },
+    async learnMarkedSpam(i: { emailId: string; by: string }) {
+      await step('learnMarkedSpam', i);
+      await hold.learn;
+    },
     async sendReply(i: { emailId: string; draftId: string }) {
       await step('sendReply', i);
+      await hold.send;
       return { messageId: `<reply-${i.draftId}@example.test>`, outcome: 'sent' };
     },
     // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
@@ -367,6 +372,77 @@ test('refused decisions: each gets a clear message and nothing is applied', asyn
     await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', reason: 'wrong tone' }] });
     assert.equal((await handle.result()).status, 'rejected');
     assert.deepEqual(fake.decisions, [{ kind: 'reject', by: 'carol', reason: 'wrong tone' }]);
+  });
+});
+
+test('marked as spam: rejected, answered before the filter learns it; a second mark and a late approval are refused', async () => {
+  let learnt: () => void = () => undefined;
+  const fake = fakeActivities({}, undefined, { learn: new Promise<void>((r) => (learnt = r)) });
+  await withWorker(fake, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const draftId = await currentDraftId(handle);
+    await refusedWith(
+      handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', spam: 'yes' as never }] }),
+      /"spam" must be true or false/,
+    );
+    const answer = await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', spam: true }] });
+    assert.deepEqual(answer, { draftId, status: 'rejected', message: `draft ${draftId} rejected: marked as spam` });
+    // The filter is still learning (the run is open): whatever comes now meets the decision that stands.
+    await refusedWith(
+      handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'dave', spam: true }] }),
+      /^mark as spam refused: marked as spam by carol came first$/,
+    );
+    await refusedWith(
+      handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'dave' }] }),
+      /^approve refused: marked as spam by carol came first$/,
+    );
+    learnt();
+    assert.equal((await handle.result()).status, 'rejected');
+    assert.deepEqual(fake.decisions, [{ kind: 'reject', by: 'carol', reason: 'spam', spam: true }]);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.name === 'learnMarkedSpam').map((c) => c.input),
+      [{ emailId: handle.workflowId, by: 'carol' }],
+    );
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 0, 'nothing is sent');
+    assert.deepEqual((await handle.query(stateQuery)).decision, { kind: 'reject', by: 'carol', draftId, spam: true });
+  });
+});
+
+test('a spam mark after an approval raced is refused; a filter that never learns leaves the spam mark standing', async () => {
+  let sent: () => void = () => undefined;
+  const approved = fakeActivities({}, undefined, { send: new Promise<void>((r) => (sent = r)) });
+  await withWorker(approved, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const draftId = await currentDraftId(handle);
+    await handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'ops' }] });
+    // The reply is being sent (the run is open): the spam mark of a reviewer who still had the page open.
+    await refusedWith(
+      handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', spam: true }] }),
+      /^mark as spam refused: approve by ops came first$/,
+    );
+    sent();
+    assert.equal((await handle.result()).status, 'sent');
+    assert.equal(approved.calls.filter((c) => c.name === 'learnMarkedSpam').length, 0);
+    assert.deepEqual(approved.decisions, [{ kind: 'approve', by: 'ops' }]);
+  });
+
+  // Every attempt to teach the filter fails (its worker's last attempt would audit it; here the activity itself fails).
+  const failing = fakeActivities({
+    learnMarkedSpam: [new TransientError('spamd down'), new TransientError('down'), new TransientError('down')],
+  });
+  await withWorker(failing, async (tq) => {
+    const handle = await start(tq);
+    await waitForStatus(handle, 'awaiting_approval');
+    const draftId = await currentDraftId(handle);
+    await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'carol', spam: true }] });
+    assert.equal((await handle.result()).status, 'rejected', 'the decision stands');
+    assert.deepEqual(
+      failing.calls.filter((c) => c.name === 'learnMarkedSpam').map((c) => c.attempt),
+      [1, 2, 3],
+      'tried SPAM_LEARN_ATTEMPTS times',
+    );
   });
 });
 

@@ -86,7 +86,8 @@ function pickDraft(workflowId: string, state: EmailWorkflowState, pinned: string
     );
   if (pinned) return /^\d+$/.test(pinned) ? `${workflowId}:draft:${pinned}` : pinned;
   if (!w || (w.kind !== WAITING_KINDS.approval && w.kind !== WAITING_KINDS.manualReview)) {
-    throw new CliError(`${workflowId} waits for no decision on a draft (status ${state.status})`);
+    const spam = state.decision?.spam ? `; it was marked as spam by ${state.decision.by}` : '';
+    throw new CliError(`${workflowId} waits for no decision on a draft (status ${state.status}${spam})`, spam ? REFUSED_EXIT : 1);
   }
   if (w.kind === WAITING_KINDS.approval && state.drafts > 1) {
     throw new CliError(
@@ -127,13 +128,25 @@ export async function approve(
   });
 }
 
-export async function reject(config: Config, workflowId: string, opts: { by: string; reason: string; draft?: string }): Promise<string> {
+/** Rejects the draft; with `spam` the mail is marked as spam (nothing sent, the spam filter learns it; the reason is optional). */
+export async function reject(
+  config: Config,
+  workflowId: string,
+  opts: { by: string; reason?: string; draft?: string; spam?: boolean },
+): Promise<string> {
   return withEmail(config, workflowId, async (handle, state) => {
     const draftId =
       'waitingFor' in state
         ? pickDraft(workflowId, state, opts.draft)
         : ((state as { draft: { draftId: string } | null }).draft?.draftId ?? '');
-    const r = await decide(handle, state, DECISIONS.reject, { draftId, by: opts.by, reason: opts.reason });
+    const input = {
+      draftId,
+      by: opts.by,
+      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+      ...(opts.spam ? { spam: true } : {}),
+    };
+    const r = await decide(handle, state, DECISIONS.reject, input);
+    if (opts.spam) return `marked ${draftId} as spam as ${opts.by}: ${r.message} (status ${r.status})`;
     return `rejected ${draftId} as ${opts.by}: ${opts.reason} (status ${r.status})`;
   });
 }
@@ -195,13 +208,15 @@ const approveCommand: CliCommand<string> = {
 
 const rejectCommand: CliCommand<string> = {
   name: 'reject',
-  usage: 'reject <workflowId> --reason R [--draft N|ID] [--by NAME]',
-  options: { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' } },
+  usage: `reject <workflowId> --reason R [--draft N|ID] [--by NAME]
+  reject <workflowId> --spam [--reason R] [--draft N|ID] [--by NAME]   (marked as spam: nothing sent, the spam filter learns it)`,
+  options: { reason: { type: 'string' }, by: { type: 'string' }, draft: { type: 'string' }, spam: { type: 'boolean', default: false } },
   run(ctx, { positionals, values }) {
     const reason = text(values, 'reason');
-    if (reason === undefined || reason.trim() === '') throw new CliError('reject needs --reason "…"', 2);
+    const spam = values.spam === true;
+    if (!spam && (reason === undefined || reason.trim() === '')) throw new CliError('reject needs --reason "…" (or --spam)', 2);
     const draft = text(values, 'draft');
-    const opts = { by: byOrActor(values), reason, ...(draft !== undefined ? { draft } : {}) };
+    const opts = { by: byOrActor(values), ...(reason !== undefined ? { reason } : {}), ...(draft !== undefined ? { draft } : {}), spam };
     return reject(ctx.config(), ctx.one(positionals, 'workflow id'), opts);
   },
 };

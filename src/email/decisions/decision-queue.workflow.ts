@@ -7,6 +7,7 @@ import {
   approvedTextRefusal,
   coverRefusal,
   decisionRefusal,
+  marksSpam,
   type DecisionContext,
   type DecisionResult,
 } from './decision-rules.workflow';
@@ -100,7 +101,9 @@ export function createDecisionQueue(run: DecisionQueueRun) {
   });
   /** Marks what an accepted decision takes, so a second one in the same breath is refused. */
   const claim = (decision: DecisionName, i: Record<string, unknown>) => {
-    if (decision === 'approve' || decision === 'reject' || decision === 'redraft') decisions.decided = `${decision} by ${String(i.by)}`;
+    if (marksSpam(decision, i)) decisions.decided = `marked as spam by ${String(i.by)}`;
+    else if (decision === 'approve' || decision === 'reject' || decision === 'redraft')
+      decisions.decided = `${decision} by ${String(i.by)}`;
     // A send decision is one-shot: nothing else may be queued behind it (a second force would outlive its moment).
     else state.waitingFor = null;
   };

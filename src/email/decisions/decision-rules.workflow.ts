@@ -25,7 +25,10 @@ export interface ApproveInput {
 export interface RejectInput {
   draftId: string;
   by: string;
-  reason: string;
+  /** Required, unless the mail is marked as spam. */
+  reason?: string;
+  /** The person marks the mail as spam: rejected, nothing sent, and the spam filter learns it. */
+  spam?: boolean;
 }
 export interface RedraftInput {
   draftId: string;
@@ -95,7 +98,8 @@ function shapeRefusal(decision: DecisionName, input: Record<string, unknown>): s
     case 'approve':
       return text(input.draftId, 'draftId', 400, true) ?? text(input.body, 'body', DECISION_LIMITS.bodyChars, false);
     case 'reject':
-      return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, true);
+      if (input.spam !== undefined && typeof input.spam !== 'boolean') return '"spam" must be true or false';
+      return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, input.spam !== true);
     case 'redraft':
       return text(input.draftId, 'draftId', 400, true) ?? text(input.reason, 'reason', DECISION_LIMITS.reasonChars, false);
     case 'resend':
@@ -123,27 +127,39 @@ function waitingText(context: Pick<DecisionContext, 'waitingFor' | 'status'>): s
   }
 }
 
+/** Whether a decision's input marks the mail as spam (a reject with `spam: true`). */
+export function marksSpam(decision: DecisionName | 'cover', input: unknown): boolean {
+  return decision === 'reject' && typeof input === 'object' && input !== null && (input as Record<string, unknown>).spam === true;
+}
+
+/** What a decision is called in its refusals and in the decision that came first. */
+export function decisionLabel(decision: DecisionName, input: unknown): string {
+  return marksSpam(decision, input) ? 'mark as spam' : decision;
+}
+
 /** Why `decision` with `raw` cannot be applied now, or null when it can. */
 export function decisionRefusal(decision: DecisionName, raw: unknown, context: DecisionContext): string | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${decision} needs one JSON object as input`;
   const input = raw as Record<string, unknown>;
   const shape = shapeRefusal(decision, input);
-  if (shape) return `${decision} refused: ${shape}`;
+  if (shape) return `${decisionLabel(decision, input)} refused: ${shape}`;
   // Nothing of ours may follow a person's own answer: the customer would get a second one.
-  if (context.answeredElsewhere) return `${decision} refused: ${context.answeredElsewhere}; the draft was withdrawn and nothing is sent`;
+  if (context.answeredElsewhere)
+    return `${decisionLabel(decision, input)} refused: ${context.answeredElsewhere}; the draft was withdrawn and nothing is sent`;
   const where = waitingText(context);
   // Shadow mode decides nothing: switching the mailbox to live is the one way to let drafts be sent.
-  if (context.waitingFor?.kind === WAITING_KINDS.shadow) return `${decision} refused: ${where}`;
+  if (context.waitingFor?.kind === WAITING_KINDS.shadow) return `${decisionLabel(decision, input)} refused: ${where}`;
   const draftId = typeof input.draftId === 'string' ? input.draftId : undefined;
   if (decision === 'approve' || decision === 'reject' || decision === 'redraft') {
-    if (context.decided) return `${decision} refused: ${context.decided} came first`;
+    const label = decisionLabel(decision, input);
+    if (context.decided) return `${label} refused: ${context.decided} came first`;
     if (
       !context.waitingFor ||
       (context.waitingFor.kind !== WAITING_KINDS.approval && context.waitingFor.kind !== WAITING_KINDS.manualReview)
     )
-      return `${decision} refused: ${where}`;
+      return `${label} refused: ${where}`;
     if (draftId !== context.waitingFor.draftId) {
-      return `${decision} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
+      return `${label} refused: draft ${draftId} is not the current one; ${where}. Review that draft and decide on its id`;
     }
     if (decision === 'approve' && context.waitingFor.kind === WAITING_KINDS.manualReview && input.body === undefined) {
       return 'approve refused: there is no usable draft (manual_review); approve with "body" holding the reply you wrote';

@@ -67,6 +67,9 @@ export function createTemporalDecisions(client: Pick<Client, 'workflow'>, option
     const s = await state(workflowId).catch(() => null);
     if (s?.answeredElsewhere)
       return `${name} refused: ${answeredElsewhereText(s.answeredElsewhere)}; the draft was withdrawn and nothing is sent`;
+    // A second decision after the first ended the run (a spam mark, a reject): say which one.
+    if (s?.decision?.spam) return `${name} refused: the email was marked as spam by ${s.decision.by} and is ${s.status}`;
+    if (s?.decision) return `${name} refused: the email is ${s.status} (${s.decision.kind} by ${s.decision.by})`;
     return `no running workflow ${workflowId}`;
   };
 

@@ -3,10 +3,12 @@
  * a decision on exactly that draft, and a redraft request or a follow-up in the thread starts
  * the next draft. The decision is recorded in the workflow task that accepted it.
  */
+import { log } from '@temporalio/workflow';
 import { STATUS, sendIsDone, WAITING_KINDS } from '../email-status';
 import { type Decision } from '../email-input';
 import { decidedTransition, draftedTransition } from '../status-transitions';
 import type { PendingDecision } from '../decisions/decision-queue.workflow';
+import { marksSpam } from '../decisions/decision-rules.workflow';
 import { type EmailRun, AlreadyHandedOver } from '../email-run.workflow';
 import type { EmailWorkflowResult } from '../email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf, lostWithWorker } from '../../platform/failures.workflow';
@@ -128,27 +130,44 @@ async function recordDecision(run: EmailRun, decision: PendingDecision, version:
     state.draft = await run.act('bookkeeping').saveHumanDraft({ emailId, version: version + 1, body: body ?? '', by });
     draftId = state.draft.draftId;
   }
+  const spam = marksSpam(decision.name, input);
   const decided: Decision =
     decision.name === 'approve'
       ? { kind: 'approve', by, ...(body !== undefined ? { body } : {}) }
-      : { kind: 'reject', by, reason: String(input.reason) };
+      : spam
+        ? { kind: 'reject', by, reason: typeof input.reason === 'string' ? input.reason : 'spam', spam: true }
+        : { kind: 'reject', by, reason: String(input.reason) };
   // A local activity: the Update is answered, the search attributes move and the send is
   // scheduled in the workflow task that accepted the decision. A try adds no await: the Update's
   // answer and the send's scheduling keep the order the released histories recorded.
   try {
     const booked = await run.book.recordDecision({ emailId, draftId, decision: decided, record: run.reserve() });
-    state.decision = { kind: decided.kind, by, draftId };
+    state.decision = { kind: decided.kind, by, draftId, ...(spam ? { spam: true as const } : {}) };
     await run.reached(booked.recorded, decidedTransition(decided));
   } catch (err) {
     answerHandedOver(decision, err);
     throw err;
   }
   if (decided.kind === 'reject') {
-    decision.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected` });
+    decision.resolve?.({ draftId, status: STATUS.rejected, message: `draft ${draftId} rejected${spam ? ': marked as spam' : ''}` });
+    if (spam) await learnMarkedSpam(run, by);
     return { kind: 'end', result: { status: STATUS.rejected } };
   }
   decision.resolve?.({ draftId, status: STATUS.approved, message: `draft ${draftId} approved; it is sent next` });
   return { kind: 'send', draftId };
+}
+
+/**
+ * After the decision stands (recorded, answered), the spam filter learns the mail as spam. The
+ * activity audits what the filter did (spam_learned, or spam_learn_failed after its last attempt);
+ * whatever becomes of it, the mail stays rejected.
+ */
+async function learnMarkedSpam(run: EmailRun, by: string): Promise<void> {
+  try {
+    await run.spamFilter().learnMarkedSpam({ emailId: run.emailId, by });
+  } catch (err) {
+    log.warn('the spam filter did not learn a spam mark', { emailId: run.emailId, error: failureText(err) });
+  }
 }
 
 /** Shadow mode, and the team sent no reply within SHADOW_WAIT: nothing to measure; the run ends. */

@@ -147,6 +147,18 @@ export function createSendActivities(
           details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
+      } else if (d.spam) {
+        // No draft outcome: a spam mail's draft says nothing about how good the drafts are.
+        await deps.drafts.reject(input.draftId, d.by, d.reason);
+        await deps.audit.record({
+          emailId: input.emailId,
+          correlationId: cid,
+          eventType: EMAIL_AUDIT_EVENTS.spamMarked,
+          actor: d.by,
+          message: `marked as spam by ${d.by}: draft rejected, nothing sent`,
+          details: { draftId: input.draftId },
+          eventKey: `${cid}:decision:${input.draftId}`,
+        });
       } else {
         await deps.drafts.reject(input.draftId, d.by, d.reason);
         await deps.drafts.recordOutcome(input.draftId, { outcome: DRAFT_OUTCOME.rejected });

@@ -210,7 +210,11 @@ export async function backupAndRestore(ctx: FirstMonth, waiting: { emailId: stri
 
   await stack.compose(['up', '-d', '--no-build', '--no-deps', 'mariadb']);
   await stack.healthy('mariadb');
-  const restored = await stack.compose(['run', '--rm', '--no-deps', 'backup', 'email-rag-restore', `/backups/${name}`], 600_000);
+  // As root (docs/backup.md): spamd's Bayes folder goes back to spamd's user.
+  const restored = await stack.compose(
+    ['run', '--rm', '--no-deps', '--user', 'root', 'backup', 'email-rag-restore', `/backups/${name}`],
+    600_000,
+  );
   await startStackInOrder(ctx);
   console.log(`restore: from "down -v" to a healthy restored stack in ${seconds(t2)} s`);
   assert.match(restored, /restore/i);

@@ -89,6 +89,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'reject-spam',
+    expect: 'rejected',
+    run: async (ctx) => {
+      const handle = await deliver(ctx, mailOf('reject-spam', 'Ihr Gewinn wartet'));
+      const draftId = await currentDraft(handle);
+      await handle.executeUpdate(rejectUpdate, { args: [{ draftId, by: 'ops', spam: true }] });
+      return finish(handle, 'rejected');
+    },
+  },
+  {
     name: 'redraft-then-approve',
     expect: 'sent',
     run: async (ctx) => {
