@@ -1,11 +1,12 @@
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload (node --require), loaded before any TypeScript loader */
 /**
  * Loaded into a worker process with `node --require` by scripts/bench/lived-in-cost.ts (never by
  * the product): counts every SQL statement the process sends, by its text with the placeholder
  * lists folded, with the rows it returned or changed (and about the bytes returned) and MariaDB's own Handler_* counters of the
  * connection that ran it (SHOW SESSION STATUS after each statement; in MariaDB it does not count
  * itself). Those are the server's work for this process alone, however busy the shared server is.
- * Every second (and at once when `<file>.req` appears) the census and the process's memory are
+ * Every second (and within a second when `<file>.req` appears) the census and the process's memory are
  * written to BENCH_CENSUS_FILE; with --expose-gc a request collects garbage first. A path written
  * to `<file>.snap` gets a heap snapshot of the main thread.
  */
@@ -149,5 +150,5 @@ if (file && require('node:worker_threads').isMainThread) {
       fs.renameSync(`${to}.tmp`, to);
     }
     write();
-  }, 250).unref();
+  }, 1000).unref();
 }
