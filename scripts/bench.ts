@@ -55,6 +55,7 @@ import { runFeatureTable } from './bench/feature-table';
 import { livedInEnv, seedLivedIn } from './bench/lived-in';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
 import { workerSpread } from './bench/worker-spread';
+import { ensureCompiled } from './bench/compiled-worker';
 
 const { values: opts } = parseArgs({
   options: {
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.latency) {
+    if (!opts['from-source']) ensureCompiled(log);
     const every = Number(opts['poll-interval']);
     log(`bench: latency of ${N} mails appended one at a time, with IMAP IDLE and with a ${every} s poll interval`);
     const archive = opts['beside-replay'];
@@ -166,6 +168,7 @@ async function main(): Promise<void> {
       );
     return;
   }
+  if (!opts['from-source']) ensureCompiled(log);
   log(
     `bench: ${N} emails from ${source}${opts.twin ? ', with the bare twin' : ''}, ${W} worker process${W > 1 ? 'es' : ''}, ` +
       `${livedIn ? 'lived-in' : 'empty'} installation; starting the real stack (LLM = local double)`,

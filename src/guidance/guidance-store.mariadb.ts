@@ -47,7 +47,16 @@ async function newest(db: Queryable, scope: GuidanceScope, lock: boolean): Promi
 /** Another save of the same scope got there first (its number taken, or the gap lock it held). */
 const collided = (err: unknown): boolean => /Duplicate entry|Deadlock found/i.test(err instanceof Error ? err.message : String(err));
 
+/** Mailboxes whose current guidance a worker remembers (each a few scopes' texts). */
+const REMEMBERED_MAILBOXES = 256;
+
 export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
+  /**
+   * The current guidance per mailbox as last read, with the table's row count and highest id then.
+   * Rows are only ever inserted, so the same count and highest id mean the same rows: the count
+   * also moves when a save with a lower id commits after one with a higher id.
+   */
+  const remembered = new Map<string, { stamp: string; versions: GuidanceVersion[] }>();
   const addOnce = (scope: GuidanceScope, text: string, author: string) =>
     inTransaction(pool, 'saving guidance', async (conn) => {
       const current = await newest(conn, scope, true);
@@ -87,6 +96,17 @@ export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
       return rows.map(toVersion);
     },
     async currentForMailbox(mailboxId) {
+      // Every draft asks; the answer changes only with a new row. How many rows there are and the
+      // highest id (one pass over the smallest index, a few hundred entries at most) say whether
+      // the remembered answer is still the current one.
+      const [count] = await query<Array<{ n: unknown; id: unknown }>>(
+        pool,
+        'counting the guidance versions',
+        'SELECT COUNT(*) AS n, MAX(id) AS id FROM guidance_versions',
+      );
+      const stamp = `${String(count?.n)}:${String(count?.id)}`;
+      const kept = remembered.get(mailboxId);
+      if (kept && kept.stamp === stamp) return kept.versions;
       const rows = await query<Row[]>(
         pool,
         'reading the guidance of a mailbox',
@@ -96,7 +116,10 @@ export function createMariaDbGuidanceStore(pool: Pool): GuidanceStore {
             ON n.mailbox_id = g.mailbox_id AND n.category = g.category AND n.version = g.version`,
         [mailboxId],
       );
-      return rows.map(toVersion);
+      const versions = rows.map(toVersion);
+      if (remembered.size >= REMEMBERED_MAILBOXES) remembered.delete(remembered.keys().next().value as string);
+      remembered.set(mailboxId, { stamp, versions });
+      return versions;
     },
     async listCurrent() {
       const rows = await query<Row[]>(pool, 'listing the guidance', `${CURRENT} ORDER BY g.mailbox_id, g.category`);

@@ -4,7 +4,7 @@ import { contextScope, entryCorrespondent, knowledgeSourceId, ownReplyItem } fro
 import { DependencyError, errorMessage } from '../platform/errors';
 import { DEFAULT_MIN_COSINE, rankHybrid, type Match, type RetrievalMethod } from './hybrid-ranking';
 import { emailPassages, retrievalProbe, vectorProbe } from './passages';
-import { decodeVector } from './vectors';
+import { candidateFeatureMemory, type CandidateFeatures } from './candidate-features';
 import type {
   DraftContextItem,
   ContextScope,
@@ -24,6 +24,7 @@ import { query, type Pool } from '../platform/pool.mariadb';
 import {
   knowledgeByIds,
   knowledgeSearch,
+  passageVectors,
   ownRecentReplies,
   theirRecentPassages,
   threadHistory,
@@ -42,6 +43,8 @@ const OWN_REPLY_LIMIT = 2;
 /** Email ids per DELETE when forgetting: bounded statements, bounded lock time. */
 const FORGET_BATCH = 200;
 const SENDER_LIMIT = 3;
+/** Candidates whose vectors one statement reads by key: a scope's whole cap (300) in one. */
+const VECTOR_READ_BATCH = 300;
 
 /** The columns of a `passages` row, in the order of passageRows. */
 export const PASSAGE_COLUMNS = [
@@ -117,6 +120,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
   const method = options.method ?? 'hybrid';
   const minCosine = options.minCosine ?? DEFAULT_MIN_COSINE;
   const ki = options.knowledgeIndex ?? {};
+  const remembered = candidateFeatureMemory();
   const knowledgeVectors = embedder
     ? createKnowledgeNeighbours(pool, {
         model: embedder.model,
@@ -147,6 +151,41 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     // Standalone (no composite): an embedder that fails leaves words only; the composite audits it.
     const [vector] = await embedder.embed([probe], 'query').catch(() => [] as number[][]);
     return vector ?? null;
+  }
+
+  /**
+   * Each candidate's words and vector: remembered from an earlier draft while its text and model
+   * are unchanged, else from the bytes its row carries, else read by key (one statement for all
+   * such candidates of a ranking). Another model's vector lives in another space: such a passage
+   * is ranked by words only.
+   */
+  async function featuresOf<T extends VectorRow>(rows: readonly T[], withVectors: boolean): Promise<Map<T, CandidateFeatures>> {
+    const model = embedder?.model ?? null;
+    const out = new Map<T, CandidateFeatures>();
+    const unread: T[] = [];
+    for (const r of rows) {
+      const m = withVectors && model !== null && r.embedding_model === model ? model : null;
+      const bytes = r.embedding === undefined ? undefined : (r.embedding ?? null);
+      const kept = remembered.known(passageKey(r), r.text, m, m === null ? undefined : bytes);
+      if (kept) out.set(r, kept);
+      else if (m !== null && bytes === undefined) unread.push(r);
+      else out.set(r, remembered.learn(passageKey(r), r.text, m, bytes ?? null));
+    }
+    const stored = new Map<string, { text: string; embedding: Buffer | null; embedding_model: string | null }>();
+    for (let i = 0; i < unread.length; i += VECTOR_READ_BATCH) {
+      const st = passageVectors(unread.slice(i, i + VECTOR_READ_BATCH));
+      const rows = await query<
+        Array<{ email_id: string; idx: number; text: string; embedding: Buffer | null; embedding_model: string | null }>
+      >(pool, 'reading the candidates’ vectors', st.sql, st.args);
+      for (const r of rows) stored.set(passageKey(r), r);
+    }
+    for (const r of unread) {
+      const row = stored.get(passageKey(r));
+      // Re-indexed between the two reads (or gone): ranked by words as read, its vector read again next time.
+      const same = row !== undefined && row.text === r.text && row.embedding_model === model;
+      out.set(r, remembered.learn(passageKey(r), r.text, same ? model : null, same ? row.embedding : null));
+    }
+    return out;
   }
 
   return {
@@ -220,20 +259,22 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       const vector = await probeVector(vectorProbe(email), probeGiven);
       const withVectors = vector !== null;
       const run = <T>(what: string, st: Statement) => query<T[]>(pool, what, st.sql, st.args);
-      const rank = <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[], background?: readonly number[]) =>
-        rankHybrid({
+      const rank = async <T extends VectorRow>(candidates: readonly T[], byWords?: readonly T[], background?: readonly number[]) => {
+        const features = await featuresOf(candidates, withVectors);
+        return rankHybrid<T>({
           background,
           probe,
           probeVector: vector,
           candidates,
-          key: (r) => `${r.email_id}#${r.idx}`,
+          key: passageKey,
           text: (r) => r.text,
-          // Another model's vector lives in another space: such a passage is ranked by words only.
-          vector: (r) => (r.vector !== undefined ? r.vector : r.embedding_model === embedder?.model ? decodeVector(r.embedding) : null),
+          terms: (r) => features.get(r)!.terms,
+          vector: (r) => features.get(r)!.vector,
           method,
           minCosine,
           byWords,
         });
+      };
 
       const thread = await run<Row>('reading the thread history', threadHistory(s, email.threadId, email.emailId, limit));
       const theirs = s.correspondent
@@ -244,7 +285,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
             ),
           )
         : [];
-      const similar = rank(theirs).slice(0, limit);
+      const similar = (await rank(theirs)).slice(0, limit);
       // The correspondent's recent mail in other threads, even when the words differ.
       const sender = theirs
         .filter((r) => r.idx === 0 && r.direction === 'in')
@@ -254,8 +295,10 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       // Our replies to anyone else: reusable wording, never their personal data (masked below).
       const ownReplies =
         s.reuseReplies === 'masked'
-          ? rank(
-              await run<PassageRow>('reading our recent replies to others', ownRecentReplies(s, email.threadId, undefined, withVectors)),
+          ? (
+              await rank(
+                await run<PassageRow>('reading our recent replies to others', ownRecentReplies(s, email.threadId, undefined, withVectors)),
+              )
             ).slice(0, OWN_REPLY_LIMIT)
           : [];
 
@@ -292,13 +335,13 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       candidates: readonly VectorRow[],
       byWords?: readonly VectorRow[],
       background?: readonly number[],
-    ) => Array<{ item: VectorRow; match: Match }>,
+    ) => Promise<Array<{ item: VectorRow; match: Match }>>,
   ): Promise<Array<{ item: VectorRow; match: Match }>> {
     const withVectors = vector !== null;
     const search = knowledgeSearch(probe, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
     const byWords =
       method === 'vectors' && withVectors ? [] : await query<VectorRow[]>(pool, 'searching the knowledge folder', search.sql, search.args);
-    if (!withVectors || !knowledgeVectors || !embedder || !vector) return rank(byWords, byWords).slice(0, KNOWLEDGE_LIMIT);
+    if (!withVectors || !knowledgeVectors || !embedder || !vector) return (await rank(byWords, byWords)).slice(0, KNOWLEDGE_LIMIT);
     // MATCH's rows come with their stored vectors; the nearest neighbours add what words missed.
     const key = (r: Row) => `${r.email_id}#${r.idx}`;
     const wordKeys = new Set(byWords.map(key));
@@ -308,12 +351,17 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     const candidates = [...byWords, ...near.filter((r) => !wordKeys.has(key(r)))];
     // The word gate's median is the folder's, as when every passage was a candidate (hybrid-ranking.ts).
     const background = knowledgeVectors.background(vector, new Set(candidates.map((r) => Number(r.id))));
-    return rank(candidates, byWords, background).slice(0, KNOWLEDGE_LIMIT);
+    return (await rank(candidates, byWords, background)).slice(0, KNOWLEDGE_LIMIT);
   }
 }
 
-/** A candidate passage with its vector: stored bytes (and, for knowledge, its numeric id). */
-type VectorRow = Row & { id?: unknown; vector?: Float32Array | null; embedding?: Buffer | null; embedding_model?: string | null };
+/**
+ * A candidate passage: with the model of its stored vector when vectors rank, and the vector's
+ * bytes where the statement read them (the knowledge folder's; for knowledge, its numeric id too).
+ */
+type VectorRow = Row & { id?: unknown; embedding?: Buffer | null; embedding_model?: string | null };
+
+const passageKey = (r: Pick<Row, 'email_id' | 'idx'>) => `${r.email_id}#${r.idx}`;
 
 /** Newest first, one email's passages in order: the two branches of a scope query merged. */
 function newestFirst(rows: PassageRow[]): PassageRow[] {

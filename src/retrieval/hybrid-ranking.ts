@@ -50,6 +50,8 @@ export interface HybridInput<T> {
   candidates: readonly T[];
   key(item: T): string;
   text(item: T): string;
+  /** The item's content words, when the caller keeps them (terms() of its text); else split here. */
+  terms?(item: T): ReadonlySet<string>;
   vector(item: T): ArrayLike<number> | null;
   method: RetrievalMethod;
   minCosine: number;
@@ -71,7 +73,9 @@ export interface HybridInput<T> {
 export function rankHybrid<T>(input: HybridInput<T>): Array<{ item: T; match: Match }> {
   const useVectors = input.method !== 'words' && input.probeVector !== null;
   const useWords = input.method !== 'vectors' || !useVectors;
-  const words = useWords ? (input.byWords ?? rankPassages(input.probe, input.candidates, input.text).map((r) => r.item)) : [];
+  const words = useWords
+    ? (input.byWords ?? rankPassages(input.probe, input.candidates, input.text, input.terms?.bind(input)).map((r) => r.item))
+    : [];
 
   const cosines = new Map<string, number>();
   if (input.probeVector !== null && input.method !== 'words') {

@@ -21,10 +21,16 @@ export interface Ranked<T> {
  * keep the candidates' order (callers pass them newest first). Cost: the candidates' words
  * against the probe's, once per distinct word, so a few hundred passages take milliseconds.
  */
-export function rankPassages<T>(probe: string, candidates: readonly T[], text: (item: T) => string): Array<Ranked<T>> {
+export function rankPassages<T>(
+  probe: string,
+  candidates: readonly T[],
+  text: (item: T) => string,
+  /** The candidate's content words when the caller keeps them (terms() of its text). */
+  wordsOf?: (item: T) => ReadonlySet<string>,
+): Array<Ranked<T>> {
   const query = [...terms(probe)];
   if (query.length === 0 || candidates.length === 0) return [];
-  const docs = candidates.map((c) => terms(text(c)));
+  const docs = candidates.map((c) => (wordsOf ? wordsOf(c) : terms(text(c))));
 
   // Which query terms each distinct candidate word matches, computed once per word.
   const matchesOf = new Map<string, number[]>();

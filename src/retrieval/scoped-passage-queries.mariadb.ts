@@ -15,7 +15,7 @@ export interface PassageRow {
   correspondent: string;
   direction: 'in' | 'out' | 'knowledge';
   created_at: Date;
-  /** Only when asked for (`withVectors`): the stored vector and the model that made it. */
+  /** Only when asked for (`withVectors`): the stored vector (not of our replies: passageVectors) and the model that made it. */
   embedding?: Buffer | null;
   embedding_model?: string | null;
 }
@@ -32,6 +32,10 @@ const COLUMNS = 'email_id, idx, text, title, correspondent, direction, created_a
 // Read only when vectors rank: 1.5 KB a passage that words-only retrieval need not carry.
 const VECTOR_COLUMNS = `${COLUMNS}, embedding, embedding_model`;
 const columns = (withVectors: boolean) => (withVectors ? VECTOR_COLUMNS : COLUMNS);
+// Our recent replies are the same few hundred passages for every draft of a mailbox, whose vectors
+// the worker remembers: only the model is read with them, the vectors of the others by
+// passageVectors() (2 KB a passage at 512 dimensions that need not cross the wire each time).
+const MODEL_COLUMNS = `${COLUMNS}, embedding_model`;
 const BOX = `account = ? AND mailbox = ? AND direction <> 'knowledge'`;
 
 /** The rest of this thread in the mailbox, newest first (the thread index bounds it). */
@@ -74,7 +78,7 @@ export function theirRecentPassages(
  */
 export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_CANDIDATES, withVectors = false): Statement {
   return {
-    sql: `SELECT ${columns(withVectors)} FROM passages
+    sql: `SELECT ${withVectors ? MODEL_COLUMNS : COLUMNS} FROM passages
           WHERE account = ? AND mailbox = ? AND direction = 'out' AND thread_id <> ?
             AND NOT (correspondent = ? OR (? IS NOT NULL AND organisation <=> ?))
           ORDER BY created_at DESC LIMIT ?`,
@@ -82,7 +86,18 @@ export function ownRecentReplies(s: ContextScope, threadId: string, cap = SCOPE_
   };
 }
 
-/** The knowledge folder's best passages: full text over the folder's own table only. */
+/**
+ * The stored vectors (and texts, to tell a passage re-indexed meanwhile) of these passages, by
+ * primary key: our recent replies whose vectors the worker does not remember.
+ */
+export function passageVectors(keys: ReadonlyArray<{ email_id: string; idx: number }>): Statement {
+  return {
+    sql: `SELECT email_id, idx, text, embedding, embedding_model FROM passages
+          WHERE ${keys.map(() => '(email_id = ? AND idx = ?)').join(' OR ')}`,
+    args: keys.flatMap((k) => [k.email_id, k.idx]),
+  };
+}
+
 /** Knowledge passages by id (the nearest-neighbour index's hits), with their stored vectors. */
 export function knowledgeByIds(ids: readonly number[]): Statement {
   return {
@@ -92,6 +107,7 @@ export function knowledgeByIds(ids: readonly number[]): Statement {
   };
 }
 
+/** The knowledge folder's best passages: full text over the folder's own table only. */
 export function knowledgeSearch(probe: string, limit: number): Statement {
   return {
     sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages

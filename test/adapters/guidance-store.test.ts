@@ -162,3 +162,29 @@ test('the guidance version stays with the draft and its outcome; quality groups 
     ],
   );
 });
+
+test('a mailbox’s current guidance is read once per change: a new version, saved anywhere, is read on the next draft', async () => {
+  const sent: string[] = [];
+  const recording = {
+    query: (opts: { sql: string } | string, params?: unknown[]) => {
+      sent.push(typeof opts === 'string' ? opts : opts.sql);
+      return db.pool.query(opts, params);
+    },
+  } as unknown as typeof db.pool;
+  const store = createMariaDbGuidanceStore(recording);
+  const texts = async () => (await store.currentForMailbox('sales')).map((v) => v.text).sort();
+  await save('mailbox:sales', 'Erste Fassung.');
+  const first = await texts();
+  const reads = () => sent.filter((s) => /JOIN \(SELECT mailbox_id, category, MAX\(version\)/.test(s)).length;
+  assert.equal(reads(), 1);
+  assert.deepEqual(await texts(), first, 'the same answer');
+  assert.equal(reads(), 1, 'remembered while no version was added');
+  // Another worker (another store) saves a version; a row written straight into the table counts too.
+  await save('mailbox:sales', 'Zweite Fassung.');
+  assert.ok((await texts()).includes('Zweite Fassung.'));
+  await db.pool.query(
+    `INSERT INTO guidance_versions (mailbox_id, category, version, text, author) VALUES ('sales', 'delivery', 99, 'Dritte.', 'ops')`,
+  );
+  assert.ok((await texts()).includes('Dritte.'));
+  assert.equal(reads(), 3);
+});

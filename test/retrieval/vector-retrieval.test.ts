@@ -294,3 +294,42 @@ describe('one embedding for every index', () => {
     }
   });
 });
+
+describe('our recent replies’ vectors, remembered by the worker', () => {
+  test('read by key once; the next draft reads none; a reply written again with another text is read again', async () => {
+    const sent: string[] = [];
+    const recording = {
+      query: (opts: { sql: string } | string, params?: unknown[]) => {
+        sent.push(typeof opts === 'string' ? opts : opts.sql);
+        return db.pool.query(opts, params);
+      },
+    } as unknown as typeof db.pool;
+    const index = createFullTextIndex(recording, { embedder });
+    const reply = (text: string): IndexableEmail => ({
+      ...inbound('r-1:draft:1:sent', ACCOUNT, 'Re: Kündigung', text, { threadId: 't-r-1' }),
+      direction: 'out',
+      toAddresses: ['carla@kunde-c.example'],
+    });
+    await index.index(reply('Ihr Vertrag endet zum Monatsende; die letzte Abbuchung erfolgt am Ersten des Folgemonats.'));
+    await index.index({
+      ...reply('Der Versand Ihres Pakets dauert zwei bis drei Werktage.'),
+      emailId: 'r-2:draft:1:sent',
+      threadId: 't-r-2',
+    });
+    const question = inbound('q-own', 'dora@kunde-d.example', 'Kündigung', 'Wann endet mein Vertrag, und wann wird zuletzt abgebucht?');
+    const vectorReads = () => sent.filter((s) => /FROM passages\s+WHERE \(email_id = \? AND idx = \?\)/.test(s)).length;
+    const ownReplies = async () => (await index.retrieve(question, 8)).filter((i) => i.kind === 'own_reply');
+
+    const first = await ownReplies();
+    assert.equal(first[0]?.sourceId, 'r-1:draft:1:sent', 'the reply about the contract’s end ranks first');
+    assert.equal(vectorReads(), 1, 'both replies’ vectors in one statement');
+    assert.deepEqual(await ownReplies(), first, 'the same ranking from the remembered vectors');
+    assert.equal(vectorReads(), 1, 'remembered: no vector read for the next draft');
+
+    // Written again with another text (and its vector): its vector is read again, its old text is nowhere.
+    await index.index(reply('Pakete innerhalb Deutschlands kosten 4,90 Euro Versand.'));
+    const again = await ownReplies();
+    assert.equal(vectorReads(), 2);
+    assert.ok(!again.some((i) => i.text.includes('Monatsende')), again.map((i) => i.text).join(' | '));
+  });
+});
