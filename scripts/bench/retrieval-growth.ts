@@ -283,12 +283,12 @@ export async function runGrowthCase(c: GrowthCase): Promise<void> {
       if (k < emails.length && hit) hits++;
     }
     ms.sort((a, b) => a - b);
+    // The worker's memory: before the exact search below reads every vector into this process.
+    const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
     // The same questions with every vector compared (no index): what the index costs in recall.
     const exact = createFullTextIndex(pool, { embedder, method: 'hybrid', knowledgeIndex: { library: exactLibrary } });
     let exactHits = 0;
     for (let i = 0; i < emails.length; i++) if (await found(exact, i)) exactHits++;
-    // The worker's memory: before the exact search below reads every vector into this process.
-    const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
     const parts = await measureParts(
       pool,
       dir,
