@@ -181,7 +181,6 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       await query(pool, 'pruning old passages', 'DELETE FROM passages WHERE email_id = ? AND idx >= ?', [email.emailId, rows.length]);
       if (email.direction === 'knowledge') {
         await indexKnowledge(pool, email.emailId, email.subject.slice(0, 512), emailPassages(email), vectors, model);
-        knowledgeVectors?.changed();
       }
       if (failure) {
         throw new DependencyError(`passages stored without vectors: ${errorMessage(failure)}`, FAILURE_TYPES.indexDegraded, {
@@ -214,14 +213,11 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
       const ids = await knowledgePassageIds(pool, sourceId);
       await query(pool, 'removing knowledge passages', 'DELETE FROM knowledge_passages WHERE source_id = ?', [sourceId]);
       await logKnowledgeChanges(pool, { ids });
-      knowledgeVectors?.changed();
     },
 
     async backfillVectors(limit: number): Promise<VectorBackfill> {
       if (!embedder || limit <= 0) return { sources: [], passages: 0, more: false };
-      const done = await backfillVectors(pool, embedder, limit);
-      if (done.passages > 0) knowledgeVectors?.changed();
-      return done;
+      return backfillVectors(pool, embedder, limit);
     },
 
     async retrieve(email: IndexableEmail, limit: number, given?: ContextScope, probeGiven?: ProbeVector): Promise<DraftContextItem[]> {

@@ -39,6 +39,14 @@ export const LOG_KEEP_DAYS = 30;
  */
 export const LOG_CHECK_MS = 1_000;
 
+/**
+ * Log writes through each pool of this process: an index reads the log again at once after one, so
+ * the process that changed the folder (the sync, the backfill, another index on the same pool)
+ * sees its own change without waiting LOG_CHECK_MS.
+ */
+const logWrites = new WeakMap<Pool, number>();
+const writesThrough = (pool: Pool) => logWrites.get(pool) ?? 0;
+
 export interface KnowledgeNeighboursOptions {
   model: string;
   library: NearestNeighboursLibrary;
@@ -79,7 +87,7 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
   let chain: Promise<void> = Promise.resolve();
   const logCheckMs = options.logCheckMs ?? LOG_CHECK_MS;
   /** The last read of the log's newest `seq`, shared by the searches within LOG_CHECK_MS. */
-  let checked: { at: number; newest: Promise<number> } | null = null;
+  let checked: { at: number; writes: number; newest: Promise<number> } | null = null;
   /** A sample of the folder's vectors by id (the first GATE_SAMPLE, then whatever frees a place), for rankHybrid's gate. */
   const sample = new Map<number, Float32Array>();
   /** Log entries applied within the replay window: replayed ones are skipped, not removed and added again (that churns the graph). */
@@ -267,15 +275,17 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
 
   return {
     /**
-     * Brings the index up to the log's newest entry as read at most LOG_CHECK_MS ago (a no-op when
-     * nothing changed: one query per LOG_CHECK_MS, however many searches).
+     * Brings the index up to the log's newest entry as read at most LOG_CHECK_MS ago, or since this
+     * process last wrote to the log (a no-op when nothing changed: one query per LOG_CHECK_MS,
+     * however many searches).
      */
     async current(): Promise<void> {
       await open();
       const now = Date.now();
-      if (!checked || now - checked.at >= logCheckMs) {
+      const writes = writesThrough(pool);
+      if (!checked || now - checked.at >= logCheckMs || checked.writes !== writes) {
         const read = newestSeq();
-        checked = { at: now, newest: read };
+        checked = { at: now, writes, newest: read };
         // A failed read is not kept: the next search asks again.
         read.catch(() => {
           if (checked?.newest === read) checked = null;
@@ -283,10 +293,6 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
       }
       const newest = await checked.newest;
       if (newest > seq) await serial(async () => (newest > seq ? catchUp(newest) : undefined));
-    },
-    /** This process wrote to the log: the next search reads it again, so a writer sees its own change at once. */
-    changed(): void {
-      checked = null;
     },
     /** Builds the index again from MariaDB (after a change of model, or on an operator's request). */
     rebuild: () => serial(build),
@@ -331,6 +337,7 @@ export async function logKnowledgeChanges(pool: Pool, change: { sourceId: string
       `INSERT INTO knowledge_vector_log (passage_id) VALUES ${change.ids.map(() => '(?)').join(', ')}`,
       change.ids,
     );
+    logWrites.set(pool, writesThrough(pool) + 1);
     return;
   }
   await query(
@@ -339,6 +346,7 @@ export async function logKnowledgeChanges(pool: Pool, change: { sourceId: string
     'INSERT INTO knowledge_vector_log (passage_id) SELECT id FROM knowledge_passages WHERE source_id = ? AND idx >= ?',
     [change.sourceId, change.fromIdx ?? 0],
   );
+  logWrites.set(pool, writesThrough(pool) + 1);
 }
 
 /** The ids of a source's passages from `fromIdx` on: read before they are deleted, logged after. */

@@ -27,6 +27,7 @@ import { knowledgeEntry as knowledge } from '../support/knowledge-entry';
 import { encodeVector } from '../../src/retrieval/vectors';
 import { bagOfWordsVector } from '../doubles/embeddings-double';
 import { createTestDatabase } from '../support/database';
+import { createPool } from '../../src/platform/pool.mariadb';
 
 const DIMS = 256;
 const PASSAGES = 6_000;
@@ -224,32 +225,35 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
   });
 
   test('the log’s newest entry is read once per LOG_CHECK_MS: another process sees a change after it, the writer at once', async () => {
-    const open = (logCheckMs?: number) =>
-      createKnowledgeNeighbours(db.pool, { model: embedder.model, library: usearchLibrary, warnPassages: 1e6, logCheckMs });
-    const writer = open(600_000);
-    const patient = open(600_000);
-    const reader = open();
-    for (const k of [writer, patient, reader]) await k.current();
+    // Another process: another pool on the same database.
+    const other = createPool(db.url, 2);
+    try {
+      const open = (pool: typeof db.pool, logCheckMs?: number) =>
+        createKnowledgeNeighbours(pool, { model: embedder.model, library: usearchLibrary, warnPassages: 1e6, logCheckMs });
+      const writer = open(db.pool, 600_000);
+      const patient = open(other, 600_000);
+      const reader = open(other);
+      for (const k of [writer, patient, reader]) await k.current();
 
-    await createFullTextIndex(db.pool, { embedder }).index(
-      knowledge('kegelbahn.md', 'Die Kegelbahn ist am Sonntag von zehn bis achtzehn Uhr geöffnet.'),
-    );
-    const [row] = (await db.pool.query(
-      "SELECT id FROM knowledge_passages WHERE source_id = 'knowledge:kegelbahn.md' AND idx = 0",
-    )) as Array<{
-      id: unknown;
-    }>;
-    const id = Number(row!.id);
-    // Within its check interval a process trusts the newest entry it read: no query, no catch-up.
-    await patient.current();
-    assert.equal(patient.contains(id), false, 'read again within the check interval');
-    // The process that wrote (createFullTextIndex calls changed() after its knowledge writes) reads it at once.
-    writer.changed();
-    await writer.current();
-    assert.equal(writer.contains(id), true, 'the writer sees its own change at once');
-    await sleep(LOG_CHECK_MS + 50);
-    await reader.current();
-    assert.equal(reader.contains(id), true, 'another process sees the change after LOG_CHECK_MS');
+      await createFullTextIndex(db.pool, { embedder }).index(
+        knowledge('kegelbahn.md', 'Die Kegelbahn ist am Sonntag von zehn bis achtzehn Uhr geöffnet.'),
+      );
+      const [row] = (await db.pool.query(
+        "SELECT id FROM knowledge_passages WHERE source_id = 'knowledge:kegelbahn.md' AND idx = 0",
+      )) as Array<{ id: unknown }>;
+      const id = Number(row!.id);
+      // The process that wrote reads the log again at once, whatever its check interval.
+      await writer.current();
+      assert.equal(writer.contains(id), true, 'the writer sees its own change at once');
+      // Within its check interval another process trusts the newest entry it read: no query, no catch-up.
+      await patient.current();
+      assert.equal(patient.contains(id), false, 'read again within the check interval');
+      await sleep(LOG_CHECK_MS + 50);
+      await reader.current();
+      assert.equal(reader.contains(id), true, 'another process sees the change after LOG_CHECK_MS');
+    } finally {
+      await other.end();
+    }
   });
 
   test('a saved position that does not vouch for the index file beside it (another process saved at once) is rebuilt', async () => {
