@@ -19,7 +19,10 @@ const folder = (passages: number, sampled: number, holding: Record<string, numbe
 });
 
 test('the words as the full-text index sees them: lower case, three characters or more, each once', () => {
-  assert.deepEqual([...fullTextWords('Ist die Rückgabe am 3.5. ab 10 Uhr möglich? Rückgabe!')], ['ist', 'die', 'rückgabe', 'uhr', 'möglich']);
+  assert.deepEqual(
+    [...fullTextWords('Ist die Rückgabe am 3.5. ab 10 Uhr möglich? Rückgabe!')],
+    ['ist', 'die', 'rückgabe', 'uhr', 'möglich'],
+  );
 });
 
 test('a small folder: every word of the mail fits the budget and is searched', () => {
