@@ -21,6 +21,10 @@ import { createPool, type Pool } from '../../src/platform/pool.mariadb';
 import { emailPassages, retrievalProbe, vectorProbe } from '../../src/retrieval/passages';
 import { decodeVector, encodeVector } from '../../src/retrieval/vectors';
 import { knowledgeSearch } from '../../src/retrieval/scoped-passage-queries.mariadb';
+import { informativeQuery } from '../../src/retrieval/informative-terms';
+import { createKnowledgeTermSample } from '../../src/retrieval/knowledge-term-sample.mariadb';
+import type { VectorIndex } from '../../src/retrieval/vector-index.port';
+import { exactLibrary } from './exact-neighbours';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
 import { loadLabelledSet } from '../eval/labelled-set';
@@ -44,18 +48,28 @@ interface GrowthResult extends GrowthCase {
   p95: number;
   rssMb: number;
   recallAt3: number;
+  /** recall@3 with exact (brute-force) nearest neighbours in place of the index. */
+  exactRecallAt3: number;
+  /** recall@3 of the full-text MATCH alone (its first three passages). */
+  wordsRecallAt3: number;
   questions: number;
   /** The nearest-neighbour search alone, p50 (ms), and how many of the exact 20 nearest it returned. */
   annP50: number;
   annRecallAt20: number;
-  /** MariaDB's full-text MATCH over the knowledge passages alone, p50 (ms). */
+  /** MariaDB's full-text MATCH over the knowledge passages alone, p50 (ms), as retrieval sends it. */
   matchP50: number;
+  /** Passages the MATCH scores (all that share a word with the query), mean per question: as sent, and with the whole probe. */
+  matchRows: number;
+  matchRowsWholeProbe: number;
 }
 
 const ROOT = path.resolve(__dirname, '../..');
 /** Timed retrievals per case: the labelled questions, asked again until there are this many. */
 const TIMED = 220;
 const EMBED_BATCH = 64;
+
+/** The knowledge file a source id or passage id names (`knowledge:<file>#<n>`). */
+const fileOf = (id: string) => id.replace(/^knowledge:/, '').replace(/#\d+$/, '');
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -118,7 +132,14 @@ async function seedMail(pool: Pool, embedder: Embedder, emails: number): Promise
  * The parts of a knowledge retrieval on their own: the nearest-neighbour search (and how close it
  * comes to the exact 20 nearest by cosine over every stored vector) and the full-text MATCH.
  */
-async function measureParts(pool: Pool, dir: string, model: string, vectors: number[][], emails: IndexableEmail[]) {
+async function measureParts(
+  pool: Pool,
+  dir: string,
+  model: string,
+  vectors: number[][],
+  emails: IndexableEmail[],
+  expected: ReadonlyArray<string | null>,
+) {
   const ann = createKnowledgeNeighbours(pool, { model, library: usearchLibrary, dir, warnPassages: 10_000_000 });
   await ann.current();
   const stored: Array<{ id: number; v: Float32Array }> = [];
@@ -133,6 +154,20 @@ async function measureParts(pool: Pool, dir: string, model: string, vectors: num
   }
   const annMs: number[] = [];
   const matchMs: number[] = [];
+  const df = await createKnowledgeTermSample(pool).frequencies();
+  const matched = async (words: string) =>
+    words
+      ? Number(
+          (
+            (await pool.query('SELECT COUNT(*) AS n FROM knowledge_passages WHERE MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)', [
+              words,
+            ])) as Array<{ n: unknown }>
+          )[0]!.n,
+        )
+      : 0;
+  let matchRows = 0;
+  let matchRowsWholeProbe = 0;
+  let wordHits = 0;
   let found = 0;
   let wanted = 0;
   for (const [i, vector] of vectors.entries()) {
@@ -147,14 +182,28 @@ async function measureParts(pool: Pool, dir: string, model: string, vectors: num
     const got = new Set(hits.map((h) => h.id));
     found += exact.filter((e) => got.has(e.id)).length;
     wanted += exact.length;
-    const search = knowledgeSearch(retrievalProbe(emails[i]!), 20);
+    // As retrieval sends it (fulltext-index.mariadb.ts): the probe's informative words only.
+    const probe = retrievalProbe(emails[i]!);
+    const words = informativeQuery(probe, df);
+    const search = knowledgeSearch(words, 20);
     t = process.hrtime.bigint();
-    await pool.query(search.sql, search.args);
+    const rows = words ? ((await pool.query(search.sql, search.args)) as Array<{ email_id: string }>) : [];
     matchMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (rows.slice(0, 3).some((r) => fileOf(r.email_id) === expected[i])) wordHits++;
+    matchRows += await matched(words);
+    matchRowsWholeProbe += await matched(probe);
   }
   annMs.sort((a, b) => a - b);
   matchMs.sort((a, b) => a - b);
-  return { annP50: percentile(annMs, 50), annRecallAt20: wanted ? found / wanted : 1, matchP50: percentile(matchMs, 50) };
+  const n = vectors.length || 1;
+  return {
+    annP50: percentile(annMs, 50),
+    annRecallAt20: wanted ? found / wanted : 1,
+    matchP50: percentile(matchMs, 50),
+    matchRows: matchRows / n,
+    matchRowsWholeProbe: matchRowsWholeProbe / n,
+    wordsRecallAt3: wordHits / n,
+  };
 }
 
 /** One case, in this process: prints `RESULT <json>`. */
@@ -216,30 +265,37 @@ export async function runGrowthCase(c: GrowthCase): Promise<void> {
     await index.retrieve(emails[0]!, 8, undefined, probes[0]);
     const loadMs = Date.now() - t2;
 
+    const found = async (at: VectorIndex, i: number) => {
+      const items = await at.retrieve(emails[i]!, 8, undefined, probes[i]);
+      const files = items
+        .filter((it) => it.kind === 'knowledge')
+        .slice(0, 3)
+        .map((it) => fileOf(it.sourceId));
+      return files.includes(answerable[i]!.expected!);
+    };
     let hits = 0;
     const ms: number[] = [];
     for (let k = 0; k < Math.max(TIMED, emails.length); k++) {
       const i = k % emails.length;
       const s = process.hrtime.bigint();
-      const items = await index.retrieve(emails[i]!, 8, undefined, probes[i]);
+      const hit = await found(index, i);
       ms.push(Number(process.hrtime.bigint() - s) / 1e6);
-      if (k < emails.length) {
-        const files = items
-          .filter((it) => it.kind === 'knowledge')
-          .slice(0, 3)
-          .map((it) => it.sourceId.replace(/^knowledge:/, '').replace(/#\d+$/, ''));
-        if (files.includes(answerable[i]!.expected!)) hits++;
-      }
+      if (k < emails.length && hit) hits++;
     }
     ms.sort((a, b) => a - b);
     // The worker's memory: before the exact search below reads every vector into this process.
     const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+    // The same questions with every vector compared (no index): what the index costs in recall.
+    const exact = createFullTextIndex(pool, { embedder, method: 'hybrid', knowledgeIndex: { library: exactLibrary } });
+    let exactHits = 0;
+    for (let i = 0; i < emails.length; i++) if (await found(exact, i)) exactHits++;
     const parts = await measureParts(
       pool,
       dir,
       embedder.model,
       probes.map((p) => p.vector),
       emails,
+      answerable.map((q) => q.expected),
     );
     const result: GrowthResult = {
       ...c,
@@ -251,6 +307,7 @@ export async function runGrowthCase(c: GrowthCase): Promise<void> {
       p95: percentile(ms, 95),
       rssMb,
       recallAt3: hits / emails.length,
+      exactRecallAt3: exactHits / emails.length,
       questions: emails.length,
       ...parts,
     };
@@ -285,13 +342,14 @@ export function runGrowth(opts: { knowledge: number[]; emails: number[]; usem3Up
     rows.push(r);
     console.error(`done: ${JSON.stringify(r)}`);
   }
+  const pct = (x: number, of: number) => `${(x * 100).toFixed(1)} % (${Math.round(x * of)}/${of})`;
   console.log(
-    '| knowledge passages | emails | embedder | retrieve p50 | p95 | worker RSS | index build | index load | recall@3 | seeding |',
+    '| knowledge passages | emails | embedder | retrieve p50 | p95 | ANN search p50 | ANN = exact top 20 | MATCH p50 | MATCH rows (whole probe) | worker RSS | index build | index load | recall@3 | recall@3 exact search | MATCH alone recall@3 | seeding |',
   );
-  console.log('| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
     console.log(
-      `| ${r.passages.toLocaleString('en')} | ${r.emails.toLocaleString('en')} | ${r.embedder} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.annP50?.toFixed(2)} ms | ${(r.annRecallAt20 * 100).toFixed(1)} % | ${r.matchP50?.toFixed(1)} ms | ${r.rssMb} MB | ${(r.buildMs / 1000).toFixed(1)} s | ${r.loadMs} ms | ${(r.recallAt3 * 100).toFixed(1)} % (${Math.round(r.recallAt3 * r.questions)}/${r.questions}) | ${(r.seedMs / 1000).toFixed(0)} s |`,
+      `| ${r.passages.toLocaleString('en')} | ${r.emails.toLocaleString('en')} | ${r.embedder} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.annP50.toFixed(2)} ms | ${(r.annRecallAt20 * 100).toFixed(1)} % | ${r.matchP50.toFixed(1)} ms | ${Math.round(r.matchRows).toLocaleString('en')} (${Math.round(r.matchRowsWholeProbe).toLocaleString('en')}) | ${r.rssMb} MB | ${(r.buildMs / 1000).toFixed(1)} s | ${r.loadMs} ms | ${pct(r.recallAt3, r.questions)} | ${pct(r.exactRecallAt3, r.questions)} | ${pct(r.wordsRecallAt3, r.questions)} | ${(r.seedMs / 1000).toFixed(0)} s |`,
     );
   }
 }

@@ -19,6 +19,8 @@ import { backfillVectors, vectorColumns } from './passage-vectors.mariadb';
 import { createKnowledgeNeighbours, knowledgePassageIds, logKnowledgeChanges } from './knowledge-neighbours.mariadb';
 import type { NearestNeighboursLibrary } from './nearest-neighbours.port';
 import { usearchLibrary } from './nearest-neighbours.usearch';
+import { createKnowledgeTermSample } from './knowledge-term-sample.mariadb';
+import { informativeQuery } from './informative-terms';
 import { KNOWLEDGE_WARN_PASSAGES } from './retrieval.config';
 import { query, type Pool } from '../platform/pool.mariadb';
 import {
@@ -103,6 +105,8 @@ export interface FullTextIndexOptions {
     warnPassages?: number;
     onLarge?: (passages: number) => void;
     library?: NearestNeighboursLibrary;
+    /** How long a read of the change log's newest entry is trusted (LOG_CHECK_MS in knowledge-neighbours.mariadb.ts). */
+    logCheckMs?: number;
   };
 }
 
@@ -128,8 +132,10 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
         dir: ki.dir,
         warnPassages: ki.warnPassages ?? KNOWLEDGE_WARN_PASSAGES,
         onLarge: ki.onLarge,
+        logCheckMs: ki.logCheckMs,
       })
     : null;
+  const knowledgeTerms = createKnowledgeTermSample(pool);
 
   /** The vectors to store with the passages: given, embedded here, or none (and why). */
   async function vectorsFor(email: IndexableEmail, embedded?: EmbeddedPassages) {
@@ -324,6 +330,14 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     },
   };
 
+  /** MATCH over the knowledge folder with the probe's informative words only (informative-terms.ts). */
+  async function searchKnowledgeWords(probe: string, withVectors: boolean): Promise<VectorRow[]> {
+    const words = informativeQuery(probe, await knowledgeTerms.frequencies());
+    if (!words) return [];
+    const search = knowledgeSearch(words, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
+    return query<VectorRow[]>(pool, 'searching the knowledge folder', search.sql, search.args);
+  }
+
   /**
    * The knowledge folder's best passages: MATCH's ranking fused with the cosine over the
    * folder's vectors. A passage only vectors find must pass the floor (`minCosine`).
@@ -338,9 +352,7 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     ) => Promise<Array<{ item: VectorRow; match: Match }>>,
   ): Promise<Array<{ item: VectorRow; match: Match }>> {
     const withVectors = vector !== null;
-    const search = knowledgeSearch(probe, withVectors ? KNOWLEDGE_WORD_CANDIDATES : KNOWLEDGE_LIMIT);
-    const byWords =
-      method === 'vectors' && withVectors ? [] : await query<VectorRow[]>(pool, 'searching the knowledge folder', search.sql, search.args);
+    const byWords = method === 'vectors' && withVectors ? [] : await searchKnowledgeWords(probe, withVectors);
     if (!withVectors || !knowledgeVectors || !embedder || !vector) return (await rank(byWords, byWords)).slice(0, KNOWLEDGE_LIMIT);
     // MATCH's rows come with their stored vectors; the nearest neighbours add what words missed.
     const key = (r: Row) => `${r.email_id}#${r.idx}`;

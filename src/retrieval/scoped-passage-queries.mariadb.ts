@@ -107,12 +107,16 @@ export function knowledgeByIds(ids: readonly number[]): Statement {
   };
 }
 
-/** The knowledge folder's best passages: full text over the folder's own table only. */
-export function knowledgeSearch(probe: string, limit: number): Statement {
+/**
+ * The knowledge folder's best passages: full text over the folder's own table only, with `words`
+ * the mail's informative words (informative-terms.ts), not the whole mail: MATCH scores every
+ * passage sharing any of them.
+ */
+export function knowledgeSearch(words: string, limit: number): Statement {
   return {
     sql: `SELECT id, source_id AS email_id, idx, text, title, embedding, embedding_model FROM knowledge_passages
           WHERE MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE)
           ORDER BY MATCH(text) AGAINST (? IN NATURAL LANGUAGE MODE) DESC LIMIT ?`,
-    args: [probe, probe, limit],
+    args: [words, words, limit],
   };
 }

@@ -10,20 +10,24 @@
  * vector-retrieval.test.ts and measured in scripts/bench/retrieval.ts --growth.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createFullTextIndex } from '../../src/retrieval/fulltext-index.mariadb';
-import { createKnowledgeNeighbours, pruneKnowledgeLog } from '../../src/retrieval/knowledge-neighbours.mariadb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createKnowledgeNeighbours, GATE_SAMPLE, LOG_CHECK_MS, pruneKnowledgeLog } from '../../src/retrieval/knowledge-neighbours.mariadb';
 import type { NearestNeighboursLibrary } from '../../src/retrieval/nearest-neighbours.port';
 import { usearchLibrary } from '../../src/retrieval/nearest-neighbours.usearch';
+import { estimatedFrequency, informativeQuery } from '../../src/retrieval/informative-terms';
+import { createKnowledgeTermSample } from '../../src/retrieval/knowledge-term-sample.mariadb';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 import type { IndexableEmail } from '../../src/retrieval/vector-index.port';
 import { knowledgeEntry as knowledge } from '../support/knowledge-entry';
 import { encodeVector } from '../../src/retrieval/vectors';
 import { bagOfWordsVector } from '../doubles/embeddings-double';
 import { createTestDatabase } from '../support/database';
+import { createPool } from '../../src/platform/pool.mariadb';
 
 const DIMS = 256;
 const PASSAGES = 6_000;
@@ -96,6 +100,18 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
     assert.equal(found[0], `knowledge:artikel-${TARGET}.md#1`, `found: ${found.join(', ')}`);
   });
 
+  test('full text searches with the mail’s rare words: words every passage holds are left out, the passage is found by its own', async () => {
+    const df = await createKnowledgeTermSample(db.pool).frequencies();
+    assert.equal(df.passages, PASSAGES);
+    // Every filler passage holds "Artikel" and "Hinweis"; the sample is 2,000 of the 6,000.
+    assert.ok(estimatedFrequency(df, 'hinweis') > 4_000, `hinweis: ${estimatedFrequency(df, 'hinweis')}`);
+    const question = 'Hinweis zum Artikel: wie soll ich die Kaffeemaschine entkalken?';
+    const words = informativeQuery(question, df).split(' ');
+    assert.ok(words.includes('kaffeemaschine') && !words.includes('hinweis') && !words.includes('artikel'), words.join(' '));
+    const index = createFullTextIndex(db.pool, { method: 'words' });
+    assert.equal((await knowledgeIds(index, question, 20))[0], `knowledge:artikel-${TARGET}.md#1`);
+  });
+
   test('built from MariaDB and saved; a second process loads the file instead of building', async () => {
     const first = counting();
     const a = createKnowledgeNeighbours(db.pool, {
@@ -117,8 +133,12 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
       dir: path.join(dir, 'reload'),
       warnPassages: 1e6,
     });
-    const [hit] = await b.nearest(bagOfWordsVector(targetText, DIMS), 1);
+    const probe = bagOfWordsVector(targetText, DIMS);
+    const [hit] = await b.nearest(probe, 1);
     assert.deepEqual(second.counts, { created: 0, loaded: 1 });
+    // The word gate's sample of the folder is the same whether the index was built or loaded.
+    assert.deepEqual(b.background(probe, new Set()), a.background(probe, new Set()));
+    assert.equal(b.background(probe, new Set()).length, GATE_SAMPLE);
     const [row] = (await db.pool.query('SELECT source_id FROM knowledge_passages WHERE id = ?', [hit!.id])) as Array<{ source_id: string }>;
     assert.equal(row!.source_id, `knowledge:artikel-${TARGET}.md`);
   });
@@ -176,6 +196,8 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
 
     await writer.index(knowledge('schwimmbad.md', 'Das Schwimmbad wird im Winter ab sieben Uhr beheizt.'));
     await writer.remove!(`knowledge:artikel-${TARGET}.md`);
+    // The reader read the log's newest entry at its first search: it reads it again after LOG_CHECK_MS.
+    await sleep(LOG_CHECK_MS + 50);
     assert.equal((await knowledgeIds(reader, question, 3))[0], 'knowledge:schwimmbad.md#1');
     const gone = await knowledgeIds(reader, 'Wie soll ich die Kaffeemaschine entkalken? Mit Zitronensäure?', 4);
     assert.ok(!gone.includes(`knowledge:artikel-${TARGET}.md#1`), `removed passage still found: ${gone.join(', ')}`);
@@ -200,6 +222,48 @@ describe('the knowledge folder’s nearest-neighbour index', () => {
         )[0]?.id,
       );
     assert.ok(restarted.contains(await idOf('knowledge:schwimmbad.md')), 'the added passage is in the restarted index');
+  });
+
+  test('the log’s newest entry is read once per LOG_CHECK_MS: another process sees a change after it, the writer at once', async () => {
+    // Another process: another pool on the same database.
+    const other = createPool(db.url, 2);
+    try {
+      const open = (pool: typeof db.pool, logCheckMs?: number) =>
+        createKnowledgeNeighbours(pool, { model: embedder.model, library: usearchLibrary, warnPassages: 1e6, logCheckMs });
+      const writer = open(db.pool, 600_000);
+      const patient = open(other, 600_000);
+      const reader = open(other);
+      for (const k of [writer, patient, reader]) await k.current();
+
+      await createFullTextIndex(db.pool, { embedder }).index(
+        knowledge('kegelbahn.md', 'Die Kegelbahn ist am Sonntag von zehn bis achtzehn Uhr geöffnet.'),
+      );
+      const [row] = (await db.pool.query(
+        "SELECT id FROM knowledge_passages WHERE source_id = 'knowledge:kegelbahn.md' AND idx = 0",
+      )) as Array<{ id: unknown }>;
+      const id = Number(row!.id);
+      // The process that wrote reads the log again at once, whatever its check interval.
+      await writer.current();
+      assert.equal(writer.contains(id), true, 'the writer sees its own change at once');
+      // Within its check interval another process trusts the newest entry it read: no query, no catch-up.
+      await patient.current();
+      assert.equal(patient.contains(id), false, 'read again within the check interval');
+      await sleep(LOG_CHECK_MS + 50);
+      await reader.current();
+      assert.equal(reader.contains(id), true, 'another process sees the change after LOG_CHECK_MS');
+    } finally {
+      await other.end();
+    }
+  });
+
+  test('a saved position that does not vouch for the index file beside it (another process saved at once) is rebuilt', async () => {
+    const pair = path.join(dir, 'pair');
+    await createKnowledgeNeighbours(db.pool, { model: embedder.model, library: usearchLibrary, dir: pair, warnPassages: 1e6 }).current();
+    const meta = path.join(pair, 'knowledge-hashed-256.usearch.json');
+    writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), sha256: '0'.repeat(64) }));
+    const c = counting();
+    await createKnowledgeNeighbours(db.pool, { model: embedder.model, library: c.library, dir: pair, warnPassages: 1e6 }).current();
+    assert.deepEqual(c.counts, { created: 1, loaded: 1 });
   });
 
   test('a file older than the log reaches (entries pruned) is rebuilt, not trusted', async () => {
