@@ -153,9 +153,12 @@ const STATED_INSIDE = new RegExp(
 );
 /** After a question that is no wish, a "that" clause states: "Did you know that your account was unlocked?" */
 const THAT = new RegExp(`${START}(?:that|dass)${END}`, 'iu');
-/** A clause that goes on with the question: "…, or a voucher?", "…, dass wir …" (after a wish), "…, ob …". */
+/**
+ * A clause that goes on with the question: "…, or a voucher?", "…, dass wir …" (after a wish), "…, ob
+ * …". "…, and it has been." is a clause of its own.
+ */
 const CONTINUES = new RegExp(
-  `^(?:(?:or|oder|sowie|whether|if|ob|falls|to|um|than|als|with|mit|for|für|of|von|on|am|by|bis|per|via|in|zu|dass)${END}|(?:and|und)${END}(?!\\s+(?:we|i|wir|ich)${END}))`,
+  `^(?:(?:or|oder|sowie|whether|if|ob|falls|to|um|than|als|with|mit|for|für|of|von|on|am|by|bis|per|via|in|zu|dass)${END}|(?:and|und)${END}(?!\\s+(?:we|i|it|you|your|they|wir|ich|es|sie|ihr|ihre|das)${END}))`,
   'iu',
 );
 

@@ -151,6 +151,7 @@ test('a question commits nothing; a commitment stated beside it or inside it sti
     'Da wir Ihnen 480 EUR erstatten, sollen wir das Geld am Freitag überweisen?',
     'Möchten Sie den Gutschein, den wir Ihnen versprochen haben?',
     'Wir erstatten Ihnen die 120 EUR, möchten Sie das Geld auf Ihr Konto?',
+    'You asked whether your refund of 480 EUR was processed, and it has been refunded.',
     // A statement inside the question, in our word order or in a "that" clause.
     'Would you like the 50 EUR voucher that we promised?',
     'Would you like the 50 EUR voucher we promised you by email?',
