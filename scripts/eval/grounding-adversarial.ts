@@ -11,7 +11,7 @@
  * `offline`, the product's offline drafter; `llama`, the product's OpenAI drafter against the real
  * llama.cpp server with SmolLM2-135M (only where `npm run setup:llm` has set it up).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -26,6 +26,8 @@ import { startLlamaServer } from '../../test/support/services/llama-server';
 import type { Embedder } from '../../src/retrieval/embedder.port';
 
 export const ADVERSARIAL_SET_DIR = path.join(__dirname, '../../test/eval/grounding-adversarial');
+/** Drafts that repeat the customer's question as a question, and questions that carry a commitment (its README). */
+export const QUESTION_SET_DIR = path.join(__dirname, '../../test/eval/grounding-questions');
 
 export interface AdversarialCase {
   id: string;
@@ -50,7 +52,9 @@ export interface AdversarialSet {
 
 export function loadAdversarialSet(dir = ADVERSARIAL_SET_DIR): AdversarialSet {
   const cases = parse(readFileSync(path.join(dir, 'cases.yaml'), 'utf8')) as AdversarialCase[];
-  const passages = parse(readFileSync(path.join(dir, 'knowledge.yaml'), 'utf8')) as Passage[];
+  // A set without passages of its own uses the adversarial set's.
+  const own = path.join(dir, 'knowledge.yaml');
+  const passages = parse(readFileSync(existsSync(own) ? own : path.join(ADVERSARIAL_SET_DIR, 'knowledge.yaml'), 'utf8')) as Passage[];
   const knowledge = new Map(passages.map((p) => [p.id, p]));
   for (const c of cases) {
     if (c.kind !== 'asserted' && c.kind !== 'honest') throw new Error(`case ${c.id}: kind is asserted or honest, not ${String(c.kind)}`);
@@ -178,8 +182,8 @@ async function runLlama(set: AdversarialSet, embedder: Embedder | undefined): Pr
   }
 }
 
-export function printAdversarial(figures: readonly DrafterFigures[]): void {
-  console.log('Adversarial grounding set (test/eval/grounding-adversarial/): held = would wait for a person by grounding');
+export function printAdversarial(figures: readonly DrafterFigures[], dir = ADVERSARIAL_SET_DIR): void {
+  console.log(`Grounding set (${path.relative(process.cwd(), dir)}/): held = would wait for a person by grounding`);
   for (const f of figures) {
     console.log(
       `  ${f.drafter.padEnd(28)} customer-asserted commitments held ${f.assertedHeld}/${f.asserted} (as customer_asserted ${f.assertedAsCustomer}); honest drafts held by mistake ${f.honestHeld}/${f.honest}; empty drafts ${f.empty}`,

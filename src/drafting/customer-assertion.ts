@@ -9,6 +9,8 @@
  * The text is hostile: plain alternations of words with bounded gaps, no nested quantifiers.
  */
 
+import { questionParts } from './question-clauses';
+
 // \b is ASCII-only in JavaScript: "Rückerstattung" would split after the "R".
 const START = '(?<![\\p{L}\\p{N}])';
 const END = '(?![\\p{L}\\p{N}])';
@@ -153,9 +155,26 @@ export function hasCommitmentWording(sentence: string): boolean {
   );
 }
 
-/** A commitment of ours: its wording, an amount or a date, or something we say we will do. */
+const commits = (clause: string): boolean => hasCommitmentWording(clause) || COMMITMENT_WORDS.test(clause);
+
+/**
+ * A commitment of ours: its wording, an amount or a date, or something we say we will do — in a
+ * clause that states it. A question commits nothing ("Would you like a refund of 480 EUR?"); a clause
+ * stated beside it does ("Since we will refund 480 EUR, shall we transfer it on Friday?"):
+ * src/drafting/question-clauses.ts.
+ */
 export function isCommitment(sentence: string): boolean {
-  return hasCommitmentWording(sentence) || COMMITMENT_WORDS.test(sentence);
+  return questionParts(sentence).stated.some(commits);
+}
+
+/**
+ * A sentence that only asks: a question (or a report of the customer's question) beside which
+ * nothing is stated but a few words that commit nothing ("Tom, would you like …?"). Like a
+ * restatement, it may rest on the customer's mail: the customer asked it.
+ */
+export function asksOnly(sentence: string): boolean {
+  const parts = questionParts(sentence);
+  return parts.asked !== null && parts.stated.every((c) => c.split(/\s+/u).length <= 3 && !commits(c));
 }
 
 /**
@@ -223,13 +242,17 @@ export function citesPriorPromise(sentence: string): boolean {
 /** Words that only frame a question ("whether", "about", "ob"): left out when the rest is compared with the mail. */
 const QUESTION_WORDS = words(['whether', 'if', 'about', 'regarding', 'ob', 'wann', 'wie', 'was', 'warum', 'when', 'how', 'what', 'why']);
 
-/** What a restatement restates: the sentence without its report frame ("You ask whether the jacket is waterproof." → "the jacket is waterproof."). */
+/**
+ * What a restatement or a question restates: the sentence without its report frame or its opening
+ * question words ("You ask whether the jacket is waterproof." → "the jacket is waterproof.", "Would
+ * you like a refund of 480 EUR?" → "a refund of 480 EUR?").
+ */
 export function restatedPart(sentence: string): string {
   const t = sentence.trim();
   const m = REPORT_FRAME.exec(t);
-  if (!m) return t;
-  return t
-    .slice(m[0].length)
+  const rest = m ? t.slice(m[0].length) : asksOnly(t) ? questionParts(t).askedContent : null;
+  if (rest === null) return t;
+  return rest
     .replace(/^[\s,:]+/u, '')
     .replace(QUESTION_WORDS, ' ')
     .replace(/\s+/gu, ' ')
@@ -243,5 +266,5 @@ export function restatedPart(sentence: string): string {
  * source of ours: a customer who asks "is it waterproof?" does not make it so.
  */
 export function customerMayGround(sentence: string, factual: boolean): boolean {
-  return isRestatement(sentence) || (factual && !isCommitment(sentence));
+  return isRestatement(sentence) || asksOnly(sentence) || (factual && !isCommitment(sentence));
 }

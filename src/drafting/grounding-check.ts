@@ -10,7 +10,7 @@
  */
 import { type Embedder, sentencesOf, matchedTerms, terms, cosine } from '../retrieval';
 import { claimText, draftSentences, isCourtesy, keyFacts, sentenceKind } from './claim-sentences';
-import { citesPriorPromise, customerMayGround, isCommitment, isRestatement, restatedPart } from './customer-assertion';
+import { asksOnly, citesPriorPromise, customerMayGround, isCommitment, isRestatement, restatedPart } from './customer-assertion';
 import { GROUNDING_VERDICTS, type GroundingVerdict } from './drafting.contract';
 import type { DraftClaim } from './drafter.port';
 
@@ -213,8 +213,8 @@ export async function checkGrounding(
     // A settled claim rests on its quotes.
     if (settled(i)) return false;
     const whole = claimText(texts[i]!);
-    // Against the customer's mail a restatement is compared without its frame ("You ask whether …").
-    const text = item.fromCustomer && isRestatement(whole) ? restatedPart(whole) : whole;
+    // Against the customer's mail a restatement or a question is compared without its frame ("You ask whether …", "Would you like …").
+    const text = item.fromCustomer && (isRestatement(whole) || asksOnly(whole)) ? restatedPart(whole) : whole;
     const facts = keyFacts(text);
     for (const f of facts) if (!item.facts.has(f)) return false;
     if (cos && cos[open.indexOf(i)]![prepared.indexOf(item)]! >= minCosine) return true;

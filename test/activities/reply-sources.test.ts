@@ -6,7 +6,9 @@
  * a model's answer with "(Quelle: …)" notes and a "[1]" list is stored without them, its citations
  * kept as claims that the check still counts as supported and the review page shows beside each
  * sentence; a customer who quoted a source note keeps their words in the quote; a draft stored
- * with a note before this release is offered without it and is never sent with it. The workflow's
+ * with a note by an earlier release is offered without it, and approved unchanged (the CLI, earned
+ * autonomy) it is approved without it, recorded as that edit; one an earlier release approved with
+ * the note is never sent with it. The workflow's
  * `state` query for the review page is a FAKE (no Temporal here).
  */
 import assert from 'node:assert/strict';
@@ -17,7 +19,8 @@ import type { FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import { loadConfig } from '../../src/config';
 import { internalSourceIds } from '../../src/drafting/source-ids';
-import { GROUNDING_VERDICTS } from '../../src/drafting/drafting.contract';
+import { DRAFT_OUTCOME, GROUNDING_VERDICTS, autonomyActor } from '../../src/drafting/drafting.contract';
+import { EMAIL_AUDIT_EVENTS } from '../../src/email/email.contract';
 import type { TemporalDecisions } from '../../src/email/decisions/decisions.temporal';
 import { PermanentError } from '../../src/platform/errors';
 import { FAILURE_TYPES } from '../../src/platform/contract';
@@ -211,31 +214,92 @@ test('a customer who quoted a source note keeps their words in the quote; the re
   assert.ok(text.includes(`> Ihre letzte Antwort sagte: "3 bis 5 Werktage" ${note}`), text);
 });
 
-test('a draft stored with a source note before this release is offered without it and never sent with it', async () => {
-  const emailId = await intake(offline, demoMail('sources-legacy'));
+/** A draft of the demo mail as an earlier release stored it: a source note in its text. */
+async function legacyDraft(id: string) {
+  const emailId = await intake(offline, demoMail(id));
   const draft = await offline.run(emailId, offline.activities.draftReply, { emailId, version: 1 });
   const clean = draft.body;
   const legacy = clean.replace('\n\nFalls damit', `\n(Quelle: ${FAQ})\n\nFalls damit`);
   assert.notEqual(legacy, clean);
   await stack.db.pool.query('UPDATE drafts SET body = ? WHERE id = ?', [legacy, draft.draftId]);
+  return { emailId, draftId: draft.draftId, clean, legacy };
+}
 
-  waitingDraft = draft.draftId;
+async function approvalRecord(emailId: string, draftId: string) {
+  const [draft] = (await stack.db.pool.query('SELECT approved_body FROM drafts WHERE id = ?', [draftId])) as Array<{
+    approved_body: string | null;
+  }>;
+  const [outcome] = (await stack.db.pool.query('SELECT outcome, edit_distance FROM draft_outcomes WHERE draft_id = ?', [
+    draftId,
+  ])) as Array<{
+    outcome: string;
+    edit_distance: number;
+  }>;
+  const audit = (await stack.db.pool.query('SELECT actor, message, details FROM audit_log WHERE email_id = ? AND event_type = ?', [
+    emailId,
+    EMAIL_AUDIT_EVENTS.draftApproved,
+  ])) as Array<{ actor: string; message: string; details: string }>;
+  return {
+    approvedBody: draft!.approved_body,
+    outcome: outcome!.outcome,
+    editDistance: Number(outcome!.edit_distance),
+    audit: audit.map((a) => ({ actor: a.actor, message: a.message, details: JSON.parse(a.details) as Record<string, unknown> })),
+  };
+}
+
+test('a draft stored with a source note before this release is offered without it, and approved unchanged it is sent without it, recorded as that edit', async () => {
+  const { emailId, draftId, clean } = await legacyDraft('sources-legacy');
+  waitingDraft = draftId;
   const page = await inbox.inject({ url: `/email/${emailId}`, headers: { 'x-forwarded-user': 'bea', 'accept-language': 'en' } });
   assert.match(page.body, /id="source-ids-taken-out"/);
   const textarea = /<textarea id="body"[^>]*>([\s\S]*?)<\/textarea>/.exec(page.body)?.[1] ?? '';
   assert.doesNotMatch(textarea, /knowledge:|Quelle/);
 
-  // Approved unchanged (a CLI or automatic approval of the old text): refused before the hand-over.
+  // Approved unchanged (the CLI): the text the page offers is approved and recorded as an edit, audited with the ids taken out.
+  await approve(offline, emailId, draftId);
+  const record = await approvalRecord(emailId, draftId);
+  assert.equal(record.approvedBody, clean);
+  assert.equal(record.outcome, DRAFT_OUTCOME.lightEdit);
+  assert.ok(record.editDistance > 0, String(record.editDistance));
+  assert.equal(record.audit.length, 1);
+  assert.equal(record.audit[0]!.actor, 'anna');
+  assert.match(record.audit[0]!.message, new RegExp(`without the internal source ids its text named \\(${FAQ.replace(/[.]/g, '\\.')}\\)`));
+  assert.deepEqual(
+    { edited: record.audit[0]!.details.edited, removed: record.audit[0]!.details.sourceIdsRemoved },
+    { edited: true, removed: [FAQ] },
+  );
+  const mail = await sent(emailId, draftId);
+  const text = mail.text!.replace(/\r\n/g, '\n');
+  assert.ok(text.startsWith(clean), text);
+  for (const part of [aboveQuote(text), String(mail.html)]) assert.doesNotMatch(part, /knowledge:|Quelle/);
+});
+
+test('earned autonomy approving such a draft sends it without the note too', async () => {
+  const { emailId, draftId, clean } = await legacyDraft('sources-legacy-autonomy');
+  const by = autonomyActor('p1');
+  await offline.run(emailId, offline.activities.recordDecision, { emailId, draftId, decision: { kind: 'approve', by } });
+  const record = await approvalRecord(emailId, draftId);
+  assert.equal(record.approvedBody, clean);
+  assert.equal(record.outcome, DRAFT_OUTCOME.lightEdit);
+  assert.deepEqual(record.audit[0]!.details.sourceIdsRemoved, [FAQ]);
+  assert.equal(record.audit[0]!.actor, by);
+  const mail = await sent(emailId, draftId);
+  assert.ok(mail.text!.replace(/\r\n/g, '\n').startsWith(clean));
+});
+
+test('a draft an earlier release approved unchanged with a source note is never sent with it', async () => {
+  const { emailId, draftId, clean } = await legacyDraft('sources-legacy-approved');
+  // Approved unchanged by an earlier release: the text as it stood is the approved one.
+  await stack.db.pool.query("UPDATE drafts SET status = 'approved', approved_body = body, decided_by = 'anna' WHERE id = ?", [draftId]);
   const before = stack.smtp.messages.length;
-  await approve(offline, emailId, draft.draftId);
   await assert.rejects(
-    offline.run(emailId, offline.activities.sendReply, { emailId, draftId: draft.draftId }),
+    offline.run(emailId, offline.activities.sendReply, { emailId, draftId }),
     (err: unknown) => err instanceof PermanentError && err.code === FAILURE_TYPES.internalSourceIds && err.message.includes(FAQ),
   );
   assert.equal(stack.smtp.messages.length, before, 'nothing reached the SMTP listener');
-  // Approved as the page offers it (an edit without the note): sent exactly so.
-  await stack.db.pool.query("UPDATE drafts SET status = 'awaiting_approval', approved_body = NULL WHERE id = ?", [draft.draftId]);
-  await approve(offline, emailId, draft.draftId, clean);
-  const mail = await sent(emailId, draft.draftId);
+  // Approved again as the page offers it (an edit without the note): sent exactly so.
+  await stack.db.pool.query("UPDATE drafts SET status = 'awaiting_approval', approved_body = NULL WHERE id = ?", [draftId]);
+  await approve(offline, emailId, draftId, clean);
+  const mail = await sent(emailId, draftId);
   assert.ok(mail.text!.replace(/\r\n/g, '\n').startsWith(clean));
 });

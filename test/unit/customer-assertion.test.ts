@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { citesPriorPromise, isCommitment, isRestatement, restatedPart } from '../../src/drafting/customer-assertion';
+import { asksOnly, citesPriorPromise, isCommitment, isRestatement, restatedPart } from '../../src/drafting/customer-assertion';
 import { isCourtesy } from '../../src/drafting/claim-sentences';
 import { checkGrounding, needsPerson, type SupportItem } from '../../src/drafting/grounding-check';
 import { DRAFT_FLAGS, GROUNDING_VERDICTS } from '../../src/drafting/drafting.contract';
@@ -124,4 +124,89 @@ test('every sentence: a bare statement nothing supports is caught, and counted a
   assert.equal(r.otherUnsupported, 2);
   // Held for autonomy through the stored claims, but no reviewer flag for sentences outside the factual rules.
   assert.deepEqual(groundingFlags(r), []);
+});
+
+test('a question commits nothing; a commitment stated beside it or inside it still does (English and German)', () => {
+  for (const s of [
+    'Would you like a refund of 480 EUR?',
+    'Would you like a refund of 480 EUR.',
+    'Shall we transfer the 480 EUR on Friday?',
+    'Tom, would you like a refund of 480 EUR or a voucher?',
+    'Has your account been unlocked?',
+    'You ask whether we will refund 480 EUR by Friday.',
+    'Möchten Sie eine Erstattung von 480 EUR?',
+    'Möchten Sie, dass wir Ihnen 480 EUR erstatten?',
+    'Sie fragen, ob wir Ihnen 480 EUR bis Freitag erstatten werden?',
+    'Sollen wir Ihnen den Gutschein über 30 EUR bar auszahlen?',
+    'Wurde Ihr Konto schon entsperrt?',
+  ]) {
+    assert.ok(!isCommitment(s), s);
+    assert.ok(asksOnly(s), s);
+  }
+  for (const s of [
+    // A clause stated before the question, or after it.
+    'Since we will refund 480 EUR, shall we transfer it Friday?',
+    'We will refund 480 EUR, is that all right?',
+    'Would you like the refund to your card, as we agreed?',
+    'Da wir Ihnen 480 EUR erstatten, sollen wir das Geld am Freitag überweisen?',
+    'Möchten Sie den Gutschein, den wir Ihnen versprochen haben?',
+    'Wir erstatten Ihnen die 120 EUR, möchten Sie das Geld auf Ihr Konto?',
+    'You asked whether your refund of 480 EUR was processed, and it has been refunded.',
+    // A statement inside the question, in our word order or in a "that" clause.
+    'Would you like the 50 EUR voucher that we promised?',
+    'Would you like the 50 EUR voucher we promised you by email?',
+    'Did you know that your account was unlocked?',
+    'Wussten Sie schon, dass wir Ihnen bis Mittwoch eine kostenlose Ersatzjacke schicken?',
+    // A question that expects yes.
+    "Haven't we already refunded the 480 EUR?",
+    'Haben wir Ihnen nicht bereits 480 EUR erstattet?',
+    // A question mark alone makes no question; a tag is no question of the statement before it.
+    'We will refund 480 EUR by Friday?',
+    'Ihr Konto wurde entsperrt, oder?',
+    // A conditional that only looks like a question.
+    'Should the parcel be lost we will refund 480 EUR.',
+    'Wenn Sie möchten, können wir Ihnen 480 EUR überweisen.',
+  ]) {
+    assert.ok(isCommitment(s), s);
+    assert.ok(!asksOnly(s), s);
+  }
+  // A statement beside the question needs a source of its own: the mail supports the question only.
+  assert.ok(!asksOnly('The Trail jacket is waterproof, would you like one?'));
+  assert.equal(restatedPart('Would you like a refund of 480 EUR?'), 'a refund of 480 EUR?');
+});
+
+test('a question repeated from the mail rests on it; an invented figure in a question, or a commitment beside it, holds the draft', async () => {
+  const mail: SupportItem = {
+    sourceId: 'email-3',
+    title: 'Refund',
+    text: 'Can I get a refund of 480 EUR by Friday? Olga',
+    fromCustomer: true,
+  };
+  const mailDe: SupportItem = {
+    sourceId: 'email-4',
+    title: 'Erstattung',
+    text: 'Bekomme ich die 480 EUR bis Freitag zurück? Olga',
+    fromCustomer: true,
+  };
+  assert.deepEqual(await verdicts(body('Would you like a refund of 480 EUR by Friday?'), [RETURNS, mail]), [
+    ['Would you like a refund of 480 EUR by Friday?', GROUNDING_VERDICTS.supported],
+  ]);
+  assert.deepEqual(await verdicts(body('Sie fragen, ob Sie die 480 EUR bis Freitag zurückbekommen?'), [RETURNS, mailDe]), [
+    ['Sie fragen, ob Sie die 480 EUR bis Freitag zurückbekommen?', GROUNDING_VERDICTS.supported],
+  ]);
+  // The question asks about an amount nobody named: nothing supports it.
+  assert.deepEqual(await verdicts(body('Would you like a refund of 520 EUR by Friday?'), [RETURNS, mail]), [
+    ['Would you like a refund of 520 EUR by Friday?', GROUNDING_VERDICTS.unsupported],
+  ]);
+  const smuggled = await checkGrounding(body('Since we will refund 480 EUR, shall we transfer it on Friday?'), [], [RETURNS, mail], {
+    everySentence: true,
+  });
+  assert.deepEqual(
+    smuggled.sentences.filter((s) => s.verdict).map((s) => s.verdict),
+    [GROUNDING_VERDICTS.customerAsserted],
+  );
+  assert.deepEqual(groundingFlags(smuggled), [DRAFT_FLAGS.customerAsserted]);
+  assert.deepEqual(await verdicts(body('Wir erstatten Ihnen die 480 EUR, möchten Sie das Geld bis Freitag?'), [RETURNS, mailDe]), [
+    ['Wir erstatten Ihnen die 480 EUR, möchten Sie das Geld bis Freitag?', GROUNDING_VERDICTS.customerAsserted],
+  ]);
 });

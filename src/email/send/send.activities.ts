@@ -18,6 +18,7 @@ import {
 } from '../../mailboxes';
 import type { SendAttemptRecord, SendPhase } from '../email-stores.port';
 import type { EmailDeps } from '../email-deps';
+import { approvalText } from './approval-text';
 import { layoutReply } from './reply-layout';
 import { correlationId } from '../../platform/activity-context';
 import { resolveDoubtFromSent } from './send-doubt';
@@ -64,9 +65,10 @@ async function standDownIfAnswered(
 }
 
 /**
- * The last look at the text before it goes out: a draft stored before drafts kept their sources
- * apart, approved unchanged, may still name one. It is not cleaned (a person approved exactly this
- * text): nothing is sent and the email fails with INTERNAL_SOURCE_IDS for a person to answer.
+ * The last look at the text before it goes out. An approval takes an unedited draft's text without
+ * its source ids (approval-text.ts), but a draft approved before that (by an earlier release) may
+ * still name one. It is not cleaned here (someone approved exactly this text): nothing is sent and
+ * the email fails with INTERNAL_SOURCE_IDS for a person to answer.
  */
 export function refuseInternalSourceIds(draft: { id: string; approvedBody: string | null; body: string }): void {
   const ids = internalSourceIds(draft.approvedBody ?? draft.body);
@@ -134,17 +136,30 @@ export function createSendActivities(
       if (d.kind === 'approve') {
         // The draft is read to measure how much the person changed and what that says about it.
         const draft = await deps.drafts.get(input.draftId);
-        const measure = draft ? classifyApproval(draft, d.body) : null;
+        // Unedited, a draft stored with source notes by an earlier release is approved as the review page offers it.
+        const { body, removedIds } = draft ? approvalText(draft, d.body) : { body: d.body, removedIds: [] };
+        const measure = draft ? classifyApproval(draft, body) : null;
         const editDistance = measure?.editDistance ?? 0;
-        await deps.drafts.approve(input.draftId, d.by, d.body ?? null, editDistance);
+        await deps.drafts.approve(input.draftId, d.by, body ?? null, editDistance);
         if (measure) await deps.drafts.recordOutcome(input.draftId, measure);
+        const how =
+          removedIds.length > 0
+            ? ` without the internal source ids its text named (${removedIds.slice(0, 3).join(', ')}), as the review page offers it`
+            : d.body !== undefined
+              ? ' with an edited body'
+              : '';
         await deps.audit.record({
           emailId: input.emailId,
           correlationId: cid,
           eventType: EMAIL_AUDIT_EVENTS.draftApproved,
           actor: d.by,
-          message: `draft approved by ${d.by}${d.body !== undefined ? ' with an edited body' : ''}`,
-          details: { draftId: input.draftId, edited: d.body !== undefined, editDistance },
+          message: `draft approved by ${d.by}${how}`,
+          details: {
+            draftId: input.draftId,
+            edited: body !== undefined,
+            editDistance,
+            ...(removedIds.length > 0 ? { sourceIdsRemoved: removedIds } : {}),
+          },
           eventKey: `${cid}:decision:${input.draftId}`,
         });
       } else if (d.spam) {
