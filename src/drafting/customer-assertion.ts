@@ -9,7 +9,7 @@
  * The text is hostile: plain alternations of words with bounded gaps, no nested quantifiers.
  */
 
-import { questionParts } from './question-clauses';
+import { questionParts, type SentenceParts } from './question-clauses';
 
 // \b is ASCII-only in JavaScript: "Rückerstattung" would split after the "R".
 const START = '(?<![\\p{L}\\p{N}])';
@@ -159,12 +159,19 @@ const commits = (clause: string): boolean => hasCommitmentWording(clause) || COM
 
 /**
  * A commitment of ours: its wording, an amount or a date, or something we say we will do — in a
- * clause that states it. A question commits nothing ("Would you like a refund of 480 EUR?"); a clause
+ * clause that states it, or in our offer ("Would you like a refund of 480 EUR?": binding once the
+ * customer says yes). A question commits nothing ("When did you return it?"); a clause
  * stated beside it does ("Since we will refund 480 EUR, shall we transfer it on Friday?"):
  * src/drafting/question-clauses.ts.
  */
 export function isCommitment(sentence: string): boolean {
-  return questionParts(sentence).stated.some(commits);
+  const parts = questionParts(sentence);
+  return parts.stated.some(commits) || offersCommitment(parts);
+}
+
+/** Our offer of something that commits ("Would you like a refund of 480 EUR?"): binding once accepted. */
+function offersCommitment(parts: SentenceParts): boolean {
+  return parts.offer && parts.asked !== null && commits(parts.asked);
 }
 
 /**
@@ -174,7 +181,7 @@ export function isCommitment(sentence: string): boolean {
  */
 export function asksOnly(sentence: string): boolean {
   const parts = questionParts(sentence);
-  return parts.asked !== null && parts.stated.every((c) => c.split(/\s+/u).length <= 3 && !commits(c));
+  return parts.asked !== null && !offersCommitment(parts) && parts.stated.every((c) => c.split(/\s+/u).length <= 3 && !commits(c));
 }
 
 /**

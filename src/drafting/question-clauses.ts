@@ -169,6 +169,12 @@ export interface SentenceParts {
   asked: string | null;
   /** The question without its opening words ("Would you like", "Sie fragen, ob"): what the customer's mail is compared with. */
   askedContent: string | null;
+  /**
+   * The question is our offer ("Would you like a refund of 480 EUR?", "Sollen wir Ihnen 30 EUR
+   * auszahlen?"): what it offers binds us once the customer says yes, so an offer of something
+   * that commits is a commitment (src/drafting/customer-assertion.ts). A reported question is none.
+   */
+  offer: boolean;
 }
 
 /** The clauses of a sentence: cut at commas, semicolons, colons and dashes, and before "and we", "und wir". */
@@ -193,7 +199,7 @@ export function questionParts(sentence: string): SentenceParts {
     if (REPORT_OPENER.test(tail)) [at, reported] = [i, true];
     else if ((marked && QUESTION_OPENER.test(tail)) || (i === 0 && WISH_OPENER.test(tail))) at = i;
   }
-  if (at < 0) return { stated: [whole], asked: null, askedContent: null };
+  if (at < 0) return { stated: [whole], asked: null, askedContent: null, offer: false };
   const wish = WISH_OPENER.test(parts[at]!);
   const stated = parts.slice(0, at);
   const asked = [parts[at]!];
@@ -212,9 +218,9 @@ export function questionParts(sentence: string): SentenceParts {
       question = question.slice(0, skip + that.index).trim();
     }
     if (STATED_INSIDE.test(question) || EXPECTS_YES.test(question))
-      return { stated: [...stated, question], asked: null, askedContent: null };
+      return { stated: [...stated, question], asked: null, askedContent: null, offer: false };
   }
   const opener = (reported ? REPORT_OPENER : WISH_OPENER.test(question) ? WISH_OPENER : QUESTION_OPENER).exec(question);
   const content = opener ? question.slice(opener[0].length) : question;
-  return { stated, asked: question, askedContent: content.replace(/^[\s,]+/u, '').trim() };
+  return { stated, asked: question, askedContent: content.replace(/^[\s,]+/u, '').trim(), offer: wish && !reported };
 }

@@ -126,24 +126,28 @@ test('every sentence: a bare statement nothing supports is caught, and counted a
   assert.deepEqual(groundingFlags(r), []);
 });
 
-test('a question commits nothing; a commitment stated beside it or inside it still does (English and German)', () => {
+test('a question commits nothing; our offer of a commitment, or a commitment stated beside it or inside it, does (English and German)', () => {
   for (const s of [
-    'Would you like a refund of 480 EUR?',
-    'Would you like a refund of 480 EUR.',
-    'Shall we transfer the 480 EUR on Friday?',
-    'Tom, would you like a refund of 480 EUR or a voucher?',
     'Has your account been unlocked?',
+    'When did you send the boots back?',
+    'Would you like us to check the tracking number?',
     'You ask whether we will refund 480 EUR by Friday.',
-    'Möchten Sie eine Erstattung von 480 EUR?',
-    'Möchten Sie, dass wir Ihnen 480 EUR erstatten?',
     'Sie fragen, ob wir Ihnen 480 EUR bis Freitag erstatten werden?',
-    'Sollen wir Ihnen den Gutschein über 30 EUR bar auszahlen?',
+    'Möchten Sie, dass wir die Sendungsverfolgung prüfen?',
     'Wurde Ihr Konto schon entsperrt?',
   ]) {
     assert.ok(!isCommitment(s), s);
     assert.ok(asksOnly(s), s);
   }
   for (const s of [
+    // Our offer of something that commits binds us once the customer says yes.
+    'Would you like a refund of 480 EUR?',
+    'Would you like a refund of 480 EUR.',
+    'Shall we transfer the 480 EUR on Friday?',
+    'Tom, would you like a refund of 480 EUR or a voucher?',
+    'Möchten Sie eine Erstattung von 480 EUR?',
+    'Möchten Sie, dass wir Ihnen 480 EUR erstatten?',
+    'Sollen wir Ihnen den Gutschein über 30 EUR bar auszahlen?',
     // A clause stated before the question, or after it.
     'Since we will refund 480 EUR, shall we transfer it Friday?',
     'We will refund 480 EUR, is that all right?',
@@ -172,7 +176,9 @@ test('a question commits nothing; a commitment stated beside it or inside it sti
   }
   // A statement beside the question needs a source of its own: the mail supports the question only.
   assert.ok(!asksOnly('The Trail jacket is waterproof, would you like one?'));
-  assert.equal(restatedPart('Would you like a refund of 480 EUR?'), 'a refund of 480 EUR?');
+  assert.equal(restatedPart('Has your account been unlocked?'), 'your account been unlocked?');
+  // An offer is no restatement: it is compared whole.
+  assert.equal(restatedPart('Would you like a refund of 480 EUR?'), 'Would you like a refund of 480 EUR?');
 });
 
 test('a question repeated from the mail rests on it; an invented figure in a question, or a commitment beside it, holds the draft', async () => {
@@ -188,8 +194,9 @@ test('a question repeated from the mail rests on it; an invented figure in a que
     text: 'Bekomme ich die 480 EUR bis Freitag zurück? Olga',
     fromCustomer: true,
   };
+  // Our offer of the customer's own figures is a commitment resting on the mail alone.
   assert.deepEqual(await verdicts(body('Would you like a refund of 480 EUR by Friday?'), [RETURNS, mail]), [
-    ['Would you like a refund of 480 EUR by Friday?', GROUNDING_VERDICTS.supported],
+    ['Would you like a refund of 480 EUR by Friday?', GROUNDING_VERDICTS.customerAsserted],
   ]);
   assert.deepEqual(await verdicts(body('Sie fragen, ob Sie die 480 EUR bis Freitag zurückbekommen?'), [RETURNS, mailDe]), [
     ['Sie fragen, ob Sie die 480 EUR bis Freitag zurückbekommen?', GROUNDING_VERDICTS.supported],
