@@ -14,6 +14,7 @@ import { createMariaDbGuidanceStore } from '../../src/guidance/guidance-store.ma
 import { readQuality } from '../../src/operations/quality.cli';
 import { createMariaDbAuditLog } from '../../src/platform/audit-log.mariadb';
 import { createTestDatabase } from '../support/database';
+import { recordingPool } from '../support/recording-pool';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 before(async () => {
@@ -164,13 +165,7 @@ test('the guidance version stays with the draft and its outcome; quality groups 
 });
 
 test('a mailbox’s current guidance is read once per change: a new version, saved anywhere, is read on the next draft', async () => {
-  const sent: string[] = [];
-  const recording = {
-    query: (opts: { sql: string } | string, params?: unknown[]) => {
-      sent.push(typeof opts === 'string' ? opts : opts.sql);
-      return db.pool.query(opts, params);
-    },
-  } as unknown as typeof db.pool;
+  const { pool: recording, sent } = recordingPool(db.pool);
   const store = createMariaDbGuidanceStore(recording);
   const texts = async () => (await store.currentForMailbox('sales')).map((v) => v.text).sort();
   await save('mailbox:sales', 'Erste Fassung.');

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -24,6 +24,7 @@ import { inboxOnDatabase, listenLocally } from '../support/inbox-app';
 import { startSpamd, type Spamd } from '../support/services/spamd';
 import { auditRows } from '../support/spam-mail';
 import { sampleEmail, type TestStack } from '../support/stack';
+import { ingestFiles } from '../support/cli-run';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
 
@@ -55,16 +56,7 @@ useWorkerStack((s) => ({ stack, client } = s), {
 });
 
 /** Imports mails with the CLI; returns the email ids in file order. */
-async function ingest(files: Array<[string, string]>): Promise<string[]> {
-  const dir = path.join(stack.dir, `import-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(dir);
-  for (const [name, raw] of files) writeFileSync(path.join(dir, name), raw);
-  const r = await run(process.execPath, ['bin/email-rag.js', 'ingest', dir], { env: { ...process.env, ...stack.env } });
-  return r.stdout
-    .trim()
-    .split('\n')
-    .map((l) => l.split('\t')[0]!);
-}
+const ingest = (files: Array<[string, string | Buffer]>): Promise<string[]> => ingestFiles(stack.env, stack.dir, files);
 
 async function row(id: string) {
   const rows = (await stack.db.pool.query('SELECT status, status_reason FROM emails WHERE id = ?', [id])) as Array<{

@@ -4,35 +4,24 @@
  * server, worker, MariaDB and the `email-rag ingest` binary.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { rejectSignal, stateQuery } from '../../src/email/email.workflow';
+import { ingestFiles } from '../support/cli-run';
 import { currentDraftId } from '../support/decisions';
 import { sampleEmail, type TestStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { useWorkerStack } from '../support/worker-stack';
 
-const run = promisify(execFile);
 let stack: TestStack;
 let client: Client;
 
 useWorkerStack((s) => ({ stack, client } = s), { stack: { env: { REPLY_LIMIT_PER_HOUR: '2', LLM_TIMEOUT_MS: '30000' } } });
 
-/** Imports files with the CLI; returns the email ids in file order. */
-async function ingest(files: Array<[string, string | Buffer]>): Promise<string[]> {
-  const dir = path.join(stack.dir, `import-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(dir);
-  for (const [name, raw] of files) writeFileSync(path.join(dir, name), raw);
-  const r = await run(process.execPath, ['bin/email-rag.js', 'ingest', dir], { env: { ...process.env, ...stack.env } });
-  return r.stdout
-    .trim()
-    .split('\n')
-    .map((l) => l.split('\t')[0]!);
-}
+/** Imports mails with the CLI; returns the email ids in file order. */
+const ingest = (files: Array<[string, string | Buffer]>): Promise<string[]> => ingestFiles(stack.env, stack.dir, files);
 
 async function row(id: string) {
   const rows = (await stack.db.pool.query('SELECT status, status_reason, triage_class FROM emails WHERE id = ?', [id])) as Array<{

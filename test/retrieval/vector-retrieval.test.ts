@@ -20,6 +20,7 @@ import type { IndexableEmail, VectorIndex } from '../../src/retrieval/vector-ind
 import { knowledgeEntry } from '../support/knowledge-entry';
 import { createTestDatabase } from '../support/database';
 import { startRestartableEmbedder, type RestartableEmbedder } from '../support/services/embedder';
+import { recordingPool } from '../support/recording-pool';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let local: RestartableEmbedder;
@@ -297,13 +298,7 @@ describe('one embedding for every index', () => {
 
 describe('our recent replies’ vectors, remembered by the worker', () => {
   test('read by key once; the next draft reads none; a reply written again with another text is read again', async () => {
-    const sent: string[] = [];
-    const recording = {
-      query: (opts: { sql: string } | string, params?: unknown[]) => {
-        sent.push(typeof opts === 'string' ? opts : opts.sql);
-        return db.pool.query(opts, params);
-      },
-    } as unknown as typeof db.pool;
+    const { pool: recording, sent } = recordingPool(db.pool);
     const index = createFullTextIndex(recording, { embedder });
     const reply = (text: string): IndexableEmail => ({
       ...inbound('r-1:draft:1:sent', ACCOUNT, 'Re: Kündigung', text, { threadId: 't-r-1' }),
