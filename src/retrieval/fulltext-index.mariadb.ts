@@ -355,12 +355,11 @@ export function createFullTextIndex(pool: Pool, options: FullTextIndexOptions = 
     const byWords = method === 'vectors' && withVectors ? [] : await searchKnowledgeWords(probe, withVectors);
     if (!withVectors || !knowledgeVectors || !embedder || !vector) return (await rank(byWords, byWords)).slice(0, KNOWLEDGE_LIMIT);
     // MATCH's rows come with their stored vectors; the nearest neighbours add what words missed.
-    const key = (r: Row) => `${r.email_id}#${r.idx}`;
-    const wordKeys = new Set(byWords.map(key));
+    const wordKeys = new Set(byWords.map(passageKey));
     const hits = await knowledgeVectors.nearest(vector, KNOWLEDGE_VECTOR_CANDIDATES);
     const byIds = knowledgeByIds(hits.map((h) => h.id));
     const near = hits.length > 0 ? await query<VectorRow[]>(pool, 'reading the nearest knowledge passages', byIds.sql, byIds.args) : [];
-    const candidates = [...byWords, ...near.filter((r) => !wordKeys.has(key(r)))];
+    const candidates = [...byWords, ...near.filter((r) => !wordKeys.has(passageKey(r)))];
     // The word gate's median is the folder's, as when every passage was a candidate (hybrid-ranking.ts).
     const background = knowledgeVectors.background(vector, new Set(candidates.map((r) => Number(r.id))));
     return (await rank(candidates, byWords, background)).slice(0, KNOWLEDGE_LIMIT);

@@ -28,6 +28,9 @@ export interface TeachOptions {
   rethrow?: boolean;
 }
 
+/** The audit rows' key of one learning: the run, the step whose decision it is, the class. */
+const learnKey = (step: string, cls: SpamClass): string => `${correlationId()}:${step}:${TRIAGE_AUDIT_EVENTS.spamLearned}:${cls}`;
+
 /** Teaches the filter `cls` for one email a person decided on (`by`); never throws unless `rethrow`. */
 export async function teachSpamFilter(
   deps: SpamLearningDeps,
@@ -40,7 +43,7 @@ export async function teachSpamFilter(
   const learner = deps.spamLearner;
   if (!learner) return;
   const cid = correlationId();
-  const key = `${cid}:${options.step ?? STEPS.parse}:${TRIAGE_AUDIT_EVENTS.spamLearned}:${cls}`;
+  const key = learnKey(options.step ?? STEPS.parse, cls);
   let outcome: 'learned' | 'known';
   try {
     outcome = await learner.learn(raw, cls);
@@ -90,7 +93,7 @@ export function createSpamMarkActivities(deps: SpamLearningDeps & { messages: Pi
       const learner = deps.spamLearner;
       if (!learner) return;
       const raw = await deps.messages.getRaw(input.emailId);
-      const key = `${correlationId()}:${STEPS.decide}:${TRIAGE_AUDIT_EVENTS.spamLearned}:spam`;
+      const key = learnKey(STEPS.decide, 'spam');
       if (!raw) {
         const reason = 'the message is no longer stored';
         return learnFailed(deps, { emailId: input.emailId, cls: 'spam', by: input.by, key, reason, filter: learner.describe });
