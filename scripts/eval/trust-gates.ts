@@ -129,7 +129,8 @@ function machineSets(): Array<[string, Labelled[]]> {
 async function machineSection(sets: Array<[string, Labelled[]]>, settings: TriageSettings, list: boolean) {
   console.log('machine mail drafted (every label but human and spam):');
   for (const [name, messages] of sets) {
-    const machine = messages.filter((m) => m.label !== 'spam');
+    // A folder of people's mail only (controls) has no machine-mail figure: the human section has it.
+    const machine = messages.filter((m) => m.label !== 'spam' && m.label !== 'human');
     for (const [role, ofRole] of byRole(machine)) {
       const headers = await machineDrafted(ofRole, settings, false, list);
       const wording = await machineDrafted(ofRole, settings, true, list);
