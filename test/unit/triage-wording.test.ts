@@ -58,7 +58,7 @@ test('wording: machine mail drafted stays at the floor, no person held as machin
 
 test("a gateway's short notice with the failure after the quoted subject is a bounce; a person's is not", () => {
   const notice = (subject: string, text: string) =>
-    triage({ from: 'gateway@bank.example', replyTo: null, subject, headers: {}, partTypes: [], body: { text } }, SETTINGS);
+    triage({ from: 'gateway@bank.example', replyTo: null, subject, headers: {}, partTypes: [], body: { text, html: null } }, SETTINGS);
   const gateway = notice(
     'RE: Your order 4711 : non remis (delivery failed)',
     "*****\nVotre message n'a pas pu etre delivre a\nduke@bank.example\n*****\nYour message could not be delivered to\nduke@bank.example\n*****",
