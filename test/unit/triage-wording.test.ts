@@ -55,19 +55,3 @@ test('wording: machine mail drafted stays at the floor, no person held as machin
   assert.deepEqual(held, [], 'mail a person wrote held as machine mail');
   assert.ok(labelled.filter((l) => l.expected === 'human').length >= 7, 'the look-alikes are in the set');
 });
-
-test("a gateway's short notice with the failure after the quoted subject is a bounce; a person's is not", () => {
-  const notice = (subject: string, text: string) =>
-    triage({ from: 'gateway@bank.example', replyTo: null, subject, headers: {}, partTypes: [], body: { text, html: null } }, SETTINGS);
-  const gateway = notice(
-    'RE: Your order 4711 : non remis (delivery failed)',
-    "*****\nVotre message n'a pas pu etre delivre a\nduke@bank.example\n*****\nYour message could not be delivered to\nduke@bank.example\n*****",
-  );
-  assert.equal(gateway?.class, 'bounce');
-  const german = notice('AW: Rechnung 12 - nicht zugestellt', 'Ihre Nachricht an <anna@bank.example> konnte nicht zugestellt werden.');
-  assert.equal(german?.class, 'bounce');
-  // A person: first person, a question, or no failure in the subject.
-  assert.equal(notice('Re: delivery failed', 'My message could not be delivered to anna@bank.example, can you check?'), null);
-  assert.equal(notice('Re: delivery failed', 'Your message could not be delivered to anna@bank.example. I will look into it.'), null);
-  assert.equal(notice('Re: Rechnung 12', 'Your message could not be delivered to anna@bank.example'), null);
-});
