@@ -241,15 +241,13 @@ async function main(): Promise<void> {
     const before = { worker: proc.sample(), server: serverPid ? processCpu(serverPid) : NaN, smtp: stack.smtp.counts() };
     const approvals = await approveAll(stack, client, 8);
     await waitFor('sends done', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 10_000), 200);
+    const done = { worker: proc.sample(), server: serverPid ? processCpu(serverPid) : NaN, smtp: stack.smtp.counts() };
     await sleep(2_000);
     const sent = await census(file);
     report.sent = printMemory('after the sends', proc.sample().rssBytes, sent, pid);
     report.send = printPhase('approval to sent', delta(batch, sent), approvals);
-    report.sendCost = printSendCost(
-      before,
-      { worker: proc.sample(), server: serverPid ? processCpu(serverPid) : NaN, smtp: stack.smtp.counts() },
-      approvals,
-    );
+    proc.classified();
+    report.sendCost = printSendCost(before, done, approvals);
     proc.stop();
     if (opts.json) fs.writeFileSync(opts.json, JSON.stringify(report, null, 2));
   } finally {
