@@ -331,3 +331,21 @@ test('the Sent folder gets one copy of each reply, also from a provider that fil
   }
   assert.equal(await inSent(first), 1);
 });
+
+test('the first attempt writes its row claimed in one statement; a second first attempt finds the row and changes nothing', async () => {
+  const sends = h.deps.activities.sends;
+  const m = await approved({ subject: 'Erster Versuch' });
+  const first = await sends.claimFirst(m.draftId, m.emailId, '<first-claim@example.test>', 'token-a');
+  assert.ok(first);
+  const stored = await row(m.draftId);
+  const withoutTimes = (r: typeof stored) => ({ ...r, createdAt: null, updatedAt: null });
+  assert.deepEqual(withoutTimes(first), withoutTimes(stored), 'the returned row is the stored one');
+  assert.deepEqual([stored.status, stored.phase, stored.attempts, stored.attemptToken], ['sending', 'claimed', 1, 'token-a']);
+  assert.equal(await sends.claimFirst(m.draftId, m.emailId, '<other@example.test>', 'token-b'), null);
+  assert.deepEqual(await row(m.draftId), stored);
+  // The send that finds it claimed by an attempt that stopped before the dot takes it over, once.
+  assert.equal((await send(m)).outcome, 'sent');
+  const r = await row(m.draftId);
+  assert.deepEqual([r.status, r.attempts, r.messageId], ['sent', 2, '<first-claim@example.test>']);
+  assert.equal(copies('<first-claim@example.test>').length, 1);
+});

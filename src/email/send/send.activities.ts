@@ -23,7 +23,7 @@ import { layoutReply } from './reply-layout';
 import { correlationId } from '../../platform/activity-context';
 import { resolveDoubtFromSent } from './send-doubt';
 import { indexSentReply } from './sent-feedback';
-import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+import { checkForce, claimSend, refuseInDoubt, type Claim } from './send-claim';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { answeredText, outsideAnswerOf } from '../answered-elsewhere/outside-answers';
 
@@ -228,11 +228,17 @@ export function createSendActivities(
       if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, FAILURE_TYPES.badRecipient);
       // The last look before the hand-over: a person who answered meanwhile outranks the approval.
       if (draft.status === DRAFT_STATUS.approved) await standDownIfAnswered(deps, email, draft.id);
-      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
+      const token = randomUUID();
+      // The first attempt of a draft (nearly every send): its row is written claimed, in one statement.
+      const first =
+        !force && internalSourceIds(draft.approvedBody ?? draft.body).length === 0
+          ? await deps.sends.claimFirst(draft.id, email.id, replyMessageId(cid, draft.id, from.address), token)
+          : null;
+      const row = first ?? (await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address)));
       const messageId = row.messageId;
       // Only before any attempt could have handed it over: a reply that went out is settled as it is.
       if (row.status === SEND_STATUS.pending || row.status === SEND_STATUS.failed) refuseInternalSourceIds(draft);
-      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
+      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token, force };
       // A provider that files what it accepts (docs/mailboxes.md) can tell whether a send in doubt arrived.
       const lookup = served.entry.smtp.providerFilesSent;
       const doubt = lookup && {
@@ -249,11 +255,13 @@ export function createSendActivities(
         await indexSentReply(deps, cid, email, draft, from.address);
         return { messageId, outcome: SEND_OUTCOME.sent, foundInSent: found };
       };
-      const claim = await claimSend(deps, {
-        ...ctx,
-        row,
-        ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
-      });
+      const claim: Claim = first
+        ? { kind: 'claimed', forced: false, tookOver: false }
+        : await claimSend(deps, {
+            ...ctx,
+            row,
+            ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
+          });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
         return { messageId, outcome: SEND_OUTCOME.alreadySent };
