@@ -29,11 +29,17 @@ import { answeredText, outsideAnswerOf } from '../answered-elsewhere/outside-ans
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
+/**
+ * A mark read this long ago serves the next sends too: a STATUS per send cost a round trip each,
+ * while an earlier mark only makes the copy's check look at the few replies filed since.
+ */
+const SENT_MARK_MAX_AGE_MS = 5_000;
 
 /**
  * The Sent folder's state before the hand-over: a copy of this reply can only be there if it came
  * later (this step files its copy after the send; a server that files sent mail does so on
- * receipt). IMAP trouble never stops a send: without a mark the check is slower, not wrong.
+ * receipt), so any mark from before the hand-over will do. IMAP trouble never stops a send:
+ * without a mark the check is slower, not wrong.
  */
 async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<FolderMark | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -41,7 +47,7 @@ async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<
     timer = setTimeout(resolve, SENT_MARK_WAIT_MS, undefined);
   });
   try {
-    return await Promise.race([mailbox.folderMark(folder).catch(() => undefined), late]);
+    return await Promise.race([mailbox.folderMark(folder, { maxAgeMs: SENT_MARK_MAX_AGE_MS }).catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }
