@@ -132,6 +132,38 @@ export function replyParts(
   return { text: laid.text, html: laid.html, ...(logo ? { inlineImages: [{ cid: LOGO_CID, path: logo }] } : {}) };
 }
 
+/**
+ * Files the reply that went out in the mailbox's Sent folder, once. The reply is out: a missing
+ * Sent copy is audited and never makes the step retry (and send again).
+ */
+async function fileSentCopy(
+  deps: Pick<EmailDeps, 'audit' | 'sends'>,
+  c: {
+    cid: string;
+    emailId: string;
+    draftId: string;
+    messageId: string;
+    raw: Buffer;
+    served: ReturnType<typeof mailboxOf>;
+    sentMark?: FolderMark;
+  },
+): Promise<void> {
+  const folder = c.served.entry.imap.sentFolder;
+  try {
+    await c.served.imap.appendOnce(folder, c.raw, c.messageId, c.sentMark);
+    await deps.sends.markAppended(c.draftId);
+  } catch (err) {
+    await deps.audit.record({
+      emailId: c.emailId,
+      correlationId: c.cid,
+      eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
+      errorClass: 'dependency',
+      message: `reply sent but not stored in ${folder} of mailbox "${c.served.entry.id}": ${errorMessage(err)}`,
+      eventKey: `${c.cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${c.draftId}`,
+    });
+  }
+}
+
 export function createSendActivities(
   deps: Pick<EmailDeps, 'messages' | 'audit' | 'drafts' | 'sends' | 'mailboxes' | 'settings' | 'index' | 'outsideReplies'>,
 ) {
@@ -344,33 +376,27 @@ export function createSendActivities(
         throw err;
       }
       await deps.sends.succeeded(draft.id, result.envelope, result.response);
-      await deps.drafts.markSent(draft.id);
-      await deps.audit.record({
-        emailId: email.id,
-        correlationId: cid,
-        eventType: EMAIL_AUDIT_EVENTS.replySent,
-        actor: claim.forced ? (force?.by ?? null) : null,
-        message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
-        details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
-        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
-      });
-      await indexSentReply(deps, cid, email, draft, from.address);
-      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
-      if (lookup) return { messageId, outcome: SEND_OUTCOME.sent };
-      try {
-        await served.imap.appendOnce(sentFolder, result.raw, messageId, sentMark);
-        await deps.sends.markAppended(draft.id);
-      } catch (err) {
-        // The reply is out; a missing Sent copy must not make the step retry and send again.
-        await deps.audit.record({
+      // Neither waits for the other: the draft's status and the audit row of the send.
+      await Promise.all([
+        deps.drafts.markSent(draft.id),
+        deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
-          errorClass: 'dependency',
-          message: `reply sent but not stored in ${sentFolder} of mailbox "${served.entry.id}": ${errorMessage(err)}`,
-          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${draft.id}`,
-        });
-      }
+          eventType: EMAIL_AUDIT_EVENTS.replySent,
+          actor: claim.forced ? (force?.by ?? null) : null,
+          message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
+          details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
+        }),
+      ]);
+      // The reply's index entry (the embedder) and its Sent copy (IMAP) do not wait for each other either.
+      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
+      await Promise.all([
+        indexSentReply(deps, cid, email, draft, from.address),
+        lookup
+          ? undefined
+          : fileSentCopy(deps, { cid, emailId: email.id, draftId: draft.id, messageId, raw: result.raw, served, sentMark }),
+      ]);
       return { messageId, outcome: SEND_OUTCOME.sent };
     },
 
