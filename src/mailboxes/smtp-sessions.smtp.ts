@@ -56,7 +56,11 @@ export function createSmtpSessions() {
     take(): SmtpSession | undefined {
       for (let entry = idle.pop(); entry; entry = idle.pop()) {
         clearTimeout(entry.timer);
-        if (!entry.session.ended && Date.now() - entry.session.openedAt < MAX_SESSION_AGE_MS) return entry.session;
+        if (!entry.session.ended && Date.now() - entry.session.openedAt < MAX_SESSION_AGE_MS) {
+          const socket = entry.session.conn._socket;
+          if (socket) socket.ref();
+          return entry.session;
+        }
         entry.session.conn.close();
       }
       return undefined;
@@ -77,7 +81,10 @@ export function createSmtpSessions() {
           session.conn.quit();
         }, IDLE_QUIT_MS),
       };
+      // Waiting, it keeps no process alive (a command that sent one mail ends when its work does).
       entry.timer.unref();
+      const socket = session.conn._socket;
+      if (socket) socket.unref();
       idle.push(entry);
     },
 
