@@ -22,7 +22,7 @@ import { waitFor } from '../../test/support/wait';
 import { startWorkerProcess } from '../../test/support/services/worker-process';
 import { approveAll, countStatus, firstDeadJob, intake, prepare, sendsDone } from './pipeline';
 import { livedInEnv, seedLivedIn } from './lived-in';
-import { sampleProcess } from './proc-sampler';
+import { cpuBetween, findProcess, processCpu, sampleProcess, type Sample } from './proc-sampler';
 import { ensureCompiled } from './compiled-worker';
 
 const { values: opts } = parseArgs({
@@ -54,6 +54,30 @@ interface Census {
     heap: { used_heap_size: number; total_heap_size: number; malloced_memory: number; external_memory: number };
     spaces: Array<{ space_name: string; space_used_size: number; space_size: number }>;
   };
+}
+
+interface CostPoint {
+  worker: Sample;
+  server: number;
+  smtp: { connections: number; received: number };
+}
+
+/** Per send: the worker's CPU by thread class, the dev server's CPU, SMTP connections opened. */
+function printSendCost(a: CostPoint, b: CostPoint, per: number): Record<string, number> {
+  const cpu = cpuBetween(a.worker, b.worker);
+  const out: Record<string, number> = {
+    smtpConnections: (b.smtp.connections - a.smtp.connections) / per,
+    received: b.smtp.received - a.smtp.received,
+    workerCpuMs: (Object.values(cpu).reduce((s, v) => s + v, 0) * 1000) / per,
+    ...Object.fromEntries(Object.entries(cpu).map(([k, v]) => [`workerCpuMs.${k}`, (v * 1000) / per])),
+    serverCpuMs: ((b.server - a.server) * 1000) / per,
+  };
+  log(
+    `send cost, per email (${per}): ${Object.entries(out)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ')}`,
+  );
+  return out;
 }
 
 /** The census after a garbage collection asked for now. */
@@ -212,12 +236,18 @@ async function main(): Promise<void> {
     report.waiting = printMemory(`with ${N + 1} waiting`, proc.sample().rssBytes, batch, pid);
     report.intake = printPhase('intake to awaiting approval', delta(single, batch), N);
 
+    // CPU moves with the load (compare runs in the same hour); the connection count does not.
+    const serverPid = findProcess(path.join(stack.dir, 'temporal', 'temporal.db'));
+    const before = { worker: proc.sample(), server: serverPid ? processCpu(serverPid) : NaN, smtp: stack.smtp.counts() };
     const approvals = await approveAll(stack, client, 8);
     await waitFor('sends done', async () => (await sendsDone(stack)) >= approvals, Math.max(600_000, N * 10_000), 200);
+    const done = { worker: proc.sample(), server: serverPid ? processCpu(serverPid) : NaN, smtp: stack.smtp.counts() };
     await sleep(2_000);
     const sent = await census(file);
     report.sent = printMemory('after the sends', proc.sample().rssBytes, sent, pid);
     report.send = printPhase('approval to sent', delta(batch, sent), approvals);
+    proc.classified();
+    report.sendCost = printSendCost(before, done, approvals);
     proc.stop();
     if (opts.json) fs.writeFileSync(opts.json, JSON.stringify(report, null, 2));
   } finally {

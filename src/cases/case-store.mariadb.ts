@@ -197,29 +197,20 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
     async refresh(caseId, reason) {
       const before = await get(caseId);
       if (!before || before.status === CASE_STATUS.closed) return before;
-      const oldest = await query<Array<{ since: Date | null }>>(
+      // One round trip: the oldest unanswered mail, our last reply, and a person's answer beside the
+      // assistant (a reply of ours too: the customer's turn).
+      const found = await query<Array<{ since: Date | null; answered: Date | null; outside: Date | null }>>(
         pool,
-        'finding the oldest unanswered mail of a case',
-        `SELECT MIN(created_at) AS since FROM emails WHERE case_id = ? AND status NOT IN (${SETTLED})`,
-        [caseId],
+        'finding the oldest unanswered mail and the last reply of a case',
+        `SELECT (SELECT MIN(created_at) FROM emails WHERE case_id = ? AND status NOT IN (${SETTLED})) AS since,
+           (SELECT MAX(s.sent_at) FROM send_attempts s JOIN drafts d ON d.id = s.draft_id JOIN emails e ON e.id = d.email_id
+             WHERE e.case_id = ? AND s.status = '${SEND_STATUS.sent}') AS answered,
+           (SELECT MAX(r.sent_at) FROM outside_answers a JOIN outside_replies r ON r.mailbox_id = a.mailbox_id AND r.message_key = a.message_key
+             JOIN emails e ON e.id = a.email_id WHERE e.case_id = ?) AS outside`,
+        [caseId, caseId, caseId],
       );
-      const since = oldest[0]?.since ?? null;
-      const answered = await query<Array<{ at: Date | null }>>(
-        pool,
-        'finding the last reply of a case',
-        `SELECT MAX(s.sent_at) AS at FROM send_attempts s JOIN drafts d ON d.id = s.draft_id JOIN emails e ON e.id = d.email_id
-          WHERE e.case_id = ? AND s.status = '${SEND_STATUS.sent}'`,
-        [caseId],
-      );
-      // A person's answer beside the assistant is a reply of ours too: the customer's turn.
-      const outside = await query<Array<{ at: Date | null }>>(
-        pool,
-        'finding the last outside reply of a case',
-        `SELECT MAX(r.sent_at) AS at FROM outside_answers a JOIN outside_replies r ON r.mailbox_id = a.mailbox_id AND r.message_key = a.message_key
-           JOIN emails e ON e.id = a.email_id WHERE e.case_id = ?`,
-        [caseId],
-      );
-      const replies = [answered[0]?.at, outside[0]?.at].filter((d): d is Date => d instanceof Date);
+      const since = found[0]?.since ?? null;
+      const replies = [found[0]?.answered, found[0]?.outside].filter((d): d is Date => d instanceof Date);
       const lastReply = replies.length > 0 ? new Date(Math.max(...replies.map((d) => d.getTime()))) : null;
       // Nothing waits: we answered (the customer's turn), or nothing needed an answer (closed).
       const status: CaseStatus = since

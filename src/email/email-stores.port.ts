@@ -228,6 +228,12 @@ export interface SendAttemptRecord {
 export interface SendLedger {
   /** Creates the row as `pending` on the first attempt; returns the row as it now is. */
   ensure(draftId: string, emailId: string, messageId: string): Promise<SendAttemptRecord>;
+  /**
+   * The first attempt of a draft: creates its row already claimed (`sending`, phase `claimed`,
+   * one attempt, under `token`) and returns it; null when the draft has a row (then `ensure` and
+   * `claim` decide on it). One statement where `ensure`, the read and `claim` took three.
+   */
+  claimFirst(draftId: string, emailId: string, messageId: string, token: string): Promise<SendAttemptRecord | null>;
   /** `pending | failed → sending` under `token` (counts an attempt). */
   claim(draftId: string, token: string): Promise<boolean>;
   /** `sending` still before the final dot under `staleToken` → `sending` under `token`: takes over an interrupted attempt. */

@@ -85,6 +85,8 @@ const IDLE_LOGOUT_MS = 30_000;
 export function createImapConnection(settings: ImapSettings): ImapConnection {
   const idle: Array<{ client: ImapFlow; timer: NodeJS.Timeout }> = [];
   let closed = false;
+  /** The last mark read per folder, for callers that accept an earlier one (folderMark's maxAgeMs). */
+  const marks = new Map<string, { at: number; mark: Promise<FolderMark> }>();
 
   async function open(accessToken: string | undefined): Promise<ImapFlow> {
     const client = newImapClient({ ...settings, accessToken }, { connectMs: 15_000, socketMs: 120_000 });
@@ -166,6 +168,20 @@ export function createImapConnection(settings: ImapSettings): ImapConnection {
       }
       throw classifyImapError(err, what, settings.hints);
     }
+  }
+
+  /** STATUS of a folder (no SELECT): its UIDVALIDITY and UIDNEXT now. */
+  function readMark(mailbox: string): Promise<FolderMark> {
+    return withClient(`reading the state of ${mailbox}`, async (client) => {
+      // STATUS reads the folder's index header: no scan, whatever its size. On the folder this
+      // session has selected it answers from the session's view: a NOOP brings that up to date.
+      if (client.mailbox && client.mailbox.path === mailbox) await client.noop();
+      const st = await client.status(mailbox, { uidNext: true, uidValidity: true });
+      if (!st || st.uidNext === undefined || st.uidValidity === undefined) {
+        throw new TransientError(`IMAP STATUS of ${mailbox} returned no UIDNEXT/UIDVALIDITY`, FAILURE_TYPES.imapUnavailable);
+      }
+      return { uidValidity: String(st.uidValidity), uidNext: st.uidNext };
+    });
   }
 
   return {
@@ -255,17 +271,16 @@ export function createImapConnection(settings: ImapSettings): ImapConnection {
       });
     },
 
-    folderMark(mailbox): Promise<FolderMark> {
-      return withClient(`reading the state of ${mailbox}`, async (client) => {
-        // STATUS reads the folder's index header: no scan, whatever its size. On the folder this
-        // session has selected it answers from the session's view: a NOOP brings that up to date.
-        if (client.mailbox && client.mailbox.path === mailbox) await client.noop();
-        const st = await client.status(mailbox, { uidNext: true, uidValidity: true });
-        if (!st || st.uidNext === undefined || st.uidValidity === undefined) {
-          throw new TransientError(`IMAP STATUS of ${mailbox} returned no UIDNEXT/UIDVALIDITY`, FAILURE_TYPES.imapUnavailable);
-        }
-        return { uidValidity: String(st.uidValidity), uidNext: st.uidNext };
+    folderMark(mailbox, opts): Promise<FolderMark> {
+      const known = marks.get(mailbox);
+      if (opts?.maxAgeMs !== undefined && known && Date.now() - known.at <= opts.maxAgeMs) return known.mark;
+      const mark = readMark(mailbox);
+      // Shared while it is read: a burst of sends asks the server once.
+      marks.set(mailbox, { at: Date.now(), mark });
+      mark.catch(() => {
+        if (marks.get(mailbox)?.mark === mark) marks.delete(mailbox);
       });
+      return mark;
     },
 
     appendOnce(mailbox, raw, messageId, since): Promise<'appended' | 'present'> {

@@ -49,9 +49,11 @@ export interface ImapConnection {
   fetchRaw(ref: { mailbox: string; uidValidity: number; uid: number; maxBytes: number }): Promise<Buffer>;
   /**
    * Where a folder stands now: taken before a reply is handed to SMTP, it bounds where a copy of
-   * that reply can be (a server that files sent mail itself does so after the hand-over).
+   * that reply can be (a server that files sent mail itself does so after the hand-over). With
+   * `maxAgeMs`, a mark this connection read at most that long ago may answer instead: an earlier
+   * mark only widens the search after it (a few more messages), it never misses a later copy.
    */
-  folderMark(mailbox: string): Promise<FolderMark>;
+  folderMark(mailbox: string, opts?: { maxAgeMs?: number }): Promise<FolderMark>;
   /**
    * Appends a sent message to a folder unless a message with that Message-ID is already there.
    * With `since`, only messages that arrived after that mark are looked at (the search costs the

@@ -1,6 +1,5 @@
 import { FAILURE_TYPES } from '../platform/contract';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { EmailRagError, PermanentError, TransientError } from '../platform/errors';
@@ -17,6 +16,8 @@ import {
   type SmtpPhase,
 } from './mail-sender.port';
 import { openSmtpConnection } from './connection.smtp';
+import { HandOver } from './message-hand-over.smtp';
+import { createSmtpSessions, type SmtpSession } from './smtp-sessions.smtp';
 import { oauthSmtpHandlers, oauthSmtpLogin } from './oauth.smtp';
 
 export interface SmtpSettings {
@@ -74,68 +75,6 @@ function failedPhase(err: unknown, current: SmtpPhase, lastCommand: string): Smt
   return current;
 }
 
-const CHUNK = 16 * 1024;
-
-/**
- * The message as the SMTP connection reads it: the first read means the server asked for the
- * message (354); every byte is fed, then the stream waits until they are on the wire and the
- * final-dot hook has run before it ends, which is what makes the connection write the dot.
- */
-class HandOver extends Readable {
-  private started = false;
-  private offset = 0;
-  private finishing = false;
-  /** Set once the stream was allowed to end: from here on the outcome can be in doubt. */
-  dotReleased = false;
-  /** A hook's own error, kept apart because nodemailer rewrites the code of stream errors. */
-  hookError: unknown = null;
-
-  constructor(
-    private readonly raw: Buffer,
-    private readonly steps: { beforeData(): Promise<void>; flushed(): Promise<void>; beforeFinalDot(): Promise<void> },
-  ) {
-    super({ highWaterMark: CHUNK });
-  }
-
-  override _read(): void {
-    if (!this.started) {
-      this.started = true;
-      this.steps.beforeData().then(
-        () => this.feed(),
-        (err: unknown) => this.abort(err),
-      );
-      return;
-    }
-    this.feed();
-  }
-
-  private feed(): void {
-    while (this.offset < this.raw.length) {
-      const chunk = this.raw.subarray(this.offset, this.offset + CHUNK);
-      this.offset += chunk.length;
-      if (!this.push(chunk)) return;
-    }
-    if (this.finishing || this.destroyed) return;
-    this.finishing = true;
-    this.steps
-      .flushed()
-      .then(() => this.steps.beforeFinalDot())
-      .then(
-        () => {
-          if (this.destroyed || this.hookError) return;
-          this.dotReleased = true;
-          this.push(null);
-        },
-        (err: unknown) => this.abort(err),
-      );
-  }
-
-  private abort(err: unknown): void {
-    this.hookError = err ?? new Error('aborted before the final dot');
-    this.destroy(new Error('message aborted before the final dot'));
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -152,128 +91,176 @@ async function oauthLogin(tokens: AccessTokenSource, login: (token: string) => P
   }
 }
 
+/**
+ * A reused session failed before a byte of the message was read (the server or the network ended
+ * it while it waited): the message goes out over a new connection within the same send.
+ */
+class StaleSessionError extends Error {}
+
+/** Compose once and send those exact bytes, so the Sent copy is what the server received. */
+async function compose(mail: OutgoingMail): Promise<Buffer> {
+  // Addresses are objects, never strings nodemailer would parse (a crafted string can redirect).
+  return new MailComposer({
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    ...(mail.html === undefined
+      ? { text: mail.text }
+      : {
+          // Given as alternatives so the plain part can say format=flowed (RFC 3676); quoted-printable
+          // keeps the trailing spaces of its soft line breaks intact on any relay.
+          alternatives: [
+            {
+              contentType: 'text/plain; charset=utf-8; format=flowed',
+              content: mail.text,
+              contentTransferEncoding: 'quoted-printable',
+            },
+            { contentType: 'text/html; charset=utf-8', content: mail.html, contentTransferEncoding: 'quoted-printable' },
+          ],
+          attachments: (mail.inlineImages ?? []).map((i) => ({ path: i.path, cid: i.cid, filename: path.basename(i.path) })),
+        }),
+    messageId: mail.messageId,
+    inReplyTo: mail.inReplyTo,
+    references: mail.references,
+    date: new Date(),
+    headers: { ...REPLY_HEADERS },
+  })
+    .compile()
+    .build();
+}
+
+/**
+ * Sends over SMTP. A session that carried a message is kept for the next one (smtp-sessions.smtp.ts):
+ * a drain of approvals opens a connection, greets and logs in once per burst, not per message. A
+ * kept session that turns out dead fails before the message (MAIL FROM, RCPT TO): nothing was
+ * handed over, so the same send goes on over a new connection; any other failure closes the session.
+ */
 export function createSmtpSender(settings: SmtpSettings): MailSender {
   const timeoutMs = settings.timeoutMs ?? 60_000;
+  const sessions = createSmtpSessions();
+
+  function newSession(): SmtpSession {
+    // The transaction log only tells which command went out last (never stored: AUTH is in it).
+    const watcher = { lastCommand: '' };
+    const commandWatcher = {
+      debug(entry: { tnx?: string }, message?: unknown) {
+        if (entry?.tnx === 'client' && typeof message === 'string')
+          watcher.lastCommand = /^(MAIL FROM|RCPT TO|[A-Z]+)/.exec(message)?.[1] ?? '';
+      },
+    };
+    const { conn, step } = openSmtpConnection(settings, {
+      connectionTimeout: 15_000,
+      greetingTimeout: 10_000,
+      socketTimeout: timeoutMs,
+      logger: commandWatcher as unknown as SMTPConnection.Options['logger'],
+      transactionLog: true,
+      customAuth: settings.tokens ? oauthSmtpHandlers(settings) : undefined,
+    });
+    const session: SmtpSession = { conn, step, watcher, messages: 0, openedAt: Date.now(), ended: false };
+    sessions.watch(session);
+    return session;
+  }
+
+  async function logIn(session: SmtpSession, enter: (phase: 'connect' | 'login') => Promise<void>): Promise<void> {
+    const { conn, step } = session;
+    await enter('connect');
+    await step<void>((done) => conn.connect((err) => done(err)));
+    if (settings.user && settings.tokens) {
+      await enter('login');
+      await oauthLogin(settings.tokens, (token) =>
+        step<boolean>((done) => conn.login(oauthSmtpLogin(settings.user!, token, settings.mechanism ?? 'XOAUTH2'), done)),
+      );
+    } else if (settings.user) {
+      await enter('login');
+      await step<boolean>((done) => conn.login({ user: settings.user, pass: settings.password ?? '' }, done));
+    }
+  }
+
+  /** One message over one session: a new one (connect, login) or one kept from an earlier message. */
+  async function attempt(session: SmtpSession, fresh: boolean, mail: OutgoingMail, raw: Buffer, hooks: SendHooks): Promise<SendResult> {
+    const { conn, step } = session;
+    const envelope = { from: mail.from.address, to: [mail.to.address] };
+    session.watcher.lastCommand = '';
+    let phase: SmtpPhase = fresh ? 'connect' : 'mail_from';
+    let hookError: unknown = null;
+    const enter = async (next: Exclude<SmtpPhase, 'data_end'>) => {
+      phase = next;
+      try {
+        await hooks.onPhase?.(next);
+      } catch (err) {
+        hookError = err;
+        throw err;
+      }
+    };
+    const handOver = new HandOver(raw, {
+      beforeData: async () => {
+        await enter('data');
+        // What the connection really holds after MAIL FROM and RCPT TO, not what we asked for
+        // (nodemailer's internal envelope: were it renamed, the check would refuse every send, loudly).
+        const seen = (conn as unknown as { _envelope?: { from?: string; to?: string[]; accepted?: string[] } })._envelope;
+        const check: EnvelopeSeen = { from: seen?.from ?? '', to: [...(seen?.to ?? [])], accepted: [...(seen?.accepted ?? [])] };
+        await hooks.beforeData(check);
+      },
+      flushed: async () => {
+        // Only the dot should be left to write once the hand-over is recorded: wait (bounded)
+        // until the bytes left the stream and the socket's own buffer.
+        const socket = conn._socket;
+        for (let i = 0; i < 1000; i++) {
+          const pending = handOver.readableLength + (socket ? socket.writableLength : 0);
+          if (pending === 0) return;
+          await sleep(5);
+        }
+      },
+      beforeFinalDot: async () => {
+        await hooks.beforeFinalDot();
+        phase = 'data_end';
+      },
+    });
+    try {
+      if (fresh) await logIn(session, enter);
+      await enter('mail_from');
+      const info = await step<SMTPConnection.SentMessageInfo>((done) => conn.send(envelope, handOver, done));
+      sessions.release(session);
+      return { envelope: { from: envelope.from, to: [...info.accepted] }, response: info.response, raw };
+    } catch (err) {
+      conn.close();
+      // A hook refused (lost claim, envelope mismatch, database down): its own error, not SMTP's.
+      if (hookError ?? handOver.hookError) throw hookError ?? handOver.hookError;
+      // The identity provider's verdict (MAILBOX_AUTH_EXPIRED), classified where it was caught.
+      if (err instanceof EmailRagError) throw err;
+      const code = (err as { responseCode?: unknown }).responseCode;
+      const replied = typeof code === 'number';
+      // Not a byte of the message was asked for: a session the server ended (or ends now, 421) while it waited.
+      if (!fresh && !handOver.started && (!replied || code === 421)) throw new StaleSessionError((err as Error).message);
+      if (handOver.dotReleased && !replied) {
+        throw Object.assign(
+          new HandOverInDoubtError(
+            `the SMTP session broke after the final dot of ${mail.messageId}, before the server answered: ${(err as Error).message ?? String(err)}`,
+            { cause: err },
+          ),
+          { smtpPhase: 'data_end' as const },
+        );
+      }
+      // Before the dot nothing was handed over; after it, a 4xx/5xx reply is a definite refusal.
+      throw classifySmtpError(err, handOver.dotReleased ? 'data_end' : failedPhase(err, phase, session.watcher.lastCommand));
+    }
+  }
+
   return {
     async send(mail: OutgoingMail, hooks: SendHooks): Promise<SendResult> {
-      // Compose once and send those exact bytes, so the Sent copy is what the server received.
-      // Addresses are objects, never strings nodemailer would parse (a crafted string can redirect).
-      const raw = await new MailComposer({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        ...(mail.html === undefined
-          ? { text: mail.text }
-          : {
-              // Given as alternatives so the plain part can say format=flowed (RFC 3676); quoted-printable
-              // keeps the trailing spaces of its soft line breaks intact on any relay.
-              alternatives: [
-                {
-                  contentType: 'text/plain; charset=utf-8; format=flowed',
-                  content: mail.text,
-                  contentTransferEncoding: 'quoted-printable',
-                },
-                { contentType: 'text/html; charset=utf-8', content: mail.html, contentTransferEncoding: 'quoted-printable' },
-              ],
-              attachments: (mail.inlineImages ?? []).map((i) => ({ path: i.path, cid: i.cid, filename: path.basename(i.path) })),
-            }),
-        messageId: mail.messageId,
-        inReplyTo: mail.inReplyTo,
-        references: mail.references,
-        date: new Date(),
-        headers: { ...REPLY_HEADERS },
-      })
-        .compile()
-        .build();
-      const envelope = { from: mail.from.address, to: [mail.to.address] };
-      // The transaction log only tells which command went out last (never stored: AUTH is in it).
-      let lastCommand = '';
-      const commandWatcher = {
-        debug(entry: { tnx?: string }, message?: unknown) {
-          if (entry?.tnx === 'client' && typeof message === 'string') lastCommand = /^(MAIL FROM|RCPT TO|[A-Z]+)/.exec(message)?.[1] ?? '';
-        },
-      };
-      const { conn, step } = openSmtpConnection(settings, {
-        connectionTimeout: 15_000,
-        greetingTimeout: 10_000,
-        socketTimeout: timeoutMs,
-        logger: commandWatcher as unknown as SMTPConnection.Options['logger'],
-        transactionLog: true,
-        customAuth: settings.tokens ? oauthSmtpHandlers(settings) : undefined,
-      });
-      let phase: SmtpPhase = 'connect';
-      let hookError: unknown = null;
-      const enter = async (next: Exclude<SmtpPhase, 'data_end'>) => {
-        phase = next;
+      const raw = await compose(mail);
+      const kept = sessions.take();
+      if (kept) {
         try {
-          await hooks.onPhase?.(next);
+          return await attempt(kept, false, mail, raw, hooks);
         } catch (err) {
-          hookError = err;
-          throw err;
+          if (!(err instanceof StaleSessionError)) throw err;
         }
-      };
-      const handOver = new HandOver(raw, {
-        beforeData: async () => {
-          await enter('data');
-          // What the connection really holds after MAIL FROM and RCPT TO, not what we asked for
-          // (nodemailer's internal envelope: were it renamed, the check would refuse every send, loudly).
-          const seen = (conn as unknown as { _envelope?: { from?: string; to?: string[]; accepted?: string[] } })._envelope;
-          const check: EnvelopeSeen = { from: seen?.from ?? '', to: [...(seen?.to ?? [])], accepted: [...(seen?.accepted ?? [])] };
-          await hooks.beforeData(check);
-        },
-        flushed: async () => {
-          // Only the dot should be left to write once the hand-over is recorded: wait (bounded)
-          // until the bytes left the stream and the socket's own buffer.
-          const socket = conn._socket;
-          for (let i = 0; i < 1000; i++) {
-            const pending = handOver.readableLength + (socket ? socket.writableLength : 0);
-            if (pending === 0) return;
-            await sleep(5);
-          }
-        },
-        beforeFinalDot: async () => {
-          await hooks.beforeFinalDot();
-          phase = 'data_end';
-        },
-      });
-      try {
-        await enter('connect');
-        await step<void>((done) => conn.connect((err) => done(err)));
-        if (settings.user && settings.tokens) {
-          await enter('login');
-          await oauthLogin(settings.tokens, (token) =>
-            step<boolean>((done) => conn.login(oauthSmtpLogin(settings.user!, token, settings.mechanism ?? 'XOAUTH2'), done)),
-          );
-        } else if (settings.user) {
-          await enter('login');
-          await step<boolean>((done) => conn.login({ user: settings.user, pass: settings.password ?? '' }, done));
-        }
-        await enter('mail_from');
-        const info = await step<SMTPConnection.SentMessageInfo>((done) => conn.send(envelope, handOver, done));
-        conn.quit();
-        return { envelope: { from: envelope.from, to: [...info.accepted] }, response: info.response, raw };
-      } catch (err) {
-        conn.close();
-        // A hook refused (lost claim, envelope mismatch, database down): its own error, not SMTP's.
-        if (hookError ?? handOver.hookError) throw hookError ?? handOver.hookError;
-        // The identity provider's verdict (MAILBOX_AUTH_EXPIRED), classified where it was caught.
-        if (err instanceof EmailRagError) throw err;
-        const replied = typeof (err as { responseCode?: unknown }).responseCode === 'number';
-        if (handOver.dotReleased && !replied) {
-          throw Object.assign(
-            new HandOverInDoubtError(
-              `the SMTP session broke after the final dot of ${mail.messageId}, before the server answered: ${(err as Error).message ?? String(err)}`,
-              { cause: err },
-            ),
-            { smtpPhase: 'data_end' as const },
-          );
-        }
-        // Before the dot nothing was handed over; after it, a 4xx/5xx reply is a definite refusal.
-        throw classifySmtpError(err, handOver.dotReleased ? 'data_end' : failedPhase(err, phase, lastCommand));
       }
+      return attempt(newSession(), true, mail, raw, hooks);
     },
     async close(): Promise<void> {
-      // One connection per message: nothing pooled to close.
+      sessions.close();
     },
   };
 }

@@ -94,7 +94,7 @@ export function createMailboxDirectory(entries: MailboxEntry[], opts: MailboxDir
     const mailbox: ImapConnection = {
       listSince: async (folder, afterUid, limit) => imap().listSince(folder, afterUid, limit),
       fetchRaw: async (ref) => imap().fetchRaw(ref),
-      folderMark: async (folder) => imap().folderMark(folder),
+      folderMark: async (folder, opts) => imap().folderMark(folder, opts),
       appendOnce: async (folder, raw, messageId, since) => imap().appendOnce(folder, raw, messageId, since),
       findByMessageId: async (folder, messageId, since) => imap().findByMessageId(folder, messageId, since),
       close: async () => undefined,

@@ -50,6 +50,8 @@ async function auditCount(emailId: string, eventType: string): Promise<number> {
   ])) as Array<{ n: number }>;
   return Number(rows[0]?.n);
 }
+/** MAIL FROM commands the server got, over all connections (the sender keeps sessions for the next message). */
+const transactions = () => smtp.sessions.flat().filter((c) => c.startsWith('MAIL FROM')).length;
 const inDoubt = (err: unknown) =>
   err instanceof PermanentError && err.code === 'SEND_IN_DOUBT' && /email-rag resend .* --force/.test(err.message);
 
@@ -63,8 +65,10 @@ for (const behaviour of ['dropAfterData', 'silentAfterData'] as const) {
     assert.equal(r.phase, 'data_end');
     assert.equal(copies(r.messageId).length, 1, 'exactly one copy was handed over');
     const sessions = smtp.sessions.length;
+    const mailFroms = transactions();
     await assert.rejects(send(m), inDoubt);
     assert.equal(smtp.sessions.length, sessions, 'not even a connection was opened');
+    assert.equal(transactions(), mailFroms, 'nor a kept one used');
     assert.equal(copies(r.messageId).length, 1);
     assert.equal((await row(m.draftId)).status, 'in_doubt');
     assert.equal(await auditCount(m.emailId, 'send_in_doubt'), 1, 'the same doubt is audited once');
@@ -168,9 +172,11 @@ test('a crash before the final dot leaves a row that is taken over and sent once
   assert.ok(await sends.claim(late.draftId, 'dead-worker'));
   assert.ok(await sends.setPhase(late.draftId, 'dead-worker', 'data_end'));
   const sessions = smtp.sessions.length;
+  const mailFroms = transactions();
   await assert.rejects(send(late), inDoubt);
   assert.equal((await row(late.draftId)).status, 'in_doubt');
   assert.equal(smtp.sessions.length, sessions, 'nothing was sent');
+  assert.equal(transactions(), mailFroms, 'not over a kept session either');
 });
 
 test('two concurrent sendReply calls for the same draft hand over one copy', async () => {
@@ -232,8 +238,10 @@ test('recipients: local names are refused before any connection; a foreign Reply
   for (const from of ['Root <root@localhost>', 'A <a@intranet>', 'B <b@printer.local>']) {
     const m = await approved({ from, subject: `Lokal ${from}` });
     const sessions = smtp.sessions.length;
+    const mailFroms = transactions();
     await assert.rejects(send(m), (err: unknown) => err instanceof PermanentError && err.code === 'BAD_RECIPIENT');
     assert.equal(smtp.sessions.length, sessions);
+    assert.equal(transactions(), mailFroms);
   }
   const m = await approved({ subject: 'Antwort woandershin', extra: ['Reply-To: Buchhaltung <billing@other-domain.example>'] });
   assert.ok(m.draft.flags.includes('reply_to_differs'));
@@ -322,4 +330,22 @@ test('the Sent folder gets one copy of each reply, also from a provider that fil
     smtp.onAccept(null);
   }
   assert.equal(await inSent(first), 1);
+});
+
+test('the first attempt writes its row claimed in one statement; a second first attempt finds the row and changes nothing', async () => {
+  const sends = h.deps.activities.sends;
+  const m = await approved({ subject: 'Erster Versuch' });
+  const first = await sends.claimFirst(m.draftId, m.emailId, '<first-claim@example.test>', 'token-a');
+  assert.ok(first);
+  const stored = await row(m.draftId);
+  const withoutTimes = (r: typeof stored) => ({ ...r, createdAt: null, updatedAt: null });
+  assert.deepEqual(withoutTimes(first), withoutTimes(stored), 'the returned row is the stored one');
+  assert.deepEqual([stored.status, stored.phase, stored.attempts, stored.attemptToken], ['sending', 'claimed', 1, 'token-a']);
+  assert.equal(await sends.claimFirst(m.draftId, m.emailId, '<other@example.test>', 'token-b'), null);
+  assert.deepEqual(await row(m.draftId), stored);
+  // The send that finds it claimed by an attempt that stopped before the dot takes it over, once.
+  assert.equal((await send(m)).outcome, 'sent');
+  const r = await row(m.draftId);
+  assert.deepEqual([r.status, r.attempts, r.messageId], ['sent', 2, '<first-claim@example.test>']);
+  assert.equal(copies('<first-claim@example.test>').length, 1);
 });

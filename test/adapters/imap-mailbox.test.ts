@@ -175,6 +175,26 @@ test('a Sent copy is filed once: the folder mark bounds the search to what arriv
   }
 });
 
+test('a folder mark up to maxAgeMs old answers without the server; a copy filed after it is still found', async () => {
+  const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
+  const mailbox = createImapConnection(settings);
+  try {
+    assert.equal(await mailbox.appendOnce('Ablage', sentMail('<a0@x>'), '<a0@x>'), 'appended');
+    const first = await mailbox.folderMark('Ablage', { maxAgeMs: 60_000 });
+    await fileElsewhere('Ablage', '<a1@x>');
+    // The earlier mark is returned as it was: the folder has moved on since.
+    assert.deepEqual(await mailbox.folderMark('Ablage', { maxAgeMs: 60_000 }), first);
+    assert.equal((await mailbox.folderMark('Ablage')).uidNext, first.uidNext + 1, 'without maxAgeMs the server is asked');
+    // A copy filed after the earlier mark is inside its range: found, not filed twice.
+    assert.equal(await mailbox.appendOnce('Ablage', sentMail('<a1@x>'), '<a1@x>', first), 'present');
+    await fileElsewhere('Ablage', '<a2@x>');
+    assert.equal((await mailbox.folderMark('Ablage', { maxAgeMs: 0 })).uidNext, first.uidNext + 2, 'an older mark is read again');
+    assert.deepEqual(await messageIdsIn('Ablage'), ['<a0@x>', '<a1@x>', '<a2@x>']);
+  } finally {
+    await mailbox.close();
+  }
+});
+
 test('a reply is looked up by Message-ID: where it is (folder, UIDVALIDITY, UID), null when absent or the folder is missing', async () => {
   const settings = { host: dovecot.host, port: dovecot.port, tls: false, user: USER.user, password: USER.password };
   const mailbox = createImapConnection(settings);

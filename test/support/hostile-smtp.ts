@@ -26,13 +26,22 @@ export interface HostileSmtp {
   received: ReceivedData[];
   /** Commands per connection, as sent by the client. */
   sessions: string[][];
-  /** Behaviours for the next connections, in order; after them, `ok`. */
+  /**
+   * Behaviours for the next connections, in order; after them, `ok`. Sessions waiting idle between
+   * messages are ended, as a server that restarts into the new behaviour would: a client that keeps
+   * sessions for the next message opens a new connection, which gets the planned behaviour.
+   */
   plan(...behaviours: Behaviour[]): void;
   /**
    * Runs before a well-behaved 250 (null: none): e.g. filing the message in the sender's Sent
    * folder, as providers that keep sent mail do on receipt.
    */
   onAccept(fn: ((data: ReceivedData) => Promise<void>) | null): void;
+  /**
+   * The sessions idle now answer their next command with 421 and close, as a server whose idle
+   * timeout passed unnoticed by the client (the connection looks open until it is used).
+   */
+  expireIdle(): void;
   stop(): Promise<void>;
 }
 
@@ -45,11 +54,17 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
   const sessions: string[][] = [];
   const queue: Behaviour[] = [];
   const sockets = new Set<net.Socket>();
+  /** Sockets in a mail transaction (MAIL FROM until the answer to the message or RSET). */
+  const busy = new Set<net.Socket>();
+  const expired = new WeakSet<net.Socket>();
   let onAccept: ((data: ReceivedData) => Promise<void>) | null = null;
 
   const server = net.createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
     socket.on('error', () => undefined);
     const behaviour = queue.shift() ?? 'ok';
     const commands: string[] = [];
@@ -77,6 +92,7 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
           const raw = bare === 0 ? Buffer.alloc(0) : buffer.subarray(0, end + 2);
           buffer = buffer.subarray(bare === 0 ? 3 : end + 5);
           inData = false;
+          busy.delete(socket);
           const data: ReceivedData = { mailFrom, rcptTo, raw: unstuff(raw), behaviour };
           received.push(data);
           if (behaviour === 'dropAfterData') {
@@ -102,6 +118,10 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
         const line = buffer.subarray(0, eol).toString('utf8');
         buffer = buffer.subarray(eol + 2);
         commands.push(line);
+        if (expired.has(socket)) {
+          socket.end('421 4.4.2 hostile.test Error: timeout exceeded\r\n');
+          return;
+        }
         const verb = line.split(/[ :]/)[0]!.toUpperCase();
         if (verb === 'EHLO') {
           say('250-hostile.test');
@@ -109,6 +129,7 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
           say('250 SMTPUTF8');
         } else if (verb === 'HELO') say('250 hostile.test');
         else if (verb === 'MAIL') {
+          busy.add(socket);
           mailFrom = /<([^>]*)>/.exec(line)?.[1] ?? '';
           rcptTo = [];
           say('250 2.1.0 Ok');
@@ -122,8 +143,10 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
         } else if (verb === 'DATA') {
           inData = true;
           say('354 End data with <CR><LF>.<CR><LF>');
-        } else if (verb === 'RSET') say('250 2.0.0 Ok');
-        else if (verb === 'NOOP') say('250 2.0.0 Ok');
+        } else if (verb === 'RSET') {
+          busy.delete(socket);
+          say('250 2.0.0 Ok');
+        } else if (verb === 'NOOP') say('250 2.0.0 Ok');
         else if (verb === 'QUIT') {
           socket.end('221 2.0.0 Bye\r\n');
           return;
@@ -143,6 +166,10 @@ export async function startHostileSmtp(): Promise<HostileSmtp> {
     sessions,
     plan(...behaviours) {
       queue.push(...behaviours);
+      for (const s of sockets) if (!busy.has(s)) s.end();
+    },
+    expireIdle() {
+      for (const s of sockets) if (!busy.has(s)) expired.add(s);
     },
     onAccept(fn) {
       onAccept = fn;

@@ -79,6 +79,35 @@ export function createMariaDbSendLedger(pool: Pool): SendLedger {
       if (!row) throw new Error(`send attempt for ${draftId} vanished right after it was written`);
       return row;
     },
+    async claimFirst(draftId, emailId, messageId, token) {
+      const res = await query<{ affectedRows: number }>(
+        pool,
+        'claiming a first send',
+        `INSERT IGNORE INTO send_attempts (draft_id, email_id, message_id, status, phase, attempt_token, attempts)
+         VALUES (?, ?, ?, '${SEND_STATUS.sending}', 'claimed', ?, 1)`,
+        [draftId, emailId, messageId, token],
+      );
+      if (res.affectedRows === 0) return null;
+      // Exactly what the statement wrote (the times are the database's, within the same instant).
+      const now = new Date();
+      return {
+        draftId,
+        emailId,
+        messageId,
+        status: SEND_STATUS.sending,
+        phase: 'claimed',
+        attemptToken: token,
+        attempts: 1,
+        lastError: null,
+        envelope: null,
+        appendedToSent: false,
+        forcedBy: null,
+        forceKey: null,
+        resolvedBy: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+    },
     claim(draftId, token) {
       return cas(
         'claiming a send',

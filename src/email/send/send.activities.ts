@@ -23,17 +23,23 @@ import { layoutReply } from './reply-layout';
 import { correlationId } from '../../platform/activity-context';
 import { resolveDoubtFromSent } from './send-doubt';
 import { indexSentReply } from './sent-feedback';
-import { checkForce, claimSend, refuseInDoubt } from './send-claim';
+import { checkForce, claimSend, refuseInDoubt, type Claim } from './send-claim';
 import { EMAIL_AUDIT_EVENTS } from '../email.contract';
 import { answeredText, outsideAnswerOf } from '../answered-elsewhere/outside-answers';
 
 /** How long the Sent folder's mark may hold up a send; without a mark the copy's check searches the whole folder. */
 const SENT_MARK_WAIT_MS = 2_000;
+/**
+ * A mark read this long ago serves the next sends too: a STATUS per send cost a round trip each,
+ * while an earlier mark only makes the copy's check look at the few replies filed since.
+ */
+const SENT_MARK_MAX_AGE_MS = 5_000;
 
 /**
  * The Sent folder's state before the hand-over: a copy of this reply can only be there if it came
  * later (this step files its copy after the send; a server that files sent mail does so on
- * receipt). IMAP trouble never stops a send: without a mark the check is slower, not wrong.
+ * receipt), so any mark from before the hand-over will do. IMAP trouble never stops a send:
+ * without a mark the check is slower, not wrong.
  */
 async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<FolderMark | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -41,7 +47,7 @@ async function sentFolderMark(mailbox: ImapConnection, folder: string): Promise<
     timer = setTimeout(resolve, SENT_MARK_WAIT_MS, undefined);
   });
   try {
-    return await Promise.race([mailbox.folderMark(folder).catch(() => undefined), late]);
+    return await Promise.race([mailbox.folderMark(folder, { maxAgeMs: SENT_MARK_MAX_AGE_MS }).catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }
@@ -124,6 +130,38 @@ export function replyParts(
     original: email.from ? { fromName: email.from.name, fromAddress: email.from.address, date: email.date, text: email.text } : null,
   });
   return { text: laid.text, html: laid.html, ...(logo ? { inlineImages: [{ cid: LOGO_CID, path: logo }] } : {}) };
+}
+
+/**
+ * Files the reply that went out in the mailbox's Sent folder, once. The reply is out: a missing
+ * Sent copy is audited and never makes the step retry (and send again).
+ */
+async function fileSentCopy(
+  deps: Pick<EmailDeps, 'audit' | 'sends'>,
+  c: {
+    cid: string;
+    emailId: string;
+    draftId: string;
+    messageId: string;
+    raw: Buffer;
+    served: ReturnType<typeof mailboxOf>;
+    sentMark?: FolderMark;
+  },
+): Promise<void> {
+  const folder = c.served.entry.imap.sentFolder;
+  try {
+    await c.served.imap.appendOnce(folder, c.raw, c.messageId, c.sentMark);
+    await deps.sends.markAppended(c.draftId);
+  } catch (err) {
+    await deps.audit.record({
+      emailId: c.emailId,
+      correlationId: c.cid,
+      eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
+      errorClass: 'dependency',
+      message: `reply sent but not stored in ${folder} of mailbox "${c.served.entry.id}": ${errorMessage(err)}`,
+      eventKey: `${c.cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${c.draftId}`,
+    });
+  }
 }
 
 export function createSendActivities(
@@ -228,11 +266,17 @@ export function createSendActivities(
       if (problem) throw new PermanentError(`recipient "${draft.to.address}" refused: ${problem}`, FAILURE_TYPES.badRecipient);
       // The last look before the hand-over: a person who answered meanwhile outranks the approval.
       if (draft.status === DRAFT_STATUS.approved) await standDownIfAnswered(deps, email, draft.id);
-      const row = await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address));
+      const token = randomUUID();
+      // The first attempt of a draft (nearly every send): its row is written claimed, in one statement.
+      const first =
+        !force && internalSourceIds(draft.approvedBody ?? draft.body).length === 0
+          ? await deps.sends.claimFirst(draft.id, email.id, replyMessageId(cid, draft.id, from.address), token)
+          : null;
+      const row = first ?? (await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address)));
       const messageId = row.messageId;
       // Only before any attempt could have handed it over: a reply that went out is settled as it is.
       if (row.status === SEND_STATUS.pending || row.status === SEND_STATUS.failed) refuseInternalSourceIds(draft);
-      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token: randomUUID(), force };
+      const ctx = { correlationId: cid, emailId: email.id, draftId: draft.id, messageId, token, force };
       // A provider that files what it accepts (docs/mailboxes.md) can tell whether a send in doubt arrived.
       const lookup = served.entry.smtp.providerFilesSent;
       const doubt = lookup && {
@@ -249,11 +293,13 @@ export function createSendActivities(
         await indexSentReply(deps, cid, email, draft, from.address);
         return { messageId, outcome: SEND_OUTCOME.sent, foundInSent: found };
       };
-      const claim = await claimSend(deps, {
-        ...ctx,
-        row,
-        ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
-      });
+      const claim: Claim = first
+        ? { kind: 'claimed', forced: false, tookOver: false }
+        : await claimSend(deps, {
+            ...ctx,
+            row,
+            ...(doubt ? { resolveDoubt: (r: SendAttemptRecord) => resolveDoubtFromSent(deps, doubt, r) } : {}),
+          });
       if (claim.kind === 'already_sent') {
         await deps.drafts.markSent(draft.id);
         return { messageId, outcome: SEND_OUTCOME.alreadySent };
@@ -330,33 +376,27 @@ export function createSendActivities(
         throw err;
       }
       await deps.sends.succeeded(draft.id, result.envelope, result.response);
-      await deps.drafts.markSent(draft.id);
-      await deps.audit.record({
-        emailId: email.id,
-        correlationId: cid,
-        eventType: EMAIL_AUDIT_EVENTS.replySent,
-        actor: claim.forced ? (force?.by ?? null) : null,
-        message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
-        details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
-        eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
-      });
-      await indexSentReply(deps, cid, email, draft, from.address);
-      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
-      if (lookup) return { messageId, outcome: SEND_OUTCOME.sent };
-      try {
-        await served.imap.appendOnce(sentFolder, result.raw, messageId, sentMark);
-        await deps.sends.markAppended(draft.id);
-      } catch (err) {
-        // The reply is out; a missing Sent copy must not make the step retry and send again.
-        await deps.audit.record({
+      // Neither waits for the other: the draft's status and the audit row of the send.
+      await Promise.all([
+        deps.drafts.markSent(draft.id),
+        deps.audit.record({
           emailId: email.id,
           correlationId: cid,
-          eventType: EMAIL_AUDIT_EVENTS.sentCopyFailed,
-          errorClass: 'dependency',
-          message: `reply sent but not stored in ${sentFolder} of mailbox "${served.entry.id}": ${errorMessage(err)}`,
-          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.sentCopyFailed}:${draft.id}`,
-        });
-      }
+          eventType: EMAIL_AUDIT_EVENTS.replySent,
+          actor: claim.forced ? (force?.by ?? null) : null,
+          message: `sent ${messageId} to ${result.envelope.to.join(', ')}${claim.forced ? ` (forced by ${force?.by})` : ''}`,
+          details: { draftId: draft.id, messageId, envelope: result.envelope, forced: claim.forced, tookOver: claim.tookOver },
+          eventKey: `${cid}:${EMAIL_AUDIT_EVENTS.replySent}:${draft.id}`,
+        }),
+      ]);
+      // The reply's index entry (the embedder) and its Sent copy (IMAP) do not wait for each other either.
+      // The provider files its own copy of what it accepted: a second one of ours would be a duplicate.
+      await Promise.all([
+        indexSentReply(deps, cid, email, draft, from.address),
+        lookup
+          ? undefined
+          : fileSentCopy(deps, { cid, emailId: email.id, draftId: draft.id, messageId, raw: result.raw, served, sentMark }),
+      ]);
       return { messageId, outcome: SEND_OUTCOME.sent };
     },
 

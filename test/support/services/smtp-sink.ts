@@ -19,8 +19,11 @@ export interface SmtpSink {
   port: number;
   /** Accepted messages, oldest first (live array); stays empty when started with `keepMessages: false`. */
   messages: ReceivedMail[];
-  /** How many messages were accepted, and how many of them repeated a Message-ID accepted before (in every mode). */
-  counts(): { received: number; duplicates: number };
+  /**
+   * How many messages were accepted, how many of them repeated a Message-ID accepted before, and
+   * how many connections clients opened (in every mode).
+   */
+  counts(): { received: number; duplicates: number; connections: number };
   /**
    * Resolves with the accepted messages once at least `count` were accepted (with `keepMessages:
    * false` an empty array); rejects after `timeoutMs`.
@@ -56,6 +59,7 @@ export async function startSmtpSink(
   const waiters = new Set<() => void>();
   let failures: { remaining: number; code: number; message: string } | undefined;
   let counter = 0;
+  let connections = 0;
 
   const accept = async (stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> => {
     const raw = await readAll(stream);
@@ -92,6 +96,10 @@ export async function startSmtpSink(
     logger: false,
     // stop() should not wait 30 s for a pooled client that keeps its connection open.
     closeTimeout: 1_000,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (opts.oauth) {
         if (auth.method !== 'XOAUTH2' || !opts.oauth.isActive(auth.accessToken ?? '', auth.username ?? ''))
@@ -122,7 +130,7 @@ export async function startSmtpSink(
     host: '127.0.0.1',
     port,
     messages,
-    counts: () => ({ received: counter, duplicates }),
+    counts: () => ({ received: counter, duplicates, connections }),
     waitForMessages(count, timeoutMs) {
       return new Promise((resolve, reject) => {
         const check = (): boolean => {
