@@ -8,7 +8,10 @@
  * itself). Those are the server's work for this process alone, however busy the shared server is.
  * Every second (and within a second when `<file>.req` appears) the census and the process's memory are
  * written to BENCH_CENSUS_FILE; with --expose-gc a request collects garbage first. A path written
- * to `<file>.snap` gets a heap snapshot of the main thread.
+ * to `<file>.snap` gets a heap snapshot of the main thread. A path written to `<file>.prof` starts a
+ * V8 CPU profile of the main thread; an empty `<file>.prof` stops it and writes it there, so a profile
+ * can cover one phase alone. With BENCH_CENSUS_HANDLERS=off the Handler counters are not read: their
+ * SHOW SESSION STATUS after every statement would be half of the SQL a CPU profile shows.
  */
 const fs = require('node:fs');
 const v8 = require('node:v8');
@@ -18,6 +21,7 @@ const file = process.env.BENCH_CENSUS_FILE;
 const census = new Map();
 const last = new WeakMap();
 const STATUS = "SHOW SESSION STATUS WHERE Variable_name LIKE 'Handler\\_%'";
+const HANDLERS = process.env.BENCH_CENSUS_HANDLERS !== 'off';
 
 const sqlOf = (s) => (typeof s === 'string' ? s : (s && s.sql) || String(s));
 /** The statement's shape: whitespace collapsed, `?, ?, …` and `(?, ?), (?, ?)` lists folded. */
@@ -45,6 +49,7 @@ function payloadBytes(result) {
 }
 
 async function status(conn) {
+  if (!HANDLERS) return {};
   const rows = await conn.query(STATUS);
   const out = {};
   for (const r of rows) out[r.Variable_name] = Number(r.Value);
@@ -149,6 +154,32 @@ if (file && require('node:worker_threads').isMainThread) {
       v8.writeHeapSnapshot(`${to}.tmp`);
       fs.renameSync(`${to}.tmp`, to);
     }
+    const prof = `${file}.prof`;
+    if (fs.existsSync(prof)) {
+      const to = fs.readFileSync(prof, 'utf8').trim();
+      fs.rmSync(prof, { force: true });
+      profile(to);
+    }
     write();
   }, 1000).unref();
+}
+
+let profiler;
+let profileTo;
+/** Starts a CPU profile to be written to `to`, or with an empty `to` stops the running one and writes it. */
+function profile(to) {
+  if (to) {
+    profileTo = to;
+    profiler = new (require('node:inspector').Session)();
+    profiler.connect();
+    profiler.post('Profiler.enable', () => profiler.post('Profiler.start'));
+    return;
+  }
+  if (!profiler) return;
+  const session = profiler;
+  profiler = undefined;
+  session.post('Profiler.stop', (err, result) => {
+    if (!err) fs.writeFileSync(profileTo, JSON.stringify(result.profile));
+    session.disconnect();
+  });
 }
