@@ -163,14 +163,19 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
       return rows[0]?.case_id ?? null;
     },
 
-    async currentDraft(emailId) {
-      const rows = await query<Array<{ id: string; category: string | null; language: string | null }>>(
+    async caseAndCurrentDraft(emailId) {
+      const rows = await query<Array<{ case_id: string | null; id: string | null; category: string | null; language: string | null }>>(
         pool,
-        'reading the current draft',
-        'SELECT id, category, language FROM drafts WHERE email_id = ? ORDER BY version DESC LIMIT 1',
+        'reading the case and the current draft of an email',
+        `SELECT e.case_id, d.id, d.category, d.language FROM emails e LEFT JOIN drafts d ON d.email_id = e.id
+         WHERE e.id = ? ORDER BY d.version DESC LIMIT 1`,
         [emailId],
       );
-      return rows[0] ?? null;
+      const r = rows[0];
+      return {
+        caseId: r?.case_id ?? null,
+        draft: r?.id ? { id: r.id, category: r.category, language: r.language } : null,
+      };
     },
 
     get,
