@@ -3,8 +3,9 @@
 /**
  * Loaded into a worker process with `node --require` by scripts/bench/lived-in-cost.ts (never by
  * the product): counts every SQL statement the process sends, by its text with the placeholder
- * lists folded, with the rows it returned or changed (and about the bytes returned) and MariaDB's own Handler_* counters of the
- * connection that ran it (SHOW SESSION STATUS after each statement; in MariaDB it does not count
+ * lists folded (a transaction's START TRANSACTION, COMMIT and ROLLBACK too: each is a round trip),
+ * with the rows it returned or changed (and about the bytes returned) and MariaDB's own Handler_*
+ * counters of the connection that ran it (SHOW SESSION STATUS after each statement; in MariaDB it does not count
  * itself). Those are the server's work for this process alone, however busy the shared server is.
  * Every second (and within a second when `<file>.req` appears) the census and the process's memory are
  * written to BENCH_CENSUS_FILE; with --expose-gc a request collects garbage first. A path written
@@ -56,6 +57,9 @@ async function status(conn) {
   return out;
 }
 
+/** A transaction's own round trips (the driver's beginTransaction, commit, rollback) are counted by name. */
+const TRANSACTION = { beginTransaction: 'START TRANSACTION', commit: 'COMMIT', rollback: 'ROLLBACK' };
+
 async function measured(conn, method, args) {
   let before = last.get(conn);
   if (!before) before = await status(conn);
@@ -71,7 +75,7 @@ async function measured(conn, method, args) {
     try {
       const after = await status(conn);
       last.set(conn, after);
-      const key = shape(args[0]);
+      const key = TRANSACTION[method] ?? shape(args[0]);
       const e = census.get(key) || { n: 0, rows: 0, failed: 0, handlers: {} };
       e.n += 1;
       if (failed) e.failed += 1;
@@ -93,7 +97,7 @@ async function measured(conn, method, args) {
 function wrapConnection(conn, release) {
   return new Proxy(conn, {
     get(target, prop) {
-      if (prop === 'query' || prop === 'execute') return (...args) => measured(target, prop, args);
+      if (prop === 'query' || prop === 'execute' || prop in TRANSACTION) return (...args) => measured(target, prop, args);
       if (prop === 'release' && release) return release;
       const v = target[prop];
       return typeof v === 'function' ? v.bind(target) : v;
