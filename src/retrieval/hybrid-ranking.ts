@@ -7,7 +7,7 @@
 import type { DraftContextItem } from './vector-index.port';
 import { rankPassages } from './passage-ranking';
 import { fuseRankings } from './rank-fusion';
-import { cosineTo } from './vectors';
+import { cosine } from './vectors';
 
 export const RETRIEVAL_METHODS = ['hybrid', 'words', 'vectors'] as const;
 export type RetrievalMethod = (typeof RETRIEVAL_METHODS)[number];
@@ -79,10 +79,9 @@ export function rankHybrid<T>(input: HybridInput<T>): Array<{ item: T; match: Ma
 
   const cosines = new Map<string, number>();
   if (input.probeVector !== null && input.method !== 'words') {
-    const toProbe = cosineTo(input.probeVector);
     for (const c of input.candidates) {
       const v = input.vector(c);
-      if (v) cosines.set(input.key(c), toProbe(v));
+      if (v) cosines.set(input.key(c), cosine(input.probeVector, v));
     }
   }
   const vectors = useVectors

@@ -17,7 +17,7 @@ import { createLogger } from '../platform/logger';
 import { query, type Pool } from '../platform/pool.mariadb';
 import { errorMessage } from '../platform/errors';
 import type { NearestNeighbours, NearestNeighboursLibrary } from './nearest-neighbours.port';
-import { cosineTo, decodeVector } from './vectors';
+import { cosine, decodeVector } from './vectors';
 
 const logger = createLogger('knowledge-index');
 
@@ -309,8 +309,7 @@ export function createKnowledgeNeighbours(pool: Pool, options: KnowledgeNeighbou
      */
     background(vector: readonly number[], except: ReadonlySet<number>): number[] {
       const out: number[] = [];
-      const toProbe = cosineTo(vector);
-      for (const [id, v] of sample) if (!except.has(id) && v.length === vector.length) out.push(toProbe(v));
+      for (const [id, v] of sample) if (!except.has(id) && v.length === vector.length) out.push(cosine(vector, v));
       return out;
     },
     size: () => index?.size() ?? 0,
