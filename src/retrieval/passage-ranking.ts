@@ -5,7 +5,7 @@
  * only be asked over the whole index. Words match as in the offline drafter (`termsMatch`:
  * same word, shared stem, part of a German compound), which MATCH never did.
  */
-import { FUZZY_MIN, terms, termsMatch } from './term-overlap';
+import { terms, termsMatch } from './term-overlap';
 
 /** BM25's usual constants: term-frequency saturation and length normalisation. */
 const K1 = 1.2;
@@ -32,21 +32,15 @@ export function rankPassages<T>(
   if (query.length === 0 || candidates.length === 0) return [];
   const docs = candidates.map((c) => (wordsOf ? wordsOf(c) : terms(text(c))));
 
-  // Which query terms each distinct candidate word matches, computed once per word. A word or
-  // query term under FUZZY_MIN letters matches only itself (termsMatch), so only the longer pairs
-  // are compared; the hits stay in query order.
-  const long = query.flatMap((q, qi) => (q.length >= FUZZY_MIN ? [qi] : []));
+  // Which query terms each distinct candidate word matches, computed once per word.
   const matchesOf = new Map<string, number[]>();
   for (const doc of docs) {
     for (const word of doc) {
       if (matchesOf.has(word)) continue;
       const hits: number[] = [];
-      if (word.length < FUZZY_MIN) {
-        const qi = query.indexOf(word);
-        if (qi >= 0) hits.push(qi);
-      } else {
-        for (const qi of long) if (termsMatch(query[qi]!, word)) hits.push(qi);
-      }
+      query.forEach((q, qi) => {
+        if (termsMatch(q, word)) hits.push(qi);
+      });
       matchesOf.set(word, hits);
     }
   }

@@ -42,15 +42,12 @@ export function terms(text: string): Set<string> {
   return out;
 }
 
-/** Below this length a word matches only itself: the shortest stem or compound part termsMatch takes. */
-export const FUZZY_MIN = 5;
-
 /** Same word, an inflection (shared stem), or one part of a compound. */
 export function termsMatch(a: string, b: string): boolean {
   if (a === b) return true;
   const shorter = a.length <= b.length ? a : b;
   const longer = shorter === a ? b : a;
-  if (shorter.length < FUZZY_MIN) return false;
+  if (shorter.length < 5) return false;
   if (longer.includes(shorter)) return true;
   let common = 0;
   while (common < shorter.length && shorter[common] === longer[common]) common += 1;
