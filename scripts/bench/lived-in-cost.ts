@@ -4,12 +4,14 @@
  * email, counted inside the worker (scripts/bench/sql-census.cjs) with MariaDB's Handler_*
  * counters of its own connections.
  *
- *   node --import tsx scripts/bench/lived-in-cost.ts [--emails 50] [--empty] [--from-source] [--heap-snapshot DIR] [--cpu-prof DIR] [--json FILE]
+ *   node --import tsx scripts/bench/lived-in-cost.ts [--emails 50] [--empty] [--from-source] [--heap-snapshot DIR] [--cpu-prof DIR] [--batch-prof FILE] [--json FILE]
  *
  * It seeds the installation as `npm run bench` does (scripts/bench/lived-in.ts), starts one worker,
  * takes the idle figures after the first poll, then runs one email alone (the first draft loads
  * what drafting needs), a batch of N to awaiting approval and their approvals to sent, and prints
  * statements, rows and Handler reads per email for the intake and the send, statement by statement.
+ * `--batch-prof FILE` writes a CPU profile of the worker's main thread over the batch's intake alone,
+ * without the census's own SHOW SESSION STATUS after every statement (so no Handler counts then).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +33,7 @@ const { values: opts } = parseArgs({
     empty: { type: 'boolean', default: false },
     'heap-snapshot': { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'batch-prof': { type: 'string' },
     json: { type: 'string' },
     'from-source': { type: 'boolean', default: false },
   },
@@ -80,13 +83,14 @@ function printSendCost(a: CostPoint, b: CostPoint, per: number): Record<string, 
   return out;
 }
 
-/** The census after a garbage collection asked for now. */
-async function census(file: string): Promise<Census> {
+/** The census after a garbage collection asked for now; `profile` starts a CPU profile to that file, '' stops it. */
+async function census(file: string, profile?: string): Promise<Census> {
   const asked = Date.now();
-  fs.writeFileSync(`${file}.req`, '');
+  if (profile !== undefined) fs.writeFileSync(`${file}.prof`, profile);
+  else fs.writeFileSync(`${file}.req`, '');
   for (;;) {
     await sleep(100);
-    if (fs.existsSync(`${file}.req`)) continue;
+    if (fs.existsSync(`${file}.req`) || fs.existsSync(`${file}.prof`)) continue;
     const c = JSON.parse(fs.readFileSync(file, 'utf8')) as Census;
     if (c.at > asked) return c;
   }
@@ -190,7 +194,9 @@ async function main(): Promise<void> {
       '--expose-gc',
       ...(opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts['cpu-prof'])}`] : []),
     ];
-    worker = await startWorkerProcess({ ...stack.env, BENCH_CENSUS_FILE: file }, path.join(stack.dir, 'worker.log'), undefined, nodeArgs);
+    const batchProf = opts['batch-prof'] ? path.resolve(opts['batch-prof']) : undefined;
+    const censusEnv = { BENCH_CENSUS_FILE: file, ...(batchProf ? { BENCH_CENSUS_HANDLERS: 'off' } : {}) };
+    worker = await startWorkerProcess({ ...stack.env, ...censusEnv }, path.join(stack.dir, 'worker.log'), undefined, nodeArgs);
     const pid = worker.managed.child.pid as number;
     const proc = sampleProcess(pid, 500);
     const snapshot = async (name: string) => {
@@ -230,7 +236,12 @@ async function main(): Promise<void> {
     await snapshot('first');
 
     await prepare(stack, 'imap', N, 'batch');
+    if (batchProf) await census(file, batchProf);
     await intake(stack, client, 'imap', undefined, awaiting(N + 1), Math.max(600_000, N * 10_000));
+    if (batchProf) {
+      await census(file, '');
+      await waitFor('batch profile written', async () => fs.existsSync(batchProf), 60_000, 200);
+    }
     await sleep(2_000);
     const batch = await census(file);
     report.waiting = printMemory(`with ${N + 1} waiting`, proc.sample().rssBytes, batch, pid);

@@ -3,12 +3,16 @@
 /**
  * Loaded into a worker process with `node --require` by scripts/bench/lived-in-cost.ts (never by
  * the product): counts every SQL statement the process sends, by its text with the placeholder
- * lists folded, with the rows it returned or changed (and about the bytes returned) and MariaDB's own Handler_* counters of the
- * connection that ran it (SHOW SESSION STATUS after each statement; in MariaDB it does not count
+ * lists folded (a transaction's START TRANSACTION, COMMIT and ROLLBACK too: each is a round trip),
+ * with the rows it returned or changed (and about the bytes returned) and MariaDB's own Handler_*
+ * counters of the connection that ran it (SHOW SESSION STATUS after each statement; in MariaDB it does not count
  * itself). Those are the server's work for this process alone, however busy the shared server is.
  * Every second (and within a second when `<file>.req` appears) the census and the process's memory are
  * written to BENCH_CENSUS_FILE; with --expose-gc a request collects garbage first. A path written
- * to `<file>.snap` gets a heap snapshot of the main thread.
+ * to `<file>.snap` gets a heap snapshot of the main thread. A path written to `<file>.prof` starts a
+ * V8 CPU profile of the main thread; an empty `<file>.prof` stops it and writes it there, so a profile
+ * can cover one phase alone. With BENCH_CENSUS_HANDLERS=off the Handler counters are not read: their
+ * SHOW SESSION STATUS after every statement would be half of the SQL a CPU profile shows.
  */
 const fs = require('node:fs');
 const v8 = require('node:v8');
@@ -18,6 +22,7 @@ const file = process.env.BENCH_CENSUS_FILE;
 const census = new Map();
 const last = new WeakMap();
 const STATUS = "SHOW SESSION STATUS WHERE Variable_name LIKE 'Handler\\_%'";
+const HANDLERS = process.env.BENCH_CENSUS_HANDLERS !== 'off';
 
 const sqlOf = (s) => (typeof s === 'string' ? s : (s && s.sql) || String(s));
 /** The statement's shape: whitespace collapsed, `?, ?, …` and `(?, ?), (?, ?)` lists folded. */
@@ -45,11 +50,15 @@ function payloadBytes(result) {
 }
 
 async function status(conn) {
+  if (!HANDLERS) return {};
   const rows = await conn.query(STATUS);
   const out = {};
   for (const r of rows) out[r.Variable_name] = Number(r.Value);
   return out;
 }
+
+/** A transaction's own round trips (the driver's beginTransaction, commit, rollback) are counted by name. */
+const TRANSACTION = { beginTransaction: 'START TRANSACTION', commit: 'COMMIT', rollback: 'ROLLBACK' };
 
 async function measured(conn, method, args) {
   let before = last.get(conn);
@@ -66,7 +75,7 @@ async function measured(conn, method, args) {
     try {
       const after = await status(conn);
       last.set(conn, after);
-      const key = shape(args[0]);
+      const key = TRANSACTION[method] ?? shape(args[0]);
       const e = census.get(key) || { n: 0, rows: 0, failed: 0, handlers: {} };
       e.n += 1;
       if (failed) e.failed += 1;
@@ -88,7 +97,7 @@ async function measured(conn, method, args) {
 function wrapConnection(conn, release) {
   return new Proxy(conn, {
     get(target, prop) {
-      if (prop === 'query' || prop === 'execute') return (...args) => measured(target, prop, args);
+      if (prop === 'query' || prop === 'execute' || prop in TRANSACTION) return (...args) => measured(target, prop, args);
       if (prop === 'release' && release) return release;
       const v = target[prop];
       return typeof v === 'function' ? v.bind(target) : v;
@@ -149,6 +158,32 @@ if (file && require('node:worker_threads').isMainThread) {
       v8.writeHeapSnapshot(`${to}.tmp`);
       fs.renameSync(`${to}.tmp`, to);
     }
+    const prof = `${file}.prof`;
+    if (fs.existsSync(prof)) {
+      const to = fs.readFileSync(prof, 'utf8').trim();
+      fs.rmSync(prof, { force: true });
+      profile(to);
+    }
     write();
   }, 1000).unref();
+}
+
+let profiler;
+let profileTo;
+/** Starts a CPU profile to be written to `to`, or with an empty `to` stops the running one and writes it. */
+function profile(to) {
+  if (to) {
+    profileTo = to;
+    profiler = new (require('node:inspector').Session)();
+    profiler.connect();
+    profiler.post('Profiler.enable', () => profiler.post('Profiler.start'));
+    return;
+  }
+  if (!profiler) return;
+  const session = profiler;
+  profiler = undefined;
+  session.post('Profiler.stop', (err, result) => {
+    if (!err) fs.writeFileSync(profileTo, JSON.stringify(result.profile));
+    session.disconnect();
+  });
 }

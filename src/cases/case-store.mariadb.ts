@@ -86,22 +86,20 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
       const own = (await conn.query('SELECT case_id FROM emails WHERE id = ?', [input.emailId])) as Array<{ case_id: string | null }>;
       if (own[0]?.case_id) return { caseId: own[0].case_id, opened: false, via: 'already' };
       // The thread's case, while it is not closed: a follow-up belongs where its conversation is.
-      const thread = (await conn.query(
-        `SELECT c.id FROM emails e JOIN cases c ON c.id = e.case_id
-          WHERE e.thread_id = ? AND e.account = ? AND e.id <> ? AND c.status <> 'closed' ORDER BY c.opened_at DESC LIMIT 1`,
-        [input.threadId, input.account, input.emailId],
-      )) as Array<{ id: string }>;
-      // Else the correspondent's open case in this mailbox, if it moved within the window.
-      const open =
-        thread[0] ??
-        (
-          (await conn.query(
-            `SELECT id FROM cases WHERE account = ? AND mailbox_id = ? AND correspondent = ? AND status <> 'closed'
-             AND GREATEST(opened_at, COALESCE(last_customer_at, opened_at), COALESCE(last_reply_at, opened_at)) >= NOW(3) - INTERVAL ? DAY
-           ORDER BY opened_at DESC LIMIT 1`,
-            [input.account, input.mailboxId, input.correspondent, input.windowDays],
-          )) as Array<{ id: string }>
-        )[0];
+      // Else the correspondent's open case in this mailbox, if it moved within the window. Both
+      // asked in one round trip; the thread's wins.
+      const [open] = (await conn.query(
+        `SELECT id, via FROM (
+           (SELECT c.id, 'thread' AS via, 1 AS pick FROM emails e JOIN cases c ON c.id = e.case_id
+             WHERE e.thread_id = ? AND e.account = ? AND e.id <> ? AND c.status <> 'closed' ORDER BY c.opened_at DESC LIMIT 1)
+           UNION ALL
+           (SELECT id, 'correspondent' AS via, 2 AS pick FROM cases
+             WHERE account = ? AND mailbox_id = ? AND correspondent = ? AND status <> 'closed'
+               AND GREATEST(opened_at, COALESCE(last_customer_at, opened_at), COALESCE(last_reply_at, opened_at)) >= NOW(3) - INTERVAL ? DAY
+             ORDER BY opened_at DESC LIMIT 1)
+         ) AS found ORDER BY pick LIMIT 1`,
+        [input.threadId, input.account, input.emailId, input.account, input.mailboxId, input.correspondent, input.windowDays],
+      )) as Array<{ id: string; via: 'thread' | 'correspondent' }>;
       const caseId = open?.id ?? caseIdFor(input.emailId);
       if (!open) {
         await conn.query(
@@ -127,7 +125,7 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
          WHERE id = ?`,
         [caseId, input.priority, caseId],
       );
-      return { caseId, opened: !open, via: open ? (thread[0] ? 'thread' : 'correspondent') : 'opened' };
+      return { caseId, opened: !open, via: open?.via ?? 'opened' };
     } catch (err) {
       throw classifyDbError(err, 'joining a case');
     } finally {
@@ -163,14 +161,19 @@ export function createMariaDbCaseStore(pool: Pool): CaseStore {
       return rows[0]?.case_id ?? null;
     },
 
-    async currentDraft(emailId) {
-      const rows = await query<Array<{ id: string; category: string | null; language: string | null }>>(
+    async caseAndCurrentDraft(emailId) {
+      const rows = await query<Array<{ case_id: string | null; id: string | null; category: string | null; language: string | null }>>(
         pool,
-        'reading the current draft',
-        'SELECT id, category, language FROM drafts WHERE email_id = ? ORDER BY version DESC LIMIT 1',
+        'reading the case and the current draft of an email',
+        `SELECT e.case_id, d.id, d.category, d.language FROM emails e LEFT JOIN drafts d ON d.email_id = e.id
+         WHERE e.id = ? ORDER BY d.version DESC LIMIT 1`,
         [emailId],
       );
-      return rows[0] ?? null;
+      const r = rows[0];
+      return {
+        caseId: r?.case_id ?? null,
+        draft: r?.id ? { id: r.id, category: r.category, language: r.language } : null,
+      };
     },
 
     get,

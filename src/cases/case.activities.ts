@@ -100,9 +100,10 @@ export async function joinCase(deps: Deps, email: EmailRecord, alreadyTold: stri
 }
 
 /** The case's other open mails, for the draft: one reply can answer what the customer asked in each. */
-export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRecord, 'id'>): Promise<DraftContextItem[]> {
+export async function caseContext(deps: Pick<Deps, 'case'>, email: Pick<EmailRecord, 'id' | 'caseId'>): Promise<DraftContextItem[]> {
   if (!deps.case) return [];
-  const caseId = await deps.case.cases.caseOf(email.id);
+  // The record the draft read names its case (joined in the index step): no second read.
+  const caseId = email.caseId !== undefined ? email.caseId : await deps.case.cases.caseOf(email.id);
   if (!caseId) return [];
   const mails = await deps.case.cases.openMails(caseId, email.id, CASE_CONTEXT_MAILS);
   return mails.map((m) => ({
@@ -128,16 +129,17 @@ export async function caseAfterStatus(
   if (!deps.case) return;
   // Only a mail reaching a person or settling moves its case: the steps between cost no lookup.
   if (!needsPerson(status) && !hasEnded(status)) return;
-  const caseId = await deps.case.cases.caseOf(emailId);
-  if (!caseId) return;
   if (needsPerson(status)) {
-    const draft = await deps.case.cases.currentDraft(emailId);
+    const { caseId, draft } = await deps.case.cases.caseAndCurrentDraft(emailId);
+    if (!caseId) return;
     const ready = { emailId, draftId: draft?.id ?? null, category: draft?.category, language: draft?.language };
     // Routed and judged here; the case workflow starts only for an automatic send or a summary.
     const { needsWorkflow } = deps.caseDesk ? await deps.caseDesk.mailReady(caseId, ready) : { needsWorkflow: true };
     if (needsWorkflow) await tell(deps, caseId, CASE_SIGNALS.draftReady, ready, emailId);
     return;
   }
+  const caseId = await deps.case.cases.caseOf(emailId);
+  if (!caseId) return;
   const row = await deps.case.cases.refresh(caseId, `${emailId} is ${status}`);
   if (status === STATUS.sent) await deps.caseReplies?.settle(emailId);
   // A reply pauses the clock, a settled mail may leave another waiting: planned again. A case

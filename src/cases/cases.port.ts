@@ -59,8 +59,13 @@ export interface CaseStore {
   /** Puts the email in its case (idempotent: an email keeps the case it joined first). */
   join(input: CaseJoinInput): Promise<CaseJoin>;
   caseOf(emailId: string): Promise<string | null>;
-  /** The email's newest draft (the one a decision must name now), if it has one, with what routing reads of it. */
-  currentDraft(emailId: string): Promise<{ id: string; category: string | null; language: string | null } | null>;
+  /**
+   * The email's case and its newest draft (the one a decision must name now), if it has one, with
+   * what routing reads of it: one round trip for what a mail reaching a person needs.
+   */
+  caseAndCurrentDraft(
+    emailId: string,
+  ): Promise<{ caseId: string | null; draft: { id: string; category: string | null; language: string | null } | null }>;
   get(caseId: string): Promise<CaseRow | null>;
   /** The case's other mails that still wait for our answer, oldest first (for the draft's context). */
   openMails(caseId: string, exceptEmailId: string, limit: number): Promise<CaseMail[]>;

@@ -53,26 +53,26 @@ export function createMariaDbDraftClaimStore(pool: Pool): DraftClaimStore {
             `DELETE FROM draft_claims WHERE draft_id = ? AND sentence_index IN (${stale.map(() => '?').join(', ')})`,
             [draft.id, ...stale],
           );
-        for (const c of claims) {
-          await query(
-            conn,
-            'saving a claim',
-            `INSERT INTO draft_claims (draft_id, sentence_index, email_id, sentence, cited_ids, verdict, supported_by, checked_by)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-             ON DUPLICATE KEY UPDATE sentence = VALUES(sentence), cited_ids = VALUES(cited_ids), verdict = VALUES(verdict),
-               supported_by = VALUES(supported_by), checked_by = VALUES(checked_by)`,
-            [
-              draft.id,
-              c.index,
-              draft.emailId,
-              c.text.slice(0, 2_000),
-              JSON.stringify(c.citedIds.slice(0, 10)),
-              c.verdict,
-              JSON.stringify(c.supportedBy),
-              result.by,
-            ],
-          );
-        }
+        // All claims in one statement: a round trip per sentence cost more than its row.
+        if (claims.length === 0) return;
+        await query(
+          conn,
+          'saving the claims',
+          `INSERT INTO draft_claims (draft_id, sentence_index, email_id, sentence, cited_ids, verdict, supported_by, checked_by)
+           VALUES ${claims.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+           ON DUPLICATE KEY UPDATE sentence = VALUES(sentence), cited_ids = VALUES(cited_ids), verdict = VALUES(verdict),
+             supported_by = VALUES(supported_by), checked_by = VALUES(checked_by)`,
+          claims.flatMap((c) => [
+            draft.id,
+            c.index,
+            draft.emailId,
+            c.text.slice(0, 2_000),
+            JSON.stringify(c.citedIds.slice(0, 10)),
+            c.verdict,
+            JSON.stringify(c.supportedBy),
+            result.by,
+          ]),
+        );
       });
     },
     async list(draftId: string): Promise<StoredClaim[]> {

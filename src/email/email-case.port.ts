@@ -14,7 +14,7 @@ export interface EmailCase {
    */
   join(email: EmailRecord, alreadyTold: string[]): Promise<void>;
   /** The case's other open mails, as context for this email's draft (none without a case). */
-  context(email: Pick<EmailRecord, 'id'>): Promise<DraftContextItem[]>;
+  context(email: Pick<EmailRecord, 'id' | 'caseId'>): Promise<DraftContextItem[]>;
   /** After the email's status was recorded: the case routes, judges, settles and plans its clock. */
   afterStatus(emailId: string, status: EmailStatus): Promise<void>;
 }

@@ -37,6 +37,8 @@ export interface EmailRecord extends ParsedEmail {
   triageClass?: TriageClass | null;
   /** Why the email ended where it is: a triage reason, `too_large`, … */
   statusReason?: string | null;
+  /** The case it joined (null: none yet), as read with the record; absent where not read. */
+  caseId?: string | null;
 }
 
 export interface NewRawEmail {

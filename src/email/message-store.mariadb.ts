@@ -37,6 +37,7 @@ interface EmailRow {
   raw_size: number;
   triage_class: TriageClass | null;
   status_reason: string | null;
+  case_id: string | null;
 }
 
 /** The send that matters most first: a reply that left (or may have) outranks a failed try. */
@@ -277,6 +278,7 @@ export function createMariaDbMessageStore(pool: Pool): MessageStore {
         priority: r.priority,
         triageClass: r.triage_class,
         statusReason: r.status_reason,
+        caseId: r.case_id,
       };
     },
 

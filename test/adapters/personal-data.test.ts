@@ -36,6 +36,17 @@ test('what is known of a reply’s recipient: their thread’s names, addresses,
   assert.deepEqual(none, { names: [], emails: [], numbers: [], lines: [] });
 });
 
+test('several sources in one look-up: each gets its own thread’s data, however many map to one email', async () => {
+  const known = await createMariaDbPersonalData(db.pool).knownFor(['e-1:draft:2:sent', 'e-3', 'e-1:draft:3:sent', 'missing']);
+  assert.deepEqual([...known.keys()], ['e-1:draft:2:sent', 'e-3', 'e-1:draft:3:sent', 'missing']);
+  assert.deepEqual(known.get('e-1:draft:3:sent'), known.get('e-1:draft:2:sent'));
+  assert.ok(known.get('e-3')!.names.includes('Else Someone'));
+  assert.ok(!known.get('e-3')!.names.includes('Jana Kowalski'), 'her thread is not his');
+  assert.ok(!known.get('e-1:draft:2:sent')!.names.includes('Else Someone'));
+  assert.deepEqual(known.get('missing'), { names: [], emails: [], numbers: [], lines: [] });
+  assert.equal((await createMariaDbPersonalData(db.pool).knownFor([])).size, 0);
+});
+
 test('the composite index masks our reply to her by what is known before a draft for someone else sees it', async () => {
   const reply = 'Liebe Jana, Piotr hat angerufen: 558201 ist erstattet, Post geht an die Lindenallee 7. Rückruf unter 0221 / 447 7120.';
   const primary: VectorIndex = {

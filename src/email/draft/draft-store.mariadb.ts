@@ -62,9 +62,10 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
   return {
     get,
     async save(d: NewDraft): Promise<DraftRecord> {
-      // A decided draft is never overwritten by a late retry of the draft step.
+      // A decided draft is never overwritten by a late retry of the draft step. RETURNING gives
+      // the row as stored after the upsert (a decided one unchanged): no second round trip to read it.
       const undecided = `status = '${DRAFT_STATUS.awaitingApproval}'`;
-      await query(
+      const rows = await query<DraftRow[]>(
         pool,
         'saving a draft',
         `INSERT INTO drafts (id, email_id, version, subject, body, language, confidence, drafter, model,
@@ -80,7 +81,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
            flags = IF(${undecided}, VALUES(flags), flags),
            category = IF(${undecided}, VALUES(category), category),
            answers_email_ids = IF(${undecided}, VALUES(answers_email_ids), answers_email_ids),
-           guidance_version = IF(${undecided}, VALUES(guidance_version), guidance_version)`,
+           guidance_version = IF(${undecided}, VALUES(guidance_version), guidance_version)
+         RETURNING *`,
         [
           d.id,
           d.emailId,
@@ -101,9 +103,8 @@ export function createMariaDbDraftStore(pool: Pool): DraftStore {
           d.guidanceVersion ?? null,
         ],
       );
-      const saved = await get(d.id);
-      if (!saved) throw new Error(`draft ${d.id} vanished right after it was saved`);
-      return saved;
+      if (!rows[0]) throw new Error(`draft ${d.id} vanished right after it was saved`);
+      return toRecord(rows[0]);
     },
     async approve(draftId: string, by: string, editedBody: string | null, editDistance: number): Promise<void> {
       await query(
