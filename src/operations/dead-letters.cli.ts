@@ -8,6 +8,7 @@ import { inDoubtAdvice, SEND_STATUS, type EmailWorkflowInput } from '../email';
 import type { Config } from '../platform/config';
 import { QUEUE_STATUS } from '../platform/job-queue';
 import { CliError, connectDatabase, connectTemporal } from '../platform/cli-context';
+type TemporalClient = Awaited<ReturnType<typeof connectTemporal>>['client'];
 import { OPERATIONS_AUDIT_EVENTS } from './operations.contract';
 import { groupUsage, JSON_OPTION, text, type CliCommand } from '../platform/cli-command';
 
@@ -75,39 +76,16 @@ export async function dlqRequeue(config: Config, id: number, by: string): Promis
   if (d.send?.status === SEND_STATUS.inDoubt) throw new CliError(`cannot requeue ${id}: ${inDoubtText(d.emailId, d.send.messageId)}`);
   const temporal = await connectTemporal(config);
   const pool = await connectDatabase(config);
+  const deadLetters = createMariaDbDeadLetters(pool);
   try {
-    const handle = temporal.client.workflow.getHandle(d.correlationId);
-    const running = (await handle.describe()).status.name === 'RUNNING';
-    let how: string;
-    if (running && d.step === STEPS.send) {
-      // Without force: a send in doubt is refused here and needs a person's explicit decision.
-      how = await resend(config, d.correlationId, { by, force: false });
-    } else if (running && d.step === STEPS.draft) {
-      how = await redraft(config, d.correlationId, { by });
-    } else if (running) {
-      throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
-    } else {
-      const history = await handle.fetchHistory();
-      const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-      if (!payloads?.length) throw new CliError(`cannot read the original input of ${d.correlationId}`);
-      // Through the data converter: the input may be encrypted (PAYLOAD_KEYS), and a key that is
-      // no longer configured must say so rather than start a run from garbage.
-      const input = await decodeFromPayloadsAtIndex<EmailWorkflowInput>(temporal.client.options.loadedDataConverter, 0, payloads).catch(
-        (err: unknown) => {
-          throw new CliError(`cannot decode the original input of ${d.correlationId}: ${(err as Error).message}`);
-        },
-      );
-      await temporal.client.workflow.start(WORKFLOW_TYPES.email, {
-        taskQueue: config.temporal.taskQueue,
-        workflowId: d.correlationId,
-        // The model's time as configured now: the requeue may follow a change of LLM_TIMEOUT_MS.
-        args: [{ ...input, llmTimeoutMs: config.llm.timeoutMs }],
-        // The only place a finished email may run again: an operator's explicit requeue.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      });
-      how = 'the email workflow was started again from its original input';
-    }
-    await createMariaDbDeadLetters(pool).markRequeued(id, by);
+    // Marked before the step runs again: a new attempt that starts at once (the intake runs in the
+    // new run's first workflow task) finds the row to take over instead of leaving it pending.
+    const mark = await deadLetters.markRequeued(id, by);
+    if (!mark) throw new CliError(`queue row ${id} is no longer dead: someone requeued it just now`);
+    const how = await rerun(config, temporal.client, d, by).catch(async (err: unknown) => {
+      await deadLetters.undoRequeue(mark, by);
+      throw err;
+    });
     await createMariaDbAuditLog(pool).record({
       emailId: d.emailId,
       correlationId: d.correlationId,
@@ -156,3 +134,32 @@ export const dlqCommands: CliCommand[] = [
   } satisfies CliCommand<string>,
   groupUsage('dlq', 'dlq list | dlq show <id> | dlq requeue <id> --by NAME'),
 ];
+
+/** Runs the dead step again: a signal to the waiting run, or a new run from the original input. */
+async function rerun(config: Config, client: TemporalClient, d: DeadLetterView, by: string): Promise<string> {
+  const handle = client.workflow.getHandle(d.correlationId);
+  const running = (await handle.describe()).status.name === 'RUNNING';
+  // Without force: a send in doubt is refused here and needs a person's explicit decision.
+  if (running && d.step === STEPS.send) return resend(config, d.correlationId, { by, force: false });
+  if (running && d.step === STEPS.draft) return redraft(config, d.correlationId, { by });
+  if (running) throw new CliError(`${d.correlationId} is still running and went on without step ${d.step}; nothing to re-run`);
+  const history = await handle.fetchHistory();
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) throw new CliError(`cannot read the original input of ${d.correlationId}`);
+  // Through the data converter: the input may be encrypted (PAYLOAD_KEYS), and a key that is
+  // no longer configured must say so rather than start a run from garbage.
+  const input = await decodeFromPayloadsAtIndex<EmailWorkflowInput>(client.options.loadedDataConverter, 0, payloads).catch(
+    (err: unknown) => {
+      throw new CliError(`cannot decode the original input of ${d.correlationId}: ${(err as Error).message}`);
+    },
+  );
+  await client.workflow.start(WORKFLOW_TYPES.email, {
+    taskQueue: config.temporal.taskQueue,
+    workflowId: d.correlationId,
+    // The model's time as configured now: the requeue may follow a change of LLM_TIMEOUT_MS.
+    args: [{ ...input, llmTimeoutMs: config.llm.timeoutMs }],
+    // The only place a finished email may run again: an operator's explicit requeue.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  });
+  return 'the email workflow was started again from its original input';
+}

@@ -111,8 +111,20 @@ export function createMariaDbDeadLetters(pool: Pool) {
     },
 
     /** Puts the row back to `pending` (attempts start again) and records who did it. */
-    async markRequeued(id: number, by: string): Promise<void> {
-      await query(
+    /**
+     * Marks a dead row requeued, before its step runs again, so that the new attempt finds the row
+     * to take over. Null when the row is no longer dead (another operator was first). What it
+     * returns puts the row back if the re-run cannot be started.
+     */
+    async markRequeued(id: number, by: string): Promise<RequeueMark | null> {
+      const [before] = await query<RequeueMark[]>(
+        pool,
+        'reading a dead letter before its requeue',
+        `SELECT id, attempt, requeued_by AS requeuedBy, requeued_at AS requeuedAt FROM queue_jobs WHERE id = ? AND status = '${QUEUE_STATUS.dead}'`,
+        [id],
+      );
+      if (!before) return null;
+      const r = await query<{ affectedRows: number }>(
         pool,
         'requeueing a dead letter',
         `UPDATE queue_jobs SET status = '${QUEUE_STATUS.pending}', attempt = 0, next_attempt_at = NULL, requeue_count = requeue_count + 1,
@@ -120,6 +132,26 @@ export function createMariaDbDeadLetters(pool: Pool) {
          WHERE id = ? AND status = '${QUEUE_STATUS.dead}'`,
         [by, id],
       );
+      return r.affectedRows === 1 ? before : null;
+    },
+
+    /** The re-run could not be started: the row is dead again, as it was before the mark. */
+    async undoRequeue(mark: RequeueMark, by: string): Promise<void> {
+      await query(
+        pool,
+        'putting a dead letter back after a failed requeue',
+        `UPDATE queue_jobs SET status = '${QUEUE_STATUS.dead}', attempt = ?, requeue_count = requeue_count - 1, requeued_by = ?, requeued_at = ?
+         WHERE id = ? AND status = '${QUEUE_STATUS.pending}' AND requeued_by = ?`,
+        [mark.attempt, mark.requeuedBy, mark.requeuedAt, mark.id, by],
+      );
     },
   };
+}
+
+/** A dead row's fields as they were before a requeue marked it. */
+export interface RequeueMark {
+  id: number;
+  attempt: number;
+  requeuedBy: string | null;
+  requeuedAt: Date | null;
 }
