@@ -16,6 +16,7 @@ import { formatGaps, formatQuality, readGaps, readQuality } from '../../src/oper
 import type { Decision } from '../../src/email/email-input';
 import type { NewDraft } from '../../src/email/email-stores.port';
 import { createTestDatabase } from '../support/database';
+import { sampleDraft } from '../support/draft-fixture';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 before(async () => {
@@ -39,23 +40,7 @@ async function email(id: string, mailbox: string, subject: string, text = 'Hallo
 }
 
 function newDraft(emailId: string, version: number, extra: Partial<NewDraft> = {}): NewDraft {
-  return {
-    id: `${emailId}:draft:${version}`,
-    emailId,
-    version,
-    subject: 'Re: Frage',
-    body: BODY,
-    language: 'de',
-    confidence: 0.8,
-    drafter: 'openai',
-    model: 'gpt-test',
-    promptVersion: 'v7',
-    contextIds: ['kb-1'],
-    flags: [],
-    category: 'billing',
-    to: { name: 'Kundin', address: 'kundin@example.test' },
-    ...extra,
-  };
+  return sampleDraft(emailId, version, BODY, extra);
 }
 
 function decide(emailId: string, draftId: string, decision: Decision) {

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { createMariaDbDraftStore } from '../../src/email/draft/draft-store.mariadb';
 import type { NewDraft } from '../../src/email/email-stores.port';
 import { createTestDatabase } from '../support/database';
+import { sampleDraft } from '../support/draft-fixture';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 before(async () => {
@@ -19,25 +20,8 @@ after(async () => {
   await db?.drop();
 });
 
-const draft = (body: string, extra: Partial<NewDraft> = {}): NewDraft => ({
-  id: 'e-1:draft:1',
-  emailId: 'e-1',
-  version: 1,
-  subject: 'Re: Frage',
-  body,
-  language: 'de',
-  confidence: 0.8,
-  drafter: 'openai',
-  model: 'gpt-test',
-  promptVersion: 'v7',
-  contextIds: ['kb-1'],
-  flags: ['reply_to_differs'],
-  category: 'billing',
-  answersEmailIds: ['e-0'],
-  guidanceVersion: 'g-3',
-  to: { name: 'Kundin', address: 'kundin@example.test' },
-  ...extra,
-});
+const draft = (body: string, extra: Partial<NewDraft> = {}): NewDraft =>
+  sampleDraft('e-1', 1, body, { flags: ['reply_to_differs'], answersEmailIds: ['e-0'], guidanceVersion: 'g-3', ...extra });
 
 test('a saved draft comes back as stored, and as the store reads it', async () => {
   const store = createMariaDbDraftStore(db.pool);
