@@ -1,6 +1,7 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import regexp from 'eslint-plugin-regexp';
 
 /** What workflow code must never import: it has to stay deterministic and free of I/O. */
 const IO_MODULES = [
@@ -209,6 +210,18 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Product code reads hostile mail: a regular expression that can backtrack super-linearly is a
+    // denial of service waiting for its input. Refused here, statically, instead of timing tests on
+    // hostile text (speed lives in the benches: `npm run bench -- --hostile`).
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
     },
   },
   {
