@@ -126,6 +126,21 @@ export const MODULE_STATE_RULE = [
   },
 ];
 
+const TIMED = 'a timed assertion: speed is measured by `npm run bench`, a test asserts outcomes and deterministic bounds';
+/** `Date.now() - started < N`, `performance.now() - t0 <= N`, `process.hrtime.bigint() - t > N`, and `assert.ok(ms < N)`. */
+export const TIMED_ASSERTION_RULE = [
+  {
+    selector:
+      "BinaryExpression[operator=/^[<>]=?$/] > BinaryExpression[operator='-'] > CallExpression[callee.property.name=/^(now|bigint)$/]",
+    message: TIMED,
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='assert'] BinaryExpression[operator=/^[<>]=?$/] > :matches(Identifier[name=/^(ms|elapsed|elapsedMs|took|tookMs|duration|durationMs|wallMs)$/], MemberExpression[property.name=/^(ms|elapsed|elapsedMs|took|tookMs|duration|durationMs|wallMs)$/])",
+    message: TIMED,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.local/**', 'dist/**'] },
   ...tseslint.configs.recommended,
@@ -222,6 +237,17 @@ export default tseslint.config(
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
       'regexp/no-misleading-capturing-group': 'error',
+    },
+  },
+  {
+    // Speed lives in the benches (`npm run bench`), never in a test: an assertion on elapsed time
+    // fails on a loaded machine and proves nothing on a fast one. A test of a hostile input asserts
+    // a deterministic bound (test/support/regex-linearity.ts); a test of a timeout the product
+    // enforces asserts the outcome that says the timeout ended it. One that must still compare the
+    // clock says why in an eslint-disable comment naming this rule.
+    files: ['test/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...TIMED_ASSERTION_RULE],
     },
   },
   {

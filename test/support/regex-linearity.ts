@@ -17,7 +17,6 @@ export function superLinearReports(re: RegExp): string[] {
  * walks to the end): the work of a scan written with indexOf, counted instead of timed.
  */
 export function indexOfWalk(run: () => void): number {
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- restored below; called with call()
   const original = String.prototype.indexOf;
   let walked = 0;
   String.prototype.indexOf = function (this: string, search: string, from?: number): number {
