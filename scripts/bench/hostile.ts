@@ -6,6 +6,7 @@
  */
 import { findNeverAutomatic } from '../../src/autonomy/never-automatic';
 import { extractiveSummary } from '../../src/drafting/case-summary';
+import { keyFacts } from '../../src/drafting/claim-sentences';
 import { extractHiddenText } from '../../src/drafting/html-hidden-text';
 import { detectInjection } from '../../src/drafting/injection-detector';
 import { knownFromMails } from '../../src/retrieval/known-personal-data';
@@ -15,6 +16,8 @@ import {
   hostileKnownMail,
   hugeMailText,
   injectionFlood,
+  blankLines,
+  letterRun,
   neverAutomaticMegabytes,
   summaryFloods,
 } from '../../test/support/hostile-inputs';
@@ -76,6 +79,11 @@ export function runHostileBench(log: (line: string) => void): HostileFigure[] {
     digits,
     () => knownFromMails([{ fromName: 'A', fromAddress: 'a@b.example', text: digits }]),
   ]);
+  const letters = letterRun();
+  cases.push(['masking: 50,000 letters without an @', letters, () => maskPersonalData(letters)]);
+  cases.push(['key facts of a draft sentence: 50,000 letters', letters, () => keyFacts(letters)]);
+  const blank = blankLines();
+  cases.push(['injection detector: 50,000 blank lines', blank, () => detectInjection({ body: blank })]);
   const known = knownFromMails([hostileKnownMail()]);
   const plain = 'Nothing personal here: a.b and (.*) stay as they are.';
   cases.push(['masking with hostile known data', plain, () => maskPersonalData(plain, known)]);

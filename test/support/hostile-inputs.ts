@@ -49,3 +49,9 @@ export const hostileKnownMail = () => ({
   fromAddress: 'x+y@(evil).example',
   text: 'Best,\n(.*)+$\n',
 });
+
+/** Letters without an `@`: each start of an address pattern used to scan to the end (quadratic). */
+export const letterRun = (): string => 'a'.repeat(50_000);
+
+/** Blank lines with nothing after them: each line start of a `^\s*…` pattern used to scan them all. */
+export const blankLines = (): string => `${'\n'.repeat(50_000)}x`;

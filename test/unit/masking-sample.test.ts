@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { knownFromMails } from '../../src/retrieval/known-personal-data';
 import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 import { REPLY_SAMPLE, type TokenKind } from '../fixtures/masking/reply-sample';
-import { hostileKnownMail } from '../support/hostile-inputs';
+import { hostileKnownMail, letterRun } from '../support/hostile-inputs';
 
 /** True when the token (letters without case, digits with any spacing) is still in the text. */
 function survives(text: string, token: string): boolean {
@@ -79,4 +79,6 @@ test('known data from a hostile mail (regex characters, huge names) masks litera
   assert.equal(maskPersonalData(`Signed by ${mail.fromName} today.`, known), 'Signed by [name] today.');
   assert.equal(maskPersonalData('Write to x+y@(evil).example or (.*)+$ please.', known), 'Write to [email] or [address] please.');
   assert.equal(maskPersonalData('Hello a.*(b)+[c] and a.X(b)[c]', known), 'Hello a.*(b)+[c] and a.X(b)[c]');
+  // A long run of letters without an @ is no address (each start of the address pattern used to scan it to the end).
+  assert.equal(maskPersonalData(letterRun()), letterRun());
 });
