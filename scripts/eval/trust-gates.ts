@@ -8,7 +8,8 @@
  * Spam: spam drafted x/N and ham held as spam y/M. Machine mail (bounces, auto-replies, no-reply
  * notices, reports): drafted x/N with every header, and with the headers stripped to the wording
  * (From replaced by a neutral address; Subject, the MIME headers and the body kept), which is what
- * src/triage/machine-wording.ts is for. `--public` adds the held-out side of the SpamAssassin
+ * src/triage/machine-wording.ts is for. Human mail held: the messages of those sets labelled
+ * `human` and the customer mail, held by any class (none may be). `--public` adds the held-out side of the SpamAssassin
  * public corpus (about 2,000 messages; slow with spamd). Each set's role is written in its README.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -116,19 +117,44 @@ async function spamSection(settings: TriageSettings, scorer: SpamScorer | undefi
   }
 }
 
-async function machineSection(settings: TriageSettings, list: boolean) {
-  const sets: Array<[string, Labelled[]]> = [
+/** The labelled sets of machine mail (and the people's mail among them), each with its role. */
+function machineSets(): Array<[string, Labelled[]]> {
+  return [
     ...subfolders(path.join(FIXTURES, 'triage-corpus'), 'tuning'),
     ['triage-wording', folder(path.join(FIXTURES, 'triage-wording'), 'tuning')],
     ...subfolders(path.join(FIXTURES, 'machine-mail-blind'), 'blind'),
   ];
+}
+
+async function machineSection(sets: Array<[string, Labelled[]]>, settings: TriageSettings, list: boolean) {
   console.log('machine mail drafted (every label but human and spam):');
   for (const [name, messages] of sets) {
-    const machine = messages.filter((m) => m.label !== 'spam');
+    // A folder of people's mail only (controls) has no machine-mail figure: the human section has it.
+    const machine = messages.filter((m) => m.label !== 'spam' && m.label !== 'human');
     for (const [role, ofRole] of byRole(machine)) {
       const headers = await machineDrafted(ofRole, settings, false, list);
       const wording = await machineDrafted(ofRole, settings, true, list);
       console.log(`  ${name} [${role}]: drafted ${headers} with headers, ${wording} by wording alone (headers stripped)`);
+    }
+  }
+}
+
+/** Mail a person wrote held by any class (no draft): the labels `human` of the machine-mail sets, and the customer mail. */
+async function humanSection(sets: Array<[string, Labelled[]]>, settings: TriageSettings, list: boolean) {
+  console.log('human mail held (any class; labels human, and the customer mail):');
+  const all: Array<[string, Labelled[]]> = [
+    ...sets.map(([name, messages]): [string, Labelled[]] => [name, messages.filter((m) => m.label === 'human')]),
+    ['customer mail (guard sets, labelled set)', (await customerMail()).map((m) => ({ ...m, label: 'human', role: 'tuning' }))],
+  ];
+  for (const [name, messages] of all) {
+    for (const [role, ofRole] of byRole(messages)) {
+      let held = 0;
+      for (const m of ofRole) {
+        const verdict = triage(triageMessage(await parseRawEmail(m.raw, m.id)), settings);
+        if (verdict) held++;
+        if (verdict && list) console.log(`  held\t${name}/${m.id}\t${verdict.class}\t${verdict.reason}`);
+      }
+      console.log(`  ${name} [${role}]: held ${held}/${ofRole.length}`);
     }
   }
 }
@@ -145,7 +171,9 @@ async function main(): Promise<void> {
   const scorer = spamd ? createSpamdScorer({ ...spamd, timeoutMs: 60_000 }) : undefined;
   const list = args.includes('--list');
   await spamSection(config.triage, scorer, args.includes('--public'), list);
-  await machineSection(config.triage, list);
+  const sets = machineSets();
+  await machineSection(sets, config.triage, list);
+  await humanSection(sets, config.triage, list);
 }
 
 if (require.main === module) void main();

@@ -11,7 +11,7 @@
  * status code, "unable to deliver", "user unknown", "konnte nicht zugestellt werden"), and a text
  * that asks its reader something in the first person is a person's.
  */
-import { ownText, type WordingSigns } from './machine-wording';
+import { ownText, words, type WordingSigns } from './machine-wording';
 
 // After an optional list tag ("[languse] "), anchored: "Fwd: Mail delivery failed" is a person.
 const SUBJECT_FAILED = new RegExp(
@@ -53,10 +53,41 @@ const SERVER_SAYS = [
 const PERSON_ASKS =
   /\b(?:can|could|would) you\b|\bplease (?:help|check|advise|let me know)\b|\bi (?:tried|wanted|have tried) to\b|\b(?:können|könnten|koennen|koennten) sie\b|\bich (?:habe|hatte) (?:versucht|ihnen)\b/i;
 
+// A gateway that answers with the original subject puts the failure after it ("RE: <subject> :
+// non remis (delivery failed)"): failure words anywhere in the subject, for the short-notice rule.
+const SUBJECT_FAILED_ANYWHERE =
+  /\b(?:delivery (?:failed|failure)|undeliverable|undelivered|not delivered|could not be delivered|non remis|unzustellbar|nicht zustellbar|nicht zugestellt)\b/i;
+// The notice tells its reader that their message did not reach an address it names.
+const ADDRESS = String.raw`<?[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}`;
+const NOT_DELIVERED_TO = [
+  new RegExp(
+    String.raw`\byour (?:message|mail|e-?mail)\b[^.!?]{0,60}?\b(?:could not|cannot|can't|was not|has not been|wasn't) (?:be )?delivered to\s*:?\s*${ADDRESS}`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\bihre (?:nachricht|e-?mail|mail)\b[^.!?]{0,60}?\ban\s+${ADDRESS}>?[^.!?]{0,40}?\b(?:konnte|kann|wurde) nicht zugestellt`,
+    'i',
+  ),
+];
+// A short notice: a gateway says what failed and stops.
+const SHORT_NOTICE_WORDS = 60;
+// A person writes in the first person ("I tried", "my mail", "ich habe"); a gateway's notice does not.
+const FIRST_PERSON = /\b(?:i|i'm|i've|my|me|ich|mein|meine|meinen|mir|mich)\b/i;
+
+/** A short gateway notice that a message was not delivered to an address, its subject saying so anywhere. */
+function shortFailureNotice(m: WordingSigns): string | null {
+  const subject = SUBJECT_FAILED_ANYWHERE.exec(m.subject)?.[0];
+  if (!subject) return null;
+  const text = ownText(m.body);
+  if (!text || words(text) > SHORT_NOTICE_WORDS || text.includes('?') || FIRST_PERSON.test(text)) return null;
+  const said = NOT_DELIVERED_TO.map((p) => p.exec(text)?.[0]).find((s): s is string => Boolean(s));
+  return said ? `short delivery-failure notice: subject "…${subject}" + "${said.trim().slice(0, 60)}"` : null;
+}
+
 /** The reason a notice is a bounce by its wording, or null. */
 export function bounceWording(m: WordingSigns): string | null {
   const subject = SUBJECT_FAILED.exec(m.subject.trim())?.[0];
-  if (!subject) return null;
+  if (!subject) return shortFailureNotice(m);
   const text = ownText(m.body);
   if (!text) return null;
   const said = SERVER_SAYS.map((p) => p.exec(text)?.[0]).find((s): s is string => Boolean(s));

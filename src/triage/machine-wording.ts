@@ -37,7 +37,7 @@ export function ownText(body: SpamBody | undefined): string {
   return (quote ? head.slice(0, quote.index) : head).replace(/\s+/g, ' ').trim();
 }
 
-function words(text: string): number {
+export function words(text: string): number {
   return (text.match(/\p{L}{2,}/gu) ?? []).length;
 }
 

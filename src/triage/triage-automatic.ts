@@ -112,6 +112,21 @@ const LIST_HEADERS = [
   'x-mlserver',
 ];
 
+/**
+ * VERP: an envelope sender that encodes the recipient (`bounces-main+erika=customer.example@`,
+ * `list-bounces+erika=customer.example@`), so that each recipient's bounce names them. A sender
+ * makes one envelope per recipient only when it sends to many: a mail client never does. The
+ * recipient must be one of To and Cc, so a forwarder's SRS address (the sender encoded) is not it.
+ */
+export function verpReturnPath(m: AutomaticSigns & { to?: string[]; cc?: string[] }): string | null {
+  const path = (first(m.headers, 'return-path') ?? '').replace(/^<|>$/g, '').toLowerCase();
+  const at = path.lastIndexOf('@');
+  if (at <= 0) return null;
+  const local = path.slice(0, at);
+  const recipient = [...(m.to ?? []), ...(m.cc ?? [])].find((a) => a.includes('@') && local.includes(a.replace('@', '=')));
+  return recipient ? `Return-Path ${path.slice(0, 80)} encodes the recipient ${recipient} (VERP: bulk mail)` : null;
+}
+
 export function listManager(m: AutomaticSigns): string | null {
   const local = (m.from ?? '').split('@')[0] ?? '';
   if (local && LIST_MANAGER.test(local)) return `list manager address ${m.from}`;

@@ -7,6 +7,7 @@ import {
   listManager,
   machineReport,
   topReportType,
+  verpReturnPath,
   type AutomaticSigns,
 } from './triage-automatic';
 import { duplicateOf, type MailboxAddresses } from './triage-duplicate';
@@ -171,7 +172,7 @@ function list(m: TriageMessage): string | null {
   if (m.headers['list-unsubscribe']) return 'List-Unsubscribe header';
   const precedence = first(m.headers, 'precedence');
   if (precedence && /^(bulk|list|junk)$/i.test(precedence)) return `Precedence: ${precedence}`;
-  return listManager(m);
+  return listManager(m) ?? verpReturnPath(m);
 }
 
 function noReply(m: TriageMessage): string | null {

@@ -1,7 +1,8 @@
 /**
  * A delivery failure told by its wording (src/triage/bounce-wording.ts): a gateway's or a
  * malformed postmaster's notice without delivery-status part or bounce sender is a bounce; a
- * person who writes about a bounce, forwards one or uses the words without a server's is drafted.
+ * person who writes about a bounce, forwards one or uses the words without a server's is drafted;
+ * a short notice with the failure after a quoted subject is a bounce.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -84,4 +85,23 @@ test('a person writing about a bounce, or the words without a server’s, is dra
     null,
     'a delayed order',
   );
+});
+
+test("a gateway's short notice with the failure after the quoted subject is a bounce; a person's is not", async () => {
+  const notice = (subject: string, body: string) => verdictOf('gateway@bank.example', subject, body);
+  const gateway = await notice(
+    'RE: Your order 4711 : non remis (delivery failed)',
+    "*****\r\nVotre message n'a pas pu etre delivre a\r\nduke@bank.example\r\n*****\r\nYour message could not be delivered to\r\nduke@bank.example\r\n*****",
+  );
+  assert.equal(gateway?.class, 'bounce');
+  assert.match(gateway!.reason, /short delivery-failure notice/);
+  const german = await notice(
+    'AW: Rechnung 12 - nicht zugestellt',
+    'Ihre Nachricht an <anna@bank.example> konnte nicht zugestellt werden.',
+  );
+  assert.equal(german?.class, 'bounce');
+  // A person: first person, a question, or no failure in the subject.
+  assert.equal(await notice('Re: delivery failed', 'My message could not be delivered to anna@bank.example, can you check?'), null);
+  assert.equal(await notice('Re: delivery failed', 'Your message could not be delivered to anna@bank.example. I will look into it.'), null);
+  assert.equal(await notice('Re: Rechnung 12', 'Your message could not be delivered to anna@bank.example'), null);
 });

@@ -88,6 +88,16 @@ test('list managers and list headers are list mail; look-alike addresses are not
   assert.equal(classOf({ headers: { precedence: ['junk'] } }), 'list');
 });
 
+test("a return path that encodes a recipient (VERP) is bulk mail; a forwarder's SRS address or a plain one is not", () => {
+  const verp = (returnPath: string, to = ['erika@customer.example']) => classOf({ headers: { 'return-path': [returnPath] }, to });
+  assert.equal(verp('<bounces-main+erika=customer.example@shop.example>'), 'list');
+  assert.equal(verp('<bounces+4711-ab12-erika=customer.example@em.shop.example>'), 'list');
+  assert.equal(verp('<news-erika=customer.example@shop.example>', []), null, 'not one of the recipients');
+  assert.equal(verp('<SRS0=Hq7=TT=customer.example=hans@forwarder.example>'), null, 'the sender encoded, not the recipient');
+  assert.equal(verp('<hans@customer.example>'), null);
+  assert.equal(verp('<>', []), 'auto_reply');
+});
+
 test('auto-responder headers: present means automatic, an explicit no does not', () => {
   const auto = (headers: Record<string, string[]>) => classOf({ headers });
   assert.equal(auto({ 'x-auto-response-suppress': ['All'] }), 'auto_reply');

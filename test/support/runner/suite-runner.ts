@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSharedServices, type SharedServices } from './shared-services';
-import { guessMs, isOnDemand, isServerFree, runsAlone } from './tiers';
+import { fileLimitMs, guessMs, isOnDemand, isServerFree, runsAlone } from './tiers';
 
 const root = path.resolve(__dirname, '../../..');
 const timesFile = path.join(root, '.local', 'test-times.json');
@@ -88,16 +88,35 @@ function runFile(file: string, env: NodeJS.ProcessEnv, nodeOptions: string[], sc
     file,
   ];
   const started = Date.now();
+  const limitMs = fileLimitMs(file);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a file that hangs is stopped with every server it started.
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child.pid!);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));
-    child.on('close', (code, signal) => {
+    let hung = false;
+    const watchdog = setTimeout(() => {
+      hung = true;
+      stopGroup(child.pid!);
+    }, limitMs);
+    const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
+      clearTimeout(watchdog);
+      running.delete(child.pid!);
+      if (hung) {
+        // A hang must end as a failure that names the file, not as a suite that never ends.
+        const limit = limitMs >= 60_000 ? `${(limitMs / 60_000).toFixed(0)} min` : `${(limitMs / 1000).toFixed(0)} s`;
+        chunks.push(
+          Buffer.from(
+            `\n✖ ${file} was stopped: it ran longer than ${limit} (TEST_FILE_TIMEOUT_MS); the output above is what it printed until then\n`,
+          ),
+        );
+      }
       const lines = existsSync(counts) ? readFileSync(counts, 'utf8').split('\n').filter(Boolean) : [];
       const outcomes = lines.map((l) => (JSON.parse(l) as { outcome: string }).outcome);
       const failed = outcomes.filter((o) => o === 'fail').length;
-      const exitCode = code ?? (signal ? 128 : 1);
+      const exitCode = hung ? 124 : (code ?? (signal ? 128 : 1));
       resolve({
         file,
         ms: Date.now() - started,
@@ -108,7 +127,47 @@ function runFile(file: string, env: NodeJS.ProcessEnv, nodeOptions: string[], sc
         skipped: outcomes.filter((o) => o === 'skip').length,
         output: Buffer.concat(chunks).toString('utf8'),
       });
+    };
+    // 'close' waits for the output pipes, which a server the file left running may hold open:
+    // after the file's own process exits, its output gets 5 s to drain, then the file is done.
+    let ended = false;
+    child.on('close', (code, signal) => {
+      if (!ended) finish(code, signal);
+      ended = true;
     });
+    child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        if (ended) return;
+        ended = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
+      }, 5_000);
+    });
+  });
+}
+
+/** The process groups of the files running now: stopped with the runner. */
+const running = new Set<number>();
+
+/** Stops a file's process group: TERM, then KILL for whatever is left 10 s later. */
+function stopGroup(pid: number): void {
+  const signal = (sig: NodeJS.Signals): void => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      // gone already
+    }
+  };
+  signal('SIGTERM');
+  setTimeout(() => signal('SIGKILL'), 10_000).unref();
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    for (const pid of running) stopGroup(pid);
+    process.exitCode = 130;
+    setTimeout(() => process.exit(), 11_000).unref();
   });
 }
 

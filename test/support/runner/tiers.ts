@@ -44,3 +44,15 @@ export function guessMs(file: string): number {
   if (file.startsWith('test/cli/') || file.startsWith('test/workflows/')) return 40_000;
   return fileTier(file) === 'stack' ? 10_000 : 2_000;
 }
+
+/**
+ * How long one file may run before the runner stops it as hung (TEST_FILE_TIMEOUT_MS overrides):
+ * node's --test-timeout ends a test, not a file whose process stays alive after its tests (an open
+ * server or socket), which would otherwise keep the whole suite waiting. The container stack builds
+ * images and plays a month through: it gets an hour and a quarter.
+ */
+export function fileLimitMs(file: string): number {
+  const set = Number(process.env.TEST_FILE_TIMEOUT_MS);
+  if (Number.isFinite(set) && set > 0) return set;
+  return isOnDemand(file) ? 75 * 60_000 : 20 * 60_000;
+}
