@@ -61,7 +61,7 @@ const SUBJECT_FAILED_ANYWHERE =
 const ADDRESS = String.raw`<?[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}`;
 const NOT_DELIVERED_TO = [
   new RegExp(
-    String.raw`\byour (?:message|mail|e-?mail)\b[^.!?]{0,60}?\b(?:could not|cannot|can't|was not|has not been|wasn't) (?:be )?delivered to\s*:?\s*${ADDRESS}`,
+    String.raw`\byour (?:message|mail|e-?mail)\b[^.!?]{0,60}?\b(?:could not|cannot|can't|was not|has not been|wasn't) (?:be )?delivered to\s*(?::\s*)?${ADDRESS}`,
     'i',
   ),
   new RegExp(
