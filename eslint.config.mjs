@@ -1,6 +1,7 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import regexp from 'eslint-plugin-regexp';
 
 /** What workflow code must never import: it has to stay deterministic and free of I/O. */
 const IO_MODULES = [
@@ -125,6 +126,21 @@ export const MODULE_STATE_RULE = [
   },
 ];
 
+const TIMED = 'a timed assertion: speed is measured by `npm run bench`, a test asserts outcomes and deterministic bounds';
+/** `Date.now() - started < N`, `performance.now() - t0 <= N`, `process.hrtime.bigint() - t > N`, and `assert.ok(ms < N)`. */
+export const TIMED_ASSERTION_RULE = [
+  {
+    selector:
+      "BinaryExpression[operator=/^[<>]=?$/] > BinaryExpression[operator='-'] > CallExpression[callee.property.name=/^(now|bigint)$/]",
+    message: TIMED,
+  },
+  {
+    selector:
+      "CallExpression[callee.object.name='assert'] BinaryExpression[operator=/^[<>]=?$/] > :matches(Identifier[name=/^(ms|elapsed|elapsedMs|took|tookMs|duration|durationMs|wallMs)$/], MemberExpression[property.name=/^(ms|elapsed|elapsedMs|took|tookMs|duration|durationMs|wallMs)$/])",
+    message: TIMED,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.local/**', 'dist/**'] },
   ...tseslint.configs.recommended,
@@ -209,6 +225,29 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Product code reads hostile mail: a regular expression that can backtrack super-linearly is a
+    // denial of service waiting for its input. Refused here, statically, instead of timing tests on
+    // hostile text (speed lives in the benches: `npm run bench -- --hostile`).
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-misleading-capturing-group': 'error',
+    },
+  },
+  {
+    // Speed lives in the benches (`npm run bench`), never in a test: an assertion on elapsed time
+    // fails on a loaded machine and proves nothing on a fast one. A test of a hostile input asserts
+    // a deterministic bound (test/support/regex-linearity.ts); a test of a timeout the product
+    // enforces asserts the outcome that says the timeout ended it. One that must still compare the
+    // clock says why in an eslint-disable comment naming this rule.
+    files: ['test/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...TIMED_ASSERTION_RULE],
     },
   },
   {

@@ -11,6 +11,7 @@
  *        [--beside-replay ARCHIVE --team ADDRESS …]                 … and with IDLE again while a replay of ARCHIVE drafts
  *   npm run bench -- --queue [--emails N] [--requests N]   the review queue's pages with N emails waiting (default 10,000)
  *   npm run bench -- --attachments                               attachment text extraction, ms per MB of PDF and DOCX
+ *   npm run bench -- --hostile                                   the tests' hostile inputs (ReDoS floods, 5 MB mail, deep HTML), ms per input
  *   npm run bench -- --features [--emails N] [--empty]           the cost of each default feature: one run with all on, one with each off
  *   (BENCH_EMAILS=N works too; default 100; WORKER_*, IMAP_POLL_BATCH_SIZE and BACKLOG_LIMIT reach
  *   the worker and the twin)
@@ -51,6 +52,7 @@ import { runTwin } from './bench/twin';
 import { runLatencyBench } from './bench/idle-latency';
 import { printQueueFigures, runQueueBench } from './bench/queue';
 import { runAttachmentBench } from './bench/attachments';
+import { runHostileBench } from './bench/hostile';
 import { runFeatureTable } from './bench/feature-table';
 import { livedInEnv, seedLivedIn } from './bench/lived-in';
 import { startWorkerFleet, type WorkerFleet } from './bench/worker-fleet';
@@ -80,6 +82,8 @@ const { values: opts } = parseArgs({
     requests: { type: 'string', default: '50' },
     // Attachment text: the reader's time per MB of PDF and DOCX (no stack needed).
     attachments: { type: 'boolean', default: false },
+    // The tests' hostile inputs, timed here because the tests bound them by counts (no stack needed).
+    hostile: { type: 'boolean', default: false },
     // One run with the demo's configuration and one with each default feature off, each with its twin.
     features: { type: 'boolean', default: false },
     // The pipeline against an empty installation (the figures before 1.4); the default is lived-in.
@@ -146,6 +150,12 @@ async function main(): Promise<void> {
   }
   if (opts.features) {
     await runFeatureTable(N, log, livedIn ? [] : ['--empty']);
+    return;
+  }
+  if (opts.hostile) {
+    log('bench: the hostile inputs of the tests (test/support/hostile-inputs.ts): median ms of 3 runs, CPU ms per run');
+    const figures = runHostileBench(log);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ hostile: figures }, null, 2)}\n`);
     return;
   }
   if (opts.attachments) {

@@ -87,7 +87,7 @@ async function readPdf(content: Buffer, limits: AttachmentLimits, notes: string[
     const text = content.items
       .map((i) => ('str' in i ? `${i.str}${i.hasEOL ? '\n' : ''}` : ''))
       .join('')
-      .replace(/[ \t]+\n/g, '\n');
+      .replace(/(?<![ \t])[ \t]+\n/g, '\n');
     pages.push({ page: n, text });
     chars += text.length;
     page.cleanup();
@@ -156,7 +156,7 @@ async function readOdt(content: Buffer, limits: AttachmentLimits): Promise<Attac
     .replace(/<text:s\b[^>]*\/>/g, ' ')
     .replace(/<text:line-break\b[^>]*\/>/g, '\n')
     .replace(/<\/text:(p|h)>/g, '\n')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<[^<>]+>/g, '')
     .replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e] ?? '')
     .replace(/&#(x?)([0-9a-f]+);/gi, (_, hex: string, n: string) => String.fromCodePoint(parseInt(n, hex ? 16 : 10)));
   return { state: 'extracted', pages: [{ page: 1, text }], note: null };

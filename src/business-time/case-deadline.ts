@@ -103,7 +103,7 @@ export function raisedPriority(priority: Priority): Priority {
 export function parseBusinessDuration(raw: unknown): number | null {
   if (typeof raw === 'number') return Number.isInteger(raw) && raw > 0 ? raw * 60_000 : null;
   if (typeof raw !== 'string') return null;
-  const m = /^\s*(?:(\d{1,5})\s*h)?\s*(?:(\d{1,6})\s*m(?:in)?)?\s*$/i.exec(raw);
+  const m = /^\s*(?:(\d{1,5})\s*h\s*)?(?:(\d{1,6})\s*m(?:in)?\s*)?$/i.exec(raw);
   if (!m || (m[1] === undefined && m[2] === undefined)) return null;
   const ms = (Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60_000;
   return ms > 0 ? ms : null;

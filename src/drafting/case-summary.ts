@@ -25,7 +25,7 @@ export { CASE_SUMMARY_KINDS as SUMMARY_KINDS, type CaseSummaryKind as SummaryKin
 /** What a reviewer reads at a glance; a model's summary is cut to the same length. */
 export const MAX_SUMMARY_CHARS = 3_000;
 /** A mail's own words are at its start; a 5 MB mail is not read to its end. */
-const MAX_TEXT_CHARS = 100_000;
+export const MAX_TEXT_CHARS = 100_000;
 const MAX_SENTENCE_CHARS = 240;
 const MAX_SENTENCES = 2;
 const MAX_NAME_CHARS = 60;

@@ -27,7 +27,7 @@ const SOURCE_NOTE = /\((?:source|quelle|sources|quellen):[^)]*\)/giu;
 export function claimText(sentence: string): string {
   return sentence
     .replace(SOURCE_NOTE, ' ')
-    .replace(/^[\s"„“”'»«]+|[\s"„“”'»«]+$/gu, '')
+    .replace(/^[\s"„“”'»«]+|(?<![\s"„“”'»«])[\s"„“”'»«]+$/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -112,7 +112,7 @@ const WORD_FACT = new RegExp(
   `(?<![\\p{L}])(?:(${WEEKDAYS.join('|')})s?|(${MONTHS.join('|')})|(${Object.keys(NUMBER_WORDS).join('|')}))(?![\\p{L}])`,
   'giu',
 );
-const ADDRESS = /[\w.+-]+@[\w-]+(\.[\w-]+)+|https?:\/\/[^\s)"]+|www\.[^\s)"]+/giu;
+const ADDRESS = /(?<![\w.+-])[\w.+-]+@[\w-]+(\.[\w-]+)+|https?:\/\/[^\s)"]+|www\.[^\s)"]+/giu;
 
 /**
  * The key facts of a text, normalised so a sentence and a passage can be compared: digit runs
@@ -122,7 +122,7 @@ const ADDRESS = /[\w.+-]+@[\w-]+(\.[\w-]+)+|https?:\/\/[^\s)"]+|www\.[^\s)"]+/gi
 export function keyFacts(text: string): Set<string> {
   const t = text.toLowerCase();
   const out = new Set<string>();
-  for (const m of t.matchAll(ADDRESS)) out.add(m[0].replace(/[.,;:]+$/, ''));
+  for (const m of t.matchAll(ADDRESS)) out.add(m[0].replace(/(?<![.,;:])[.,;:]+$/, ''));
   const rest = t.replace(ADDRESS, ' ');
   for (const m of rest.matchAll(/\d+/g)) out.add(String(Number(m[0])));
   for (const m of rest.matchAll(WORD_FACT)) out.add(m[1] ?? m[2] ?? NUMBER_WORDS[m[3]!]!);

@@ -218,7 +218,7 @@ export function parseJsonObject(raw: string): Record<string, unknown> | null {
   const trimmed = raw
     .trim()
     .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
+    .replace(/(?:(?<!\s)\s+)?```$/, '');
   let value: unknown;
   try {
     value = JSON.parse(trimmed);

@@ -14,7 +14,7 @@ import { REPLY_WORDING, type ReplyLanguage } from './reply-wording';
 export function guidanceClosing(guidance: DraftGuidance | undefined, language: ReplyLanguage): string | undefined {
   let closing: string | undefined;
   for (const section of guidance?.sections ?? []) {
-    for (const m of section.text.matchAll(/^[ \t]*(?:closing|grußformel)[ \t]*(?:\((de|en)\))?[ \t]*:[ \t]*(\S.*)$/gim)) {
+    for (const m of section.text.matchAll(/^[ \t]*(?:closing|grußformel)[ \t]*(?:(?:\((de|en)\))[ \t]*)?:[ \t]*(\S.*)$/gim)) {
       if (!m[1] || m[1].toLowerCase() === language) closing = m[2]!.trim().replace(/\\n/g, '\n');
     }
   }

@@ -11,7 +11,7 @@ export function maskedExample(body: string, known: KnownPersonalData | undefined
   const masked = maskPersonalData(body.replace(/\r\n/g, '\n'), known).trim();
   if (masked.length <= maxChars) return masked;
   const cut = masked.slice(0, maxChars - 2);
-  const atWord = cut.replace(/\s+\S*$/, '');
+  const atWord = cut.replace(/(?<!\s)\s+\S*$/, '');
   // A text without a space near the end is cut where it is.
   return `${atWord.length >= cut.length / 2 ? atWord : cut} …`;
 }

@@ -101,7 +101,7 @@ export function hidesElement(d: Map<string, string>): boolean {
 function hiddenSelectors(css: string): { classes: Set<string>; ids: Set<string> } {
   const classes = new Set<string>();
   const ids = new Set<string>();
-  for (const rule of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+  for (const rule of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/(?<![^{}])([^{}]+)\{([^{}]*)\}/g)) {
     if (!hidesElement(parseStyle(rule[2]))) continue;
     for (const selector of rule[1]!.split(',')) {
       const last =
@@ -136,7 +136,7 @@ function collect(root: DomNode): string {
   while (stack.length > 0 && size < MAX_OUTPUT_CHARS) {
     const { node, group, color, background } = stack.pop()!;
     if (node.type === 'comment') {
-      const text = (node.data ?? '').replace(/<[^>]*>/g, ' ');
+      const text = (node.data ?? '').replace(/<[^<>]*>/g, ' ');
       if (text.trim()) groups.push([text]);
       size += text.length;
       continue;
@@ -192,7 +192,7 @@ function gatherCss(root: DomNode): string {
 /** The HTML up to the tag where its nesting passes `MAX_DEPTH`: what a reader could ever see of it. */
 export function depthLimited(html: string, maxDepth = MAX_DEPTH): string {
   let depth = 0;
-  for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)[^>]*?(\/?)>/g)) {
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)(?![\w-])[^<>]*?(\/?)>/g)) {
     if (VOID.has(m[2]!.toLowerCase()) || m[3]) continue;
     depth += m[1] ? -1 : 1;
     if (depth > maxDepth) return html.slice(0, m.index);

@@ -120,7 +120,7 @@ const PATTERNS: Pattern[] = (
     },
     // Words addressed to the model itself: src/drafting/injection-structure.ts. A line opened with
     // a role label ("assistant:") poses as the conversation with the model.
-    { kind: 'override', re: /^\s*(assistant|ai|system|bot|llm|model|assistent|ki)\s*:\s*\S/im },
+    { kind: 'override', re: /^[^\S\n\r\u2028\u2029]*(assistant|ai|system|bot|llm|model|assistent|ki)\s*:\s*\S/im },
     // Exfiltration: mail leaving for somewhere else.
     {
       kind: 'exfiltration',

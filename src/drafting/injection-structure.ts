@@ -101,7 +101,7 @@ export const STRUCTURAL_PATTERNS: StructuralPattern[] = [
   {
     kind: 'override',
     re: new RegExp(
-      `\\b(?:if|since|as|when|falls|wenn|da|si|se)\\s+(?:you are|you're|du|sie|vous êtes|tu es|eres|sei)\\s+(?:an?|the|eine?|ein|une?|el|la|un[ao]?)?\\s*${A}\\b`,
+      `\\b(?:if|since|as|when|falls|wenn|da|si|se)\\s+(?:you are|you're|du|sie|vous êtes|tu es|eres|sei)\\s+(?:(?:an?|the|eine?|ein|une?|el|la|un[ao]?)\\s*)?${A}\\b`,
       'iu',
     ),
   },
@@ -115,7 +115,7 @@ export const STRUCTURAL_PATTERNS: StructuralPattern[] = [
   // A block that poses as the product's own instructions or a new mode of it.
   {
     kind: 'override',
-    re: /(?:^|\n)\s*(?:[*#=[<|-]{1,5}\s*)?(?:new|updated|important|additional|revised|urgent|secret|hidden|system|admin(?:istrator)?|priority|neue|wichtige|aktualisierte|nouvelles?|nuevas?|nuove)\s+(?:important\s+|new\s+|wichtige\s+)?(?:instructions?|directives?|tasks?|anweisung(?:en)?|aufgabe|consignes?|instrucciones|istruzioni)\b/iu,
+    re: /(?:^\s*|\n[^\S\n]*)(?:[*#=[<|-]{1,5}\s*)?(?:new|updated|important|additional|revised|urgent|secret|hidden|system|admin(?:istrator)?|priority|neue|wichtige|aktualisierte|nouvelles?|nuevas?|nuove)\s+(?:important\s+|new\s+|wichtige\s+)?(?:instructions?|directives?|tasks?|anweisung(?:en)?|aufgabe|consignes?|instrucciones|istruzioni)\b/iu,
   },
   {
     kind: 'override',
@@ -203,7 +203,7 @@ export const STRUCTURAL_PATTERNS: StructuralPattern[] = [
   },
   {
     kind: 'override',
-    re: /(?:^|\n)\s*[=*#[<-]{2,}[^\n]{0,40}\b(?:system\w*|systems|admin\w*|instruction\w*|anweisung\w*|security|sicherheit\w*|task|aufgabe)\b[^\n]{0,40}[=*#\]>-]{2,}|\b(?:vorgaben|regeln|richtlinien|sicherheitsvorgaben|rules|restrictions|guidelines|policies|safeguards)\b[^.?!\n]{0,30}\b(?:außer kraft|aufgehoben|no longer apply|(?:are|is) (?:now )?(?:suspended|lifted|disabled|void))/iu,
+    re: /(?:^\s*|\n[^\S\n]*)[=*#[<-]{2,}[^\n]{0,40}\b(?:system\w*|systems|admin\w*|instruction\w*|anweisung\w*|security|sicherheit\w*|task|aufgabe)\b[^\n]{0,40}[=*#\]>-]{2,}|\b(?:vorgaben|regeln|richtlinien|sicherheitsvorgaben|rules|restrictions|guidelines|policies|safeguards)\b[^.?!\n]{0,30}\b(?:außer kraft|aufgehoben|no longer apply|(?:are|is) (?:now )?(?:suspended|lifted|disabled|void))/iu,
   },
   // The assistant's set-up asked for, in any of the languages.
   {

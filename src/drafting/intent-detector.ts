@@ -87,7 +87,7 @@ function partSegments(key: string, text: string): Array<{ segment: string; regio
 export function segmentsOf(text: string): string[] {
   const sentences = text
     .normalize('NFKC')
-    .replace(/^\s*>+\s?/gm, '')
+    .replace(/^[^\S\n\r\u2028\u2029]*>+\s?/gm, '')
     .split(/(?<=[.?!:;])\s+|\n+/)
     .map((s) => s.replace(/\s+/g, ' ').trim())
     .filter((s) => s.length >= MIN_PIECE_CHARS)

@@ -27,7 +27,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /** The server's root: `/props` and `/api/show` live beside `/v1`, not under it. */
 function rootOf(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return baseUrl.replace(/(?<!\/)\/+$/, '').replace(/\/v1$/, '');
 }
 
 type Asker = (e: LlmEndpoint) => Promise<ContextReport | undefined>;
@@ -39,7 +39,7 @@ const llamaCppProps: Asker = async (e) => {
 };
 
 const openAiModels: Asker = async (e) => {
-  const list = (await getJson(`${e.baseUrl.replace(/\/+$/, '')}/models`, e.apiKey)) as {
+  const list = (await getJson(`${e.baseUrl.replace(/(?<!\/)\/+$/, '')}/models`, e.apiKey)) as {
     data?: Array<{ id?: string; max_model_len?: unknown; meta?: { n_ctx_train?: unknown } }>;
   };
   const entry = list.data?.find((m) => m.id === e.model) ?? (list.data?.length === 1 ? list.data[0] : undefined);

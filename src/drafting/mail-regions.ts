@@ -61,11 +61,11 @@ export interface Region {
  * company mail put above their name.
  */
 const SIGN_OFF =
-  /^\s*((the|your|ihr|dein|euer|das|l['’]équipe)\s+[\p{L}\p{N}&.' -]{0,40}?team\b.{0,60}|team\s+[\p{L}\p{N}&.' -]{1,40}|if you have any (further |more |other )?questions\b.*|(bei|für) (weitere(n)? )?(fragen|rückfragen)\b.*|pour toute (question|information)\b.*|--\s*|(mit )?(freundlichen|besten|herzlichen|lieben|schönen|viele|beste|liebe) grüß?(ss)?en?\b.*|(viele |beste |liebe )?grüße\b.*|gruß\b.*|(mfg|lg|vg|best|cheers)[,.!]?(\s+\S+){0,3}|(best|kind|warm|many)\s+(regards|wishes)\b.*|regards\b.*|(many )?thanks?( you)?\b.{0,40}|sincerely\b.*|yours( faithfully| sincerely| truly)?\b.*|cordialement\b.*|bien à vous\b.*|saludos\b.*|sent from my \w+.*|von meinem \w+ gesendet.*)$/iu;
+  /^\s*((the|your|ihr|dein|euer|das|l['’]équipe)\s+[\p{L}\p{N}&.' -]{0,40}?team\b.{0,60}|team\s+[\p{L}\p{N}&.' -]{1,40}|if you have any (further |more |other )?questions\b.*|(bei|für) (weitere(n)? )?(fragen|rückfragen)\b.*|pour toute (question|information)\b.*|--\s*|(mit )?(freundlichen|besten|herzlichen|lieben|schönen|viele|beste|liebe) grüß?(ss)?en?\b.*|(viele |beste |liebe )?grüße\b.*|gruß\b.*|(mfg|lg|vg|best|cheers)[,.!]?(\s+\S+){0,3}|(best|kind|warm|many)\s+(regards|wishes)\b.*|regards\b.*|(many )?thanks?( you)?\b.{0,40}|sincerely\b.*|yours( faithfully| sincerely| truly)?\b.*|cordialement\b.*|bien à vous\b.*|saludos\b.*|sent from my \w.*|von meinem \w+ gesendet.*)$/iu;
 
 /** Header lines of a forwarded or quoted mail ("From: …", "Von: …"), and the markers before them. */
 const FORWARD_HEADER =
-  /^\s*((-{2,}|_{2,})\s*(forwarded message|original message|weitergeleitete nachricht|ursprüngliche nachricht|message d'origine)\s*(-{2,}|_{2,})?|begin forwarded message:?|anfang der weitergeleiteten nachricht:?|(from|to|cc|sent|date|subject|von|an|gesendet|datum|betreff|de|à|objet|envoyé)\s*:.*)\s*$/i;
+  /^\s*(?:(?:-{2,}|_{2,})\s*(?:forwarded message|original message|weitergeleitete nachricht|ursprüngliche nachricht|message d'origine)\s*(?:(?:-{2,}|_{2,})\s*)?|(?:begin forwarded message|anfang der weitergeleiteten nachricht):?\s*|(?:from|to|cc|sent|date|subject|von|an|gesendet|datum|betreff|de|à|objet|envoyé)\s*:.*(?:[\n\r\u2028\u2029]\s*)?)$/i;
 
 /**
  * Legal boilerplate under a mail: confidentiality notices and "if you are not the addressee"

@@ -180,12 +180,12 @@ export interface SentenceParts {
 /** The clauses of a sentence: cut at commas, semicolons, colons and dashes, and before "and we", "und wir". */
 function clauses(sentence: string): string[] {
   return sentence
-    .split(/\s*[,;:]\s+|\s+[–—-]\s+|\s+(?=(?:and|but|so|und|aber|denn)\s+(?:we|i|wir|ich)(?![\p{L}\p{N}]))/iu)
+    .split(/(?:(?<!\s)\s+)?[,;:]\s+|(?<!\s)\s+[–—-]\s+|(?<!\s)\s+(?=(?:and|but|so|und|aber|denn)\s+(?:we|i|wir|ich)(?![\p{L}\p{N}]))/iu)
     .map((c) => c.trim())
     .filter((c) => c !== '');
 }
 
-const stripEnd = (s: string): string => s.replace(/[\s"'„“”»«)]+$/u, '');
+const stripEnd = (s: string): string => s.replace(/(?<![\s"'„“”»«)])[\s"'„“”»«)]+$/u, '');
 
 export function questionParts(sentence: string): SentenceParts {
   const whole = stripEnd(sentence.trim());

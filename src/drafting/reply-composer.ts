@@ -44,7 +44,7 @@ const HISTORY_KINDS = new Set<DraftContextItem['kind']>(['thread', 'sender']);
 const MAX_PASSAGES = 2;
 const MAX_SENTENCES_PER_PASSAGE = 2;
 /** Addresses, long numbers (accounts, phones, customer numbers), mask placeholders, bank words. */
-const PERSONAL_DATA = /@|\d{4,}|\d[\d ]{6,}\d|\[[^\]]*\]|\*{3}|<[^>]*>|\b(iban|bic|konto(nummer)?|account number)\b/i;
+const PERSONAL_DATA = /@|\d{4,}|\d[\d ]{6,}\d|\[[^[\]]*\]|\*{3}|<[^<>]*>|\b(iban|bic|konto(nummer)?|account number)\b/i;
 
 interface Chosen {
   id: string;

@@ -25,9 +25,9 @@ const LABEL = String.raw`(?:(?:quellen?|sources?|references?|referenzen|belege?|
 /** One footnote marker or a run of them: "[1]", "[1, 2]", "[1][3]". */
 const MARKERS = /[ \t]*(?:\[\d{1,2}(?:\s*,\s*\d{1,2})*\])+/gu;
 /** A numbered line of a source list: "[1] knowledge:…", "1. knowledge:…", "[2]: Quelle: attachment:…". */
-const LIST_LINE = /^\s*(?:\[(\d{1,2})\]|(\d{1,2})[.)])\s*:?\s*(.*)$/u;
+const LIST_LINE = /^\s*(?:\[(\d{1,2})\]|(\d{1,2})[.)])\s*(?::\s*)?(\S.*|)$/u;
 /** A heading of a source list with nothing after it. */
-const LIST_HEADING = /^\s*(?:quellen|sources|references|referenzen|belege)\s*:?\s*$/iu;
+const LIST_HEADING = /^\s*(?:quellen|sources|references|referenzen|belege)\s*(?::\s*)?$/iu;
 
 /** The numbered source list of a body ("[1] knowledge:…" lines, their heading): its ids by number, and the lines left. */
 function splitSourceList(lines: string[], ids: RegExp): { kept: string[]; numbered: Map<string, string[]> } {
@@ -122,11 +122,11 @@ function merged(claims: readonly DraftClaim[]): DraftClaim[] {
 
 function tidy(text: string): string {
   return text
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .replace(/^[ \t]*[-*•:][ \t]*$/gm, '')
-    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/(?<![ \t])[ \t]+([.,;:!?])/g, '$1')
     .replace(/\n{3,}/g, '\n\n')
-    .replace(/^\n+|\n+$/g, '');
+    .replace(/^\n+|(?<!\n)\n+$/g, '');
 }
 
 /** Takes the internal ids out of a drafted body (and the drafter's claims) and keeps them as claims. */

@@ -20,7 +20,7 @@ export const DEADLINE_FIELDS = ['businessHours', 'responseTargets', 'reminderBef
 export const BUSINESS_HOURS_FIELDS = ['timeZone', 'weekly', 'holidaysFile', 'holidaysRegion'] as const;
 export const ESCALATION_FIELDS = ['email', 'webhook', 'webhookSecret'] as const;
 
-const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
+const ADDRESS = /^[^\s@<>()",;:]+@[^\s"(),:;<>@][^\s"(),.:;<>@]*\.[^\s"(),:;<>@]+$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** Longest target accepted: about a year of 8-hour working days. */
 const MAX_TARGET_MS = 2_000 * 3_600_000;

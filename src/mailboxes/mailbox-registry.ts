@@ -379,6 +379,7 @@ function rulesText(v: unknown): string {
 /** `"Name" <address>`, `Name <address>` or a bare address; null when it holds no valid address. */
 export function parseFromAddress(text: string): { name: string; address: string } | null {
   if (!text) return null;
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- the registry's own From line, written by the operator, not mail
   const m = /^\s*(?:"?([^"<]*)"?\s*)?<([^>]+)>\s*$/.exec(text);
   const from = m ? { name: (m[1] ?? '').trim(), address: (m[2] ?? '').trim() } : { name: '', address: text.trim() };
   return ADDRESS.test(from.address) ? from : null;

@@ -72,7 +72,7 @@ export async function probeCodecServer(settings: {
 
 /** The provider's discovery document (`<issuer>/.well-known/openid-configuration`): its issuer and authorization endpoint. */
 export async function oidcDiscovery(issuer: string, timeoutMs: number): Promise<{ issuer: string; authorizationEndpoint: string }> {
-  const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const url = `${issuer.replace(/(?<!\/)\/+$/, '')}/.well-known/openid-configuration`;
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
   const doc = (await res.json()) as { issuer?: unknown; authorization_endpoint?: unknown };

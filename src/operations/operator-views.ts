@@ -57,7 +57,7 @@ export const OPERATOR_VIEWS: readonly OperatorView[] = [
 
 /** The Web UI's workflow list filtered by `query` (a link that works without saving a view). */
 export function workflowListUrl(uiBaseUrl: string, namespace: string, query?: string): string {
-  const base = `${uiBaseUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows`;
+  const base = `${uiBaseUrl.replace(/(?<!\/)\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows`;
   return query ? `${base}?query=${encodeURIComponent(query)}` : base;
 }
 

@@ -144,7 +144,7 @@ function readCodecServer(env: Env, problems: string[]): CodecServerSettings {
   const port = v.intInRange('CODEC_PORT', 8234, 0, 65535);
   const corsOrigins = (v.optional('CODEC_CORS_ORIGINS') ?? 'http://127.0.0.1:8233,http://localhost:8233')
     .split(',')
-    .map((o) => o.trim().replace(/\/+$/, ''))
+    .map((o) => o.trim().replace(/(?<!\/)\/+$/, ''))
     .filter(Boolean);
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin))

@@ -43,7 +43,7 @@ export function markdownLiteral(text: string): string {
       // An underscore inside a word never starts emphasis (awaiting_approval stays readable).
       .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
       // A scheme and its colon (https://, mailto:) would become a link.
-      .replace(/([a-z][a-z0-9+.-]*):(?=\S)/gi, '$1\\:')
+      .replace(/(?<![a-z0-9+.-])([0-9+.-]*[a-z][a-z0-9+.-]*):(?=\S)/gi, '$1\\:')
       // The renderer's typographer makes -- a dash (and --force a different word).
       .replace(/-(?=-)/g, '-\\')
       // Block markers count only at the start: heading, quote, list.

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 export function subjectAddress(input: string): string {
   const a = input.trim().toLowerCase();
   // One address, no display name: a typo must not widen or empty the search.
-  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(a) || a.length > 320) {
+  if (!/^[^\s@<>,;"]+@[^\s",;<>@][^\s",.;<>@]*\.[^\s",;<>@]+$/.test(a) || a.length > 320) {
     throw new TypeError(`not an e-mail address: ${JSON.stringify(input.slice(0, 80))}`);
   }
   return a;

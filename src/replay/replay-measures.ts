@@ -52,11 +52,11 @@ const FACT_PATTERNS: ReadonlyArray<{ kind: FactKind; re: RegExp; norm(s: string)
     re: /https?:\/\/[^\s<>"')\]]+/gi,
     norm: (s) =>
       s
-        .replace(/[.,;:!?]+$/, '')
+        .replace(/(?<![.,;:!?])[.,;:!?]+$/, '')
         .replace(/\/$/, '')
         .toLowerCase(),
   },
-  { kind: 'email', re: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, norm: (s) => s.toLowerCase() },
+  { kind: 'email', re: /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, norm: (s) => s.toLowerCase() },
   {
     kind: 'date',
     re: /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\.\s?\d{1,2}\.(?:\s?\d{2,4}\b)?|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
@@ -64,6 +64,7 @@ const FACT_PATTERNS: ReadonlyArray<{ kind: FactKind; re: RegExp; norm(s: string)
   },
   {
     kind: 'amount',
+    // eslint-disable-next-line regexp/no-super-linear-move -- read in an operator's replay of the team's own sent replies and our drafts, not in the worker
     re: /(?:€|EUR|USD|CHF|£|\$)\s?\d[\d.,']*\d|\d[\d.,']*(?:\s?(?:€|EUR|USD|CHF|£|Euro|euros?))/gi,
     norm: (s) => {
       const digits = s.replace(/[^\d.,]/g, '').replace(/[.,](\d{2})$/, '#$1');

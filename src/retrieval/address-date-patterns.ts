@@ -112,7 +112,7 @@ export const STREET_RULES: Rule[] = [
   { pattern: /\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?(?=[0-9A-Z]{4}\b)(?=\S*[A-Z])[0-9A-Z]{4}\b/g, replace: '[postcode]' },
   // Austrian and Swiss postcodes (four digits, no year) before the town, after a comma or a line start.
   {
-    pattern: /(^|,\s*|\n\s*(?:>\s*)?)(?:A-|CH-)?(?!19\d\d|20\d\d)[1-9]\d{3}\s+(?=\p{Lu}\p{Ll})/gmu,
+    pattern: /(^|,\s*|\n[^\S\n]*(?:>\s*)?)(?:A-|CH-)?(?!19\d\d|20\d\d)[1-9]\d{3}\s+(?=\p{Lu}\p{Ll})/gmu,
     replace: (_m, lead) => `${lead}[postcode] `,
   },
 ];
@@ -141,6 +141,6 @@ export const HOUSE_NAME_RULE: Rule = {
  */
 export const ADDRESS_LINE_RULE: Rule = {
   pattern:
-    /(?:\p{Lu}[\p{L}.’'-]*\s+){1,2}\d{1,4}\s?[a-z]?(?:\/\d{1,4})*,\s*(?=(?:[A-Z]{1,2}-)?\d{4,5}\s+(?!Euro|EUR|CHF|Franken|Dollar|Stück)\p{Lu}\p{Ll}|\[postcode)/gu,
+    /(?<![\p{L}.’'-])[\p{Ll}\p{Lt}\p{Lm}\p{Lo}.’'-]*\p{Lu}[\p{L}.’'-]*\s+(?:\p{Lu}[\p{L}.’'-]*\s+)?\d{1,4}\s?[a-z]?(?:\/\d{1,4})*,\s*(?=(?:[A-Z]{1,2}-)?\d{4,5}\s+(?!Euro|EUR|CHF|Franken|Dollar|Stück)\p{Lu}\p{Ll}|\[postcode)/gu,
   replace: '[address], ',
 };

@@ -30,8 +30,8 @@ const CLOSING =
   /^(?:best(?: regards| wishes)?|kind regards|regards|many thanks|thanks|thank you|cheers|mit freundlichen grüßen|freundliche grüße|viele grüße|beste grüße|liebe grüße|lg|mfg|gruß|cordialement|bien à vous|salutations|merci|saludos(?: cordiales)?|atentamente|un saludo|gracias)[,.!]?$/iu;
 const SIGNATURE_LINES = 5;
 const REFERENCE =
-  /\b(?:[A-Z]{1,4}-\d{3,}(?:[-/]\d+)*|(?:Kundennummer|Kunden-?Nr\.?|customer (?:number|no\.?|ID)|numéro (?:de )?client|número de cliente)\s*:?\s*[A-Z0-9-]*\d[A-Z0-9-]*)/giu;
-const PHONE = /(?:\+|\b00)\d{1,3}(?:[ ]?[/.-]?[ ]?\(?\d{1,6}\)?){1,6}|\b0\d{1,5}(?:[ /.-]?\d{2,}){1,4}\b/g;
+  /\b(?:[A-Z]{1,4}-\d{3,}(?:[-/]\d+)*|(?:Kundennummer|Kunden-?Nr\.?|customer (?:number|no\.?|ID)|numéro (?:de )?client|número de cliente)\s*(?::\s*)?[A-Z0-9-]*\d[A-Z0-9-]*)/giu;
+const PHONE = /(?:\+|\b00)\d{1,3}(?:[ ]?[/.-]?[ ]?\(?\d{1,6}\)?){1,6}|\b0(?:\d{1,5}(?:[ /.-]\d{2,}){1,4}|\d{3,}(?:[ /.-]\d{2,}){0,3})\b/g;
 
 /** Lines after the closing of a mail (up to five), or after the `-- ` delimiter. */
 export function signatureLines(text: string): string[] {
@@ -71,7 +71,7 @@ export function knownFromMails(mails: KnownMail[]): KnownPersonalData {
     const text = m.text ?? '';
     for (const r of text.matchAll(REFERENCE)) add(numbers, r[0].replace(/^[^\d]*?([A-Z]{1,4}-\d|\d)/iu, '$1'));
     for (const p of text.matchAll(PHONE)) if (p[0].replace(/\D/g, '').length >= 7) add(numbers, p[0]);
-    for (const e of text.matchAll(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g)) add(emails, e[0]);
+    for (const e of text.matchAll(/(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g)) add(emails, e[0]);
     const sig = signatureLines(text);
     // The first signature line is usually the name; the rest address, company, phone.
     sig.forEach((l, i) => (i === 0 && /^[\p{L} .'-]+$/u.test(l) ? add(names, l) : add(lines, l)));

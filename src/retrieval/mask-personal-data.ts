@@ -32,7 +32,7 @@ function keyed(keywords: string, placeholder: string): Rule {
 
 // Email addresses first, before what is known too: their local parts look like names and numbers,
 // and a known surname masked inside "markus.strauss@…" would leave the rest of the address.
-const EMAIL: Rule = { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' };
+const EMAIL: Rule = { pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replace: '[email]' };
 
 // A name after a title, and in a greeting (not a closing: "Liebe Grüße").
 const TITLED = new RegExp(
@@ -78,16 +78,16 @@ const RULES: Rule[] = [
   // Dates of birth: the date after the keyword, in German or English form.
   {
     pattern:
-      /(\b(?:Geburtsdatum|geboren am|geb\.|date of birth|born on|DOB)\s*:?\s*)(?:der\s+|the\s+)?(?:\d{1,2}\.\s?(?:\d{1,2}\.|[A-ZÄÖÜ][a-zäöü]+)\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/gu,
+      /(\b(?:Geburtsdatum|geboren am|geb\.|date of birth|born on|DOB)\s*(?::\s*)?)(?:der\s+|the\s+)?(?:\d{1,2}\.\s?(?:\d{1,2}\.|[A-ZÄÖÜ][a-zäöü]+)\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\s+\d{4}|[A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/gu,
     replace: (_m, lead) => `${lead}[date of birth]`,
   },
   // A card named by its last four digits: "ending 4821", "endet auf 4821", "**** 4821".
   {
     pattern:
-      /(\b(?:ending(?:\s+(?:in|with))?|endet\s+auf|endend\s+auf|Endziffern|letzten\s+(?:vier|4)\s+Ziffern|last\s+(?:four|4)(?:\s+digits)?(?:\s+(?:are|is))?|(?:se\s+)?terminant\s+par|finissant\s+par|terminada\s+en|que\s+termina\s+en|acabada\s+en)\s*:?\s*)\d{4}\b/giu,
+      /(\b(?:ending(?:\s+(?:in|with))?|endet\s+auf|endend\s+auf|Endziffern|letzten\s+(?:vier|4)\s+Ziffern|last\s+(?:four|4)(?:\s+digits)?(?:\s+(?:are|is))?|(?:se\s+)?terminant\s+par|finissant\s+par|terminada\s+en|que\s+termina\s+en|acabada\s+en)\s*(?::\s*)?)\d{4}\b/giu,
     replace: (_m, lead) => `${lead}[card digits]`,
   },
-  { pattern: /(?:[*•xX]{2,}[ -]?){1,3}\d{4}\b/g, replace: '[card digits]' },
+  { pattern: /(?<![*•xX])[*•xX]{2,}(?:[ -][*•xX]{2,}){0,2}[ -]?\d{4}\b/g, replace: '[card digits]' },
   // Payment card numbers: 13 to 19 digits, in groups or not.
   { pattern: /\b\d{4}(?:[ -]?\d{4}){2}(?:[ -]?\d{1,7})\b/g, replace: '[card number]' },
   // Customer numbers like KD-20931, then any other letter-dash-number reference.
@@ -171,7 +171,7 @@ function knownRules(known: KnownPersonalData): Rule[] {
   }
   for (const l of known.lines) {
     push(l, '[address]', 5);
-    for (const part of l.split(/\s*[,;|·]\s*/)) {
+    for (const part of l.split(/(?:(?<!\s)\s+)?[,;|·]\s*/)) {
       push(part, '[address]', 5);
       // The street without its house number, as a reply may name it ("to Kingsley Road").
       push(part.replace(/^\d+[A-Za-z]?\s+/, ''), '[address]', 8);

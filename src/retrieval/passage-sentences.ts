@@ -10,7 +10,7 @@ const MAX_SENTENCE_CHARS = 400;
  */
 export function sentencesOf(text: string, title = ''): string[] {
   const headings = title
-    .split(/\s+[›>/|–-]\s+/)
+    .split(/(?<!\s)\s+[›>/|–-]\s+/)
     .map((h) => h.replace(/^#+\s*/, '').trim())
     .filter((h) => h.length > 0)
     .sort((a, b) => b.length - a.length);

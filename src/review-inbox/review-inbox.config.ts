@@ -82,7 +82,7 @@ export function readInboxConfig(env: Env, problems: string[]): InboxConfig {
       normal: sla('INBOX_SLA_MINUTES_NORMAL', 480),
       low: sla('INBOX_SLA_MINUTES_LOW', 1440),
     },
-    temporalUiUrl: ui.replace(/\/+$/, ''),
+    temporalUiUrl: ui.replace(/(?<!\/)\/+$/, ''),
     claimMinutes: v.intInRange('INBOX_CLAIM_MINUTES', 5, 1, 240),
     ...(oidc ? { oidc } : {}),
     localUsers,
@@ -120,7 +120,7 @@ export function readInboxOidcConfig(env: Env, problems: string[]): InboxOidcConf
   const url = (name: string, v: string | undefined) => {
     if (!v || !/^https?:\/\/[^/]/.test(v))
       problems.push(`${name} must be an http(s) URL${v ? `, got "${v}"` : ' (single sign-on needs it)'}`);
-    return (v ?? '').replace(/\/+$/, '');
+    return (v ?? '').replace(/(?<!\/)\/+$/, '');
   };
   const clientId = env.INBOX_OIDC_CLIENT_ID?.trim() ?? '';
   if (!clientId) problems.push('INBOX_OIDC_CLIENT_ID is required with INBOX_OIDC_ISSUER');

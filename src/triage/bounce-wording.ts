@@ -18,10 +18,10 @@ const SUBJECT_FAILED = new RegExp(
   [
     String.raw`^(?:\[[^\]]{1,40}\]\s*)?(?:`,
     [
-      String.raw`(?:permanent\s+|temporary\s+)?(?:mail|message|e-?mail)?\s*delivery\s+(?:failed|failure|warning|error|problem|delayed|notification|report)`,
+      String.raw`(?:permanent\s+|temporary\s+)?(?:(?:mail|message|e-?mail)\s*)?delivery\s+(?:failed|failure|warning|error|problem|delayed|notification|report)`,
       String.raw`(?:mail|message|e-?mail)\s+(?:error|could not be delivered|not delivered|delayed|undeliverable|returned)`,
       String.raw`failed\s+(?:mail|message|delivery)`,
-      String.raw`warning:\s+(?:message\b.*\b(?:delayed|not (?:yet )?been delivered)|.*\buser unknown)`,
+      String.raw`warning:\s+(?:message\b.*\b(?:delayed|not (?:yet )?been delivered)|(?:\S.*)?\buser unknown)`,
       String.raw`(?:e-?mail|nachricht)\s+(?:konnte nicht zugestellt werden|nicht zustellbar)`,
       String.raw`zustellung\s+(?:verz(?:ö|oe)gert|fehlgeschlagen)`,
       String.raw`(?:fehler|problem)\s+bei\s+der\s+zustellung`,
@@ -34,7 +34,7 @@ const SUBJECT_FAILED = new RegExp(
 // A server's words about the delivery, in the notice's own text.
 const SERVER_SAYS = [
   /\b[245]\d\d[ -][245]\.\d{1,3}\.\d{1,3}\b/, // an SMTP reply with its enhanced status code
-  /\b(?:RCPT TO|MAIL FROM)\s*:?\s*</i,
+  /\b(?:RCPT TO|MAIL FROM)\s*(?::\s*)?</i,
   /\b(?:unable|failed) to deliver\b/i,
   /\bcould not be delivered\b/i,
   /\bhas not (?:yet )?been delivered\b/i,
@@ -61,7 +61,7 @@ const SUBJECT_FAILED_ANYWHERE =
 const ADDRESS = String.raw`<?[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}`;
 const NOT_DELIVERED_TO = [
   new RegExp(
-    String.raw`\byour (?:message|mail|e-?mail)\b[^.!?]{0,60}?\b(?:could not|cannot|can't|was not|has not been|wasn't) (?:be )?delivered to\s*:?\s*${ADDRESS}`,
+    String.raw`\byour (?:message|mail|e-?mail)\b[^.!?]{0,60}?\b(?:could not|cannot|can't|was not|has not been|wasn't) (?:be )?delivered to\s*(?::\s*)?${ADDRESS}`,
     'i',
   ),
   new RegExp(

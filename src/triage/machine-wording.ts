@@ -24,14 +24,14 @@ const READ_CHARS = 4000;
 
 // The start of quoted or forwarded text: what follows is someone else's words.
 const QUOTE_START =
-  /^(>|-{2,}\s*(original message|ursprüngliche nachricht|forwarded message|weitergeleitete nachricht)|(am|on) .{5,120}(schrieb|wrote)\s*:?\s*$|(from|von|gesendet|sent)\s*:\s.*$)/im;
+  /^(>|-{2,}\s*(original message|ursprüngliche nachricht|forwarded message|weitergeleitete nachricht)|(am|on) .{5,120}(schrieb|wrote)\s*(?::\s*)?$|(from|von|gesendet|sent)\s*:\s.*$)/im;
 
 /** The message's own text: the plain body (else the HTML's text), up to the first quote. */
 export function ownText(body: SpamBody | undefined): string {
   if (!body) return '';
   const text = body.text.trim()
     ? body.text
-    : (body.html ?? '').replace(/<(style|script)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+    : (body.html ?? '').replace(/<(style|script)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^<>]+>/g, ' ');
   const head = text.slice(0, READ_CHARS).replace(/&nbsp;/g, ' ');
   const quote = QUOTE_START.exec(head);
   return (quote ? head.slice(0, quote.index) : head).replace(/\s+/g, ' ').trim();

@@ -100,6 +100,7 @@ function deceptiveLinks(html: string): number {
     const inner = html.slice(from + close + 1, from + close + 301);
     const end = inner.search(/<\/a>/i);
     if (!target || end < 0) continue;
+    // eslint-disable-next-line regexp/no-super-linear-move -- a link's text, at most 300 characters (sliced above)
     const shown = /(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})/i.exec(inner.slice(0, end).replace(/<[^>]*>/g, ''))?.[1];
     if (shown && base(shown.toLowerCase()) !== base(target.toLowerCase())) n++;
   }
@@ -138,10 +139,11 @@ function headerSigns(m: SpamContentInput, add: Add): void {
   if (caps.all >= 10 && caps.upper / caps.all > 0.6) add('subject in capitals', 1.5);
   if (/!{2,}|\${2,}|€{2,}/.test(subject)) add('subject shouts (!!, $$)', 1);
   // Padding, then a tracking number: "Your Vacation Winning !             35001".
-  if (/\s{5,}\S*\d{3,}\s*$/.test(subject.slice(-200))) add('subject padded with a tracking number', 2);
+  // eslint-disable-next-line regexp/no-super-linear-move -- the subject's last 200 characters only
+  if (/\s{5,}\S*\d{3}\s*$/.test(subject.slice(-200))) add('subject padded with a tracking number', 2);
   if (/^(adv|ad|werbung|anzeige)\s*:/i.test(subject)) add('subject marked as advertising', 3, 'says');
   const name = (m.fromName ?? '').trim();
-  const named = /[\w.+-]+@([\w-]+\.)+[a-z]{2,}/i.exec(name)?.[0];
+  const named = /(?<![\w.+-])[\w.+-]+@([\w-]+\.)+[a-z]{2,}/i.exec(name)?.[0];
   if (named && domainOf(named) && base(domainOf(named)) !== base(domainOf(m.from))) add('sender name shows another address', 2.5, 'says');
   if (/\d{5,}/.test((m.from ?? '').split('@')[0] ?? '')) add('sender address with a long number', 1);
   const recipients = [...(m.to ?? []), ...(m.cc ?? [])];
@@ -223,7 +225,7 @@ export function spamContentScore(m: SpamContentInput): SpamContentScore {
 // A forward as mail programs write it: the subject's prefix and the line above the forwarded message.
 const FORWARD_SUBJECT = /^\s*(fwd?|wg|tr|rv|enc|doorst)\s*:/i;
 const FORWARD_LINE =
-  /^[\s>]*(-{2,}\s*)?(forwarded message|weitergeleitete nachricht|original message|ursprüngliche nachricht|begin forwarded message|anfang der weitergeleiteten nachricht|message transféré|mensaje reenviado)/im;
+  /^(?:[^\S\n\r\u2028\u2029]|>)*(-{2,}\s*)?(forwarded message|weitergeleitete nachricht|original message|ursprüngliche nachricht|begin forwarded message|anfang der weitergeleiteten nachricht|message transféré|mensaje reenviado)/im;
 
 /**
  * A person forwarding a message: customers forward the phishing that pretends to be us and ask

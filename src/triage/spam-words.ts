@@ -63,9 +63,9 @@ export function spamTokens(subject: string, text: string, html: string | null): 
       .normalize('NFKC')
       .toLowerCase()
       .replace(urlPattern, ' ')
-      .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, ' ');
+      .replace(/(?<![\w.+-])[\w.+-]+@[\w-]+(\.[\w-]+)+/g, ' ');
     for (const raw of clean.split(/\s+/)) {
-      const word = raw.replace(/^[^\p{L}\p{N}$€£]+|[^\p{L}\p{N}$€£!%]+$/gu, '');
+      const word = raw.replace(/^[^\p{L}\p{N}$€£]+|(?<![^\p{L}\p{N}$€£!%])[^\p{L}\p{N}$€£!%]+$/gu, '');
       if (word.length < 3) {
         if (/^[$€£!]+$/.test(raw)) out.add(`${prefix}sym:${raw.slice(0, 3)}`);
         continue;

@@ -100,7 +100,7 @@ export function autoHeader(m: AutomaticSigns): string | null {
 }
 
 // owner-list@, list-owner@, list-request@, list-admin@, list-bounces@ (Mailman, Majordomo, fml, Sympa).
-const LIST_MANAGER = /(^owner-.+|.+-(admin|request|owner|bounces?)(\+.*)?)$/i;
+const LIST_MANAGER = /^(?:owner-.+|.+-(admin|request|owner|bounces?)(\+.*)?)$/i;
 const LIST_HEADERS = [
   'list-post',
   'list-help',
@@ -138,7 +138,7 @@ export function listManager(m: AutomaticSigns): string | null {
 }
 
 // DMARC aggregate (RFC 7489 7.2.1.1) and SMTP TLS reports (RFC 8460 5.3) share this subject.
-const REPORT_SUBJECT = /^(\[preview\]\s*)?report\s+domain\s*:\s*\S+.*\bsubmitter\s*:\s*\S+.*\breport-id\s*:/i;
+const REPORT_SUBJECT = /^(\[preview\]\s*)?report\s+domain\s*:\s*\S.*\bsubmitter\s*:\s*\S.*\breport-id\s*:/i;
 const REPORT_PART = /^application\/(tlsrpt\+(json|gzip)|vnd\.dmarc|dmarc)/;
 const ARCHIVE_PART = /^application\/(zip|gzip|x-gzip|x-zip-compressed|octet-stream)$/;
 // Senders of DMARC aggregate reports: dmarc-reports@, dmarcreport@, noreply-dmarc-support@, dmarc_agg@.

@@ -159,13 +159,30 @@ test('the model failing (HTTP 500, a timeout, an answer that is no summary) give
   assert.match(audit!.message, /the LLM could not summarise case c2, the summary was made from the mails' sentences: .*500/);
   assert.equal(JSON.parse(audit!.details).code, 'LLM_HTTP_500');
 
-  // A fourth mail; the model is slower than the summary's own time (the drafter's is a minute).
+  // A fourth mail; the model never answers. The summary's own time (300 ms) ends the wait: the
+  // summary asks the model with it, and the drafter's own timeout is an hour, longer than this test
+  // may run, so were it not applied the test would time out instead of passing. No clock is read.
   await mail('c2', 'Haben Sie meine Nachricht bekommen? Ich warte seit Montag auf eine Antwort.');
-  llm.script({ kind: 'delay', ms: 3_000 });
-  const started = Date.now();
-  assert.deepEqual(await activity(openai(60_000), 300)({ caseId: 'c2' }), { written: true, kind: 'extractive_fallback' });
-  assert.ok(Date.now() - started < 2_500, `fell back after ${Date.now() - started} ms`);
+  let answer = (): void => {};
+  llm.script({ kind: 'hold', until: new Promise<void>((resolve) => (answer = resolve)) });
+  const slow = openai(3_600_000);
+  const asked: Array<number | undefined> = [];
+  const recording: Drafter = {
+    ...slow,
+    summarise: (mails, language, options) => {
+      asked.push(options?.timeoutMs);
+      return slow.summarise!(mails, language, options);
+    },
+  };
+  assert.deepEqual(await activity(recording, 300)({ caseId: 'c2' }), { written: true, kind: 'extractive_fallback' });
+  answer();
+  assert.deepEqual(asked, [300], "the model was asked with the summary's own time");
   assert.equal((await caseRow('c2')).summary_emails, 4);
+  const [timedOut] = (await db.pool.query(
+    `SELECT message, details FROM audit_log WHERE event_type = 'case_summary_fallback' AND correlation_id = 'c2' ORDER BY id DESC LIMIT 1`,
+  )) as Array<{ message: string; details: string }>;
+  assert.equal(JSON.parse(timedOut!.details).code, 'LLM_TIMEOUT');
+  assert.match(timedOut!.message, /did not answer in time/);
 
   // A fifth; the model answers with something that is not the summary asked for (a reply draft).
   await mail('c2', 'Letzte Frist: Freitag.');

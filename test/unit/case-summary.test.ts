@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_SUMMARY_CHARS, extractiveSummary, keySentences, ownText, type CaseSummaryMail } from '../../src/drafting/case-summary';
+import {
+  MAX_SUMMARY_CHARS,
+  MAX_TEXT_CHARS,
+  extractiveSummary,
+  keySentences,
+  ownText,
+  type CaseSummaryMail,
+} from '../../src/drafting/case-summary';
 import { buildSummaryMessages, parseSummaryJson } from '../../src/drafting/case-summary-prompt';
+import { hugeMailText, summaryFloods } from '../support/hostile-inputs';
+import { indexOfWalk } from '../support/regex-linearity';
 
 const at = (iso: string) => new Date(iso);
 const anna = { fromName: 'Anna Becker', fromAddress: 'anna@kunde.example' };
@@ -119,10 +128,13 @@ test('an English case with an Outlook quote header, a sign-off and a phone signa
   assert.match(de, /Betreff: Login broken\n {2}The error says/);
 });
 
-test('hostile input: a 5 MB mail is read in bounded time and the summary stays bounded', () => {
-  const huge = `Bitte prüfen Sie meine Bestellung 998877, sie ist nicht angekommen.\n\n${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(90_000)}`;
+test('hostile input: a 5 MB mail is read to its first 100,000 characters and the summary stays bounded', () => {
+  const huge = hugeMailText();
   assert.ok(huge.length > 5_000_000);
-  const started = Date.now();
+  // The work per mail is bounded by what is read of it, whatever its size (the time it takes is
+  // measured by `npm run bench -- --hostile`): nothing past the cap is read.
+  assert.ok(ownText(huge).text.length <= MAX_TEXT_CHARS);
+  assert.ok(!ownText(`${huge}\nDie Rechnung 4242 fehlt noch.`).text.includes('4242'), 'text past the cap is not read');
   const s = extractiveSummary(
     [
       { id: 'h1', at: at('2026-12-01T00:00:00Z'), ...anna, subject: 'Bestellung', text: huge },
@@ -131,7 +143,6 @@ test('hostile input: a 5 MB mail is read in bounded time and the summary stays b
     ],
     'de',
   );
-  assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
   assert.ok(s.length <= MAX_SUMMARY_CHARS);
   assert.match(s, /Bestellung 998877/);
 });
@@ -163,11 +174,16 @@ test('hostile input: only quoted text, HTML remnants, no sentences, nothing at a
 });
 
 test('hostile input: floods of unclosed tags, scripts and comments are read in linear time', () => {
-  const floods = ['<div '.repeat(20_000), '<script>'.repeat(12_500), '<!--'.repeat(25_000), '<'.repeat(100_000), '> x\n'.repeat(25_000)];
-  for (const flood of floods) {
-    const started = Date.now();
-    const s = extractiveSummary([{ id: 'f', at: at('2026-12-01T00:00:00Z'), ...anna, subject: 'x', text: `<b>Hallo</b>\n${flood}` }], 'de');
-    assert.ok(Date.now() - started < 1_000, `${flood.slice(0, 10)}…: ${Date.now() - started} ms`);
+  // Linear, counted rather than timed: the HTML regexes pass the super-linear lint (src/), and the
+  // scan that cuts out script, style and comments walks the text at most once per kind it looks
+  // for and once for their ends (3 + 1 times), not once per opening. The time: `npm run bench -- --hostile`.
+  for (const flood of summaryFloods()) {
+    const text = `<b>Hallo</b>\n${flood}`;
+    let s = '';
+    const walked = indexOfWalk(() => {
+      s = extractiveSummary([{ id: 'f', at: at('2026-12-01T00:00:00Z'), ...anna, subject: 'x', text }], 'de');
+    });
+    assert.ok(walked <= 4 * Math.min(text.length, MAX_TEXT_CHARS), `${flood.slice(0, 10)}…: indexOf walked ${walked} characters`);
     assert.ok(s.length <= MAX_SUMMARY_CHARS);
   }
   // An unclosed script hides the rest of the mail, never shows it.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hiddenHtmlText } from '../../src/email/intake/mail-parser';
-import { extractHiddenText } from '../../src/drafting/html-hidden-text';
+import { depthLimited, extractHiddenText } from '../../src/drafting/html-hidden-text';
+import { deepHtml } from '../support/hostile-inputs';
 import { detectInjection } from '../../src/drafting/injection-detector';
 
 test('every common way of hiding text in an HTML mail is found', () => {
@@ -49,11 +50,12 @@ test('visible text, including white on a dark background and grey text, is not r
 test('hostile HTML: a guessed closing wrapper, deep nesting and huge hidden blocks', () => {
   assert.match(extractHiddenText('</xhidden0000000000000000><div style="display:none">after</div>'), /after/);
   assert.match(extractHiddenText('<div style="display:none">unclosed <script>x'), /unclosed/);
-  const deep = (n: number) => `${'<div>'.repeat(n)}<span hidden>deep</span>${'</div>'.repeat(n)}`;
-  assert.match(extractHiddenText(deep(4_000)), /deep/);
-  const started = Date.now();
-  assert.equal(extractHiddenText(deep(200_000)), '', 'text below 5,000 levels of nesting is out of reach');
-  assert.ok(Date.now() - started < 3_000, `${Date.now() - started} ms for deeply nested HTML`);
+  assert.match(extractHiddenText(deepHtml(4_000)), /deep/);
+  assert.equal(extractHiddenText(deepHtml(200_000)), '', 'text below 5,000 levels of nesting is out of reach');
+  // The parser slows down sharply with depth: what reaches it is cut at the 5,001st level, so its
+  // work is bounded whatever the mail's depth (timed by `npm run bench -- --hostile`, not here).
+  assert.equal(depthLimited(deepHtml(200_000)), '<div>'.repeat(5_000));
+  assert.equal(depthLimited(deepHtml(4_000)), deepHtml(4_000));
   const huge = extractHiddenText(`<div style="display:none">${'word '.repeat(200_000)}</div>`);
   assert.ok(huge.length <= 20_000, `${huge.length} characters`);
 });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { knownFromMails } from '../../src/retrieval/known-personal-data';
 import { maskPersonalData } from '../../src/retrieval/mask-personal-data';
 import { REPLY_SAMPLE, type TokenKind } from '../fixtures/masking/reply-sample';
+import { hostileKnownMail, letterRun } from '../support/hostile-inputs';
 
 /** True when the token (letters without case, digits with any spacing) is still in the text. */
 function survives(text: string, token: string): boolean {
@@ -67,10 +68,17 @@ test('a masked reply stays readable: no placeholder eats the support prose aroun
   assert.equal(maskPersonalData(out, knownFromMails([s.theirMail])), out);
 });
 
-test('known data from a hostile mail (regex characters, huge names) masks literally and quickly', () => {
-  const known = knownFromMails([{ fromName: 'a.*(b)+[c]'.repeat(50), fromAddress: 'x+y@(evil).example', text: 'Best,\n(.*)+$\n' }]);
-  const started = Date.now();
+test('known data from a hostile mail (regex characters, huge names) masks literally', () => {
+  // Each known value becomes an escaped pattern: text, not regex syntax, so its matching stays
+  // linear whatever the mail put in it (timed by `npm run bench -- --hostile`, not here).
+  const mail = hostileKnownMail();
+  const known = knownFromMails([mail]);
   const out = maskPersonalData('Nothing personal here: a.b and (.*) stay as they are.', known);
-  assert.ok(Date.now() - started < 200);
   assert.equal(out, 'Nothing personal here: a.b and (.*) stay as they are.');
+  // Where the values do occur, they are masked as written, and only there.
+  assert.equal(maskPersonalData(`Signed by ${mail.fromName} today.`, known), 'Signed by [name] today.');
+  assert.equal(maskPersonalData('Write to x+y@(evil).example or (.*)+$ please.', known), 'Write to [email] or [address] please.');
+  assert.equal(maskPersonalData('Hello a.*(b)+[c] and a.X(b)[c]', known), 'Hello a.*(b)+[c] and a.X(b)[c]');
+  // A long run of letters without an @ is no address (each start of the address pattern used to scan it to the end).
+  assert.equal(maskPersonalData(letterRun()), letterRun());
 });

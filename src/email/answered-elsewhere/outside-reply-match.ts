@@ -6,8 +6,8 @@
 import { MATCHED_BY, type MatchedBy, type OutsideReply, type WaitingMail } from './outside-replies.port';
 
 /** Reply and forward prefixes of the common clients and languages (Re, AW, SV, Antw, VS, Fwd, WG, TR), with counters like `Re[2]:`. */
-const PREFIX = /^\s*(?:re|aw|sv|antw|antwort|vs|r|fw|fwd|wg|tr|rif)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*/i;
-const REPLY_PREFIX = /^\s*(?:re|aw|sv|antw|antwort|vs|r|rif)\s*(?:\[\d+\]|\(\d+\))?\s*:/i;
+const PREFIX = /^\s*(?:re|aw|sv|antw|antwort|vs|r|fw|fwd|wg|tr|rif)\s*(?:(?:\[\d+\]|\(\d+\))\s*)?:\s*/i;
+const REPLY_PREFIX = /^\s*(?:re|aw|sv|antw|antwort|vs|r|rif)\s*(?:(?:\[\d+\]|\(\d+\))\s*)?:/i;
 
 /** The subject without its reply and forward prefixes, lower-case, spaces collapsed. */
 export function baseSubject(subject: string): string {

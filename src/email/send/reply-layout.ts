@@ -67,7 +67,7 @@ export function attributionLine(original: Pick<QuotedOriginal, 'fromName' | 'fro
  */
 function flowLine(line: string, prefix: string): string[] {
   const stuffed = (s: string) => (prefix === '' && /^( |>|From )/.test(s) ? ` ${s}` : s);
-  const trimmed = line.replace(/ +$/, '');
+  const trimmed = line.replace(/(?<! ) +$/, '');
   const width = Math.max(20, FLOWED_WIDTH - prefix.length);
   if (trimmed.length <= width) return [prefix + stuffed(trimmed)];
   const out: string[] = [];
@@ -79,7 +79,7 @@ function flowLine(line: string, prefix: string): string[] {
     }
     current += word;
   }
-  if (current) out.push(prefix + stuffed(current.replace(/ +$/, '')));
+  if (current) out.push(prefix + stuffed(current.replace(/(?<! ) +$/, '')));
   return out;
 }
 
@@ -99,7 +99,7 @@ export function textToHtml(text: string): string {
     .join('\n');
 }
 
-const normalise = (s: string) => s.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+const normalise = (s: string) => s.replace(/\r\n?/g, '\n').replace(/(?<!\s)\s+$/, '');
 
 /** The signature without a leading `-- ` line of its own (it gets one, once). */
 const signatureText = (sig: string | undefined) =>

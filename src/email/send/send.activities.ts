@@ -99,7 +99,7 @@ export function withSignature(text: string, signature: string | undefined): stri
     .replace(/^\s*-- ?\n/, '')
     .trim();
   if (!sig) return text;
-  const body = text.replace(/\s+$/, '');
+  const body = text.replace(/(?<!\s)\s+$/, '');
   if (body.endsWith(sig)) return text;
   // "-- " on its own line is the signature separator mail programs recognise (RFC 3676).
   return `${body}\n\n-- \n${sig}\n`;
