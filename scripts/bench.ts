@@ -323,9 +323,9 @@ async function main(): Promise<void> {
     const trouble = (await stack.db.pool.query(
       `SELECT event_type, COUNT(*) AS n FROM audit_log WHERE event_type NOT IN ('status_changed', 'draft_approved', 'mailbox_connected') GROUP BY event_type`,
     )) as Array<{ event_type: string; n: number }>;
-    // What a retry or a dead job said: a run with retries is slower for a reason worth reading.
+    // What a retry, a dead job or a Sent copy that failed said: a run with them is worth reading.
     const troubleExamples = (await stack.db.pool.query(
-      `SELECT event_type, message FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead') ORDER BY id LIMIT 3`,
+      `SELECT event_type, message FROM audit_log WHERE event_type IN ('retry_scheduled', 'job_dead', 'sent_copy_failed') ORDER BY id LIMIT 3`,
     )) as Array<{ event_type: string; message: string }>;
     fleet.stopSampling();
     for (const m of members) {
