@@ -210,7 +210,8 @@ test('backup with the intake paused, Temporal first and MariaDB after; restored 
     [1, 1, 1],
     'each reply reached the SMTP listener exactly once',
   );
-  assert.deepEqual(stack.smtp.counts(), { received: 3, duplicates: 0 });
+  const { received, duplicates } = stack.smtp.counts();
+  assert.deepEqual({ received, duplicates }, { received: 3, duplicates: 0 });
   const audit = (await restored.pool.query(`SELECT COUNT(*) AS n FROM audit_log WHERE email_id = ? AND event_type = 'already_sent'`, [
     ids[0],
   ])) as Array<{ n: number }>;
