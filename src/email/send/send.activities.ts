@@ -268,11 +268,12 @@ export function createSendActivities(
       if (draft.status === DRAFT_STATUS.approved) await standDownIfAnswered(deps, email, draft.id);
       const token = randomUUID();
       // The first attempt of a draft (nearly every send): its row is written claimed, in one statement.
+      const newMessageId = replyMessageId(cid, draft.id, from.address);
       const first =
         !force && internalSourceIds(draft.approvedBody ?? draft.body).length === 0
-          ? await deps.sends.claimFirst(draft.id, email.id, replyMessageId(cid, draft.id, from.address), token)
+          ? await deps.sends.claimFirst(draft.id, email.id, newMessageId, token)
           : null;
-      const row = first ?? (await deps.sends.ensure(draft.id, email.id, replyMessageId(cid, draft.id, from.address)));
+      const row = first ?? (await deps.sends.ensure(draft.id, email.id, newMessageId));
       const messageId = row.messageId;
       // Only before any attempt could have handed it over: a reply that went out is settled as it is.
       if (row.status === SEND_STATUS.pending || row.status === SEND_STATUS.failed) refuseInternalSourceIds(draft);
