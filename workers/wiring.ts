@@ -107,6 +107,7 @@ export function buildDependencies(
   const caseSignals = createTemporalCaseSignals(client, config.temporal.taskQueue);
   const attachmentText = createAttachmentReader(config.attachments);
   const guidance = createMariaDbGuidanceStore(pool);
+  const outsideReplies = createMariaDbOutsideReplies(pool);
   const activities: ActivityDeps = {
     mailboxes,
     health: createMariaDbMailboxHealth(pool),
@@ -116,7 +117,7 @@ export function buildDependencies(
     draftClaims: createMariaDbDraftClaimStore(pool),
     sends: createMariaDbSendLedger(pool),
     bounces: createMariaDbBounceLedger(pool),
-    outsideReplies: createMariaDbOutsideReplies(pool),
+    outsideReplies,
     draftMeasure: createDraftMeasure({ store: createMariaDbShadowEvidence(pool), embedder, audit }),
     watermarks: createMariaDbWatermarkStore(pool),
     index,
@@ -128,7 +129,7 @@ export function buildDependencies(
     inspector: createTemporalInspector(client),
     signals: createTemporalSignals(client),
     jobs,
-    idle: idleDependencies(config, client, pool, tokens),
+    idle: { ...idleDependencies(config, client, pool, tokens), ownReplies: { ours: (ids) => outsideReplies.oursAmong(ids) } },
     ...(config.cases.enabled
       ? {
           case: { cases: createMariaDbCaseStore(pool), caseSignals, windowDays: config.cases.windowDays },

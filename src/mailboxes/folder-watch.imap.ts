@@ -1,7 +1,7 @@
 import type { ImapFlow } from 'imapflow';
 import { TransientError } from '../platform/errors';
 import { FAILURE_TYPES } from '../platform/contract';
-import type { FolderWatch, FolderWatchEvents } from './folder-watch.port';
+import type { FolderWatch, FolderWatchEvents, FolderWatchOptions, NewMessages } from './folder-watch.port';
 import { newImapClient, type ImapLogin } from './client.imap';
 import { classifyImapError, type ImapSettings } from './imap-connection.imap';
 
@@ -57,13 +57,14 @@ export function createImapFolderWatch(settings: ImapSettings): FolderWatch {
     return client;
   };
   return {
-    async watch(folder: string, signal: AbortSignal, events: FolderWatchEvents): Promise<void> {
+    async watch(folder: string, signal: AbortSignal, events: FolderWatchEvents, options?: FolderWatchOptions): Promise<void> {
       if (signal.aborted) return;
       const client = await open(folder);
       const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
       const aborted = new Promise<'aborted'>((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      const report = reporter(client, events, options);
       client.on('exists', (data: { count: number; prevCount: number }) => {
-        if (data.count > data.prevCount) events.onNewMail();
+        if (data.count > data.prevCount) report();
       });
       events.onConnected();
       const end = await Promise.race([closed, aborted]);
@@ -75,5 +76,36 @@ export function createImapFolderWatch(settings: ImapSettings): FolderWatch {
       }
       throw new TransientError(`IMAP connection watching ${folder} of ${settings.user} was closed`, FAILURE_TYPES.imapUnavailable);
     },
+  };
+}
+
+/**
+ * Reports each growth of the folder. With `identify`, the new messages' Message-IDs are read first,
+ * by UID above the highest one already reported (sequence numbers move when messages are removed),
+ * one read at a time in arrival order. A read that fails or finds nothing reports new mail without
+ * them: the watcher then wakes the poll as it would without `identify`.
+ */
+function reporter(client: ImapFlow, events: FolderWatchEvents, options?: FolderWatchOptions): () => void {
+  if (!options?.identify) return () => events.onNewMail();
+  const box = client.mailbox;
+  let next = box && typeof box === 'object' ? box.uidNext : undefined;
+  let chain: Promise<void> = Promise.resolve();
+  const newMessages = async (): Promise<NewMessages | undefined> => {
+    if (next === undefined) return undefined;
+    const from = next;
+    const messageIds: Array<string | null> = [];
+    // "n:*" also matches the last message when its UID is below n, hence the filter.
+    for await (const msg of client.fetch(`${from}:*`, { uid: true, envelope: true }, { uid: true })) {
+      if (msg.uid < from) continue;
+      messageIds.push(msg.envelope?.messageId ?? null);
+      next = Math.max(next ?? 0, msg.uid + 1);
+    }
+    return messageIds.length > 0 ? { messageIds } : undefined;
+  };
+  return () => {
+    chain = chain.then(newMessages).then(
+      (found) => events.onNewMail(found),
+      () => events.onNewMail(),
+    );
   };
 }

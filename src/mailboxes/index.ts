@@ -7,6 +7,7 @@
  * included), folder watching over IMAP IDLE, watermarks, poll health and the mailbox commands.
  */
 export type { AccessTokenProvider } from './access-tokens.port';
+export type { OwnReplies } from './folder-watch.port';
 export type { FolderMark, FoundMessage, ImapConnection, MailboxListing } from './imap-connection.port';
 export { HandOverInDoubtError, smtpPhaseOf } from './mail-sender.port';
 export type { OutgoingMail } from './mail-sender.port';

@@ -3,7 +3,7 @@ import { WATCHER_STATES, MAILBOX_AUDIT_EVENTS } from './mailboxes.contract';
 import { classifyError } from '../platform/retry-decision';
 import { TransientError } from '../platform/errors';
 import type { MailboxEntry } from './mailbox-registry';
-import type { FolderWatch } from './folder-watch.port';
+import type { FolderWatch, NewMessages, OwnReplies } from './folder-watch.port';
 import type { PollTrigger } from './poll-trigger.port';
 import type { WatcherHealth } from './watcher-health.port';
 import type { AuditLog } from '../platform/store.port';
@@ -24,6 +24,8 @@ export interface IdleDeps {
   folderWatch(entry: MailboxEntry): FolderWatch;
   pollTrigger: PollTrigger;
   health: WatcherHealth;
+  /** The replies this installation sent: their copies filed in the Sent folder wake no poll. */
+  ownReplies?: OwnReplies;
 }
 
 /** What the watcher of a mailbox should do now, from this worker's registry. */
@@ -118,18 +120,28 @@ export function createWatchActivities(deps: WatchDeps) {
       );
       try {
         if (ctx.info.attempt === 1) await idle.health.enter({ ...where, state: WATCHER_STATES.connecting });
-        const watch = idle.folderWatch(mailboxOf(deps, input.mailboxId).entry);
-        await watch.watch(input.folder, abort.signal, {
-          onConnected: () => {
-            void idle.health.enter({ ...where, state: WATCHER_STATES.idle }).catch(() => undefined);
-            if (ctx.info.attempt > 1) void reconnected(deps, where, watcherId(input.mailboxId), ctx.info.attempt);
-            waker.wake();
+        const { entry } = mailboxOf(deps, input.mailboxId);
+        const watch = idle.folderWatch(entry);
+        // Every reply we send is filed in Sent: only what someone else filed there wakes the poll.
+        const own = input.folder === entry.imap.sentFolder && !entry.imap.folders.includes(input.folder) ? idle.ownReplies : undefined;
+        const onNewMail = async (found?: NewMessages) => {
+          if (own && found && (await onlyOurs(own, found))) return;
+          void idle.health.wokeUp(where).catch(() => undefined);
+          waker.wake();
+        };
+        await watch.watch(
+          input.folder,
+          abort.signal,
+          {
+            onConnected: () => {
+              void idle.health.enter({ ...where, state: WATCHER_STATES.idle }).catch(() => undefined);
+              if (ctx.info.attempt > 1) void reconnected(deps, where, watcherId(input.mailboxId), ctx.info.attempt);
+              waker.wake();
+            },
+            onNewMail: (found) => void onNewMail(found),
           },
-          onNewMail: () => {
-            void idle.health.wokeUp(where).catch(() => undefined);
-            waker.wake();
-          },
-        });
+          { identify: own !== undefined },
+        );
         await waker.settled();
         if (ctx.cancellationSignal.aborted) {
           // A worker shutting down hands the watch on (the retry runs on another worker within
@@ -181,6 +193,17 @@ async function reconnected(
       details: { ...where, attempt },
     })
     .catch(() => undefined);
+}
+
+/**
+ * Whether every new message is a reply of ours (by its Message-ID). A message without one, or a
+ * lookup that fails, counts as someone else's: the poll is woken, as it always was.
+ */
+async function onlyOurs(own: OwnReplies, found: NewMessages): Promise<boolean> {
+  const ids = found.messageIds;
+  if (ids.length === 0 || ids.some((id) => !id)) return false;
+  const ours = await own.ours(ids as string[]).catch(() => new Set<string>());
+  return ids.every((id) => ours.has(id!));
 }
 
 /**

@@ -5,6 +5,8 @@ import type { FoundVia, MatchedBy, OutsideAnswer, OutsideReply, OutsideReplyStor
 
 /** A reply names a handful of earlier messages; more is noise (or a crafted header) and is cut. */
 const MAX_IDS = 50;
+/** Message-IDs looked up per statement (a Sent folder's look reads 200 messages at most). */
+const OURS_BATCH = 200;
 /** Candidates by customer and subject: a customer's open mails, never a whole history. */
 const MAX_BY_SENDER = 50;
 
@@ -69,6 +71,22 @@ export function createMariaDbOutsideReplies(pool: Pool): OutsideReplyStore {
         messageId,
       ]);
       return rows.length > 0;
+    },
+
+    async oursAmong(messageIds) {
+      const ids = [...new Set(messageIds)].filter((id) => id.length <= 998);
+      const ours = new Set<string>();
+      for (let i = 0; i < ids.length; i += OURS_BATCH) {
+        const batch = ids.slice(i, i + OURS_BATCH);
+        const rows = await query<Array<{ message_id: string }>>(
+          pool,
+          'looking up replies of ours',
+          `SELECT DISTINCT message_id FROM send_attempts WHERE message_id IN (${batch.map(() => '?').join(', ')})`,
+          batch,
+        );
+        for (const r of rows) ours.add(r.message_id);
+      }
+      return ours;
     },
 
     async waitingByMessageId(mailboxId, messageIds) {

@@ -92,11 +92,20 @@ async function readFrom(
 ): Promise<SentScan> {
   const account = served.entry.imap.user;
   const answered: string[] = [];
+  // Our own replies' copies (most of what a busy Sent folder holds) are known by their Message-ID
+  // from the listing: neither read nor parsed, and the mark moves past them with the next one read.
+  const named = listing.messages.map((m) => m.messageId).filter((id): id is string => Boolean(id));
+  const ours = named.length > 0 && deps.outsideReplies ? await deps.outsideReplies.oursAmong(named) : new Set<string>();
+  let marked = mark.lastUid;
   for (const ref of listing.messages) {
+    if (ref.messageId && ours.has(ref.messageId)) continue;
     const reply = await readReply(deps, served, folder, listing.uidValidity, ref.uid);
     if (reply) answered.push(...(await considerOutsideReply(deps, reply)));
     await deps.watermarks.advance(account, folder, { ...mark, lastUid: ref.uid });
+    marked = ref.uid;
   }
+  const last = listing.messages.at(-1);
+  if (last && last.uid > marked) await deps.watermarks.advance(account, folder, { ...mark, lastUid: last.uid });
   return { folder, read: listing.messages.length, answered };
 }
 
