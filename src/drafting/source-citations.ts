@@ -9,7 +9,7 @@
  */
 import type { DraftClaim } from './drafter.port';
 import { draftSentences, sentenceKind } from './claim-sentences';
-import { sourceIdPattern } from './source-ids';
+import { mayNameSourceIds, sourceIdPattern } from './source-ids';
 
 export interface SeparatedCitations {
   /** The body without any internal id: what the reviewer sees, approves and the customer reads. */
@@ -135,6 +135,12 @@ export function separateCitations(
   knownIds: readonly string[],
   drafterClaims: readonly DraftClaim[] = [],
 ): SeparatedCitations {
+  // Most drafts name no id at all: then nothing is taken out, and the patterns need not be built.
+  const mayName = (text: string) => mayNameSourceIds(text, knownIds);
+  if (!mayName(body) && !drafterClaims.some((c) => mayName(c.sentence))) {
+    const claims = drafterClaims.map((c) => ({ sentence: tidy(c.sentence), sourceIds: c.sourceIds }));
+    return { body, claims: merged(claims), removedIds: [] };
+  }
   const ids = sourceIdPattern(knownIds);
   const { kept, numbered } = splitSourceList(body.split(/\r?\n/), ids);
   const { clean, notes } = takeNotes(kept.join('\n'), ids, numbered);

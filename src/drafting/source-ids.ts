@@ -27,7 +27,22 @@ export function sourceIdPattern(knownIds: readonly string[] = []): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${[...known, ...ID_SHAPES].join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
 }
 
+/** The fixed shapes alone, compiled once: a pattern with a draft's ids costs a compile per draft. */
+const SHAPES = sourceIdPattern();
+
+/**
+ * Whether a text may name an internal id: false means `sourceIdPattern(knownIds)` finds none in
+ * it (every match is a known id the text contains, or one of the fixed shapes). A look that costs
+ * far less than building that pattern, whose letter classes V8 compiles afresh for every draft.
+ */
+export function mayNameSourceIds(text: string, knownIds: readonly string[] = []): boolean {
+  if (knownIds.some((id) => id.trim() !== '' && text.includes(id))) return true;
+  SHAPES.lastIndex = 0;
+  return SHAPES.test(text);
+}
+
 /** The internal ids a text names, each once, in order of appearance. */
 export function internalSourceIds(text: string, knownIds: readonly string[] = []): string[] {
+  if (!mayNameSourceIds(text, knownIds)) return [];
   return [...new Set([...text.matchAll(sourceIdPattern(knownIds))].map((m) => m[0]))];
 }
