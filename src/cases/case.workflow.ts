@@ -24,7 +24,7 @@ import {
 } from '@temporalio/workflow';
 import { CASE_STATUS } from './case-status';
 import { LOCAL_PROFILES, PROFILES, taskQueueFor } from '../platform/activity-profiles.workflow';
-import { WORKFLOW_PATCHES } from './cases.contract';
+import { WORKFLOW_PATCHES } from '../platform/contract';
 import {
   caseChangedSignal,
   caseQuery,

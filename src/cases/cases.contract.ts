@@ -76,15 +76,6 @@ export const CASE_SIGNALS = {
 export const CASE_QUERIES = { case: 'case' } as const;
 
 /**
- * Patch ids: one per release whose workflow changes break the last release's
- * histories, removed on the schedule in docs/changing-workflows.md.
- */
-export const WORKFLOW_PATCHES = {
-  /** 1.4: a case workflow's wake-up is one local activity (caseTurn). Deprecate in 1.5, remove in 1.6. */
-  release14: 'release-1.4',
-} as const;
-
-/**
  * Where a case's response clock stands (the answer of the `planCaseDeadline` activity): running
  * (open, a customer's mail unanswered), paused (waiting for the customer, or nothing unanswered),
  * closed.

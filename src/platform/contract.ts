@@ -29,6 +29,18 @@ export const WORKFLOW_TYPES = {
  * product's errors (src/platform/errors.ts), which the queue interceptor passes on as the ApplicationFailure
  * `type`. Workflows decide on these, never on a failure's message text.
  */
+/**
+ * Patch ids: one per release whose workflow changes break the last release's histories, checked
+ * at every place that release changed, removed on the schedule in docs/changing-workflows.md.
+ */
+export const WORKFLOW_PATCHES = {
+  /**
+   * 1.4: a case workflow's wake-up is one local activity (caseTurn); an email's send runs in the
+   * workflow task of the decision that approved it. Deprecate in 1.5, remove in 1.6.
+   */
+  release14: 'release-1.4',
+} as const;
+
 export const FAILURE_TYPES = {
   // --- decisions and sends, as a person meets them
   sendInDoubt: 'SEND_IN_DOUBT',

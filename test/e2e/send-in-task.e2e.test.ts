@@ -1,0 +1,180 @@
+/**
+ * The send runs in the workflow task of the approval that decided it (a local activity). Neither a
+ * signal that arrives while that task sends (the run then ends in a task of its own, so the server
+ * has no completion to refuse and the Update keeps its answer) nor a worker killed in the middle of
+ * the hand-over may send the reply twice or lose the decision. Real Temporal dev server, worker
+ * process, Dovecot, MariaDB; the SMTP server is a real listener whose answers the test switches
+ * (test/support/services/switchable-smtp.ts).
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { installSchedules, pollScheduleId, triggerPoll } from '../../src/operations/schedules';
+import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { approveSignal, approveUpdate, markSentUpdate } from '../../src/email/email.workflow';
+import { EMAIL_AUDIT_EVENTS } from '../../src/email/email.contract';
+import { currentDraftId } from '../support/decisions';
+import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
+import { startSwitchableSmtp, type DataEvent, type SwitchableSmtp } from '../support/services/switchable-smtp';
+import { waitFor } from '../support/wait';
+
+let stack: TestStack;
+let smtp: SwitchableSmtp;
+let client: Client;
+let connection: Connection;
+const workers: ChildProcess[] = [];
+
+function startWorker(name: string): ChildProcess {
+  const child = spawn(process.execPath, ['bin/email-rag.js', 'worker'], {
+    env: { ...process.env, ...stack.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(`${stack.dir}/${name}.log`);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  workers.push(child);
+  return child;
+}
+
+function stopWorkers(): void {
+  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+}
+
+async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await stack.db.pool.query(sql, params)) as T[];
+}
+
+async function pollNow(): Promise<void> {
+  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
+  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
+  await triggerPoll(client, stack.config);
+  const pollId = await waitFor('poll run', async () =>
+    (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((w) => !known.has(w)),
+  );
+  await client.workflow.getHandle(pollId).result();
+}
+
+/** A customer's mail taken in and drafted: its workflow id, once it waits for the decision. */
+async function drafted(messageId: string, subject: string): Promise<string> {
+  // A mailbox's first poll only sets where new mail begins.
+  await pollNow();
+  await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId, subject }));
+  await pollNow();
+  const [row] = await waitFor('the email row', async () => {
+    const r = await rows<{ id: string }>('SELECT id FROM emails WHERE message_id = ?', [messageId]);
+    return r.length > 0 ? r : undefined;
+  });
+  await currentDraftId(client, row!.id, 120_000);
+  return row!.id;
+}
+
+/** Status changes as the audit log has them, in order. */
+async function statusTrail(emailId: string): Promise<string[]> {
+  const r = await rows<{ message: string }>(
+    `SELECT message FROM audit_log WHERE email_id = ? AND event_type = 'status_changed' ORDER BY id`,
+    [emailId],
+  );
+  return r.map((s) => s.message.split(':')[0]!);
+}
+
+async function auditCount(emailId: string, eventType: string): Promise<number> {
+  const r = await rows<{ n: number }>('SELECT COUNT(*) AS n FROM audit_log WHERE email_id = ? AND event_type = ?', [emailId, eventType]);
+  return Number(r[0]?.n);
+}
+
+before(async () => {
+  smtp = await startSwitchableSmtp();
+  stack = await startStack({ env: { SMTP_PORT: String(smtp.port), SMTP_TIMEOUT_MS: '3000' } });
+  connection = await Connection.connect({ address: stack.config.temporal.address });
+  client = new Client({ connection });
+  await installSchedules(client, stack.config);
+});
+after(async () => {
+  stopWorkers();
+  await connection?.close();
+  await stack?.stop();
+  smtp?.releaseHeld();
+  await smtp?.stop();
+});
+
+test('a signal while the approval task sends: the Update is answered, the signal refused and audited, the reply sent once', async () => {
+  stopWorkers();
+  startWorker('worker-signal');
+  const emailId = await drafted('<signal-during-send@customer.example>', 'Rechnung doppelt');
+  const handle = client.workflow.getHandle(emailId);
+  const draftId = await currentDraftId(client, emailId);
+  // The SMTP server answers two seconds after the final dot: the send is still in its task when the signal comes.
+  smtp.setLatency(2_000);
+  const handedOver = new Promise<DataEvent>((resolve) => smtp.events.once('data-end', (m) => resolve(m)));
+  const approving = handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'rita' }] });
+  const mail = await handedOver;
+  // A colleague's second approval, a moment late: refused by the rules, and audited.
+  await handle.signal(approveSignal, { draftId, by: 'tom' });
+  const answer = await approving;
+  assert.equal(answer.status, 'approved');
+  assert.equal((await handle.result()).status, 'sent');
+  smtp.setLatency(0);
+
+  assert.equal(smtp.copies.get(mail.messageId), 1, 'one copy handed over');
+  const history = (await handle.fetchHistory()).events ?? [];
+  // The run ended in a task of its own: the one that accepted the Update and sent was not refused.
+  assert.ok(!history.some((e) => e.workflowTaskFailedEventAttributes), 'no workflow task failed');
+  assert.deepEqual((await statusTrail(emailId)).slice(-2), ['approved', 'sent'], 'every status change landed once');
+  assert.equal(await auditCount(emailId, EMAIL_AUDIT_EVENTS.draftApproved), 1);
+  assert.equal(await auditCount(emailId, EMAIL_AUDIT_EVENTS.decisionRefused), 1, "tom's late approval is audited once");
+  const [send] = await rows<{ status: string; attempts: number }>('SELECT status, attempts FROM send_attempts WHERE email_id = ?', [
+    emailId,
+  ]);
+  assert.deepEqual({ ...send }, { status: 'sent', attempts: 1 });
+  const jobs = await rows<{ status: string; attempt: number }>(
+    `SELECT status, attempt FROM queue_jobs WHERE workflow_id = ? AND step = 'send'`,
+    [emailId],
+  );
+  assert.deepEqual(
+    jobs.map((j) => `${j.status}:${j.attempt}`),
+    ['done:1'],
+  );
+});
+
+test('a worker killed with SIGKILL in the hand-over of a send in its approval task: the next worker finds it in doubt and sends nothing again', async () => {
+  stopWorkers();
+  const first = startWorker('worker-kill-1');
+  const emailId = await drafted('<kill-during-send@customer.example>', 'Lieferung fehlt');
+  const handle = client.workflow.getHandle(emailId);
+  const draftId = await currentDraftId(client, emailId);
+  // The server keeps the message after its final dot and never answers: the sender dies in the hand-over.
+  let held = false;
+  smtp.addRule(() => (held ? 'done' : ((held = true), { kind: 'hold' })));
+  const handedOver = new Promise<DataEvent>((resolve) => smtp.events.once('data-end', (m) => resolve(m)));
+  const approving = handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'rita' }] });
+  const mail = await handedOver;
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  startWorker('worker-kill-2');
+
+  // The dead worker's task times out; the next one takes the approval again and finds the send in doubt.
+  assert.equal((await approving).status, 'approved');
+  await waitFor(
+    'the send in doubt',
+    async () =>
+      (await rows<{ status: string }>('SELECT status FROM send_attempts WHERE email_id = ?', [emailId]))[0]?.status === 'in_doubt',
+    120_000,
+  );
+  assert.equal(smtp.copies.get(mail.messageId), 1, 'one copy handed over, none sent again');
+  const history = (await handle.fetchHistory()).events ?? [];
+  assert.ok(
+    history.some((e) => e.workflowTaskTimedOutEventAttributes),
+    "the dead worker's task timed out and the next worker took it",
+  );
+  // A person checked the customer's mailbox: the reply arrived.
+  const marked = await handle.executeUpdate(markSentUpdate, { args: [{ draftId, by: 'rita', note: 'customer confirmed by phone' }] });
+  assert.equal(marked.status, 'sent');
+  assert.equal((await handle.result()).status, 'sent');
+  assert.equal(smtp.copies.get(mail.messageId), 1);
+  assert.equal(await auditCount(emailId, EMAIL_AUDIT_EVENTS.draftApproved), 1);
+  const trail = await statusTrail(emailId);
+  assert.equal(trail.filter((s) => s === 'sent').length, 1, 'sent recorded once');
+  smtp.releaseHeld();
+});
