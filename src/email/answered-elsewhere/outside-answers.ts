@@ -71,7 +71,7 @@ export async function considerOutsideReply(
 ): Promise<string[]> {
   const store = deps.outsideReplies;
   if (!store || !reply.messageId) return [];
-  if (await store.isOurs(reply.messageId)) return [];
+  if ((await store.oursAmong([reply.messageId])).has(reply.messageId)) return [];
   const byHeaders = await store.waitingByMessageId(reply.mailboxId, namedIds(reply));
   const bySender = byHeaders.length > 0 ? [] : await store.waitingFrom(reply.mailboxId, reply.to, reply.sentAt);
   const answers = answeredMails(reply, byHeaders, bySender);
@@ -125,7 +125,7 @@ export async function outsideAnswerOf(
   if (answer || !email.messageId || !opts.late) return answer;
   const late = await store.repliesNaming(email.mailboxId, email.messageId);
   let tied = 0;
-  // Every stored reply passed isOurs when it was recorded.
+  // Every stored reply passed oursAmong when it was recorded.
   for (const reply of late) {
     const by = reply.inReplyTo === email.messageId ? MATCHED_BY.inReplyTo : MATCHED_BY.references;
     tied += (await store.record(reply, [{ emailId: email.id, matchedBy: by }])).length;

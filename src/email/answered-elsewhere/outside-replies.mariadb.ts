@@ -66,13 +66,6 @@ function reply(r: ReplyRow): OutsideReply {
 
 export function createMariaDbOutsideReplies(pool: Pool): OutsideReplyStore {
   return {
-    async isOurs(messageId) {
-      const rows = await query<unknown[]>(pool, 'looking up a reply of ours', 'SELECT 1 FROM send_attempts WHERE message_id = ? LIMIT 1', [
-        messageId,
-      ]);
-      return rows.length > 0;
-    },
-
     async oursAmong(messageIds) {
       const ids = [...new Set(messageIds)].filter((id) => id.length <= 998);
       const ours = new Set<string>();

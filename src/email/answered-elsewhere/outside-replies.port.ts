@@ -51,9 +51,10 @@ export interface WaitingMail {
 }
 
 export interface OutsideReplyStore {
-  /** Whether a reply the assistant sent (or is sending) carries this Message-ID: never an outside answer. */
-  isOurs(messageId: string): Promise<boolean>;
-  /** Which of these Message-IDs are replies the assistant sent (or is sending), in one look. */
+  /**
+   * Which of these Message-IDs are replies the assistant sent (or is sending), in one look: never
+   * an outside answer.
+   */
   oursAmong(messageIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** Waiting mails of the mailbox whose Message-ID is one of `messageIds`. */
   waitingByMessageId(mailboxId: string, messageIds: string[]): Promise<WaitingMail[]>;
