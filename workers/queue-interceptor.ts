@@ -68,12 +68,6 @@ function stepRows(ledger: JobLedger): StepRows {
   };
 }
 
-/** A local activity's job key: its type, and the number the workflow reserved for the call when it has one. */
-function localJobId(activityType: string, input: { record?: unknown } | undefined): string {
-  const seq = (input?.record as { seq?: unknown } | undefined)?.seq;
-  return typeof seq === 'number' ? `local:${activityType}:${seq}` : `local:${activityType}`;
-}
-
 /** Failures already classified and booked by a step: the combined activity passes them on unchanged. */
 const booked = new WeakSet<object>();
 
@@ -86,17 +80,16 @@ const booked = new WeakSet<object>();
 export function createQueueInterceptor(ledger: JobLedger, audit: AuditLog) {
   return (ctx: Context): { inbound: ActivityInboundCallsInterceptor } => {
     const info = ctx.info;
-    const arg = (input: ActivityExecuteInput) => input.args[0] as { emailId?: unknown; record?: unknown } | undefined;
+    const arg = (input: ActivityExecuteInput) => input.args[0] as { emailId?: unknown } | undefined;
     const jobFor = (input: ActivityExecuteInput, plan: ActivityPlanEntry, attempt: number): JobAttempt => ({
       workflowId: info.workflowExecution?.workflowId ?? `activity-${info.activityId}`,
       runId: info.workflowExecution?.runId ?? '',
       emailId: typeof arg(input)?.emailId === 'string' ? (arg(input)?.emailId as string) : null,
       step: plan.step,
       // A local activity that backs off on a timer comes back with a new id (the next sequence
-      // number) and the next attempt: its rows are keyed by its type and the transition number the
-      // workflow reserved for that call (one per call, e.g. per send round), so that the attempts
-      // of its steps keep counting instead of starting over at 1.
-      activityId: info.isLocal ? localJobId(info.activityType, arg(input)) : info.activityId,
+      // number) and the next attempt: its rows are keyed by its type, one per run, so that the
+      // attempts of its steps keep counting instead of starting over at 1.
+      activityId: info.isLocal ? `local:${info.activityType}` : info.activityId,
       attempt,
       maxAttempts: PROFILES[plan.profile].plan.maximumAttempts,
       priority: PRIORITY_BY_KEY[info.priority?.priorityKey ?? 3] ?? 'normal',

@@ -175,7 +175,7 @@ export function buildDependencies(
       pollBatchSize: config.imap.pollBatchSize,
       importHistory: config.imap.importHistory,
       backlogLimit: config.imap.backlogLimit,
-      mailIoSlots: config.worker.concurrency.mailIo,
+      intakeSlots: config.worker.concurrency.mailIo,
       triage: config.triage,
       replyLimitPerHour: config.replyLimitPerHour,
       threadJoinOrganisation: config.context.threadJoinOrganisation,

@@ -30,10 +30,10 @@ export interface MailSettings {
   importHistory: boolean;
   backlogLimit: number;
   /**
-   * Intakes (fetch, parse, index) and sends at once in this worker (WORKER_CONCURRENCY_MAIL_IO).
-   * On the mail-io queue the worker's slots bound them already; in a workflow task only this does.
+   * Intakes (fetch, parse, index) at once in this worker (WORKER_CONCURRENCY_MAIL_IO). On the
+   * mail-io queue the worker's slots bound them already; in a workflow task only this does.
    */
-  mailIoSlots?: number;
+  intakeSlots?: number;
   /** Our own addresses include every mailbox's From address: mail between them is a loop. */
   triage: TriageSettings;
   /** REPLY_LIMIT_PER_HOUR: machine drafts to one address per hour; 0 or absent: no limit. */

@@ -6,7 +6,7 @@
  * under a number reserved here. What MariaDB answers tells the run whether a reply for this email
  * was handed over already.
  */
-import { patched, proxyActivities, proxyLocalActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { EmailActivities } from './email-activities';
 import type { RecordedStatus, StatusRecord, StatusToRecord } from './email-activities';
 import { DEFAULT_MAX_DRAFTS, EMAIL_AUDIT_EVENTS } from './email.contract';
@@ -27,7 +27,6 @@ import {
 import { createDecisionQueue } from './decisions/decision-queue.workflow';
 import type { EmailWorkflowResult, EmailWorkflowState } from './email-state.workflow';
 import { errorClassOf, failureText, failureTypeOf } from '../platform/failures.workflow';
-import { WORKFLOW_PATCHES } from '../platform/contract';
 import { createVisibility } from './visibility.workflow';
 import type { AuditEventType } from '../platform/audit-event-types';
 
@@ -53,7 +52,6 @@ export function createEmailRun(input: EmailWorkflowInput) {
   // Waiting for a person does not age an email; waiting for the pipeline does.
   let readySince = workflowInfo().startTime.getTime();
   let sending = false;
-  let sentInTask = false;
   const decisions = createDecisionQueue({ emailId, state, maxDrafts, book, isSending: () => sending });
   const recorder = createStatusRecorder({ emailId, state, book, isSending: () => sending });
   recorder.visibility.want({
@@ -79,24 +77,6 @@ export function createEmailRun(input: EmailWorkflowInput) {
     act,
     /** The intake runs in this very workflow task, unless a fleet-wide mail-io rate keeps it on that queue. */
     intake: (): Acts => (input.intake === 'queue' ? act('mailIo') : proxyLocalActivities<EmailActivities>(LOCAL_PROFILES.intake)),
-    /**
-     * The send runs in the workflow task of the decision that approved it (1.4): no task-queue
-     * round trip and no second workflow task. A fleet-wide mail-io rate keeps it on its queue, as it
-     * does the intake; runs whose history 1.3 wrote send from the queue as they did.
-     */
-    sender(): Acts {
-      if (input.intake === 'queue' || !patched(WORKFLOW_PATCHES.release14)) return act('send');
-      sentInTask = true;
-      return proxyLocalActivities<EmailActivities>(LOCAL_PROFILES.send);
-    },
-    /**
-     * A run whose decision's task also sent ends in a task of its own (a timer of a millisecond).
-     * The server refuses a completion that ends the run while a signal waits; the task then runs
-     * again without the Update it answered, whose caller gets an error for a reply that left.
-     */
-    async endInOwnTask(): Promise<void> {
-      if (sentInTask) await sleep(1);
-    },
     /** Bookkeeping in the workflow task that decided it. */
     book,
     /** The spam filter learns a person's spam mark, on the parse pool, where spamd is asked. */

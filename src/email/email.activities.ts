@@ -14,26 +14,21 @@ import { createSpamMarkActivities } from './intake/spam-learning';
 import { createStatusActivities, withRecordedStatus } from './status.activities';
 import { createAnsweredElsewhereActivities } from './answered-elsewhere/answered-elsewhere.activities';
 import type { EmailDeps } from './email-deps';
-import { createSlots } from '../platform/slots';
 import type { EmailActivities } from './email-activities';
 
 export function createEmailActivities(deps: EmailDeps) {
   const steps = { fetch: createFetchStep(deps), parse: createParseStep(deps), index: createIndexStep(deps) };
   const status = createStatusActivities(deps);
-  // Intakes and sends that run in a workflow task share this worker's mail I/O bound: no task
-  // queue's slots count them there.
-  const mailIo = deps.settings.mailIoSlots ? createSlots(deps.settings.mailIoSlots) : undefined;
   const ingest = createIngestActivities(
     {
       fetchEmail: steps.fetch.fetchMessage,
       parseEmail: steps.parse.parseMessage,
       indexEmail: steps.index.indexMessage,
     },
-    mailIo,
+    deps.settings.intakeSlots,
   );
   const draft = createDraftActivities(deps);
   const send = createSendActivities(deps);
-  const sendReply: typeof send.sendReply = mailIo ? (input) => mailIo.run(() => send.sendReply(input)) : send.sendReply;
   const activities = {
     ...createPollActivities(deps),
     // The intake's steps, also as activities of their own: each has its queue row and plan, and tests and operators can run one alone.
@@ -47,7 +42,7 @@ export function createEmailActivities(deps: EmailDeps) {
       ingestEmail: ingest.ingestEmail,
       draftReply: draft.draftReply,
       recordDecision: send.recordDecision,
-      sendReply,
+      sendReply: send.sendReply,
     }),
     ...status,
     ...createAnsweredElsewhereActivities(deps),

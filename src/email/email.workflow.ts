@@ -33,7 +33,6 @@ export * from './email-definitions.workflow';
 export async function EmailWorkflow(input: EmailWorkflowInput): Promise<EmailWorkflowResult> {
   const run = createEmailRun(input);
   const result = await handleEmail(run);
-  await run.endInOwnTask();
   // Signals refused while an activity ran are audited before the run ends.
   await run.decisions.flushRefusals();
   await condition(allHandlersFinished);

@@ -157,13 +157,4 @@ export const LOCAL_PROFILES = {
     retry: PROFILES.mailIo.options.retry,
     localRetryThreshold: '5 seconds',
   },
-  /**
-   * The send in the workflow task of the decision that approved it: the send profile's timeout and
-   * its three attempts. A retry 30 s later is a durable timer, as the intake's is.
-   */
-  send: {
-    startToCloseTimeout: PROFILES.send.options.startToCloseTimeout,
-    retry: PROFILES.send.options.retry,
-    localRetryThreshold: '5 seconds',
-  },
 } as const satisfies Record<string, LocalActivityOptions>;

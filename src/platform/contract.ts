@@ -34,10 +34,7 @@ export const WORKFLOW_TYPES = {
  * at every place that release changed, removed on the schedule in docs/changing-workflows.md.
  */
 export const WORKFLOW_PATCHES = {
-  /**
-   * 1.4: a case workflow's wake-up is one local activity (caseTurn); an email's send runs in the
-   * workflow task of the decision that approved it. Deprecate in 1.5, remove in 1.6.
-   */
+  /** 1.4: a case workflow's wake-up is one local activity (caseTurn). Deprecate in 1.5, remove in 1.6. */
   release14: 'release-1.4',
 } as const;
 

@@ -139,7 +139,7 @@ test('a worker killed with SIGKILL during the intake (a local activity in the wo
     await pollNow();
     const [job] = await waitFor('intake in flight', async () => {
       const r = await rows<{ workflow_id: string }>(
-        `SELECT workflow_id FROM queue_jobs WHERE step = 'fetch' AND status = 'processing' AND activity_id LIKE 'local:ingestEmail:%'`,
+        `SELECT workflow_id FROM queue_jobs WHERE step = 'fetch' AND status = 'processing' AND activity_id = 'local:ingestEmail'`,
       );
       return r.length > 0 ? r : undefined;
     });

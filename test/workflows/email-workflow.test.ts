@@ -128,8 +128,8 @@ function fakeActivities(
     },
     // The workflow's own bookkeeping (local activities): the status it decided, and what MariaDB knows.
     async recordStatus(o: { status: string; event?: { eventType: string }; via?: { status: string } | Array<{ status: string }> }) {
-      // A scripted failure hits the writes the draft and the send steps make for the workflow (v5, v6), never its own bookkeeping.
-      if (['draftReply', 'sendReply'].includes(Context.current().info.activityType)) {
+      // A scripted failure hits the writes that regular activities make for the workflow (v5, v6), never its own local ones.
+      if (!Context.current().info.isLocal) {
         const err = script.recordStatus?.shift();
         if (err) throw err;
       }
@@ -742,7 +742,7 @@ test('the intake runs in the first workflow task, and the intake and the draft r
   });
 });
 
-test('the decision is recorded and the reply sent in the workflow task that accepted it; the send records `sent` itself', async () => {
+test('the decision is recorded in the workflow task that accepted it, and the send records `sent` itself', async () => {
   const fake = fakeActivities({});
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
@@ -750,44 +750,45 @@ test('the decision is recorded and the reply sent in the workflow task that acce
     await handle.executeUpdate(approveUpdate, { args: [{ draftId: await currentDraftId(handle), by: 'ops' }] });
     assert.equal((await handle.result()).status, 'sent');
     const { markers, scheduled } = await recordedSteps(handle);
-    // The intake, the decision, the release's patch and the send, each a local activity; no status written on its own.
-    assert.deepEqual(markers, ['local:ingestEmail', 'local:recordDecision', 'core_patch', 'local:sendReply']);
+    // The patch marker, the intake, then the decision's local activity; no status written on its own.
+    assert.deepEqual(markers, ['local:ingestEmail', 'local:recordDecision']);
     // The workflow numbers the transitions; each activity records its own under that number.
     assert.deepEqual(
       scheduled.map((a) => ({ type: a.type, seq: (a.record as { seq?: number } | undefined)?.seq })),
-      [{ type: 'draftReply', seq: 2 }],
-    );
-    const sends = fake.calls.filter((c) => c.name === 'sendReply');
-    assert.deepEqual(
-      sends.map((c) => (c.input as { record?: { seq?: number } }).record?.seq),
-      [4],
+      [
+        { type: 'draftReply', seq: 2 },
+        { type: 'sendReply', seq: 4 },
+      ],
     );
     assert.deepEqual(fake.decisions, [{ kind: 'approve', by: 'ops' }]);
     assert.deepEqual(fake.statuses, ['fetched', 'parsed', 'indexed', 'drafted', 'awaiting_approval', 'approved', 'sent']);
-    // No task-queue round trip between the Update and the sent reply: no activity task from the
-    // Update's acceptance to the end. (A task the SDK completes empty while a local activity still
-    // runs, to keep the task alive, may come between: that is no round trip.)
+    // One workflow task took the Update, recorded the decision, answered and scheduled the send.
     const history = (await handle.fetchHistory()).events ?? [];
-    const accepted = history.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
-    assert.ok(accepted > 0);
-    const after = history.slice(accepted);
-    assert.ok(!after.some((e) => e.activityTaskScheduledEventAttributes), 'no activity task after the Update');
-    // The run ends in a task of its own, after a timer of a millisecond: a signal arriving during
-    // the send cannot make the server refuse the task that answered the Update.
-    const timer = after.findIndex((e) => e.timerStartedEventAttributes);
-    assert.equal(after.filter((e) => e.timerStartedEventAttributes).length, 1);
-    assert.ok(after.findIndex((e) => e.workflowExecutionUpdateCompletedEventAttributes) < timer);
-    assert.ok(after.findIndex((e) => e.workflowExecutionCompletedEventAttributes) > timer);
-    // The decision's and the send's queue rows are written as for every step.
+    const kinds = history.map((e) =>
+      e.workflowExecutionUpdateAcceptedEventAttributes
+        ? 'accepted'
+        : e.workflowExecutionUpdateCompletedEventAttributes
+          ? 'completed'
+          : e.markerRecordedEventAttributes?.markerName === 'core_local_activity'
+            ? 'decision'
+            : e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendReply'
+              ? 'send'
+              : e.workflowTaskCompletedEventAttributes
+                ? 'task'
+                : null,
+    );
+    // The commands of one task follow its completion: everything up to the next completed task is that one task's work.
+    const fromAccepted = kinds.slice(kinds.indexOf('accepted')).filter((k) => k !== null);
+    const oneTask = fromAccepted.slice(0, fromAccepted.indexOf('task'));
+    assert.deepEqual([...oneTask].sort(), ['accepted', 'completed', 'decision', 'send']);
+    // The decision's queue row is written as for every step.
     assert.deepEqual(
-      (await jobRows(handle.workflowId))
-        .filter((r) => r.step === 'decide' || r.step === 'send')
-        .map((r) => `${r.step}:${r.status}:${r.attempt}`),
-      ['decide:done:1', 'send:done:1'],
+      (await jobRows(handle.workflowId)).filter((r) => r.step === 'decide').map((r) => `${r.step}:${r.status}:${r.attempt}`),
+      ['decide:done:1'],
     );
     const attrs = (await handle.describe()).searchAttributes;
     assert.deepEqual([attrs.EmailStatus, attrs.NeedsHuman], [['sent'], [false]], 'the search attributes follow the recorded status');
-    assert.equal(sends.length, 1);
+    assert.equal(fake.calls.filter((c) => c.name === 'sendReply').length, 1);
   });
 });
 
@@ -810,7 +811,7 @@ test('a decision whose write fails is retried inside the workflow and recorded o
 });
 
 test('a failed status write after the reply left does not fail the send: the workflow records `sent` itself', async () => {
-  // Writes made by the draft and the send steps: the draft's passes, the send's (the second) fails.
+  // Writes by task-queue activities: the draft's passes, the send's (the second) fails (intake and decision are local).
   const fake = fakeActivities({ recordStatus: [null, new TransientError('MariaDB gone', 'DB_UNAVAILABLE')] });
   await withWorker(fake, async (tq) => {
     const handle = await start(tq);
@@ -823,8 +824,8 @@ test('a failed status write after the reply left does not fail the send: the wor
     const { markers } = await recordedSteps(handle);
     assert.deepEqual(
       markers,
-      ['local:ingestEmail', 'local:recordDecision', 'core_patch', 'local:sendReply', 'local:recordStatus'],
-      'the intake, the decision, the send, then `sent` written by the workflow in its own local activity',
+      ['local:ingestEmail', 'local:recordDecision', 'local:recordStatus'],
+      'the intake, the decision, then `sent` written by the workflow in its own local activity',
     );
     assert.deepEqual(fake.statuses.slice(-2), ['approved', 'sent']);
     assert.deepEqual((await handle.describe()).searchAttributes.EmailStatus, ['sent']);

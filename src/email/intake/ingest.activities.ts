@@ -5,7 +5,7 @@ import { errorMessage } from '../../platform/errors';
 import type { FetchedMessage } from './fetch.activities';
 import { HELD_INDEX, type IndexSource } from './parse.activities';
 import type { ParseSummary } from '../email-activities';
-import { createSlots, type Slots } from '../../platform/slots';
+import { createSlots } from '../../platform/slots';
 import { runStep, stepWillRetry } from '../step-scope';
 import { type IngestResult } from '../email-activities';
 
@@ -31,13 +31,13 @@ export interface IngestSteps {
  * retry plan (the queue interceptor tracks them): a retried attempt runs the finished steps again,
  * which they allow (they are idempotent upserts keyed by the email id).
  *
- * `slots`: at most that many intakes at once in this process (a size, or slots shared with the
- * send). The intake runs as a local activity in the run's first workflow task, where no task
- * queue's worker slots bound it; unbounded, a burst of new mail would open more IMAP sessions than
- * a server allows (Dovecot refuses the 11th from one address by default) and turn into retries.
+ * `slots`: at most that many intakes at once in this process. The intake runs as a local
+ * activity in the run's first workflow task, where no task queue's worker slots bound it; unbounded, a
+ * burst of new mail would open more IMAP sessions than a server allows (Dovecot refuses the 11th
+ * from one address by default) and turn into retries.
  */
-export function createIngestActivities(steps: IngestSteps, slots?: number | Slots) {
-  const intakes = typeof slots === 'number' ? createSlots(slots) : slots;
+export function createIngestActivities(steps: IngestSteps, slots?: number) {
+  const intakes = slots ? createSlots(slots) : undefined;
   return {
     ingestEmail(input: EmailWorkflowInput & { priority?: Priority }): Promise<IngestResult> {
       return intakes ? intakes.run(() => ingest(steps, input)) : ingest(steps, input);

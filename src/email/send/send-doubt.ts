@@ -16,18 +16,14 @@ const LOOK_TIMEOUT_MS = 10_000;
 /** What the lookup saw: the copy, or nothing after every look (with the IMAP failures on the way). */
 export type SentLookupResult = { found: FoundMessage; looks: number } | { found: null; looks: number; failures: string[] };
 
-/**
- * Waits `ms`, heartbeating each second (the worker sees the step alive; a cancellation ends the
- * wait). A local activity has no heartbeat: the workflow task that runs it is its lease.
- */
+/** Waits `ms`, heartbeating each second (the worker sees the step alive; a cancellation ends the wait). */
 async function heartbeatingWait(ms: number): Promise<void> {
   const ctx = Context.current();
-  const beat = ctx.info.isLocal ? () => undefined : () => ctx.heartbeat();
   for (let left = ms; left > 0; left -= 1_000) {
-    beat();
+    ctx.heartbeat();
     await ctx.sleep(Math.min(1_000, left));
   }
-  beat();
+  ctx.heartbeat();
 }
 
 async function lookOnce(mailbox: ImapConnection, folder: string, messageId: string, since?: FolderMark): Promise<FoundMessage | null> {

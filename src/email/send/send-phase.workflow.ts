@@ -30,7 +30,7 @@ export async function runSendPhase(run: EmailRun, draftId: string): Promise<Emai
     state.sendRounds += 1;
     try {
       const sent = await run
-        .sender()
+        .act('send')
         .sendReply({ emailId, draftId, record: run.reserve(), ...(decided.force ? { force: decided.force } : {}) });
       await run.reached(sent.recorded, sentTransition(sent));
       return { status: STATUS.sent, messageId: sent.messageId };
