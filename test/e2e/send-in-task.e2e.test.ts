@@ -7,12 +7,10 @@
  * (test/support/services/switchable-smtp.ts).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { installSchedules, pollScheduleId, triggerPoll } from '../../src/operations/schedules';
-import { DEFAULT_MAILBOX_ID } from '../../src/mailboxes/mailbox-registry';
+import { installSchedules } from '../../src/operations/schedules';
 import { approveSignal, approveUpdate, markSentUpdate, stateQuery } from '../../src/email/email.workflow';
 import { WAITING_KINDS } from '../../src/email/email-status';
 import { EMAIL_AUDIT_EVENTS } from '../../src/email/email.contract';
@@ -21,49 +19,36 @@ import { currentDraftId } from '../support/decisions';
 import { MAILBOX_USER, sampleEmail, startStack, type TestStack } from '../support/stack';
 import { startSwitchableSmtp, type DataEvent, type SwitchableSmtp } from '../support/services/switchable-smtp';
 import { waitFor } from '../support/wait';
+import { pollOnce } from '../support/poll-runs';
+import { startWorkerProcess, type WorkerProcess } from '../support/services/worker-process';
 
 let stack: TestStack;
 let smtp: SwitchableSmtp;
 let client: Client;
 let connection: Connection;
-const workers: ChildProcess[] = [];
+const workers: WorkerProcess[] = [];
 
-function startWorker(name: string): ChildProcess {
-  const child = spawn(process.execPath, ['bin/email-rag.js', 'worker'], {
-    env: { ...process.env, ...stack.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = createWriteStream(`${stack.dir}/${name}.log`);
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  workers.push(child);
-  return child;
+/** The real worker process, as an operator runs it. */
+async function startWorker(name: string): Promise<WorkerProcess> {
+  const worker = await startWorkerProcess(stack.env, path.join(stack.dir, `${name}.log`));
+  workers.push(worker);
+  return worker;
 }
 
-function stopWorkers(): void {
-  for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+async function stopWorkers(): Promise<void> {
+  await Promise.all(workers.splice(0).map((w) => w.kill()));
 }
 
 async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   return (await stack.db.pool.query(sql, params)) as T[];
 }
 
-async function pollNow(): Promise<void> {
-  const schedule = client.schedule.getHandle(pollScheduleId(DEFAULT_MAILBOX_ID));
-  const known = new Set((await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId));
-  await triggerPoll(client, stack.config);
-  const pollId = await waitFor('poll run', async () =>
-    (await schedule.describe()).info.recentActions.map((a) => a.action.workflow.workflowId).find((w) => !known.has(w)),
-  );
-  await client.workflow.getHandle(pollId).result();
-}
-
 /** A customer's mail taken in and drafted: its workflow id, once it waits for the decision. */
 async function drafted(messageId: string, subject: string): Promise<string> {
   // A mailbox's first poll only sets where new mail begins.
-  await pollNow();
+  await pollOnce(client);
   await stack.dovecot.deliver(MAILBOX_USER, sampleEmail({ messageId, subject }));
-  await pollNow();
+  await pollOnce(client);
   const [row] = await waitFor('the email row', async () => {
     const r = await rows<{ id: string }>('SELECT id FROM emails WHERE message_id = ?', [messageId]);
     return r.length > 0 ? r : undefined;
@@ -94,7 +79,7 @@ before(async () => {
   await installSchedules(client, stack.config);
 });
 after(async () => {
-  stopWorkers();
+  await stopWorkers();
   await connection?.close();
   await stack?.stop();
   smtp?.releaseHeld();
@@ -102,8 +87,8 @@ after(async () => {
 });
 
 test('a signal while the reply is handed over: the Update keeps its answer, the signal is refused and audited, the reply leaves once', async () => {
-  stopWorkers();
-  startWorker('worker-signal');
+  await stopWorkers();
+  await startWorker('worker-signal');
   const emailId = await drafted('<signal-during-send@customer.example>', 'Rechnung doppelt');
   const handle = client.workflow.getHandle(emailId);
   const draftId = await currentDraftId(client, emailId);
@@ -140,8 +125,8 @@ test('a signal while the reply is handed over: the Update keeps its answer, the 
 });
 
 test('a worker killed with SIGKILL in the hand-over: the next worker finds the send in doubt and sends nothing again', async () => {
-  stopWorkers();
-  const first = startWorker('worker-kill-1');
+  await stopWorkers();
+  const first = await startWorker('worker-kill-1');
   const emailId = await drafted('<kill-during-send@customer.example>', 'Lieferung fehlt');
   const handle = client.workflow.getHandle(emailId);
   const draftId = await currentDraftId(client, emailId);
@@ -151,9 +136,8 @@ test('a worker killed with SIGKILL in the hand-over: the next worker finds the s
   const handedOver = new Promise<DataEvent>((resolve) => smtp.events.once('data-end', (m) => resolve(m)));
   const approving = handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'rita' }] });
   const mail = await handedOver;
-  first.kill('SIGKILL');
-  await new Promise((r) => first.once('exit', r));
-  startWorker('worker-kill-2');
+  await first.kill();
+  await startWorker('worker-kill-2');
 
   assert.equal((await approving).status, 'approved');
   // The attempt ends with its worker; after the heartbeat timeout the next worker's attempt finds the send in doubt.
