@@ -73,7 +73,7 @@ async function auditCount(emailId: string, eventType: string): Promise<number> {
 
 before(async () => {
   smtp = await startSwitchableSmtp();
-  stack = await startStack({ env: { SMTP_PORT: String(smtp.port), SMTP_TIMEOUT_MS: '3000' } });
+  stack = await startStack({ env: { SMTP_PORT: String(smtp.port), SMTP_TIMEOUT_MS: '15000' } });
   connection = await Connection.connect({ address: stack.config.temporal.address });
   client = new Client({ connection });
   await installSchedules(client, stack.config);
@@ -92,8 +92,8 @@ test('a signal while the reply is handed over: the Update keeps its answer, the 
   const emailId = await drafted('<signal-during-send@customer.example>', 'Rechnung doppelt');
   const handle = client.workflow.getHandle(emailId);
   const draftId = await currentDraftId(client, emailId);
-  // The SMTP server answers two seconds after the final dot: the send still runs when the signal comes.
-  smtp.setLatency(2_000);
+  // The SMTP server answers five seconds after the final dot: the send still runs when the signal comes.
+  smtp.setLatency(5_000);
   const handedOver = new Promise<DataEvent>((resolve) => smtp.events.once('data-end', (m) => resolve(m)));
   const approving = handle.executeUpdate(approveUpdate, { args: [{ draftId, by: 'rita' }] });
   const mail = await handedOver;
