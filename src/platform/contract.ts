@@ -25,11 +25,6 @@ export const WORKFLOW_TYPES = {
 } as const;
 
 /**
- * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
- * product's errors (src/platform/errors.ts), which the queue interceptor passes on as the ApplicationFailure
- * `type`. Workflows decide on these, never on a failure's message text.
- */
-/**
  * Patch ids: one per release whose workflow changes break the last release's histories, checked
  * at every place that release changed, removed on the schedule in docs/changing-workflows.md.
  */
@@ -38,6 +33,11 @@ export const WORKFLOW_PATCHES = {
   release14: 'release-1.4',
 } as const;
 
+/**
+ * Failure types an operator sees in the Web UI, the audit log and `dlq show`: the `code` of the
+ * product's errors (src/platform/errors.ts), which the queue interceptor passes on as the ApplicationFailure
+ * `type`. Workflows decide on these, never on a failure's message text.
+ */
 export const FAILURE_TYPES = {
   // --- decisions and sends, as a person meets them
   sendInDoubt: 'SEND_IN_DOUBT',

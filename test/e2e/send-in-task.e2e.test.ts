@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { installSchedules } from '../../src/operations/schedules';
 import { approveSignal, approveUpdate, markSentUpdate, stateQuery } from '../../src/email/email.workflow';
-import { WAITING_KINDS } from '../../src/email/email-status';
+import { SEND_STATUS, WAITING_KINDS } from '../../src/email/email-status';
 import { EMAIL_AUDIT_EVENTS } from '../../src/email/email.contract';
 import { PLATFORM_AUDIT_EVENTS } from '../../src/platform/contract';
 import { currentDraftId } from '../support/decisions';
@@ -144,7 +144,7 @@ test('a worker killed with SIGKILL in the hand-over: the next worker finds the s
   await waitFor(
     'the send in doubt',
     async () =>
-      (await rows<{ status: string }>('SELECT status FROM send_attempts WHERE email_id = ?', [emailId]))[0]?.status === 'in_doubt',
+      (await rows<{ status: string }>('SELECT status FROM send_attempts WHERE email_id = ?', [emailId]))[0]?.status === SEND_STATUS.inDoubt,
     120_000,
   );
   assert.equal(smtp.copies.get(mail.messageId), 1, 'one copy handed over, none sent again');
