@@ -178,4 +178,4 @@ checks=()
 for part in "${parts[@]}"; do [ "$part" = keys ] || checks+=("$part"); done
 for part in "${checks[@]}"; do "check_$part"; done
 for part in "${parts[@]}"; do "restore_$part"; done
-say "done; next: start Temporal on the restored file, email-rag migrate, the workers, then email-rag intake resume"
+say "done; next: start Temporal on the restored file, email-rag migrate, the workers, email-rag mailboxes check (an OAuth2 mailbox whose provider retired the backup's refresh token: email-rag mailboxes authorize ID), then email-rag intake resume"

@@ -261,7 +261,11 @@ async function oauthToken(tokens: Tokens, m: MailboxEntry, user: string, oauth: 
     return { step: `${what} oauth2 token`, ok: true, detail: `granted by ${oauth.provider} for ${user}` };
   } catch (err) {
     const c = classifyError(err);
-    return { step: `${what} oauth2 token`, ok: false, detail: `${c.code}: ${c.message}` };
+    // A refused or missing refresh token is healed by signing in again, not by a retry: after a
+    // restore, a provider that retires a refresh token on each use may have retired the backup's.
+    const refused = c.code === FAILURE_TYPES.mailboxAuthExpired || c.code === FAILURE_TYPES.mailboxNotSignedIn;
+    const hint = refused && oauth.refreshToken ? ` (sign in again: \`email-rag mailboxes authorize ${m.id}\`)` : '';
+    return { step: `${what} oauth2 token`, ok: false, detail: `${c.code}: ${c.message}${hint}` };
   }
 }
 

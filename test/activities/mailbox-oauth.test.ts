@@ -134,7 +134,7 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
   assert.match(pollHealthLine(list.mailboxes.find((m) => m.id === 'support')!.polls![0], 'INBOX'), /^INBOX: last success [^;]*$/);
   const [check] = await mailboxesCheck(config, 'anna', env);
   assert.equal(check!.ok, false);
-  assert.match(check!.steps[0]!.detail, /^MAILBOX_AUTH_EXPIRED: .*invalid_grant/);
+  assert.match(check!.steps[0]!.detail, /^MAILBOX_AUTH_EXPIRED: .*invalid_grant.*sign in again: `email-rag mailboxes authorize anna`/);
   const pool = createPool(config.databaseUrl);
   try {
     const state = await createMariaDbOperatingFigures(pool).state();

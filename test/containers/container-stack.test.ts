@@ -9,8 +9,9 @@
  * and its alert seen at a webhook (Prometheus and Alertmanager of the monitoring profile); images
  * rebuilt and containers recreated with the OAuth2 mailbox still signed in; one rollback to the
  * previous image tag; the backup service's backup of the running stack (a mail waiting), the whole
- * stack deleted with its volumes, the backup restored into a fresh one and the waiting mail
- * approved: every reply sent once. Prints the image sizes and the times to healthy, to alert and
+ * stack deleted with its volumes, the backup restored into a fresh one (the OAuth2 mailbox, whose
+ * refresh token in the backup the provider has retired since, found by `mailboxes check` and signed
+ * in again before the intake resumes) and the waiting mail approved: every reply sent once. Prints the image sizes and the times to healthy, to alert and
  * to restore.
  *
  * Run by `npm run test:containers` (not by `npm test`): test/containers/setup-podman.sh installs
