@@ -53,6 +53,11 @@ export interface PollResult {
   watermark: number;
   /** An OAuth2 mailbox not signed in yet: nothing was polled (its poll health says so). */
   notSignedIn?: boolean;
+  /**
+   * The failure code this poll met again, the one its poll before failed with for good (a refused
+   * sign-in, a folder that is gone): nothing was polled, and no second dead letter was made.
+   */
+  stillFailing?: string;
   /** The watermark before this pass. */
   from?: number;
   /** New mail is still waiting above the watermark and the backlog left room: poll again at once. */

@@ -16,6 +16,13 @@ export function createMariaDbMailboxHealth(pool: Pool): MailboxHealth {
       );
     },
     async recordPollFailure({ mailboxId, folder, error, errorClass }) {
+      // Polls of one mailbox do not overlap (the schedule skips), so read-then-write is enough here.
+      const [before] = await query<Array<{ last_error: string | null; failures_in_a_row: number }>>(
+        pool,
+        'reading the failure before a failed poll',
+        'SELECT last_error, failures_in_a_row FROM mailbox_polls WHERE mailbox_id = ? AND folder = ?',
+        [mailboxId, folder],
+      );
       await query(
         pool,
         'recording a failed poll',
@@ -25,6 +32,7 @@ export function createMariaDbMailboxHealth(pool: Pool): MailboxHealth {
            last_error_class = VALUES(last_error_class), failures_in_a_row = failures_in_a_row + 1`,
         [mailboxId, folder, error.slice(0, 2000), errorClass],
       );
+      return { standing: before && Number(before.failures_in_a_row) > 0 ? before.last_error : null };
     },
     async list(): Promise<PollHealth[]> {
       const rows = await query<

@@ -19,6 +19,7 @@ export interface PollHealth {
  */
 export interface MailboxHealth {
   recordPollSuccess(input: { mailboxId: string; folder: string; started: number }): Promise<void>;
-  recordPollFailure(input: { mailboxId: string; folder: string; error: string; errorClass: string }): Promise<void>;
+  /** Returns the folder's failure before this one while it was still failing (null after a success or on the first attempt). */
+  recordPollFailure(input: { mailboxId: string; folder: string; error: string; errorClass: string }): Promise<{ standing: string | null }>;
   list(): Promise<PollHealth[]>;
 }

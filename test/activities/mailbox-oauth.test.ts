@@ -111,6 +111,11 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
   assert.equal(err.errorClass, 'permanent', 'not retried: the provider is not hammered');
   assert.match(err.message, /invalid_grant/);
   assert.equal(idp.counts.token.refresh_token, asked + 1, 'one token request for the failed poll');
+  // The same refusal at the next poll: counted in its health, but no second dead letter (the
+  // activity returns instead of failing for good once a minute until someone acts).
+  const again = await h.run('poll-anna-2-again', h.activities.pollMailbox, { mailboxId: 'anna' });
+  assert.equal(again.stillFailing, 'MAILBOX_AUTH_EXPIRED');
+  assert.deepEqual(again.started, []);
 
   // The password mailbox keeps its mail flowing: a new mail is fetched, parsed and indexed.
   await h.run('poll-support-1', h.activities.pollMailbox, { mailboxId: 'support' });
@@ -130,7 +135,7 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
     anna.polls!.find((p) => p.folder === 'INBOX'),
     'INBOX',
   );
-  assert.match(line, /BLOCKED, OAuth2 sign-in refused.*MAILBOX_AUTH_EXPIRED.*invalid_grant.*mailboxes authorize anna/);
+  assert.match(line, /BLOCKED, OAuth2 sign-in refused \(2 times in a row\).*MAILBOX_AUTH_EXPIRED.*invalid_grant.*mailboxes authorize anna/);
   assert.match(pollHealthLine(list.mailboxes.find((m) => m.id === 'support')!.polls![0], 'INBOX'), /^INBOX: last success [^;]*$/);
   const [check] = await mailboxesCheck(config, 'anna', env);
   assert.equal(check!.ok, false);
@@ -154,4 +159,10 @@ test('a revoked refresh token blocks only its mailbox, visibly; the password mai
   await h.run('poll-anna-3', h.activities.pollMailbox, { mailboxId: 'anna' });
   const healed = (await mailboxesList(config)).mailboxes.find((m) => m.id === 'anna')!;
   assert.match(pollHealthLine(healed.polls![0], 'INBOX'), /^INBOX: last success [^;]*$/);
+
+  // A refusal after the healing starts a new stretch: the poll fails for good again (a dead letter).
+  idp.revokeRefreshToken(readFileSync(tokenFile, 'utf8').trim());
+  idp.revokeAccessTokens();
+  await stack.dovecot.kick(ANNA);
+  await assert.rejects(h.run('poll-anna-4', h.activities.pollMailbox, { mailboxId: 'anna' }), { code: 'MAILBOX_AUTH_EXPIRED' });
 });

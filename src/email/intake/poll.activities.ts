@@ -48,11 +48,14 @@ export function createPollActivities(
       } catch (err) {
         const c = classifyError(err);
         // Bookkeeping must not hide the poll's own failure: a database outage loses the note only.
-        await deps.health
+        const before = await deps.health
           .recordPollFailure({ mailboxId: entry.id, folder, error: `${c.code}: ${c.message}`, errorClass: c.errorClass })
           .catch(() => undefined);
         // Waiting for its first sign-in is no failure of the poll: shown in its health, no dead letter.
         if (c.code === FAILURE_TYPES.mailboxNotSignedIn) return notSignedIn(entry.id, folder);
+        // The failure the poll before ended with for good, again: one dead letter a stretch, not one a
+        // minute until someone acts. The poll health counts each and the alert stays on.
+        if (c.errorClass === 'permanent' && before?.standing?.startsWith(`${c.code}:`)) return stillFailing(entry.id, folder, c.code);
         throw err;
       }
     },
@@ -60,6 +63,10 @@ export function createPollActivities(
 
   function notSignedIn(mailboxId: string, mailbox: string): PollResult {
     return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], notSignedIn: true };
+  }
+
+  function stillFailing(mailboxId: string, mailbox: string, code: string): PollResult {
+    return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], stillFailing: code };
   }
 
   async function poll(served: ReturnType<typeof mailboxOf>, mailbox: string, input: PollInput): Promise<PollResult> {
