@@ -16,7 +16,7 @@ import {
 } from './mailbox-registry';
 
 /**
- * BACKLOG_LIMIT's default: well inside a worker's cache of 500 runs, which also holds the emails
+ * BACKLOG_LIMIT's default: inside a worker's cache of 250 runs, which also holds the emails
  * waiting for a person and the replies being sent; a backlog that does not fit makes each email's
  * next task replay its evicted run (docs/performance.md).
  */

@@ -87,7 +87,9 @@ export function readOperationsConfig(env: Env, problems: string[]): OperationsCo
 
 function readWorker(v: EnvValues): WorkerSettings {
   return {
-    maxCachedWorkflows: v.intInRange('WORKER_MAX_CACHED_WORKFLOWS', 300, 0),
+    // 250 keeps a lived-in worker under 400 MB with 1,000 emails waiting, for about 1.5 ms more
+    // workflow-thread CPU an email in replays of evicted runs (docs/performance.md, "Memory").
+    maxCachedWorkflows: v.intInRange('WORKER_MAX_CACHED_WORKFLOWS', 250, 0),
     shutdownGraceMs: v.intInRange('WORKER_SHUTDOWN_GRACE_MS', 30_000, 0),
     heapGrowthPercent: v.intInRange('WORKER_HEAP_GROWTH_PERCENT', 25, 0, 300),
     semiSpaceMb: v.intInRange('WORKER_SEMI_SPACE_MB', 8, 0, 256),
