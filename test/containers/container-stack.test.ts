@@ -11,8 +11,8 @@
  * previous image tag; the backup service's backup of the running stack (a mail waiting), the whole
  * stack deleted with its volumes, the backup restored into a fresh one (the OAuth2 mailbox, whose
  * refresh token in the backup the provider has retired since, found by `mailboxes check` and signed
- * in again before the intake resumes) and the waiting mail approved: every reply sent once. Prints the image sizes and the times to healthy, to alert and
- * to restore.
+ * in again before the intake resumes) and the waiting mail approved: every reply sent once. Prints
+ * the image sizes and the times to healthy, to alert and to restore.
  *
  * Run by `npm run test:containers` (not by `npm test`): test/containers/setup-podman.sh installs
  * podman, podman-compose and a debootstrap base image first. Everything podman-specific is here, the

@@ -52,21 +52,19 @@ export function createPollActivities(
           .recordPollFailure({ mailboxId: entry.id, folder, error: `${c.code}: ${c.message}`, errorClass: c.errorClass })
           .catch(() => undefined);
         // Waiting for its first sign-in is no failure of the poll: shown in its health, no dead letter.
-        if (c.code === FAILURE_TYPES.mailboxNotSignedIn) return notSignedIn(entry.id, folder);
+        if (c.code === FAILURE_TYPES.mailboxNotSignedIn) return nothingPolled(entry.id, folder, { notSignedIn: true });
         // The failure the poll before ended with for good, again: one dead letter a stretch, not one a
         // minute until someone acts. The poll health counts each and the alert stays on.
-        if (c.errorClass === 'permanent' && before?.standing?.startsWith(`${c.code}:`)) return stillFailing(entry.id, folder, c.code);
+        if (c.errorClass === 'permanent' && before?.standing?.startsWith(`${c.code}:`))
+          return nothingPolled(entry.id, folder, { stillFailing: c.code });
         throw err;
       }
     },
   };
 
-  function notSignedIn(mailboxId: string, mailbox: string): PollResult {
-    return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], notSignedIn: true };
-  }
-
-  function stillFailing(mailboxId: string, mailbox: string, code: string): PollResult {
-    return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], stillFailing: code };
+  /** A pass that polled nothing, and why (its poll health says so too); no other folder follows it. */
+  function nothingPolled(mailboxId: string, mailbox: string, why: Pick<PollResult, 'notSignedIn' | 'stillFailing'>): PollResult {
+    return { mailboxId, mailbox, uidValidity: 0, started: [], existing: [], backlog: 0, watermark: 0, folders: [], ...why };
   }
 
   async function poll(served: ReturnType<typeof mailboxOf>, mailbox: string, input: PollInput): Promise<PollResult> {
